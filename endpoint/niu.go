@@ -1,0 +1,287 @@
+package endpoint
+
+import (
+	"fmt"
+	"strings"
+
+	"nocsim/des"
+	"nocsim/router"
+)
+
+// NIU is a tile's network interface unit. It injects the messages queued at
+// it, in order, up to inject_flits_per_cycle flits per cycle, each message
+// holding one of the router's local virtual channels from head to tail; it
+// consumes arriving flits up to eject_flits_per_cycle per cycle and returns
+// their credits.
+type NIU struct {
+	Name string
+	Node int
+	Mem  Memory
+
+	fab  *Fabric
+	id   int32
+	lp   router.LocalPort
+	dx   []int16 // offsets to every node, precomputed
+	dy   []int16
+	inW  int
+	ejW  int
+	cap  int
+	pend ring // messages admitted to the NIU, in order
+	back ring // processor-side source queue, unbounded
+
+	queued int // flits of processor-built messages in pend
+
+	cur    int32 // message being injected, -1 if none
+	curVC  int8
+	curIdx int32
+	credit []int
+	vcRR   int
+
+	ej     []ejVC
+	ejN    int
+	ejRR   int
+	paused bool
+
+	Injected uint64 // flits sent
+	Ejected  uint64 // flits consumed
+}
+
+type ejVC struct {
+	buf  []router.Flit
+	head int
+	n    int
+}
+
+// ring is a growable FIFO of packet ids.
+type ring struct {
+	buf  []int32
+	head int
+	n    int
+}
+
+func (r *ring) push(v int32) {
+	if r.n == len(r.buf) {
+		nb := make([]int32, max(8, 2*len(r.buf)))
+		for i := 0; i < r.n; i++ {
+			nb[i] = r.buf[(r.head+i)%len(r.buf)]
+		}
+		r.buf, r.head = nb, 0
+	}
+	r.buf[(r.head+r.n)%len(r.buf)] = v
+	r.n++
+}
+
+func (r *ring) front() int32 { return r.buf[r.head] }
+
+func (r *ring) pop() int32 {
+	v := r.buf[r.head]
+	r.head = (r.head + 1) % len(r.buf)
+	r.n--
+	return v
+}
+
+func newNIU(f *Fabric, node int) *NIU {
+	s := &f.Net.Spec
+	n := &NIU{
+		Name:   "NIU" + f.Topo.Label(node),
+		Node:   node,
+		Mem:    newMemory(f.Spec.MemoryWords),
+		fab:    f,
+		lp:     f.Net.Local[node],
+		inW:    s.InjectWidth,
+		ejW:    s.EjectWidth,
+		cap:    f.Spec.QueueFlits,
+		cur:    -1,
+		credit: make([]int, s.VCs),
+		ej:     make([]ejVC, s.VCs),
+	}
+	for i := range n.credit {
+		n.credit[i] = s.VCBuf
+		n.ej[i].buf = make([]router.Flit, s.VCBuf)
+	}
+	nodes := f.Topo.Nodes()
+	n.dx, n.dy = make([]int16, nodes), make([]int16, nodes)
+	for d := 0; d < nodes; d++ {
+		x, y := f.Topo.Offsets(node, d)
+		n.dx[d], n.dy[d] = int16(x), int16(y)
+	}
+	n.id = f.Eng.Register(n)
+	n.lp.InjectCredit.SetWake(n.id)
+	n.lp.Eject.SetWake(n.id)
+	return n
+}
+
+// Pause stops (true) or resumes (false) the consumption of arriving flits,
+// as a processor with no free thread context would. Flits then back up into
+// the network through credit flow control.
+func (n *NIU) Pause(p bool) {
+	n.paused = p
+	if !p {
+		n.fab.Eng.Activate(n.id)
+	}
+}
+
+// enqueue hands a message to the NIU side. Processor-built messages
+// (synthetic ones) wait in the source queue until the NIU has room for all
+// of their flits; DMA messages stream from memory and need no room.
+func (n *NIU) enqueue(p *Packet) {
+	if p.Kind == router.KindSynth {
+		n.back.push(p.ID)
+		n.admit()
+	} else {
+		n.pend.push(p.ID)
+	}
+	n.fab.Eng.Activate(n.id)
+}
+
+func (n *NIU) admit() {
+	for n.back.n > 0 {
+		l := int(n.fab.pkts.get(n.back.front()).Len)
+		if n.queued+l > n.cap {
+			return
+		}
+		n.queued += l
+		n.pend.push(n.back.pop())
+	}
+}
+
+// Backlog is the number of messages waiting at this tile (source queue and
+// NIU queue, the one being injected included).
+func (n *NIU) Backlog() int {
+	b := n.back.n + n.pend.n
+	if n.cur >= 0 {
+		b++
+	}
+	return b
+}
+
+// Tick injects and ejects; it returns the next cycle it has work in.
+func (n *NIU) Tick(now des.Time) des.Time {
+	for n.lp.InjectCredit.Ready(now) {
+		n.credit[n.lp.InjectCredit.Recv()]++
+	}
+	for n.lp.Eject.Ready(now) {
+		f := n.lp.Eject.Recv()
+		vc := &n.ej[f.VC]
+		if vc.n == len(vc.buf) {
+			panic(fmt.Sprintf("%s vc%d: ejection buffer overflow (credit protocol violated)", n.Name, f.VC))
+		}
+		vc.buf[(vc.head+vc.n)%len(vc.buf)] = f
+		vc.n++
+		n.ejN++
+	}
+	n.inject(now)
+	if !n.paused {
+		n.eject(now)
+	}
+	if n.cur >= 0 || n.pend.n > 0 || n.ejN > 0 && !n.paused {
+		return now + 1
+	}
+	return min(n.lp.InjectCredit.Next(), n.lp.Eject.Next())
+}
+
+func (n *NIU) inject(now des.Time) {
+	for sent := 0; sent < n.inW; {
+		if n.cur < 0 {
+			if n.pend.n == 0 || !n.pickVC() {
+				return
+			}
+			n.cur = n.pend.pop()
+			n.curIdx = 0
+		}
+		if n.credit[n.curVC] == 0 {
+			return
+		}
+		p := n.fab.pkts.get(n.cur)
+		f := router.Flit{Packet: p.ID, Index: n.curIdx, VC: n.curVC}
+		switch {
+		case n.curIdx == 0:
+			f.Head = true
+			f.Kind = p.Kind
+			f.DX, f.DY = n.dx[p.Dst], n.dy[p.Dst]
+			f.Word = p.DstStride
+			p.Sent = now
+		case p.Kind == router.KindSynth:
+			f.Word = synthWord(p.ID, n.curIdx)
+		case n.curIdx == 1:
+			f.Word = p.DstAddr
+		default:
+			f.Word = n.Mem.Read(p.SrcAddr + uint32(n.curIdx-2)*p.SrcStride)
+		}
+		if p.Kind == router.KindSynth && n.curIdx == 0 {
+			f.Word = synthWord(p.ID, 0)
+		}
+		n.curIdx++
+		f.Tail = n.curIdx == p.Len
+		n.credit[n.curVC]--
+		n.lp.Inject.Send(now, f)
+		n.Injected++
+		n.fab.Eng.Progress()
+		sent++
+		if f.Tail {
+			if p.Kind == router.KindSynth {
+				n.queued -= int(p.Len)
+				n.admit()
+			}
+			n.cur = -1
+			if n.fab.OnSent != nil {
+				n.fab.OnSent(p, now)
+			}
+		}
+	}
+}
+
+// pickVC chooses, round-robin, a local-input VC with a free buffer slot for
+// the next message's head.
+func (n *NIU) pickVC() bool {
+	v := len(n.credit)
+	for k := 0; k < v; k++ {
+		i := (n.vcRR + k) % v
+		if n.credit[i] > 0 {
+			n.curVC = int8(i)
+			n.vcRR = (i + 1) % v
+			return true
+		}
+	}
+	return false
+}
+
+func (n *NIU) eject(now des.Time) {
+	v := len(n.ej)
+	for got := 0; got < n.ejW && n.ejN > 0; {
+		for k := 0; k < v; k++ {
+			i := (n.ejRR + k) % v
+			vc := &n.ej[i]
+			if vc.n == 0 {
+				continue
+			}
+			f := vc.buf[vc.head]
+			vc.head = (vc.head + 1) % len(vc.buf)
+			vc.n--
+			n.ejN--
+			n.ejRR = (i + 1) % v
+			n.lp.EjectCredit.Send(now, int8(i))
+			n.Ejected++
+			n.fab.Eng.Progress()
+			n.fab.consume(n, f, now)
+			break
+		}
+		got++
+	}
+}
+
+func (n *NIU) describe(b *strings.Builder) {
+	if n.cur >= 0 {
+		fmt.Fprintf(b, "  %s injecting %s at flit %d on vc%d (credits %v)\n", n.Name, n.fab.pkts.name(n.cur), n.curIdx, n.curVC, n.credit)
+	}
+	if q := n.pend.n + n.back.n; q > 0 {
+		fmt.Fprintf(b, "  %s: %d message(s) queued\n", n.Name, q)
+	}
+	if n.ejN > 0 {
+		state := "draining"
+		if n.paused {
+			state = "paused: the processor is not accepting messages"
+		}
+		fmt.Fprintf(b, "  %s: %d flit(s) waiting to be ejected, %s\n", n.Name, n.ejN, state)
+	}
+}

@@ -1,0 +1,286 @@
+package endpoint
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	"gonum.org/v1/gonum/stat"
+
+	"nocsim/des"
+	"nocsim/mesh"
+	"nocsim/router"
+)
+
+// Synthetic configures one point of a synthetic-traffic experiment: Bernoulli
+// packet creation at every tile, warm-up, a measurement window, and a drain
+// during which only packets created in the window are waited for.
+type Synthetic struct {
+	Mesh        mesh.Mesh
+	Router      router.Spec
+	Endpoint    Spec
+	Pattern     mesh.Pattern
+	Rate        float64  // offered load, flits per node per cycle
+	PacketFlits int      // packet length in flits
+	Warmup      des.Time // cycles before measurement
+	Measure     des.Time // measurement window, cycles
+	DrainMax    des.Time // most cycles to wait for the window's packets afterwards
+	Watchdog    des.Time // cycles without progress that count as deadlock
+	Seed        uint64
+	Shuffle     bool // visit routers in random order each cycle (tests)
+}
+
+// SynthResult is what one point measured. Latencies are in cycles, rates in
+// flits per node per cycle.
+type SynthResult struct {
+	Traffic           string
+	OfferedRate       float64 // as configured
+	GeneratedRate     float64 // flits created in the window
+	AcceptedRate      float64 // flits ejected in the window
+	AvgPacketLatency  float64 // creation to tail ejection, source queueing included
+	P50, P95, P99     float64
+	AvgNetworkLatency float64 // head leaving the NIU to tail ejection
+	AvgHops           float64
+	ZeroLoadLatency   float64 // analytic, averaged over the pattern
+	LinkUtilMean      float64 // flits per cycle per router-to-router link
+	LinkUtilMax       float64
+	VCStalls          uint64 // during the window
+	SwitchStalls      uint64
+	CreditStalls      uint64
+	Measured          int // packets created in the window
+	Delivered         int // of those, delivered
+	Saturated         bool
+	SaturationReason  string
+	Cycles            des.Time
+	Events            uint64 // scheduled events handled
+	Ticks             uint64 // component cycles simulated
+	FlitHops          uint64 // flit-router traversals
+	WallSeconds       float64
+}
+
+// SimCyclesPerSecond is simulated cycles per wall-clock second.
+func (r SynthResult) SimCyclesPerSecond() float64 { return perSecond(float64(r.Cycles), r.WallSeconds) }
+
+// FlitHopsPerSecond is flit-router traversals per wall-clock second.
+func (r SynthResult) FlitHopsPerSecond() float64 {
+	return perSecond(float64(r.FlitHops), r.WallSeconds)
+}
+
+func perSecond(v, s float64) float64 {
+	if s <= 0 {
+		return 0
+	}
+	return v / s
+}
+
+// Validate checks the parts of a point that the specs do not.
+func (s *Synthetic) Validate() error {
+	if err := s.Router.Validate(""); err != nil {
+		return err
+	}
+	if err := s.Endpoint.Validate(""); err != nil {
+		return err
+	}
+	switch {
+	case s.Pattern == nil:
+		return fmt.Errorf("traffic: no pattern (allowed: %v)", mesh.PatternNames)
+	case s.PacketFlits < 1:
+		return fmt.Errorf("packet_flits = %d: allowed 1..niu_queue_flits (%d)", s.PacketFlits, s.Endpoint.QueueFlits)
+	case s.PacketFlits > s.Endpoint.QueueFlits:
+		return fmt.Errorf("packet_flits = %d: longer than the NIU can queue (niu_queue_flits = %d)", s.PacketFlits, s.Endpoint.QueueFlits)
+	case !(s.Rate >= 0) || s.Rate > MaxRate(s.Router, s.PacketFlits):
+		return fmt.Errorf("rate = %v: allowed 0..%v flits/node/cycle (the injection bandwidth, and at most one packet per cycle)", s.Rate, MaxRate(s.Router, s.PacketFlits))
+	case s.Warmup < 0 || s.Measure < 1 || s.DrainMax < 0:
+		return fmt.Errorf("warmup_cycles = %d, measure_cycles = %d, drain_cycles = %d: need warmup >= 0, measure >= 1, drain >= 0", s.Warmup, s.Measure, s.DrainMax)
+	case s.Watchdog < 1:
+		return fmt.Errorf("watchdog_cycles = %d: allowed >= 1", s.Watchdog)
+	}
+	return nil
+}
+
+// MaxRate is the highest offered load a Bernoulli source can produce: the
+// NIU's injection bandwidth, and one packet per cycle.
+func MaxRate(rs router.Spec, packetFlits int) float64 {
+	return math.Min(float64(rs.InjectWidth), float64(packetFlits))
+}
+
+// ZeroLoad is the analytic zero-load latency averaged over the pattern's
+// source-destination distribution, every source equally likely.
+func ZeroLoad(m mesh.Mesh, rs router.Spec, p mesh.Pattern, packetFlits int) float64 {
+	sum := 0.0
+	n := m.Nodes()
+	for s := 0; s < n; s++ {
+		p.Dist(s, func(d int, w float64) {
+			sum += w * float64(rs.ZeroLoadLatency(m.Hops(s, d), packetFlits))
+		})
+	}
+	return sum / float64(n)
+}
+
+// generator creates packets at every tile as independent Bernoulli
+// processes, drawing geometric gaps so that an idle cycle costs nothing.
+type generator struct {
+	s       *Synthetic
+	f       *Fabric
+	eng     *des.Engine
+	rng     *rand.Rand
+	logq    float64 // ln(1-p), p the per-cycle packet probability
+	p       float64
+	on      bool
+	mStart  des.Time
+	mEnd    des.Time
+	created int // packets created in the window
+	pending int // of those, not yet delivered
+}
+
+func (g *generator) gap() des.Time {
+	if g.p >= 1 {
+		return 1
+	}
+	u := 1 - g.rng.Float64() // (0,1]
+	return 1 + des.Time(math.Floor(math.Log(u)/g.logq))
+}
+
+// Handle creates one packet at tile arg and schedules the tile's next one.
+func (g *generator) Handle(now des.Time, arg int64) {
+	if !g.on {
+		return
+	}
+	src := int(arg)
+	pk := g.f.SendSynthetic(src, g.s.Pattern.Dest(src, g.rng), g.s.PacketFlits, now)
+	if now >= g.mStart && now < g.mEnd {
+		pk.Measured = true
+		g.created++
+		g.pending++
+	}
+	g.eng.Schedule(now+g.gap(), g, arg)
+}
+
+type phase struct {
+	name string
+	fn   func(now des.Time)
+}
+
+func (p *phase) Handle(now des.Time, _ int64) { p.fn(now) }
+
+// Run simulates one point on a fresh machine.
+func (s *Synthetic) Run() (SynthResult, error) {
+	if err := s.Validate(); err != nil {
+		return SynthResult{}, err
+	}
+	start := time.Now()
+	eng := des.New()
+	if s.Shuffle {
+		eng.ShuffleTicks(s.Seed ^ 0x5eed)
+	}
+	f := NewFabric(eng, s.Mesh, s.Router, s.Endpoint)
+	eng.SetWatchdog(s.Watchdog, f.Describe)
+	g := &generator{s: s, f: f, eng: eng, rng: rand.New(rand.NewPCG(s.Seed, 0xda7a)),
+		p: s.Rate / float64(s.PacketFlits), on: s.Rate > 0,
+		mStart: s.Warmup, mEnd: s.Warmup + s.Measure}
+	g.logq = math.Log1p(-g.p)
+	n := s.Mesh.Nodes()
+	if g.on {
+		for i := 0; i < n; i++ {
+			eng.Schedule(g.gap()-1, g, int64(i))
+		}
+	}
+
+	res := SynthResult{Traffic: s.Pattern.Name(), OfferedRate: s.Rate,
+		ZeroLoadLatency: ZeroLoad(s.Mesh, s.Router, s.Pattern, s.PacketFlits)}
+	lat := make([]float64, 0, int(float64(n)*float64(s.Measure)*g.p*1.1)+16)
+	var netSum, hopSum float64
+	f.OnDeliver = func(p *Packet, now des.Time) {
+		if !p.Measured {
+			return
+		}
+		lat = append(lat, float64(p.Done-p.Created))
+		netSum += float64(p.Done - p.Sent)
+		hopSum += float64(p.Hops)
+		g.pending--
+		if g.pending == 0 && now >= g.mEnd {
+			eng.Stop()
+		}
+	}
+
+	var ej0, ej1 uint64
+	var st0, st1 router.Stats
+	var back0, back1 int
+	var links0, links1 []uint64
+	backlog := func() int {
+		b := 0
+		for _, u := range f.NIUs {
+			b += u.Backlog()
+		}
+		return b
+	}
+	begin := &phase{"measure", func(des.Time) {
+		_, ej0 = f.Flits()
+		st0 = f.Net.Totals()
+		back0 = backlog()
+		links0 = f.Net.LinkCounts(nil)
+	}}
+	end := &phase{"drain", func(now des.Time) {
+		_, ej1 = f.Flits()
+		st1 = f.Net.Totals()
+		back1 = backlog()
+		links1 = f.Net.LinkCounts(nil)
+		if g.pending == 0 {
+			eng.Stop()
+		}
+	}}
+	eng.Schedule(g.mStart, begin, 0)
+	eng.Schedule(g.mEnd, end, 0)
+	limit := g.mEnd + s.DrainMax
+	err := eng.Run(limit)
+	if err != nil {
+		return res, err
+	}
+	if f.Err() != nil {
+		return res, f.Err()
+	}
+
+	cyc := float64(s.Measure)
+	res.Measured, res.Delivered = g.created, len(lat)
+	res.GeneratedRate = float64(g.created*s.PacketFlits) / (float64(n) * cyc)
+	res.AcceptedRate = float64(ej1-ej0) / (float64(n) * cyc)
+	res.VCStalls = st1.VCStalls - st0.VCStalls
+	res.SwitchStalls = st1.SwitchStall - st0.SwitchStall
+	res.CreditStalls = st1.CreditStall - st0.CreditStall
+	if len(links1) > 0 {
+		var sum, mx float64
+		for i := range links1 {
+			u := float64(links1[i]-links0[i]) / cyc
+			sum += u
+			mx = math.Max(mx, u)
+		}
+		res.LinkUtilMean, res.LinkUtilMax = sum/float64(len(links1)), mx
+	}
+	if len(lat) > 0 {
+		res.AvgPacketLatency = stat.Mean(lat, nil)
+		slices.Sort(lat)
+		res.P50 = stat.Quantile(0.50, stat.Empirical, lat, nil)
+		res.P95 = stat.Quantile(0.95, stat.Empirical, lat, nil)
+		res.P99 = stat.Quantile(0.99, stat.Empirical, lat, nil)
+		res.AvgNetworkLatency = netSum / float64(len(lat))
+		res.AvgHops = hopSum / float64(len(lat))
+	}
+	switch {
+	case g.pending > 0:
+		res.Saturated = true
+		res.SaturationReason = fmt.Sprintf("%d of %d measured packets undelivered %d cycles after the window", g.pending, g.created, s.DrainMax)
+	case res.AcceptedRate < 0.95*res.GeneratedRate:
+		res.Saturated = true
+		res.SaturationReason = fmt.Sprintf("accepted %.4f of %.4f flits/node/cycle offered", res.AcceptedRate, res.GeneratedRate)
+	case float64(back1-back0) > 0.05*float64(g.created)+float64(n):
+		res.Saturated = true
+		res.SaturationReason = fmt.Sprintf("source queues grew by %d packets during the window", back1-back0)
+	}
+	res.Cycles = eng.Now()
+	res.Events, res.Ticks = eng.Events(), eng.Ticks()
+	res.FlitHops = f.Net.Totals().Traversals
+	res.WallSeconds = time.Since(start).Seconds()
+	return res, nil
+}

@@ -1,0 +1,254 @@
+package plots
+
+import (
+	"errors"
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgpdf"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// Series is one named line of points; it implements plotter.XYer so any result table can be charted.
+type Series struct {
+	Name   string
+	X, Y   []float64
+	Dashed bool   // reference/model lines (e.g. an analytic zero-load latency or a LogGP prediction) are dashed
+	Marks  []bool // optional, same length as X: points drawn with a distinct hollow/cross glyph (e.g. saturated points); nil = none marked
+}
+
+// Len implements plotter.XYer.
+func (s Series) Len() int { return len(s.X) }
+
+// XY implements plotter.XYer.
+func (s Series) XY(i int) (float64, float64) { return s.X[i], s.Y[i] }
+
+func (s Series) marked(i int) bool { return s.Marks != nil && s.Marks[i] }
+
+// Chart is a line chart of one or more series.
+type Chart struct {
+	Title, XLabel, YLabel string // labels must carry units, e.g. "offered load (flits/node/cycle)"
+	LogX, LogY            bool
+	Series                []Series
+	MarkLegend            string // legend text for marked points, e.g. "saturated"; empty = no legend entry
+}
+
+const (
+	defaultWidthIn  = 6
+	defaultHeightIn = 4
+)
+
+var (
+	// Series glyphs are all filled so that the cross used for marked
+	// points can never be confused with a series' own glyph.
+	seriesGlyphs = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{}}
+	markGlyph    = draw.CrossGlyph{}
+	glyphRadius  = vg.Points(2.5)
+	markRadius   = vg.Points(4)
+	dashes       = []vg.Length{vg.Points(6), vg.Points(3)}
+)
+
+// Canvases are built directly rather than through draw.NewFormattedCanvas
+// so that the allowed formats are exactly the documented ones.
+var formats = map[string]func(w, h vg.Length) vg.CanvasWriterTo{
+	".png": func(w, h vg.Length) vg.CanvasWriterTo { return vgimg.PngCanvas{Canvas: vgimg.New(w, h)} },
+	".svg": func(w, h vg.Length) vg.CanvasWriterTo { return vgsvg.New(w, h) },
+	".pdf": func(w, h vg.Length) vg.CanvasWriterTo { return vgpdf.New(w, h) },
+}
+
+// Validate reports a clear error (naming the series and point index) for: no series, a series with no points,
+// len(X)!=len(Y), len(Marks) non-zero and != len(X), NaN/Inf values, and non-positive values on a log axis.
+func (c Chart) Validate() error {
+	if len(c.Series) == 0 {
+		return errors.New("plots: chart has no series")
+	}
+	for si, s := range c.Series {
+		name := fmt.Sprintf("series %d (%q)", si, s.Name)
+		switch {
+		case len(s.X) != len(s.Y):
+			return fmt.Errorf("plots: %s: len(X)=%d != len(Y)=%d", name, len(s.X), len(s.Y))
+		case len(s.X) == 0:
+			return fmt.Errorf("plots: %s: no points", name)
+		case len(s.Marks) != 0 && len(s.Marks) != len(s.X):
+			return fmt.Errorf("plots: %s: len(Marks)=%d != len(X)=%d", name, len(s.Marks), len(s.X))
+		}
+		for i := range s.X {
+			if err := checkValue(s.X[i], c.LogX); err != nil {
+				return fmt.Errorf("plots: %s: point %d: x %w", name, i, err)
+			}
+			if err := checkValue(s.Y[i], c.LogY); err != nil {
+				return fmt.Errorf("plots: %s: point %d: y %w", name, i, err)
+			}
+		}
+	}
+	return nil
+}
+
+func checkValue(v float64, log bool) error {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return fmt.Errorf("is %v", v)
+	case log && v <= 0:
+		return fmt.Errorf("is %v, not positive, on a log axis", v)
+	}
+	return nil
+}
+
+// Save writes the chart to path; the format is chosen from the extension (.png, .svg, .pdf; anything else is an
+// error naming the allowed extensions). width and height are in inches (use vg.Inch); 0 means 6x4.
+// The file is written whole or not at all: render to a temp file in the same directory, then os.Rename.
+// Validate is called first.
+func (c Chart) Save(path string, widthIn, heightIn float64) error {
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	ext := strings.ToLower(filepath.Ext(path))
+	newCanvas, ok := formats[ext]
+	if !ok {
+		return fmt.Errorf("plots: %s: unsupported extension %q (allowed: .png, .svg, .pdf)", path, ext)
+	}
+	if widthIn == 0 {
+		widthIn = defaultWidthIn
+	}
+	if heightIn == 0 {
+		heightIn = defaultHeightIn
+	}
+	if !(widthIn > 0 && heightIn > 0) || math.IsInf(widthIn, 0) || math.IsInf(heightIn, 0) {
+		return fmt.Errorf("plots: %s: invalid size %vx%v inches", path, widthIn, heightIn)
+	}
+	cv := newCanvas(vg.Length(widthIn)*vg.Inch, vg.Length(heightIn)*vg.Inch)
+	if err := c.draw(cv); err != nil {
+		return fmt.Errorf("plots: %s: %w", path, err)
+	}
+	return writeAtomic(path, cv)
+}
+
+// draw turns gonum/plot panics into errors: it reports some bad inputs by
+// panicking, and a chart failure must not take the whole CLI run down.
+func (c Chart) draw(cv vg.CanvasSizer) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("drawing chart: %v", r)
+		}
+	}()
+	p, err := c.plot()
+	if err != nil {
+		return err
+	}
+	p.Draw(draw.New(cv))
+	return nil
+}
+
+func (c Chart) plot() (*plot.Plot, error) {
+	p := plot.New()
+	p.Title.Text = c.Title
+	p.X.Label.Text = c.XLabel
+	p.Y.Label.Text = c.YLabel
+	p.Legend.Top = true
+	p.Legend.Left = true
+	// The grid goes first so the data is drawn over it.
+	p.Add(plotter.NewGrid())
+
+	anyMarked := false
+	for i, s := range c.Series {
+		line, err := plotter.NewLine(s)
+		if err != nil {
+			return nil, fmt.Errorf("series %d (%q): %w", i, s.Name, err)
+		}
+		pts, err := plotter.NewScatter(s)
+		if err != nil {
+			return nil, fmt.Errorf("series %d (%q): %w", i, s.Name, err)
+		}
+		col := plotutil.Color(i)
+		line.Color = col
+		if s.Dashed {
+			line.Dashes = dashes
+		}
+		pts.GlyphStyle = draw.GlyphStyle{Color: col, Radius: glyphRadius, Shape: seriesGlyphs[i%len(seriesGlyphs)]}
+		// Marked points replace the series glyph rather than overlaying it,
+		// so a saturated point reads as a different kind of point.
+		mark := draw.GlyphStyle{Color: col, Radius: markRadius, Shape: markGlyph}
+		pts.GlyphStyleFunc = func(j int) draw.GlyphStyle {
+			if s.marked(j) {
+				return mark
+			}
+			return pts.GlyphStyle
+		}
+		for j := range s.X {
+			anyMarked = anyMarked || s.marked(j)
+		}
+		p.Add(line, pts)
+		p.Legend.Add(s.Name, line, pts)
+	}
+	if c.MarkLegend != "" && anyMarked {
+		p.Legend.Add(c.MarkLegend, glyphThumb{Color: color.Black, Radius: markRadius, Shape: markGlyph})
+	}
+
+	if c.LogX {
+		logAxis(&p.X)
+	}
+	if c.LogY {
+		logAxis(&p.Y)
+	}
+	return p, nil
+}
+
+func logAxis(a *plot.Axis) {
+	a.Scale = plot.LogScale{}
+	// Prec -1 keeps labels such as 0.01 from being rounded to "0".
+	a.Tick.Marker = plot.LogTicks{Prec: -1}
+	// Rescaling to the ticks guarantees at least one labelled decade.
+	a.AutoRescale = true
+	// gonum/plot widens an empty range by ±1, which can reach zero and
+	// make LogTicks panic; widen by a decade each way instead.
+	if a.Min == a.Max {
+		a.Min /= 10
+		a.Max *= 10
+	}
+}
+
+type glyphThumb draw.GlyphStyle
+
+func (g glyphThumb) Thumbnail(c *draw.Canvas) { c.DrawGlyph(draw.GlyphStyle(g), c.Center()) }
+
+func writeAtomic(path string, w io.WriterTo) (err error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("plots: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err = w.WriteTo(tmp); err != nil {
+		return fmt.Errorf("plots: writing %s: %w", path, err)
+	}
+	// CreateTemp uses 0600; a chart is an ordinary output file.
+	if err = tmp.Chmod(0o644); err != nil {
+		return fmt.Errorf("plots: %w", err)
+	}
+	if err = tmp.Close(); err != nil {
+		return fmt.Errorf("plots: writing %s: %w", path, err)
+	}
+	if err = os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("plots: %w", err)
+	}
+	return nil
+}

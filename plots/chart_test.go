@@ -1,0 +1,294 @@
+package plots
+
+import (
+	"bytes"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/vgimg"
+)
+
+func sampleChart() Chart {
+	return Chart{
+		Title:  "uniform random, 8x8 mesh",
+		XLabel: "offered load (flits/node/cycle)",
+		YLabel: "average latency (cycles)",
+		Series: []Series{
+			{Name: "XY routing", X: []float64{0.05, 0.1, 0.2, 0.3, 0.4}, Y: []float64{20, 21, 24, 35, 120},
+				Marks: []bool{false, false, false, false, true}},
+			{Name: "zero-load model", X: []float64{0.05, 0.4}, Y: []float64{19, 19}, Dashed: true},
+		},
+		MarkLegend: "saturated",
+	}
+}
+
+// dirEntries lists the names in dir, so tests can assert nothing was left behind.
+func dirEntries(t *testing.T, dir string) []string {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range es {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+func TestValidate(t *testing.T) {
+	ok := func() Series { return Series{Name: "s", X: []float64{1, 2}, Y: []float64{3, 4}} }
+	with := func(f func(*Series)) []Series { s := ok(); f(&s); return []Series{ok(), s} }
+	tests := []struct {
+		name   string
+		chart  Chart
+		substr string // must appear in the error; "" means no error expected
+	}{
+		{"valid", Chart{Series: []Series{ok()}}, ""},
+		{"valid log", Chart{LogX: true, LogY: true, Series: []Series{ok()}}, ""},
+		{"negative on linear axis", Chart{Series: with(func(s *Series) { s.Y[1] = -1 })}, ""},
+		{"no series", Chart{}, "no series"},
+		{"empty series", Chart{Series: with(func(s *Series) { s.X, s.Y = nil, nil })}, `series 1 ("s"): no points`},
+		{"len mismatch", Chart{Series: with(func(s *Series) { s.Y = s.Y[:1] })}, "len(X)=2 != len(Y)=1"},
+		{"marks mismatch", Chart{Series: with(func(s *Series) { s.Marks = []bool{true} })}, "len(Marks)=1 != len(X)=2"},
+		{"NaN x", Chart{Series: with(func(s *Series) { s.X[1] = math.NaN() })}, "series 1 (\"s\"): point 1: x is NaN"},
+		{"Inf y", Chart{Series: with(func(s *Series) { s.Y[0] = math.Inf(1) })}, "point 0: y is +Inf"},
+		{"-Inf y", Chart{Series: with(func(s *Series) { s.Y[1] = math.Inf(-1) })}, "point 1: y is -Inf"},
+		{"zero on log x", Chart{LogX: true, Series: with(func(s *Series) { s.X[0] = 0 })}, "point 0: x is 0, not positive, on a log axis"},
+		{"negative on log y", Chart{LogY: true, Series: with(func(s *Series) { s.Y[1] = -2 })}, "point 1: y is -2, not positive"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.chart.Validate()
+			switch {
+			case tt.substr == "" && err != nil:
+				t.Fatalf("Validate() = %v, want nil", err)
+			case tt.substr != "" && err == nil:
+				t.Fatalf("Validate() = nil, want error containing %q", tt.substr)
+			case tt.substr != "" && !strings.Contains(err.Error(), tt.substr):
+				t.Fatalf("Validate() = %q, want it to contain %q", err, tt.substr)
+			}
+		})
+	}
+}
+
+func TestSavePNGSize(t *testing.T) {
+	tests := []struct {
+		name         string
+		w, h         float64
+		wantW, wantH int
+	}{
+		{"default 6x4", 0, 0, 6 * vgimg.DefaultDPI, 4 * vgimg.DefaultDPI},
+		{"explicit 3x2", 3, 2, 3 * vgimg.DefaultDPI, 2 * vgimg.DefaultDPI},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "chart.png")
+			if err := sampleChart().Save(path, tt.w, tt.h); err != nil {
+				t.Fatal(err)
+			}
+			f, err := os.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			img, err := png.Decode(f)
+			if err != nil {
+				t.Fatalf("decoding %s: %v", path, err)
+			}
+			if b := img.Bounds(); b.Dx() != tt.wantW || b.Dy() != tt.wantH {
+				t.Fatalf("image is %dx%d, want %dx%d", b.Dx(), b.Dy(), tt.wantW, tt.wantH)
+			}
+		})
+	}
+}
+
+func savePNG(t *testing.T, c Chart, name string) []byte {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := c.Save(path, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestSaveDeterministic(t *testing.T) {
+	for _, log := range []bool{false, true} {
+		c := sampleChart()
+		c.LogX, c.LogY = log, log
+		a, b := savePNG(t, c, "a.png"), savePNG(t, c, "b.png")
+		if !bytes.Equal(a, b) {
+			t.Errorf("log=%v: two saves of the same chart differ (%d vs %d bytes)", log, len(a), len(b))
+		}
+	}
+}
+
+// Each styling option must reach the output; otherwise marks or dashes
+// could silently stop being drawn.
+func TestStylingChangesOutput(t *testing.T) {
+	base := sampleChart()
+	base.Series[0].Marks = nil
+	base.Series[1].Dashed = false
+	baseline := savePNG(t, base, "base.png")
+
+	// Without MarkLegend so that only the glyphs can make a difference.
+	marked := sampleChart()
+	marked.Series[1].Dashed = false
+	marked.MarkLegend = ""
+	markedBytes := savePNG(t, marked, "m.png")
+	legend := marked
+	legend.MarkLegend = "saturated"
+	dashed := sampleChart()
+	dashed.Series[0].Marks = nil
+	logY := base
+	logY.LogY = true
+	tests := []struct {
+		name      string
+		c         Chart
+		reference []byte
+	}{
+		{"marks", marked, baseline},
+		{"mark legend", legend, markedBytes},
+		{"dashed", dashed, baseline},
+		{"log y", logY, baseline},
+	}
+	for _, tt := range tests {
+		if bytes.Equal(savePNG(t, tt.c, "v.png"), tt.reference) {
+			t.Errorf("%s: option did not change the output", tt.name)
+		}
+	}
+}
+
+func TestSaveFailureLeavesNothing(t *testing.T) {
+	tests := []struct {
+		name  string
+		chart Chart
+		setup func(t *testing.T, dir string) string // returns the path to save to
+		left  []string                              // entries expected in dir afterwards
+	}{
+		{"unknown extension", sampleChart(),
+			func(t *testing.T, dir string) string { return filepath.Join(dir, "chart.jpg") }, nil},
+		{"no extension", sampleChart(),
+			func(t *testing.T, dir string) string { return filepath.Join(dir, "chart") }, nil},
+		{"missing directory", sampleChart(),
+			func(t *testing.T, dir string) string { return filepath.Join(dir, "nope", "chart.png") }, nil},
+		{"invalid chart", Chart{},
+			func(t *testing.T, dir string) string { return filepath.Join(dir, "chart.png") }, nil},
+		// The rename fails after the temp file was fully written, so this is
+		// the case that exercises the temp-file cleanup.
+		{"target is a directory", sampleChart(),
+			func(t *testing.T, dir string) string {
+				p := filepath.Join(dir, "taken.png")
+				if err := os.Mkdir(p, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(p, "x"), nil, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return p
+			}, []string{"taken.png"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := tt.setup(t, dir)
+			if err := tt.chart.Save(path, 0, 0); err == nil {
+				t.Fatalf("Save(%s) succeeded, want error", path)
+			}
+			if got := dirEntries(t, dir); !slices.Equal(got, tt.left) {
+				t.Fatalf("directory holds %q after failed save, want %q", got, tt.left)
+			}
+		})
+	}
+}
+
+func TestUnknownExtensionNamesAllowed(t *testing.T) {
+	err := sampleChart().Save(filepath.Join(t.TempDir(), "chart.gif"), 0, 0)
+	if err == nil {
+		t.Fatal("Save(.gif) succeeded")
+	}
+	for _, ext := range []string{".png", ".svg", ".pdf"} {
+		if !strings.Contains(err.Error(), ext) {
+			t.Errorf("error %q does not name %s", err, ext)
+		}
+	}
+}
+
+func TestFailedSaveKeepsExistingFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "chart.png")
+	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bad := sampleChart()
+	bad.LogY = true
+	bad.Series[0].Y[0] = 0
+	if err := bad.Save(path, 0, 0); err == nil {
+		t.Fatal("Save with a zero on a log axis succeeded")
+	}
+	if b, err := os.ReadFile(path); err != nil || string(b) != "old" {
+		t.Fatalf("existing file changed: %q, %v", b, err)
+	}
+}
+
+func TestLogAxisConstantSeries(t *testing.T) {
+	// A flat line at y<=1 would make gonum/plot's default range padding
+	// reach zero on a log axis.
+	c := Chart{LogX: true, LogY: true, Series: []Series{{Name: "flat", X: []float64{1, 10}, Y: []float64{0.5, 0.5}}}}
+	if err := c.Save(filepath.Join(t.TempDir(), "flat.png"), 0, 0); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSaveVectorFormats(t *testing.T) {
+	tests := []struct {
+		ext      string
+		prefixes []string
+	}{
+		{".svg", []string{"<?xml", "<svg"}},
+		{".SVG", []string{"<?xml", "<svg"}},
+		{".pdf", []string{"%PDF-"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.ext, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "chart"+tt.ext)
+			if err := sampleChart().Save(path, 0, 0); err != nil {
+				t.Fatal(err)
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			found := false
+			for _, p := range tt.prefixes {
+				found = found || bytes.HasPrefix(b, []byte(p))
+			}
+			if !found {
+				t.Fatalf("file starts %q, want one of %q", b[:min(len(b), 16)], tt.prefixes)
+			}
+			if got := dirEntries(t, dir); len(got) != 1 {
+				t.Fatalf("directory holds %q, want only the chart", got)
+			}
+		})
+	}
+}
+
+// brokenCanvas panics on every call (its embedded interface is nil), standing
+// in for gonum/plot panicking part-way through a draw.
+type brokenCanvas struct{ vg.CanvasSizer }
+
+func TestDrawPanicBecomesError(t *testing.T) {
+	if err := sampleChart().draw(brokenCanvas{}); err == nil {
+		t.Fatal("draw on a panicking canvas returned nil error")
+	}
+}

@@ -1,0 +1,135 @@
+package router
+
+import (
+	"strings"
+
+	"nocsim/des"
+	"nocsim/mesh"
+)
+
+// LocalPort is the pair of channels between a router and its tile's NIU.
+// The NIU sends flits on Inject and receives their credits on InjectCredit;
+// it receives flits on Eject and returns credits on EjectCredit.
+type LocalPort struct {
+	Inject       *Pipe[Flit]
+	InjectCredit *Pipe[int8]
+	Eject        *Pipe[Flit]
+	EjectCredit  *Pipe[int8]
+}
+
+// Network is the set of routers and channels for one topology.
+type Network struct {
+	Eng     *des.Engine
+	Topo    mesh.Topology
+	Spec    Spec
+	Routers []*Router
+	Local   []LocalPort
+}
+
+// Build wires one router per node and a link each way between neighbours.
+// The NIU ends of the local channels wake ticker -1 until the NIU calls
+// SetWake on them.
+func Build(eng *des.Engine, topo mesh.Topology, spec Spec) *Network {
+	n := &Network{Eng: eng, Topo: topo, Spec: spec}
+	sp := &n.Spec
+	n.Routers = make([]*Router, topo.Nodes())
+	for i := range n.Routers {
+		n.Routers[i] = newRouter(eng, sp, topo, i)
+	}
+	hop := sp.SwitchAllocDelay + sp.SwitchDelay
+	for i, r := range n.Routers {
+		for p := mesh.North; p < mesh.NumPorts; p++ {
+			j, ok := topo.Neighbor(i, p)
+			if !ok {
+				continue
+			}
+			d := n.Routers[j]
+			q := p.Opposite()
+			link := NewPipe[Flit](eng, hop+sp.LinkLatency, d.id)
+			r.out[p].flits = link
+			d.in[q].flits = link
+			credit := NewPipe[int8](eng, sp.CreditDelay, r.id)
+			d.in[q].credits = credit
+			r.out[p].credits = credit
+		}
+	}
+	n.Local = make([]LocalPort, len(n.Routers))
+	for i, r := range n.Routers {
+		lp := LocalPort{
+			Inject:       NewPipe[Flit](eng, sp.InjectLatency, r.id),
+			InjectCredit: NewPipe[int8](eng, sp.CreditDelay, -1),
+			Eject:        NewPipe[Flit](eng, hop+sp.EjectLatency, -1),
+			EjectCredit:  NewPipe[int8](eng, sp.CreditDelay, r.id),
+		}
+		r.in[mesh.Local].flits = lp.Inject
+		r.in[mesh.Local].credits = lp.InjectCredit
+		r.out[mesh.Local].flits = lp.Eject
+		r.out[mesh.Local].credits = lp.EjectCredit
+		n.Local[i] = lp
+	}
+	for _, r := range n.Routers {
+		r.attach()
+	}
+	return n
+}
+
+// SetTrace calls fn for every flit a router switches, with the router's
+// node, the input and output ports, and the flit (whose VC is still the
+// input VC). It is for tests and debugging; nil turns it off.
+func (n *Network) SetTrace(fn func(node int, in, out mesh.Port, f *Flit)) {
+	for _, r := range n.Routers {
+		r.trace = fn
+	}
+}
+
+// Buffered is the number of flits held in router buffers and on links.
+func (n *Network) Buffered() int {
+	t := 0
+	for _, r := range n.Routers {
+		t += r.flits
+		for p := mesh.North; p < mesh.NumPorts; p++ {
+			if r.in[p].flits != nil {
+				t += r.in[p].flits.Len()
+			}
+		}
+		t += r.in[mesh.Local].flits.Len() + r.out[mesh.Local].flits.Len()
+	}
+	return t
+}
+
+// Totals sums the routers' counters.
+func (n *Network) Totals() Stats {
+	var s Stats
+	for _, r := range n.Routers {
+		s.Traversals += r.Stats.Traversals
+		s.VCStalls += r.Stats.VCStalls
+		s.SwitchStall += r.Stats.SwitchStall
+		s.CreditStall += r.Stats.CreditStall
+	}
+	return s
+}
+
+// LinkCounts returns the flits sent so far on every router-to-router link,
+// in a fixed order (router, then port N, E, S, W).
+func (n *Network) LinkCounts(dst []uint64) []uint64 {
+	dst = dst[:0]
+	for _, r := range n.Routers {
+		for p := mesh.North; p < mesh.NumPorts; p++ {
+			if r.out[p].flits != nil {
+				dst = append(dst, r.out[p].sent)
+			}
+		}
+	}
+	return dst
+}
+
+// Describe lists every router VC holding flits and why it is stuck; pktName
+// names a packet id for the report.
+func (n *Network) Describe(pktName func(int32) string) string {
+	var b strings.Builder
+	now := n.Eng.Now()
+	for _, r := range n.Routers {
+		r.describe(now, &b, pktName)
+	}
+	return b.String()
+}

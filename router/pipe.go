@@ -1,0 +1,76 @@
+package router
+
+import "nocsim/des"
+
+type pipeEntry[T any] struct {
+	at des.Time
+	v  T
+}
+
+// Pipe is a channel with a fixed delay: what is sent at cycle t can be
+// received from cycle t+Lat on. Every send wakes the consumer for the
+// arrival cycle, so consumers sleep while things are in flight.
+type Pipe[T any] struct {
+	buf  []pipeEntry[T]
+	head int
+	n    int
+	lat  des.Time
+	eng  *des.Engine
+	wake int32
+	// notify, if set, gets bit or'ed in on every send, so a consumer with
+	// many input channels visits only those with something in them.
+	notify *uint16
+	bit    uint16
+}
+
+// NewPipe returns a pipe with delay lat (at least 1) that wakes ticker wake.
+func NewPipe[T any](eng *des.Engine, lat des.Time, wake int32) *Pipe[T] {
+	return &Pipe[T]{buf: make([]pipeEntry[T], 8), lat: lat, eng: eng, wake: wake}
+}
+
+// SetWake changes which ticker the pipe wakes; used when the consumer is
+// registered after the pipe is built.
+func (p *Pipe[T]) SetWake(id int32) { p.wake = id }
+
+// Send puts v on the pipe at cycle now.
+func (p *Pipe[T]) Send(now des.Time, v T) {
+	if p.n == len(p.buf) {
+		p.grow()
+	}
+	p.buf[(p.head+p.n)&(len(p.buf)-1)] = pipeEntry[T]{at: now + p.lat, v: v}
+	p.n++
+	if p.notify != nil {
+		*p.notify |= p.bit
+	}
+	p.eng.Wake(p.wake, now+p.lat)
+}
+
+// Ready reports whether an item has arrived by cycle now.
+func (p *Pipe[T]) Ready(now des.Time) bool { return p.n > 0 && p.buf[p.head].at <= now }
+
+// Recv takes the oldest item; call only when Ready.
+func (p *Pipe[T]) Recv() T {
+	v := p.buf[p.head].v
+	p.head = (p.head + 1) & (len(p.buf) - 1)
+	p.n--
+	return v
+}
+
+// Next is the arrival cycle of the oldest item, or des.Never.
+func (p *Pipe[T]) Next() des.Time {
+	if p.n == 0 {
+		return des.Never
+	}
+	return p.buf[p.head].at
+}
+
+// Len is the number of items in flight.
+func (p *Pipe[T]) Len() int { return p.n }
+
+func (p *Pipe[T]) grow() {
+	nb := make([]pipeEntry[T], 2*len(p.buf))
+	for i := 0; i < p.n; i++ {
+		nb[i] = p.buf[(p.head+i)&(len(p.buf)-1)]
+	}
+	p.buf, p.head = nb, 0
+}

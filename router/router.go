@@ -1,0 +1,438 @@
+package router
+
+import (
+	"fmt"
+	"math/bits"
+	"strings"
+
+	"nocsim/des"
+	"nocsim/mesh"
+)
+
+// VC states, as in BookSim's input VC state machine.
+const (
+	vcIdle    uint8 = iota // no packet, or a head waiting to be routed
+	vcRouting              // route computed, waiting out the routing stage
+	vcWaitVC               // waiting for an output VC
+	vcActive               // holds an output VC; flits compete for the switch
+)
+
+// MaxVCs bounds the VCs per port so that every input VC of a router has a
+// bit in a 64-bit mask.
+const MaxVCs = 12
+
+var stateNames = [...]string{"idle", "routing", "waiting for an output VC", "active"}
+
+type inVC struct {
+	buf    []Flit // ring of capacity VCBuf
+	head   int
+	n      int
+	state  uint8
+	out    mesh.Port
+	outVC  int8
+	ready  des.Time // cycle from which the current stage may proceed
+	since  des.Time // cycle the current head reached the front, for stall ages
+	stallV uint8    // last reason it could not move, for reports
+}
+
+func (v *inVC) front() *Flit { return &v.buf[v.head] }
+
+func (v *inVC) push(f Flit) bool {
+	if v.n == len(v.buf) {
+		return false
+	}
+	i := v.head + v.n
+	if i >= len(v.buf) {
+		i -= len(v.buf)
+	}
+	v.buf[i] = f
+	v.n++
+	return true
+}
+
+func (v *inVC) pop() Flit {
+	f := v.buf[v.head]
+	if v.head++; v.head == len(v.buf) {
+		v.head = 0
+	}
+	v.n--
+	return f
+}
+
+type inPort struct {
+	flits   *Pipe[Flit] // from upstream; nil on a mesh edge
+	credits *Pipe[int8] // to upstream
+	vcs     []inVC
+	width   int // flits it may send through the switch per cycle
+	rr      int
+}
+
+type outPort struct {
+	flits   *Pipe[Flit] // to downstream; nil on a mesh edge
+	credits *Pipe[int8] // from downstream
+	credit  []int       // free downstream buffer slots per VC
+	owner   []int16     // input VC (port*VCs+vc) holding each output VC, -1 if free
+	width   int
+	vaRR    int
+	saRR    int
+	sent    uint64 // flits sent, for link utilisation
+}
+
+// Stats are a router's cumulative counters.
+type Stats struct {
+	Traversals  uint64 // flits through the switch
+	VCStalls    uint64 // head-cycles spent waiting for an output VC
+	SwitchStall uint64 // flit-cycles ready with credit but losing switch allocation
+	CreditStall uint64 // flit-cycles ready but without a downstream credit
+}
+
+// Router is one tile's wormhole router. It does not know its position: it
+// routes from the offsets in head flits, as SCMP's routers do.
+type Router struct {
+	Name  string
+	node  int
+	spec  *Spec
+	topo  mesh.Topology
+	eng   *des.Engine
+	id    int32
+	in    [mesh.NumPorts]inPort
+	out   [mesh.NumPorts]outPort
+	flits int // flits buffered in this router
+	Stats Stats
+
+	// One bit per input VC (port*VCs+vc) for each stage with work, so a
+	// cycle touches only the VCs that can move.
+	inbox      uint16 // channels with items in flight: bit p flits on input p, bit 8+p credits on output p
+	routeMask  uint64 // idle with a head at the front, or routing
+	waitMask   uint64 // waiting for an output VC
+	activeMask uint64 // holding an output VC
+
+	trace func(node int, in, out mesh.Port, f *Flit)
+
+	// port and VC of each input-VC index, to avoid divisions per flit
+	portOf [64]mesh.Port
+	vcOf   [64]int8
+
+	// scratch for allocation, sized once
+	vaReq [mesh.NumPorts][]int16
+	saReq [mesh.NumPorts][]int16
+}
+
+func newRouter(eng *des.Engine, spec *Spec, topo mesh.Topology, node int) *Router {
+	r := &Router{Name: "R" + topo.Label(node), node: node, spec: spec, topo: topo, eng: eng}
+	r.id = eng.Register(r)
+	v := spec.VCs
+	store := make([]Flit, int(mesh.NumPorts)*v*spec.VCBuf)
+	vcs := make([]inVC, int(mesh.NumPorts)*v)
+	owners := make([]int16, int(mesh.NumPorts)*v)
+	credits := make([]int, int(mesh.NumPorts)*v)
+	for p := range mesh.NumPorts {
+		ip := &r.in[p]
+		ip.vcs = vcs[int(p)*v : int(p+1)*v]
+		ip.width = 1
+		for i := range ip.vcs {
+			k := int(p)*v + i
+			ip.vcs[i].buf = store[k*spec.VCBuf : (k+1)*spec.VCBuf]
+		}
+		op := &r.out[p]
+		op.owner = owners[int(p)*v : int(p+1)*v]
+		op.credit = credits[int(p)*v : int(p+1)*v]
+		op.width = 1
+		for i := range op.owner {
+			op.owner[i] = -1
+			op.credit[i] = spec.VCBuf
+		}
+		r.vaReq[p] = make([]int16, 0, int(mesh.NumPorts)*v)
+		r.saReq[p] = make([]int16, 0, int(mesh.NumPorts)*v)
+	}
+	for k := 0; k < int(mesh.NumPorts)*v; k++ {
+		r.portOf[k], r.vcOf[k] = mesh.Port(k/v), int8(k%v)
+	}
+	r.in[mesh.Local].width = spec.InjectWidth
+	r.out[mesh.Local].width = spec.EjectWidth
+	return r
+}
+
+// Buffered is the number of flits held in the router's input buffers.
+func (r *Router) Buffered() int { return r.flits }
+
+// LinkFlits is the number of flits sent through output port p so far.
+func (r *Router) LinkFlits(p mesh.Port) uint64 { return r.out[p].sent }
+
+// Tick runs one router cycle: receive, route, allocate VCs, allocate the
+// switch and send. It returns the next cycle it has work in.
+func (r *Router) Tick(now des.Time) des.Time {
+	r.receive(now)
+	if r.routeMask != 0 {
+		r.route(now)
+	}
+	if r.waitMask != 0 {
+		r.allocVCs(now)
+	}
+	if r.activeMask != 0 {
+		r.allocSwitch(now)
+	}
+	if r.flits > 0 {
+		return now + 1
+	}
+	next := des.Never
+	for m := r.inbox; m != 0; m &= m - 1 {
+		if k := bits.TrailingZeros16(m); k >= 8 {
+			next = min(next, r.out[k-8].credits.Next())
+		} else {
+			next = min(next, r.in[k].flits.Next())
+		}
+	}
+	return next
+}
+
+// attach makes the router the consumer of its input channels.
+func (r *Router) attach() {
+	for p := range mesh.NumPorts {
+		if c := r.in[p].flits; c != nil {
+			c.wake, c.notify, c.bit = r.id, &r.inbox, 1<<p
+		}
+		if c := r.out[p].credits; c != nil {
+			c.wake, c.notify, c.bit = r.id, &r.inbox, 1<<(8+p)
+		}
+	}
+}
+
+func (r *Router) receive(now des.Time) {
+	v := r.spec.VCs
+	for m := r.inbox; m != 0; m &= m - 1 {
+		k := bits.TrailingZeros16(m)
+		if k >= 8 {
+			op := &r.out[k-8]
+			for op.credits.Ready(now) {
+				op.credit[op.credits.Recv()]++
+			}
+			if op.credits.n == 0 {
+				r.inbox &^= 1 << k
+			}
+			continue
+		}
+		p := mesh.Port(k)
+		ip := &r.in[p]
+		for ip.flits.Ready(now) {
+			f := ip.flits.Recv()
+			vc := &ip.vcs[f.VC]
+			if vc.n == 0 {
+				vc.since = now
+				if vc.state == vcIdle {
+					r.routeMask |= 1 << (int(p)*v + int(f.VC))
+				}
+			}
+			if !vc.push(f) {
+				panic(fmt.Sprintf("%s in %v vc%d: buffer overflow (credit protocol violated)", r.Name, p, f.VC))
+			}
+			r.flits++
+		}
+		if ip.flits.n == 0 {
+			r.inbox &^= 1 << k
+		}
+	}
+}
+
+// route advances heads through route computation. The routing function
+// sees only the offsets in the head flit.
+func (r *Router) route(now des.Time) {
+	for m := r.routeMask; m != 0; m &= m - 1 {
+		k := bits.TrailingZeros64(m)
+		vc := &r.in[r.portOf[k]].vcs[r.vcOf[k]]
+		if vc.state == vcIdle {
+			f := vc.front()
+			if !f.Head {
+				panic(fmt.Sprintf("%s in %v vc%d: body flit of packet %d without a head", r.Name, r.portOf[k], r.vcOf[k], f.Packet))
+			}
+			port, dx, dy := r.topo.Route(int(f.DX), int(f.DY))
+			f.DX, f.DY = int16(dx), int16(dy)
+			vc.out = port
+			vc.state = vcRouting
+			vc.ready = now + r.spec.RouteDelay
+			vc.since = now
+		}
+		if now >= vc.ready {
+			vc.state = vcWaitVC
+			r.routeMask &^= 1 << k
+			r.waitMask |= 1 << k
+		}
+	}
+}
+
+// allocVCs grants free output VCs to waiting heads, round-robin per output
+// port over the requesting input VCs.
+func (r *Router) allocVCs(now des.Time) {
+	v := r.spec.VCs
+	for m := r.waitMask; m != 0; m &= m - 1 {
+		k := bits.TrailingZeros64(m)
+		o := r.in[r.portOf[k]].vcs[r.vcOf[k]].out
+		r.vaReq[o] = append(r.vaReq[o], int16(k))
+	}
+	total := int(mesh.NumPorts) * v
+	for o := range mesh.NumPorts {
+		reqs := r.vaReq[o]
+		if len(reqs) == 0 {
+			continue
+		}
+		op := &r.out[o]
+		// Requests were gathered in index order; start from the pointer.
+		start := 0
+		for start < len(reqs) && int(reqs[start]) < op.vaRR {
+			start++
+		}
+		free := 0
+		for j := 0; j < len(reqs); j++ {
+			q := int(reqs[(start+j)%len(reqs)])
+			for free < v && op.owner[free] >= 0 {
+				free++
+			}
+			if free == v {
+				r.Stats.VCStalls++
+				continue
+			}
+			vc := &r.in[r.portOf[q]].vcs[r.vcOf[q]]
+			op.owner[free] = int16(q)
+			vc.outVC = int8(free)
+			vc.state = vcActive
+			vc.ready = now + r.spec.VCAllocDelay
+			r.waitMask &^= 1 << q
+			r.activeMask |= 1 << q
+			op.vaRR = (q + 1) % total
+		}
+		r.vaReq[o] = reqs[:0]
+	}
+}
+
+// allocSwitch is a separable input-first allocator: each input port picks up
+// to its width of ready VCs round-robin, then each output port grants up to
+// its width of those requests round-robin.
+func (r *Router) allocSwitch(now des.Time) {
+	v := r.spec.VCs
+	all := uint64(1)<<v - 1
+	found := false
+	for p := range mesh.NumPorts {
+		pm := (r.activeMask >> (int(p) * v)) & all
+		if pm == 0 {
+			continue
+		}
+		ip := &r.in[p]
+		picked := 0
+		i := ip.rr
+		for j := 0; j < v && picked < ip.width; j++ {
+			if j > 0 {
+				if i++; i == v {
+					i = 0
+				}
+			}
+			if pm&(1<<i) == 0 {
+				continue
+			}
+			vc := &ip.vcs[i]
+			if vc.n == 0 || now < vc.ready {
+				continue
+			}
+			if r.out[vc.out].credit[vc.outVC] == 0 {
+				r.Stats.CreditStall++
+				continue
+			}
+			r.saReq[vc.out] = append(r.saReq[vc.out], int16(int(p)*v+i))
+			picked++
+			found = true
+		}
+	}
+	if !found {
+		return
+	}
+	total := int(mesh.NumPorts) * v
+	for o := range mesh.NumPorts {
+		reqs := r.saReq[o]
+		if len(reqs) == 0 {
+			continue
+		}
+		op := &r.out[o]
+		start := 0
+		if len(reqs) > 1 {
+			for start < len(reqs) && int(reqs[start]) < op.saRR {
+				start++
+			}
+		}
+		granted := 0
+		for j := 0; j < len(reqs); j++ {
+			q := int(reqs[(start+j)%len(reqs)])
+			if granted == op.width {
+				r.Stats.SwitchStall++
+				continue
+			}
+			granted++
+			r.send(now, q, op)
+			op.saRR = q + 1
+			if op.saRR == total {
+				op.saRR = 0
+			}
+		}
+		r.saReq[o] = reqs[:0]
+	}
+}
+
+func (r *Router) send(now des.Time, k int, op *outPort) {
+	ip := &r.in[r.portOf[k]]
+	i := int(r.vcOf[k])
+	vc := &ip.vcs[i]
+	f := vc.pop()
+	r.flits--
+	if ip.rr = i + 1; ip.rr == len(ip.vcs) {
+		ip.rr = 0
+	}
+	ip.credits.Send(now, int8(i))
+	if r.trace != nil {
+		r.trace(r.node, r.portOf[k], vc.out, &f)
+	}
+	f.VC = vc.outVC
+	op.credit[vc.outVC]--
+	op.flits.Send(now, f)
+	op.sent++
+	r.Stats.Traversals++
+	r.eng.Progress()
+	vc.since = now
+	if f.Tail {
+		op.owner[vc.outVC] = -1
+		vc.state = vcIdle
+		r.activeMask &^= 1 << k
+		if vc.n > 0 {
+			r.routeMask |= 1 << k
+		}
+	}
+}
+
+// describe reports every input VC that holds flits, and why it is stuck.
+func (r *Router) describe(now des.Time, b *strings.Builder, pktName func(int32) string) {
+	v := r.spec.VCs
+	for p := range mesh.NumPorts {
+		for i := range r.in[p].vcs {
+			vc := &r.in[p].vcs[i]
+			if vc.n == 0 {
+				continue
+			}
+			f := vc.front()
+			fmt.Fprintf(b, "  %s in %v vc%d: %d flit(s), front is flit %d of %s, %s", r.Name, p, i, vc.n, f.Index, pktName(f.Packet), stateNames[vc.state])
+			if vc.state == vcActive || vc.state == vcWaitVC {
+				fmt.Fprintf(b, " -> out %v", vc.out)
+			}
+			switch {
+			case vc.state == vcWaitVC:
+				b.WriteString("; all output VCs held by:")
+				for k, q := range r.out[vc.out].owner {
+					if q >= 0 {
+						fmt.Fprintf(b, " vc%d<-%v vc%d", k, mesh.Port(int(q)/v), int(q)%v)
+					}
+				}
+			case vc.state == vcActive && r.out[vc.out].credit[vc.outVC] == 0:
+				fmt.Fprintf(b, " vc%d; no credit (downstream buffer full)", vc.outVC)
+			case vc.state == vcActive:
+				fmt.Fprintf(b, " vc%d", vc.outVC)
+			}
+			fmt.Fprintf(b, "; age %d cycles\n", now-vc.since)
+		}
+	}
+}

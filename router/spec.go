@@ -1,0 +1,119 @@
+package router
+
+import (
+	"fmt"
+
+	"nocsim/des"
+)
+
+// Spec is the immutable router and channel configuration. Delays are in
+// cycles, widths in flits per cycle, buffers in flits.
+type Spec struct {
+	VCs              int      `toml:"vcs"`
+	VCBuf            int      `toml:"vc_buf"`
+	RouteDelay       des.Time `toml:"route_delay"`
+	VCAllocDelay     des.Time `toml:"vc_alloc_delay"`
+	SwitchAllocDelay des.Time `toml:"switch_alloc_delay"`
+	SwitchDelay      des.Time `toml:"switch_delay"`
+	LinkLatency      des.Time `toml:"link_latency"`
+	CreditDelay      des.Time `toml:"credit_delay"`
+	InjectWidth      int      `toml:"inject_flits_per_cycle"`
+	EjectWidth       int      `toml:"eject_flits_per_cycle"`
+	InjectLatency    des.Time `toml:"inject_latency"`
+	EjectLatency     des.Time `toml:"eject_latency"`
+}
+
+// DefaultSpec is SCMP-like: two VCs of eight flits, one cycle per pipeline
+// stage and per link, and an NIU that injects two flits per cycle.
+func DefaultSpec() Spec {
+	return Spec{
+		VCs: 2, VCBuf: 8,
+		RouteDelay: 1, VCAllocDelay: 1, SwitchAllocDelay: 1, SwitchDelay: 1,
+		LinkLatency: 1, CreditDelay: 1,
+		InjectWidth: 2, EjectWidth: 2, InjectLatency: 1, EjectLatency: 1,
+	}
+}
+
+// Key documents one configuration key; the table drives validation
+// messages, the README and the effective-config dump.
+type Key struct {
+	Name, Unit, Default, Allowed, Doc string
+}
+
+// Keys lists every router key with unit, default and allowed range.
+var Keys = []Key{
+	{"vcs", "VCs per port", "2", "1..12", "virtual channels per input port (5 ports x 12 VCs fit the router's 64-bit state masks)"},
+	{"vc_buf", "flits", "8", "1..1024", "buffer depth of each virtual channel (also the NIU's ejection buffers)"},
+	{"route_delay", "cycles", "1", "0..1000", "route computation stage"},
+	{"vc_alloc_delay", "cycles", "1", "0..1000", "virtual-channel allocation stage"},
+	{"switch_alloc_delay", "cycles", "1", "0..1000", "switch allocation stage"},
+	{"switch_delay", "cycles", "1", "0..1000", "switch (crossbar) traversal stage"},
+	{"link_latency", "cycles", "1", "1..1000", "router-to-router link traversal"},
+	{"credit_delay", "cycles", "1", "1..1000", "credit return from a buffer to its upstream sender"},
+	{"inject_flits_per_cycle", "flits/cycle", "2", "1..16", "NIU injection bandwidth (width of the local input port)"},
+	{"eject_flits_per_cycle", "flits/cycle", "2", "1..16", "NIU ejection bandwidth (width of the local output port)"},
+	{"inject_latency", "cycles", "1", "1..1000", "NIU-to-router channel"},
+	{"eject_latency", "cycles", "1", "1..1000", "router-to-NIU channel"},
+}
+
+// Validate checks every field against Keys' allowed ranges; prefix is put
+// before the key name (for example "network.").
+func (s Spec) Validate(prefix string) error {
+	check := func(key string, v, lo, hi int64) error {
+		if v < lo || v > hi {
+			return fmt.Errorf("%s%s = %d: allowed %d..%d", prefix, key, v, lo, hi)
+		}
+		return nil
+	}
+	for _, c := range []struct {
+		key    string
+		v      int64
+		lo, hi int64
+	}{
+		{"vcs", int64(s.VCs), 1, MaxVCs},
+		{"vc_buf", int64(s.VCBuf), 1, 1024},
+		{"route_delay", s.RouteDelay, 0, 1000},
+		{"vc_alloc_delay", s.VCAllocDelay, 0, 1000},
+		{"switch_alloc_delay", s.SwitchAllocDelay, 0, 1000},
+		{"switch_delay", s.SwitchDelay, 0, 1000},
+		{"link_latency", s.LinkLatency, 1, 1000},
+		{"credit_delay", s.CreditDelay, 1, 1000},
+		{"inject_flits_per_cycle", int64(s.InjectWidth), 1, 16},
+		{"eject_flits_per_cycle", int64(s.EjectWidth), 1, 16},
+		{"inject_latency", s.InjectLatency, 1, 1000},
+		{"eject_latency", s.EjectLatency, 1, 1000},
+	} {
+		if err := check(c.key, c.v, c.lo, c.hi); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// HopDelay is the time a head flit spends in one router before its link:
+// route, VC allocation, switch allocation and switch traversal.
+func (s Spec) HopDelay() des.Time {
+	return s.RouteDelay + s.VCAllocDelay + s.SwitchAllocDelay + s.SwitchDelay
+}
+
+// ZeroLoadLatency is the latency of a lone packet of length flits over hops
+// router-to-router links, from its creation at the source NIU to the
+// ejection of its tail at the destination NIU:
+//
+//	T0 = inject_latency + (hops+1)*(route+vc_alloc+switch_alloc+switch)
+//	     + hops*link_latency + eject_latency + (length-1)
+//
+// It holds when each VC buffer covers the credit round trip (CreditLoop),
+// so a worm streams at one flit per cycle.
+func (s Spec) ZeroLoadLatency(hops, length int) des.Time {
+	h := des.Time(hops)
+	return s.InjectLatency + (h+1)*s.HopDelay() + h*s.LinkLatency + s.EjectLatency + des.Time(length-1)
+}
+
+// CreditLoop is the buffer depth a VC needs so that a streaming worm never
+// waits for credits: the time from a flit leaving a buffer's upstream
+// sender to that slot's credit being back, for the slowest kind of channel.
+func (s Spec) CreditLoop() int {
+	router := s.SwitchAllocDelay + s.SwitchDelay + max(s.LinkLatency, s.EjectLatency) + s.CreditDelay
+	return int(max(router, s.InjectLatency+s.CreditDelay))
+}
