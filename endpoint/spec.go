@@ -1,6 +1,6 @@
 package endpoint
 
-import "fmt"
+import "nocsim/router"
 
 // Spec is the immutable NIU and memory configuration.
 type Spec struct {
@@ -22,12 +22,9 @@ var Keys = []Key{
 }
 
 // Validate checks every field against Keys.
-func (s Spec) Validate(prefix string) error {
-	if s.QueueFlits < 1 || s.QueueFlits > 65536 {
-		return fmt.Errorf("%sniu_queue_flits = %d: allowed 1..65536", prefix, s.QueueFlits)
+func (s Spec) Validate() error {
+	if err := router.CheckRange("niu_queue_flits", int64(s.QueueFlits), 1, 65536); err != nil {
+		return err
 	}
-	if s.MemoryWords < 1 || s.MemoryWords > 1<<28 {
-		return fmt.Errorf("%smemory_words = %d: allowed 1..268435456", prefix, s.MemoryWords)
-	}
-	return nil
+	return router.CheckRange("memory_words", int64(s.MemoryWords), 1, 1<<28)
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"time"
 
 	"gonum.org/v1/gonum/stat"
@@ -75,27 +76,33 @@ func perSecond(v, s float64) float64 {
 	return v / s
 }
 
-// Validate checks the parts of a point that the specs do not.
+// Validate checks the parts of a point that the specs do not. Errors are
+// *router.KeyError naming the [noc] key.
 func (s *Synthetic) Validate() error {
-	if err := s.Router.Validate(""); err != nil {
+	if err := s.Router.Validate(); err != nil {
 		return err
 	}
-	if err := s.Endpoint.Validate(""); err != nil {
+	if err := s.Endpoint.Validate(); err != nil {
 		return err
+	}
+	bad := func(key string, v any, allowed string) error {
+		return &router.KeyError{Key: key, Value: fmt.Sprint(v), Allowed: allowed}
 	}
 	switch {
 	case s.Pattern == nil:
-		return fmt.Errorf("traffic: no pattern (allowed: %v)", mesh.PatternNames)
-	case s.PacketFlits < 1:
-		return fmt.Errorf("packet_flits = %d: allowed 1..niu_queue_flits (%d)", s.PacketFlits, s.Endpoint.QueueFlits)
-	case s.PacketFlits > s.Endpoint.QueueFlits:
-		return fmt.Errorf("packet_flits = %d: longer than the NIU can queue (niu_queue_flits = %d)", s.PacketFlits, s.Endpoint.QueueFlits)
+		return bad("traffic", "", strings.Join(mesh.PatternNames, ", "))
+	case s.PacketFlits < 1 || s.PacketFlits > s.Endpoint.QueueFlits:
+		return bad("packet_flits", s.PacketFlits, fmt.Sprintf("1..%d (a packet must fit the NIU queue, niu_queue_flits)", s.Endpoint.QueueFlits))
 	case !(s.Rate >= 0) || s.Rate > MaxRate(s.Router, s.PacketFlits):
-		return fmt.Errorf("rate = %v: allowed 0..%v flits/node/cycle (the injection bandwidth, and at most one packet per cycle)", s.Rate, MaxRate(s.Router, s.PacketFlits))
-	case s.Warmup < 0 || s.Measure < 1 || s.DrainMax < 0:
-		return fmt.Errorf("warmup_cycles = %d, measure_cycles = %d, drain_cycles = %d: need warmup >= 0, measure >= 1, drain >= 0", s.Warmup, s.Measure, s.DrainMax)
+		return bad("rates", s.Rate, fmt.Sprintf("0..%v flits/node/cycle (the injection bandwidth, and at most one packet per cycle)", MaxRate(s.Router, s.PacketFlits)))
+	case s.Warmup < 0:
+		return bad("warmup_cycles", s.Warmup, ">= 0")
+	case s.Measure < 1:
+		return bad("measure_cycles", s.Measure, ">= 1")
+	case s.DrainMax < 0:
+		return bad("drain_cycles", s.DrainMax, ">= 0")
 	case s.Watchdog < 1:
-		return fmt.Errorf("watchdog_cycles = %d: allowed >= 1", s.Watchdog)
+		return bad("watchdog_cycles", s.Watchdog, ">= 1")
 	}
 	return nil
 }

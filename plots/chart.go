@@ -26,6 +26,9 @@ type Series struct {
 	X, Y   []float64
 	Dashed bool   // reference/model lines (e.g. an analytic zero-load latency or a LogGP prediction) are dashed
 	Marks  []bool // optional, same length as X: points drawn with a distinct hollow/cross glyph (e.g. saturated points); nil = none marked
+	// Companion draws the series in the previous series' colour and without
+	// glyphs: a model line beside the measurement it belongs to.
+	Companion bool
 }
 
 // Len implements plotter.XYer.
@@ -105,6 +108,16 @@ func checkValue(v float64, log bool) error {
 	return nil
 }
 
+// CheckExt reports whether Save can write path's format, so that a caller
+// can reject a bad output name before any simulation starts.
+func CheckExt(path string) error {
+	ext := strings.ToLower(filepath.Ext(path))
+	if _, ok := formats[ext]; !ok {
+		return fmt.Errorf("plots: %s: unsupported extension %q (allowed: .png, .svg, .pdf)", path, ext)
+	}
+	return nil
+}
+
 // Save writes the chart to path; the format is chosen from the extension (.png, .svg, .pdf; anything else is an
 // error naming the allowed extensions). width and height are in inches (use vg.Inch); 0 means 6x4.
 // The file is written whole or not at all: render to a temp file in the same directory, then os.Rename.
@@ -113,11 +126,10 @@ func (c Chart) Save(path string, widthIn, heightIn float64) error {
 	if err := c.Validate(); err != nil {
 		return err
 	}
-	ext := strings.ToLower(filepath.Ext(path))
-	newCanvas, ok := formats[ext]
-	if !ok {
-		return fmt.Errorf("plots: %s: unsupported extension %q (allowed: .png, .svg, .pdf)", path, ext)
+	if err := CheckExt(path); err != nil {
+		return err
 	}
+	newCanvas := formats[strings.ToLower(filepath.Ext(path))]
 	if widthIn == 0 {
 		widthIn = defaultWidthIn
 	}
@@ -131,7 +143,7 @@ func (c Chart) Save(path string, widthIn, heightIn float64) error {
 	if err := c.draw(cv); err != nil {
 		return fmt.Errorf("plots: %s: %w", path, err)
 	}
-	return writeAtomic(path, cv)
+	return WriteFileAtomic(path, cv)
 }
 
 // draw turns gonum/plot panics into errors: it reports some bad inputs by
@@ -161,7 +173,11 @@ func (c Chart) plot() (*plot.Plot, error) {
 	p.Add(plotter.NewGrid())
 
 	anyMarked := false
+	ci := -1 // colour index, shared by a series and its companions
 	for i, s := range c.Series {
+		if !s.Companion || ci < 0 {
+			ci++
+		}
 		line, err := plotter.NewLine(s)
 		if err != nil {
 			return nil, fmt.Errorf("series %d (%q): %w", i, s.Name, err)
@@ -170,12 +186,17 @@ func (c Chart) plot() (*plot.Plot, error) {
 		if err != nil {
 			return nil, fmt.Errorf("series %d (%q): %w", i, s.Name, err)
 		}
-		col := plotutil.Color(i)
+		col := plotutil.Color(ci)
 		line.Color = col
 		if s.Dashed {
 			line.Dashes = dashes
 		}
-		pts.GlyphStyle = draw.GlyphStyle{Color: col, Radius: glyphRadius, Shape: seriesGlyphs[i%len(seriesGlyphs)]}
+		if s.Companion {
+			p.Add(line)
+			p.Legend.Add(s.Name, line)
+			continue
+		}
+		pts.GlyphStyle = draw.GlyphStyle{Color: col, Radius: glyphRadius, Shape: seriesGlyphs[ci%len(seriesGlyphs)]}
 		// Marked points replace the series glyph rather than overlaying it,
 		// so a saturated point reads as a different kind of point.
 		mark := draw.GlyphStyle{Color: col, Radius: markRadius, Shape: markGlyph}
@@ -222,7 +243,10 @@ type glyphThumb draw.GlyphStyle
 
 func (g glyphThumb) Thumbnail(c *draw.Canvas) { c.DrawGlyph(draw.GlyphStyle(g), c.Center()) }
 
-func writeAtomic(path string, w io.WriterTo) (err error) {
+// WriteFileAtomic writes w to path whole or not at all: to a temporary file
+// beside path, renamed over it only when complete. Every nocsim output file
+// goes through it.
+func WriteFileAtomic(path string, w io.WriterTo) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."

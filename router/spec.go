@@ -56,15 +56,27 @@ var Keys = []Key{
 	{"eject_latency", "cycles", "1", "1..1000", "router-to-NIU channel"},
 }
 
-// Validate checks every field against Keys' allowed ranges; prefix is put
-// before the key name (for example "network.").
-func (s Spec) Validate(prefix string) error {
-	check := func(key string, v, lo, hi int64) error {
-		if v < lo || v > hi {
-			return fmt.Errorf("%s%s = %d: allowed %d..%d", prefix, key, v, lo, hi)
-		}
-		return nil
+// KeyError is a configuration value outside what is allowed. It names the
+// key, so that the caller can report it as the flag or file entry the user
+// wrote.
+type KeyError struct {
+	Key, Value, Allowed string
+}
+
+func (e *KeyError) Error() string {
+	return fmt.Sprintf("%s = %s: allowed %s", e.Key, e.Value, e.Allowed)
+}
+
+// CheckRange returns a KeyError unless lo <= v <= hi.
+func CheckRange(key string, v, lo, hi int64) error {
+	if v < lo || v > hi {
+		return &KeyError{key, fmt.Sprint(v), fmt.Sprintf("%d..%d", lo, hi)}
 	}
+	return nil
+}
+
+// Validate checks every field against Keys' allowed ranges.
+func (s Spec) Validate() error {
 	for _, c := range []struct {
 		key    string
 		v      int64
@@ -83,7 +95,7 @@ func (s Spec) Validate(prefix string) error {
 		{"inject_latency", s.InjectLatency, 1, 1000},
 		{"eject_latency", s.EjectLatency, 1, 1000},
 	} {
-		if err := check(c.key, c.v, c.lo, c.hi); err != nil {
+		if err := CheckRange(c.key, c.v, c.lo, c.hi); err != nil {
 			return err
 		}
 	}

@@ -1,0 +1,67 @@
+// Command nocsim simulates the SCMP single-chip message-passing
+// multiprocessor's network. Run without arguments it simulates the embedded
+// default scenario; `nocsim help` lists the commands.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/urfave/cli/v2"
+)
+
+// Exit statuses: 2 for bad input (nothing was simulated), 1 for a run that
+// could not finish (a deadlock) or an output that could not be written.
+const (
+	exitRun   = 1
+	exitUsage = 2
+)
+
+func main() {
+	os.Exit(run(os.Args, os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	app := newApp(stdout, stderr)
+	err := app.Run(args)
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintln(stderr, "nocsim:", err)
+	var ec cli.ExitCoder
+	if errors.As(err, &ec) {
+		return ec.ExitCode()
+	}
+	// Errors urfave/cli returns itself are about the command line.
+	return exitUsage
+}
+
+func newApp(stdout, stderr io.Writer) *cli.App {
+	return &cli.App{
+		Name:      "nocsim",
+		Usage:     "simulate message passing on the SCMP network-on-chip",
+		UsageText: "nocsim [--quiet]            run the embedded default scenario\n   nocsim noc [flags]         latency against offered load under synthetic traffic",
+		Writer:    stdout,
+		ErrWriter: stderr,
+		Flags:     []cli.Flag{quietFlag},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageErr("unknown command %q (see nocsim help)", c.Args().First())
+			}
+			return runDefault(c)
+		},
+		Commands:       []*cli.Command{nocCommand()},
+		ExitErrHandler: func(*cli.Context, error) {},
+		OnUsageError:   func(_ *cli.Context, err error, _ bool) error { return usageErr("%v (see nocsim help)", err) },
+	}
+}
+
+var quietFlag = &cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar on stderr"}
+
+func usageErr(format string, a ...any) error {
+	return cli.Exit(fmt.Sprintf(format, a...), exitUsage)
+}
+
+func runErr(err error) error { return cli.Exit(err.Error(), exitRun) }

@@ -1,0 +1,171 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+	"github.com/urfave/cli/v2"
+
+	"nocsim/plots"
+	"nocsim/router"
+	"nocsim/scenarios"
+)
+
+func flagName(key string) string { return strings.ReplaceAll(key, "_", "-") }
+
+// keyFlags makes one flag per configuration key, so that flags and scenario
+// files share names, units, defaults and validation.
+func keyFlags() []cli.Flag {
+	var fs []cli.Flag
+	add := func(section string, keys []router.Key) {
+		for _, k := range keys {
+			fs = append(fs, &cli.StringFlag{
+				Name:     flagName(k.Name),
+				Usage:    fmt.Sprintf("%s (%s; default %s; allowed %s)", k.Doc, k.Unit, k.Default, k.Allowed),
+				Category: section,
+			})
+		}
+	}
+	add("network", scenarios.NetworkKeys())
+	add("noc", scenarios.NocKeys)
+	return fs
+}
+
+func nocCommand() *cli.Command {
+	flags := []cli.Flag{
+		&cli.StringFlag{Name: "config", Usage: "scenario TOML file; flags override its keys"},
+		&cli.BoolFlag{Name: "json", Usage: "print a JSON array, one object per point, instead of the table"},
+		&cli.StringFlag{Name: "csv", Usage: "also write the table as CSV to `FILE`"},
+		&cli.StringFlag{Name: "plot", Usage: "also draw latency against offered load to `FILE` (.png, .svg or .pdf)"},
+		&cli.IntFlag{Name: "workers", Usage: "points simulated in parallel (0 = one per core); results do not depend on it"},
+		&cli.BoolFlag{Name: "print-config", Usage: "print the effective scenario as TOML and exit"},
+		quietFlag,
+	}
+	return &cli.Command{
+		Name:         "noc",
+		Usage:        "latency against offered load under synthetic traffic",
+		UsageText:    "nocsim noc --mesh 8x8 --traffic uniform --rates 0.02,0.1,0.3 --packet-flits 5 --vcs 2 --vc-buf 8 --seed 1",
+		Flags:        append(flags, keyFlags()...),
+		Action:       runNoc,
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error { return usageErr("noc: %v (see nocsim noc --help)", err) },
+	}
+}
+
+// scenarioFrom builds the scenario from --config (or the defaults) and the
+// key flags, and says where each key's value came from.
+func scenarioFrom(c *cli.Context) (scenarios.Scenario, scenarios.Source, error) {
+	sc := scenarios.Defaults()
+	src := func(section, key string) string { return fmt.Sprintf("default [%s] %s", section, key) }
+	if path := c.String("config"); path != "" {
+		f, err := os.Open(path)
+		if err != nil {
+			return sc, nil, usageErr("--config: %v", err)
+		}
+		defer f.Close()
+		var fsrc scenarios.Source
+		sc, fsrc, err = scenarios.Decode(f, path)
+		if err != nil {
+			return sc, nil, usageErr("%v", err)
+		}
+		src = fsrc
+	}
+	set := map[string]bool{}
+	for _, sk := range []struct {
+		section string
+		keys    []router.Key
+	}{{"network", scenarios.NetworkKeys()}, {"noc", scenarios.NocKeys}} {
+		for _, k := range sk.keys {
+			name := flagName(k.Name)
+			if !c.IsSet(name) {
+				continue
+			}
+			if err := sc.Set(sk.section, k.Name, c.String(name)); err != nil {
+				var ke *router.KeyError
+				if errors.As(err, &ke) {
+					return sc, nil, usageErr("--%s = %s: allowed %s", name, ke.Value, ke.Allowed)
+				}
+				return sc, nil, usageErr("--%s: %v", name, err)
+			}
+			set[k.Name] = true
+		}
+	}
+	fileSrc := src
+	return sc, func(section, key string) string {
+		if set[key] {
+			return "--" + flagName(key)
+		}
+		return fileSrc(section, key)
+	}, nil
+}
+
+func runNoc(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return usageErr("noc takes no arguments, got %q", c.Args().Slice())
+	}
+	sc, src, err := scenarioFrom(c)
+	if err != nil {
+		return err
+	}
+	if c.Bool("print-config") {
+		var b bytes.Buffer
+		if err := toml.NewEncoder(&b).Encode(sc); err != nil {
+			return runErr(err)
+		}
+		_, err := c.App.Writer.Write(b.Bytes())
+		return err
+	}
+	return simulateNoc(c, sc, src)
+}
+
+func runDefault(c *cli.Context) error {
+	sc, src, err := scenarios.Load()
+	if err != nil {
+		return runErr(err)
+	}
+	fmt.Fprintf(c.App.Writer, "scenario %q (embedded default): %s mesh, %s traffic; `nocsim noc --help` for more\n",
+		sc.Name, sc.Network.Mesh, strings.Join(sc.Noc.Traffic, ","))
+	return simulateNoc(c, sc, src)
+}
+
+func simulateNoc(c *cli.Context, sc scenarios.Scenario, src scenarios.Source) error {
+	pts, err := sc.NocPoints(src)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	plotPath, csvPath := c.String("plot"), c.String("csv")
+	if plotPath != "" {
+		if err := plots.CheckExt(plotPath); err != nil {
+			return usageErr("--plot: %v", err)
+		}
+	}
+	bar := newProgress(c.App.ErrWriter, "noc", c.Bool("quiet"))
+	res, err := scenarios.RunNoc(pts, scenarios.RunOptions{Workers: c.Int("workers"), Progress: bar.update})
+	if err != nil {
+		return runErr(err)
+	}
+	rows := scenarios.NocRows(pts, res)
+	if c.Bool("json") {
+		err = scenarios.WriteJSON(c.App.Writer, rows)
+	} else {
+		err = scenarios.WriteNocTable(c.App.Writer, rows)
+	}
+	if err != nil {
+		return runErr(err)
+	}
+	if csvPath != "" {
+		if err := scenarios.WriteFile(csvPath, func(b *bytes.Buffer) error { return scenarios.WriteNocCSV(b, rows) }); err != nil {
+			return runErr(err)
+		}
+	}
+	if plotPath != "" {
+		title := fmt.Sprintf("%s mesh, %d-flit packets, %d VCs x %d flits", sc.Network.Mesh, sc.Noc.PacketFlits, sc.Network.VCs, sc.Network.VCBuf)
+		if err := scenarios.NocChart(rows, title).Save(plotPath, 0, 0); err != nil {
+			return runErr(err)
+		}
+	}
+	return nil
+}

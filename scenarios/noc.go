@@ -1,0 +1,159 @@
+package scenarios
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"nocsim/des"
+	"nocsim/endpoint"
+	"nocsim/mesh"
+	"nocsim/router"
+)
+
+// sectionOf maps a key to its section, for error messages.
+func sectionOf(key string) string {
+	for _, k := range NocKeys {
+		if k.Name == key {
+			return "noc"
+		}
+	}
+	return "network"
+}
+
+func where(src Source, key string) string {
+	if src == nil {
+		return key
+	}
+	return src(sectionOf(key), key)
+}
+
+// explain rewrites a KeyError to name where the value came from.
+func explain(err error, src Source) error {
+	var ke *router.KeyError
+	if src == nil || !errors.As(err, &ke) {
+		return err
+	}
+	return fmt.Errorf("%s = %s: allowed %s", where(src, ke.Key), ke.Value, ke.Allowed)
+}
+
+// NocPoints validates the scenario's [network] and [noc] sections and
+// returns one point per (traffic, rate), in that order. Nothing is
+// simulated.
+func (sc *Scenario) NocPoints(src Source) ([]endpoint.Synthetic, error) {
+	m, err := ParseMesh(sc.Network.Mesh)
+	if err != nil {
+		return nil, explain(err, src)
+	}
+	n := sc.Noc
+	if len(n.Traffic) == 0 {
+		return nil, explain(&router.KeyError{Key: "traffic", Value: "[]", Allowed: "one or more of " + strings.Join(mesh.PatternNames, ", ")}, src)
+	}
+	if len(n.Rates) == 0 {
+		return nil, explain(&router.KeyError{Key: "rates", Value: "[]", Allowed: "one or more offered loads in flits/node/cycle"}, src)
+	}
+	if slices.Contains(n.Traffic, "hotspot") {
+		if len(n.HotspotNodes) == 0 {
+			return nil, explain(&router.KeyError{Key: "hotspot_nodes", Value: "[]", Allowed: fmt.Sprintf("one or more node ids in 0..%d", m.Nodes()-1)}, src)
+		}
+		for _, h := range n.HotspotNodes {
+			if h < 0 || h >= m.Nodes() {
+				return nil, explain(&router.KeyError{Key: "hotspot_nodes", Value: fmt.Sprint(h), Allowed: fmt.Sprintf("node ids 0..%d", m.Nodes()-1)}, src)
+			}
+		}
+		if f := n.HotspotFraction; !(f >= 0 && f <= 1) {
+			return nil, explain(&router.KeyError{Key: "hotspot_fraction", Value: fmt.Sprint(f), Allowed: "0..1"}, src)
+		}
+	}
+	var pts []endpoint.Synthetic
+	for _, name := range n.Traffic {
+		pat, err := mesh.NewPattern(name, m, mesh.HotspotSpec{Nodes: n.HotspotNodes, Fraction: n.HotspotFraction})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", where(src, "traffic"), err)
+		}
+		for _, r := range n.Rates {
+			p := endpoint.Synthetic{
+				Mesh: m, Router: sc.Network.RouterSpec, Endpoint: sc.Network.NodeSpec,
+				Pattern: pat, Rate: r, PacketFlits: n.PacketFlits,
+				Warmup: des.Time(n.WarmupCycles), Measure: des.Time(n.MeasureCycles),
+				DrainMax: des.Time(n.DrainCycles), Watchdog: des.Time(n.WatchdogCycles),
+				Seed: n.Seed,
+			}
+			if err := p.Validate(); err != nil {
+				return nil, explain(err, src)
+			}
+			pts = append(pts, p)
+		}
+	}
+	return pts, nil
+}
+
+// RunOptions controls how a sweep is run. Results never depend on them.
+type RunOptions struct {
+	Workers  int                   // parallel points; 0 means GOMAXPROCS
+	Progress func(done, total int) // called after each point, serialised
+}
+
+// RunNoc simulates every point, in parallel across points (never inside
+// one), and returns the results in point order. If any point fails, the
+// error of the first failing point in order is returned.
+func RunNoc(pts []endpoint.Synthetic, opt RunOptions) ([]endpoint.SynthResult, error) {
+	res := make([]endpoint.SynthResult, len(pts))
+	errs := make([]error, len(pts))
+	err := forEach(len(pts), opt, func(i int) error {
+		res[i], errs[i] = pts[i].Run()
+		if errs[i] != nil {
+			errs[i] = fmt.Errorf("point %d (%s at %v flits/node/cycle): %w", i+1, pts[i].Pattern.Name(), pts[i].Rate, errs[i])
+		}
+		return errs[i]
+	})
+	if err != nil {
+		for _, e := range errs {
+			if e != nil {
+				return nil, e
+			}
+		}
+	}
+	return res, nil
+}
+
+// forEach runs fn(0..n-1) on a pool of workers.
+func forEach(n int, opt RunOptions, fn func(i int) error) error {
+	w := opt.Workers
+	if w <= 0 {
+		w = runtime.GOMAXPROCS(0)
+	}
+	w = min(w, n)
+	next := make(chan int)
+	var mu sync.Mutex
+	var errs []error
+	done := 0
+	var wg sync.WaitGroup
+	for range w {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				err := fn(i)
+				mu.Lock()
+				if err != nil {
+					errs = append(errs, err)
+				}
+				done++
+				if opt.Progress != nil {
+					opt.Progress(done, n)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return errors.Join(slices.Clip(errs)...)
+}

@@ -1,0 +1,188 @@
+package scenarios
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"text/tabwriter"
+
+	"nocsim/endpoint"
+	"nocsim/plots"
+)
+
+// NocRow is one point of a synthetic-traffic sweep as written to JSON and
+// CSV. Units: rates in flits/node/cycle, latencies and cycles in cycles,
+// link utilisation in flits/cycle per link, stalls in flit-cycles (VC stalls
+// in head-cycles), *_per_second per wall-clock second.
+type NocRow struct {
+	Mesh               string  `json:"mesh"`
+	Traffic            string  `json:"traffic"`
+	PacketFlits        int     `json:"packet_flits"`
+	Seed               uint64  `json:"seed"`
+	OfferedRate        float64 `json:"offered_rate"`
+	GeneratedRate      float64 `json:"generated_rate"`
+	AcceptedRate       float64 `json:"accepted_rate"`
+	AvgPacketLatency   float64 `json:"avg_packet_latency"`
+	P50PacketLatency   float64 `json:"p50_packet_latency"`
+	P95PacketLatency   float64 `json:"p95_packet_latency"`
+	P99PacketLatency   float64 `json:"p99_packet_latency"`
+	AvgNetworkLatency  float64 `json:"avg_network_latency"`
+	ZeroLoadLatency    float64 `json:"zero_load_latency"`
+	AvgHops            float64 `json:"avg_hops"`
+	LinkUtilMean       float64 `json:"link_util_mean"`
+	LinkUtilMax        float64 `json:"link_util_max"`
+	VCStalls           uint64  `json:"vc_stalls"`
+	SwitchStalls       uint64  `json:"switch_stalls"`
+	CreditStalls       uint64  `json:"credit_stalls"`
+	MeasuredPackets    int     `json:"measured_packets"`
+	DeliveredPackets   int     `json:"delivered_packets"`
+	Saturated          bool    `json:"saturated"`
+	SaturationReason   string  `json:"saturation_reason"`
+	Cycles             int64   `json:"cycles"`
+	Events             uint64  `json:"events"`
+	FlitHops           uint64  `json:"flit_hops"`
+	WallSeconds        float64 `json:"wall_seconds"`
+	SimCyclesPerSecond float64 `json:"sim_cycles_per_second"`
+	EventsPerSecond    float64 `json:"events_per_second"`
+	FlitHopsPerSecond  float64 `json:"flit_hops_per_second"`
+}
+
+// WallClockColumns are the columns that depend on the machine, not the
+// simulation; everything else is reproducible byte for byte.
+var WallClockColumns = []string{"wall_seconds", "sim_cycles_per_second", "events_per_second", "flit_hops_per_second"}
+
+// NocRows turns results into rows.
+func NocRows(pts []endpoint.Synthetic, res []endpoint.SynthResult) []NocRow {
+	rows := make([]NocRow, len(res))
+	for i, r := range res {
+		p := pts[i]
+		ev := r.Events + r.Ticks
+		rows[i] = NocRow{
+			Mesh: fmt.Sprintf("%dx%d", p.Mesh.W, p.Mesh.H), Traffic: r.Traffic, PacketFlits: p.PacketFlits, Seed: p.Seed,
+			OfferedRate: r.OfferedRate, GeneratedRate: r.GeneratedRate, AcceptedRate: r.AcceptedRate,
+			AvgPacketLatency: r.AvgPacketLatency, P50PacketLatency: r.P50, P95PacketLatency: r.P95, P99PacketLatency: r.P99,
+			AvgNetworkLatency: r.AvgNetworkLatency, ZeroLoadLatency: r.ZeroLoadLatency, AvgHops: r.AvgHops,
+			LinkUtilMean: r.LinkUtilMean, LinkUtilMax: r.LinkUtilMax,
+			VCStalls: r.VCStalls, SwitchStalls: r.SwitchStalls, CreditStalls: r.CreditStalls,
+			MeasuredPackets: r.Measured, DeliveredPackets: r.Delivered,
+			Saturated: r.Saturated, SaturationReason: r.SaturationReason,
+			Cycles: r.Cycles, Events: ev, FlitHops: r.FlitHops, WallSeconds: r.WallSeconds,
+			SimCyclesPerSecond: r.SimCyclesPerSecond(), FlitHopsPerSecond: r.FlitHopsPerSecond(),
+			EventsPerSecond: perSecond(float64(ev), r.WallSeconds),
+		}
+	}
+	return rows
+}
+
+func perSecond(v, s float64) float64 {
+	if s <= 0 {
+		return 0
+	}
+	return v / s
+}
+
+// WriteJSON writes rows as an indented JSON array.
+func WriteJSON(w io.Writer, rows any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(rows)
+}
+
+// WriteNocCSV writes rows with a header of the JSON keys.
+func WriteNocCSV(w io.Writer, rows []NocRow) error {
+	cw := csv.NewWriter(w)
+	cw.Write(nocColumns)
+	for _, r := range rows {
+		cw.Write(r.fields())
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+var nocColumns = []string{"mesh", "traffic", "packet_flits", "seed", "offered_rate", "generated_rate", "accepted_rate",
+	"avg_packet_latency", "p50_packet_latency", "p95_packet_latency", "p99_packet_latency", "avg_network_latency",
+	"zero_load_latency", "avg_hops", "link_util_mean", "link_util_max", "vc_stalls", "switch_stalls", "credit_stalls",
+	"measured_packets", "delivered_packets", "saturated", "saturation_reason", "cycles", "events", "flit_hops",
+	"wall_seconds", "sim_cycles_per_second", "events_per_second", "flit_hops_per_second"}
+
+func (r NocRow) fields() []string {
+	f := func(x float64) string { return strconv.FormatFloat(x, 'g', 10, 64) }
+	u := func(x uint64) string { return strconv.FormatUint(x, 10) }
+	return []string{r.Mesh, r.Traffic, strconv.Itoa(r.PacketFlits), u(r.Seed), f(r.OfferedRate), f(r.GeneratedRate), f(r.AcceptedRate),
+		f(r.AvgPacketLatency), f(r.P50PacketLatency), f(r.P95PacketLatency), f(r.P99PacketLatency), f(r.AvgNetworkLatency),
+		f(r.ZeroLoadLatency), f(r.AvgHops), f(r.LinkUtilMean), f(r.LinkUtilMax), u(r.VCStalls), u(r.SwitchStalls), u(r.CreditStalls),
+		strconv.Itoa(r.MeasuredPackets), strconv.Itoa(r.DeliveredPackets), strconv.FormatBool(r.Saturated), r.SaturationReason,
+		strconv.FormatInt(r.Cycles, 10), u(r.Events), u(r.FlitHops),
+		f(r.WallSeconds), f(r.SimCyclesPerSecond), f(r.EventsPerSecond), f(r.FlitHopsPerSecond)}
+}
+
+// WriteNocTable writes a readable table, units in the header, and the
+// simulator's speed underneath.
+func WriteNocTable(w io.Writer, rows []NocRow) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "traffic\toffered\taccepted\tavg lat\tp50\tp95\tp99\tnet lat\tzero-load\thops\tlink util\tlink max\tsaturated\t")
+	fmt.Fprintln(tw, "\t(fl/n/c)\t(fl/n/c)\t(cyc)\t(cyc)\t(cyc)\t(cyc)\t(cyc)\t(cyc)\t\t(fl/c)\t(fl/c)\t\t")
+	var cyc, ev, hops uint64
+	var wall float64
+	for _, r := range rows {
+		sat := "no"
+		if r.Saturated {
+			sat = "YES"
+		}
+		fmt.Fprintf(tw, "%s\t%.3f\t%.3f\t%.1f\t%.0f\t%.0f\t%.0f\t%.1f\t%.1f\t%.2f\t%.3f\t%.3f\t%s\t\n",
+			r.Traffic, r.OfferedRate, r.AcceptedRate, r.AvgPacketLatency, r.P50PacketLatency, r.P95PacketLatency,
+			r.P99PacketLatency, r.AvgNetworkLatency, r.ZeroLoadLatency, r.AvgHops, r.LinkUtilMean, r.LinkUtilMax, sat)
+		cyc += uint64(r.Cycles)
+		ev += r.Events
+		hops += r.FlitHops
+		wall += r.WallSeconds
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if r.Saturated {
+			fmt.Fprintf(w, "saturated: %s at %.3f: %s\n", r.Traffic, r.OfferedRate, r.SaturationReason)
+		}
+	}
+	_, err := fmt.Fprintf(w, "simulated %d cycles, %d events, %d flit-hops in %.2f s of simulation time: %.0f cycles/s, %.0f events/s, %.0f flit-hops/s\n",
+		cyc, ev, hops, wall, perSecond(float64(cyc), wall), perSecond(float64(ev), wall), perSecond(float64(hops), wall))
+	return err
+}
+
+// NocChart draws average packet latency against offered load, one line per
+// traffic pattern, its analytic zero-load latency dashed, saturated points
+// marked.
+func NocChart(rows []NocRow, title string) plots.Chart {
+	c := plots.Chart{Title: title, XLabel: "offered load (flits/node/cycle)", YLabel: "average packet latency (cycles)",
+		LogY: true, MarkLegend: "saturated"}
+	var order []string
+	byTraffic := map[string][]NocRow{}
+	for _, r := range rows {
+		if _, ok := byTraffic[r.Traffic]; !ok {
+			order = append(order, r.Traffic)
+		}
+		byTraffic[r.Traffic] = append(byTraffic[r.Traffic], r)
+	}
+	for _, t := range order {
+		rs := byTraffic[t]
+		s := plots.Series{Name: t}
+		z := plots.Series{Name: t + " zero-load", Dashed: true, Companion: true}
+		for _, r := range rs {
+			if r.DeliveredPackets == 0 {
+				continue
+			}
+			s.X = append(s.X, r.OfferedRate)
+			s.Y = append(s.Y, r.AvgPacketLatency)
+			s.Marks = append(s.Marks, r.Saturated)
+			z.X = append(z.X, r.OfferedRate)
+			z.Y = append(z.Y, r.ZeroLoadLatency)
+		}
+		if len(s.X) > 0 {
+			c.Series = append(c.Series, s, z)
+		}
+	}
+	return c
+}

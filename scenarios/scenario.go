@@ -1,0 +1,140 @@
+package scenarios
+
+import (
+	_ "embed"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"nocsim/endpoint"
+	"nocsim/mesh"
+	"nocsim/router"
+)
+
+// RouterSpec and NodeSpec name the embedded specs apart; their keys sit
+// flat in [network].
+type (
+	RouterSpec = router.Spec
+	NodeSpec   = endpoint.Spec
+)
+
+// Network is the [network] section: the mesh, the router and the NIU.
+type Network struct {
+	Mesh string `toml:"mesh"`
+	RouterSpec
+	NodeSpec
+}
+
+// Noc is the [noc] section: a synthetic-traffic sweep.
+type Noc struct {
+	Traffic         []string  `toml:"traffic"`
+	Rates           []float64 `toml:"rates"`
+	PacketFlits     int       `toml:"packet_flits"`
+	HotspotNodes    []int     `toml:"hotspot_nodes"`
+	HotspotFraction float64   `toml:"hotspot_fraction"`
+	WarmupCycles    int64     `toml:"warmup_cycles"`
+	MeasureCycles   int64     `toml:"measure_cycles"`
+	DrainCycles     int64     `toml:"drain_cycles"`
+	WatchdogCycles  int64     `toml:"watchdog_cycles"`
+	Seed            uint64    `toml:"seed"`
+}
+
+// Scenario is a whole scenario file.
+type Scenario struct {
+	Name    string  `toml:"name"`
+	Network Network `toml:"network"`
+	Noc     Noc     `toml:"noc"`
+}
+
+//go:embed default.toml
+var defaultTOML string
+
+// DefaultTOML is the embedded default scenario's text.
+func DefaultTOML() string { return defaultTOML }
+
+// Defaults is the configuration every scenario starts from; a file or flags
+// override it key by key.
+func Defaults() Scenario {
+	return Scenario{
+		Name:    "default",
+		Network: Network{Mesh: "8x8", RouterSpec: router.DefaultSpec(), NodeSpec: endpoint.DefaultSpec()},
+		Noc: Noc{Traffic: []string{"uniform"}, Rates: []float64{0.02, 0.1, 0.2, 0.3},
+			PacketFlits: 5, HotspotFraction: 0.1,
+			WarmupCycles: 2000, MeasureCycles: 10000, DrainCycles: 10000, WatchdogCycles: 10000, Seed: 1},
+	}
+}
+
+// NocKeys documents the [noc] keys.
+var NocKeys = []router.Key{
+	{Name: "traffic", Unit: "pattern names", Default: "uniform", Allowed: strings.Join(mesh.PatternNames, ", "), Doc: "destination patterns to sweep"},
+	{Name: "rates", Unit: "flits/node/cycle", Default: "0.02,0.1,0.2,0.3", Allowed: "0..min(inject_flits_per_cycle, packet_flits)", Doc: "offered loads to sweep (Bernoulli packet creation)"},
+	{Name: "packet_flits", Unit: "flits", Default: "5", Allowed: "1..niu_queue_flits", Doc: "packet length"},
+	{Name: "hotspot_nodes", Unit: "node ids", Default: "(none)", Allowed: "0..W*H-1", Doc: "hotspot destinations (traffic hotspot)"},
+	{Name: "hotspot_fraction", Unit: "fraction", Default: "0.1", Allowed: "0..1", Doc: "share of packets sent to the hotspot nodes; the rest are uniform"},
+	{Name: "warmup_cycles", Unit: "cycles", Default: "2000", Allowed: ">= 0", Doc: "simulated before measurement starts"},
+	{Name: "measure_cycles", Unit: "cycles", Default: "10000", Allowed: ">= 1", Doc: "measurement window; packets created in it are measured"},
+	{Name: "drain_cycles", Unit: "cycles", Default: "10000", Allowed: ">= 0", Doc: "most cycles to wait for measured packets after the window"},
+	{Name: "watchdog_cycles", Unit: "cycles", Default: "10000", Allowed: ">= 1", Doc: "a run with flits in flight and no movement for this long ends with a deadlock report"},
+	{Name: "seed", Unit: "integer", Default: "1", Allowed: "0..2^64-1", Doc: "random seed; every point of a sweep uses it on a fresh network"},
+}
+
+// NetworkKeys documents the [network] keys.
+func NetworkKeys() []router.Key {
+	keys := []router.Key{{Name: "mesh", Unit: "W x H tiles", Default: "8x8", Allowed: fmt.Sprintf("1..%d each", mesh.MaxDim), Doc: "mesh size; node id = y*W + x"}}
+	keys = append(keys, router.Keys...)
+	for _, k := range endpoint.Keys {
+		keys = append(keys, router.Key(k))
+	}
+	return keys
+}
+
+// ParseMesh reads "WxH".
+func ParseMesh(s string) (mesh.Mesh, error) {
+	w, h, ok := strings.Cut(strings.ToLower(strings.TrimSpace(s)), "x")
+	if !ok {
+		return mesh.Mesh{}, &router.KeyError{Key: "mesh", Value: strconv.Quote(s), Allowed: "WxH, e.g. 8x8"}
+	}
+	wi, err1 := strconv.Atoi(w)
+	hi, err2 := strconv.Atoi(h)
+	if err1 != nil || err2 != nil || wi < 1 || hi < 1 || wi > mesh.MaxDim || hi > mesh.MaxDim {
+		return mesh.Mesh{}, &router.KeyError{Key: "mesh", Value: strconv.Quote(s), Allowed: fmt.Sprintf("WxH with 1 <= W, H <= %d", mesh.MaxDim)}
+	}
+	return mesh.New(wi, hi)
+}
+
+// Source tells where a key's value came from, so errors name what the user
+// wrote: a flag, a file entry, or the built-in default.
+type Source func(section, key string) string
+
+// Decode reads a scenario from r over the defaults. Unknown keys are errors.
+func Decode(r io.Reader, name string) (Scenario, Source, error) {
+	sc := Defaults()
+	md, err := toml.NewDecoder(r).Decode(&sc)
+	if err != nil {
+		return sc, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		keys := make([]string, len(und))
+		for i, k := range und {
+			keys[i] = k.String()
+		}
+		sort.Strings(keys)
+		return sc, nil, fmt.Errorf("%s: unknown key %s (allowed sections: network, noc; see README.md for their keys)", name, strings.Join(keys, ", "))
+	}
+	src := func(section, key string) string {
+		if md.IsDefined(section, key) {
+			return fmt.Sprintf("%s: [%s] %s", name, section, key)
+		}
+		return fmt.Sprintf("default [%s] %s", section, key)
+	}
+	return sc, src, nil
+}
+
+// Load decodes the embedded default scenario.
+func Load() (Scenario, Source, error) {
+	return Decode(strings.NewReader(defaultTOML), "embedded default scenario")
+}

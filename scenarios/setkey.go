@@ -1,0 +1,97 @@
+package scenarios
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"nocsim/router"
+)
+
+// Set assigns a value written as text (a flag's argument) to the key of a
+// section, parsed as the key's type: lists are comma-separated. It is how
+// flags override a scenario, so flags and files share one set of keys.
+func (sc *Scenario) Set(section, key, text string) error {
+	var v reflect.Value
+	switch section {
+	case "network":
+		v = reflect.ValueOf(&sc.Network).Elem()
+	case "noc":
+		v = reflect.ValueOf(&sc.Noc).Elem()
+	default:
+		return fmt.Errorf("unknown section %q", section)
+	}
+	f, ok := field(v, key)
+	if !ok {
+		return fmt.Errorf("unknown key %s.%s", section, key)
+	}
+	return parseInto(f, key, text)
+}
+
+func field(v reflect.Value, key string) (reflect.Value, bool) {
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		sf := t.Field(i)
+		if sf.Anonymous {
+			if f, ok := field(v.Field(i), key); ok {
+				return f, true
+			}
+			continue
+		}
+		if sf.Tag.Get("toml") == key {
+			return v.Field(i), true
+		}
+	}
+	return reflect.Value{}, false
+}
+
+var kindNames = map[reflect.Kind]string{
+	reflect.String: "names", reflect.Int: "integers", reflect.Int64: "integers",
+	reflect.Uint64: "non-negative integers", reflect.Float64: "numbers",
+}
+
+func parseInto(f reflect.Value, key, text string) error {
+	bad := func(want string) error {
+		return &router.KeyError{Key: key, Value: strconv.Quote(text), Allowed: want}
+	}
+	text = strings.TrimSpace(text)
+	switch f.Kind() {
+	case reflect.String:
+		f.SetString(text)
+	case reflect.Int, reflect.Int64:
+		n, err := strconv.ParseInt(text, 10, 64)
+		if err != nil {
+			return bad("an integer")
+		}
+		f.SetInt(n)
+	case reflect.Uint64:
+		n, err := strconv.ParseUint(text, 10, 64)
+		if err != nil {
+			return bad("a non-negative integer")
+		}
+		f.SetUint(n)
+	case reflect.Float64:
+		x, err := strconv.ParseFloat(text, 64)
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+			return bad("a finite number")
+		}
+		f.SetFloat(x)
+	case reflect.Slice:
+		var parts []string
+		if text != "" {
+			parts = strings.Split(text, ",")
+		}
+		s := reflect.MakeSlice(f.Type(), len(parts), len(parts))
+		for i, p := range parts {
+			if err := parseInto(s.Index(i), key, p); err != nil {
+				return bad("a comma-separated list of " + kindNames[f.Type().Elem().Kind()])
+			}
+		}
+		f.Set(s)
+	default:
+		return fmt.Errorf("key %s has an unsupported type %s", key, f.Type())
+	}
+	return nil
+}
