@@ -133,7 +133,6 @@ func (e *Engine) Schedule(at Time, h Handler, arg int64) {
 	e.up(len(e.heap) - 1)
 }
 
-
 // Register adds a ticker and returns its id for Wake. It starts asleep.
 func (e *Engine) Register(t Ticker) int32 {
 	e.tickers = append(e.tickers, t)

@@ -18,7 +18,7 @@ func TestZeroLoadLatencyEveryPair(t *testing.T) {
 			s.LinkLatency, s.CreditDelay, s.VCBuf = 3, 2, 16
 		},
 		"zero-cycle route and VA": func(s *router.Spec) { s.RouteDelay, s.VCAllocDelay = 0, 0 },
-		"one VC":                 func(s *router.Spec) { s.VCs = 1 },
+		"one VC":                  func(s *router.Spec) { s.VCs = 1 },
 	}
 	for name, mod := range specs {
 		rs := router.DefaultSpec()
