@@ -43,7 +43,7 @@ func (a *event) before(b *event) bool {
 
 // wheelSize bounds how far ahead a wake-up goes in the wheel; later ones
 // go through the event heap.
-const wheelSize = 1 << 10
+const wheelSize = 1 << 8
 
 type wakeHandler struct{ e *Engine }
 
@@ -125,9 +125,7 @@ func (e *Engine) Pending() int { return len(e.heap) }
 // cycle's tickers. A time whose cycle has already ticked is moved to the
 // next cycle, so an event can never reorder history.
 func (e *Engine) Schedule(at Time, h Handler, arg int64) {
-	if at <= e.done {
-		at = e.done + 1
-	}
+	at = max(at, e.floor())
 	e.seq++
 	e.heap = append(e.heap, event{at: at, seq: e.seq, h: h, arg: arg})
 	e.up(len(e.heap) - 1)
@@ -145,9 +143,7 @@ func (e *Engine) Register(t Ticker) int32 {
 // ticked yet if at is earlier. Waking a busy ticker, or one already due to
 // wake no later, changes nothing.
 func (e *Engine) Wake(id int32, at Time) {
-	if at <= e.done {
-		at = e.done + 1
-	}
+	at = max(at, e.floor())
 	if e.busy[id] || at >= e.wakeAt[id] {
 		return
 	}
@@ -157,12 +153,20 @@ func (e *Engine) Wake(id int32, at Time) {
 		return
 	}
 	b := &e.wheel[at&(wheelSize-1)]
+	if cap(*b) == 0 {
+		// Sized for every ticker at once, so a bucket never grows again.
+		*b = make([]int32, 0, len(e.tickers)+8)
+	}
 	*b = append(*b, id)
 	e.inWheel++
 }
 
 // Activate wakes ticker id at the first cycle that has not ticked yet.
-func (e *Engine) Activate(id int32) { e.Wake(id, e.done+1) }
+func (e *Engine) Activate(id int32) { e.Wake(id, e.floor()) }
+
+// floor is the earliest cycle that can still be affected: the current one
+// while its events run, the next one once it has ticked.
+func (e *Engine) floor() Time { return max(e.now, e.done+1) }
 
 // Progress tells the watchdog that something moved.
 func (e *Engine) Progress() { e.lastProg = e.now }

@@ -76,7 +76,7 @@ func Build(eng *des.Engine, topo mesh.Topology, spec Spec) *Network {
 // SetTrace calls fn for every flit a router switches, with the router's
 // node, the input and output ports, and the flit (whose VC is still the
 // input VC). It is for tests and debugging; nil turns it off.
-func (n *Network) SetTrace(fn func(node int, in, out mesh.Port, f *Flit)) {
+func (n *Network) SetTrace(fn func(node int, in, out mesh.Port, f Flit)) {
 	for _, r := range n.Routers {
 		r.trace = fn
 	}

@@ -107,7 +107,7 @@ type Router struct {
 	waitMask   uint64 // waiting for an output VC
 	activeMask uint64 // holding an output VC
 
-	trace func(node int, in, out mesh.Port, f *Flit)
+	trace func(node int, in, out mesh.Port, f Flit)
 
 	// port and VC of each input-VC index, to avoid divisions per flit
 	portOf [64]mesh.Port
@@ -386,7 +386,7 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 	}
 	ip.credits.Send(now, int8(i))
 	if r.trace != nil {
-		r.trace(r.node, r.portOf[k], vc.out, &f)
+		r.trace(r.node, r.portOf[k], vc.out, f)
 	}
 	f.VC = vc.outVC
 	op.credit[vc.outVC]--
