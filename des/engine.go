@@ -197,6 +197,7 @@ func (e *Engine) Stalled() *Stall { return e.stall }
 // the last case.
 func (e *Engine) Run(until Time) error {
 	e.stopped = false
+	e.stall = nil
 	e.lastProg = e.now
 	for !e.stopped {
 		next, ok := e.nextCycle()
@@ -205,6 +206,10 @@ func (e *Engine) Run(until Time) error {
 		}
 		if until >= 0 && next > until {
 			return nil
+		}
+		if next > e.done+1 {
+			// Skipped cycles were idle; idle time is not a stall.
+			e.lastProg = max(e.lastProg, next-1)
 		}
 		e.now = next
 		for len(e.heap) > 0 && e.heap[0].at <= e.now && !e.stopped {

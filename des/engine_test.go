@@ -423,7 +423,7 @@ func TestTickerBusyTicksEveryCycle(t *testing.T) {
 }
 
 func TestTickerSleepsUntilRequestedCycle(t *testing.T) {
-	for _, gap := range []Time{2, 7, 100, 1023, 1024, 1025, 5000} {
+	for _, gap := range []Time{2, 7, 100, wheelSize - 1, wheelSize, wheelSize + 1, 1023, 1024, 1025, 5000} {
 		t.Run(fmt.Sprint(gap), func(t *testing.T) {
 			e := New()
 			tk := &tickLog{next: func(now Time) Time {
@@ -603,7 +603,7 @@ func TestTickerTicksAtMostOncePerCycle(t *testing.T) {
 }
 
 func TestFarWakeFiresAtRightCycle(t *testing.T) {
-	for _, at := range []Time{1023, 1024, 1025, 2048, 5000, 123_457} {
+	for _, at := range []Time{wheelSize - 1, wheelSize, wheelSize + 1, 2 * wheelSize, 1023, 1024, 1025, 2048, 5000, 123_457} {
 		t.Run(fmt.Sprint(at), func(t *testing.T) {
 			e := New()
 			tk := &tickLog{next: func(Time) Time { return Never }}
