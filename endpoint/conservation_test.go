@@ -123,6 +123,9 @@ func conserve(t *testing.T, seed uint64) {
 	if len(sent) != 0 || f.LivePackets() != 0 || f.Net.Buffered() != 0 {
 		t.Fatalf("%s: %d undelivered, %d live, %d flits left in the network", desc, len(sent), f.LivePackets(), f.Net.Buffered())
 	}
+	if err := f.CheckQuiescent(); err != nil {
+		t.Fatalf("%s: %v", desc, err)
+	}
 }
 
 type handlerFunc func(now des.Time)

@@ -77,8 +77,8 @@ func TestSendBlockMovesStridedWords(t *testing.T) {
 			if got := dst.Ejected; got != uint64(2+c.count) {
 				t.Fatalf("ejected %d flits, want %d", got, 2+c.count)
 			}
-			if f.LivePackets() != 0 {
-				t.Fatalf("%d packets still live", f.LivePackets())
+			if err := f.CheckQuiescent(); err != nil {
+				t.Fatal(err)
 			}
 		})
 	}
@@ -159,7 +159,7 @@ func TestWatchdogReportsBlockedNetwork(t *testing.T) {
 	if err := eng.Run(-1); err != nil {
 		t.Fatal(err)
 	}
-	if f.LivePackets() != 0 || f.Net.Buffered() != 0 {
-		t.Fatalf("after resuming: %d live packets, %d flits buffered", f.LivePackets(), f.Net.Buffered())
+	if err := f.CheckQuiescent(); err != nil {
+		t.Fatalf("after resuming: %v", err)
 	}
 }

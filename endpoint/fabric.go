@@ -146,6 +146,25 @@ func (f *Fabric) Describe() string {
 	return b.String()
 }
 
+// CheckQuiescent verifies that nothing is left anywhere: no live packet, no
+// flit in an NIU, and a quiescent network with every credit home.
+func (f *Fabric) CheckQuiescent() error {
+	if n := f.pkts.Live(); n != 0 {
+		return fmt.Errorf("%d packets live", n)
+	}
+	for _, n := range f.NIUs {
+		if n.Backlog() != 0 || n.ejN != 0 || n.lp.InjectCredit.Len() != 0 {
+			return fmt.Errorf("%s: backlog %d, %d flits to eject, %d credits in flight", n.Name, n.Backlog(), n.ejN, n.lp.InjectCredit.Len())
+		}
+		for v, c := range n.credit {
+			if c != f.Net.Spec.VCBuf {
+				return fmt.Errorf("%s vc%d: %d of %d credits", n.Name, v, c, f.Net.Spec.VCBuf)
+			}
+		}
+	}
+	return f.Net.CheckQuiescent()
+}
+
 // Flits returns flits injected and ejected by all NIUs.
 func (f *Fabric) Flits() (injected, ejected uint64) {
 	for _, n := range f.NIUs {

@@ -1,6 +1,7 @@
 package router
 
 import (
+	"fmt"
 	"strings"
 
 	"nocsim/des"
@@ -132,4 +133,33 @@ func (n *Network) Describe(pktName func(int32) string) string {
 		r.describe(now, &b, pktName)
 	}
 	return b.String()
+}
+
+// CheckQuiescent verifies the conservation laws of an empty network: no
+// flit buffered or in flight, every VC idle and unowned, and every credit
+// back with its sender. It returns the first violation found.
+func (n *Network) CheckQuiescent() error {
+	for _, r := range n.Routers {
+		if r.flits != 0 || r.routeMask|r.waitMask|r.activeMask != 0 {
+			return fmt.Errorf("%s: %d flits buffered, VC masks %x/%x/%x", r.Name, r.flits, r.routeMask, r.waitMask, r.activeMask)
+		}
+		for p := range mesh.NumPorts {
+			if c := r.in[p].flits; c != nil && c.Len() != 0 {
+				return fmt.Errorf("%s in %v: %d flits in flight", r.Name, p, c.Len())
+			}
+			op := &r.out[p]
+			if op.flits == nil {
+				continue
+			}
+			if op.credits.Len() != 0 {
+				return fmt.Errorf("%s out %v: %d credits in flight", r.Name, p, op.credits.Len())
+			}
+			for v := range op.credit {
+				if op.credit[v] != n.Spec.VCBuf || op.owner[v] != -1 {
+					return fmt.Errorf("%s out %v vc%d: %d of %d credits, owner %d", r.Name, p, v, op.credit[v], n.Spec.VCBuf, op.owner[v])
+				}
+			}
+		}
+	}
+	return nil
 }

@@ -1,0 +1,46 @@
+package scenarios
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"nocsim/mesh"
+	"nocsim/router"
+)
+
+// The README documents every configuration key with its flag, and every
+// traffic pattern: the key registry and the docs cannot drift apart.
+func TestREADMEDocumentsEveryKey(t *testing.T) {
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	for _, keys := range [][]string{names(NetworkKeys()), names(NocKeys)} {
+		for _, k := range keys {
+			row := "| `" + k + "` | `--" + strings.ReplaceAll(k, "_", "-") + "` |"
+			if !strings.Contains(doc, row) {
+				t.Errorf("README.md has no row for key %s (want a line starting %q)", k, row)
+			}
+		}
+	}
+	for _, p := range mesh.PatternNames {
+		if !strings.Contains(doc, "| `"+p+"` |") {
+			t.Errorf("README.md does not define traffic pattern %s", p)
+		}
+	}
+	for _, col := range nocColumns {
+		if !strings.Contains(doc, "`"+col+"`") {
+			t.Errorf("README.md does not document output column %s", col)
+		}
+	}
+}
+
+func names(ks []router.Key) []string {
+	out := make([]string, len(ks))
+	for i, k := range ks {
+		out[i] = k.Name
+	}
+	return out
+}
