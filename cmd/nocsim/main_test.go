@@ -1,0 +1,421 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"image/png"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"nocsim/scenarios"
+)
+
+// nocsim runs the CLI in-process and returns its exit status and output.
+func nocsim(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(append([]string{"nocsim"}, args...), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// small is a 4x4 sweep that runs in a few milliseconds.
+var small = []string{"--mesh", "4x4", "--rates", "0.05,0.1", "--measure-cycles", "1000", "--warmup-cycles", "200"}
+
+func nocArgs(extra ...string) []string {
+	return append(append([]string{"noc"}, small...), extra...)
+}
+
+func TestBadInput(t *testing.T) {
+	dir := t.TempDir()
+	unknownKey := filepath.Join(dir, "unknown.toml")
+	if err := os.WriteFile(unknownKey, []byte("[network]\nvcs = 2\nvcz = 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	malformed := filepath.Join(dir, "malformed.toml")
+	if err := os.WriteFile(malformed, []byte("[network\nvcs = 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	invalid := filepath.Join(dir, "invalid.toml")
+	if err := os.WriteFile(invalid, []byte("[network]\nvc_buf = 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		args  []string
+		names []string // all must appear in the message
+	}{
+		{"mesh 0x4", []string{"noc", "--mesh", "0x4"}, []string{"--mesh", "0x4"}},
+		{"mesh 8by8", []string{"noc", "--mesh", "8by8"}, []string{"--mesh"}},
+		{"rates -1", []string{"noc", "--rates", "-1"}, []string{"--rates", "allowed"}},
+		{"rates 5", []string{"noc", "--rates", "5"}, []string{"--rates", "allowed"}},
+		{"rates not a number", []string{"noc", "--rates", "0.1,abc"}, []string{"--rates"}},
+		{"rates NaN", []string{"noc", "--rates", "NaN"}, []string{"--rates"}},
+		{"vcs 0", []string{"noc", "--vcs", "0"}, []string{"--vcs", "1..12"}},
+		{"vcs 1.5", []string{"noc", "--vcs", "1.5"}, []string{"--vcs"}},
+		{"traffic nope", []string{"noc", "--traffic", "nope"}, []string{"--traffic", "nope", "uniform"}},
+		{"transpose on 4x3", []string{"noc", "--mesh", "4x3", "--traffic", "transpose"}, []string{"--traffic", "square"}},
+		{"packet-flits 1000", []string{"noc", "--packet-flits", "1000"}, []string{"--packet-flits", "1..64"}},
+		{"measure-cycles 0", []string{"noc", "--measure-cycles", "0"}, []string{"--measure-cycles"}},
+		{"hotspot without nodes", []string{"noc", "--traffic", "hotspot"}, []string{"hotspot"}},
+		{"unknown flag", []string{"noc", "--frobnicate"}, []string{"frobnicate"}},
+		{"unknown top-level flag", []string{"--frobnicate"}, []string{"frobnicate"}},
+		{"plot out.jpg", []string{"noc", "--plot", "out.jpg"}, []string{"--plot", ".jpg"}},
+		{"missing config", []string{"noc", "--config", filepath.Join(dir, "missing.toml")}, []string{"--config", "missing.toml"}},
+		{"config with unknown key", []string{"noc", "--config", unknownKey}, []string{"unknown.toml", "vcz"}},
+		{"malformed config", []string{"noc", "--config", malformed}, []string{"malformed.toml"}},
+		{"invalid config value", []string{"noc", "--config", invalid}, []string{"invalid.toml", "vc_buf"}},
+		{"unknown command", []string{"frobnicate"}, []string{"frobnicate"}},
+		{"noc with an argument", []string{"noc", "extra"}, []string{"extra"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			args := tc.args
+			if args[0] == "noc" {
+				args = append(slices.Clone(args), "--quiet")
+			}
+			code, stdout, stderr := nocsim(t, args...)
+			if code != 2 {
+				t.Errorf("exit status %d, want 2", code)
+			}
+			if stdout != "" {
+				t.Errorf("stdout not empty: %q", stdout)
+			}
+			if !strings.HasPrefix(stderr, "nocsim:") || strings.Count(stderr, "\n") != 1 || !strings.HasSuffix(stderr, "\n") {
+				t.Errorf("stderr is not one line starting with \"nocsim:\": %q", stderr)
+			}
+			for _, n := range tc.names {
+				if !strings.Contains(stderr, n) {
+					t.Errorf("stderr %q does not name %q", stderr, n)
+				}
+			}
+		})
+	}
+}
+
+var wantKeys = []string{"traffic", "offered_rate", "accepted_rate", "avg_packet_latency", "avg_network_latency",
+	"p99_packet_latency", "zero_load_latency", "avg_hops", "saturated", "cycles", "wall_seconds",
+	"sim_cycles_per_second", "flit_hops_per_second"}
+
+func decodeJSON(t *testing.T, stdout string) []map[string]any {
+	t.Helper()
+	var rows []map[string]any
+	dec := json.NewDecoder(strings.NewReader(stdout))
+	dec.UseNumber()
+	if err := dec.Decode(&rows); err != nil {
+		t.Fatalf("stdout is not a JSON array: %v\n%s", err, stdout)
+	}
+	if dec.More() {
+		t.Fatalf("stdout has more than one JSON value:\n%s", stdout)
+	}
+	return rows
+}
+
+func TestNocJSON(t *testing.T) {
+	code, stdout, stderr := nocsim(t, nocArgs("--json", "--quiet")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	rows := decodeJSON(t, stdout)
+	if len(rows) != 2 {
+		t.Fatalf("%d objects, want one per rate (2)", len(rows))
+	}
+	for i, r := range rows {
+		for _, k := range wantKeys {
+			if _, ok := r[k]; !ok {
+				t.Errorf("object %d has no key %q", i, k)
+			}
+		}
+		if r["traffic"] != "uniform" || r["mesh"] != "4x4" {
+			t.Errorf("object %d: traffic %v mesh %v", i, r["traffic"], r["mesh"])
+		}
+	}
+	if rows[0]["offered_rate"].(json.Number).String() != "0.05" || rows[1]["offered_rate"].(json.Number).String() != "0.1" {
+		t.Errorf("offered rates %v, %v: not in the order given", rows[0]["offered_rate"], rows[1]["offered_rate"])
+	}
+	// Exactly the keys of a NocRow, in order.
+	var keys []string
+	dec := json.NewDecoder(strings.NewReader(stdout))
+	depth := 0
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+			continue
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+			continue
+		}
+		if s, ok := tok.(string); ok && depth == 2 && len(keys) < reflect.TypeFor[scenarios.NocRow]().NumField() {
+			keys = append(keys, s)
+			dec.Token() // its value
+		}
+	}
+	var want []string
+	typ := reflect.TypeFor[scenarios.NocRow]()
+	for i := 0; i < typ.NumField(); i++ {
+		tag, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+		want = append(want, tag)
+	}
+	if !slices.Equal(keys, want) {
+		t.Errorf("first object's keys\n%q\nwant\n%q", keys, want)
+	}
+}
+
+// withoutWallClock re-encodes the JSON output without the columns that
+// depend on the machine.
+func withoutWallClock(t *testing.T, stdout string) string {
+	t.Helper()
+	rows := decodeJSON(t, stdout)
+	for _, r := range rows {
+		for _, k := range []string{"wall_seconds", "sim_cycles_per_second", "events_per_second", "flit_hops_per_second"} {
+			if _, ok := r[k]; !ok {
+				t.Fatalf("no %s in output", k)
+			}
+			delete(r, k)
+		}
+	}
+	b, err := json.MarshalIndent(rows, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestNocJSONReproducible(t *testing.T) {
+	args := nocArgs("--json", "--quiet", "--traffic", "uniform,transpose")
+	var outs []string
+	for _, extra := range [][]string{nil, nil, {"--workers", "1"}, {"--workers", "2"}, {"--workers", "7"}} {
+		code, stdout, stderr := nocsim(t, append(slices.Clone(args), extra...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", extra, code, stderr)
+		}
+		outs = append(outs, withoutWallClock(t, stdout))
+	}
+	for i, o := range outs[1:] {
+		if o != outs[0] {
+			t.Errorf("run %d differs from run 0 once wall-clock columns are removed", i+1)
+		}
+	}
+	if !strings.Contains(outs[0], "transpose") || !strings.Contains(outs[0], "delivered_packets") {
+		t.Fatalf("unexpected output: %s", outs[0])
+	}
+}
+
+func TestNocCSVAndPlot(t *testing.T) {
+	dir := t.TempDir()
+	csvPath, plotPath := filepath.Join(dir, "out.csv"), filepath.Join(dir, "out.png")
+	code, stdout, stderr := nocsim(t, nocArgs("--quiet", "--csv", csvPath, "--plot", plotPath)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "saturated") {
+		t.Errorf("no table on stdout: %q", stdout)
+	}
+	f, err := os.Open(csvPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatalf("CSV does not parse: %v", err)
+	}
+	if len(recs) != 3 || recs[0][0] != "mesh" || recs[1][0] != "4x4" {
+		t.Fatalf("CSV has %d records, header %q", len(recs), recs[0])
+	}
+	p, err := os.Open(plotPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if _, err := png.Decode(p); err != nil {
+		t.Fatalf("plot is not a PNG: %v", err)
+	}
+	es, _ := os.ReadDir(dir)
+	if len(es) != 2 {
+		t.Errorf("%d entries in the output directory, want 2 (no temporary files)", len(es))
+	}
+}
+
+// --rates 0 is allowed, so asking for its plot must either work or be
+// refused before the simulation, not fail after it (exit 1, table printed,
+// "plots: chart has no series").
+func TestPlotOfZeroRateSweepIsNotARunFailure(t *testing.T) {
+	plotPath := filepath.Join(t.TempDir(), "zero.png")
+	code, stdout, stderr := nocsim(t, "noc", "--mesh", "4x4", "--rates", "0", "--measure-cycles", "100", "--quiet", "--plot", plotPath)
+	switch code {
+	case 0:
+		if _, err := os.Stat(plotPath); err != nil {
+			t.Errorf("exit 0 but no plot: %v", err)
+		}
+	case 2:
+		if stdout != "" {
+			t.Errorf("refused, but after simulating: stdout %q", stdout)
+		}
+	default:
+		t.Errorf("exit %d after simulating a valid sweep: %s", code, strings.TrimSpace(stderr))
+	}
+}
+
+func TestQuietAndProgress(t *testing.T) {
+	code, _, stderr := nocsim(t, nocArgs("--quiet")...)
+	if code != 0 || stderr != "" {
+		t.Errorf("--quiet: exit %d, stderr %q", code, stderr)
+	}
+	code, stdout, stderr := nocsim(t, nocArgs()...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "points") || !strings.Contains(stderr, "2/2") {
+		t.Errorf("no progress on stderr: %q", stderr)
+	}
+	if strings.Contains(stdout, "points") {
+		t.Errorf("progress leaked to stdout: %q", stdout)
+	}
+	// -q is the short form.
+	if code, _, stderr := nocsim(t, nocArgs("-q")...); code != 0 || stderr != "" {
+		t.Errorf("-q: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// `nocsim --quiet noc ...` is accepted, so the global --quiet must not be
+// silently ignored by the noc command.
+func TestTopLevelQuietSilencesNoc(t *testing.T) {
+	args := append([]string{"--quiet"}, nocArgs()...)
+	code, _, stderr := nocsim(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if stderr != "" {
+		t.Errorf("nocsim --quiet noc ...: progress still drawn on stderr: %q", stderr)
+	}
+}
+
+func TestPrintConfig(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "c.toml")
+	if err := os.WriteFile(cfg, []byte("name = \"mine\"\n[network]\nmesh = \"4x4\"\nvc_buf = 6\n[noc]\nrates = [0.1]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		args   []string
+		config string
+		set    [][3]string
+	}{
+		{"flags", []string{"--vcs", "3", "--traffic", "uniform,bitcomp", "--seed", "42", "--hotspot-nodes", "1,2"}, "",
+			[][3]string{{"network", "vcs", "3"}, {"noc", "traffic", "uniform,bitcomp"}, {"noc", "seed", "42"}, {"noc", "hotspot_nodes", "1,2"}}},
+		{"defaults", nil, "", nil},
+		{"config and flags", []string{"--config", cfg, "--vcs", "3", "--rates", "0.2,0.3"}, cfg,
+			[][3]string{{"network", "vcs", "3"}, {"noc", "rates", "0.2,0.3"}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := nocsim(t, append([]string{"noc", "--print-config"}, tc.args...)...)
+			if code != 0 || stderr != "" {
+				t.Fatalf("exit %d, stderr %q", code, stderr)
+			}
+			got, _, err := scenarios.Decode(strings.NewReader(stdout), "printed")
+			if err != nil {
+				t.Fatalf("printed config does not decode: %v\n%s", err, stdout)
+			}
+			want := scenarios.Defaults()
+			if tc.config != "" {
+				f, err := os.Open(tc.config)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, _, err = scenarios.Decode(f, tc.config)
+				f.Close()
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, s := range tc.set {
+				if err := want.Set(s[0], s[1], s[2]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("printed config decodes to\n%+v\nwant the effective scenario\n%+v", got, want)
+			}
+			if tc.name == "flags" && got.Network.VCs != 3 {
+				t.Errorf("--vcs 3 printed as vcs = %d", got.Network.VCs)
+			}
+		})
+	}
+}
+
+// --seed accepts 0..2^64-1 (as documented); the printed config must still be
+// a scenario file nocsim can read.
+func TestPrintConfigRoundTripsLargeSeed(t *testing.T) {
+	const seed = "18446744073709551615"
+	code, stdout, stderr := nocsim(t, "noc", "--print-config", "--seed", seed)
+	if code != 0 {
+		t.Fatalf("--seed %s --print-config: exit %d, %s", seed, code, stderr)
+	}
+	cfg := filepath.Join(t.TempDir(), "printed.toml")
+	if err := os.WriteFile(cfg, []byte(stdout), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, again, stderr := nocsim(t, "noc", "--print-config", "--config", cfg)
+	if code != 0 {
+		t.Fatalf("--config of the printed config: exit %d, %s", code, strings.TrimSpace(stderr))
+	}
+	if again != stdout {
+		t.Errorf("re-printed config differs:\n%s\nvs\n%s", again, stdout)
+	}
+}
+
+func TestDefaultAction(t *testing.T) {
+	code, stdout, stderr := nocsim(t, "--quiet")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if stderr != "" {
+		t.Errorf("--quiet, but stderr %q", stderr)
+	}
+	sc, _, err := scenarios.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(stdout, "\n")
+	header := -1
+	for i, l := range lines {
+		if strings.Contains(l, "traffic") && strings.Contains(l, "offered") {
+			header = i
+			break
+		}
+	}
+	if header < 0 {
+		t.Fatalf("no table header in:\n%s", stdout)
+	}
+	if f := strings.Fields(lines[header]); f[len(f)-1] != "saturated" {
+		t.Errorf("last header column is %q, want \"saturated\": %q", f[len(f)-1], lines[header])
+	}
+	if !strings.Contains(stdout, sc.Name) {
+		t.Errorf("output does not name the scenario %q", sc.Name)
+	}
+	rows := 0
+	for _, l := range lines[header+2:] {
+		f := strings.Fields(l)
+		if len(f) > 0 && f[0] == "uniform" {
+			rows++
+			if last := f[len(f)-1]; last != "no" && last != "YES" {
+				t.Errorf("row %q: saturated column %q", l, last)
+			}
+		}
+	}
+	if want := len(sc.Noc.Traffic) * len(sc.Noc.Rates); rows != want {
+		t.Errorf("%d table rows, want %d", rows, want)
+	}
+}
