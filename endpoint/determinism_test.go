@@ -100,10 +100,11 @@ func TestSteadyStateDoesNotAllocate(t *testing.T) {
 	eng := des.New()
 	f := NewFabric(eng, m, s.Router, s.Endpoint)
 	g := &generator{s: s, f: f, eng: eng, rng: rand.New(rand.NewPCG(1, 2)), p: s.Rate / 5, on: true,
-		mStart: des.Never, mEnd: des.Never}
+		mStart: des.Never, mEnd: des.Never, end: des.Never}
 	g.logq = math.Log1p(-g.p)
 	for i := 0; i < m.Nodes(); i++ {
-		eng.Schedule(g.gap()-1, g, int64(i))
+		d, _ := g.gap()
+		eng.Schedule(d-1, g, int64(i))
 	}
 	if err := eng.Run(5000); err != nil {
 		t.Fatal(err)

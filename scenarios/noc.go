@@ -68,6 +68,9 @@ func (sc *Scenario) NocPoints(src Source) ([]endpoint.Synthetic, error) {
 			return nil, explain(&router.KeyError{Key: "hotspot_fraction", Value: fmt.Sprint(f), Allowed: "0..1"}, src)
 		}
 	}
+	if n.Seed < 0 {
+		return nil, explain(&router.KeyError{Key: "seed", Value: fmt.Sprint(n.Seed), Allowed: "0..2^63-1"}, src)
+	}
 	var pts []endpoint.Synthetic
 	for _, name := range n.Traffic {
 		pat, err := mesh.NewPattern(name, m, mesh.HotspotSpec{Nodes: n.HotspotNodes, Fraction: n.HotspotFraction})
@@ -80,7 +83,7 @@ func (sc *Scenario) NocPoints(src Source) ([]endpoint.Synthetic, error) {
 				Pattern: pat, Rate: r, PacketFlits: n.PacketFlits,
 				Warmup: des.Time(n.WarmupCycles), Measure: des.Time(n.MeasureCycles),
 				DrainMax: des.Time(n.DrainCycles), Watchdog: des.Time(n.WatchdogCycles),
-				Seed: n.Seed,
+				Seed: uint64(n.Seed),
 			}
 			if err := p.Validate(); err != nil {
 				return nil, explain(err, src)

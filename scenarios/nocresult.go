@@ -20,7 +20,7 @@ type NocRow struct {
 	Mesh               string  `json:"mesh"`
 	Traffic            string  `json:"traffic"`
 	PacketFlits        int     `json:"packet_flits"`
-	Seed               uint64  `json:"seed"`
+	Seed               int64   `json:"seed"`
 	OfferedRate        float64 `json:"offered_rate"`
 	GeneratedRate      float64 `json:"generated_rate"`
 	AcceptedRate       float64 `json:"accepted_rate"`
@@ -38,6 +38,7 @@ type NocRow struct {
 	CreditStalls       uint64  `json:"credit_stalls"`
 	MeasuredPackets    int     `json:"measured_packets"`
 	DeliveredPackets   int     `json:"delivered_packets"`
+	LatencyTrend       float64 `json:"latency_trend"`
 	Saturated          bool    `json:"saturated"`
 	SaturationReason   string  `json:"saturation_reason"`
 	Cycles             int64   `json:"cycles"`
@@ -60,14 +61,14 @@ func NocRows(pts []endpoint.Synthetic, res []endpoint.SynthResult) []NocRow {
 		p := pts[i]
 		ev := r.Events + r.Ticks
 		rows[i] = NocRow{
-			Mesh: fmt.Sprintf("%dx%d", p.Mesh.W, p.Mesh.H), Traffic: r.Traffic, PacketFlits: p.PacketFlits, Seed: p.Seed,
+			Mesh: fmt.Sprintf("%dx%d", p.Mesh.W, p.Mesh.H), Traffic: r.Traffic, PacketFlits: p.PacketFlits, Seed: int64(p.Seed),
 			OfferedRate: r.OfferedRate, GeneratedRate: r.GeneratedRate, AcceptedRate: r.AcceptedRate,
 			AvgPacketLatency: r.AvgPacketLatency, P50PacketLatency: r.P50, P95PacketLatency: r.P95, P99PacketLatency: r.P99,
 			AvgNetworkLatency: r.AvgNetworkLatency, ZeroLoadLatency: r.ZeroLoadLatency, AvgHops: r.AvgHops,
 			LinkUtilMean: r.LinkUtilMean, LinkUtilMax: r.LinkUtilMax,
 			VCStalls: r.VCStalls, SwitchStalls: r.SwitchStalls, CreditStalls: r.CreditStalls,
 			MeasuredPackets: r.Measured, DeliveredPackets: r.Delivered,
-			Saturated: r.Saturated, SaturationReason: r.SaturationReason,
+			LatencyTrend: r.LatencyTrend, Saturated: r.Saturated, SaturationReason: r.SaturationReason,
 			Cycles: r.Cycles, Events: ev, FlitHops: r.FlitHops, WallSeconds: r.WallSeconds,
 			SimCyclesPerSecond: r.SimCyclesPerSecond(), FlitHopsPerSecond: r.FlitHopsPerSecond(),
 			EventsPerSecond: perSecond(float64(ev), r.WallSeconds),
@@ -104,16 +105,16 @@ func WriteNocCSV(w io.Writer, rows []NocRow) error {
 var nocColumns = []string{"mesh", "traffic", "packet_flits", "seed", "offered_rate", "generated_rate", "accepted_rate",
 	"avg_packet_latency", "p50_packet_latency", "p95_packet_latency", "p99_packet_latency", "avg_network_latency",
 	"zero_load_latency", "avg_hops", "link_util_mean", "link_util_max", "vc_stalls", "switch_stalls", "credit_stalls",
-	"measured_packets", "delivered_packets", "saturated", "saturation_reason", "cycles", "events", "flit_hops",
+	"measured_packets", "delivered_packets", "latency_trend", "saturated", "saturation_reason", "cycles", "events", "flit_hops",
 	"wall_seconds", "sim_cycles_per_second", "events_per_second", "flit_hops_per_second"}
 
 func (r NocRow) fields() []string {
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', 10, 64) }
 	u := func(x uint64) string { return strconv.FormatUint(x, 10) }
-	return []string{r.Mesh, r.Traffic, strconv.Itoa(r.PacketFlits), u(r.Seed), f(r.OfferedRate), f(r.GeneratedRate), f(r.AcceptedRate),
+	return []string{r.Mesh, r.Traffic, strconv.Itoa(r.PacketFlits), strconv.FormatInt(r.Seed, 10), f(r.OfferedRate), f(r.GeneratedRate), f(r.AcceptedRate),
 		f(r.AvgPacketLatency), f(r.P50PacketLatency), f(r.P95PacketLatency), f(r.P99PacketLatency), f(r.AvgNetworkLatency),
 		f(r.ZeroLoadLatency), f(r.AvgHops), f(r.LinkUtilMean), f(r.LinkUtilMax), u(r.VCStalls), u(r.SwitchStalls), u(r.CreditStalls),
-		strconv.Itoa(r.MeasuredPackets), strconv.Itoa(r.DeliveredPackets), strconv.FormatBool(r.Saturated), r.SaturationReason,
+		strconv.Itoa(r.MeasuredPackets), strconv.Itoa(r.DeliveredPackets), f(r.LatencyTrend), strconv.FormatBool(r.Saturated), r.SaturationReason,
 		strconv.FormatInt(r.Cycles, 10), u(r.Events), u(r.FlitHops),
 		f(r.WallSeconds), f(r.SimCyclesPerSecond), f(r.EventsPerSecond), f(r.FlitHopsPerSecond)}
 }
@@ -169,20 +170,22 @@ func NocChart(rows []NocRow, title string) plots.Chart {
 	for _, t := range order {
 		rs := byTraffic[t]
 		s := plots.Series{Name: t}
-		z := plots.Series{Name: t + " zero-load", Dashed: true, Companion: true}
+		z := plots.Series{Name: t + " zero-load", Dashed: true}
 		for _, r := range rs {
+			z.X = append(z.X, r.OfferedRate)
+			z.Y = append(z.Y, r.ZeroLoadLatency)
 			if r.DeliveredPackets == 0 {
-				continue
+				continue // nothing measured (a zero load): no latency to draw
 			}
 			s.X = append(s.X, r.OfferedRate)
 			s.Y = append(s.Y, r.AvgPacketLatency)
 			s.Marks = append(s.Marks, r.Saturated)
-			z.X = append(z.X, r.OfferedRate)
-			z.Y = append(z.Y, r.ZeroLoadLatency)
 		}
 		if len(s.X) > 0 {
-			c.Series = append(c.Series, s, z)
+			c.Series = append(c.Series, s)
+			z.Companion = true
 		}
+		c.Series = append(c.Series, z)
 	}
 	return c
 }

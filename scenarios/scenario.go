@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"io"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -40,7 +41,7 @@ type Noc struct {
 	MeasureCycles   int64     `toml:"measure_cycles"`
 	DrainCycles     int64     `toml:"drain_cycles"`
 	WatchdogCycles  int64     `toml:"watchdog_cycles"`
-	Seed            uint64    `toml:"seed"`
+	Seed            int64     `toml:"seed"`
 }
 
 // Scenario is a whole scenario file.
@@ -75,11 +76,11 @@ var NocKeys = []router.Key{
 	{Name: "packet_flits", Unit: "flits", Default: "5", Allowed: "1..niu_queue_flits", Doc: "packet length"},
 	{Name: "hotspot_nodes", Unit: "node ids", Default: "(none)", Allowed: "0..W*H-1", Doc: "hotspot destinations (traffic hotspot)"},
 	{Name: "hotspot_fraction", Unit: "fraction", Default: "0.1", Allowed: "0..1", Doc: "share of packets sent to the hotspot nodes; the rest are uniform"},
-	{Name: "warmup_cycles", Unit: "cycles", Default: "2000", Allowed: ">= 0", Doc: "simulated before measurement starts"},
-	{Name: "measure_cycles", Unit: "cycles", Default: "10000", Allowed: ">= 1", Doc: "measurement window; packets created in it are measured"},
-	{Name: "drain_cycles", Unit: "cycles", Default: "10000", Allowed: ">= 0", Doc: "most cycles to wait for measured packets after the window"},
-	{Name: "watchdog_cycles", Unit: "cycles", Default: "10000", Allowed: ">= 1", Doc: "a run with flits in flight and no movement for this long ends with a deadlock report"},
-	{Name: "seed", Unit: "integer", Default: "1", Allowed: "0..2^64-1", Doc: "random seed; every point of a sweep uses it on a fresh network"},
+	{Name: "warmup_cycles", Unit: "cycles", Default: "2000", Allowed: "0..1000000000", Doc: "simulated before measurement starts"},
+	{Name: "measure_cycles", Unit: "cycles", Default: "10000", Allowed: "1..1000000000", Doc: "measurement window; packets created in it are measured"},
+	{Name: "drain_cycles", Unit: "cycles", Default: "10000", Allowed: "0..1000000000", Doc: "most cycles to wait for measured packets after the window"},
+	{Name: "watchdog_cycles", Unit: "cycles", Default: "10000", Allowed: "1..1000000000", Doc: "a run with flits in flight and no movement for this long ends with a deadlock report"},
+	{Name: "seed", Unit: "integer", Default: "1", Allowed: "0..2^63-1", Doc: "random seed; every point of a sweep uses it on a fresh network"},
 }
 
 // NetworkKeys documents the [network] keys.
@@ -125,6 +126,13 @@ func Decode(r io.Reader, name string) (Scenario, Source, error) {
 		sort.Strings(keys)
 		return sc, nil, fmt.Errorf("%s: unknown key %s (allowed sections: network, noc; see README.md for their keys)", name, strings.Join(keys, ", "))
 	}
+	// The TOML decoder falls back to case-insensitive matching; keys here
+	// are exact, as flags are.
+	for _, k := range md.Keys() {
+		if !exactKey(reflect.TypeOf(sc), k) {
+			return sc, nil, fmt.Errorf("%s: unknown key %s (keys are lower case; see README.md)", name, k.String())
+		}
+	}
 	src := func(section, key string) string {
 		if md.IsDefined(section, key) {
 			return fmt.Sprintf("%s: [%s] %s", name, section, key)
@@ -132,6 +140,36 @@ func Decode(r io.Reader, name string) (Scenario, Source, error) {
 		return fmt.Sprintf("default [%s] %s", section, key)
 	}
 	return sc, src, nil
+}
+
+// exactKey reports whether every part of key names a field's toml tag
+// exactly, looking through embedded structs.
+func exactKey(t reflect.Type, key toml.Key) bool {
+	for _, part := range key {
+		f, ok := tagged(t, part)
+		if !ok {
+			return false
+		}
+		t = f.Type
+	}
+	return true
+}
+
+func tagged(t reflect.Type, tag string) (reflect.StructField, bool) {
+	if t.Kind() != reflect.Struct {
+		return reflect.StructField{}, false
+	}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if f.Anonymous {
+			if g, ok := tagged(f.Type, tag); ok {
+				return g, true
+			}
+		} else if f.Tag.Get("toml") == tag {
+			return f, true
+		}
+	}
+	return reflect.StructField{}, false
 }
 
 // Load decodes the embedded default scenario.

