@@ -29,8 +29,8 @@ type Synthetic struct {
 	Measure     des.Time // measurement window, cycles
 	DrainMax    des.Time // most cycles to wait for the window's packets afterwards
 	Watchdog    des.Time // cycles without progress that count as deadlock
-	Seed        uint64 // 0..MaxSeed
-	Shuffle     bool // visit routers in random order each cycle (tests)
+	Seed        uint64   // 0..MaxSeed
+	Shuffle     bool     // visit routers in random order each cycle (tests)
 }
 
 // SynthResult is what one point measured. Latencies are in cycles, rates in
@@ -50,8 +50,8 @@ type SynthResult struct {
 	VCStalls          uint64 // during the window
 	SwitchStalls      uint64
 	CreditStalls      uint64
-	Measured          int // packets created in the window
-	Delivered         int // of those, delivered
+	Measured          int     // packets created in the window
+	Delivered         int     // of those, delivered
 	LatencyTrend      float64 // mean latency of the window's second half over its first
 	Saturated         bool
 	SaturationReason  string
@@ -156,8 +156,8 @@ type generator struct {
 	mStart  des.Time
 	mEnd    des.Time
 	end     des.Time // last cycle the run can reach
-	created int // packets created in the window
-	pending int // of those, not yet delivered
+	created int      // packets created in the window
+	pending int      // of those, not yet delivered
 }
 
 // gap draws the cycles to a tile's next packet; false means none before
