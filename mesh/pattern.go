@@ -31,12 +31,6 @@ type HotspotSpec struct {
 // NewPattern builds the named pattern for mesh m, or explains why it cannot.
 func NewPattern(name string, m Mesh, hs HotspotSpec) (Pattern, error) {
 	n := m.Nodes()
-	pow2 := func() error {
-		if n&(n-1) != 0 {
-			return fmt.Errorf("traffic %q needs a power-of-two node count, mesh %dx%d has %d", name, m.W, m.H, n)
-		}
-		return nil
-	}
 	switch name {
 	case "uniform":
 		return uniform{n: n}, nil
@@ -50,27 +44,9 @@ func NewPattern(name string, m Mesh, hs HotspotSpec) (Pattern, error) {
 		// node id when W and H are powers of two, and defined for any size.
 		return perm{name, func(s int) int { x, y := m.XY(s); return m.ID(m.W-1-x, m.H-1-y) }}, nil
 	case "bitrev":
-		if err := pow2(); err != nil {
-			return nil, err
-		}
-		b := bits.Len(uint(n)) - 1
-		return perm{name, func(s int) int {
-			if b == 0 {
-				return s
-			}
-			return int(bits.Reverse(uint(s)) >> (bits.UintSize - b))
-		}}, nil
+		return bitPerm(name, n, func(s, b int) int { return int(bits.Reverse(uint(s)) >> (bits.UintSize - b)) })
 	case "shuffle":
-		if err := pow2(); err != nil {
-			return nil, err
-		}
-		b := bits.Len(uint(n)) - 1
-		return perm{name, func(s int) int {
-			if b == 0 {
-				return s
-			}
-			return ((s << 1) | (s >> (b - 1))) & (n - 1)
-		}}, nil
+		return bitPerm(name, n, func(s, b int) int { return ((s << 1) | (s >> (b - 1))) & (n - 1) })
 	case "tornado":
 		return perm{name, func(s int) int {
 			x, y := m.XY(s)
@@ -93,6 +69,21 @@ func NewPattern(name string, m Mesh, hs HotspotSpec) (Pattern, error) {
 		return hotspot{n: n, nodes: append([]int(nil), hs.Nodes...), frac: hs.Fraction}, nil
 	}
 	return nil, fmt.Errorf("unknown traffic pattern %q (allowed: %s)", name, strings.Join(PatternNames, ", "))
+}
+
+// bitPerm builds a pattern that permutes the log2(n) bits of the node id;
+// n must be a power of two.
+func bitPerm(name string, n int, fn func(s, b int) int) (Pattern, error) {
+	if n&(n-1) != 0 {
+		return nil, fmt.Errorf("traffic %q needs a power-of-two node count, got %d nodes", name, n)
+	}
+	b := bits.Len(uint(n)) - 1
+	return perm{name, func(s int) int {
+		if b == 0 {
+			return s
+		}
+		return fn(s, b)
+	}}, nil
 }
 
 // uniform sends to every node, the source included, with equal

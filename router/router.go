@@ -276,11 +276,7 @@ func (r *Router) allocVCs(now des.Time) {
 			continue
 		}
 		op := &r.out[o]
-		// Requests were gathered in index order; start from the pointer.
-		start := 0
-		for start < len(reqs) && int(reqs[start]) < op.vaRR {
-			start++
-		}
+		start := rrStart(reqs, op.vaRR)
 		free := 0
 		for j := 0; j < len(reqs); j++ {
 			q := int(reqs[(start+j)%len(reqs)])
@@ -351,12 +347,7 @@ func (r *Router) allocSwitch(now des.Time) {
 			continue
 		}
 		op := &r.out[o]
-		start := 0
-		if len(reqs) > 1 {
-			for start < len(reqs) && int(reqs[start]) < op.saRR {
-				start++
-			}
-		}
+		start := rrStart(reqs, op.saRR)
 		granted := 0
 		for j := 0; j < len(reqs); j++ {
 			q := int(reqs[(start+j)%len(reqs)])
@@ -373,6 +364,16 @@ func (r *Router) allocSwitch(now des.Time) {
 		}
 		r.saReq[o] = reqs[:0]
 	}
+}
+
+// rrStart is where a round-robin arbiter with pointer ptr starts among
+// requests gathered in ascending input-VC order: the first at or after ptr.
+func rrStart(reqs []int16, ptr int) int {
+	start := 0
+	for start < len(reqs) && int(reqs[start]) < ptr {
+		start++
+	}
+	return start
 }
 
 func (r *Router) send(now des.Time, k int, op *outPort) {
