@@ -42,7 +42,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
 		Name:      "nocsim",
 		Usage:     "simulate message passing on the SCMP network-on-chip",
-		UsageText: "nocsim [--quiet]            run the embedded default scenario\n   nocsim noc [flags]         latency against offered load under synthetic traffic",
+		UsageText: "nocsim [--quiet]            run the embedded default scenario\nnocsim noc [flags]          latency against offered load under synthetic traffic",
 		Writer:    stdout,
 		ErrWriter: stderr,
 		Flags:     []cli.Flag{quietFlag},
