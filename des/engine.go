@@ -95,6 +95,7 @@ type Engine struct {
 	// Watchdog: if tickers stay busy but nobody calls Progress for
 	// watchdog cycles, the run stops with a Stall.
 	watchdog   Time
+	holds      int // while positive, waiting is legitimate: the watchdog sleeps
 	lastProg   Time
 	reporter   func() string
 	stall      *Stall
@@ -171,6 +172,26 @@ func (e *Engine) floor() Time { return max(e.now, e.done+1) }
 // Progress tells the watchdog that something moved.
 func (e *Engine) Progress() { e.lastProg = e.now }
 
+// Hold tells the watchdog that work is under way that will make progress
+// by itself later (a processor computing), so that busy components that
+// wait on it are not a deadlock. Release ends a Hold.
+func (e *Engine) Hold() { e.holds++ }
+
+// Release ends one Hold; the watchdog counts from here.
+func (e *Engine) Release() {
+	e.holds--
+	e.lastProg = e.now
+}
+
+// Watchdog is the armed watchdog's limit in cycles (0 when disarmed).
+func (e *Engine) Watchdog() Time { return e.watchdog }
+
+// Busy reports whether anything is left to do: events or tickers.
+func (e *Engine) Busy() bool {
+	_, ok := e.nextCycle()
+	return ok
+}
+
 // SetWatchdog arms the watchdog: a run whose tickers stay busy for cycles
 // cycles without any Progress call stops, and report explains why.
 // cycles <= 0 disarms it.
@@ -227,7 +248,9 @@ func (e *Engine) Run(until Time) error {
 			e.lastProg = e.now
 			continue
 		}
-		if e.watchdog > 0 && e.now-e.lastProg >= e.watchdog {
+		if e.holds > 0 {
+			e.lastProg = e.now
+		} else if e.watchdog > 0 && e.now-e.lastProg >= e.watchdog {
 			e.stall = &Stall{At: e.now, Since: e.lastProg}
 			if e.reporter != nil {
 				e.stall.Report = e.reporter()

@@ -25,8 +25,9 @@ type Fabric struct {
 	OnSent    func(p *Packet, now des.Time)
 	OnDeliver func(p *Packet, now des.Time)
 
-	pkts packetTable
-	err  error // first delivery fault, which stops the run
+	pkts    packetTable
+	err     error    // first delivery fault, which stops the run
+	machine *Machine // the processors, when the fabric is part of one
 }
 
 // NewFabric builds the network and the NIUs on a fresh engine.
@@ -58,8 +59,38 @@ func (f *Fabric) SendSynthetic(src, dst, length int, now des.Time) *Packet {
 	p.Kind = router.KindSynth
 	p.Hops = int32(f.Topo.Hops(src, dst))
 	p.Created = now
+	p.built = true
 	f.NIUs[src].enqueue(p)
 	return p
+}
+
+// SendWords queues a message the processor builds with send instructions:
+// a THREAD message calling handler addr with words as arguments, or a DATA
+// message writing words at addr (every stride words). Messages between
+// processors are ordered.
+func (f *Fabric) SendWords(src, dst int, kind uint8, addr, stride uint32, words []uint32, now des.Time) (*Packet, error) {
+	n := f.Topo.Nodes()
+	switch {
+	case src < 0 || src >= n || dst < 0 || dst >= n:
+		return nil, fmt.Errorf("send %d->%d: nodes must be 0..%d", src, dst, n-1)
+	case kind != router.KindData && kind != router.KindThread:
+		return nil, fmt.Errorf("send: message type %d: allowed DATA (%d) or THREAD (%d)", kind, router.KindData, router.KindThread)
+	case 2+len(words) > f.Spec.QueueFlits:
+		return nil, fmt.Errorf("send: %d words do not fit the NIU queue of %d flits", len(words), f.Spec.QueueFlits)
+	case kind == router.KindData && !f.NIUs[dst].Mem.inRange(addr, stride, len(words)):
+		return nil, fmt.Errorf("send: destination words %d+%d*%d outside %s's memory", addr, stride, len(words), f.NIUs[dst].Name)
+	}
+	p := f.pkts.alloc()
+	p.Src, p.Dst, p.Len = int32(src), int32(dst), int32(2+len(words))
+	p.Kind = kind
+	p.Hops = int32(f.Topo.Hops(src, dst))
+	p.Created = now
+	p.DstAddr, p.DstStride = addr, stride
+	p.words = append([]uint32(nil), words...)
+	p.built = true
+	p.Ordered = f.machine != nil
+	f.NIUs[src].enqueue(p)
+	return p, nil
 }
 
 // MaxBlockWords is the most words one DMA message carries: SENDM's count
@@ -92,6 +123,7 @@ func (f *Fabric) SendBlock(src, dst int, kind uint8, dstAddr, dstStride, srcAddr
 	p.Hops = int32(f.Topo.Hops(src, dst))
 	p.Created = now
 	p.SrcAddr, p.SrcStride, p.DstAddr, p.DstStride = srcAddr, srcStride, dstAddr, dstStride
+	p.Ordered = f.machine != nil
 	f.NIUs[src].enqueue(p)
 	return p, nil
 }
@@ -117,11 +149,28 @@ func (f *Fabric) consume(n *NIU, fl router.Flit, now des.Time) {
 		f.fault(fmt.Errorf("%s: flit %d of %s corrupted", n.Name, fl.Index, f.pkts.name(p.ID)))
 	}
 	p.received++
-	if p.Kind == router.KindData && fl.Index >= 2 {
-		n.Mem.Write(p.DstAddr+uint32(fl.Index-2)*p.DstStride, fl.Word)
+	switch {
+	case p.Kind == router.KindData && fl.Index >= 2:
+		if err := n.Mem.Write(p.DstAddr+uint32(fl.Index-2)*p.DstStride, fl.Word); err != nil {
+			f.fault(fmt.Errorf("%s: %s: %w", n.Name, f.pkts.name(p.ID), err))
+		}
+	case p.Kind == router.KindThread && fl.Index == 1:
+		n.ejHandler[fl.VC] = fl.Word
+		n.ejArgs[fl.VC] = n.ejArgs[fl.VC][:0]
+	case p.Kind == router.KindThread && fl.Index >= 2:
+		n.ejArgs[fl.VC] = append(n.ejArgs[fl.VC], fl.Word)
 	}
 	if fl.Tail {
 		p.Done = now
+		if p.Xfer != nil {
+			p.Xfer.Delivered, p.Xfer.DeliveredAt = true, now
+		}
+		if n.node != nil {
+			if p.Kind == router.KindThread {
+				n.node.threadArrived(HandlerID(n.ejHandler[fl.VC]), append([]uint32(nil), n.ejArgs[fl.VC]...))
+			}
+			n.node.poke()
+		}
 		if f.OnDeliver != nil {
 			f.OnDeliver(p, now)
 		}

@@ -1,39 +1,149 @@
 package endpoint
 
+import (
+	"encoding/binary"
+	"fmt"
+	"sort"
+)
+
 const pageBits = 12
 
-// Memory is a tile's word-addressed local memory. Pages are allocated on
-// first write, so a 64-tile machine with 8 MiB per tile costs only what its
-// programs touch.
+// Memory is a tile's word-addressed local memory. The low quarter is static
+// memory, paged in on first write, which native programs address directly;
+// the rest is a heap that Alloc hands out as byte slices the program works
+// on, and that the DMA engine reads and writes word by word. A 64-tile
+// machine with 8 MiB per tile costs only what its programs touch.
 type Memory struct {
 	size  uint32
+	heap  uint32 // first heap word
 	pages [][]uint32
+	segs  []segment // allocated heap blocks, by address
+	free  []span    // free heap spans, by address
+	last  int       // segment of the last heap access, as DMA runs sequentially
 }
 
+type segment struct {
+	addr  uint32
+	bytes []byte
+}
+
+type span struct{ addr, words uint32 }
+
 func newMemory(words int) Memory {
-	return Memory{size: uint32(words), pages: make([][]uint32, (words+(1<<pageBits)-1)>>pageBits)}
+	heap := uint32(words) / 4
+	return Memory{
+		size:  uint32(words),
+		heap:  heap,
+		pages: make([][]uint32, (heap+(1<<pageBits)-1)>>pageBits),
+		free:  []span{{heap, uint32(words) - heap}},
+	}
 }
 
 // Size is the memory size in words.
 func (m *Memory) Size() uint32 { return m.size }
 
-// Read returns the word at addr; untouched memory reads as zero.
+// HeapBase is the first word of the heap; lower words are static memory.
+func (m *Memory) HeapBase() uint32 { return m.heap }
+
+// Read returns the word at addr; untouched or unallocated memory reads as
+// zero.
 func (m *Memory) Read(addr uint32) uint32 {
-	pg := m.pages[addr>>pageBits]
-	if pg == nil {
+	if addr < m.heap {
+		pg := m.pages[addr>>pageBits]
+		if pg == nil {
+			return 0
+		}
+		return pg[addr&(1<<pageBits-1)]
+	}
+	s := m.seg(addr)
+	if s == nil {
 		return 0
 	}
-	return pg[addr&(1<<pageBits-1)]
+	return binary.LittleEndian.Uint32(s.bytes[(addr-s.addr)*4:])
 }
 
-// Write stores v at addr.
-func (m *Memory) Write(addr, v uint32) {
-	pg := m.pages[addr>>pageBits]
-	if pg == nil {
-		pg = make([]uint32, 1<<pageBits)
-		m.pages[addr>>pageBits] = pg
+// Write stores v at addr. A write into the heap outside any allocated
+// block is refused: it would be a program's or the library's bug.
+func (m *Memory) Write(addr, v uint32) error {
+	if addr < m.heap {
+		pg := m.pages[addr>>pageBits]
+		if pg == nil {
+			pg = make([]uint32, 1<<pageBits)
+			m.pages[addr>>pageBits] = pg
+		}
+		pg[addr&(1<<pageBits-1)] = v
+		return nil
 	}
-	pg[addr&(1<<pageBits-1)] = v
+	s := m.seg(addr)
+	if s == nil {
+		return fmt.Errorf("write to unallocated heap word %d", addr)
+	}
+	binary.LittleEndian.PutUint32(s.bytes[(addr-s.addr)*4:], v)
+	return nil
+}
+
+func (m *Memory) seg(addr uint32) *segment {
+	if m.last < len(m.segs) {
+		if s := &m.segs[m.last]; addr >= s.addr && addr < s.addr+uint32(len(s.bytes)/4) {
+			return s
+		}
+	}
+	i := sort.Search(len(m.segs), func(i int) bool { return m.segs[i].addr > addr }) - 1
+	if i < 0 || addr >= m.segs[i].addr+uint32(len(m.segs[i].bytes)/4) {
+		return nil
+	}
+	m.last = i
+	return &m.segs[i]
+}
+
+// Alloc reserves a heap block of at least n bytes (whole words) and returns
+// its first word address and its bytes, zeroed. First fit, so freed blocks
+// are reused.
+func (m *Memory) Alloc(n int) (uint32, []byte, error) {
+	words := uint32((max(n, 1) + 3) / 4)
+	for i, f := range m.free {
+		if f.words < words {
+			continue
+		}
+		addr := f.addr
+		if f.words == words {
+			m.free = append(m.free[:i], m.free[i+1:]...)
+		} else {
+			m.free[i] = span{f.addr + words, f.words - words}
+		}
+		b := make([]byte, words*4)
+		j := sort.Search(len(m.segs), func(j int) bool { return m.segs[j].addr > addr })
+		m.segs = append(m.segs, segment{})
+		copy(m.segs[j+1:], m.segs[j:])
+		m.segs[j] = segment{addr, b}
+		return addr, b[:n], nil
+	}
+	return 0, nil, fmt.Errorf("out of memory: %d bytes wanted, heap of %d words exhausted", n, m.size-m.heap)
+}
+
+// Free returns the block at addr to the heap.
+func (m *Memory) Free(addr uint32) error {
+	j := sort.Search(len(m.segs), func(j int) bool { return m.segs[j].addr >= addr })
+	if j == len(m.segs) || m.segs[j].addr != addr {
+		return fmt.Errorf("free of word %d, which is not an allocated block", addr)
+	}
+	sp := span{addr, uint32(len(m.segs[j].bytes) / 4)}
+	m.segs = append(m.segs[:j], m.segs[j+1:]...)
+	m.last = 0
+	i := sort.Search(len(m.free), func(i int) bool { return m.free[i].addr > addr })
+	m.free = append(m.free, span{})
+	copy(m.free[i+1:], m.free[i:])
+	m.free[i] = sp
+	// Coalesce with the neighbours so large blocks can be had again.
+	if i+1 < len(m.free) && m.free[i].addr+m.free[i].words == m.free[i+1].addr {
+		m.free[i].words += m.free[i+1].words
+		m.free = append(m.free[:i+1], m.free[i+2:]...)
+	}
+	if i > 0 && m.free[i-1].addr+m.free[i-1].words == m.free[i].addr {
+		m.free[i-1].words += m.free[i].words
+		m.free = append(m.free[:i], m.free[i+1:]...)
+	}
+	return nil
 }
 
 // inRange reports whether count words from addr at stride stay in memory.

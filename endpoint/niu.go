@@ -37,10 +37,15 @@ type NIU struct {
 	credit []int
 	vcRR   int
 
-	ej     []ejVC
-	ejN    int
-	ejRR   int
-	paused bool
+	ej        []ejVC
+	ejN       int
+	ejRR      int
+	paused    bool
+	ejBlocked bool // arriving THREAD messages wait for a thread context
+
+	node      *Node      // the tile's processor, if any
+	ejHandler []uint32   // per ejection VC: the THREAD message being received
+	ejArgs    [][]uint32 // and its arguments so far
 
 	Injected uint64 // flits sent
 	Ejected  uint64 // flits consumed
@@ -95,6 +100,8 @@ func newNIU(f *Fabric, node int) *NIU {
 		credit: make([]int, s.VCs),
 		ej:     make([]ejVC, s.VCs),
 	}
+	n.ejHandler = make([]uint32, s.VCs)
+	n.ejArgs = make([][]uint32, s.VCs)
 	for i := range n.credit {
 		n.credit[i] = s.VCBuf
 		n.ej[i].buf = make([]router.Flit, s.VCBuf)
@@ -125,7 +132,7 @@ func (n *NIU) Pause(p bool) {
 // (synthetic ones) wait in the source queue until the NIU has room for all
 // of their flits; DMA messages stream from memory and need no room.
 func (n *NIU) enqueue(p *Packet) {
-	if p.Kind == router.KindSynth {
+	if p.built {
 		n.back.push(p.ID)
 		n.admit()
 	} else {
@@ -174,7 +181,7 @@ func (n *NIU) Tick(now des.Time) des.Time {
 	if !n.paused {
 		n.eject(now)
 	}
-	if n.cur >= 0 || n.pend.n > 0 || n.ejN > 0 && !n.paused {
+	if n.cur >= 0 || n.pend.n > 0 || n.ejN > 0 && !n.paused && !n.ejBlocked {
 		return now + 1
 	}
 	return min(n.lp.InjectCredit.Next(), n.lp.Eject.Next())
@@ -183,7 +190,7 @@ func (n *NIU) Tick(now des.Time) des.Time {
 func (n *NIU) inject(now des.Time) {
 	for sent := 0; sent < n.inW; {
 		if n.cur < 0 {
-			if n.pend.n == 0 || !n.pickVC() {
+			if n.pend.n == 0 || !n.pickVC(n.fab.pkts.get(n.pend.front())) {
 				return
 			}
 			n.cur = n.pend.pop()
@@ -198,6 +205,9 @@ func (n *NIU) inject(now des.Time) {
 		case n.curIdx == 0:
 			f.Head = true
 			f.Kind = p.Kind
+			if p.Ordered {
+				f.Kind |= router.KindOrdered
+			}
 			f.DX, f.DY = n.dx[p.Dst], n.dy[p.Dst]
 			f.Word = p.DstStride
 			p.Sent = now
@@ -205,6 +215,8 @@ func (n *NIU) inject(now des.Time) {
 			f.Word = synthWord(p.ID, n.curIdx)
 		case n.curIdx == 1:
 			f.Word = p.DstAddr
+		case p.words != nil:
+			f.Word = p.words[n.curIdx-2]
 		default:
 			f.Word = n.Mem.Read(p.SrcAddr + uint32(n.curIdx-2)*p.SrcStride)
 		}
@@ -219,11 +231,17 @@ func (n *NIU) inject(now des.Time) {
 		n.fab.Eng.Progress()
 		sent++
 		if f.Tail {
-			if p.Kind == router.KindSynth {
+			if p.built {
 				n.queued -= int(p.Len)
 				n.admit()
 			}
 			n.cur = -1
+			if p.Xfer != nil {
+				p.Xfer.Sent, p.Xfer.SentAt = true, now
+			}
+			if n.node != nil {
+				n.node.poke()
+			}
 			if n.fab.OnSent != nil {
 				n.fab.OnSent(p, now)
 			}
@@ -232,9 +250,19 @@ func (n *NIU) inject(now des.Time) {
 }
 
 // pickVC chooses, round-robin, a local-input VC with a free buffer slot for
-// the next message's head.
-func (n *NIU) pickVC() bool {
+// the next message's head. An ordered message always takes the VC its
+// destination maps to, so that ordered messages to one tile queue behind
+// each other all the way.
+func (n *NIU) pickVC(p *Packet) bool {
 	v := len(n.credit)
+	if p.Ordered {
+		i := int(p.Dst) % v
+		if n.credit[i] == 0 {
+			return false
+		}
+		n.curVC = int8(i)
+		return true
+	}
 	for k := 0; k < v; k++ {
 		i := (n.vcRR + k) % v
 		if n.credit[i] > 0 {
@@ -248,7 +276,9 @@ func (n *NIU) pickVC() bool {
 
 func (n *NIU) eject(now des.Time) {
 	v := len(n.ej)
-	for got := 0; got < n.ejW && n.ejN > 0; {
+	n.ejBlocked = false
+	for got := 0; got < n.ejW && n.ejN > 0; got++ {
+		took := false
 		for k := 0; k < v; k++ {
 			i := (n.ejRR + k) % v
 			vc := &n.ej[i]
@@ -256,6 +286,12 @@ func (n *NIU) eject(now des.Time) {
 				continue
 			}
 			f := vc.buf[vc.head]
+			if f.Head && f.Kind&^router.KindOrdered == router.KindThread && n.node != nil && !n.node.reserveContext() {
+				// No thread context: the message waits here, and
+				// behind it its VC backs up into the network.
+				continue
+			}
+			took = true
 			vc.head = (vc.head + 1) % len(vc.buf)
 			vc.n--
 			n.ejN--
@@ -266,7 +302,18 @@ func (n *NIU) eject(now des.Time) {
 			n.fab.consume(n, f, now)
 			break
 		}
-		got++
+		if !took {
+			n.ejBlocked = true
+			return
+		}
+	}
+}
+
+// contextFreed lets THREAD messages waiting for a context try again.
+func (n *NIU) contextFreed() {
+	if n.ejBlocked {
+		n.ejBlocked = false
+		n.fab.Eng.Activate(n.id)
 	}
 }
 

@@ -25,8 +25,25 @@ type Packet struct {
 	SrcAddr, SrcStride uint32
 	DstAddr, DstStride uint32
 
+	// Ordered keeps the packet in order with every other ordered packet
+	// between the same two tiles (router.KindOrdered).
+	Ordered bool
+	// Xfer, if set, is told when the tail leaves and when it arrives.
+	Xfer *Transfer
+
+	built bool     // built by the processor (send instructions), not DMA
+	words []uint32 // the data words of a processor-built message
+
 	received int32 // flits consumed so far, for in-order delivery checks
 	live     bool
+}
+
+// Transfer follows one message for the program that sent it: a DMA send
+// is complete when its tail has left (the source words may be reused), and
+// the data is in place when the tail has arrived.
+type Transfer struct {
+	Sent, Delivered     bool
+	SentAt, DeliveredAt des.Time
 }
 
 // packetTable recycles packet records so steady-state traffic allocates

@@ -5,6 +5,13 @@ const (
 	KindData   uint8 = 0 // words are written into memory by the receiver's DMA
 	KindThread uint8 = 1 // words become a new thread's arguments
 	KindSynth  uint8 = 2 // synthetic traffic: payload is ignored
+
+	// KindOrdered, or'ed into a head flit's kind, keeps the packet on the
+	// same VC index at every hop. Packets between two tiles that all carry
+	// it (and enter on the same VC) can never overtake one another, which
+	// message-passing protocols rely on; XY routing stays deadlock-free
+	// within each VC.
+	KindOrdered uint8 = 0x80
 )
 
 // Flit is one flow-control digit: 32 bits of payload plus the control bits

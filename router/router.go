@@ -30,6 +30,7 @@ type inVC struct {
 	state  uint8
 	out    mesh.Port
 	outVC  int8
+	fixed  bool // the head asked to keep its VC index (KindOrdered)
 	ready  des.Time // cycle from which the current stage may proceed
 	since  des.Time // cycle the current head reached the front, for stall ages
 	stallV uint8    // last reason it could not move, for reports
@@ -248,6 +249,7 @@ func (r *Router) route(now des.Time) {
 			port, dx, dy := r.topo.Route(int(f.DX), int(f.DY))
 			f.DX, f.DY = int16(dx), int16(dy)
 			vc.out = port
+			vc.fixed = f.Kind&KindOrdered != 0
 			vc.state = vcRouting
 			vc.ready = now + r.spec.RouteDelay
 			vc.since = now
@@ -280,16 +282,26 @@ func (r *Router) allocVCs(now des.Time) {
 		free := 0
 		for j := 0; j < len(reqs); j++ {
 			q := int(reqs[(start+j)%len(reqs)])
-			for free < v && op.owner[free] >= 0 {
-				free++
+			vc := &r.in[r.portOf[q]].vcs[r.vcOf[q]]
+			grant := -1
+			if vc.fixed {
+				if k := int(r.vcOf[q]); op.owner[k] < 0 {
+					grant = k
+				}
+			} else {
+				for free < v && op.owner[free] >= 0 {
+					free++
+				}
+				if free < v {
+					grant = free
+				}
 			}
-			if free == v {
+			if grant < 0 {
 				r.Stats.VCStalls++
 				continue
 			}
-			vc := &r.in[r.portOf[q]].vcs[r.vcOf[q]]
-			op.owner[free] = int16(q)
-			vc.outVC = int8(free)
+			op.owner[grant] = int16(q)
+			vc.outVC = int8(grant)
 			vc.state = vcActive
 			vc.ready = now + r.spec.VCAllocDelay
 			r.waitMask &^= 1 << q

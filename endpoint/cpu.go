@@ -1,0 +1,83 @@
+package endpoint
+
+import (
+	"fmt"
+
+	"nocsim/des"
+	"nocsim/router"
+)
+
+// CPUSpec is the processor's configuration: thread contexts and the cost,
+// in cycles, of everything software does. Library code charges these; a
+// program charges its own computation.
+type CPUSpec struct {
+	ThreadContexts       int     `toml:"thread_contexts"`
+	PreemptThreads       bool    `toml:"preempt_threads"`
+	ClockHz              float64 `toml:"clock_hz"`
+	CallCycles           int64   `toml:"call_cycles"`
+	ThreadCreateCycles   int64   `toml:"thread_create_cycles"`
+	ThreadDispatchCycles int64   `toml:"thread_dispatch_cycles"`
+	CopyCyclesPerWord    int64   `toml:"copy_cycles_per_word"`
+	SendFlitsPerCycle    int     `toml:"send_flits_per_cycle"`
+	PollCycles           int64   `toml:"poll_cycles"`
+	FlopCycles           int64   `toml:"flop_cycles"`
+}
+
+// DefaultCPUSpec is a simple in-order core at 1 GHz with SCMP's eight
+// thread contexts and two-flit-per-cycle send instructions.
+func DefaultCPUSpec() CPUSpec {
+	return CPUSpec{
+		ThreadContexts: 8, ClockHz: 1e9,
+		CallCycles: 20, ThreadCreateCycles: 4, ThreadDispatchCycles: 10,
+		CopyCyclesPerWord: 1, SendFlitsPerCycle: 2, PollCycles: 4, FlopCycles: 1,
+	}
+}
+
+// CPUKeys documents the [node] keys.
+var CPUKeys = []router.Key{
+	{Name: "thread_contexts", Unit: "threads", Default: "8", Allowed: "1..1024", Doc: "contexts for threads created by THREAD messages (the main thread has its own); when all are busy, THREAD messages wait in the NIU and back-pressure the network"},
+	{Name: "preempt_threads", Unit: "bool", Default: "false", Allowed: "true, false", Doc: "THREAD messages preempt the main thread's computation (the thesis's proposed redesign) instead of waiting for it to yield"},
+	{Name: "clock_hz", Unit: "Hz", Default: "1e9", Allowed: "1e6..1e12", Doc: "processor and network clock; converts cycles to seconds (MPI_Wtime) at the edges"},
+	{Name: "call_cycles", Unit: "cycles", Default: "20", Allowed: "0..1000000", Doc: "overhead of each library call (MPI or native)"},
+	{Name: "thread_create_cycles", Unit: "cycles", Default: "4", Allowed: "0..1000000", Doc: "from a THREAD message's tail to its thread being ready to run"},
+	{Name: "thread_dispatch_cycles", Unit: "cycles", Default: "10", Allowed: "0..1000000", Doc: "processor time to switch to another thread"},
+	{Name: "copy_cycles_per_word", Unit: "cycles/word", Default: "1", Allowed: "0..1000000", Doc: "copying or packing memory by the processor"},
+	{Name: "send_flits_per_cycle", Unit: "flits/cycle", Default: "2", Allowed: "1..16", Doc: "send instructions (SEND2) building a message flit by flit"},
+	{Name: "poll_cycles", Unit: "cycles", Default: "4", Allowed: "0..1000000", Doc: "one turn of a wait loop (suspendThread and a flag check)"},
+	{Name: "flop_cycles", Unit: "cycles/flop", Default: "1", Allowed: "0..1000000", Doc: "a floating-point operation charged by Flops"},
+}
+
+// Validate checks every field against CPUKeys.
+func (s CPUSpec) Validate() error {
+	for _, c := range []struct {
+		key    string
+		v      int64
+		lo, hi int64
+	}{
+		{"thread_contexts", int64(s.ThreadContexts), 1, 1024},
+		{"call_cycles", s.CallCycles, 0, 1e6},
+		{"thread_create_cycles", s.ThreadCreateCycles, 0, 1e6},
+		{"thread_dispatch_cycles", s.ThreadDispatchCycles, 0, 1e6},
+		{"copy_cycles_per_word", s.CopyCyclesPerWord, 0, 1e6},
+		{"send_flits_per_cycle", int64(s.SendFlitsPerCycle), 1, 16},
+		{"poll_cycles", s.PollCycles, 0, 1e6},
+		{"flop_cycles", s.FlopCycles, 0, 1e6},
+	} {
+		if err := router.CheckRange(c.key, c.v, c.lo, c.hi); err != nil {
+			return err
+		}
+	}
+	if !(s.ClockHz >= 1e6 && s.ClockHz <= 1e12) {
+		return &router.KeyError{Key: "clock_hz", Value: fmt.Sprint(s.ClockHz), Allowed: "1e6..1e12"}
+	}
+	return nil
+}
+
+// Seconds converts cycles to seconds at the configured clock.
+func (s CPUSpec) Seconds(c des.Time) float64 { return float64(c) / s.ClockHz }
+
+// sendCycles is the processor time to build a message of flits flits with
+// send instructions.
+func (s CPUSpec) sendCycles(flits int) int64 {
+	return int64((flits + s.SendFlitsPerCycle - 1) / s.SendFlitsPerCycle)
+}

@@ -1,0 +1,208 @@
+package endpoint
+
+import (
+	"fmt"
+	"strings"
+
+	"nocsim/des"
+)
+
+// Node is a tile's processor: one main thread for the program and up to
+// thread_contexts threads created by THREAD messages, scheduled
+// cooperatively (or with THREAD messages preempting the main thread).
+type Node struct {
+	ID   int
+	Name string
+	NIU  *NIU
+	Mem  *Memory
+	Main *Thread
+
+	m       *Machine
+	cpu     *CPUSpec
+	running *Thread
+	lastRun *Thread
+	ready   []*Thread
+	waiting []*Thread
+	ctxUsed int
+	holding bool // a computation is under way (the watchdog is held)
+	parDone int  // parExecute threads reported finished
+
+	// Busy is the processor time spent computing, in cycles.
+	Busy des.Time
+}
+
+// Start runs body as the node's main thread from the current cycle.
+func (n *Node) Start(name string, body func(t *Thread)) {
+	n.Main = newThread(n, name, true, body)
+	n.m.threads = append(n.m.threads, n.Main)
+	n.makeReady(n.Main, false)
+}
+
+// reserveContext claims a thread context for an arriving THREAD message.
+func (n *Node) reserveContext() bool {
+	if n.ctxUsed >= n.cpu.ThreadContexts {
+		return false
+	}
+	n.ctxUsed++
+	return true
+}
+
+// threadArrived makes a thread for a THREAD message whose context was
+// reserved at its head.
+func (n *Node) threadArrived(h HandlerID, args []uint32) {
+	fn, name := n.m.handler(h)
+	if fn == nil {
+		n.m.fault(fmt.Errorf("%s: THREAD message for unknown handler %d", n.Name, h))
+		return
+	}
+	t := newThread(n, name, false, func(t *Thread) { fn(t, args) })
+	n.m.threads = append(n.m.threads, t)
+	n.m.Eng.Schedule(n.m.Eng.Now()+n.cpu.ThreadCreateCycles, threadReadyEvent{t}, 0)
+}
+
+type threadReadyEvent struct{ t *Thread }
+
+func (e threadReadyEvent) Handle(des.Time, int64) { e.t.node.makeReady(e.t, e.t.node.cpu.PreemptThreads) }
+
+// makeReady queues t to run. A preempting handler goes first, ahead of a
+// main thread whose computation it interrupts.
+func (n *Node) makeReady(t *Thread, preempt bool) {
+	t.state = threadReady
+	if preempt && n.running == n.Main && n.Main.computeEnd > n.m.Eng.Now() {
+		m := n.Main
+		m.remaining = m.computeEnd - n.m.Eng.Now()
+		n.Busy -= m.remaining
+		m.computeEnd = 0
+		m.gen++
+		m.state = threadReady
+		n.running = nil
+		n.release()
+		n.ready = append([]*Thread{t, m}, n.ready...)
+	} else if preempt {
+		n.ready = append([]*Thread{t}, n.ready...)
+	} else {
+		n.ready = append(n.ready, t)
+	}
+	n.dispatch()
+}
+
+// dispatch gives an idle processor to the first ready thread.
+func (n *Node) dispatch() {
+	if n.running != nil || len(n.ready) == 0 {
+		return
+	}
+	t := n.ready[0]
+	n.ready = n.ready[1:]
+	n.running = t
+	t.state = threadRunning
+	cost := t.remaining
+	t.remaining = 0
+	if t != n.lastRun {
+		cost += n.cpu.ThreadDispatchCycles
+	}
+	if cost == 0 {
+		n.run(t)
+		return
+	}
+	n.compute(t, cost)
+}
+
+func (n *Node) compute(t *Thread, cycles des.Time) {
+	now := n.m.Eng.Now()
+	t.computeEnd = now + cycles
+	t.gen++
+	n.Busy += cycles
+	if !n.holding {
+		n.holding = true
+		n.m.Eng.Hold()
+	}
+	n.m.Eng.Schedule(t.computeEnd, t, t.gen)
+}
+
+func (n *Node) release() {
+	if n.holding {
+		n.holding = false
+		n.m.Eng.Release()
+	}
+}
+
+// run lets t execute until it computes, suspends, waits or ends.
+func (n *Node) run(t *Thread) {
+	n.release()
+	n.running = t
+	n.lastRun = t
+	t.state = threadRunning
+	_, alive := t.next()
+	n.m.Eng.Progress()
+	if !alive || t.err != nil {
+		n.finish(t)
+		return
+	}
+	switch t.req.kind {
+	case reqCompute:
+		n.compute(t, t.req.cycles)
+	case reqSuspend:
+		t.state = threadReady
+		n.running = nil
+		n.ready = append(n.ready, t)
+		n.dispatch()
+	case reqBlock:
+		t.state = threadBlocked
+		n.running = nil
+		n.waiting = append(n.waiting, t)
+		n.dispatch()
+	}
+}
+
+func (n *Node) finish(t *Thread) {
+	t.state = threadDone
+	n.running = nil
+	if t.err != nil {
+		n.m.fault(t.err)
+	}
+	if !t.main {
+		n.ctxUsed--
+		n.NIU.contextFreed()
+	}
+	n.poke()
+	n.dispatch()
+}
+
+// poke re-checks waiting threads after something on the tile changed.
+func (n *Node) poke() {
+	moved := false
+	for i := 0; i < len(n.waiting); {
+		w := n.waiting[i]
+		if w.cond() {
+			n.waiting = append(n.waiting[:i], n.waiting[i+1:]...)
+			w.state = threadReady
+			n.ready = append(n.ready, w)
+			moved = true
+			continue
+		}
+		i++
+	}
+	if moved {
+		n.dispatch()
+	}
+}
+
+// Alloc reserves n bytes of the tile's heap; see Memory.Alloc.
+func (n *Node) Alloc(bytes int) (uint32, []byte, error) { return n.Mem.Alloc(bytes) }
+
+// describe lists the node's unfinished threads and what they wait for.
+func (n *Node) describe(b *strings.Builder) {
+	for _, t := range n.m.threads {
+		if t.node != n || t.state == threadDone {
+			continue
+		}
+		switch t.state {
+		case threadBlocked:
+			fmt.Fprintf(b, "  %s %s: waiting for %s\n", n.Name, t.Name, t.what)
+		case threadReady:
+			fmt.Fprintf(b, "  %s %s: ready\n", n.Name, t.Name)
+		case threadRunning:
+			fmt.Fprintf(b, "  %s %s: running\n", n.Name, t.Name)
+		}
+	}
+}
