@@ -62,7 +62,9 @@ func (n *Node) threadArrived(h HandlerID, args []uint32) {
 
 type threadReadyEvent struct{ t *Thread }
 
-func (e threadReadyEvent) Handle(des.Time, int64) { e.t.node.makeReady(e.t, e.t.node.cpu.PreemptThreads) }
+func (e threadReadyEvent) Handle(des.Time, int64) {
+	e.t.node.makeReady(e.t, e.t.node.cpu.PreemptThreads)
+}
 
 // makeReady queues t to run. A preempting handler goes first, ahead of a
 // main thread whose computation it interrupts.

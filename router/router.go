@@ -30,7 +30,7 @@ type inVC struct {
 	state  uint8
 	out    mesh.Port
 	outVC  int8
-	fixed  bool // the head asked to keep its VC index (KindOrdered)
+	fixed  bool     // the head asked to keep its VC index (KindOrdered)
 	ready  des.Time // cycle from which the current stage may proceed
 	since  des.Time // cycle the current head reached the front, for stall ages
 	stallV uint8    // last reason it could not move, for reports
