@@ -76,8 +76,8 @@ func (s CPUSpec) Validate() error {
 // Seconds converts cycles to seconds at the configured clock.
 func (s CPUSpec) Seconds(c des.Time) float64 { return float64(c) / s.ClockHz }
 
-// sendCycles is the processor time to build a message of flits flits with
+// SendCycles is the processor time to build a message of flits flits with
 // send instructions.
-func (s CPUSpec) sendCycles(flits int) int64 {
+func (s CPUSpec) SendCycles(flits int) int64 {
 	return int64((flits + s.SendFlitsPerCycle - 1) / s.SendFlitsPerCycle)
 }

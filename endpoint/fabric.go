@@ -73,8 +73,8 @@ func (f *Fabric) SendWords(src, dst int, kind uint8, addr, stride uint32, words 
 	switch {
 	case src < 0 || src >= n || dst < 0 || dst >= n:
 		return nil, fmt.Errorf("send %d->%d: nodes must be 0..%d", src, dst, n-1)
-	case kind != router.KindData && kind != router.KindThread:
-		return nil, fmt.Errorf("send: message type %d: allowed DATA (%d) or THREAD (%d)", kind, router.KindData, router.KindThread)
+	case kind != router.KindData && kind != router.KindThread && kind != router.KindControl:
+		return nil, fmt.Errorf("send: message type %d: allowed DATA (%d), THREAD (%d) or CONTROL (%d)", kind, router.KindData, router.KindThread, router.KindControl)
 	case 2+len(words) > f.Spec.QueueFlits:
 		return nil, fmt.Errorf("send: %d words do not fit the NIU queue of %d flits", len(words), f.Spec.QueueFlits)
 	case kind == router.KindData && !f.NIUs[dst].Mem.inRange(addr, stride, len(words)):
@@ -154,10 +154,10 @@ func (f *Fabric) consume(n *NIU, fl router.Flit, now des.Time) {
 		if err := n.Mem.Write(p.DstAddr+uint32(fl.Index-2)*p.DstStride, fl.Word); err != nil {
 			f.fault(fmt.Errorf("%s: %s: %w", n.Name, f.pkts.name(p.ID), err))
 		}
-	case p.Kind == router.KindThread && fl.Index == 1:
+	case (p.Kind == router.KindThread || p.Kind == router.KindControl) && fl.Index == 1:
 		n.ejHandler[fl.VC] = fl.Word
 		n.ejArgs[fl.VC] = n.ejArgs[fl.VC][:0]
-	case p.Kind == router.KindThread && fl.Index >= 2:
+	case (p.Kind == router.KindThread || p.Kind == router.KindControl) && fl.Index >= 2:
 		n.ejArgs[fl.VC] = append(n.ejArgs[fl.VC], fl.Word)
 	}
 	if fl.Tail {
@@ -166,8 +166,11 @@ func (f *Fabric) consume(n *NIU, fl router.Flit, now des.Time) {
 			p.Xfer.Delivered, p.Xfer.DeliveredAt = true, now
 		}
 		if n.node != nil {
-			if p.Kind == router.KindThread {
+			switch p.Kind {
+			case router.KindThread:
 				n.node.threadArrived(HandlerID(n.ejHandler[fl.VC]), append([]uint32(nil), n.ejArgs[fl.VC]...))
+			case router.KindControl:
+				n.node.controlArrived(HandlerID(n.ejHandler[fl.VC]), n.ejArgs[fl.VC])
 			}
 			n.node.poke()
 		}

@@ -30,9 +30,14 @@ type Machine struct {
 }
 
 type handlerEntry struct {
-	name string
-	fn   ThreadFunc
+	name    string
+	fn      ThreadFunc
+	control ControlFunc
 }
+
+// ControlFunc handles a control message in the receiving NIU: it runs at
+// the message's arrival, takes no processor time, and must not block.
+type ControlFunc func(n *Node, args []uint32)
 
 // NewMachine builds the chip on a fresh engine.
 func NewMachine(eng *des.Engine, topo mesh.Topology, rs router.Spec, es Spec, cs CPUSpec) *Machine {
@@ -51,7 +56,13 @@ func NewMachine(eng *des.Engine, topo mesh.Topology, rs router.Spec, es Spec, cs
 // Register makes fn callable by THREAD messages. Ids follow registration
 // order, so a machine built the same way always gives the same ids.
 func (m *Machine) Register(name string, fn ThreadFunc) HandlerID {
-	m.handlers = append(m.handlers, handlerEntry{name, fn})
+	m.handlers = append(m.handlers, handlerEntry{name: name, fn: fn})
+	return HandlerID(len(m.handlers) - 1)
+}
+
+// RegisterControl makes fn callable by control messages (router.KindControl).
+func (m *Machine) RegisterControl(name string, fn ControlFunc) HandlerID {
+	m.handlers = append(m.handlers, handlerEntry{name: name, control: fn})
 	return HandlerID(len(m.handlers) - 1)
 }
 

@@ -50,7 +50,7 @@ func (m *Machine) registerNative() {
 // CreateThread starts handler h on node dst with args as its registers
 // (createThread). The thread runs when dst's processor next yields.
 func (t *Thread) CreateThread(dst int, h HandlerID, args ...uint32) error {
-	t.Compute(t.node.cpu.CallCycles + t.node.cpu.sendCycles(2+len(args)))
+	t.Compute(t.node.cpu.CallCycles + t.node.cpu.SendCycles(2+len(args)))
 	_, err := t.node.m.SendWords(t.node.ID, dst, router.KindThread, uint32(h), 0, args, t.Now())
 	return err
 }
@@ -68,7 +68,7 @@ func (t *Thread) SendFloat(dst int, addr uint32, v float64) error {
 }
 
 func (t *Thread) sendWords(dst int, addr uint32, w []uint32) error {
-	t.Compute(t.node.cpu.CallCycles + t.node.cpu.sendCycles(2+len(w)))
+	t.Compute(t.node.cpu.CallCycles + t.node.cpu.SendCycles(2+len(w)))
 	_, err := t.node.m.SendWords(t.node.ID, dst, router.KindData, addr, 1, w, t.Now())
 	return err
 }
@@ -85,7 +85,7 @@ func (t *Thread) SendBlockNB(dst int, dstAddr, dstStride, srcAddr, srcStride uin
 		n := min(MaxBlockWords, count-off)
 		// SENDH builds the head and address flits; SENDM(E) hands the
 		// rest to the DMA engine.
-		t.Compute(cpu.sendCycles(2) + 1)
+		t.Compute(cpu.SendCycles(2) + 1)
 		p, err := t.node.m.SendBlock(t.node.ID, dst, router.KindData,
 			dstAddr+uint32(off)*dstStride, dstStride, srcAddr+uint32(off)*srcStride, srcStride, n, t.Now())
 		if err != nil {

@@ -60,6 +60,15 @@ func (n *Node) threadArrived(h HandlerID, args []uint32) {
 	n.m.Eng.Schedule(n.m.Eng.Now()+n.cpu.ThreadCreateCycles, threadReadyEvent{t}, 0)
 }
 
+// controlArrived runs a control message's handler in the NIU.
+func (n *Node) controlArrived(h HandlerID, args []uint32) {
+	if int(h) >= len(n.m.handlers) || n.m.handlers[h].control == nil {
+		n.m.fault(fmt.Errorf("%s: control message for unknown handler %d", n.Name, h))
+		return
+	}
+	n.m.handlers[h].control(n, args)
+}
+
 type threadReadyEvent struct{ t *Thread }
 
 func (e threadReadyEvent) Handle(des.Time, int64) {
@@ -81,7 +90,14 @@ func (n *Node) makeReady(t *Thread, preempt bool) {
 		n.release()
 		n.ready = append([]*Thread{t, m}, n.ready...)
 	} else if preempt {
-		n.ready = append([]*Thread{t}, n.ready...)
+		// Ahead of the main thread, behind handlers that came earlier.
+		i := 0
+		for i < len(n.ready) && n.ready[i] != n.Main {
+			i++
+		}
+		n.ready = append(n.ready, nil)
+		copy(n.ready[i+1:], n.ready[i:])
+		n.ready[i] = t
 	} else {
 		n.ready = append(n.ready, t)
 	}

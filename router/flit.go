@@ -5,6 +5,10 @@ const (
 	KindData   uint8 = 0 // words are written into memory by the receiver's DMA
 	KindThread uint8 = 1 // words become a new thread's arguments
 	KindSynth  uint8 = 2 // synthetic traffic: payload is ignored
+	// KindControl messages are handled by the receiving NIU itself, with
+	// no thread and no processor time: the hardware rendezvous (RTS/CTS)
+	// proposed for SCMP (thesis section 2.3).
+	KindControl uint8 = 3
 
 	// KindOrdered, or'ed into a head flit's kind, keeps the packet on the
 	// same VC index at every hop. Packets between two tiles that all carry

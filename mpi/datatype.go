@@ -1,0 +1,655 @@
+package mpi
+
+import "fmt"
+
+// Class is an MPI error class.
+type Class int
+
+// The error classes nocsim reports, named after their MPI counterparts.
+const (
+	ErrOther    Class = iota + 1
+	ErrType           // invalid datatype
+	ErrCount          // invalid count
+	ErrArg            // invalid argument
+	ErrTruncate       // message truncated on receive
+	ErrRank           // invalid rank
+	ErrGroup          // invalid group
+	ErrBuffer         // invalid buffer
+)
+
+var classNames = [...]string{
+	ErrOther:    "MPI_ERR_OTHER",
+	ErrType:     "MPI_ERR_TYPE",
+	ErrCount:    "MPI_ERR_COUNT",
+	ErrArg:      "MPI_ERR_ARG",
+	ErrTruncate: "MPI_ERR_TRUNCATE",
+	ErrRank:     "MPI_ERR_RANK",
+	ErrGroup:    "MPI_ERR_GROUP",
+	ErrBuffer:   "MPI_ERR_BUFFER",
+}
+
+func (c Class) String() string {
+	if c > 0 && int(c) < len(classNames) {
+		return classNames[c]
+	}
+	return fmt.Sprintf("MPI_ERR_CLASS(%d)", int(c))
+}
+
+// Error is an MPI error: its class and what went wrong, naming the call.
+type Error struct {
+	Class Class
+	Op    string // the MPI call, e.g. "MPI_Type_vector"
+	Msg   string
+}
+
+func (e *Error) Error() string {
+	return e.Op + ": " + e.Class.String() + ": " + e.Msg
+}
+
+func errorf(class Class, op, format string, args ...any) *Error {
+	return &Error{Class: class, Op: op, Msg: fmt.Sprintf(format, args...)}
+}
+
+// kind is a basic (predefined, non-derived) type: the unit of a typemap entry.
+type kind uint8
+
+const (
+	kByte kind = iota
+	kInt32
+	kInt64
+	kUint32
+	kFloat32
+	kFloat64
+	kPacked
+)
+
+var kindSize = [...]int{kByte: 1, kInt32: 4, kInt64: 8, kUint32: 4, kFloat32: 4, kFloat64: 8, kPacked: 1}
+
+// run is count consecutive entries of one basic kind starting at byte offset off:
+// the typemap {(kind, off), (kind, off+size), ...} kept compact.
+type run struct {
+	kind  kind
+	off   int
+	count int
+}
+
+func (r run) bytes() int { return r.count * kindSize[r.kind] }
+
+// segment is a byte range copied as one piece by Pack and Unpack.
+type segment struct{ off, n int }
+
+// Limits that keep typemaps representable: every size, bound, count and
+// displacement is checked against maxBytes so offset arithmetic cannot
+// overflow, and maxRuns bounds the memory of a flattened typemap at 24 MiB
+// (a vector of a million strided doubles still fits).
+const (
+	maxBytes = 1 << 48
+	maxRuns  = 1 << 20
+)
+
+// Datatype is an MPI datatype: a typemap of basic entries at byte offsets.
+//
+// Derived datatypes follow MPI 1.2 without MPI_LB/MPI_UB markers: lb and ub
+// are the lowest and highest byte the typemap touches, so extent = ub - lb.
+// nocsim adds no alignment padding, so the struct {(double,0),(char,8)} has
+// extent 9 where a C compiler's MPI would round it up to 16. An empty typemap
+// has lb = ub = 0.
+type Datatype struct {
+	name      string
+	size      int
+	lb, ub    int
+	runs      []run     // the typemap, in typemap order
+	segs      []segment // runs merged across kinds; built by Commit
+	contig    bool
+	committed bool
+	freed     bool
+	predef    bool
+}
+
+func predefined(name string, k kind) *Datatype {
+	n := kindSize[k]
+	t := &Datatype{name: name, size: n, ub: n, runs: []run{{kind: k, count: 1}}, predef: true}
+	t.finish()
+	t.commit()
+	return t
+}
+
+// The predefined datatypes; all are committed and cannot be freed. Packed is
+// MPI_PACKED: bytes produced by Pack.
+var (
+	Byte    = predefined("MPI_BYTE", kByte)
+	Int32   = predefined("MPI_INT32", kInt32)
+	Int64   = predefined("MPI_INT64", kInt64)
+	Uint32  = predefined("MPI_UINT32", kUint32)
+	Float32 = predefined("MPI_FLOAT32", kFloat32)
+	Float64 = predefined("MPI_FLOAT64", kFloat64)
+	Packed  = predefined("MPI_PACKED", kPacked)
+)
+
+// Name is the MPI name of a predefined type, or "derived".
+func (t *Datatype) Name() string {
+	if t == nil {
+		return "<nil>"
+	}
+	return t.name
+}
+
+// Size is the number of data bytes in one element.
+func (t *Datatype) Size() int {
+	if t == nil {
+		return 0
+	}
+	return t.size
+}
+
+// Extent is ub - lb: the stride between consecutive elements of a buffer.
+func (t *Datatype) Extent() int {
+	if t == nil {
+		return 0
+	}
+	return t.ub - t.lb
+}
+
+// LB is the lowest byte offset the typemap touches (it may be negative).
+func (t *Datatype) LB() int {
+	if t == nil {
+		return 0
+	}
+	return t.lb
+}
+
+// UB is one past the highest byte offset the typemap touches.
+func (t *Datatype) UB() int {
+	if t == nil {
+		return 0
+	}
+	return t.ub
+}
+
+// Committed reports whether the type may be used for communication.
+func (t *Datatype) Committed() bool { return t != nil && t.committed && !t.freed }
+
+// Contiguous reports whether an element's typemap, in order, covers exactly
+// bytes [0, Size()) with no gap or overlap and extent == size, so that count
+// elements are count*Size() consecutive bytes that need no packing. Basic
+// kinds do not matter: nocsim moves bytes without representation conversion.
+// The empty type is contiguous.
+func (t *Datatype) Contiguous() bool { return t != nil && t.contig }
+
+// Span is how many bytes from the buffer start a (count, t) message reaches:
+// (count-1)*extent + ub, or 0 for count <= 0. Callers check buffer lengths
+// with it. A type with negative lb also reaches before the start, which no
+// byte slice can hold; Pack and Unpack report that as ErrBuffer. A span too
+// large for an int is reported as the largest int, so it fails any check.
+func (t *Datatype) Span(count int) int {
+	if t == nil || count <= 0 {
+		return 0
+	}
+	s, ok := mul(count-1, t.Extent())
+	if ok {
+		s, ok = add(s, t.ub)
+	}
+	if !ok {
+		return int(^uint(0) >> 1)
+	}
+	return s
+}
+
+// Commit is MPI_Type_commit: it readies the type for Pack and Unpack.
+// Committing twice is harmless.
+func (t *Datatype) Commit() error {
+	if err := checkType("MPI_Type_commit", "datatype", t); err != nil {
+		return err
+	}
+	t.commit()
+	return nil
+}
+
+func (t *Datatype) commit() {
+	if t.committed {
+		return
+	}
+	// Adjacent runs of different kinds merge here, so a struct of packed
+	// fields copies as one piece.
+	var segs []segment
+	for _, r := range t.runs {
+		n := r.bytes()
+		if k := len(segs) - 1; k >= 0 && segs[k].off+segs[k].n == r.off {
+			segs[k].n += n
+			continue
+		}
+		segs = append(segs, segment{r.off, n})
+	}
+	t.segs = segs
+	t.committed = true
+}
+
+// Free is MPI_Type_free. Types built from t earlier stay valid, as MPI
+// requires, because each derived type holds its own flattened typemap.
+func (t *Datatype) Free() error {
+	if err := checkType("MPI_Type_free", "datatype", t); err != nil {
+		return err
+	}
+	if t.predef {
+		return errorf(ErrType, "MPI_Type_free", "cannot free predefined datatype %s", t.name)
+	}
+	t.freed = true
+	t.runs, t.segs = nil, nil
+	return nil
+}
+
+func checkType(op, what string, t *Datatype) error {
+	switch {
+	case t == nil:
+		return errorf(ErrType, op, "%s is nil", what)
+	case t.freed:
+		return errorf(ErrType, op, "%s has been freed", what)
+	}
+	return nil
+}
+
+// mul and add are int arithmetic confined to ±maxBytes; ok is false when an
+// operand or the result leaves that range.
+func mul(a, b int) (int, bool) {
+	if a < -maxBytes || a > maxBytes || b < -maxBytes || b > maxBytes {
+		return 0, false
+	}
+	if a != 0 && abs(b) > maxBytes/abs(a) {
+		return 0, false
+	}
+	return a * b, true
+}
+
+func add(a, b int) (int, bool) {
+	if a < -maxBytes || a > maxBytes || b < -maxBytes || b > maxBytes {
+		return 0, false
+	}
+	s := a + b // cannot overflow: both operands are within ±2^48
+	return s, s >= -maxBytes && s <= maxBytes
+}
+
+func abs(a int) int {
+	if a < 0 {
+		return -a
+	}
+	return a
+}
+
+// block is blocklen consecutive copies of old starting disp bytes from the
+// new type's origin: every constructor is a list of blocks.
+type block struct {
+	old      *Datatype
+	disp     int
+	blocklen int
+}
+
+// build makes the derived type whose typemap is the typemaps of blocks
+// blockAt(0), ..., blockAt(n-1) in order. Bounds and size are computed with
+// checked arithmetic before any run is placed, so no offset below can
+// overflow.
+func build(op string, n int, blockAt func(int) block) (*Datatype, error) {
+	t := &Datatype{name: "derived"}
+	empty := true
+	// A tiling block becomes one run; a copy of any other type adds all its
+	// runs but the first, which may merge with the run before. gappy counts
+	// the runs of the latter, at least half of which are new.
+	tiling, gappy := 0, 0
+	for i := range n {
+		b := blockAt(i)
+		data, ok := mul(b.blocklen, b.old.size)
+		if ok {
+			t.size, ok = add(t.size, data)
+		}
+		if !ok {
+			return nil, errorf(ErrCount, op, "datatype size exceeds %d bytes", maxBytes)
+		}
+		if b.blocklen == 0 || len(b.old.runs) == 0 {
+			continue
+		}
+		if b.old.tiles() {
+			tiling++
+		} else if r, ok := mul(b.blocklen, len(b.old.runs)); !ok || r > 2*maxRuns-gappy {
+			return nil, errorf(ErrCount, op, "typemap needs more than %d runs", maxRuns)
+		} else {
+			gappy += r
+		}
+		// Copies sit at disp + i*extent, so the extremes are the first and
+		// the last copy.
+		last, ok := mul(b.blocklen-1, b.old.Extent())
+		lo, ok1 := add(b.disp, b.old.lb)
+		hi, ok2 := add(b.disp, b.old.ub)
+		if ok2 {
+			hi, ok2 = add(hi, last)
+		}
+		if !ok || !ok1 || !ok2 {
+			return nil, errorf(ErrArg, op, "datatype reaches beyond ±%d bytes", maxBytes)
+		}
+		if empty || lo < t.lb {
+			t.lb = lo
+		}
+		if empty || hi > t.ub {
+			t.ub = hi
+		}
+		empty = false
+	}
+	t.runs = make([]run, 0, min(tiling+gappy, maxRuns))
+	for i := range n {
+		if !t.appendCopies(blockAt(i)) {
+			return nil, errorf(ErrCount, op, "typemap needs more than %d runs", maxRuns)
+		}
+	}
+	t.finish()
+	return t, nil
+}
+
+// appendCopies appends b's copies of b.old to t's typemap; it reports false
+// when the typemap grows beyond maxRuns.
+func (t *Datatype) appendCopies(b block) bool {
+	old := b.old
+	if b.blocklen == 0 || len(old.runs) == 0 {
+		return true
+	}
+	// Copies of a tiling type form one run. This keeps contiguous(10^9,
+	// Byte) one run instead of 10^9 loop trips.
+	if old.tiles() {
+		r := old.runs[0]
+		return t.appendRun(run{r.kind, b.disp + r.off, b.blocklen * r.count})
+	}
+	ext := old.Extent()
+	// Otherwise each copy adds at least one run, so maxRuns bounds the loop.
+	for i := 0; i < b.blocklen; i++ {
+		base := b.disp + i*ext
+		for _, r := range old.runs {
+			if !t.appendRun(run{r.kind, base + r.off, r.count}) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// tiles reports whether t is a single run filling its extent, so that
+// consecutive copies of t merge into one run.
+func (t *Datatype) tiles() bool {
+	return len(t.runs) == 1 && t.runs[0].bytes() == t.Extent()
+}
+
+func (t *Datatype) appendRun(r run) bool {
+	if k := len(t.runs) - 1; k >= 0 {
+		if p := &t.runs[k]; p.kind == r.kind && p.off+p.bytes() == r.off {
+			p.count += r.count
+			return true
+		}
+	}
+	if len(t.runs) >= maxRuns {
+		return false
+	}
+	t.runs = append(t.runs, r)
+	return true
+}
+
+// finish derives the contiguity flag from the typemap.
+func (t *Datatype) finish() {
+	next := 0
+	for _, r := range t.runs {
+		if r.off != next {
+			return
+		}
+		next += r.bytes()
+	}
+	t.contig = next == t.size && t.lb == 0 && t.ub == t.size
+}
+
+func checkCount(op, what string, n int) error {
+	if n < 0 {
+		return errorf(ErrCount, op, "%s %d must be >= 0", what, n)
+	}
+	return nil
+}
+
+// TypeContiguous is MPI_Type_contiguous: count copies of old, extent apart.
+func TypeContiguous(count int, old *Datatype) (*Datatype, error) {
+	const op = "MPI_Type_contiguous"
+	if err := checkType(op, "old type", old); err != nil {
+		return nil, err
+	}
+	if err := checkCount(op, "count", count); err != nil {
+		return nil, err
+	}
+	return build(op, 1, func(int) block { return block{old, 0, count} })
+}
+
+// TypeVector is MPI_Type_vector: count blocks of blocklen elements of old,
+// the blocks stride elements (stride * extent of old bytes) apart.
+func TypeVector(count, blocklen, stride int, old *Datatype) (*Datatype, error) {
+	return vector("MPI_Type_vector", count, blocklen, stride, true, old)
+}
+
+// TypeCreateHvector is MPI_Type_create_hvector: TypeVector with the stride
+// in bytes.
+func TypeCreateHvector(count, blocklen, strideBytes int, old *Datatype) (*Datatype, error) {
+	return vector("MPI_Type_create_hvector", count, blocklen, strideBytes, false, old)
+}
+
+func vector(op string, count, blocklen, stride int, inElems bool, old *Datatype) (*Datatype, error) {
+	if err := checkType(op, "old type", old); err != nil {
+		return nil, err
+	}
+	if err := checkCount(op, "count", count); err != nil {
+		return nil, err
+	}
+	if err := checkCount(op, "blocklen", blocklen); err != nil {
+		return nil, err
+	}
+	if inElems {
+		bytes, ok := mul(stride, old.Extent())
+		if !ok {
+			return nil, errorf(ErrArg, op, "stride %d elements exceeds %d bytes", stride, maxBytes)
+		}
+		stride = bytes
+	}
+	blockBytes, ok := mul(blocklen, old.Extent())
+	switch {
+	case blocklen == 0 || old.size == 0:
+		// No data: the result is the empty type whatever count is, and
+		// build need not walk count empty blocks.
+		count = 0
+	case ok && stride == blockBytes:
+		// Blocks that abut are one long block, which build places in O(1)
+		// when old tiles its extent.
+		n, ok := mul(count, blocklen)
+		if !ok {
+			return nil, errorf(ErrCount, op, "count %d times blocklen %d is too large", count, blocklen)
+		}
+		return build(op, 1, func(int) block { return block{old, 0, n} })
+	case count > maxRuns:
+		// Blocks that do not abut each start a run of their own.
+		return nil, errorf(ErrCount, op, "count %d: typemap needs more than %d runs", count, maxRuns)
+	}
+	if _, ok := mul(count, stride); !ok {
+		return nil, errorf(ErrArg, op, "count %d times stride %d bytes exceeds %d bytes", count, stride, maxBytes)
+	}
+	return build(op, count, func(i int) block { return block{old, i * stride, blocklen} })
+}
+
+// TypeIndexed is MPI_Type_indexed: blocks of blocklens[i] elements of old at
+// displs[i] elements (displs[i] * extent of old bytes).
+func TypeIndexed(blocklens, displs []int, old *Datatype) (*Datatype, error) {
+	return indexed("MPI_Type_indexed", blocklens, displs, true, old)
+}
+
+// TypeCreateIndexedBlock is MPI_Type_create_indexed_block: TypeIndexed with
+// every block blocklen elements long.
+func TypeCreateIndexedBlock(blocklen int, displs []int, old *Datatype) (*Datatype, error) {
+	const op = "MPI_Type_create_indexed_block"
+	if err := checkType(op, "old type", old); err != nil {
+		return nil, err
+	}
+	if err := checkCount(op, "blocklen", blocklen); err != nil {
+		return nil, err
+	}
+	blocklens := make([]int, len(displs))
+	for i := range blocklens {
+		blocklens[i] = blocklen
+	}
+	return indexed(op, blocklens, displs, true, old)
+}
+
+// TypeCreateHindexed is MPI_Type_create_hindexed: TypeIndexed with the
+// displacements in bytes.
+func TypeCreateHindexed(blocklens []int, displsBytes []int, old *Datatype) (*Datatype, error) {
+	return indexed("MPI_Type_create_hindexed", blocklens, displsBytes, false, old)
+}
+
+func indexed(op string, blocklens, displs []int, inElems bool, old *Datatype) (*Datatype, error) {
+	if err := checkType(op, "old type", old); err != nil {
+		return nil, err
+	}
+	types := make([]*Datatype, len(blocklens))
+	for i := range types {
+		types[i] = old
+	}
+	return structure(op, blocklens, displs, types, inElems)
+}
+
+// TypeCreateStruct is MPI_Type_create_struct: blocks of blocklens[i]
+// elements of types[i] at displsBytes[i] bytes.
+func TypeCreateStruct(blocklens []int, displsBytes []int, types []*Datatype) (*Datatype, error) {
+	return structure("MPI_Type_create_struct", blocklens, displsBytes, types, false)
+}
+
+func structure(op string, blocklens, displs []int, types []*Datatype, inElems bool) (*Datatype, error) {
+	if len(displs) != len(blocklens) || len(types) != len(blocklens) {
+		if len(types) != len(blocklens) {
+			return nil, errorf(ErrArg, op, "%d types for %d blocklens", len(types), len(blocklens))
+		}
+		return nil, errorf(ErrArg, op, "%d displacements for %d blocklens", len(displs), len(blocklens))
+	}
+	blocks := make([]block, len(blocklens))
+	for i, n := range blocklens {
+		if err := checkType(op, fmt.Sprintf("type %d", i), types[i]); err != nil {
+			return nil, err
+		}
+		if err := checkCount(op, fmt.Sprintf("blocklen %d", i), n); err != nil {
+			return nil, err
+		}
+		d := displs[i]
+		if inElems {
+			var ok bool
+			if d, ok = mul(d, types[i].Extent()); !ok {
+				return nil, errorf(ErrArg, op, "displacement %d of %d elements exceeds %d bytes", i, displs[i], maxBytes)
+			}
+		} else if d < -maxBytes || d > maxBytes {
+			return nil, errorf(ErrArg, op, "displacement %d of %d bytes exceeds %d bytes", i, d, maxBytes)
+		}
+		blocks[i] = block{types[i], d, n}
+	}
+	return build(op, len(blocks), func(i int) block { return blocks[i] })
+}
+
+// PackSize is MPI_Pack_size: the bytes Pack produces for count elements of t.
+func PackSize(count int, t *Datatype) (int, error) {
+	const op = "MPI_Pack_size"
+	if err := checkType(op, "datatype", t); err != nil {
+		return 0, err
+	}
+	if err := checkCount(op, "count", count); err != nil {
+		return 0, err
+	}
+	n, ok := mul(count, t.size)
+	if !ok {
+		return 0, errorf(ErrCount, op, "count %d of %d-byte elements exceeds %d bytes", count, t.size, maxBytes)
+	}
+	return n, nil
+}
+
+// checkTransfer validates a Pack or Unpack call: the typed buffer typed,
+// the packed buffer packed and its position. It returns the packed length.
+// Everything is checked before any byte moves, so a failed call leaves both
+// buffers untouched.
+func checkTransfer(op string, typed []byte, count int, t *Datatype, packed []byte, pos *int) (int, error) {
+	if err := checkType(op, "datatype", t); err != nil {
+		return 0, err
+	}
+	if !t.committed {
+		return 0, errorf(ErrType, op, "datatype is not committed")
+	}
+	if err := checkCount(op, "count", count); err != nil {
+		return 0, err
+	}
+	if pos == nil {
+		return 0, errorf(ErrArg, op, "position is nil")
+	}
+	if *pos < 0 || *pos > len(packed) {
+		return 0, errorf(ErrArg, op, "position %d outside the %d-byte packed buffer", *pos, len(packed))
+	}
+	n, ok := mul(count, t.size)
+	if !ok {
+		return 0, errorf(ErrCount, op, "count %d of %d-byte elements exceeds %d bytes", count, t.size, maxBytes)
+	}
+	if n == 0 {
+		return 0, nil
+	}
+	if t.lb < 0 {
+		return 0, errorf(ErrBuffer, op, "datatype reaches %d bytes before the buffer start", -t.lb)
+	}
+	if s := t.Span(count); s > len(typed) {
+		return 0, errorf(ErrBuffer, op, "%d elements reach byte %d of a %d-byte buffer", count, s, len(typed))
+	}
+	return n, nil
+}
+
+// Pack is MPI_Pack: it gathers count elements of t from in, element i at
+// i*extent, into out[*pos:] and advances *pos.
+func Pack(in []byte, count int, t *Datatype, out []byte, pos *int) error {
+	const op = "MPI_Pack"
+	n, err := checkTransfer(op, in, count, t, out, pos)
+	if err != nil {
+		return err
+	}
+	if n > len(out)-*pos {
+		return errorf(ErrBuffer, op, "%d packed bytes do not fit the %d bytes left in the output", n, len(out)-*pos)
+	}
+	p := *pos
+	if t.contig {
+		copy(out[p:p+n], in)
+	} else {
+		ext := t.Extent()
+		for i := 0; i < count; i++ {
+			base := i * ext
+			for _, s := range t.segs {
+				p += copy(out[p:p+s.n], in[base+s.off:])
+			}
+		}
+	}
+	*pos += n
+	return nil
+}
+
+// Unpack is MPI_Unpack, the inverse of Pack: it scatters count elements of t
+// from in[*pos:] into out and advances *pos. Running past the end of in is
+// ErrTruncate: the message is shorter than the receive expects.
+func Unpack(in []byte, pos *int, out []byte, count int, t *Datatype) error {
+	const op = "MPI_Unpack"
+	n, err := checkTransfer(op, out, count, t, in, pos)
+	if err != nil {
+		return err
+	}
+	if n > len(in)-*pos {
+		return errorf(ErrTruncate, op, "%d bytes to unpack but %d left in the input", n, len(in)-*pos)
+	}
+	p := *pos
+	if t.contig {
+		copy(out, in[p:p+n])
+	} else {
+		ext := t.Extent()
+		for i := 0; i < count; i++ {
+			base := i * ext
+			for _, s := range t.segs {
+				p += copy(out[base+s.off:base+s.off+s.n], in[p:p+s.n])
+			}
+		}
+	}
+	*pos += n
+	return nil
+}

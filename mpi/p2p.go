@@ -1,0 +1,279 @@
+package mpi
+
+import "fmt"
+
+// Isend is MPI_Isend (standard mode).
+func (r *Rank) Isend(buf Buffer, count int, dt *Datatype, dest, tag int, comm *Comm) (*Request, error) {
+	return r.isend(opIsend, modeStandard, buf, count, dt, dest, tag, comm)
+}
+
+// Issend is MPI_Issend: complete only once the receive has matched.
+func (r *Rank) Issend(buf Buffer, count int, dt *Datatype, dest, tag int, comm *Comm) (*Request, error) {
+	return r.isend(opIssend, modeSync, buf, count, dt, dest, tag, comm)
+}
+
+// Irsend is MPI_Irsend: the receive must already be posted.
+func (r *Rank) Irsend(buf Buffer, count int, dt *Datatype, dest, tag int, comm *Comm) (*Request, error) {
+	return r.isend(opIrsend, modeReady, buf, count, dt, dest, tag, comm)
+}
+
+// Ibsend is MPI_Ibsend: the message is copied into the attached buffer.
+func (r *Rank) Ibsend(buf Buffer, count int, dt *Datatype, dest, tag int, comm *Comm) (*Request, error) {
+	return r.isend(opIbsend, modeBuffered, buf, count, dt, dest, tag, comm)
+}
+
+func (r *Rank) blocking(op op, q *Request, err error) error {
+	if err != nil {
+		return err
+	}
+	start := r.t.Now()
+	blocked := r.wait(q.arrived)
+	r.complete(q)
+	r.stats[op].add(r.t.Now()-start, 0, blocked)
+	r.stats[op].Count-- // the call was counted by isend/irecv under this op
+	r.call = "running (outside MPI)"
+	return q.err
+}
+
+// Send is MPI_Send. Under the scmp and niu protocols it completes when the
+// data has left, which needs the matching receive (synchronous semantics,
+// as the thesis's library); under eager, short messages complete at once.
+func (r *Rank) Send(buf Buffer, count int, dt *Datatype, dest, tag int, comm *Comm) error {
+	q, err := r.isend(opSend, modeStandard, buf, count, dt, dest, tag, comm)
+	return r.blocking(opSend, q, err)
+}
+
+// Ssend is MPI_Ssend.
+func (r *Rank) Ssend(buf Buffer, count int, dt *Datatype, dest, tag int, comm *Comm) error {
+	q, err := r.isend(opSsend, modeSync, buf, count, dt, dest, tag, comm)
+	return r.blocking(opSsend, q, err)
+}
+
+// Rsend is MPI_Rsend; a ready send whose receive is not posted is an
+// erroneous program, and the run ends with that error.
+func (r *Rank) Rsend(buf Buffer, count int, dt *Datatype, dest, tag int, comm *Comm) error {
+	q, err := r.isend(opRsend, modeReady, buf, count, dt, dest, tag, comm)
+	return r.blocking(opRsend, q, err)
+}
+
+// Bsend is MPI_Bsend: it returns once the message is copied into the
+// buffer given to BufferAttach.
+func (r *Rank) Bsend(buf Buffer, count int, dt *Datatype, dest, tag int, comm *Comm) error {
+	q, err := r.isend(opBsend, modeBuffered, buf, count, dt, dest, tag, comm)
+	return r.blocking(opBsend, q, err)
+}
+
+// Recv is MPI_Recv.
+func (r *Rank) Recv(buf Buffer, count int, dt *Datatype, source, tag int, comm *Comm) (Status, error) {
+	q, err := r.irecv(opRecv, buf, count, dt, source, tag, comm)
+	if err != nil {
+		return Status{}, err
+	}
+	err = r.blocking(opRecv, q, nil)
+	return q.status, err
+}
+
+// Irecv is MPI_Irecv.
+func (r *Rank) Irecv(buf Buffer, count int, dt *Datatype, source, tag int, comm *Comm) (*Request, error) {
+	return r.irecv(opIrecv, buf, count, dt, source, tag, comm)
+}
+
+// Sendrecv is MPI_Sendrecv.
+func (r *Rank) Sendrecv(sbuf Buffer, scount int, sdt *Datatype, dest, stag int,
+	rbuf Buffer, rcount int, rdt *Datatype, source, rtag int, comm *Comm) (Status, error) {
+	start := r.t.Now()
+	rq, err := r.irecv(opSendrecv, rbuf, rcount, rdt, source, rtag, comm)
+	if err != nil {
+		return Status{}, err
+	}
+	sq, err := r.isend(opSendrecv, modeStandard, sbuf, scount, sdt, dest, stag, comm)
+	if err != nil {
+		return Status{}, err
+	}
+	r.stats[opSendrecv].Count -= 2
+	r.call = fmt.Sprintf("MPI_Sendrecv(dest=%d, source=%d, comm %s)", dest, source, comm.name)
+	blocked := r.wait(func() bool { return rq.arrived() && sq.arrived() })
+	r.complete(sq)
+	r.complete(rq)
+	r.stats[opSendrecv].add(r.t.Now()-start, rq.status.Bytes, blocked)
+	r.call = "running (outside MPI)"
+	if sq.err != nil {
+		return rq.status, sq.err
+	}
+	return rq.status, rq.err
+}
+
+// checkArgs validates what every point-to-point call shares.
+func (r *Rank) checkArgs(name string, buf Buffer, count int, dt *Datatype, peer, tag int, comm *Comm, recv bool) error {
+	switch {
+	case comm == nil || comm.r != r:
+		return errorf(ErrArg, name, "rank %d: invalid communicator", r.rank)
+	case comm.freed:
+		return errorf(ErrArg, name, "rank %d: communicator %s was freed", r.rank, comm.name)
+	case count < 0:
+		return errorf(ErrCount, name, "count %d must be >= 0", count)
+	case dt == nil || !dt.Committed():
+		return errorf(ErrType, name, "datatype not committed")
+	case tag < 0 && !(recv && tag == AnyTag):
+		return errorf(ErrArg, name, "tag %d must be >= 0", tag)
+	case peer < 0 && !(recv && peer == AnySource) || peer >= comm.Size():
+		return errorf(ErrRank, name, "rank %d is not in %s (size %d)", peer, comm.name, comm.Size())
+	case dt.Span(count) > buf.Len():
+		return errorf(ErrBuffer, name, "%d elements of the datatype need %d bytes, the buffer has %d", count, dt.Span(count), buf.Len())
+	}
+	return nil
+}
+
+func (r *Rank) newRequest(op op, send bool, buf Buffer, count int, dt *Datatype, peer, tag int, comm *Comm) *Request {
+	r.nextReq++
+	return &Request{r: r, id: r.nextReq, op: op, send: send, buf: buf, count: count, dt: dt, peer: peer, tag: tag,
+		comm: comm, bytes: count * dt.Size(), proto: r.w.Cfg.Protocol, posted: r.t.Now()}
+}
+
+func (r *Rank) isend(op op, mode sendMode, buf Buffer, count int, dt *Datatype, dest, tag int, comm *Comm) (*Request, error) {
+	name := opNames[op]
+	start := r.enter(op, "%s(dest=%d, tag=%d, comm %s)", name, dest, tag, commName(comm))
+	if err := r.checkArgs(name, buf, count, dt, dest, tag, comm, false); err != nil {
+		r.leave(op, start, 0, 0)
+		return nil, err
+	}
+	q := r.newRequest(op, true, buf, count, dt, comm.group.WorldRank(dest), tag, comm)
+	q.mode = mode
+	cpu := r.w.M.CPU
+	switch {
+	case mode == modeBuffered:
+		// Copy into the attached buffer; the send proceeds from the copy.
+		off, err := r.bsendReserve(q.bytes)
+		if err != nil {
+			r.leave(op, start, 0, 0)
+			return nil, err
+		}
+		q.data, _ = r.bsend.Slice(off, q.bytes)
+		r.t.Compute(cpu.CopyCyclesPerWord * int64((q.bytes+3)/4))
+		if err := r.packInto(q, q.data.Bytes); err != nil {
+			r.leave(op, start, 0, 0)
+			return nil, err
+		}
+		q.local = true
+	case dt.Contiguous():
+		q.data, _ = buf.Slice(0, q.bytes)
+	default:
+		// Non-contiguous data is packed first, as the thesis does.
+		tmp, err := r.Alloc(q.bytes)
+		if err != nil {
+			r.leave(op, start, 0, 0)
+			return nil, err
+		}
+		q.data, q.temp = tmp, true
+		r.t.Compute(cpu.CopyCyclesPerWord * int64((q.bytes+3)/4))
+		if err := r.packInto(q, tmp.Bytes); err != nil {
+			r.leave(op, start, 0, 0)
+			return nil, err
+		}
+	}
+	r.sendOrder = append(r.sendOrder, q)
+	err := r.w.startSend(r, q)
+	r.leave(op, start, q.bytes, 0)
+	return q, err
+}
+
+func (r *Rank) packInto(q *Request, out []byte) error {
+	pos := 0
+	return Pack(q.buf.Bytes, q.count, q.dt, out, &pos)
+}
+
+func commName(c *Comm) string {
+	if c == nil {
+		return "nil"
+	}
+	return c.name
+}
+
+func (r *Rank) irecv(op op, buf Buffer, count int, dt *Datatype, source, tag int, comm *Comm) (*Request, error) {
+	name := opNames[op]
+	src := "MPI_ANY_SOURCE"
+	if source != AnySource {
+		src = fmt.Sprint(source)
+	}
+	tg := "MPI_ANY_TAG"
+	if tag != AnyTag {
+		tg = fmt.Sprint(tag)
+	}
+	start := r.enter(op, "%s(source=%s, tag=%s, comm %s)", name, src, tg, commName(comm))
+	if err := r.checkArgs(name, buf, count, dt, source, tag, comm, true); err != nil {
+		r.leave(op, start, 0, 0)
+		return nil, err
+	}
+	peer := AnySource
+	if source != AnySource {
+		peer = comm.group.WorldRank(source)
+	}
+	q := r.newRequest(op, false, buf, count, dt, peer, tag, comm)
+	if dt.Contiguous() && q.bytes%4 == 0 {
+		q.data, _ = buf.Slice(0, q.bytes)
+	} else {
+		// The DMA engine writes whole words: odd sizes and scattered
+		// layouts are received into a temporary and copied out.
+		tmp, err := r.Alloc(q.bytes + 3)
+		if err != nil {
+			r.leave(op, start, 0, 0)
+			return nil, err
+		}
+		q.data, q.temp = tmp, true
+	}
+	flag, err := r.Alloc(4)
+	if err != nil {
+		r.leave(op, start, 0, 0)
+		return nil, err
+	}
+	q.flag = flag
+	r.w.startRecv(r, q)
+	r.leave(op, start, 0, 0)
+	return q, nil
+}
+
+// BufferAttach is MPI_Buffer_attach: b becomes the space Bsend copies into.
+func (r *Rank) BufferAttach(b Buffer) error {
+	if r.bsend.Bytes != nil {
+		return errorf(ErrBuffer, "MPI_Buffer_attach", "rank %d: a buffer is already attached", r.rank)
+	}
+	r.bsend, r.bsendUsed = b, 0
+	return nil
+}
+
+// BufferDetach is MPI_Buffer_detach: it waits for buffered sends to leave
+// and returns the buffer.
+func (r *Rank) BufferDetach() (Buffer, error) {
+	r.call = "MPI_Buffer_detach"
+	r.wait(func() bool { return r.bsendIdle() })
+	b := r.bsend
+	r.bsend, r.bsendUsed = Buffer{}, 0
+	r.call = "running (outside MPI)"
+	return b, nil
+}
+
+func (r *Rank) bsendIdle() bool {
+	for _, q := range r.sendOrder {
+		if q.mode == modeBuffered && !(q.xfer != nil && q.xfer.Sent) {
+			return false
+		}
+	}
+	return true
+}
+
+// bsendReserve finds room for n bytes in the attached buffer: space is
+// handed out in order and reclaimed once every buffered send has left.
+func (r *Rank) bsendReserve(n int) (int, error) {
+	if r.bsend.Bytes == nil {
+		return 0, errorf(ErrBuffer, "MPI_Bsend", "rank %d: no buffer attached (MPI_Buffer_attach)", r.rank)
+	}
+	if r.bsendIdle() {
+		r.bsendUsed = 0
+	}
+	off := (r.bsendUsed + 3) &^ 3
+	if off+n > r.bsend.Len() {
+		return 0, errorf(ErrBuffer, "MPI_Bsend", "rank %d: %d bytes do not fit the attached buffer (%d of %d bytes in use)", r.rank, n, r.bsendUsed, r.bsend.Len())
+	}
+	r.bsendUsed = off + n
+	return off, nil
+}

@@ -1,0 +1,273 @@
+package mpi
+
+import (
+	"fmt"
+
+	"nocsim/endpoint"
+	"nocsim/router"
+)
+
+// The protocols, as the thesis describes them (section 4.2.2):
+//
+//	scmp:  Isend sends a THREAD message running _MPI_Post_send at the
+//	       receiver, which matches it against posted receives or queues it;
+//	       a matching receive answers with a THREAD message running
+//	       _MPI_Request_data at the sender, which DMAs the data into the
+//	       receive buffer and then writes the receiver's completion flag
+//	       with a DATA message.
+//	eager: messages up to eager_bytes travel inside the THREAD message and
+//	       are buffered at the receiver if unexpected; larger ones, and
+//	       synchronous sends, use the scmp rendezvous.
+//	niu:   the same rendezvous with the RTS and CTS handled by the NIUs as
+//	       control messages: no threads, no processor time.
+//
+// Messages between two tiles are ordered (router.KindOrdered) and handler
+// threads run in arrival order, so sends between a pair never overtake.
+
+// envelope is a send announced at its receiver before a receive matched it.
+type envelope struct {
+	src, tag  int // world rank
+	ctx       uint32
+	bytes     int
+	sreq      uint32
+	mode      sendMode
+	payload   []byte // eager data, copied into the library's buffer
+	eager     bool
+	arrivedAt int64
+}
+
+const postSendWords = 6 // src, tag, ctx, bytes, sreq, mode
+
+func (w *World) startSend(r *Rank, q *Request) error {
+	m := w.M
+	dst := q.peer
+	eager := w.Cfg.Protocol == "eager" && q.mode != modeSync && q.bytes <= w.Cfg.EagerBytes
+	switch {
+	case eager:
+		q.proto = "eager"
+		words := toWords(q.data.Bytes[:q.bytes])
+		args := append([]uint32{uint32(r.rank), uint32(q.tag), q.comm.ctx, uint32(q.bytes), uint32(q.mode), q.id}, words...)
+		r.t.Compute(m.CPU.SendCycles(2 + len(args)))
+		p, err := m.SendWords(r.node.ID, dst, router.KindThread, uint32(w.h.eager), 0, args, r.t.Now())
+		if err != nil {
+			return errorf(ErrOther, opNames[q.op], "%v", err)
+		}
+		q.xfer = &endpoint.Transfer{}
+		p.Xfer = q.xfer
+		q.local = true // the data went into the message
+	case w.Cfg.Protocol == "niu":
+		r.sends[q.id] = q
+		args := []uint32{uint32(r.rank), uint32(q.tag), q.comm.ctx, uint32(q.bytes), q.id, uint32(q.mode)}
+		r.t.Compute(m.CPU.SendCycles(2 + len(args)))
+		if _, err := m.SendWords(r.node.ID, dst, router.KindControl, uint32(w.h.ctlPostSend), 0, args, r.t.Now()); err != nil {
+			return errorf(ErrOther, opNames[q.op], "%v", err)
+		}
+	default:
+		q.proto = "scmp"
+		r.sends[q.id] = q
+		if err := r.t.CreateThread(dst, w.h.postSend, uint32(r.rank), uint32(q.tag), q.comm.ctx, uint32(q.bytes), q.id, uint32(q.mode)); err != nil {
+			return errorf(ErrOther, opNames[q.op], "%v", err)
+		}
+	}
+	return nil
+}
+
+func toWords(b []byte) []uint32 {
+	w := make([]uint32, (len(b)+3)/4)
+	for i := range w {
+		var x [4]byte
+		copy(x[:], b[4*i:])
+		w[i] = le.Uint32(x[:])
+	}
+	return w
+}
+
+// matches reports whether a receive (source world rank or AnySource, tag
+// or AnyTag, context) accepts an envelope.
+func matches(q *Request, src, tag int, ctx uint32) bool {
+	return q.comm.ctx == ctx && (q.peer == AnySource || q.peer == src) && (q.tag == AnyTag || q.tag == tag)
+}
+
+// startRecv matches a new receive against the sends already announced, in
+// arrival order, or posts it.
+func (w *World) startRecv(r *Rank, q *Request) {
+	for i, e := range r.unexpected {
+		if !matches(q, e.src, e.tag, e.ctx) {
+			continue
+		}
+		r.t.Compute(w.Cfg.MatchCycle * int64(i+1))
+		r.unexpected = append(r.unexpected[:i], r.unexpected[i+1:]...)
+		w.matched(r, q, e)
+		if e.eager {
+			n := min(e.bytes, q.bytes)
+			r.t.Compute(w.M.CPU.CopyCyclesPerWord * int64((n+3)/4))
+			copy(q.data.Bytes, e.payload[:n])
+			q.got = true
+			return
+		}
+		w.requestData(r, q, e, r.t)
+		return
+	}
+	r.t.Compute(w.Cfg.MatchCycle * int64(len(r.unexpected)))
+	r.posted = append(r.posted, q)
+}
+
+// matched records a receive meeting its send.
+func (w *World) matched(r *Rank, q *Request, e *envelope) {
+	q.matched = true
+	q.handshake = w.M.Eng.Now()
+	q.status = Status{Source: q.comm.group.Rank(e.src), Tag: e.tag, Bytes: min(e.bytes, q.bytes)}
+	if e.eager {
+		q.proto = "eager"
+	} else {
+		q.proto = w.Cfg.Protocol
+	}
+	if e.bytes > q.bytes {
+		q.err = errorf(ErrTruncate, "MPI_Recv", "rank %d: message of %d bytes from rank %d (tag %d) into a %d-byte receive", r.rank, e.bytes, q.status.Source, e.tag, q.bytes)
+	}
+}
+
+// requestData asks the sender for the data (the CTS): a THREAD message, or
+// a control message under the niu protocol. t is the thread asking, or nil
+// for the NIU.
+func (w *World) requestData(r *Rank, q *Request, e *envelope, t *endpoint.Thread) {
+	words := (min(e.bytes, q.bytes) + 3) / 4
+	args := []uint32{e.sreq, uint32(r.rank), q.data.Addr, q.flag.Addr, uint32(words)}
+	var err error
+	switch {
+	case w.Cfg.Protocol == "niu" && t != nil:
+		t.Compute(w.M.CPU.SendCycles(2 + len(args)))
+		_, err = w.M.SendWords(r.node.ID, e.src, router.KindControl, uint32(w.h.ctlRequestData), 0, args, t.Now())
+	case w.Cfg.Protocol == "niu":
+		_, err = w.M.SendWords(r.node.ID, e.src, router.KindControl, uint32(w.h.ctlRequestData), 0, args, w.M.Eng.Now())
+	default:
+		err = t.CreateThread(e.src, w.h.requestData, args...)
+	}
+	if err != nil {
+		w.fail(fmt.Errorf("rank %d: asking rank %d for data: %w", r.rank, e.src, err))
+	}
+}
+
+// postSend is _MPI_Post_send at the receiver: match a posted receive, or
+// queue the announcement.
+func (w *World) postSend(r *Rank, a []uint32, t *endpoint.Thread) {
+	e := &envelope{src: int(a[0]), tag: int(int32(a[1])), ctx: a[2], bytes: int(a[3]), sreq: a[4], mode: sendMode(a[5])}
+	if q := w.takePosted(r, e, t); q != nil {
+		w.requestData(r, q, e, t)
+		return
+	}
+	if e.mode == modeReady {
+		w.fail(fmt.Errorf("erroneous program: rank %d called MPI_Rsend to rank %d (tag %d) before a matching receive was posted", e.src, r.rank, e.tag))
+		return
+	}
+	r.unexpected = append(r.unexpected, e)
+}
+
+// takePosted removes and returns the first posted receive matching e.
+func (w *World) takePosted(r *Rank, e *envelope, t *endpoint.Thread) *Request {
+	for i, q := range r.posted {
+		if matches(q, e.src, e.tag, e.ctx) {
+			if t != nil {
+				t.Compute(w.Cfg.MatchCycle * int64(i+1))
+			}
+			r.posted = append(r.posted[:i], r.posted[i+1:]...)
+			w.matched(r, q, e)
+			return q
+		}
+	}
+	if t != nil {
+		t.Compute(w.Cfg.MatchCycle * int64(len(r.posted)))
+	}
+	return nil
+}
+
+func (w *World) rankOf(n *endpoint.Node) *Rank {
+	if n.ID >= len(w.Ranks) {
+		return nil
+	}
+	return w.Ranks[n.ID]
+}
+
+func (w *World) threadPostSend(t *endpoint.Thread, a []uint32) {
+	w.postSend(w.rankOf(t.Node()), a, t)
+}
+
+func (w *World) ctlPostSend(n *endpoint.Node, a []uint32) {
+	w.postSend(w.rankOf(n), a, nil)
+}
+
+// sendData is _MPI_Request_data at the sender: DMA the data into the
+// receive buffer, then write the receiver's completion flag.
+func (w *World) sendData(r *Rank, a []uint32, t *endpoint.Thread) {
+	q := r.sends[a[0]]
+	if q == nil {
+		w.fail(fmt.Errorf("rank %d: data requested for unknown send %d", r.rank, a[0]))
+		return
+	}
+	delete(r.sends, a[0])
+	q.matched = true
+	dst, addr, flag, words := int(a[1]), a[2], a[3], int(a[4])
+	if t != nil {
+		x, err := t.SendBlockNB(dst, addr, 1, q.data.Addr, 1, words)
+		if err == nil {
+			err = t.SendInt(dst, flag, 1)
+		}
+		if err != nil {
+			w.fail(fmt.Errorf("rank %d: sending data to rank %d: %w", r.rank, dst, err))
+		}
+		q.xfer = x
+		return
+	}
+	now := w.M.Eng.Now()
+	q.xfer = &endpoint.Transfer{}
+	for off := 0; off < words || off == 0; off += endpoint.MaxBlockWords {
+		n := min(endpoint.MaxBlockWords, words-off)
+		p, err := w.M.SendBlock(r.node.ID, dst, router.KindData, addr+uint32(off), 1, q.data.Addr+uint32(off), 1, n, now)
+		if err != nil {
+			w.fail(fmt.Errorf("rank %d: sending data to rank %d: %w", r.rank, dst, err))
+			return
+		}
+		if off+n >= words {
+			p.Xfer = q.xfer
+		}
+		if words == 0 {
+			break
+		}
+	}
+	if _, err := w.M.SendWords(r.node.ID, dst, router.KindData, flag, 1, []uint32{1}, now); err != nil {
+		w.fail(err)
+	}
+}
+
+func (w *World) threadRequestData(t *endpoint.Thread, a []uint32) {
+	w.sendData(w.rankOf(t.Node()), a, t)
+}
+
+func (w *World) ctlRequestData(n *endpoint.Node, a []uint32) {
+	w.sendData(w.rankOf(n), a, nil)
+}
+
+// threadEager is the eager protocol's handler: the data is in the message.
+func (w *World) threadEager(t *endpoint.Thread, a []uint32) {
+	r := w.rankOf(t.Node())
+	e := &envelope{src: int(a[0]), tag: int(int32(a[1])), ctx: a[2], bytes: int(a[3]), mode: sendMode(a[4]), eager: true}
+	payload := make([]byte, 4*len(a[eagerHeader:]))
+	for i, x := range a[eagerHeader:] {
+		le.PutUint32(payload[4*i:], x)
+	}
+	copyCycles := w.M.CPU.CopyCyclesPerWord * int64(len(a)-eagerHeader)
+	if q := w.takePosted(r, e, t); q != nil {
+		t.Compute(copyCycles)
+		copy(q.data.Bytes, payload[:min(e.bytes, q.bytes)])
+		q.got = true
+		return
+	}
+	if e.mode == modeReady {
+		w.fail(fmt.Errorf("erroneous program: rank %d called MPI_Rsend to rank %d (tag %d) before a matching receive was posted", e.src, r.rank, e.tag))
+		return
+	}
+	// Unexpected: the library keeps a copy until a receive asks for it.
+	t.Compute(copyCycles)
+	e.payload = payload
+	r.unexpected = append(r.unexpected, e)
+}

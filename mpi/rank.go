@@ -1,0 +1,112 @@
+package mpi
+
+import (
+	"fmt"
+
+	"nocsim/des"
+	"nocsim/endpoint"
+)
+
+// Rank is one MPI process: its tile, its main thread, and the library's
+// state on that tile (the posted-receive and posted-send queues).
+type Rank struct {
+	w     *World
+	rank  int
+	node  *endpoint.Node
+	t     *endpoint.Thread
+	world *Comm
+
+	posted     []*Request          // receives waiting for a send
+	unexpected []*envelope         // sends announced before their receive
+	sends      map[uint32]*Request // sends waiting for their receiver, by id
+	sendOrder  []*Request          // every send, for reports
+	nextReq    uint32
+
+	bsend     Buffer // attached by Buffer_attach
+	bsendUsed int
+
+	call  string // the MPI call the rank is in, for reports
+	stats [numOps]OpStats
+	log   []Message
+}
+
+// Rank is the process's rank in MPI_COMM_WORLD.
+func (r *Rank) Rank() int { return r.rank }
+
+// Size is the size of MPI_COMM_WORLD.
+func (r *Rank) Size() int { return len(r.w.Ranks) }
+
+// CommWorld is MPI_COMM_WORLD as seen by this rank.
+func (r *Rank) CommWorld() *Comm { return r.world }
+
+// Thread is the rank's main thread, for native SCMP calls.
+func (r *Rank) Thread() *endpoint.Thread { return r.t }
+
+// Now is the current simulated cycle.
+func (r *Rank) Now() des.Time { return r.t.Now() }
+
+// Wtime is MPI_Wtime: simulated seconds since the start.
+func (r *Rank) Wtime() float64 { return r.w.Seconds(r.t.Now()) }
+
+// Wtick is MPI_Wtick: one clock cycle in seconds.
+func (r *Rank) Wtick() float64 { return r.w.Seconds(1) }
+
+// Compute charges cycles of computation to the rank's processor.
+func (r *Rank) Compute(cycles int64) { r.t.Compute(cycles) }
+
+// Flops charges n floating-point operations.
+func (r *Rank) Flops(n int64) { r.t.Flops(n) }
+
+// Alloc gives a buffer of n bytes in the tile's memory, zeroed.
+func (r *Rank) Alloc(n int) (Buffer, error) {
+	addr, b, err := r.node.Alloc(n)
+	if err != nil {
+		return Buffer{}, errorf(ErrBuffer, "Alloc", "rank %d: %v", r.rank, err)
+	}
+	return Buffer{Addr: addr, Bytes: b}, nil
+}
+
+// MustAlloc is Alloc for programs that treat running out of memory as a
+// bug: it panics, which ends the run with an error naming the rank.
+func (r *Rank) MustAlloc(n int) Buffer {
+	b, err := r.Alloc(n)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// Free returns a buffer from Alloc.
+func (r *Rank) Free(b Buffer) error {
+	if err := r.node.Mem.Free(b.Addr); err != nil {
+		return errorf(ErrBuffer, "Free", "rank %d: %v", r.rank, err)
+	}
+	return nil
+}
+
+// enter starts an MPI call: it is recorded for reports and statistics and
+// charged call_cycles.
+func (r *Rank) enter(op op, format string, a ...any) des.Time {
+	r.call = fmt.Sprintf(format, a...)
+	start := r.t.Now()
+	r.t.Compute(r.w.M.CPU.CallCycles)
+	_ = op
+	return start
+}
+
+// leave ends an MPI call started at start.
+func (r *Rank) leave(op op, start des.Time, bytes int, blocked des.Time) {
+	r.stats[op].add(r.t.Now()-start, bytes, blocked)
+	r.call = "running (outside MPI)"
+}
+
+// wait blocks the rank's main thread in a wait loop until cond holds and
+// returns the cycles it spent blocked.
+func (r *Rank) wait(cond func() bool) des.Time {
+	if cond() {
+		return 0
+	}
+	start := r.t.Now()
+	r.t.WaitUntil(r.call, cond)
+	return r.t.Now() - start
+}

@@ -1,0 +1,122 @@
+package mpi
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"nocsim/des"
+	"nocsim/endpoint"
+)
+
+// World is one MPI job: Procs ranks, rank i on tile i of the machine.
+type World struct {
+	M     *endpoint.Machine
+	Cfg   Config
+	Ranks []*Rank
+
+	h       handlers
+	nextCtx uint32 // context ids handed out by the highest-numbered tile
+	err     error
+}
+
+type handlers struct {
+	postSend, requestData, eager endpoint.HandlerID // THREAD messages
+	ctlPostSend, ctlRequestData  endpoint.HandlerID // NIU control messages
+	ctxRequest                   endpoint.HandlerID
+}
+
+// NewWorld prepares an MPI job on m. Nothing runs until Launch and Run.
+func NewWorld(m *endpoint.Machine, cfg Config) (*World, error) {
+	if err := cfg.Validate(len(m.Nodes), m.Spec.QueueFlits); err != nil {
+		return nil, err
+	}
+	if cfg.Procs == 0 {
+		cfg.Procs = len(m.Nodes)
+	}
+	w := &World{M: m, Cfg: cfg, nextCtx: firstFreeContext}
+	w.h = handlers{
+		postSend:       m.Register("_MPI_Post_send", w.threadPostSend),
+		requestData:    m.Register("_MPI_Request_data", w.threadRequestData),
+		eager:          m.Register("_MPI_Eager", w.threadEager),
+		ctlPostSend:    m.RegisterControl("NIU RTS", w.ctlPostSend),
+		ctlRequestData: m.RegisterControl("NIU CTS", w.ctlRequestData),
+		ctxRequest:     m.Register("_MPI_Context_request", w.threadContextRequest),
+	}
+	all := make([]int, cfg.Procs)
+	for i := range all {
+		all[i] = i
+	}
+	worldGroup, _ := NewGroup(all)
+	for i := 0; i < cfg.Procs; i++ {
+		r := &Rank{w: w, rank: i, node: m.Nodes[i], sends: map[uint32]*Request{}}
+		r.world = &Comm{r: r, ctx: worldContext, group: worldGroup, rank: i, name: "MPI_COMM_WORLD"}
+		w.Ranks = append(w.Ranks, r)
+	}
+	return w, nil
+}
+
+// Launch starts prog as the main thread of every rank.
+func (w *World) Launch(prog func(r *Rank)) {
+	for _, r := range w.Ranks {
+		r.node.Start(fmt.Sprintf("rank %d", r.rank), func(t *endpoint.Thread) {
+			r.t = t
+			prog(r)
+			if r.call == "" {
+				r.call = "finished"
+			}
+		})
+	}
+}
+
+// Run simulates the job to its end. A job whose ranks wait on each other
+// ends with a *DeadlockError listing what each blocked rank waits for and
+// the sends nobody received.
+func (w *World) Run() error {
+	err := w.M.Run(-1)
+	if w.err != nil {
+		return w.err
+	}
+	var dl *endpoint.DeadlockError
+	if errors.As(err, &dl) {
+		return &DeadlockError{At: dl.At, Report: w.report()}
+	}
+	return err
+}
+
+func (w *World) fail(err error) {
+	if w.err == nil {
+		w.err = err
+		w.M.Eng.Stop()
+	}
+}
+
+// DeadlockError is an MPI program that cannot finish.
+type DeadlockError struct {
+	At     des.Time
+	Report string
+}
+
+func (e *DeadlockError) Error() string {
+	return fmt.Sprintf("MPI deadlock at cycle %d: every rank still running is blocked\n%s", e.At, e.Report)
+}
+
+func (w *World) report() string {
+	var b strings.Builder
+	for _, r := range w.Ranks {
+		if r.call != "finished" {
+			fmt.Fprintf(&b, "  rank %d in %s\n", r.rank, r.call)
+		}
+	}
+	for _, r := range w.Ranks {
+		for _, q := range r.sendOrder {
+			if !q.done && !q.matched {
+				fmt.Fprintf(&b, "  unmatched: rank %d %s\n", r.rank, q.describe())
+			}
+		}
+	}
+	return b.String()
+}
+
+// Seconds converts cycles to seconds at the machine's clock.
+func (w *World) Seconds(c des.Time) float64 { return w.M.Seconds(c) }
