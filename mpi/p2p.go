@@ -157,6 +157,14 @@ func (r *Rank) isend(op op, mode sendMode, buf Buffer, count int, dt *Datatype, 
 		q.local = true
 	case dt.Contiguous():
 		q.data, _ = buf.Slice(0, q.bytes)
+	case r.w.Cfg.VectorDMA && !r.w.eager(q):
+		if first, stride, ok := wordStride(dt, count); ok {
+			// The DMA engine gathers the vector itself: no packing.
+			q.data = Buffer{Addr: buf.Addr + uint32(first), Bytes: buf.Bytes}
+			q.stride = uint32(stride)
+			break
+		}
+		fallthrough
 	default:
 		// Non-contiguous data is packed first, as the thesis does.
 		tmp, err := r.Alloc(q.bytes)
@@ -175,6 +183,36 @@ func (r *Rank) isend(op op, mode sendMode, buf Buffer, count int, dt *Datatype, 
 	err := r.w.startSend(r, q)
 	r.leave(op, start, q.bytes, 0)
 	return q, err
+}
+
+// wordStride recognises count elements of t that are single words at a
+// constant word stride (a vector of 4-byte elements, one per block): the
+// first word's index and the stride.
+func wordStride(t *Datatype, count int) (first, stride int, ok bool) {
+	var offs []int
+	for i := 0; i < count; i++ {
+		for _, s := range t.segs {
+			if s.n%4 != 0 {
+				return 0, 0, false
+			}
+			for k := 0; k < s.n; k += 4 {
+				offs = append(offs, i*t.Extent()+s.off+k)
+			}
+		}
+	}
+	if len(offs) < 2 || offs[0] < 0 || offs[0]%4 != 0 {
+		return 0, 0, false
+	}
+	d := offs[1] - offs[0]
+	if d <= 0 || d%4 != 0 || d/4 > 0xffff {
+		return 0, 0, false
+	}
+	for i := 2; i < len(offs); i++ {
+		if offs[i]-offs[i-1] != d {
+			return 0, 0, false
+		}
+	}
+	return offs[0] / 4, d / 4, true
 }
 
 func (r *Rank) packInto(q *Request, out []byte) error {

@@ -38,10 +38,15 @@ type envelope struct {
 
 const postSendWords = 6 // src, tag, ctx, bytes, sreq, mode
 
+// eager reports whether a send goes inside its THREAD message.
+func (w *World) eager(q *Request) bool {
+	return w.Cfg.Protocol == "eager" && q.mode != modeSync && q.bytes <= w.Cfg.EagerBytes
+}
+
 func (w *World) startSend(r *Rank, q *Request) error {
 	m := w.M
 	dst := q.peer
-	eager := w.Cfg.Protocol == "eager" && q.mode != modeSync && q.bytes <= w.Cfg.EagerBytes
+	eager := w.eager(q)
 	switch {
 	case eager:
 		q.proto = "eager"
@@ -207,8 +212,9 @@ func (w *World) sendData(r *Rank, a []uint32, t *endpoint.Thread) {
 	delete(r.sends, a[0])
 	q.matched = true
 	dst, addr, flag, words := int(a[1]), a[2], a[3], int(a[4])
+	stride := max(q.stride, 1)
 	if t != nil {
-		x, err := t.SendBlockNB(dst, addr, 1, q.data.Addr, 1, words)
+		x, err := t.SendBlockNB(dst, addr, 1, q.data.Addr, stride, words)
 		if err == nil {
 			err = t.SendInt(dst, flag, 1)
 		}
@@ -222,7 +228,7 @@ func (w *World) sendData(r *Rank, a []uint32, t *endpoint.Thread) {
 	q.xfer = &endpoint.Transfer{}
 	for off := 0; off < words || off == 0; off += endpoint.MaxBlockWords {
 		n := min(endpoint.MaxBlockWords, words-off)
-		p, err := w.M.SendBlock(r.node.ID, dst, router.KindData, addr+uint32(off), 1, q.data.Addr+uint32(off), 1, n, now)
+		p, err := w.M.SendBlock(r.node.ID, dst, router.KindData, addr+uint32(off), 1, q.data.Addr+uint32(off)*stride, stride, n, now)
 		if err != nil {
 			w.fail(fmt.Errorf("rank %d: sending data to rank %d: %w", r.rank, dst, err))
 			return

@@ -59,12 +59,13 @@ type Request struct {
 	comm  *Comm
 	bytes int // send: bytes sent; receive: capacity
 
-	data  Buffer // what the network reads or writes: buf itself, or a packed copy
-	temp  bool   // data is a temporary to unpack and free
-	flag  Buffer // receive: completion flag word, written by the sender's DATA message
-	got   bool   // receive: the data is in place without a flag (eager)
-	local bool   // send: complete as soon as it is handed over (eager, buffered)
-	xfer  *endpoint.Transfer
+	data   Buffer // what the network reads or writes: buf itself, or a packed copy
+	stride uint32 // send: source word stride of data for the DMA engine (0 means 1)
+	temp   bool   // data is a temporary to unpack and free
+	flag   Buffer // receive: completion flag word, written by the sender's DATA message
+	got    bool   // receive: the data is in place without a flag (eager)
+	local  bool   // send: complete as soon as it is handed over (eager, buffered)
+	xfer   *endpoint.Transfer
 
 	matched   bool
 	done      bool
