@@ -60,18 +60,21 @@ func newGroup(ranks []int) *Group {
 
 // NewGroup makes the group whose rank i is world rank worldRanks[i].
 func NewGroup(worldRanks []int) (*Group, error) {
-	const op = "MPI_Group_new"
-	seen := make(map[int]bool, len(worldRanks))
+	const op = "NewGroup"
+	if len(worldRanks) == 0 {
+		return GroupEmpty, nil
+	}
+	index := make(map[int]int, len(worldRanks))
 	for i, w := range worldRanks {
 		if w < 0 {
 			return nil, errorf(ErrRank, op, "world rank %d at index %d is negative", w, i)
 		}
-		if seen[w] {
+		if _, dup := index[w]; dup {
 			return nil, errorf(ErrGroup, op, "world rank %d appears twice", w)
 		}
-		seen[w] = true
+		index[w] = i
 	}
-	return newGroup(append([]int(nil), worldRanks...)), nil
+	return &Group{ranks: append([]int(nil), worldRanks...), index: index}, nil
 }
 
 // Size is the number of processes in g.
@@ -173,10 +176,10 @@ func exclude(g *Group, picked []bool) *Group {
 
 // expand turns (first, last, stride) triplets into the ranks first,
 // first+stride, ... not passing last. MPI only requires the computed ranks to
-// be valid; nocsim, like MPICH, also requires last to be a rank of g and the
-// stride to lead from first towards last, so every triplet names at least one
-// rank and no step can overflow. Duplicates are errors, which also bounds
-// the expansion by g's size.
+// be valid; nocsim is stricter and also requires last to be a rank of g and
+// the stride to lead from first towards last, so every triplet names at
+// least one rank and no step can overflow. Duplicates are errors, which also
+// bounds the expansion by g's size.
 func expand(op string, g *Group, ranges [][3]int) ([]int, []bool, error) {
 	if g == nil {
 		return nil, nil, errorf(ErrGroup, op, "group is nil")

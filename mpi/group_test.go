@@ -277,8 +277,8 @@ func TestGroupErrors(t *testing.T) {
 		class Class
 		op    string
 	}{
-		{"new negative", func() (any, error) { return NewGroup([]int{0, -1}) }, ErrRank, "MPI_Group_new"},
-		{"new duplicate", func() (any, error) { return NewGroup([]int{3, 1, 3}) }, ErrGroup, "MPI_Group_new"},
+		{"new negative", func() (any, error) { return NewGroup([]int{0, -1}) }, ErrRank, "NewGroup"},
+		{"new duplicate", func() (any, error) { return NewGroup([]int{3, 1, 3}) }, ErrGroup, "NewGroup"},
 		{"incl nil group", func() (any, error) { return GroupIncl(nilGroup, nil) }, ErrGroup, "MPI_Group_incl"},
 		{"incl out of range", func() (any, error) { return GroupIncl(g, []int{0, 5}) }, ErrRank, "MPI_Group_incl"},
 		{"incl negative", func() (any, error) { return GroupIncl(g, []int{-1}) }, ErrRank, "MPI_Group_incl"},

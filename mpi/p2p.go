@@ -31,6 +31,7 @@ func (r *Rank) blocking(op op, q *Request, err error) error {
 	r.complete(q)
 	r.stats[op].add(r.t.Now()-start, 0, blocked)
 	r.stats[op].Count-- // the call was counted by isend/irecv under this op
+	r.w.traceCall(r, opNames[op]+" (wait)", start, r.t.Now())
 	r.call = "running (outside MPI)"
 	return q.err
 }
@@ -180,6 +181,7 @@ func (r *Rank) isend(op op, mode sendMode, buf Buffer, count int, dt *Datatype, 
 		}
 	}
 	r.sendOrder = append(r.sendOrder, q)
+	r.w.traceSend(r.rank, q.id, start)
 	err := r.w.startSend(r, q)
 	r.leave(op, start, q.bytes, 0)
 	return q, err

@@ -120,6 +120,7 @@ func (w *World) startRecv(r *Rank, q *Request) {
 // matched records a receive meeting its send.
 func (w *World) matched(r *Rank, q *Request, e *envelope) {
 	q.matched = true
+	q.from = e
 	q.handshake = w.M.Eng.Now()
 	q.status = Status{Source: q.comm.group.Rank(e.src), Tag: e.tag, Bytes: min(e.bytes, q.bytes)}
 	if e.eager {
@@ -256,7 +257,7 @@ func (w *World) ctlRequestData(n *endpoint.Node, a []uint32) {
 // threadEager is the eager protocol's handler: the data is in the message.
 func (w *World) threadEager(t *endpoint.Thread, a []uint32) {
 	r := w.rankOf(t.Node())
-	e := &envelope{src: int(a[0]), tag: int(int32(a[1])), ctx: a[2], bytes: int(a[3]), mode: sendMode(a[4]), eager: true}
+	e := &envelope{src: int(a[0]), tag: int(int32(a[1])), ctx: a[2], bytes: int(a[3]), mode: sendMode(a[4]), sreq: a[5], eager: true}
 	payload := make([]byte, 4*len(a[eagerHeader:]))
 	for i, x := range a[eagerHeader:] {
 		le.PutUint32(payload[4*i:], x)

@@ -97,6 +97,7 @@ func (r *Rank) enter(op op, format string, a ...any) des.Time {
 // leave ends an MPI call started at start.
 func (r *Rank) leave(op op, start des.Time, bytes int, blocked des.Time) {
 	r.stats[op].add(r.t.Now()-start, bytes, blocked)
+	r.w.traceCall(r, opNames[op], start, r.t.Now())
 	r.call = "running (outside MPI)"
 }
 

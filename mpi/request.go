@@ -68,6 +68,7 @@ type Request struct {
 	xfer   *endpoint.Transfer
 
 	matched   bool
+	from      *envelope // receive: the send it matched
 	done      bool
 	status    Status
 	err       error
@@ -125,6 +126,9 @@ func (r *Rank) complete(q *Request) {
 			}
 		}
 		q.status.Err = q.err
+		if q.from != nil {
+			r.w.traceMessage(q.from.src, q.from.sreq, r.rank, q.status.Bytes, q.proto, r.t.Now())
+		}
 		r.log = append(r.log, Message{Source: q.status.Source, Dest: q.comm.rank, Tag: q.status.Tag, Bytes: q.status.Bytes,
 			Protocol: q.proto, Posted: q.posted, Handshake: q.handshake, Done: r.t.Now()})
 		if q.flag.Bytes != nil {

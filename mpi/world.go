@@ -18,6 +18,7 @@ type World struct {
 	h       handlers
 	nextCtx uint32 // context ids handed out by the highest-numbered tile
 	err     error
+	trace   *tracer
 }
 
 type handlers struct {
