@@ -22,18 +22,29 @@ func (r *Rank) Ibsend(buf Buffer, count int, dt *Datatype, dest, tag int, comm *
 	return r.isend(opIbsend, modeBuffered, buf, count, dt, dest, tag, comm)
 }
 
+// blocking completes a blocking call begun by isend or irecv.
 func (r *Rank) blocking(op op, q *Request, err error) error {
 	if err != nil {
 		return err
 	}
-	start := r.t.Now()
 	blocked := r.wait(q.arrived)
 	r.complete(q)
-	r.stats[op].add(r.t.Now()-start, 0, blocked)
-	r.stats[op].Count-- // the call was counted by isend/irecv under this op
-	r.w.traceCall(r, opNames[op]+" (wait)", start, r.t.Now())
-	r.call = "running (outside MPI)"
+	bytes := q.bytes
+	if !q.send {
+		bytes = q.status.Bytes
+	}
+	r.leave(op, q.callStart, bytes, blocked)
 	return q.err
+}
+
+// nonBlocking reports whether op returns before its request completes;
+// the blocking calls are recorded when they do complete.
+func nonBlocking(op op) bool {
+	switch op {
+	case opIsend, opIssend, opIrsend, opIbsend, opIrecv:
+		return true
+	}
+	return false
 }
 
 // Send is MPI_Send. Under the scmp and niu protocols it completes when the
@@ -91,13 +102,11 @@ func (r *Rank) Sendrecv(sbuf Buffer, scount int, sdt *Datatype, dest, stag int,
 	if err != nil {
 		return Status{}, err
 	}
-	r.stats[opSendrecv].Count -= 2
 	r.call = fmt.Sprintf("MPI_Sendrecv(dest=%d, source=%d, comm %s)", dest, source, comm.name)
 	blocked := r.wait(func() bool { return rq.arrived() && sq.arrived() })
 	r.complete(sq)
 	r.complete(rq)
-	r.stats[opSendrecv].add(r.t.Now()-start, rq.status.Bytes, blocked)
-	r.call = "running (outside MPI)"
+	r.leave(opSendrecv, start, rq.status.Bytes, blocked)
 	if sq.err != nil {
 		return rq.status, sq.err
 	}
@@ -182,8 +191,11 @@ func (r *Rank) isend(op op, mode sendMode, buf Buffer, count int, dt *Datatype, 
 	}
 	r.sendOrder = append(r.sendOrder, q)
 	r.w.traceSend(r.rank, q.id, start)
+	q.callStart = start
 	err := r.w.startSend(r, q)
-	r.leave(op, start, q.bytes, 0)
+	if nonBlocking(op) {
+		r.leave(op, start, q.bytes, 0)
+	}
 	return q, err
 }
 
@@ -267,8 +279,11 @@ func (r *Rank) irecv(op op, buf Buffer, count int, dt *Datatype, source, tag int
 		return nil, err
 	}
 	q.flag = flag
+	q.callStart = start
 	r.w.startRecv(r, q)
-	r.leave(op, start, 0, 0)
+	if nonBlocking(op) {
+		r.leave(op, start, 0, 0)
+	}
 	return q, nil
 }
 

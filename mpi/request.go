@@ -73,6 +73,7 @@ type Request struct {
 	status    Status
 	err       error
 	proto     string
+	callStart des.Time // the call that created the request
 	posted    des.Time
 	handshake des.Time
 }

@@ -11,17 +11,31 @@ import (
 	"nocsim/des"
 	"nocsim/endpoint"
 	"nocsim/mesh"
+	"nocsim/mpi"
 	"nocsim/router"
 )
 
 // sectionOf maps a key to its section, for error messages.
 func sectionOf(key string) string {
-	for _, k := range NocKeys {
-		if k.Name == key {
-			return "noc"
+	for _, s := range Sections() {
+		for _, k := range s.Keys {
+			if k.Name == key {
+				return s.Name
+			}
 		}
 	}
 	return "network"
+}
+
+// Section is one section of a scenario file and its keys.
+type Section struct {
+	Name string
+	Keys []router.Key
+}
+
+// Sections lists every section with its keys, in file order.
+func Sections() []Section {
+	return []Section{{"network", NetworkKeys()}, {"node", endpoint.CPUKeys}, {"mpi", mpi.Keys}, {"noc", NocKeys}}
 }
 
 func where(src Source, key string) string {

@@ -17,7 +17,8 @@ func TestREADMEDocumentsEveryKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc := string(b)
-	for _, keys := range [][]string{names(NetworkKeys()), names(NocKeys)} {
+	for _, sec := range Sections() {
+		keys := names(sec.Keys)
 		for _, k := range keys {
 			row := "| `" + k + "` | `--" + strings.ReplaceAll(k, "_", "-") + "` |"
 			if !strings.Contains(doc, row) {

@@ -13,6 +13,7 @@ import (
 
 	"nocsim/endpoint"
 	"nocsim/mesh"
+	"nocsim/mpi"
 	"nocsim/router"
 )
 
@@ -47,8 +48,10 @@ type Noc struct {
 // Scenario is a whole scenario file.
 type Scenario struct {
 	Name    string  `toml:"name"`
-	Network Network `toml:"network"`
-	Noc     Noc     `toml:"noc"`
+	Network Network          `toml:"network"`
+	Node    endpoint.CPUSpec `toml:"node"`
+	MPI     mpi.Config       `toml:"mpi"`
+	Noc     Noc              `toml:"noc"`
 }
 
 //go:embed default.toml
@@ -63,6 +66,8 @@ func Defaults() Scenario {
 	return Scenario{
 		Name:    "default",
 		Network: Network{Mesh: "8x8", RouterSpec: router.DefaultSpec(), NodeSpec: endpoint.DefaultSpec()},
+		Node:    endpoint.DefaultCPUSpec(),
+		MPI:     mpi.DefaultConfig(),
 		Noc: Noc{Traffic: []string{"uniform"}, Rates: []float64{0.02, 0.1, 0.2, 0.3},
 			PacketFlits: 5, HotspotFraction: 0.1,
 			WarmupCycles: 2000, MeasureCycles: 10000, DrainCycles: 10000, WatchdogCycles: 10000, Seed: 1},
@@ -124,7 +129,7 @@ func Decode(r io.Reader, name string) (Scenario, Source, error) {
 			keys[i] = k.String()
 		}
 		sort.Strings(keys)
-		return sc, nil, fmt.Errorf("%s: unknown key %s (allowed sections: network, noc; see README.md for their keys)", name, strings.Join(keys, ", "))
+		return sc, nil, fmt.Errorf("%s: unknown key %s (allowed sections: network, node, mpi, noc; see README.md for their keys)", name, strings.Join(keys, ", "))
 	}
 	// The TOML decoder falls back to case-insensitive matching; keys here
 	// are exact, as flags are.

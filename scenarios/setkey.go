@@ -20,6 +20,10 @@ func (sc *Scenario) Set(section, key, text string) error {
 		v = reflect.ValueOf(&sc.Network).Elem()
 	case "noc":
 		v = reflect.ValueOf(&sc.Noc).Elem()
+	case "node":
+		v = reflect.ValueOf(&sc.Node).Elem()
+	case "mpi":
+		v = reflect.ValueOf(&sc.MPI).Elem()
 	default:
 		return fmt.Errorf("unknown section %q", section)
 	}
@@ -49,7 +53,7 @@ func field(v reflect.Value, key string) (reflect.Value, bool) {
 
 var kindNames = map[reflect.Kind]string{
 	reflect.String: "names", reflect.Int: "integers", reflect.Int64: "integers",
-	reflect.Uint64: "non-negative integers", reflect.Float64: "numbers",
+	reflect.Uint64: "non-negative integers", reflect.Float64: "numbers", reflect.Bool: "true or false",
 }
 
 func parseInto(f reflect.Value, key, text string) error {
@@ -60,6 +64,12 @@ func parseInto(f reflect.Value, key, text string) error {
 	switch f.Kind() {
 	case reflect.String:
 		f.SetString(text)
+	case reflect.Bool:
+		b, err := strconv.ParseBool(text)
+		if err != nil {
+			return bad("true or false")
+		}
+		f.SetBool(b)
 	case reflect.Int, reflect.Int64:
 		n, err := strconv.ParseInt(text, 10, 64)
 		if err != nil {

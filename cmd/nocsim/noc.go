@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -17,21 +18,23 @@ import (
 
 func flagName(key string) string { return strings.ReplaceAll(key, "_", "-") }
 
-// keyFlags makes one flag per configuration key, so that flags and scenario
-// files share names, units, defaults and validation.
-func keyFlags() []cli.Flag {
+// keyFlags makes one flag per configuration key of the named sections, so
+// that flags and scenario files share names, units, defaults and
+// validation.
+func keyFlags(sections ...string) []cli.Flag {
 	var fs []cli.Flag
-	add := func(section string, keys []router.Key) {
-		for _, k := range keys {
+	for _, s := range scenarios.Sections() {
+		if !slices.Contains(sections, s.Name) {
+			continue
+		}
+		for _, k := range s.Keys {
 			fs = append(fs, &cli.StringFlag{
 				Name:     flagName(k.Name),
 				Usage:    fmt.Sprintf("%s (%s; default %s; allowed %s)", k.Doc, k.Unit, k.Default, k.Allowed),
-				Category: section,
+				Category: s.Name,
 			})
 		}
 	}
-	add("network", scenarios.NetworkKeys())
-	add("noc", scenarios.NocKeys)
 	return fs
 }
 
@@ -49,7 +52,7 @@ func nocCommand() *cli.Command {
 		Name:         "noc",
 		Usage:        "latency against offered load under synthetic traffic",
 		UsageText:    "nocsim noc --mesh 8x8 --traffic uniform --rates 0.02,0.1,0.3 --packet-flits 5 --vcs 2 --vc-buf 8 --seed 1",
-		Flags:        append(flags, keyFlags()...),
+		Flags:        append(flags, keyFlags("network", "noc")...),
 		Action:       runNoc,
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error { return usageErr("noc: %v (see nocsim noc --help)", err) },
 	}
@@ -74,16 +77,13 @@ func scenarioFrom(c *cli.Context) (scenarios.Scenario, scenarios.Source, error) 
 		src = fsrc
 	}
 	set := map[string]bool{}
-	for _, sk := range []struct {
-		section string
-		keys    []router.Key
-	}{{"network", scenarios.NetworkKeys()}, {"noc", scenarios.NocKeys}} {
-		for _, k := range sk.keys {
+	for _, sk := range scenarios.Sections() {
+		for _, k := range sk.Keys {
 			name := flagName(k.Name)
-			if !c.IsSet(name) {
+			if !hasFlag(c, name) || !c.IsSet(name) {
 				continue
 			}
-			if err := sc.Set(sk.section, k.Name, c.String(name)); err != nil {
+			if err := sc.Set(sk.Name, k.Name, c.String(name)); err != nil {
 				var ke *router.KeyError
 				if errors.As(err, &ke) {
 					return sc, nil, usageErr("--%s = %s: allowed %s", name, ke.Value, ke.Allowed)
@@ -100,6 +100,15 @@ func scenarioFrom(c *cli.Context) (scenarios.Scenario, scenarios.Source, error) 
 		}
 		return fileSrc(section, key)
 	}, nil
+}
+
+func hasFlag(c *cli.Context, name string) bool {
+	for _, f := range c.Command.Flags {
+		if slices.Contains(f.Names(), name) {
+			return true
+		}
+	}
+	return false
 }
 
 func runNoc(c *cli.Context) error {

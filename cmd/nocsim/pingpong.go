@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+
+	"nocsim/mpi"
+	"nocsim/router"
+	"nocsim/scenarios"
+)
+
+func pingpongCommand() *cli.Command {
+	flags := []cli.Flag{
+		&cli.StringFlag{Name: "config", Usage: "scenario TOML file; flags override its keys"},
+		&cli.IntFlag{Name: "from", Usage: "sending rank", Value: 0},
+		&cli.IntFlag{Name: "to", Usage: "echoing rank (default: the last tile)", Value: -1},
+		&cli.StringFlag{Name: "sizes", Usage: "message sizes in bytes, comma-separated", Value: "4,64,1024,65536"},
+		&cli.IntFlag{Name: "reps", Usage: "measured round trips per size, after one warm-up", Value: 3},
+		&cli.BoolFlag{Name: "json", Usage: "print a JSON array, one object per size"},
+		&cli.StringFlag{Name: "trace", Usage: "write a Chrome trace (Perfetto, chrome://tracing) of the run to `FILE`"},
+		&cli.BoolFlag{Name: "stats", Usage: "also print per-rank MPI statistics"},
+		quietFlag,
+	}
+	return &cli.Command{
+		Name:         "pingpong",
+		Usage:        "MPI ping-pong between two ranks: one-way and round-trip times per message size",
+		UsageText:    "nocsim pingpong --mesh 4x4 --from 0 --to 15 --sizes 4,64,1024,65536 --protocol scmp",
+		Flags:        append(flags, keyFlags("network", "node", "mpi")...),
+		Action:       runPingPong,
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error { return usageErr("pingpong: %v (see nocsim pingpong --help)", err) },
+	}
+}
+
+func parseSizes(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			return nil, fmt.Errorf("--sizes = %q: allowed a comma-separated list of byte counts", s)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+func runPingPong(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return usageErr("pingpong takes no arguments, got %q", c.Args().Slice())
+	}
+	sc, src, err := scenarioFrom(c)
+	if err != nil {
+		return err
+	}
+	sizes, err := parseSizes(c.String("sizes"))
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	to := c.Int("to")
+	if to < 0 {
+		if m, err := scenarios.ParseMesh(sc.Network.Mesh); err == nil {
+			to = m.Nodes() - 1
+			if sc.MPI.Procs > 0 {
+				to = sc.MPI.Procs - 1
+			}
+		}
+	}
+	pp := &scenarios.PingPong{From: c.Int("from"), To: to, Sizes: sizes, Reps: c.Int("reps")}
+	if err := pp.Check(&sc, src); err != nil {
+		var ke *router.KeyError
+		if errors.As(err, &ke) && slices.Contains([]string{"from", "to", "sizes", "reps"}, ke.Key) {
+			return usageErr("--%s = %s: allowed %s", ke.Key, ke.Value, ke.Allowed)
+		}
+		return usageErr("%v", err)
+	}
+	var trace bytes.Buffer
+	if c.String("trace") != "" {
+		pp.Trace = &trace
+	}
+	rows, w, err := pp.Run(&sc)
+	if err != nil {
+		return runErr(err)
+	}
+	out := c.App.Writer
+	if c.Bool("json") {
+		err = scenarios.WriteJSON(out, rows)
+	} else {
+		err = writePingTable(out, rows)
+	}
+	if err != nil {
+		return runErr(err)
+	}
+	if c.Bool("stats") {
+		writeStats(out, w)
+	}
+	if path := c.String("trace"); path != "" {
+		if err := scenarios.WriteFile(path, func(b *bytes.Buffer) error { _, err := b.Write(trace.Bytes()); return err }); err != nil {
+			return runErr(err)
+		}
+	}
+	return nil
+}
+
+func writePingTable(out interface{ Write([]byte) (int, error) }, rows []scenarios.PingRow) error {
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "size\tprotocol\tround trip\tone way\tone way\tbandwidth\t")
+	fmt.Fprintln(tw, "(bytes)\t\t(cycles)\t(cycles)\t(us)\t(MB/s)\t")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%d\t%s\t%.0f\t%.1f\t%.3f\t%.1f\t\n", r.SizeBytes, r.Protocol, r.RoundTripCycles, r.OneWayCycles, r.OneWaySeconds*1e6, r.BandwidthBytesPS/1e6)
+	}
+	if len(rows) > 0 {
+		fmt.Fprintf(tw, "ranks %d -> %d, %d hops\t\t\t\t\t\t\n", rows[0].From, rows[0].To, rows[0].Hops)
+	}
+	return tw.Flush()
+}
+
+func writeStats(out interface{ Write([]byte) (int, error) }, w *mpi.World) {
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "rank\tcall\tcount\tbytes\ttotal (cyc)\tmax (cyc)\tblocked (cyc)\t")
+	for _, r := range w.Ranks {
+		for _, s := range r.Stats() {
+			fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%d\t%d\t\n", r.Rank(), s.Op, s.Count, s.Bytes, s.Total, s.Max, s.Blocked)
+		}
+	}
+	tw.Flush()
+}

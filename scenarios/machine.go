@@ -1,0 +1,31 @@
+package scenarios
+
+import (
+	"nocsim/des"
+	"nocsim/endpoint"
+	"nocsim/mpi"
+)
+
+// checkMachine validates the sections a program run needs: [network],
+// [node] and [mpi].
+func (sc *Scenario) checkMachine(src Source) error {
+	m, err := ParseMesh(sc.Network.Mesh)
+	if err != nil {
+		return explain(err, src)
+	}
+	for _, v := range []interface{ Validate() error }{sc.Network.RouterSpec, sc.Network.NodeSpec, sc.Node} {
+		if err := v.Validate(); err != nil {
+			return explain(err, src)
+		}
+	}
+	return explain(sc.MPI.Validate(m.Nodes(), sc.Network.QueueFlits), src)
+}
+
+// newWorld builds a fresh machine and MPI job from a validated scenario.
+func (sc *Scenario) newWorld() (*mpi.World, error) {
+	m, _ := ParseMesh(sc.Network.Mesh)
+	eng := des.New()
+	eng.SetWatchdog(des.Time(sc.Noc.WatchdogCycles), nil)
+	mc := endpoint.NewMachine(eng, m, sc.Network.RouterSpec, sc.Network.NodeSpec, sc.Node)
+	return mpi.NewWorld(mc, sc.MPI)
+}

@@ -1,0 +1,131 @@
+package scenarios
+
+import (
+	"fmt"
+	"io"
+
+	"nocsim/des"
+	"nocsim/mpi"
+	"nocsim/router"
+)
+
+// PingRow is one message size of a ping-pong. Times are in cycles, with
+// seconds at the configured clock.
+type PingRow struct {
+	SizeBytes        int     `json:"size_bytes"`
+	Protocol         string  `json:"protocol"`
+	From             int     `json:"from"`
+	To               int     `json:"to"`
+	Hops             int     `json:"hops"`
+	RoundTripCycles  float64 `json:"round_trip_cycles"`
+	OneWayCycles     float64 `json:"one_way_cycles"`
+	OneWaySeconds    float64 `json:"one_way_seconds"`
+	BandwidthBytesPS float64 `json:"bandwidth_bytes_per_second"`
+}
+
+// PingPong is a ping-pong between two ranks over several message sizes.
+type PingPong struct {
+	From, To int
+	Sizes    []int // bytes
+	Reps     int   // measured round trips per size, after one warm-up
+	Trace    io.Writer
+}
+
+// Check validates the ping-pong and the scenario it runs on.
+func (p *PingPong) Check(sc *Scenario, src Source) error {
+	if err := sc.checkMachine(src); err != nil {
+		return err
+	}
+	m, _ := ParseMesh(sc.Network.Mesh)
+	procs := sc.MPI.Procs
+	if procs == 0 {
+		procs = m.Nodes()
+	}
+	bad := func(key string, v any, allowed string) error {
+		return &router.KeyError{Key: key, Value: fmt.Sprint(v), Allowed: allowed}
+	}
+	switch {
+	case p.From < 0 || p.From >= procs:
+		return bad("from", p.From, fmt.Sprintf("a rank 0..%d", procs-1))
+	case p.To < 0 || p.To >= procs || p.To == p.From:
+		return bad("to", p.To, fmt.Sprintf("a rank 0..%d other than --from", procs-1))
+	case len(p.Sizes) == 0:
+		return bad("sizes", "[]", "one or more message sizes in bytes")
+	case p.Reps < 1 || p.Reps > 1000:
+		return bad("reps", p.Reps, "1..1000")
+	}
+	for _, s := range p.Sizes {
+		if s < 0 || s > 1<<24 {
+			return bad("sizes", s, "0..16777216 bytes")
+		}
+	}
+	return nil
+}
+
+// Run performs the ping-pong: for each size one warm-up round trip, then
+// Reps measured ones, all in one simulated program.
+func (p *PingPong) Run(sc *Scenario) ([]PingRow, *mpi.World, error) {
+	w, err := sc.newWorld()
+	if err != nil {
+		return nil, nil, err
+	}
+	defer w.M.Close()
+	if p.Trace != nil {
+		w.EnableTrace()
+	}
+	biggest := 1
+	for _, s := range p.Sizes {
+		biggest = max(biggest, s)
+	}
+	rtt := make([]des.Time, len(p.Sizes))
+	w.Launch(func(r *mpi.Rank) {
+		if r.Rank() != p.From && r.Rank() != p.To {
+			return
+		}
+		c := r.CommWorld()
+		buf := r.MustAlloc(biggest)
+		for i, n := range p.Sizes {
+			for k := 0; k <= p.Reps; k++ {
+				start := r.Now()
+				if r.Rank() == p.From {
+					mustOK(r.Send(buf, n, mpi.Byte, p.To, i, c))
+					_, err := r.Recv(buf, n, mpi.Byte, p.To, i, c)
+					mustOK(err)
+				} else {
+					_, err := r.Recv(buf, n, mpi.Byte, p.From, i, c)
+					mustOK(err)
+					mustOK(r.Send(buf, n, mpi.Byte, p.From, i, c))
+				}
+				if k > 0 && r.Rank() == p.From {
+					rtt[i] += r.Now() - start
+				}
+			}
+		}
+	})
+	if err := w.Run(); err != nil {
+		return nil, w, err
+	}
+	m, _ := ParseMesh(sc.Network.Mesh)
+	rows := make([]PingRow, len(p.Sizes))
+	for i, n := range p.Sizes {
+		rt := float64(rtt[i]) / float64(p.Reps)
+		one := rt / 2
+		rows[i] = PingRow{SizeBytes: n, Protocol: sc.MPI.Protocol, From: p.From, To: p.To, Hops: m.Hops(p.From, p.To),
+			RoundTripCycles: rt, OneWayCycles: one, OneWaySeconds: one / sc.Node.ClockHz,
+			BandwidthBytesPS: float64(n) / (one / sc.Node.ClockHz)}
+	}
+	if p.Trace != nil {
+		if err := w.WriteTrace(p.Trace); err != nil {
+			return nil, w, err
+		}
+	}
+	return rows, w, nil
+}
+
+// mustOK turns an MPI error inside a benchmark program into a failed run
+// (the panic is caught by the thread and reported with its rank).
+func mustOK(err error) {
+	if err != nil {
+		panic(err)
+	}
+}
