@@ -47,7 +47,7 @@ type Noc struct {
 
 // Scenario is a whole scenario file.
 type Scenario struct {
-	Name    string  `toml:"name"`
+	Name    string           `toml:"name"`
 	Network Network          `toml:"network"`
 	Node    endpoint.CPUSpec `toml:"node"`
 	MPI     mpi.Config       `toml:"mpi"`
