@@ -293,6 +293,7 @@ func (r *Rank) Iprobe(source, tag int, c *Comm) (Status, bool) {
 	if err := r.checkArgs("MPI_Iprobe", Buffer{}, 0, Byte, source, tag, c, true); err != nil {
 		return Status{Err: err}, false
 	}
+	r.progress()
 	st, ok := r.probe(source, tag, c)
 	r.leave(opIprobe, start, 0, 0)
 	return st, ok

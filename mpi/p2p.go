@@ -94,6 +94,11 @@ func (r *Rank) Irecv(buf Buffer, count int, dt *Datatype, source, tag int, comm 
 func (r *Rank) Sendrecv(sbuf Buffer, scount int, sdt *Datatype, dest, stag int,
 	rbuf Buffer, rcount int, rdt *Datatype, source, rtag int, comm *Comm) (Status, error) {
 	start := r.t.Now()
+	// Both halves are checked first: a failing send must not leave its
+	// receive posted to swallow a later message.
+	if err := r.checkArgs("MPI_Sendrecv", sbuf, scount, sdt, dest, stag, comm, false); err != nil {
+		return Status{}, err
+	}
 	rq, err := r.irecv(opSendrecv, rbuf, rcount, rdt, source, rtag, comm)
 	if err != nil {
 		return Status{}, err
@@ -124,8 +129,8 @@ func (r *Rank) checkArgs(name string, buf Buffer, count int, dt *Datatype, peer,
 		return errorf(ErrCount, name, "count %d must be >= 0", count)
 	case dt == nil || !dt.Committed():
 		return errorf(ErrType, name, "datatype not committed")
-	case tag < 0 && !(recv && tag == AnyTag):
-		return errorf(ErrArg, name, "tag %d must be >= 0", tag)
+	case tag < 0 && !(recv && tag == AnyTag) || tag > TagUB:
+		return errorf(ErrArg, name, "tag %d: allowed 0..%d (MPI_TAG_UB)", tag, TagUB)
 	case peer < 0 && !(recv && peer == AnySource) || peer >= comm.Size():
 		return errorf(ErrRank, name, "rank %d is not in %s (size %d)", peer, comm.name, comm.Size())
 	case dt.Span(count) > buf.Len():

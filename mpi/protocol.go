@@ -96,25 +96,28 @@ func matches(q *Request, src, tag int, ctx uint32) bool {
 // startRecv matches a new receive against the sends already announced, in
 // arrival order, or posts it.
 func (w *World) startRecv(r *Rank, q *Request) {
+	// The queues change before any processor time is charged: charging
+	// yields, and a handler (or the NIU) must never see a receive that is
+	// neither posted nor matched.
 	for i, e := range r.unexpected {
 		if !matches(q, e.src, e.tag, e.ctx) {
 			continue
 		}
-		r.t.Compute(w.Cfg.MatchCycle * int64(i+1))
 		r.unexpected = append(r.unexpected[:i], r.unexpected[i+1:]...)
 		w.matched(r, q, e)
 		if e.eager {
 			n := min(e.bytes, q.bytes)
-			r.t.Compute(w.M.CPU.CopyCyclesPerWord * int64((n+3)/4))
 			copy(q.data.Bytes, e.payload[:n])
 			q.got = true
+			r.t.Compute(w.Cfg.MatchCycle*int64(i+1) + w.M.CPU.CopyCyclesPerWord*int64((n+3)/4))
 			return
 		}
+		r.t.Compute(w.Cfg.MatchCycle * int64(i+1))
 		w.requestData(r, q, e, r.t)
 		return
 	}
-	r.t.Compute(w.Cfg.MatchCycle * int64(len(r.unexpected)))
 	r.posted = append(r.posted, q)
+	r.t.Compute(w.Cfg.MatchCycle * int64(len(r.unexpected)))
 }
 
 // matched records a receive meeting its send.
@@ -137,7 +140,19 @@ func (w *World) matched(r *Rank, q *Request, e *envelope) {
 // a control message under the niu protocol. t is the thread asking, or nil
 // for the NIU.
 func (w *World) requestData(r *Rank, q *Request, e *envelope, t *endpoint.Thread) {
-	words := (min(e.bytes, q.bytes) + 3) / 4
+	n := min(e.bytes, q.bytes)
+	words := (n + 3) / 4
+	if !q.temp && 4*words > n {
+		// The DMA engine writes whole words: a message ending inside a
+		// word goes to a temporary, so the receive buffer's bytes past the
+		// message stay as they were.
+		addr, b, err := r.node.Alloc(4 * words)
+		if err != nil {
+			w.fail(fmt.Errorf("rank %d: %w", r.rank, err))
+			return
+		}
+		q.data, q.temp = Buffer{Addr: addr, Bytes: b}, true
+	}
 	args := []uint32{e.sreq, uint32(r.rank), q.data.Addr, q.flag.Addr, uint32(words)}
 	var err error
 	switch {
@@ -169,22 +184,23 @@ func (w *World) postSend(r *Rank, a []uint32, t *endpoint.Thread) {
 	r.unexpected = append(r.unexpected, e)
 }
 
-// takePosted removes and returns the first posted receive matching e.
+// takePosted removes and returns the first posted receive matching e,
+// charging the scan after the queue has changed.
 func (w *World) takePosted(r *Rank, e *envelope, t *endpoint.Thread) *Request {
+	scanned := len(r.posted)
+	var found *Request
 	for i, q := range r.posted {
 		if matches(q, e.src, e.tag, e.ctx) {
-			if t != nil {
-				t.Compute(w.Cfg.MatchCycle * int64(i+1))
-			}
 			r.posted = append(r.posted[:i], r.posted[i+1:]...)
 			w.matched(r, q, e)
-			return q
+			found, scanned = q, i+1
+			break
 		}
 	}
 	if t != nil {
-		t.Compute(w.Cfg.MatchCycle * int64(len(r.posted)))
+		t.Compute(w.Cfg.MatchCycle * int64(scanned))
 	}
-	return nil
+	return found
 }
 
 func (w *World) rankOf(n *endpoint.Node) *Rank {

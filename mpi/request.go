@@ -11,6 +11,7 @@ import (
 const (
 	AnySource = -2
 	AnyTag    = -1
+	TagUB     = 1<<31 - 1 // MPI_TAG_UB: tags travel as 32-bit words
 )
 
 type sendMode uint32
@@ -141,6 +142,11 @@ func (r *Rank) complete(q *Request) {
 	}
 }
 
+// progress lets the library's handler threads that are ready run before a
+// non-blocking check, as the thesis's calls do with suspendThread: a
+// program that keeps testing must see its operations complete.
+func (r *Rank) progress() { r.t.Suspend() }
+
 // Wait is MPI_Wait.
 func (r *Rank) Wait(q *Request) (Status, error) {
 	if q == nil {
@@ -153,9 +159,14 @@ func (r *Rank) Wait(q *Request) (Status, error) {
 	return q.status, q.err
 }
 
-// Test is MPI_Test: whether q has completed, without blocking.
+// Test is MPI_Test: whether q has completed, without blocking. A nil
+// request (MPI_REQUEST_NULL) is complete, with an empty status.
 func (r *Rank) Test(q *Request) (bool, Status, error) {
+	if q == nil {
+		return true, Status{}, nil
+	}
 	start := r.enter(opTest, "MPI_Test")
+	r.progress()
 	ok := q.arrived()
 	if ok {
 		r.complete(q)
@@ -223,6 +234,7 @@ func (r *Rank) Waitany(qs []*Request) (int, Status, error) {
 func (r *Rank) Testall(qs []*Request) (bool, []Status, error) {
 	start := r.enter(opTestall, "MPI_Testall")
 	defer r.leave(opTestall, start, 0, 0)
+	r.progress()
 	for _, q := range qs {
 		if q != nil && !q.arrived() {
 			return false, nil, nil
