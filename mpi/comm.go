@@ -25,6 +25,8 @@ type Comm struct {
 	rank  int
 	name  string
 	freed bool
+
+	collSeq uint32 // collective calls made on this communicator
 }
 
 // Size is MPI_Comm_size.

@@ -2,6 +2,7 @@ package mpi
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"nocsim/router"
@@ -17,12 +18,28 @@ type Config struct {
 	EagerBytes int    `toml:"eager_bytes"`
 	MatchCycle int64  `toml:"match_cycles"`
 	VectorDMA  bool   `toml:"vector_dma"`
+
+	// Collective algorithms by operation; "auto" (or empty) picks the
+	// default for the message size, switching at CollLongBytes.
+	Barrier       string `toml:"barrier"`
+	Bcast         string `toml:"bcast"`
+	Scatter       string `toml:"scatter"`
+	Gather        string `toml:"gather"`
+	Allgather     string `toml:"allgather"`
+	Alltoall      string `toml:"alltoall"`
+	Reduce        string `toml:"reduce"`
+	Allreduce     string `toml:"allreduce"`
+	ReduceScatter string `toml:"reduce_scatter"`
+	Scan          string `toml:"scan"`
+	CollLongBytes int    `toml:"coll_long_bytes"`
 }
 
 // DefaultConfig runs the thesis's protocol on every tile (Procs 0 means
 // all of them).
 func DefaultConfig() Config {
-	return Config{Protocol: "scmp", EagerBytes: 128, MatchCycle: 2}
+	return Config{Protocol: "scmp", EagerBytes: 128, MatchCycle: 2, CollLongBytes: 4096,
+		Barrier: "auto", Bcast: "auto", Scatter: "auto", Gather: "auto", Allgather: "auto", Alltoall: "auto",
+		Reduce: "auto", Allreduce: "auto", ReduceScatter: "auto", Scan: "auto"}
 }
 
 // Keys documents the [mpi] keys.
@@ -32,6 +49,17 @@ var Keys = []router.Key{
 	{Name: "eager_bytes", Unit: "bytes", Default: "128", Allowed: "0..4*(niu_queue_flits-8)", Doc: "largest message the eager protocol sends inside its THREAD message; larger ones use rendezvous"},
 	{Name: "match_cycles", Unit: "cycles/entry", Default: "2", Allowed: "0..1000000", Doc: "processor time per queue entry examined when matching"},
 	{Name: "vector_dma", Unit: "bool", Default: "false", Allowed: "true, false", Doc: "send a strided vector of 4-byte elements with the DMA engine's source stride instead of packing it first"},
+	{Name: "coll_long_bytes", Unit: "bytes", Default: "4096", Allowed: "0..1073741824", Doc: "message size from which \"auto\" collectives switch to their long-message algorithm"},
+	{Name: "barrier", Unit: "algorithm", Default: "auto", Allowed: "auto or a barrier algorithm", Doc: "MPI_Barrier algorithm (see the collectives table)"},
+	{Name: "bcast", Unit: "algorithm", Default: "auto", Allowed: "auto or a bcast algorithm", Doc: "MPI_Bcast algorithm"},
+	{Name: "scatter", Unit: "algorithm", Default: "auto", Allowed: "auto or a scatter algorithm", Doc: "MPI_Scatter(v) algorithm"},
+	{Name: "gather", Unit: "algorithm", Default: "auto", Allowed: "auto or a gather algorithm", Doc: "MPI_Gather(v) algorithm"},
+	{Name: "allgather", Unit: "algorithm", Default: "auto", Allowed: "auto or an allgather algorithm", Doc: "MPI_Allgather(v) algorithm"},
+	{Name: "alltoall", Unit: "algorithm", Default: "auto", Allowed: "auto or an alltoall algorithm", Doc: "MPI_Alltoall(v, w) algorithm"},
+	{Name: "reduce", Unit: "algorithm", Default: "auto", Allowed: "auto or a reduce algorithm", Doc: "MPI_Reduce algorithm"},
+	{Name: "allreduce", Unit: "algorithm", Default: "auto", Allowed: "auto or an allreduce algorithm", Doc: "MPI_Allreduce algorithm"},
+	{Name: "reduce_scatter", Unit: "algorithm", Default: "auto", Allowed: "auto or a reduce_scatter algorithm", Doc: "MPI_Reduce_scatter(_block) algorithm"},
+	{Name: "scan", Unit: "algorithm", Default: "auto", Allowed: "auto or a scan algorithm", Doc: "MPI_Scan and MPI_Exscan algorithm"},
 }
 
 // eagerHeader is the words an eager THREAD message carries before its data.
@@ -53,5 +81,73 @@ func (c Config) Validate(nodes, queueFlits int) error {
 	if most := 4 * (queueFlits - 2 - eagerHeader); c.EagerBytes < 0 || c.EagerBytes > most {
 		return &router.KeyError{Key: "eager_bytes", Value: fmt.Sprint(c.EagerBytes), Allowed: fmt.Sprintf("0..%d (the payload a THREAD message fits in the NIU queue)", max(most, 0))}
 	}
-	return router.CheckRange("match_cycles", c.MatchCycle, 0, 1e6)
+	if err := router.CheckRange("match_cycles", c.MatchCycle, 0, 1e6); err != nil {
+		return err
+	}
+	if err := router.CheckRange("coll_long_bytes", int64(c.CollLongBytes), 0, 1<<30); err != nil {
+		return err
+	}
+	for _, o := range CollOps {
+		name := c.Algorithm(o)
+		if name == "" || name == "auto" {
+			continue
+		}
+		if !slices.Contains(AlgorithmNames(o), name) {
+			return &router.KeyError{Key: o, Value: fmt.Sprintf("%q", name), Allowed: "auto, " + strings.Join(AlgorithmNames(o), ", ")}
+		}
+	}
+	return nil
+}
+
+// Algorithm is the configured algorithm for a collective operation.
+func (c Config) Algorithm(op string) string {
+	switch op {
+	case "barrier":
+		return c.Barrier
+	case "bcast":
+		return c.Bcast
+	case "scatter":
+		return c.Scatter
+	case "gather":
+		return c.Gather
+	case "allgather":
+		return c.Allgather
+	case "alltoall":
+		return c.Alltoall
+	case "reduce":
+		return c.Reduce
+	case "allreduce":
+		return c.Allreduce
+	case "reduce_scatter":
+		return c.ReduceScatter
+	case "scan":
+		return c.Scan
+	}
+	return ""
+}
+
+// SetAlgorithm selects the algorithm for op ("auto" for the default).
+func (c *Config) SetAlgorithm(op, name string) {
+	switch op {
+	case "barrier":
+		c.Barrier = name
+	case "bcast":
+		c.Bcast = name
+	case "scatter":
+		c.Scatter = name
+	case "gather":
+		c.Gather = name
+	case "allgather":
+		c.Allgather = name
+	case "alltoall":
+		c.Alltoall = name
+	case "reduce":
+		c.Reduce = name
+	case "allreduce":
+		c.Allreduce = name
+	case "reduce_scatter":
+		c.ReduceScatter = name
+	case "scan":
+		c.Scan = name
+	}
 }

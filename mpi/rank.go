@@ -25,8 +25,10 @@ type Rank struct {
 	bsend     Buffer // attached by Buffer_attach
 	bsendUsed int
 
-	call  string // the MPI call the rank is in, for reports
-	stats [numOps]OpStats
+	call     string // the MPI call the rank is in, for reports
+	internal int    // inside a collective: its messages are not user calls
+	stats    [numOps]OpStats
+	coll     map[string]*OpStats // collective calls, by MPI name
 	log   []Message
 }
 
@@ -87,7 +89,9 @@ func (r *Rank) Free(b Buffer) error {
 // enter starts an MPI call: it is recorded for reports and statistics and
 // charged call_cycles.
 func (r *Rank) enter(op op, format string, a ...any) des.Time {
-	r.call = fmt.Sprintf(format, a...)
+	if r.internal == 0 {
+		r.call = fmt.Sprintf(format, a...)
+	}
 	start := r.t.Now()
 	r.t.Compute(r.w.M.CPU.CallCycles)
 	_ = op
@@ -96,6 +100,9 @@ func (r *Rank) enter(op op, format string, a ...any) des.Time {
 
 // leave ends an MPI call started at start.
 func (r *Rank) leave(op op, start des.Time, bytes int, blocked des.Time) {
+	if r.internal > 0 {
+		return
+	}
 	r.stats[op].add(r.t.Now()-start, bytes, blocked)
 	r.w.traceCall(r, opNames[op], start, r.t.Now())
 	r.call = "running (outside MPI)"

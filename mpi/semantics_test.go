@@ -1657,6 +1657,8 @@ func semTypeCases() []semTypeCase {
 			[]semSeg{{0, 8}, {16, 4}, {36, 12}}, 2},
 		{"indexed-block", func() (*Datatype, error) { return TypeCreateIndexedBlock(2, []int{1, 5, 8}, Float32) },
 			[]semSeg{{4, 8}, {20, 8}, {32, 8}}, 3},
+		{"indexed-block-words", func() (*Datatype, error) { return TypeCreateIndexedBlock(1, []int{2, 5, 8, 11}, Int32) },
+			semRange(8, 4, 12, 4), 1},
 		{"hindexed", func() (*Datatype, error) { return TypeCreateHindexed([]int{3, 1}, []int{20, 0}, Int32) },
 			[]semSeg{{20, 12}, {0, 4}}, 2},
 		{"struct", func() (*Datatype, error) {
@@ -1700,10 +1702,13 @@ func TestSemDatatypesOverNetwork(t *testing.T) {
 						if r.Rank() == 0 {
 							b := r.MustAlloc(span)
 							semFill(b, span, 0, i)
-							for tag := 0; tag < 2; tag++ {
-								if err := r.Send(b, cs.count, dt, 1, tag, c); err != nil {
-									t.Errorf("%s: Send: %v", cs.name, err)
-								}
+							// Send, then Ssend (rendezvous even under eager,
+							// so the vector DMA path is taken when enabled).
+							if err := r.Send(b, cs.count, dt, 1, 0, c); err != nil {
+								t.Errorf("%s: Send: %v", cs.name, err)
+							}
+							if err := r.Ssend(b, cs.count, dt, 1, 1, c); err != nil {
+								t.Errorf("%s: Ssend: %v", cs.name, err)
 							}
 							continue
 						}
@@ -1787,7 +1792,12 @@ func TestSemScatterOnReceive(t *testing.T) {
 				cfg := semProcs(cfgFor(proto), 2)
 				cfg.VectorDMA = vdma
 				w := job(t, 2, 2, cfg, nil)
-				recvTypes := []semTypeCase{semTypeCases()[3], semTypeCases()[2], semTypeCases()[8]}
+				var recvTypes []semTypeCase
+				for _, cs := range semTypeCases() {
+					if cs.name == "vector-words-1" || cs.name == "vector" || cs.name == "indexed-block" {
+						recvTypes = append(recvTypes, cs)
+					}
+				}
 				w.Launch(func(r *Rank) {
 					c := r.CommWorld()
 					for i, cs := range recvTypes {
@@ -2116,6 +2126,9 @@ func TestSemArgumentErrors(t *testing.T) {
 		{"Send tag=ANY_TAG", ErrArg, send(1, Int32, 1, AnyTag)},
 		{"Recv tag=-3", ErrArg, recv(1, Int32, 1, -3)},
 		{"Isend tag=-7", ErrArg, isend(1, Int32, 1, -7)},
+		{"Send tag=MPI_TAG_UB+1", ErrArg, send(1, Int32, 1, TagUB+1)},
+		{"Isend tag=2^32+5", ErrArg, isend(1, Int32, 1, 1<<32+5)},
+		{"Recv tag=MPI_TAG_UB+1", ErrArg, recv(1, Int32, 1, TagUB+1)},
 		{"Send count=-1", ErrCount, send(-1, Int32, 1, 0)},
 		{"Recv count=-1", ErrCount, recv(-1, Int32, 1, 0)},
 		{"Irecv count=-2", ErrCount, irecv(-2, Byte, 1, 0)},
@@ -2656,12 +2669,104 @@ func TestSemNullRequests(t *testing.T) {
 // half (invalid destination) must not leave its receive half posted,
 // where it would swallow a later message meant for another receive.
 func TestSemSendrecvErrorLeavesNoReceive(t *testing.T) {
+	// A send type reaching before the buffer start passes the span check
+	// and fails only when the send packs it.
+	negLB, err := TypeCreateHindexed([]int{1}, []int{-4}, Int32)
+	if err == nil {
+		err = negLB.Commit()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name  string
+		dest  int
+		dt    *Datatype
+		count int
+		class Class
+	}{
+		{"invalid-dest", 5, Byte, 16, ErrRank},
+		{"send-type-before-buffer", 1, negLB, 1, ErrBuffer},
+	}
+	for _, proto := range Protocols {
+		for _, cs := range cases {
+			t.Run(proto+"/"+cs.name, func(t *testing.T) {
+				w := job(t, 2, 2, semProcs(cfgFor(proto), 2), nil)
+				w.Launch(func(r *Rank) {
+					c := r.CommWorld()
+					if r.Rank() == 1 {
+						b := r.MustAlloc(16)
+						semFill(b, 16, 1, 0)
+						if err := r.Send(b, 16, Byte, 0, 4, c); err != nil {
+							t.Error(err)
+						}
+						return
+					}
+					sb, orphan := r.MustAlloc(16), r.MustAlloc(16)
+					if _, err := r.Sendrecv(sb, cs.count, cs.dt, cs.dest, 4, orphan, 16, Byte, 1, 4, c); semClass(err) != cs.class {
+						t.Errorf("Sendrecv: %v, want class %v", err, cs.class)
+					}
+					b := r.MustAlloc(16)
+					var got Status
+					q, err := r.Irecv(b, 16, Byte, 1, 4, c)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					// Bounded wait, so a swallowed message fails the test
+					// rather than deadlocking the job.
+					for i := 0; i < 200; i++ {
+						ok, st, err := r.Test(q)
+						if err != nil {
+							t.Error(err)
+						}
+						if ok {
+							got = st
+							break
+						}
+						r.Compute(100)
+						r.Thread().Suspend()
+					}
+					if got.Bytes != 16 || semBad(b.Bytes, 16, 1, 0) >= 0 {
+						t.Errorf("the message for Recv(1, 4) never arrived; the failed Sendrecv's buffer holds %x", orphan.Bytes)
+					}
+				})
+				err := w.Run()
+				var dl *DeadlockError
+				if err != nil && !errors.As(err, &dl) {
+					t.Errorf("run: %v", err)
+				}
+			})
+		}
+	}
+}
+
+// TestSemTypeBeforeBufferStart: a datatype with a negative lower bound
+// reaches before the start of any Buffer, which the library cannot
+// address (Pack and Unpack report ErrBuffer). Like every other buffer
+// that is too small, it must be refused when the call is made: a receive
+// must not wait for (and consume) a message it cannot store, and failed
+// sends must not keep memory.
+func TestSemTypeBeforeBufferStart(t *testing.T) {
+	negLB, err := TypeCreateHindexed([]int{1}, []int{-4}, Int32) // lb -4, ub 0
+	if err == nil {
+		err = negLB.Commit()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	const count = 100_000 // 400 KB a message; the heap is 4 MB
 	for _, proto := range Protocols {
 		t.Run(proto, func(t *testing.T) {
 			w := job(t, 2, 2, semProcs(cfgFor(proto), 2), nil)
 			w.Launch(func(r *Rank) {
 				c := r.CommWorld()
+				tok := r.MustAlloc(4)
 				if r.Rank() == 1 {
+					if _, err := r.Recv(tok, 1, Int32, 0, 9, c); err != nil {
+						t.Error(err)
+						return
+					}
 					b := r.MustAlloc(16)
 					semFill(b, 16, 1, 0)
 					if err := r.Send(b, 16, Byte, 0, 4, c); err != nil {
@@ -2669,39 +2774,40 @@ func TestSemSendrecvErrorLeavesNoReceive(t *testing.T) {
 					}
 					return
 				}
-				sb, orphan := r.MustAlloc(16), r.MustAlloc(16)
-				if _, err := r.Sendrecv(sb, 16, Byte, 5, 4, orphan, 16, Byte, 1, 4, c); semClass(err) != ErrRank {
-					t.Errorf("Sendrecv to rank 5 of 2: %v, want %v", err, ErrRank)
+				big := r.MustAlloc(4 * count)
+				for i := 0; i < 20; i++ {
+					q, err := r.Isend(big, count, negLB, 1, 4, c)
+					if q != nil || semClass(err) != ErrBuffer {
+						t.Errorf("Isend %d of a type before the buffer: %v, %v; want %v", i, q, err, ErrBuffer)
+						break
+					}
 				}
-				b := r.MustAlloc(16)
-				var got Status
-				q, err := r.Irecv(b, 16, Byte, 1, 4, c)
-				if err != nil {
+				if b, err := r.Alloc(1 << 20); err != nil {
+					t.Errorf("after 20 refused Isends of %d bytes, 1 MB of a 4 MB heap cannot be had: %v", 4*count, err)
+				} else {
+					r.Free(b)
+				}
+				// Nothing has been sent to rank 0 yet: the receive must
+				// fail at once, not wait.
+				if _, err := r.Recv(big, 1, negLB, 1, 4, c); semClass(err) != ErrBuffer {
+					t.Errorf("Recv of a type before the buffer: %v, want %v", err, ErrBuffer)
+				}
+				if err := r.Send(tok, 1, Int32, 1, 9, c); err != nil {
 					t.Error(err)
 					return
 				}
-				// Bounded wait, so a swallowed message fails the test
-				// rather than deadlocking the job.
-				for i := 0; i < 200; i++ {
-					ok, st, err := r.Test(q)
-					if err != nil {
-						t.Error(err)
-					}
-					if ok {
-						got = st
-						break
-					}
-					r.Compute(100)
-					r.Thread().Suspend()
-				}
-				if got.Bytes != 16 || semBad(b.Bytes, 16, 1, 0) >= 0 {
-					t.Errorf("the message for Recv(1, 4) never arrived; the failed Sendrecv's buffer holds %x", orphan.Bytes)
+				b := r.MustAlloc(16)
+				if st, err := r.Recv(b, 16, Byte, 1, 4, c); err != nil || st.Bytes != 16 || semBad(b.Bytes, 16, 1, 0) >= 0 {
+					t.Errorf("the next receive: %+v, %v", st, err)
 				}
 			})
 			err := w.Run()
-			var dl *DeadlockError
-			if err != nil && !errors.As(err, &dl) {
-				t.Errorf("run: %v", err)
+			if err != nil {
+				msg := err.Error()
+				if i := strings.Index(msg, "\n  unmatched"); i > 0 {
+					msg = msg[:i]
+				}
+				t.Errorf("run: %s", msg)
 			}
 		})
 	}

@@ -17,8 +17,9 @@ type World struct {
 
 	h       handlers
 	nextCtx uint32 // context ids handed out by the highest-numbered tile
-	err     error
-	trace   *tracer
+	err      error
+	trace    *tracer
+	collArgs map[string]collCall // collective calls some ranks have made, for the mismatch check
 }
 
 type handlers struct {
@@ -35,7 +36,7 @@ func NewWorld(m *endpoint.Machine, cfg Config) (*World, error) {
 	if cfg.Procs == 0 {
 		cfg.Procs = len(m.Nodes)
 	}
-	w := &World{M: m, Cfg: cfg, nextCtx: firstFreeContext}
+	w := &World{M: m, Cfg: cfg, nextCtx: firstFreeContext, collArgs: map[string]collCall{}}
 	w.h = handlers{
 		postSend:       m.Register("_MPI_Post_send", w.threadPostSend),
 		requestData:    m.Register("_MPI_Request_data", w.threadRequestData),

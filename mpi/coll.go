@@ -1,0 +1,278 @@
+package mpi
+
+import (
+	"fmt"
+	"sort"
+
+	"nocsim/des"
+)
+
+// Collectives run as schedules of point-to-point messages on the
+// communicator's internal context, so they never match user messages; each
+// call on a communicator gets its own tag, so back-to-back collectives never
+// mix their messages (the overlap hazard of the Puma paper, section 3.3).
+// Their costs are those of the messages and of the local work (copies,
+// reductions) that the algorithms charge.
+
+// Algorithm describes one registered collective algorithm.
+type Algorithm struct {
+	Op       string // operation: barrier, bcast, ...
+	Name     string // selectable name
+	Source   string // where it comes from
+	Messages string // messages sent, for P ranks
+}
+
+var registry []Algorithm
+
+// register adds an algorithm to the registry; called from init functions.
+func register(a Algorithm) { registry = append(registry, a) }
+
+// Algorithms lists the registered algorithms, by operation then name.
+func Algorithms() []Algorithm {
+	out := append([]Algorithm(nil), registry...)
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Op != out[j].Op {
+			return opOrder(out[i].Op) < opOrder(out[j].Op)
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}
+
+// CollOps are the operations with selectable algorithms, in documentation
+// order.
+var CollOps = []string{"barrier", "bcast", "scatter", "gather", "allgather", "alltoall", "reduce", "allreduce", "reduce_scatter", "scan"}
+
+func opOrder(op string) int {
+	for i, o := range CollOps {
+		if o == op {
+			return i
+		}
+	}
+	return len(CollOps)
+}
+
+// AlgorithmNames lists the names registered for op.
+func AlgorithmNames(op string) []string {
+	var out []string
+	for _, a := range Algorithms() {
+		if a.Op == op {
+			out = append(out, a.Name)
+		}
+	}
+	return out
+}
+
+// coll is one collective call in progress on one rank.
+type coll struct {
+	r     *Rank
+	c     *Comm // the user's communicator
+	in    *Comm // its internal context
+	tag   int
+	name  string
+	start des.Time
+	alg   string
+}
+
+// beginColl starts a collective: checks the communicator, charges the
+// call, picks this call's tag and records its arguments for the mismatch
+// check. key describes the arguments every rank must agree on.
+func (r *Rank) beginColl(name string, c *Comm, key string) (*coll, error) {
+	if err := r.checkComm(name, c); err != nil {
+		return nil, err
+	}
+	start := r.t.Now()
+	r.call = fmt.Sprintf("%s(%s, comm %s)", name, key, c.name)
+	r.t.Compute(r.w.M.CPU.CallCycles)
+	c.collSeq++
+	x := &coll{r: r, c: c, in: c.internal(), tag: int(c.collSeq & (1<<30 - 1)), name: name, start: start}
+	if err := r.w.checkCollective(c, c.collSeq, r.rank, name+"("+key+")"); err != nil {
+		return nil, err
+	}
+	r.internal++
+	return x, nil
+}
+
+// end records the call's statistics.
+func (x *coll) end(bytes int) {
+	r := x.r
+	r.internal--
+	r.collStats(x.name).add(r.t.Now()-x.start, bytes, 0)
+	r.w.traceCall(r, x.name, x.start, r.t.Now())
+	r.call = "running (outside MPI)"
+}
+
+// checkCollective compares the arguments every rank gives the same
+// collective call. It is the simulator checking the program, as MPI
+// correctness tools do, and costs no simulated time.
+func (w *World) checkCollective(c *Comm, seq uint32, rank int, args string) error {
+	key := fmt.Sprintf("%d/%d", c.ctx, seq)
+	first, ok := w.collArgs[key]
+	if !ok {
+		w.collArgs[key] = collCall{rank, args, 1}
+		return nil
+	}
+	if first.args != args {
+		err := fmt.Errorf("collective call #%d on %s does not match across ranks: rank %d called %s, rank %d called %s",
+			seq, c.name, first.rank, first.args, rank, args)
+		w.fail(err)
+		return errorf(ErrArg, "collective", "%v", err)
+	}
+	first.seen++
+	if first.seen == c.Size() {
+		delete(w.collArgs, key)
+	} else {
+		w.collArgs[key] = first
+	}
+	return nil
+}
+
+type collCall struct {
+	rank int
+	args string
+	seen int
+}
+
+// pick resolves an algorithm name from the configuration: "auto" takes
+// the short-message default below coll_long_bytes and the long one above.
+func (x *coll) pick(op, configured string, bytes int, short, long string) string {
+	name := configured
+	if name == "" || name == "auto" {
+		name = short
+		if bytes >= x.r.w.Cfg.CollLongBytes {
+			name = long
+		}
+	}
+	x.alg = name
+	return name
+}
+
+// Point-to-point helpers on the internal context, in bytes.
+
+func (x *coll) isend(b Buffer, n, dst int) (*Request, error) {
+	bb, err := b.Slice(0, n)
+	if err != nil {
+		return nil, err
+	}
+	return x.r.isend(opIsend, modeStandard, bb, n, Byte, dst, x.tag, x.in)
+}
+
+func (x *coll) irecv(b Buffer, n, src int) (*Request, error) {
+	return x.r.irecv(opIrecv, b, n, Byte, src, x.tag, x.in)
+}
+
+func (x *coll) send(b Buffer, n, dst int) error {
+	q, err := x.isend(b, n, dst)
+	return x.r.blocking(opSend, q, err)
+}
+
+func (x *coll) recv(b Buffer, n, src int) error {
+	q, err := x.irecv(b, n, src)
+	return x.r.blocking(opRecv, q, err)
+}
+
+func (x *coll) waitall(qs ...*Request) error {
+	_, err := x.r.Waitall(qs)
+	return err
+}
+
+// sendrecv exchanges with two peers at once.
+func (x *coll) sendrecv(sb Buffer, sn, dst int, rb Buffer, rn, src int) error {
+	rq, err := x.irecv(rb, rn, src)
+	if err != nil {
+		return err
+	}
+	sq, err := x.isend(sb, sn, dst)
+	if err != nil {
+		return err
+	}
+	return x.waitall(rq, sq)
+}
+
+// alloc gets scratch memory for an algorithm; running out is an error of
+// the run.
+func (x *coll) alloc(n int) (Buffer, error) { return x.r.Alloc(max(n, 1)) }
+
+func (x *coll) free(b Buffer) { x.r.Free(b) }
+
+// copy moves n bytes within the rank's memory, charging the processor.
+func (x *coll) copy(dst, src Buffer, n int) {
+	copy(dst.Bytes[:n], src.Bytes[:n])
+	x.r.t.Compute(x.r.w.M.CPU.CopyCyclesPerWord * int64((n+3)/4))
+}
+
+// reduce computes inout = in op inout over count elements, charging a
+// flop per element.
+func (x *coll) reduce(o *Op, in, inout Buffer, count int, t *Datatype) error {
+	x.r.t.Flops(int64(count))
+	return o.apply(in, inout, count, t)
+}
+
+func (r *Rank) collStats(name string) *OpStats {
+	if r.coll == nil {
+		r.coll = map[string]*OpStats{}
+	}
+	s := r.coll[name]
+	if s == nil {
+		s = &OpStats{}
+		r.coll[name] = s
+	}
+	return s
+}
+
+// InPlace is MPI_IN_PLACE: pass it as the send buffer (or receive buffer,
+// where MPI says so) of a collective.
+var InPlace = Buffer{Addr: ^uint32(0)}
+
+func isInPlace(b Buffer) bool { return b.Addr == ^uint32(0) && b.Bytes == nil }
+
+func collError(name, format string, a ...any) error {
+	return errorf(ErrArg, name, format, a...)
+}
+
+
+// contig gives count elements of t from buf as contiguous bytes: buf
+// itself when t is contiguous, otherwise a packed copy (charged), as the
+// thesis packs non-contiguous data before sending. done frees the copy.
+func (x *coll) contig(buf Buffer, count int, t *Datatype) (Buffer, func(), error) {
+	n := count * t.Size()
+	if t.Contiguous() {
+		b, err := buf.Slice(0, min(n, buf.Len()))
+		return b, func() {}, err
+	}
+	tmp, err := x.alloc(n)
+	if err != nil {
+		return Buffer{}, nil, err
+	}
+	pos := 0
+	if err := Pack(buf.Bytes, count, t, tmp.Bytes, &pos); err != nil {
+		x.free(tmp)
+		return Buffer{}, nil, err
+	}
+	x.r.t.Compute(x.r.w.M.CPU.CopyCyclesPerWord * int64((n+3)/4))
+	return tmp, func() { x.free(tmp) }, nil
+}
+
+// scatterBack unpacks contiguous bytes into count elements of t in buf
+// when t is not contiguous (contig's inverse for results), charging it.
+func (x *coll) scatterBack(tmp, buf Buffer, count int, t *Datatype) error {
+	if t.Contiguous() {
+		return nil
+	}
+	pos := 0
+	x.r.t.Compute(x.r.w.M.CPU.CopyCyclesPerWord * int64((count*t.Size()+3)/4))
+	return Unpack(tmp.Bytes, &pos, buf.Bytes, count, t)
+}
+
+// check validates a buffer argument of a collective.
+func (x *coll) check(what string, buf Buffer, count int, t *Datatype) error {
+	switch {
+	case count < 0:
+		return errorf(ErrCount, x.name, "%s count %d must be >= 0", what, count)
+	case t == nil || !t.Committed():
+		return errorf(ErrType, x.name, "%s datatype not committed", what)
+	case t.Span(count) > buf.Len():
+		return errorf(ErrBuffer, x.name, "%s: %d elements need %d bytes, the buffer has %d", what, count, t.Span(count), buf.Len())
+	}
+	return nil
+}
