@@ -133,6 +133,8 @@ func (r *Rank) checkArgs(name string, buf Buffer, count int, dt *Datatype, peer,
 		return errorf(ErrArg, name, "tag %d: allowed 0..%d (MPI_TAG_UB)", tag, TagUB)
 	case peer < 0 && !(recv && peer == AnySource) || peer >= comm.Size():
 		return errorf(ErrRank, name, "rank %d is not in %s (size %d)", peer, comm.name, comm.Size())
+	case count > 0 && dt.LB() < 0:
+		return errorf(ErrBuffer, name, "the datatype starts %d bytes before the buffer", -dt.LB())
 	case dt.Span(count) > buf.Len():
 		return errorf(ErrBuffer, name, "%d elements of the datatype need %d bytes, the buffer has %d", count, dt.Span(count), buf.Len())
 	}
@@ -190,6 +192,7 @@ func (r *Rank) isend(op op, mode sendMode, buf Buffer, count int, dt *Datatype, 
 		q.data, q.temp = tmp, true
 		r.t.Compute(cpu.CopyCyclesPerWord * int64((q.bytes+3)/4))
 		if err := r.packInto(q, tmp.Bytes); err != nil {
+			r.Free(tmp)
 			r.leave(op, start, 0, 0)
 			return nil, err
 		}
@@ -280,6 +283,9 @@ func (r *Rank) irecv(op op, buf Buffer, count int, dt *Datatype, source, tag int
 	}
 	flag, err := r.Alloc(4)
 	if err != nil {
+		if q.temp {
+			r.Free(q.data)
+		}
 		r.leave(op, start, 0, 0)
 		return nil, err
 	}

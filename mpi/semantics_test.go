@@ -2812,3 +2812,114 @@ func TestSemTypeBeforeBufferStart(t *testing.T) {
 		})
 	}
 }
+
+// TestSemLibraryTrafficInvisible: wildcard receives posted on
+// MPI_COMM_WORLD before CommDup, CommSplit and CommCreate must not catch
+// the library's own messages for them.
+func TestSemLibraryTrafficInvisible(t *testing.T) {
+	const p = 6
+	for _, proto := range Protocols {
+		t.Run(proto, func(t *testing.T) {
+			w := job(t, 3, 2, semProcs(cfgFor(proto), p), nil)
+			w.Launch(func(r *Rank) {
+				world := r.CommWorld()
+				me := r.Rank()
+				rb := r.MustAlloc(64)
+				q, err := r.Irecv(rb, 64, Byte, AnySource, AnyTag, world)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if _, err := r.CommDup(world); err != nil {
+					t.Error(err)
+				}
+				if _, err := r.CommSplit(world, me%2, me); err != nil {
+					t.Error(err)
+				}
+				g, _ := GroupIncl(world.Group(), []int{0, 2, 4})
+				if _, err := r.CommCreate(world, g); err != nil {
+					t.Error(err)
+				}
+				if ok, st, _ := r.Test(q); ok {
+					t.Errorf("rank %d: the wildcard receive on world completed before any user send: %+v", me, st)
+				}
+				sb := r.MustAlloc(12)
+				semFill(sb, 12, me, 77)
+				if err := r.Send(sb, 12, Byte, (me+1)%p, 77, world); err != nil {
+					t.Error(err)
+				}
+				left := (me + p - 1) % p
+				st, err := r.Wait(q)
+				if err != nil || st.Source != left || st.Tag != 77 || st.Bytes != 12 || semBad(rb.Bytes, 12, left, 77) >= 0 {
+					t.Errorf("rank %d: wildcard receive got %+v, %v; want rank %d's tag-77 message", me, st, err, left)
+				}
+			})
+			semRun(t, w)
+		})
+	}
+}
+
+// TestSemWaitallReportsPerRequestErrors: Waitall and Testall return the
+// first error and each request's own error in its status.
+func TestSemWaitallReportsPerRequestErrors(t *testing.T) {
+	for _, proto := range Protocols {
+		for _, testall := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/testall=%v", proto, testall), func(t *testing.T) {
+				w := job(t, 2, 2, semProcs(cfgFor(proto), 2), nil)
+				w.Launch(func(r *Rank) {
+					c := r.CommWorld()
+					if r.Rank() == 0 {
+						b := r.MustAlloc(200)
+						for tag, n := range []int{16, 200, 16} {
+							semFill(b, n, 0, tag)
+							if err := r.Send(b, n, Byte, 1, tag, c); err != nil {
+								t.Error(err)
+							}
+						}
+						return
+					}
+					var qs []*Request
+					bufs := []Buffer{r.MustAlloc(16), r.MustAlloc(64), r.MustAlloc(16)}
+					for tag, b := range bufs {
+						q, err := r.Irecv(b, b.Len(), Byte, 0, tag, c)
+						if err != nil {
+							t.Error(err)
+							return
+						}
+						qs = append(qs, q)
+					}
+					var sts []Status
+					var err error
+					if testall {
+						for ok := false; !ok; {
+							ok, sts, err = r.Testall(qs)
+							r.Compute(200)
+						}
+					} else {
+						sts, err = r.Waitall(qs)
+					}
+					if semClass(err) != ErrTruncate {
+						t.Errorf("error %v, want %v", err, ErrTruncate)
+					}
+					if len(sts) != 3 {
+						t.Fatalf("statuses %v", sts)
+					}
+					for i, want := range []Class{0, ErrTruncate, 0} {
+						if semClass(sts[i].Err) != want || (want == 0 && sts[i].Err != nil) {
+							t.Errorf("status %d: error %v, want class %v", i, sts[i].Err, want)
+						}
+					}
+					if sts[0].Bytes != 16 || sts[1].Bytes != 64 || sts[2].Bytes != 16 {
+						t.Errorf("statuses %+v", sts)
+					}
+					for i, n := range []int{16, 64, 16} {
+						if k := semBad(bufs[i].Bytes, n, 0, i); k >= 0 {
+							t.Errorf("request %d: byte %d wrong", i, k)
+						}
+					}
+				})
+				semRun(t, w)
+			})
+		}
+	}
+}
