@@ -230,7 +230,6 @@ func collError(name, format string, a ...any) error {
 	return errorf(ErrArg, name, format, a...)
 }
 
-
 // contig gives count elements of t from buf as contiguous bytes: buf
 // itself when t is contiguous, otherwise a packed copy (charged), as the
 // thesis packs non-contiguous data before sending. done frees the copy.

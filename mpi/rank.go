@@ -29,7 +29,7 @@ type Rank struct {
 	internal int    // inside a collective: its messages are not user calls
 	stats    [numOps]OpStats
 	coll     map[string]*OpStats // collective calls, by MPI name
-	log   []Message
+	log      []Message
 }
 
 // Rank is the process's rank in MPI_COMM_WORLD.

@@ -15,8 +15,8 @@ type World struct {
 	Cfg   Config
 	Ranks []*Rank
 
-	h       handlers
-	nextCtx uint32 // context ids handed out by the highest-numbered tile
+	h        handlers
+	nextCtx  uint32 // context ids handed out by the highest-numbered tile
 	err      error
 	trace    *tracer
 	collArgs map[string]collCall // collective calls some ranks have made, for the mismatch check
