@@ -2840,9 +2840,9 @@ func TestSemLibraryTrafficInvisible(t *testing.T) {
 				if _, err := r.CommCreate(world, g); err != nil {
 					t.Error(err)
 				}
-				if ok, st, _ := r.Test(q); ok {
-					t.Errorf("rank %d: the wildcard receive on world completed before any user send: %+v", me, st)
-				}
+				// (The collectives are not barriers: a neighbour's user
+				// message may already have arrived, so only what the
+				// receive got is checked.)
 				sb := r.MustAlloc(12)
 				semFill(sb, 12, me, 77)
 				if err := r.Send(sb, 12, Byte, (me+1)%p, 77, world); err != nil {
