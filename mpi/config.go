@@ -101,53 +101,23 @@ func (c Config) Validate(nodes, queueFlits int) error {
 
 // Algorithm is the configured algorithm for a collective operation.
 func (c Config) Algorithm(op string) string {
-	switch op {
-	case "barrier":
-		return c.Barrier
-	case "bcast":
-		return c.Bcast
-	case "scatter":
-		return c.Scatter
-	case "gather":
-		return c.Gather
-	case "allgather":
-		return c.Allgather
-	case "alltoall":
-		return c.Alltoall
-	case "reduce":
-		return c.Reduce
-	case "allreduce":
-		return c.Allreduce
-	case "reduce_scatter":
-		return c.ReduceScatter
-	case "scan":
-		return c.Scan
+	if f := c.algField(op); f != nil {
+		return *f
 	}
 	return ""
 }
 
 // SetAlgorithm selects the algorithm for op ("auto" for the default).
 func (c *Config) SetAlgorithm(op, name string) {
-	switch op {
-	case "barrier":
-		c.Barrier = name
-	case "bcast":
-		c.Bcast = name
-	case "scatter":
-		c.Scatter = name
-	case "gather":
-		c.Gather = name
-	case "allgather":
-		c.Allgather = name
-	case "alltoall":
-		c.Alltoall = name
-	case "reduce":
-		c.Reduce = name
-	case "allreduce":
-		c.Allreduce = name
-	case "reduce_scatter":
-		c.ReduceScatter = name
-	case "scan":
-		c.Scan = name
+	if f := c.algField(op); f != nil {
+		*f = name
 	}
+}
+
+func (c *Config) algField(op string) *string {
+	return map[string]*string{
+		"barrier": &c.Barrier, "bcast": &c.Bcast, "scatter": &c.Scatter, "gather": &c.Gather,
+		"allgather": &c.Allgather, "alltoall": &c.Alltoall, "reduce": &c.Reduce, "allreduce": &c.Allreduce,
+		"reduce_scatter": &c.ReduceScatter, "scan": &c.Scan,
+	}[op]
 }

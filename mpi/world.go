@@ -122,3 +122,26 @@ func (w *World) report() string {
 
 // Seconds converts cycles to seconds at the machine's clock.
 func (w *World) Seconds(c des.Time) float64 { return w.M.Seconds(c) }
+
+// CheckQuiet verifies that a finished job left nothing behind: every
+// message matched, every send completed, no receive still posted, and the
+// network empty with every credit home.
+func (w *World) CheckQuiet() error {
+	for _, r := range w.Ranks {
+		switch {
+		case len(r.posted) > 0:
+			return fmt.Errorf("rank %d: %d receives still posted, first %s", r.rank, len(r.posted), r.posted[0].describe())
+		case len(r.unexpected) > 0:
+			e := r.unexpected[0]
+			return fmt.Errorf("rank %d: %d messages never received, first from rank %d tag %d", r.rank, len(r.unexpected), e.src, e.tag)
+		case len(r.sends) > 0:
+			return fmt.Errorf("rank %d: %d sends never asked for their data", r.rank, len(r.sends))
+		}
+		for _, q := range r.sendOrder {
+			if !q.arrived() {
+				return fmt.Errorf("rank %d: %s never completed", r.rank, q.describe())
+			}
+		}
+	}
+	return w.M.CheckQuiescent()
+}
