@@ -152,6 +152,11 @@ func TestStylingChangesOutput(t *testing.T) {
 	dashed.Series[0].Marks = nil
 	logY := base
 	logY.LogY = true
+	companion := sampleChart()
+	companion.Series[0].Marks = nil
+	companion.Series[1].Dashed = false
+	companion.Series = append([]Series(nil), companion.Series...)
+	companion.Series[1].Companion = true
 	tests := []struct {
 		name      string
 		c         Chart
@@ -161,6 +166,7 @@ func TestStylingChangesOutput(t *testing.T) {
 		{"mark legend", legend, markedBytes},
 		{"dashed", dashed, baseline},
 		{"log y", logY, baseline},
+		{"companion", companion, baseline},
 	}
 	for _, tt := range tests {
 		if bytes.Equal(savePNG(t, tt.c, "v.png"), tt.reference) {
