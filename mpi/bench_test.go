@@ -1,6 +1,7 @@
 package mpi
 
 import (
+	"strconv"
 	"testing"
 
 	"nocsim/des"
@@ -86,4 +87,32 @@ func BenchmarkRingExchange64(b *testing.B) {
 	b.ReportMetric(float64(64*rounds*b.N)/sec, "msgs/s")
 	b.ReportMetric(cycles/float64(b.N), "simcycles/op")
 	b.ReportMetric(cycles/sec, "simcycles/s")
+}
+
+// BenchmarkAllreduce64 is one MPI_Allreduce (sum of float64) over 64 ranks
+// on an 8x8 mesh, of 8 bytes and of 64 KiB, with the default algorithm.
+func BenchmarkAllreduce64(b *testing.B) {
+	for _, size := range []int{8, 64 << 10} {
+		b.Run(strconv.Itoa(size)+"B", func(b *testing.B) {
+			var cycles float64
+			for b.Loop() {
+				w := benchWorld(b, 8, 8, "scmp")
+				n := size / 8
+				w.Launch(func(r *Rank) {
+					in, out := r.MustAlloc(size), r.MustAlloc(size)
+					for i := 0; i < n; i++ {
+						in.SetFloat64(i, float64(r.Rank()+i))
+					}
+					if err := r.Allreduce(in, out, n, Float64, OpSum, r.CommWorld()); err != nil {
+						panic(err)
+					}
+				})
+				if err := w.Run(); err != nil {
+					b.Fatal(err)
+				}
+				cycles += float64(w.M.Eng.Now())
+			}
+			b.ReportMetric(cycles/float64(b.N), "simcycles/op")
+		})
+	}
 }

@@ -63,6 +63,10 @@ func AlgorithmNames(op string) []string {
 	return out
 }
 
+// collTagBase keeps collective tags clear of the tags the communicator
+// constructors use on the same internal context.
+const collTagBase = 1 << 20
+
 // coll is one collective call in progress on one rank.
 type coll struct {
 	r     *Rank
@@ -82,10 +86,14 @@ func (r *Rank) beginColl(name string, c *Comm, key string) (*coll, error) {
 		return nil, err
 	}
 	start := r.t.Now()
-	r.call = fmt.Sprintf("%s(%s, comm %s)", name, key, c.name)
+	if key == "" {
+		r.call = fmt.Sprintf("%s(comm %s)", name, c.name)
+	} else {
+		r.call = fmt.Sprintf("%s(%s, comm %s)", name, key, c.name)
+	}
 	r.t.Compute(r.w.M.CPU.CallCycles)
 	c.collSeq++
-	x := &coll{r: r, c: c, in: c.internal(), tag: int(c.collSeq & (1<<30 - 1)), name: name, start: start}
+	x := &coll{r: r, c: c, in: c.internal(), tag: collTagBase + int(c.collSeq&(1<<30-1)), name: name, start: start}
 	if err := r.w.checkCollective(c, c.collSeq, r.rank, name+"("+key+")"); err != nil {
 		return nil, err
 	}

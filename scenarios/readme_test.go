@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"nocsim/mesh"
+	"nocsim/mpi"
 	"nocsim/router"
 )
 
@@ -44,4 +45,19 @@ func names(ks []router.Key) []string {
 		out[i] = k.Name
 	}
 	return out
+}
+
+// The README's collectives table lists every registered algorithm with
+// its source and message count.
+func TestREADMEListsEveryCollectiveAlgorithm(t *testing.T) {
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range mpi.Algorithms() {
+		row := "| " + a.Op + " | `" + a.Name + "` | " + a.Source + " | " + a.Messages + " |"
+		if !strings.Contains(string(b), row) {
+			t.Errorf("README.md lacks the row %q", row)
+		}
+	}
 }

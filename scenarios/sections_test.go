@@ -16,7 +16,11 @@ func TestNodeAndMPIKeysSetAndDecodeAgree(t *testing.T) {
 		"call_cycles": {"7", "7"}, "thread_create_cycles": {"9", "9"}, "thread_dispatch_cycles": {"11", "11"},
 		"copy_cycles_per_word": {"2", "2"}, "send_flits_per_cycle": {"4", "4"}, "poll_cycles": {"6", "6"},
 		"flop_cycles": {"3", "3"}, "procs": {"5", "5"}, "protocol": {"niu", `"niu"`}, "eager_bytes": {"64", "64"},
-		"match_cycles": {"5", "5"}, "vector_dma": {"true", "true"},
+		"match_cycles": {"5", "5"}, "vector_dma": {"true", "true"}, "coll_long_bytes": {"8192", "8192"},
+		"barrier": {"central", `"central"`}, "bcast": {"flat", `"flat"`}, "scatter": {"flat", `"flat"`},
+		"gather": {"push", `"push"`}, "allgather": {"ring", `"ring"`}, "alltoall": {"bruck", `"bruck"`},
+		"reduce": {"flat", `"flat"`}, "allreduce": {"ring", `"ring"`}, "reduce_scatter": {"ring", `"ring"`},
+		"scan": {"chain", `"chain"`},
 	}
 	for _, sec := range Sections() {
 		if sec.Name != "node" && sec.Name != "mpi" {

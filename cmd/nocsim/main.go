@@ -42,7 +42,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
 		Name:      "nocsim",
 		Usage:     "simulate message passing on the SCMP network-on-chip",
-		UsageText: "nocsim [--quiet]            run the embedded default scenario\nnocsim noc [flags]          latency against offered load under synthetic traffic\nnocsim pingpong [flags]     MPI ping-pong times per message size",
+		UsageText: "nocsim [--quiet]            run the embedded default scenario\nnocsim noc [flags]          latency against offered load under synthetic traffic\nnocsim pingpong [flags]     MPI ping-pong times per message size\nnocsim coll [flags]         MPI collectives per algorithm, P and size",
 		Writer:    stdout,
 		ErrWriter: stderr,
 		Flags:     []cli.Flag{quietFlag},
@@ -52,7 +52,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			}
 			return runDefault(c)
 		},
-		Commands:       []*cli.Command{nocCommand(), pingpongCommand()},
+		Commands:       []*cli.Command{nocCommand(), pingpongCommand(), collCommand()},
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError:   func(_ *cli.Context, err error, _ bool) error { return usageErr("%v (see nocsim help)", err) },
 	}

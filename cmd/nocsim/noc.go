@@ -60,7 +60,7 @@ func nocCommand() *cli.Command {
 
 // scenarioFrom builds the scenario from --config (or the defaults) and the
 // key flags, and says where each key's value came from.
-func scenarioFrom(c *cli.Context) (scenarios.Scenario, scenarios.Source, error) {
+func scenarioFrom(c *cli.Context, except ...string) (scenarios.Scenario, scenarios.Source, error) {
 	sc := scenarios.Defaults()
 	src := func(section, key string) string { return fmt.Sprintf("default [%s] %s", section, key) }
 	if path := c.String("config"); path != "" {
@@ -80,7 +80,7 @@ func scenarioFrom(c *cli.Context) (scenarios.Scenario, scenarios.Source, error) 
 	for _, sk := range scenarios.Sections() {
 		for _, k := range sk.Keys {
 			name := flagName(k.Name)
-			if !hasFlag(c, name) || !c.IsSet(name) {
+			if slices.Contains(except, name) || !hasFlag(c, name) || !c.IsSet(name) {
 				continue
 			}
 			if err := sc.Set(sk.Name, k.Name, c.String(name)); err != nil {

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
@@ -40,18 +38,6 @@ func pingpongCommand() *cli.Command {
 	}
 }
 
-func parseSizes(s string) ([]int, error) {
-	var out []int
-	for _, f := range strings.Split(s, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil {
-			return nil, fmt.Errorf("--sizes = %q: allowed a comma-separated list of byte counts", s)
-		}
-		out = append(out, n)
-	}
-	return out, nil
-}
-
 func runPingPong(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return usageErr("pingpong takes no arguments, got %q", c.Args().Slice())
@@ -60,7 +46,7 @@ func runPingPong(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	sizes, err := parseSizes(c.String("sizes"))
+	sizes, err := parseInts("sizes", c.String("sizes"))
 	if err != nil {
 		return usageErr("%v", err)
 	}

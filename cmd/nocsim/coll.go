@@ -1,0 +1,172 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+
+	"nocsim/plots"
+	"nocsim/router"
+	"nocsim/scenarios"
+)
+
+func collCommand() *cli.Command {
+	flags := []cli.Flag{
+		&cli.StringFlag{Name: "config", Usage: "scenario TOML file; flags override its keys"},
+		&cli.StringFlag{Name: "op", Usage: "operation: " + strings.Join(scenarios.CollOps, ", "), Value: "bcast"},
+		&cli.StringFlag{Name: "algs", Usage: "algorithms, comma-separated (auto = the configured default for the size)", Value: "auto"},
+		&cli.StringFlag{Name: "procs", Usage: "rank counts, comma-separated (default: every tile)"},
+		&cli.StringFlag{Name: "sizes", Usage: "bytes per rank, comma-separated (see README for each operation)", Value: "8,1024,65536"},
+		&cli.IntFlag{Name: "root", Usage: "root rank of rooted operations", Value: 0},
+		&cli.BoolFlag{Name: "json", Usage: "print a JSON array, one object per run"},
+		&cli.StringFlag{Name: "plot", Usage: "draw completion time per algorithm to `FILE` (.png, .svg, .pdf)"},
+		&cli.StringFlag{Name: "x", Usage: "plot against size or procs (default: whichever varies more)"},
+		&cli.IntFlag{Name: "workers", Usage: "runs simulated in parallel (0 = one per core); results do not depend on it"},
+		quietFlag,
+	}
+	all := append(flags, keyFlags("network", "node")...)
+	for _, f := range keyFlags("mpi") {
+		if f.Names()[0] != "procs" { // --procs is the sweep's list here
+			all = append(all, f)
+		}
+	}
+	return &cli.Command{
+		Name:      "coll",
+		Usage:     "time MPI collectives per algorithm, rank count and size, each checked against a serial result",
+		UsageText: "nocsim coll --mesh 8x8 --op bcast --algs flat,binomial,pull --procs 4,16,64 --sizes 8,1024,65536",
+		Flags:     all,
+		Action:    runColl,
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return usageErr("coll: %v (see nocsim coll --help)", err)
+		},
+	}
+}
+
+func parseInts(flag, s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			return nil, fmt.Errorf("--%s = %q: allowed a comma-separated list of integers", flag, s)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+func runColl(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return usageErr("coll takes no arguments, got %q", c.Args().Slice())
+	}
+	sc, src, err := scenarioFrom(c, "procs") // --procs is the sweep's list here
+	if err != nil {
+		return err
+	}
+	sw := &scenarios.CollSweep{Op: c.String("op"), Root: c.Int("root")}
+	for _, a := range strings.Split(c.String("algs"), ",") {
+		sw.Algs = append(sw.Algs, strings.TrimSpace(a))
+	}
+	if sw.Sizes, err = parseInts("sizes", c.String("sizes")); err != nil {
+		return usageErr("%v", err)
+	}
+	if c.IsSet("procs") {
+		if sw.Procs, err = parseInts("procs", c.String("procs")); err != nil {
+			return usageErr("%v", err)
+		}
+	} else if m, err := scenarios.ParseMesh(sc.Network.Mesh); err == nil {
+		sw.Procs = []int{m.Nodes()}
+	}
+	if err := sw.Check(&sc, src); err != nil {
+		var ke *router.KeyError
+		if errors.As(err, &ke) && slices.Contains([]string{"op", "algs", "procs", "sizes", "root"}, ke.Key) {
+			return usageErr("--%s = %s: allowed %s", ke.Key, ke.Value, ke.Allowed)
+		}
+		return usageErr("%v", err)
+	}
+	xAxis := c.String("x")
+	if xAxis == "" {
+		xAxis = "size"
+		if len(sw.Procs) > len(sw.Sizes) {
+			xAxis = "procs"
+		}
+	}
+	if xAxis != "size" && xAxis != "procs" {
+		return usageErr("--x = %q: allowed size, procs", xAxis)
+	}
+	if p := c.String("plot"); p != "" {
+		if err := plots.CheckExt(p); err != nil {
+			return usageErr("--plot: %v", err)
+		}
+	}
+	bar := newProgress(c.App.ErrWriter, "coll", quiet(c))
+	rows, err := sw.Run(&sc, scenarios.RunOptions{Workers: c.Int("workers"), Progress: bar.update})
+	if err != nil {
+		return runErr(err)
+	}
+	if c.Bool("json") {
+		err = scenarios.WriteJSON(c.App.Writer, rows)
+	} else {
+		err = writeCollTable(c.App.Writer, rows)
+	}
+	if err != nil {
+		return runErr(err)
+	}
+	if p := c.String("plot"); p != "" {
+		if err := collChart(rows, xAxis, sc.Network.Mesh).Save(p, 0, 0); err != nil {
+			return runErr(err)
+		}
+	}
+	for _, r := range rows {
+		if !r.Correct {
+			return runErr(fmt.Errorf("%s %s, P=%d, %d bytes gave a wrong result: %s", r.Op, r.Algorithm, r.Procs, r.SizeBytes, r.Error))
+		}
+	}
+	return nil
+}
+
+func writeCollTable(out io.Writer, rows []scenarios.CollRow) error {
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "op\talgorithm\tprocs\tsize\tcycles\ttime\tcorrect\t")
+	fmt.Fprintln(tw, "\t\t\t(bytes)\t(last rank)\t(us)\t\t")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%.3f\t%v\t\n", r.Op, r.Algorithm, r.Procs, r.SizeBytes, r.Cycles, r.Seconds*1e6, r.Correct)
+	}
+	return tw.Flush()
+}
+
+// collChart draws completion time against size (log-log) or against P,
+// one line per algorithm (and per P or size, the other dimension).
+func collChart(rows []scenarios.CollRow, x, mesh string) plots.Chart {
+	c := plots.Chart{Title: fmt.Sprintf("%s on a %s mesh", rows[0].Op, mesh), YLabel: "completion time (cycles, last rank)", LogY: true}
+	if x == "size" {
+		c.XLabel, c.LogX = "message size (bytes per rank)", true
+	} else {
+		c.XLabel = "ranks (P)"
+	}
+	idx := map[string]int{}
+	for _, r := range rows {
+		key := fmt.Sprintf("%s P=%d", r.Algorithm, r.Procs)
+		xv := float64(r.SizeBytes)
+		if x == "procs" {
+			key, xv = fmt.Sprintf("%s %dB", r.Algorithm, r.SizeBytes), float64(r.Procs)
+		}
+		if x == "size" && xv <= 0 || r.Cycles <= 0 {
+			continue // nothing to place on a log axis
+		}
+		i, ok := idx[key]
+		if !ok {
+			i = len(c.Series)
+			idx[key] = i
+			c.Series = append(c.Series, plots.Series{Name: key})
+		}
+		c.Series[i].X = append(c.Series[i].X, xv)
+		c.Series[i].Y = append(c.Series[i].Y, float64(r.Cycles))
+	}
+	return c
+}

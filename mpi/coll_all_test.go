@@ -1,0 +1,869 @@
+package mpi
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"nocsim/des"
+)
+
+// Tests of Allgather(v) and Alltoall(v, w): every algorithm, against a
+// serial computation of what each rank must receive.
+
+// allType is a datatype whose shape the tests know independently of the
+// library: the offsets of the data bytes of one element, in typemap order.
+type allType struct {
+	name string
+	dt   *Datatype
+	pos  []int
+}
+
+func (a allType) size() int { return len(a.pos) }
+
+var (
+	allInt32 = allType{"int32", Int32, []int{0, 1, 2, 3}}
+	allByte  = allType{"byte", Byte, []int{0}}
+	// Two int32s with a one-word hole: not contiguous, extent 12.
+	allVec = func() allType {
+		v, err := TypeVector(2, 1, 2, Int32)
+		if err != nil {
+			panic(err)
+		}
+		v.Commit()
+		return allType{"vector", v, []int{0, 1, 2, 3, 8, 9, 10, 11}}
+	}()
+	allTypes3 = []allType{allInt32, allVec, allByte}
+)
+
+const allFill = 0xEE // bytes no collective may write
+
+func allRNG(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x5eed)) }
+
+func allBytes(rng *rand.Rand, n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(rng.Uint32())
+	}
+	return b
+}
+
+// allPlace writes data into count elements of a at byte off of buf.
+func allPlace(buf []byte, off int, a allType, count int, data []byte) {
+	k := 0
+	for e := 0; e < count; e++ {
+		for _, p := range a.pos {
+			buf[off+e*a.dt.Extent()+p] = data[k]
+			k++
+		}
+	}
+}
+
+// allExpect is a block a buffer must hold after the call.
+type allExpect struct {
+	off   int
+	a     allType
+	count int
+	data  []byte
+}
+
+// allVerify checks the blocks and that every other byte still holds
+// allFill.
+func allVerify(buf []byte, blocks []allExpect) error {
+	mark := make([]bool, len(buf))
+	for bi, b := range blocks {
+		k := 0
+		for e := 0; e < b.count; e++ {
+			for _, p := range b.a.pos {
+				at := b.off + e*b.a.dt.Extent() + p
+				mark[at] = true
+				if buf[at] != b.data[k] {
+					return fmt.Errorf("block %d, data byte %d (buffer byte %d) = %#x, want %#x", bi, k, at, buf[at], b.data[k])
+				}
+				k++
+			}
+		}
+	}
+	for i, m := range mark {
+		if !m && buf[i] != allFill {
+			return fmt.Errorf("byte %d outside every block was overwritten (%#x)", i, buf[i])
+		}
+	}
+	return nil
+}
+
+func allFilled(r *Rank, n int) Buffer {
+	b := r.MustAlloc(n)
+	for i := range b.Bytes {
+		b.Bytes[i] = allFill
+	}
+	return b
+}
+
+// allHeapBlocks counts the blocks allocated in the rank's memory; a
+// collective must leave it as it found it. (The heap's bookkeeping is not
+// exported; reading it is test-only.)
+func allHeapBlocks(r *Rank) int {
+	return reflect.ValueOf(r.node.Mem).Elem().FieldByName("segs").Len()
+}
+
+// allNoLeaks checks that no request is left in any rank's queues.
+func allNoLeaks(t *testing.T, w *World) {
+	t.Helper()
+	for _, r := range w.Ranks {
+		if len(r.posted) != 0 || len(r.unexpected) != 0 || len(r.sends) != 0 {
+			t.Errorf("rank %d: %d posted receives, %d unexpected messages, %d pending sends left", r.rank, len(r.posted), len(r.unexpected), len(r.sends))
+		}
+	}
+}
+
+// allVariant is one collective call of a test job; call runs it on a rank
+// of c and checks what arrived.
+type allVariant struct {
+	name string
+	call func(r *Rank, c *Comm) error
+}
+
+// allJob runs the variants one after the other on P ranks (8x8 mesh for
+// P > 16, else 4x4) and checks for leaks.
+func allJob(t *testing.T, P int, cfg Config, vs []allVariant) *World {
+	t.Helper()
+	side := 4
+	if P > 16 {
+		side = 8
+	}
+	cfg.Procs = P
+	w := job(t, side, side, cfg, nil)
+	w.Launch(func(r *Rank) {
+		for _, v := range vs {
+			before := allHeapBlocks(r)
+			if err := v.call(r, r.CommWorld()); err != nil {
+				t.Errorf("%s: rank %d: %v", v.name, r.Rank(), err)
+				return
+			}
+			if n := allHeapBlocks(r); n != before {
+				t.Errorf("%s: rank %d: %d heap blocks before, %d after", v.name, r.Rank(), before, n)
+			}
+		}
+	})
+	if err := w.Run(); err != nil {
+		t.Fatal(err)
+	}
+	allNoLeaks(t, w)
+	return w
+}
+
+// ---------------------------------------------------------------- variants
+
+func allgatherVariant(P, count int, st, rt allType, inPlace bool, seed uint64) allVariant {
+	n := count * rt.size()
+	scount := n / st.size()
+	rng := allRNG(seed)
+	D := make([][]byte, P)
+	for i := range D {
+		D[i] = allBytes(rng, n)
+	}
+	ext := rt.dt.Extent()
+	return allVariant{
+		name: fmt.Sprintf("Allgather(count %d, %s to %s, in place %v)", count, st.name, rt.name, inPlace),
+		call: func(r *Rank, c *Comm) error {
+			me := c.Rank()
+			sb := allFilled(r, st.dt.Span(scount))
+			defer r.Free(sb)
+			allPlace(sb.Bytes, 0, st, scount, D[me])
+			rb := allFilled(r, rt.dt.Span(P*count))
+			defer r.Free(rb)
+			send := sb
+			if inPlace {
+				send = InPlace
+				allPlace(rb.Bytes, me*count*ext, rt, count, D[me])
+			}
+			if err := r.Allgather(send, scount, st.dt, rb, count, rt.dt, c); err != nil {
+				return err
+			}
+			exp := make([]allExpect, P)
+			for j := range exp {
+				exp[j] = allExpect{j * count * ext, rt, count, D[j]}
+			}
+			return allVerify(rb.Bytes, exp)
+		},
+	}
+}
+
+// allgathervVariant gives rank j up to count elements, its block placed
+// in reverse rank order with a one-element hole after it.
+func allgathervVariant(P, count int, a allType, inPlace bool, seed uint64) allVariant {
+	rng := allRNG(seed)
+	counts, displs := make([]int, P), make([]int, P)
+	D := make([][]byte, P)
+	at := 0
+	for j := P - 1; j >= 0; j-- {
+		counts[j] = rng.IntN(count + 1)
+		displs[j] = at
+		at += counts[j] + 1
+		D[j] = allBytes(rng, counts[j]*a.size())
+	}
+	ext := a.dt.Extent()
+	return allVariant{
+		name: fmt.Sprintf("Allgatherv(counts up to %d, %s, in place %v)", count, a.name, inPlace),
+		call: func(r *Rank, c *Comm) error {
+			me := c.Rank()
+			sb := allFilled(r, a.dt.Span(counts[me]))
+			defer r.Free(sb)
+			allPlace(sb.Bytes, 0, a, counts[me], D[me])
+			rb := allFilled(r, a.dt.Span(at))
+			defer r.Free(rb)
+			send := sb
+			if inPlace {
+				send = InPlace
+				allPlace(rb.Bytes, displs[me]*ext, a, counts[me], D[me])
+			}
+			if err := r.Allgatherv(send, counts[me], a.dt, rb, counts, displs, a.dt, c); err != nil {
+				return err
+			}
+			exp := make([]allExpect, P)
+			for j := range exp {
+				exp[j] = allExpect{displs[j] * ext, a, counts[j], D[j]}
+			}
+			return allVerify(rb.Bytes, exp)
+		},
+	}
+}
+
+func alltoallVariant(P, count int, st, rt allType, inPlace bool, seed uint64) allVariant {
+	n := count * rt.size()
+	scount := n / st.size()
+	rng := allRNG(seed)
+	D := make([][][]byte, P) // D[i][j]: from i to j
+	for i := range D {
+		D[i] = make([][]byte, P)
+		for j := range D[i] {
+			D[i][j] = allBytes(rng, n)
+		}
+	}
+	sext, rext := st.dt.Extent(), rt.dt.Extent()
+	return allVariant{
+		name: fmt.Sprintf("Alltoall(count %d, %s to %s, in place %v)", count, st.name, rt.name, inPlace),
+		call: func(r *Rank, c *Comm) error {
+			me := c.Rank()
+			sb := allFilled(r, st.dt.Span(P*scount))
+			defer r.Free(sb)
+			rb := allFilled(r, rt.dt.Span(P*count))
+			defer r.Free(rb)
+			send := sb
+			for j := 0; j < P; j++ {
+				if inPlace {
+					allPlace(rb.Bytes, j*count*rext, rt, count, D[me][j])
+				} else {
+					allPlace(sb.Bytes, j*scount*sext, st, scount, D[me][j])
+				}
+			}
+			if inPlace {
+				send = InPlace
+			}
+			if err := r.Alltoall(send, scount, st.dt, rb, count, rt.dt, c); err != nil {
+				return err
+			}
+			exp := make([]allExpect, P)
+			for j := range exp {
+				exp[j] = allExpect{j * count * rext, rt, count, D[j][me]}
+			}
+			return allVerify(rb.Bytes, exp)
+		},
+	}
+}
+
+// allLayout places blocks of the given sizes (in units) in a random order
+// with gaps of 1..3 units: their displacements and the total.
+func allLayout(rng *rand.Rand, sizes []int) ([]int, int) {
+	displs := make([]int, len(sizes))
+	at := 0
+	for _, j := range rng.Perm(len(sizes)) {
+		displs[j] = at
+		at += sizes[j] + 1 + rng.IntN(3)
+	}
+	return displs, at
+}
+
+// allCounts is a P x P matrix of counts 0..most, symmetric if asked.
+func allCounts(rng *rand.Rand, P, most int, sym bool) [][]int {
+	m := make([][]int, P)
+	for i := range m {
+		m[i] = make([]int, P)
+		for j := range m[i] {
+			m[i][j] = rng.IntN(most + 1)
+			if sym && j < i {
+				m[i][j] = m[j][i]
+			}
+		}
+	}
+	return m
+}
+
+func alltoallvVariant(P, count int, a allType, inPlace bool, seed uint64) allVariant {
+	rng := allRNG(seed)
+	cnt := allCounts(rng, P, count, inPlace) // cnt[i][j] elements from i to j
+	D := make([][][]byte, P)
+	sd, rd := make([][]int, P), make([][]int, P)
+	send, recv := make([]int, P), make([]int, P)
+	for i := range D {
+		D[i] = make([][]byte, P)
+		rc := make([]int, P)
+		for j := range D[i] {
+			D[i][j] = allBytes(rng, cnt[i][j]*a.size())
+			rc[j] = cnt[j][i]
+		}
+		sd[i], send[i] = allLayout(rng, cnt[i])
+		rd[i], recv[i] = allLayout(rng, rc)
+	}
+	ext := a.dt.Extent()
+	return allVariant{
+		name: fmt.Sprintf("Alltoallv(counts up to %d, %s, in place %v)", count, a.name, inPlace),
+		call: func(r *Rank, c *Comm) error {
+			me := c.Rank()
+			sc, rc := cnt[me], make([]int, P)
+			for j := range rc {
+				rc[j] = cnt[j][me]
+			}
+			sb := allFilled(r, a.dt.Span(send[me]))
+			defer r.Free(sb)
+			rb := allFilled(r, a.dt.Span(recv[me]))
+			defer r.Free(rb)
+			sbuf := sb
+			for j := 0; j < P; j++ {
+				if inPlace {
+					allPlace(rb.Bytes, rd[me][j]*ext, a, rc[j], D[me][j])
+				} else {
+					allPlace(sb.Bytes, sd[me][j]*ext, a, sc[j], D[me][j])
+				}
+			}
+			if inPlace {
+				sbuf = InPlace
+			}
+			if err := r.Alltoallv(sbuf, sc, sd[me], a.dt, rb, rc, rd[me], a.dt, c); err != nil {
+				return err
+			}
+			exp := make([]allExpect, P)
+			for j := range exp {
+				exp[j] = allExpect{rd[me][j] * ext, a, rc[j], D[j][me]}
+			}
+			return allVerify(rb.Bytes, exp)
+		},
+	}
+}
+
+// alltoallwVariant sends 8k bytes from i to j as int32s, vectors or bytes
+// (the receiver using another of the three), at byte displacements that
+// are mostly not word-aligned.
+func alltoallwVariant(P, count int, inPlace bool, seed uint64) allVariant {
+	rng := allRNG(seed)
+	k := allCounts(rng, P, count, inPlace) // k[i][j]: 8-byte units from i to j
+	sType := func(i, j int) allType { return allTypes3[(i+j)%3] }
+	rType := func(i, j int) allType { return allTypes3[(2*i+j+1)%3] } // at j, from i
+	if inPlace {
+		// Rank i sends to j with the type it receives from j with.
+		sType = func(i, j int) allType { return rType(j, i) }
+	}
+	D := make([][][]byte, P)
+	sd, rd := make([][]int, P), make([][]int, P)
+	send, recv := make([]int, P), make([]int, P)
+	for i := range D {
+		D[i] = make([][]byte, P)
+		ss, rs := make([]int, P), make([]int, P)
+		for j := range D[i] {
+			D[i][j] = allBytes(rng, 8*k[i][j])
+			ss[j] = sType(i, j).dt.Span(8 * k[i][j] / sType(i, j).size())
+			rs[j] = rType(j, i).dt.Span(8 * k[j][i] / rType(j, i).size())
+		}
+		sd[i], send[i] = allLayout(rng, ss)
+		rd[i], recv[i] = allLayout(rng, rs)
+	}
+	return allVariant{
+		name: fmt.Sprintf("Alltoallw(up to %d bytes, in place %v)", 8*count, inPlace),
+		call: func(r *Rank, c *Comm) error {
+			me := c.Rank()
+			sc, rc := make([]int, P), make([]int, P)
+			sts, rts := make([]*Datatype, P), make([]*Datatype, P)
+			sb := allFilled(r, send[me])
+			defer r.Free(sb)
+			rb := allFilled(r, recv[me])
+			defer r.Free(rb)
+			exp := make([]allExpect, P)
+			for j := 0; j < P; j++ {
+				st, rt := sType(me, j), rType(j, me)
+				sc[j], sts[j] = 8*k[me][j]/st.size(), st.dt
+				rc[j], rts[j] = 8*k[j][me]/rt.size(), rt.dt
+				if inPlace {
+					allPlace(rb.Bytes, rd[me][j], rt, rc[j], D[me][j])
+				} else {
+					allPlace(sb.Bytes, sd[me][j], st, sc[j], D[me][j])
+				}
+				exp[j] = allExpect{rd[me][j], rt, rc[j], D[j][me]}
+			}
+			sbuf := sb
+			if inPlace {
+				sbuf = InPlace
+			}
+			if err := r.Alltoallw(sbuf, sc, sd[me], sts, rb, rc, rd[me], rts, c); err != nil {
+				return err
+			}
+			return allVerify(rb.Bytes, exp)
+		},
+	}
+}
+
+// ---------------------------------------------------------------- tests
+
+var allPs = []int{1, 2, 3, 5, 8, 13, 16, 64}
+
+// allLong is the smallest int32 count whose total allgather and per-block
+// alltoall size reaches the default coll_long_bytes.
+func allLong(P int) (allgather, alltoall int) {
+	long := DefaultConfig().CollLongBytes
+	return (long + 4*P - 1) / (4 * P), (long + 3) / 4
+}
+
+func allgatherVariants(P int, seed uint64, large bool) []allVariant {
+	vs := []allVariant{
+		allgatherVariant(P, 0, allInt32, allInt32, false, seed),
+		allgatherVariant(P, 5, allInt32, allInt32, false, seed+1),
+		allgatherVariant(P, 3, allByte, allByte, false, seed+2), // 3-byte blocks: no block word-aligned
+		allgatherVariant(P, 2, allVec, allVec, true, seed+3),
+		allgatherVariant(P, 7, allByte, allByte, true, seed+4),
+		allgatherVariant(P, 2, allByte, allVec, false, seed+5), // equivalent types differ
+		allgathervVariant(P, 0, allInt32, false, seed+6),
+		allgathervVariant(P, 6, allInt32, false, seed+7),
+		allgathervVariant(P, 5, allByte, true, seed+8),
+		allgathervVariant(P, 3, allVec, false, seed+9),
+		allgathervVariant(P, 4, allVec, true, seed+10),
+	}
+	if large {
+		n, _ := allLong(P)
+		vs = append(vs, allgatherVariant(P, n, allInt32, allInt32, false, seed+11))
+	} else {
+		vs = append(vs, allgatherVariant(P, 40, allInt32, allInt32, false, seed+11))
+	}
+	return vs
+}
+
+func alltoallVariants(P int, seed uint64, large bool) []allVariant {
+	vs := []allVariant{
+		alltoallVariant(P, 0, allInt32, allInt32, false, seed),
+		alltoallVariant(P, 5, allInt32, allInt32, false, seed+1),
+		alltoallVariant(P, 3, allByte, allByte, false, seed+2),
+		alltoallVariant(P, 2, allVec, allVec, true, seed+3),
+		alltoallVariant(P, 6, allInt32, allInt32, true, seed+4),
+		alltoallVariant(P, 16, allVec, allByte, false, seed+5), // 2 vectors as 16 bytes
+		alltoallvVariant(P, 0, allInt32, false, seed+6),
+		alltoallvVariant(P, 5, allInt32, false, seed+7),
+		alltoallvVariant(P, 7, allByte, false, seed+8),
+		alltoallvVariant(P, 3, allVec, true, seed+9),
+		alltoallwVariant(P, 0, false, seed+10),
+		alltoallwVariant(P, 3, false, seed+11),
+		alltoallwVariant(P, 3, true, seed+12),
+	}
+	if large {
+		_, n := allLong(P)
+		vs = append(vs, alltoallVariant(P, n, allInt32, allInt32, false, seed+13))
+	} else {
+		vs = append(vs, alltoallVariant(P, 40, allInt32, allInt32, false, seed+13))
+	}
+	return vs
+}
+
+// TestAllgatherAlgorithms: every allgather algorithm (and auto) x P, each
+// job running Allgather and Allgatherv with empty, odd-sized,
+// non-contiguous, in-place and mixed-type calls back to back.
+func TestAllgatherAlgorithms(t *testing.T) {
+	t.Parallel()
+	for _, alg := range append([]string{"auto"}, AlgorithmNames("allgather")...) {
+		for _, P := range allPs {
+			t.Run(fmt.Sprintf("%s/P=%d", alg, P), func(t *testing.T) {
+				t.Parallel()
+				cfg := DefaultConfig()
+				cfg.SetAlgorithm("allgather", alg)
+				// The long-message case costs too much at P = 64, which
+				// gets its own auto test with a lowered threshold.
+				allJob(t, P, cfg, allgatherVariants(P, uint64(100*P), P <= 16))
+			})
+		}
+	}
+}
+
+// TestAlltoallAlgorithms: the same for Alltoall, Alltoallv and Alltoallw.
+// At P = 64 every one of the 64 x 64 blocks is checked.
+func TestAlltoallAlgorithms(t *testing.T) {
+	t.Parallel()
+	for _, alg := range append([]string{"auto"}, AlgorithmNames("alltoall")...) {
+		for _, P := range allPs {
+			t.Run(fmt.Sprintf("%s/P=%d", alg, P), func(t *testing.T) {
+				t.Parallel()
+				cfg := DefaultConfig()
+				cfg.SetAlgorithm("alltoall", alg)
+				allJob(t, P, cfg, alltoallVariants(P, uint64(200*P), P <= 16))
+			})
+		}
+	}
+}
+
+// TestAllProtocols runs the algorithms over the eager and NIU protocols,
+// where short sends complete at once or the NIUs answer.
+func TestAllProtocols(t *testing.T) {
+	t.Parallel()
+	for _, proto := range []string{"eager", "niu"} {
+		for _, alg := range AlgorithmNames("allgather") {
+			t.Run(proto+"/allgather/"+alg, func(t *testing.T) {
+				t.Parallel()
+				cfg := cfgFor(proto)
+				cfg.SetAlgorithm("allgather", alg)
+				allJob(t, 7, cfg, allgatherVariants(7, 7, false))
+			})
+		}
+		for _, alg := range AlgorithmNames("alltoall") {
+			t.Run(proto+"/alltoall/"+alg, func(t *testing.T) {
+				t.Parallel()
+				cfg := cfgFor(proto)
+				cfg.SetAlgorithm("alltoall", alg)
+				allJob(t, 6, cfg, alltoallVariants(6, 6, false))
+			})
+		}
+	}
+}
+
+// allMessages counts the messages a call moves: the receives every rank
+// logs.
+func allMessages(w *World) int {
+	n := 0
+	for _, r := range w.Ranks {
+		n += len(r.log)
+	}
+	return n
+}
+
+// TestAllMessageCounts checks each algorithm sends the number of messages
+// its registry entry claims, and that auto picks by size: recursive
+// doubling and Bruck below coll_long_bytes, ring and pairwise above.
+func TestAllMessageCounts(t *testing.T) {
+	t.Parallel()
+	log2 := func(p int) int {
+		k := 0
+		for 1<<k < p {
+			k++
+		}
+		return k
+	}
+	floor2 := func(P int) int {
+		p := 1
+		for 2*p <= P {
+			p *= 2
+		}
+		return p
+	}
+	want := map[string]func(P int) int{
+		"gather_bcast":       func(P int) int { return 2 * (P - 1) },
+		"ring":               func(P int) int { return P * (P - 1) },
+		"recursive_doubling": func(P int) int { p := floor2(P); return p*log2(p) + 2*(P-p) },
+		"post_all":           func(P int) int { return P * (P - 1) },
+		"pairwise":           func(P int) int { return P * (P - 1) },
+		"bruck":              func(P int) int { return P * log2(P) },
+	}
+	type cse struct {
+		op, alg, expect string
+		P, count        int
+		long            int // coll_long_bytes, 0 for the default
+	}
+	var cases []cse
+	for _, P := range []int{1, 2, 5, 8, 13} {
+		for _, a := range AlgorithmNames("allgather") {
+			cases = append(cases, cse{"allgather", a, a, P, 3, 0})
+		}
+		for _, a := range AlgorithmNames("alltoall") {
+			cases = append(cases, cse{"alltoall", a, a, P, 3, 0})
+		}
+		ag, a2a := allLong(P)
+		cases = append(cases,
+			cse{"allgather", "auto", "recursive_doubling", P, ag - 1, 0},
+			cse{"allgather", "auto", "ring", P, ag, 0},
+			cse{"alltoall", "auto", "bruck", P, a2a - 1, 0},
+			cse{"alltoall", "auto", "pairwise", P, a2a, 0})
+	}
+	cases = append(cases,
+		cse{"allgather", "auto", "recursive_doubling", 64, 3, 1024},
+		cse{"allgather", "auto", "ring", 64, 4, 1024},
+		cse{"alltoall", "auto", "bruck", 64, 63, 256},
+		cse{"alltoall", "auto", "pairwise", 64, 64, 256})
+	for _, c := range cases {
+		t.Run(fmt.Sprintf("%s/%s/P=%d/count=%d", c.op, c.alg, c.P, c.count), func(t *testing.T) {
+			t.Parallel()
+			cfg := DefaultConfig()
+			cfg.SetAlgorithm(c.op, c.alg)
+			if c.long > 0 {
+				cfg.CollLongBytes = c.long
+			}
+			v := allgatherVariant(c.P, c.count, allInt32, allInt32, false, 1)
+			if c.op == "alltoall" {
+				v = alltoallVariant(c.P, c.count, allInt32, allInt32, false, 1)
+			}
+			w := allJob(t, c.P, cfg, []allVariant{v})
+			if got, exp := allMessages(w), want[c.expect](c.P); got != exp {
+				t.Errorf("%d messages, want %d (%s)", got, exp, c.expect)
+			}
+		})
+	}
+}
+
+// TestAllgatherOnSubcommunicator runs on the halves of a split world, whose
+// ranks are not the world's, in reverse order.
+func TestAllgatherOnSubcommunicator(t *testing.T) {
+	t.Parallel()
+	for _, op := range []string{"allgather", "alltoall"} {
+		for _, alg := range AlgorithmNames(op) {
+			t.Run(op+"/"+alg, func(t *testing.T) {
+				t.Parallel()
+				cfg := DefaultConfig()
+				cfg.SetAlgorithm(op, alg)
+				cfg.Procs = 11
+				w := job(t, 4, 4, cfg, nil)
+				// Halves of 6 and 5 ranks; each uses the inputs of its size.
+				vs := map[int][]allVariant{}
+				for _, P := range []int{5, 6} {
+					if op == "allgather" {
+						vs[P] = allgatherVariants(P, 9, false)
+					} else {
+						vs[P] = alltoallVariants(P, 9, false)
+					}
+				}
+				w.Launch(func(r *Rank) {
+					c, err := r.CommSplit(r.CommWorld(), r.Rank()%2, -r.Rank())
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					for _, v := range vs[c.Size()] {
+						if err := v.call(r, c); err != nil {
+							t.Errorf("%s: world rank %d: %v", v.name, r.Rank(), err)
+							return
+						}
+					}
+				})
+				if err := w.Run(); err != nil {
+					t.Fatal(err)
+				}
+				allNoLeaks(t, w)
+			})
+		}
+	}
+}
+
+// TestAllErrors: erroneous arguments, the same on every rank, give the
+// right error class on every rank and leave nothing behind; ranks that
+// disagree stop the run.
+func TestAllErrors(t *testing.T) {
+	t.Parallel()
+	const P = 4
+	type cse struct {
+		name  string
+		class Class
+		call  func(r *Rank, c *Comm, b Buffer) error
+	}
+	one := []int{1, 1, 1, 1}
+	zero := []int{0, 0, 0, 0}
+	types := []*Datatype{Int32, Int32, Int32, Int32}
+	cases := []cse{
+		{"negative count", ErrCount, func(r *Rank, c *Comm, b Buffer) error { return r.Allgather(b, 1, Int32, b, -1, Int32, c) }},
+		{"nil type", ErrType, func(r *Rank, c *Comm, b Buffer) error { return r.Alltoall(b, 1, nil, b, 1, Int32, c) }},
+		{"send and receive sizes differ", ErrCount, func(r *Rank, c *Comm, b Buffer) error { return r.Allgather(b, 2, Int32, b, 1, Int32, c) }},
+		{"alltoall sizes differ", ErrCount, func(r *Rank, c *Comm, b Buffer) error { return r.Alltoall(b, 1, Int64, b, 1, Int32, c) }},
+		{"receive buffer too small", ErrBuffer, func(r *Rank, c *Comm, b Buffer) error { return r.Allgather(b, 8, Int32, b, 8, Int32, c) }},
+		{"short counts", ErrArg, func(r *Rank, c *Comm, b Buffer) error { return r.Allgatherv(b, 1, Int32, b, one[:2], zero, Int32, c) }},
+		{"short displacements", ErrArg, func(r *Rank, c *Comm, b Buffer) error {
+			return r.Alltoallv(b, one, zero, Int32, b, one, zero[:3], Int32, c)
+		}},
+		{"displacement outside", ErrBuffer, func(r *Rank, c *Comm, b Buffer) error {
+			return r.Alltoallw(b, one, zero, types, b, one, []int{0, 0, 0, 1000}, types, c)
+		}},
+		{"short types", ErrArg, func(r *Rank, c *Comm, b Buffer) error {
+			return r.Alltoallw(b, one, zero, types[:1], b, one, zero, types, c)
+		}},
+		{"negative displacement", ErrBuffer, func(r *Rank, c *Comm, b Buffer) error {
+			return r.Allgatherv(b, 1, Int32, b, one, []int{0, -1, 0, 0}, Int32, c)
+		}},
+		{"nil communicator", ErrArg, func(r *Rank, c *Comm, b Buffer) error {
+			return r.Alltoallv(b, one, zero, Int32, b, one, zero, Int32, nil)
+		}},
+	}
+	cfg := DefaultConfig()
+	cfg.Procs = P
+	w := job(t, 4, 4, cfg, nil)
+	w.Launch(func(r *Rank) {
+		b := r.MustAlloc(64)
+		for _, c := range cases {
+			before := allHeapBlocks(r)
+			err := c.call(r, r.CommWorld(), b)
+			var e *Error
+			if !errors.As(err, &e) || e.Class != c.class {
+				t.Errorf("%s: rank %d: got %v, want class %v", c.name, r.Rank(), err, c.class)
+			}
+			if n := allHeapBlocks(r); n != before {
+				t.Errorf("%s: rank %d: %d heap blocks before, %d after", c.name, r.Rank(), before, n)
+			}
+		}
+		// A correct call still works after the refused ones.
+		if err := r.Allgather(InPlace, 0, Int32, b, 1, Int32, r.CommWorld()); err != nil {
+			t.Error(err)
+		}
+	})
+	if err := w.Run(); err != nil {
+		t.Fatal(err)
+	}
+	allNoLeaks(t, w)
+
+	w = job(t, 4, 4, cfg, nil)
+	w.Launch(func(r *Rank) {
+		b := r.MustAlloc(64)
+		n := 1
+		if r.Rank() == 2 {
+			n = 2
+		}
+		r.Allgather(b, n, Int32, b, n, Int32, r.CommWorld())
+	})
+	if err := w.Run(); err == nil || !strings.Contains(err.Error(), "does not match") {
+		t.Errorf("ranks disagreeing on the size: got %v", err)
+	}
+}
+
+// allSync is a dissemination barrier on user messages, so that the timed
+// calls start together without relying on another collective.
+func allSync(r *Rank, c *Comm) {
+	b := r.MustAlloc(4)
+	defer r.Free(b)
+	P, me := c.Size(), c.Rank()
+	for k := 1; k < P; k <<= 1 {
+		if _, err := r.Sendrecv(b, 0, Byte, (me+k)%P, 77, b, 0, Byte, (me-k+P)%P, 77, c); err != nil {
+			panic(err)
+		}
+	}
+}
+
+// allTime runs one call of op with alg on P ranks, n bytes per rank (per
+// block for alltoall), and returns the cycles from the earliest start to
+// the latest finish.
+func allTime(t *testing.T, op, alg string, P, n int) des.Time {
+	cfg := DefaultConfig()
+	cfg.SetAlgorithm(op, alg)
+	cfg.Procs = P
+	side := 4
+	if P > 16 {
+		side = 8
+	}
+	w := job(t, side, side, cfg, nil)
+	start, end := make([]des.Time, P), make([]des.Time, P)
+	w.Launch(func(r *Rank) {
+		c := r.CommWorld()
+		count := n / 4
+		in := r.MustAlloc(4 * count)
+		size := P * 4 * count
+		if op == "alltoall" {
+			in = r.MustAlloc(P * 4 * count)
+		}
+		out := r.MustAlloc(size)
+		allSync(r, c)
+		start[r.Rank()] = r.Now()
+		var err error
+		if op == "allgather" {
+			err = r.Allgather(in, count, Int32, out, count, Int32, c)
+		} else {
+			err = r.Alltoall(in, count, Int32, out, count, Int32, c)
+		}
+		if err != nil {
+			t.Error(err)
+		}
+		end[r.Rank()] = r.Now()
+	})
+	if err := w.Run(); err != nil {
+		t.Fatal(err)
+	}
+	allNoLeaks(t, w)
+	return slices.Max(end) - slices.Min(start)
+}
+
+// TestAllgatherRingBeatsGatherBcastLong is the direction the seeds give:
+// at large sizes Puma's ring beats the Cray X1's gather-then-broadcast,
+// which funnels everything through rank 0 and then broadcasts P times the
+// data. Small sizes are logged, where the log-depth algorithms may win.
+func TestAllgatherRingBeatsGatherBcastLong(t *testing.T) {
+	t.Parallel()
+	const P = 16
+	type res struct {
+		n   int
+		alg string
+		c   des.Time
+	}
+	sizes := []int{16, 256, 1024, 4096, 16384}
+	algs := AlgorithmNames("allgather")
+	out := make([]res, 0, len(sizes)*len(algs))
+	for _, n := range sizes {
+		for _, a := range algs {
+			out = append(out, res{n, a, allTime(t, "allgather", a, P, n)})
+		}
+	}
+	get := func(n int, a string) des.Time {
+		for _, r := range out {
+			if r.n == n && r.alg == a {
+				return r.c
+			}
+		}
+		return 0
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "allgather, P=%d on 4x4, cycles:\n%8s", P, "bytes")
+	for _, a := range algs {
+		fmt.Fprintf(&b, " %20s", a)
+	}
+	for _, n := range sizes {
+		fmt.Fprintf(&b, "\n%8d", n)
+		for _, a := range algs {
+			fmt.Fprintf(&b, " %20d", get(n, a))
+		}
+	}
+	t.Log(b.String())
+	if ring, gb := get(16384, "ring"), get(16384, "gather_bcast"); ring >= gb {
+		t.Errorf("16 KiB per rank: ring %d cycles, gather_bcast %d: ring should be faster", ring, gb)
+	}
+}
+
+// TestAllgatherRingBeatsGatherBcast64 is the same direction on 64 ranks of
+// an 8x8 mesh, 4 KiB per rank.
+func TestAllgatherRingBeatsGatherBcast64(t *testing.T) {
+	t.Parallel()
+	const P, n = 64, 4096
+	ring, gb := allTime(t, "allgather", "ring", P, n), allTime(t, "allgather", "gather_bcast", P, n)
+	t.Logf("allgather, P=%d on 8x8, %d bytes per rank: ring %d, gather_bcast %d cycles", P, n, ring, gb)
+	if ring >= gb {
+		t.Errorf("ring %d cycles, gather_bcast %d: ring should be faster", ring, gb)
+	}
+}
+
+// TestAlltoallTimings logs the alltoall algorithms' times by block size.
+func TestAlltoallTimings(t *testing.T) {
+	t.Parallel()
+	const P = 16
+	var b bytes.Buffer
+	algs := AlgorithmNames("alltoall")
+	fmt.Fprintf(&b, "alltoall, P=%d on 4x4, cycles:\n%8s", P, "bytes")
+	for _, a := range algs {
+		fmt.Fprintf(&b, " %10s", a)
+	}
+	for _, n := range []int{16, 256, 1024, 4096} {
+		fmt.Fprintf(&b, "\n%8d", n)
+		for _, a := range algs {
+			fmt.Fprintf(&b, " %10d", allTime(t, "alltoall", a, P, n))
+		}
+	}
+	t.Log(b.String())
+}

@@ -1,0 +1,935 @@
+package mpi
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"nocsim/des"
+)
+
+// Test data: buffers hold count elements of a test type whose data bytes
+// sit at known offsets; every other byte is rtFill and must stay so.
+
+type rtType struct {
+	name string
+	dt   *Datatype
+	at   func(p int) int // offset in an element of its packed byte p
+}
+
+func (tt rtType) size() int { return tt.dt.Size() }
+func (tt rtType) ext() int  { return tt.dt.Extent() }
+
+var rtVecType = func() *Datatype {
+	t, err := TypeVector(2, 1, 2, Int32) // 8 data bytes in a 12-byte extent
+	if err != nil {
+		panic(err)
+	}
+	t.Commit()
+	return t
+}()
+
+var (
+	rtB   = rtType{"byte", Byte, func(p int) int { return p }}
+	rtI32 = rtType{"int32", Int32, func(p int) int { return p }}
+	rtF64 = rtType{"float64", Float64, func(p int) int { return p }}
+	rtVec = rtType{"vector", rtVecType, func(p int) int {
+		if p < 4 {
+			return p
+		}
+		return p + 4
+	}}
+)
+
+const rtFill = 0xA5
+
+func rtData(seed uint64, n int) []byte {
+	rng := rand.New(rand.NewPCG(seed, 0xC011EC7))
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(rng.Uint32())
+	}
+	return b
+}
+
+// rtPut writes packed bytes as elements of tt from byte base of buf and
+// marks the bytes written in mask (if not nil).
+func rtPut(tt rtType, packed, buf []byte, base int, mask []bool) {
+	n := tt.size()
+	for q, v := range packed {
+		o := base + q/n*tt.ext() + tt.at(q%n)
+		buf[o] = v
+		if mask != nil {
+			mask[o] = true
+		}
+	}
+}
+
+// rtExpect is what a buffer must hold: blocks of packed data at offsets;
+// every other byte is rtFill.
+type rtExpect struct {
+	tt     rtType
+	base   int
+	packed []byte
+}
+
+func rtVerify(buf []byte, want []rtExpect) error {
+	exp := make([]byte, len(buf))
+	mask := make([]bool, len(buf))
+	for _, w := range want {
+		rtPut(w.tt, w.packed, exp, w.base, mask)
+	}
+	for i := range buf {
+		if !mask[i] {
+			exp[i] = rtFill
+		}
+		if buf[i] != exp[i] {
+			return fmt.Errorf("byte %d of %d is %#x, want %#x", i, len(buf), buf[i], exp[i])
+		}
+	}
+	return nil
+}
+
+// rtBuf allocates n bytes (at least one) filled with rtFill.
+func rtBuf(r *Rank, n int) Buffer {
+	b := r.MustAlloc(max(n, 1))
+	for i := range b.Bytes {
+		b.Bytes[i] = rtFill
+	}
+	return b
+}
+
+func rtHeapBlocks(r *Rank) int {
+	return reflect.ValueOf(r.node.Mem).Elem().FieldByName("segs").Len()
+}
+
+// rtRun runs body on every rank of a P-rank world (8x8 mesh for P > 16,
+// else 4x4) and checks that nothing leaked: heap blocks, queued requests,
+// open collective calls.
+func rtRun(t *testing.T, P int, cfg Config, body func(r *Rank, c *Comm)) *World {
+	t.Helper()
+	cfg.Procs = P
+	wd := 4
+	if P > 16 {
+		wd = 8
+	}
+	w := job(t, wd, wd, cfg, nil)
+	w.Launch(func(r *Rank) {
+		blocks := rtHeapBlocks(r)
+		body(r, r.CommWorld())
+		if n := rtHeapBlocks(r); n != blocks {
+			t.Errorf("rank %d: %d heap blocks at the end, %d at the start", r.rank, n, blocks)
+		}
+	})
+	if err := w.Run(); err != nil {
+		t.Fatalf("P=%d: %v", P, err)
+	}
+	rtNoLeaks(t, w)
+	return w
+}
+
+func rtNoLeaks(t *testing.T, w *World) {
+	t.Helper()
+	for _, r := range w.Ranks {
+		if len(r.posted) != 0 || len(r.unexpected) != 0 || len(r.sends) != 0 || r.internal != 0 {
+			t.Errorf("rank %d: %d posted receives, %d unexpected messages, %d pending sends, internal depth %d left",
+				r.rank, len(r.posted), len(r.unexpected), len(r.sends), r.internal)
+		}
+	}
+}
+
+var rtPs = []int{1, 2, 3, 5, 8, 13, 16, 64}
+
+func rtRoots(P int) []int {
+	out := []int{0}
+	for _, r := range []int{P - 1, P / 2} {
+		if !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// rtCheck reports a rank's failure once per job.
+type rtCheck struct {
+	t      *testing.T
+	failed bool
+}
+
+func (k *rtCheck) errorf(format string, a ...any) {
+	if !k.failed {
+		k.failed = true
+		k.t.Errorf(format, a...)
+	}
+}
+
+// rtForAlgs runs test for every algorithm of op and "auto", for every P
+// under the thesis's protocol and for a few under the others, in parallel.
+func rtForAlgs(t *testing.T, op string, test func(t *testing.T, cfg Config, P int)) {
+	for _, alg := range append(AlgorithmNames(op), "auto") {
+		for _, proto := range Protocols {
+			Ps := rtPs
+			if proto != "scmp" {
+				Ps = []int{5, 16}
+			}
+			for _, P := range Ps {
+				t.Run(fmt.Sprintf("%s/%s/P=%d", alg, proto, P), func(t *testing.T) {
+					t.Parallel()
+					cfg := cfgFor(proto)
+					cfg.SetAlgorithm(op, alg)
+					test(t, cfg, P)
+				})
+			}
+		}
+	}
+}
+
+func rtCfg(op, alg string) Config {
+	cfg := DefaultConfig()
+	cfg.SetAlgorithm(op, alg)
+	return cfg
+}
+
+func TestRootedRegistry(t *testing.T) {
+	want := map[string][]string{
+		"barrier": {"central", "dissemination", "tree4"},
+		"bcast":   {"binomial", "flat", "pull", "scatter_allgather"},
+		"scatter": {"binomial", "flat"},
+		"gather":  {"binomial", "flat", "push"},
+	}
+	for op, names := range want {
+		if got := AlgorithmNames(op); !slices.Equal(got, names) {
+			t.Errorf("%s: algorithms %v, want %v", op, got, names)
+		}
+		for _, n := range names {
+			cfg := rtCfg(op, n)
+			if err := cfg.Validate(64, 64); err != nil {
+				t.Errorf("%s=%s refused: %v", op, n, err)
+			}
+		}
+	}
+	for _, a := range Algorithms() {
+		if _, ok := want[a.Op]; ok && (a.Source == "" || a.Messages == "") {
+			t.Errorf("%s/%s: source or message count missing", a.Op, a.Name)
+		}
+	}
+}
+
+// TestRootedBarrier checks that no rank leaves a barrier before the last
+// one has entered, with ranks arriving at staggered times.
+func TestRootedBarrier(t *testing.T) {
+	rtForAlgs(t, "barrier", func(t *testing.T, cfg Config, P int) {
+		const rounds = 3
+		enter := make([][]des.Time, rounds)
+		leave := make([][]des.Time, rounds)
+		for i := range rounds {
+			enter[i], leave[i] = make([]des.Time, P), make([]des.Time, P)
+		}
+		rtRun(t, P, cfg, func(r *Rank, c *Comm) {
+			for i := range rounds {
+				r.Compute(int64((r.Rank()*37+i*11)%P) * 50)
+				enter[i][r.Rank()] = r.Now()
+				if err := r.Barrier(c); err != nil {
+					t.Error(err)
+				}
+				leave[i][r.Rank()] = r.Now()
+			}
+		})
+		for i := range rounds {
+			if last, first := slices.Max(enter[i]), slices.Min(leave[i]); first < last {
+				t.Errorf("round %d: a rank left at cycle %d, before the last arrival at %d", i, first, last)
+			}
+		}
+	})
+}
+
+type rtBcastCase struct {
+	root, other rtType
+	rn, on      int // counts at the root and at the others
+}
+
+func rtBcastCases(P int) []rtBcastCase {
+	all := []rtBcastCase{
+		{rtB, rtB, 0, 0},
+		{rtB, rtB, 1, 1},
+		{rtB, rtB, 7, 7},
+		{rtI32, rtB, 5, 20},
+		{rtVec, rtI32, 3, 6},
+		{rtI32, rtVec, 6, 3},
+		{rtF64, rtF64, 100, 100},
+		{rtB, rtB, 5001, 5001}, // above coll_long_bytes
+	}
+	if P == 64 {
+		return []rtBcastCase{all[2], all[4], all[7]}
+	}
+	return all
+}
+
+func TestRootedBcast(t *testing.T) {
+	rtForAlgs(t, "bcast", func(t *testing.T, cfg Config, P int) {
+		rtRun(t, P, cfg, func(r *Rank, c *Comm) {
+			k := &rtCheck{t: t}
+			call := uint64(0)
+			for _, root := range rtRoots(P) {
+				for _, cs := range rtBcastCases(P) {
+					call++
+					data := rtData(call, cs.rn*cs.root.size())
+					tt, n := cs.other, cs.on
+					if r.Rank() == root {
+						tt, n = cs.root, cs.rn
+					}
+					buf := rtBuf(r, n*tt.ext())
+					if r.Rank() == root {
+						rtPut(tt, data, buf.Bytes, 0, nil)
+					}
+					if err := r.Bcast(buf, n, tt.dt, root, c); err != nil {
+						k.errorf("rank %d root %d %v: %v", r.Rank(), root, cs, err)
+					} else if err := rtVerify(buf.Bytes, []rtExpect{{tt, 0, data}}); err != nil {
+						k.errorf("rank %d root %d %s x%d: %v", r.Rank(), root, tt.name, n, err)
+					}
+					r.Free(buf)
+				}
+			}
+		})
+	})
+}
+
+// Scatter and gather cases: per-rank counts in the root's and the other
+// side's types, and whether the root works in place.
+type rtRegCase struct {
+	rootT, rankT rtType
+	rootN, rankN int
+	inPlace      bool
+}
+
+func rtRegCases(P int) []rtRegCase {
+	all := []rtRegCase{
+		{rtB, rtB, 0, 0, false},
+		{rtB, rtB, 1, 1, false}, // blocks off word boundaries
+		{rtB, rtB, 3, 3, false},
+		{rtI32, rtB, 2, 8, false},
+		{rtVec, rtI32, 2, 4, false},
+		{rtI32, rtVec, 4, 2, false},
+		{rtI32, rtI32, 3, 3, true},
+		{rtB, rtB, 5, 5, true},
+		{rtB, rtB, 4100, 4100, false}, // above coll_long_bytes
+	}
+	if P == 64 {
+		return []rtRegCase{all[2], all[4], all[6]}
+	}
+	return all
+}
+
+func TestRootedScatter(t *testing.T) {
+	rtForAlgs(t, "scatter", func(t *testing.T, cfg Config, P int) {
+		rtRun(t, P, cfg, func(r *Rank, c *Comm) {
+			k := &rtCheck{t: t}
+			me, call := r.Rank(), uint64(0)
+			for _, root := range rtRoots(P) {
+				for _, cs := range rtRegCases(P) {
+					call++
+					per := cs.rootN * cs.rootT.size()
+					all := rtData(call, P*per)
+					var sbuf Buffer
+					var sexp []rtExpect
+					if me == root {
+						sbuf = rtBuf(r, P*cs.rootN*cs.rootT.ext())
+						rtPut(cs.rootT, all, sbuf.Bytes, 0, nil)
+						sexp = []rtExpect{{cs.rootT, 0, all}}
+					}
+					tt := cs.rankT
+					rcount := cs.rankN
+					if me == root {
+						tt, rcount = cs.rootT, cs.rootN
+					}
+					rbuf := rtBuf(r, rcount*tt.ext())
+					arg := rbuf
+					if me == root && cs.inPlace {
+						arg = InPlace
+					}
+					err := r.Scatter(sbuf, cs.rootN, cs.rootT.dt, arg, rcount, tt.dt, root, c)
+					want := []rtExpect{{tt, 0, all[me*per : (me+1)*per]}}
+					if arg.Bytes == nil {
+						want = nil
+					}
+					if err == nil {
+						err = rtVerify(rbuf.Bytes, want)
+					}
+					if err == nil && me == root {
+						err = rtVerify(sbuf.Bytes, sexp)
+					}
+					if err != nil {
+						k.errorf("rank %d root %d %+v: %v", me, root, cs, err)
+					}
+					r.Free(rbuf)
+					if me == root {
+						r.Free(sbuf)
+					}
+				}
+			}
+		})
+	})
+}
+
+func TestRootedGather(t *testing.T) {
+	rtForAlgs(t, "gather", func(t *testing.T, cfg Config, P int) {
+		rtRun(t, P, cfg, func(r *Rank, c *Comm) {
+			k := &rtCheck{t: t}
+			me, call := r.Rank(), uint64(0)
+			for _, root := range rtRoots(P) {
+				for _, cs := range rtRegCases(P) {
+					call++
+					per := cs.rootN * cs.rootT.size()
+					mine := rtData(call<<8|uint64(me), per)
+					tt, scount := cs.rankT, cs.rankN
+					if me == root {
+						tt, scount = cs.rootT, cs.rootN
+					}
+					sbuf := rtBuf(r, scount*tt.ext())
+					rtPut(tt, mine, sbuf.Bytes, 0, nil)
+					arg := sbuf
+					var rbuf Buffer
+					if me == root {
+						rbuf = rtBuf(r, P*cs.rootN*cs.rootT.ext())
+						if cs.inPlace {
+							arg = InPlace
+							rtPut(cs.rootT, mine, rbuf.Bytes, root*cs.rootN*cs.rootT.ext(), nil)
+						}
+					}
+					err := r.Gather(arg, scount, tt.dt, rbuf, cs.rootN, cs.rootT.dt, root, c)
+					if err == nil {
+						err = rtVerify(sbuf.Bytes, []rtExpect{{tt, 0, mine}})
+					}
+					if err == nil && me == root {
+						var want []rtExpect
+						for i := range P {
+							want = append(want, rtExpect{cs.rootT, i * cs.rootN * cs.rootT.ext(), rtData(call<<8|uint64(i), per)})
+						}
+						err = rtVerify(rbuf.Bytes, want)
+					}
+					if err != nil {
+						k.errorf("rank %d root %d %+v: %v", me, root, cs, err)
+					}
+					r.Free(sbuf)
+					if me == root {
+						r.Free(rbuf)
+					}
+				}
+			}
+		})
+	})
+}
+
+// Vector cases: counts and displacements (in elements of the root's type)
+// for every rank; the other ranks use rankT, scaled to the same bytes.
+type rtVecCase struct {
+	name         string
+	rootT, rankT rtType
+	counts       []int
+	displs       []int
+	inPlace      bool
+}
+
+func (v rtVecCase) rankCount(i int) int { return v.counts[i] * v.rootT.size() / v.rankT.size() }
+
+func (v rtVecCase) extent() int {
+	n := 0
+	for i, c := range v.counts {
+		n = max(n, (v.displs[i]+c)*v.rootT.ext())
+	}
+	return n
+}
+
+func rtVecCases(P int) []rtVecCase {
+	seq := func(f func(i int) int) []int {
+		out := make([]int, P)
+		for i := range out {
+			out[i] = f(i)
+		}
+		return out
+	}
+	// Irregular sizes (some empty), blocks in reverse order with gaps.
+	irregular := func(rootT, rankT rtType, unit int, inPlace bool) rtVecCase {
+		counts := seq(func(i int) int { return (3*i + 1) % 5 * unit })
+		displs := make([]int, P)
+		next := 1
+		for i := P - 1; i >= 0; i-- {
+			displs[i] = next
+			next += counts[i] + 1 + i%2
+		}
+		return rtVecCase{"irregular " + rootT.name, rootT, rankT, counts, displs, inPlace}
+	}
+	last3 := seq(func(i int) int { return 4 })
+	last3[P-1] = 3
+	all := []rtVecCase{
+		irregular(rtB, rtB, 1, false),
+		irregular(rtI32, rtB, 1, true),
+		irregular(rtVec, rtI32, 1, false),
+		irregular(rtB, rtVec, 8, false),
+		{"regular", rtI32, rtI32, seq(func(int) int { return 2 }), seq(func(i int) int { return 2 * i }), false},
+		{"regular, last part word", rtB, rtB, last3, seq(func(i int) int { return 4 * i }), false},
+		{"part words at word offsets", rtB, rtB, seq(func(int) int { return 3 }), seq(func(i int) int { return 4 * i }), false},
+		{"all empty", rtI32, rtI32, seq(func(int) int { return 0 }), seq(func(int) int { return 0 }), false},
+		{"large", rtI32, rtI32, seq(func(i int) int { return 1100 + i }), seq(func(i int) int { return 1200 * i }), false},
+	}
+	if P == 64 {
+		return []rtVecCase{all[0], all[2], all[4]}
+	}
+	return all
+}
+
+func TestRootedScatterv(t *testing.T) {
+	rtForAlgs(t, "scatter", func(t *testing.T, cfg Config, P int) {
+		rtRun(t, P, cfg, func(r *Rank, c *Comm) {
+			k := &rtCheck{t: t}
+			me, call := r.Rank(), uint64(0)
+			for _, root := range rtRoots(P) {
+				for _, cs := range rtVecCases(P) {
+					call++
+					data := make([][]byte, P)
+					for i := range P {
+						data[i] = rtData(call<<8|uint64(i), cs.counts[i]*cs.rootT.size())
+					}
+					var sbuf Buffer
+					var sexp []rtExpect
+					if me == root {
+						sbuf = rtBuf(r, cs.extent())
+						for i := range P {
+							sexp = append(sexp, rtExpect{cs.rootT, cs.displs[i] * cs.rootT.ext(), data[i]})
+						}
+						for _, e := range sexp {
+							rtPut(e.tt, e.packed, sbuf.Bytes, e.base, nil)
+						}
+					}
+					tt, rcount := cs.rankT, cs.rankCount(me)
+					if me == root {
+						tt, rcount = cs.rootT, cs.counts[me]
+					}
+					rbuf := rtBuf(r, rcount*tt.ext())
+					arg := rbuf
+					want := []rtExpect{{tt, 0, data[me]}}
+					if me == root && cs.inPlace {
+						arg, want = InPlace, nil
+					}
+					err := r.Scatterv(sbuf, cs.counts, cs.displs, cs.rootT.dt, arg, rcount, tt.dt, root, c)
+					if err == nil {
+						err = rtVerify(rbuf.Bytes, want)
+					}
+					if err == nil && me == root {
+						err = rtVerify(sbuf.Bytes, sexp)
+					}
+					if err != nil {
+						k.errorf("rank %d root %d %s: %v", me, root, cs.name, err)
+					}
+					r.Free(rbuf)
+					if me == root {
+						r.Free(sbuf)
+					}
+				}
+			}
+		})
+	})
+}
+
+func TestRootedGatherv(t *testing.T) {
+	rtForAlgs(t, "gather", func(t *testing.T, cfg Config, P int) {
+		rtRun(t, P, cfg, func(r *Rank, c *Comm) {
+			k := &rtCheck{t: t}
+			me, call := r.Rank(), uint64(0)
+			for _, root := range rtRoots(P) {
+				for _, cs := range rtVecCases(P) {
+					call++
+					data := func(i int) []byte { return rtData(call<<8|uint64(i), cs.counts[i]*cs.rootT.size()) }
+					tt, scount := cs.rankT, cs.rankCount(me)
+					if me == root {
+						tt, scount = cs.rootT, cs.counts[me]
+					}
+					sbuf := rtBuf(r, scount*tt.ext())
+					rtPut(tt, data(me), sbuf.Bytes, 0, nil)
+					arg := sbuf
+					var rbuf Buffer
+					if me == root {
+						rbuf = rtBuf(r, cs.extent())
+						if cs.inPlace {
+							arg = InPlace
+							rtPut(cs.rootT, data(me), rbuf.Bytes, cs.displs[me]*cs.rootT.ext(), nil)
+						}
+					}
+					err := r.Gatherv(arg, scount, tt.dt, rbuf, cs.counts, cs.displs, cs.rootT.dt, root, c)
+					if err == nil {
+						err = rtVerify(sbuf.Bytes, []rtExpect{{tt, 0, data(me)}})
+					}
+					if err == nil && me == root {
+						var want []rtExpect
+						for i := range P {
+							want = append(want, rtExpect{cs.rootT, cs.displs[i] * cs.rootT.ext(), data(i)})
+						}
+						err = rtVerify(rbuf.Bytes, want)
+					}
+					if err != nil {
+						k.errorf("rank %d root %d %s: %v", me, root, cs.name, err)
+					}
+					r.Free(sbuf)
+					if me == root {
+						r.Free(rbuf)
+					}
+				}
+			}
+		})
+	})
+}
+
+// TestRootedAutoSelection checks what "auto" picks, from the messages one
+// call sends or receives at the root (P = 8, root 0).
+func TestRootedAutoSelection(t *testing.T) {
+	const P = 8
+	type probe struct {
+		name  string
+		call  func(r *Rank, c *Comm, n int) error
+		n     int
+		sends bool // count the root's sends, else its receives
+		want  int
+	}
+	bc := func(r *Rank, c *Comm, n int) error {
+		b := rtBuf(r, n)
+		defer r.Free(b)
+		return r.Bcast(b, n, Byte, 0, c)
+	}
+	sc := func(r *Rank, c *Comm, n int) error {
+		s, b := rtBuf(r, P*n), rtBuf(r, n)
+		defer r.Free(s)
+		defer r.Free(b)
+		return r.Scatter(s, n, Byte, b, n, Byte, 0, c)
+	}
+	scv := func(r *Rank, c *Comm, n int) error {
+		s, b := rtBuf(r, P*n), rtBuf(r, n)
+		defer r.Free(s)
+		defer r.Free(b)
+		counts, displs := make([]int, P), make([]int, P)
+		for i := range P {
+			counts[i], displs[i] = n, i*n
+		}
+		return r.Scatterv(s, counts, displs, Byte, b, n, Byte, 0, c)
+	}
+	ga := func(r *Rank, c *Comm, n int) error {
+		s, b := rtBuf(r, n), rtBuf(r, P*n)
+		defer r.Free(s)
+		defer r.Free(b)
+		return r.Gather(s, n, Byte, b, n, Byte, 0, c)
+	}
+	gav := func(r *Rank, c *Comm, n int) error {
+		s, b := rtBuf(r, n), rtBuf(r, P*n)
+		defer r.Free(s)
+		defer r.Free(b)
+		counts, displs := make([]int, P), make([]int, P)
+		for i := range P {
+			counts[i], displs[i] = n, i*n
+		}
+		return r.Gatherv(s, n, Byte, b, counts, displs, Byte, 0, c)
+	}
+	ba := func(r *Rank, c *Comm, n int) error { return r.Barrier(c) }
+	probes := []probe{
+		{"barrier: tree4", ba, 0, true, 4},
+		{"short bcast: binomial", bc, 8, true, 3},
+		{"long bcast: scatter_allgather", bc, 5000, true, 3 + (P - 1)},
+		{"short scatter: binomial", sc, 8, true, 3},
+		{"long scatter: flat", sc, 4100, true, P - 1},
+		{"scatterv: binomial, with headers to the 2 inner children", scv, 4100, true, 3 + 2},
+		{"short gather: binomial", ga, 8, false, 3},
+		{"long gather: flat", ga, 4100, false, P - 1},
+		{"gatherv: binomial", gav, 4100, false, 3},
+	}
+	for _, p := range probes {
+		got := 0
+		rtRun(t, P, DefaultConfig(), func(r *Rank, c *Comm) {
+			s, m := len(r.sendOrder), len(r.log)
+			if err := p.call(r, c, p.n); err != nil {
+				t.Errorf("%s: %v", p.name, err)
+			}
+			if r.Rank() == 0 {
+				got = len(r.log) - m
+				if p.sends {
+					got = len(r.sendOrder) - s
+				}
+			}
+		})
+		if got != p.want {
+			t.Errorf("%s: %d messages at the root, want %d", p.name, got, p.want)
+		}
+	}
+}
+
+// TestRootedMismatchedRoots: ranks disagreeing on the root end the run
+// with an error naming both, instead of hanging.
+func TestRootedMismatchedRoots(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Procs = 4
+	w := job(t, 4, 4, cfg, nil)
+	w.Launch(func(r *Rank) {
+		b := r.MustAlloc(8)
+		root := 0
+		if r.Rank() == 1 {
+			root = 1
+		}
+		r.Bcast(b, 2, Int32, root, r.CommWorld())
+	})
+	err := w.Run()
+	if err == nil {
+		t.Fatal("mismatched roots: the run succeeded")
+	}
+	for _, s := range []string{"does not match", "rank 0", "rank 1", "root=0", "root=1"} {
+		if !strings.Contains(err.Error(), s) {
+			t.Errorf("error %q does not mention %q", err, s)
+		}
+	}
+}
+
+// TestRootedIsolation: back-to-back broadcasts from different roots keep
+// their data apart, and a user receive for any source and tag posted
+// across them gets only the user's message.
+func TestRootedIsolation(t *testing.T) {
+	for _, alg := range AlgorithmNames("bcast") {
+		for _, proto := range Protocols {
+			t.Run(alg+"/"+proto, func(t *testing.T) {
+				t.Parallel()
+				const P, n = 5, 40
+				cfg := cfgFor(proto)
+				cfg.Bcast = alg
+				rtRun(t, P, cfg, func(r *Rank, c *Comm) {
+					me := r.Rank()
+					user := rtBuf(r, 8)
+					var q *Request
+					if me == 3 {
+						var err error
+						if q, err = r.Irecv(user, 8, Byte, AnySource, AnyTag, c); err != nil {
+							t.Error(err)
+						}
+					}
+					bufs := make([]Buffer, P)
+					for root := range P {
+						bufs[root] = rtBuf(r, n)
+						if me == root {
+							copy(bufs[root].Bytes, rtData(uint64(root), n))
+						}
+					}
+					// Without waiting in between: consecutive calls overlap.
+					for root := P - 1; root >= 0; root-- {
+						if err := r.Bcast(bufs[root], n, Byte, root, c); err != nil {
+							t.Error(err)
+						}
+					}
+					for root := range P {
+						if !slices.Equal(bufs[root].Bytes, rtData(uint64(root), n)) {
+							t.Errorf("rank %d: broadcast from root %d corrupted", me, root)
+						}
+						r.Free(bufs[root])
+					}
+					switch me {
+					case 1:
+						copy(user.Bytes, "userdata")
+						if err := r.Send(user, 8, Byte, 3, 77, c); err != nil {
+							t.Error(err)
+						}
+					case 3:
+						st, err := r.Wait(q)
+						if err != nil || st.Source != 1 || st.Tag != 77 || string(user.Bytes) != "userdata" {
+							t.Errorf("user receive got %+v %q, %v", st, user.Bytes, err)
+						}
+					}
+					r.Free(user)
+				})
+			})
+		}
+	}
+}
+
+// TestRootedErrors: arguments every rank gets wrong fail on every rank
+// without communicating.
+func TestRootedErrors(t *testing.T) {
+	const P = 4
+	cases := []struct {
+		name  string
+		class Class
+		call  func(r *Rank, c *Comm, b Buffer) error
+	}{
+		{"bcast root out of range", ErrRank, func(r *Rank, c *Comm, b Buffer) error { return r.Bcast(b, 1, Int32, P, c) }},
+		{"bcast negative root", ErrRank, func(r *Rank, c *Comm, b Buffer) error { return r.Bcast(b, 1, Int32, -1, c) }},
+		{"bcast negative count", ErrCount, func(r *Rank, c *Comm, b Buffer) error { return r.Bcast(b, -1, Int32, 0, c) }},
+		{"bcast buffer too small", ErrBuffer, func(r *Rank, c *Comm, b Buffer) error { return r.Bcast(b, 100, Int32, 0, c) }},
+		{"scatter root out of range", ErrRank, func(r *Rank, c *Comm, b Buffer) error {
+			return r.Scatter(b, 1, Byte, b, 1, Byte, P, c)
+		}},
+		{"gather root out of range", ErrRank, func(r *Rank, c *Comm, b Buffer) error {
+			return r.Gather(b, 1, Byte, b, 1, Byte, P+3, c)
+		}},
+		{"gatherv root out of range", ErrRank, func(r *Rank, c *Comm, b Buffer) error {
+			return r.Gatherv(b, 1, Byte, b, nil, nil, Byte, -2, c)
+		}},
+		{"scatterv root out of range", ErrRank, func(r *Rank, c *Comm, b Buffer) error {
+			return r.Scatterv(b, nil, nil, Byte, b, 1, Byte, P, c)
+		}},
+		{"scatter uncommitted type", ErrType, func(r *Rank, c *Comm, b Buffer) error {
+			v, _ := TypeVector(2, 1, 2, Int32)
+			return r.Scatter(b, 1, v, b, 1, v, 0, c)
+		}},
+	}
+	for _, cs := range cases {
+		rtRun(t, P, DefaultConfig(), func(r *Rank, c *Comm) {
+			b := rtBuf(r, 16)
+			err := cs.call(r, c, b)
+			var e *Error
+			if !errors.As(err, &e) || e.Class != cs.class {
+				t.Errorf("%s: rank %d got %v, want class %v", cs.name, r.Rank(), err, cs.class)
+			}
+			// The communicator still works afterwards.
+			if err := r.Bcast(b, 4, Int32, 0, c); err != nil {
+				t.Errorf("%s: rank %d: bcast after the error: %v", cs.name, r.Rank(), err)
+			}
+			r.Free(b)
+		})
+	}
+	// The size checks that only the root can make, with a single rank.
+	rtRun(t, 1, DefaultConfig(), func(r *Rank, c *Comm) {
+		b := rtBuf(r, 16)
+		defer r.Free(b)
+		if err := r.Scatterv(b, nil, nil, Byte, b, 1, Byte, 0, c); err == nil {
+			t.Error("Scatterv without counts succeeded")
+		}
+		if err := r.Gatherv(b, 1, Byte, b, []int{4}, []int{14}, Byte, 0, c); err == nil {
+			t.Error("Gatherv past the buffer end succeeded")
+		}
+		if err := r.Gatherv(b, 1, Byte, b, []int{1}, []int{-1}, Byte, 0, c); err == nil {
+			t.Error("Gatherv before the buffer start succeeded")
+		}
+		if err := r.Scatter(b, 2, Byte, b, 3, Byte, 0, c); err == nil {
+			t.Error("Scatter with the root's receive the wrong size succeeded")
+		}
+	})
+}
+
+// rtTime measures one call of op (P ranks on an 8x8 mesh): all ranks
+// first pass a barrier, then start together at a common cycle; the time
+// is the last rank's completion. The minimum over a few repetitions.
+func rtTime(t *testing.T, op, alg string, P int, call func(r *Rank, c *Comm) error) des.Time {
+	t.Helper()
+	const reps, gap = 3, 200_000
+	ends := make([]des.Time, reps)
+	cfg := rtCfg(op, alg)
+	cfg.Procs = P
+	w := job(t, 8, 8, cfg, nil)
+	w.Launch(func(r *Rank) {
+		c := r.CommWorld()
+		for i := range reps {
+			if err := r.Barrier(c); err != nil {
+				t.Error(err)
+			}
+			start := des.Time((i + 1) * gap)
+			if r.Now() > start {
+				t.Errorf("rank %d at cycle %d after the barrier, past the common start %d", r.Rank(), r.Now(), start)
+			}
+			r.Compute(int64(start - r.Now()))
+			if err := call(r, c); err != nil {
+				t.Error(err)
+			}
+			ends[i] = max(ends[i], r.Now()-start)
+		}
+	})
+	if err := w.Run(); err != nil {
+		t.Fatal(err)
+	}
+	return slices.Min(ends)
+}
+
+// TestRootedTiming: at small sizes the flat broadcast's time grows about
+// linearly in P and the binomial one's with log P; the tree and
+// dissemination barriers beat the central one at 64 ranks.
+func TestRootedTiming(t *testing.T) {
+	bcast := func(r *Rank, c *Comm) error {
+		b := r.MustAlloc(8)
+		defer r.Free(b)
+		return r.Bcast(b, 1, Float64, 0, c)
+	}
+	times := map[string]map[int]des.Time{"flat": {}, "binomial": {}}
+	for alg := range times {
+		for _, P := range []int{2, 4, 8, 16, 64} {
+			times[alg][P] = rtTime(t, "bcast", alg, P, bcast)
+		}
+		t.Logf("8-byte bcast %s: %v cycles by P", alg, times[alg])
+	}
+	flat, bin := times["flat"], times["binomial"]
+	if ratio := float64(flat[64]) / float64(flat[8]); ratio <= 3 {
+		t.Errorf("flat bcast: P=64 / P=8 time ratio %.2f, want > 3 (linear in P)", ratio)
+	}
+	if ratio := float64(bin[64]) / float64(bin[8]); ratio >= 3 {
+		t.Errorf("binomial bcast: P=64 / P=8 time ratio %.2f, want < 3 (log P)", ratio)
+	}
+	if bin[64] >= flat[64] {
+		t.Errorf("P=64: binomial bcast %d cycles, flat %d: want binomial faster", bin[64], flat[64])
+	}
+	barrier := func(r *Rank, c *Comm) error { return r.Barrier(c) }
+	bt := map[string]des.Time{}
+	for _, alg := range AlgorithmNames("barrier") {
+		bt[alg] = rtTime(t, "barrier", alg, 64, barrier)
+	}
+	t.Logf("P=64 barrier: %v cycles", bt)
+	for _, alg := range []string{"tree4", "dissemination"} {
+		if bt[alg] >= bt["central"] {
+			t.Errorf("P=64: %s barrier %d cycles, central %d: want %s faster", alg, bt[alg], bt["central"], alg)
+		}
+	}
+}
+
+// TestRootedSubcommunicator runs the rooted operations on the two halves
+// of a split world, ranked in reverse, where ranks of the communicator
+// differ from world ranks.
+func TestRootedSubcommunicator(t *testing.T) {
+	const P = 10
+	for _, alg := range []string{"flat", "binomial"} {
+		cfg := DefaultConfig()
+		cfg.Bcast, cfg.Scatter, cfg.Gather = alg, alg, alg
+		rtRun(t, P, cfg, func(r *Rank, world *Comm) {
+			c, err := r.CommSplit(world, r.Rank()%2, -r.Rank())
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			n, me, root := c.Size(), c.Rank(), 1
+			const per = 6
+			// Every rank's data, by its rank in c.
+			data := func(i int) []byte { return rtData(uint64(100*(r.Rank()%2)+i), per) }
+			b := rtBuf(r, per)
+			if me == root {
+				copy(b.Bytes, data(root))
+			}
+			if err := r.Bcast(b, per, Byte, root, c); err != nil || !slices.Equal(b.Bytes, data(root)) {
+				t.Errorf("rank %d: bcast %v %v", r.Rank(), b.Bytes, err)
+			}
+			all := rtBuf(r, n*per)
+			if me == root {
+				for i := range n {
+					copy(all.Bytes[i*per:], data(i))
+				}
+			}
+			if err := r.Scatter(all, per, Byte, b, per, Byte, root, c); err != nil || !slices.Equal(b.Bytes, data(me)) {
+				t.Errorf("rank %d: scatter %v %v", r.Rank(), b.Bytes, err)
+			}
+			got := rtBuf(r, n*per)
+			if err := r.Gather(b, per, Byte, got, per, Byte, root, c); err != nil {
+				t.Error(err)
+			}
+			if me == root && !slices.Equal(got.Bytes, all.Bytes) {
+				t.Errorf("rank %d: gather %v, want %v", r.Rank(), got.Bytes, all.Bytes)
+			}
+			for _, x := range []Buffer{b, all, got} {
+				r.Free(x)
+			}
+			if err := r.Barrier(c); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
