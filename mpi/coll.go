@@ -206,6 +206,11 @@ func (x *coll) free(b Buffer) { x.r.Free(b) }
 // copy moves n bytes within the rank's memory, charging the processor.
 func (x *coll) copy(dst, src Buffer, n int) {
 	copy(dst.Bytes[:n], src.Bytes[:n])
+	x.charge(n)
+}
+
+// charge bills the processor for copying (or packing) n bytes.
+func (x *coll) charge(n int) {
 	x.r.t.Compute(x.r.w.M.CPU.CopyCyclesPerWord * int64((n+3)/4))
 }
 
@@ -256,7 +261,7 @@ func (x *coll) contig(buf Buffer, count int, t *Datatype) (Buffer, func(), error
 		x.free(tmp)
 		return Buffer{}, nil, err
 	}
-	x.r.t.Compute(x.r.w.M.CPU.CopyCyclesPerWord * int64((n+3)/4))
+	x.charge(n)
 	return tmp, func() { x.free(tmp) }, nil
 }
 
@@ -267,7 +272,7 @@ func (x *coll) scatterBack(tmp, buf Buffer, count int, t *Datatype) error {
 		return nil
 	}
 	pos := 0
-	x.r.t.Compute(x.r.w.M.CPU.CopyCyclesPerWord * int64((count*t.Size()+3)/4))
+	x.charge(count * t.Size())
 	return Unpack(tmp.Bytes, &pos, buf.Bytes, count, t)
 }
 

@@ -65,16 +65,12 @@ func (x *coll) allBlockCheck(what string, b allBlock) error {
 	return x.check(what, Buffer{Bytes: b.buf.Bytes[b.off:]}, b.count, b.dt)
 }
 
-func (x *coll) allCharge(n int) {
-	x.r.t.Compute(x.r.w.M.CPU.CopyCyclesPerWord * int64((n+3)/4))
-}
-
 // allBlockPack packs b into dst, charging the copy.
 func (x *coll) allBlockPack(b allBlock, dst []byte) error {
 	if b.count == 0 {
 		return nil
 	}
-	x.allCharge(b.bytes())
+	x.charge(b.bytes())
 	pos := 0
 	return Pack(b.buf.Bytes[b.off:], b.count, b.dt, dst, &pos)
 }
@@ -84,7 +80,7 @@ func (x *coll) allBlockUnpack(src []byte, b allBlock) error {
 	if b.count == 0 {
 		return nil
 	}
-	x.allCharge(b.bytes())
+	x.charge(b.bytes())
 	pos := 0
 	return Unpack(src[:b.bytes()], &pos, b.buf.Bytes[b.off:], b.count, b.dt)
 }
@@ -250,32 +246,11 @@ func (g *allgatherWork) allgatherGatherPhase() error {
 	return x.send(b, n, me-mask)
 }
 
-// allgatherBcastPhase is a binomial broadcast of every block from rank 0,
-// larger subtrees first.
+// allgatherBcastPhase broadcasts every block from rank 0 down the same
+// binomial tree as Bcast.
 func (g *allgatherWork) allgatherBcastPhase() error {
-	x := g.x
-	P, me := x.c.Size(), x.c.Rank()
-	b, n := g.span(0, P)
-	mask := 1
-	for ; mask < P; mask <<= 1 {
-		if me&mask != 0 {
-			if err := x.recv(b, n, me-mask); err != nil {
-				return err
-			}
-			break
-		}
-	}
-	var qs []*Request
-	for mask >>= 1; mask > 0; mask >>= 1 {
-		if me+mask < P {
-			q, err := x.isend(b, n, me+mask)
-			if err != nil {
-				return err
-			}
-			qs = append(qs, q)
-		}
-	}
-	return x.waitall(qs...)
+	b, n := g.span(0, g.x.c.Size())
+	return g.x.rtBcastBinomial(b, n, 0)
 }
 
 // ring is Puma's bucket algorithm: in step k every rank passes the block
@@ -560,7 +535,7 @@ func (x *coll) alltoallSelf(s, d allBlock) error {
 		return nil
 	}
 	if s.dt.Contiguous() && d.dt.Contiguous() {
-		x.allCharge(n)
+		x.charge(n)
 		copy(d.buf.Bytes[d.off:d.off+n], s.buf.Bytes[s.off:s.off+n])
 		return nil
 	}

@@ -510,30 +510,10 @@ func (rd *redColl) reduceBinomial(in, out Buffer, count, root int) error {
 	return nil
 }
 
-// bcastBinomial broadcasts n bytes of buf from root down a binomial tree.
+// bcastBinomial broadcasts n bytes of buf from root, as Bcast's binomial
+// tree does.
 func (rd *redColl) bcastBinomial(buf Buffer, n, root int) error {
-	P, me := rd.c.Size(), rd.c.Rank()
-	vr := (me - root + P) % P
-	mask := 1
-	for ; mask < P; mask <<= 1 {
-		if vr&mask != 0 {
-			if err := rd.recv(buf, n, (vr-mask+root)%P); err != nil {
-				return err
-			}
-			break
-		}
-	}
-	var qs []*Request
-	for mask >>= 1; mask > 0; mask >>= 1 {
-		if vr+mask < P {
-			q, err := rd.isend(buf, n, (vr+mask+root)%P)
-			if err != nil {
-				return err
-			}
-			qs = append(qs, q)
-		}
-	}
-	return rd.waitall(qs...)
+	return rd.rtBcastBinomial(buf, n, root)
 }
 
 // reduceFlat: every rank sends to the root, which folds the vectors in

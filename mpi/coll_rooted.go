@@ -904,18 +904,16 @@ func rtPad(n int) int { return (n + 3) &^ 3 }
 
 // Local data movement, charged to the processor.
 
-func (x *coll) rtCharge(n int) { x.r.t.Compute(x.r.w.M.CPU.CopyCyclesPerWord * int64((n+3)/4)) }
-
 // rtPack packs block i of bl into dst.
 func (x *coll) rtPack(bl *rtBlocks, i int, dst []byte) error {
-	x.rtCharge(bl.size(i))
+	x.charge(bl.size(i))
 	pos := 0
 	return Pack(bl.buf.Bytes[bl.disp[i]:], bl.cnt[i], bl.dt, dst, &pos)
 }
 
 // rtUnpack unpacks block i of bl from src.
 func (x *coll) rtUnpack(bl *rtBlocks, i int, src []byte) error {
-	x.rtCharge(bl.size(i))
+	x.charge(bl.size(i))
 	pos := 0
 	return Unpack(src[:bl.size(i)], &pos, bl.buf.Bytes[bl.disp[i]:], bl.cnt[i], bl.dt)
 }
@@ -934,7 +932,7 @@ func (x *coll) rtMove(src []byte, scount int, sdt *Datatype, dst []byte, rcount 
 	}
 	defer x.free(tmp)
 	pos := 0
-	x.rtCharge(2 * n)
+	x.charge(2 * n)
 	if err := Pack(src, scount, sdt, tmp.Bytes, &pos); err != nil {
 		return err
 	}
