@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"nocsim/des"
+	"nocsim/logp"
 	"nocsim/mpi"
 	"nocsim/router"
 )
@@ -25,6 +26,8 @@ type CollRow struct {
 	RankCycles []des.Time `json:"rank_cycles"`
 	Correct    bool       `json:"correct"`
 	Error      string     `json:"error,omitempty"`
+	Predicted  float64    `json:"predicted_cycles,omitempty"` // LogGP, when parameters are given
+	RelError   float64    `json:"relative_error,omitempty"`   // (predicted - simulated) / simulated
 }
 
 // CollSweep runs an operation for every algorithm x procs x size.
@@ -34,6 +37,9 @@ type CollSweep struct {
 	Procs []int
 	Sizes []int // bytes per rank (see README for each operation's meaning)
 	Root  int
+	// Params, when set, resolves "auto" to the algorithm the LogGP model
+	// predicts fastest for each P and size (reported as "model:NAME").
+	Params *logp.Params
 }
 
 // CollOps lists the operations `nocsim coll` runs.
@@ -113,7 +119,15 @@ func (s *CollSweep) Run(sc *Scenario, opt RunOptions) ([]CollRow, error) {
 	for _, a := range s.Algs {
 		for _, p := range s.Procs {
 			for _, n := range s.Sizes {
-				jobs = append(jobs, job{a, p, n})
+				alg := a
+				if a == "auto" && s.Params != nil {
+					best, _, err := ChooseAlgorithm(*s.Params, s.Op, p, n)
+					if err != nil {
+						return nil, err
+					}
+					alg = "model:" + best
+				}
+				jobs = append(jobs, job{alg, p, n})
 			}
 		}
 	}
@@ -135,7 +149,7 @@ func (s *CollSweep) Run(sc *Scenario, opt RunOptions) ([]CollRow, error) {
 func (s *CollSweep) runOne(sc0 *Scenario, alg string, procs, size int) (CollRow, error) {
 	sc := *sc0
 	sc.MPI.Procs = procs
-	sc.MPI.SetAlgorithm(registryOp(s.Op), alg)
+	sc.MPI.SetAlgorithm(registryOp(s.Op), baseAlg(alg))
 	w, err := sc.newWorld()
 	if err != nil {
 		return CollRow{}, err

@@ -28,6 +28,7 @@ func collCommand() *cli.Command {
 		&cli.StringFlag{Name: "plot", Usage: "draw completion time per algorithm to `FILE` (.png, .svg, .pdf)"},
 		&cli.StringFlag{Name: "x", Usage: "plot against size or procs (default: whichever varies more)"},
 		&cli.IntFlag{Name: "workers", Usage: "runs simulated in parallel (0 = one per core); results do not depend on it"},
+		&cli.StringFlag{Name: "params", Usage: "LogGP parameters (nocsim calibrate --out): add the model's prediction and error to every run, and let auto pick the model's fastest algorithm"},
 		quietFlag,
 	}
 	all := append(flags, keyFlags("network", "node")...)
@@ -82,6 +83,13 @@ func runColl(c *cli.Context) error {
 	} else if m, err := scenarios.ParseMesh(sc.Network.Mesh); err == nil {
 		sw.Procs = []int{m.Nodes()}
 	}
+	if path := c.String("params"); path != "" {
+		p, err := readParams(path)
+		if err != nil {
+			return usageErr("--params: %v", err)
+		}
+		sw.Params = &p
+	}
 	if err := sw.Check(&sc, src); err != nil {
 		var ke *router.KeyError
 		if errors.As(err, &ke) && slices.Contains([]string{"op", "algs", "procs", "sizes", "root"}, ke.Key) {
@@ -109,6 +117,11 @@ func runColl(c *cli.Context) error {
 	if err != nil {
 		return runErr(err)
 	}
+	if sw.Params != nil {
+		if err := scenarios.PredictRows(*sw.Params, rows); err != nil {
+			return runErr(err)
+		}
+	}
 	if c.Bool("json") {
 		err = scenarios.WriteJSON(c.App.Writer, rows)
 	} else {
@@ -132,10 +145,19 @@ func runColl(c *cli.Context) error {
 
 func writeCollTable(out io.Writer, rows []scenarios.CollRow) error {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "op\talgorithm\tprocs\tsize\tcycles\ttime\tcorrect\t")
-	fmt.Fprintln(tw, "\t\t\t(bytes)\t(last rank)\t(us)\t\t")
+	model := len(rows) > 0 && rows[0].Predicted > 0
+	head, units := "op\talgorithm\tprocs\tsize\tcycles\ttime\tcorrect\t", "\t\t\t(bytes)\t(last rank)\t(us)\t\t"
+	if model {
+		head, units = head+"LogGP\terror\t", units+"(cycles)\t\t"
+	}
+	fmt.Fprintln(tw, head)
+	fmt.Fprintln(tw, units)
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%.3f\t%v\t\n", r.Op, r.Algorithm, r.Procs, r.SizeBytes, r.Cycles, r.Seconds*1e6, r.Correct)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%.3f\t%v\t", r.Op, r.Algorithm, r.Procs, r.SizeBytes, r.Cycles, r.Seconds*1e6, r.Correct)
+		if model {
+			fmt.Fprintf(tw, "%.0f\t%+.1f%%\t", r.Predicted, 100*r.RelError)
+		}
+		fmt.Fprintln(tw)
 	}
 	return tw.Flush()
 }

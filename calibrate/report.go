@@ -1,0 +1,59 @@
+package calibrate
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+)
+
+// WriteText prints the report for people: per segment the parameters with
+// their 95% intervals, R², the worst residual, and every warning. Fitted
+// values are printed as they are, negative ones included, next to the
+// warning that says why they cannot be a machine's.
+func (r Report) WriteText(w io.Writer) error {
+	var b strings.Builder
+	p := r.Params
+	fmt.Fprintf(&b, "LogGP fit: protocol %s, P = %d, %d segment(s), breakpoints %v (bytes)\n", orDash(p.Protocol), p.P, len(r.Segments), r.Breakpoints)
+	for i, s := range r.Segments {
+		bound := "unbounded"
+		if s.Seg.MaxBytes > 0 {
+			bound = fmt.Sprintf("max_bytes = %d", s.Seg.MaxBytes)
+		}
+		fmt.Fprintf(&b, "segment %d: measured %d..%d B, %s, R² = %.5f, worst one-way error %.2f%%\n", i, s.MinBytes, s.MaxBytes, bound, s.R2, 100*s.WorstRelErr())
+		for _, e := range []struct {
+			name, unit string
+			e          Estimate
+		}{{"L", "cycles", s.L}, {"L_per_hop", "cycles", s.Lh}, {"o_s", "cycles", s.Os}, {"o_r", "cycles", s.Or}, {"g", "cycles", s.Gap}, {"G", "cycles/byte", s.G}} {
+			fmt.Fprintf(&b, "  %-9s = %12.5g ± %-10s %s\n", e.name, e.e.Value, ci(e.e.CI95), e.unit)
+		}
+	}
+	for _, wn := range r.Warnings {
+		fmt.Fprintf(&b, "warning: %s\n", wn)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WorstRelErr is the largest |RelErr| among the segment's residuals.
+func (s SegmentFit) WorstRelErr() float64 {
+	worst := 0.0
+	for _, r := range s.Residuals {
+		worst = math.Max(worst, math.Abs(r.RelErr))
+	}
+	return worst
+}
+
+func ci(x float64) string {
+	if math.IsNaN(x) {
+		return "unknown"
+	}
+	return fmt.Sprintf("%.3g", x)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

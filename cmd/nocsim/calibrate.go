@@ -1,0 +1,237 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/BurntSushi/toml"
+	"github.com/urfave/cli/v2"
+
+	"nocsim/calibrate"
+	"nocsim/logp"
+	"nocsim/scenarios"
+)
+
+func calibrateCommand() *cli.Command {
+	flags := []cli.Flag{
+		&cli.StringFlag{Name: "config", Usage: "scenario TOML file; flags override its keys"},
+		&cli.StringFlag{Name: "csv", Usage: "fit these measurements (a real machine's; columns in README) instead of simulating"},
+		&cli.StringFlag{Name: "sizes", Usage: "message sizes in bytes for the microbenchmarks", Value: "8,16,32,64,128,256,512,1024,4096,16384,65536"},
+		&cli.IntFlag{Name: "reps", Usage: "repetitions per microbenchmark (the median is kept)", Value: 1},
+		&cli.StringFlag{Name: "out", Usage: "write the fitted parameters to `FILE` (.toml or .json)"},
+		&cli.StringFlag{Name: "save-csv", Usage: "write the measurements to `FILE` (the CSV format --csv reads)"},
+		&cli.StringFlag{Name: "plots", Usage: "write charts (one-way time, simulated and fitted) into `DIR`"},
+		&cli.BoolFlag{Name: "json", Usage: "print the fit report as JSON"},
+		quietFlag,
+	}
+	return &cli.Command{
+		Name:         "calibrate",
+		Usage:        "fit LogGP (L, o_s, o_r, g, G, per-hop L) to microbenchmarks on the simulated machine or to a CSV",
+		UsageText:    "nocsim calibrate --mesh 4x4 --protocol scmp --out params.toml --plots DIR\n   nocsim calibrate --csv measured.csv --out params.toml",
+		Flags:        append(flags, keyFlags("network", "node", "mpi")...),
+		Action:       runCalibrate,
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error { return usageErr("calibrate: %v", err) },
+	}
+}
+
+func runCalibrate(c *cli.Context) error {
+	sc, src, err := scenarioFrom(c)
+	if err != nil {
+		return err
+	}
+	if err := sc.CheckMachine(src); err != nil {
+		return usageErr("%v", err)
+	}
+	sizes, err := parseInts("sizes", c.String("sizes"))
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	for _, s := range sizes {
+		if s < 0 || s > 1<<24 {
+			return usageErr("--sizes = %d: allowed 0..16777216 bytes", s)
+		}
+	}
+	if r := c.Int("reps"); r < 1 || r > 100 {
+		return usageErr("--reps = %d: allowed 1..100", r)
+	}
+	out := c.String("out")
+	if out != "" && !strings.HasSuffix(out, ".toml") && !strings.HasSuffix(out, ".json") {
+		return usageErr("--out = %q: allowed a .toml or .json file", out)
+	}
+	var cal scenarios.Calibration
+	if path := c.String("csv"); path != "" {
+		f, err := os.Open(path)
+		if err != nil {
+			return usageErr("--csv: %v", err)
+		}
+		ms, err := calibrate.ReadCSV(f)
+		f.Close()
+		if err != nil {
+			return usageErr("--csv %s: %v", path, err)
+		}
+		rep, err := sc.FitMeasured(ms, "measurements in "+path)
+		if err != nil {
+			return usageErr("--csv %s: %v", path, err)
+		}
+		cal = scenarios.Calibration{Measurements: ms, Report: rep}
+	} else {
+		if !quiet(c) {
+			fmt.Fprintln(c.App.ErrWriter, "calibrate: running microbenchmarks ...")
+		}
+		if cal, err = sc.Calibrate(sizes, c.Int("reps")); err != nil {
+			return runErr(err)
+		}
+	}
+	rep := cal.Report
+	if c.Bool("json") {
+		err = scenarios.WriteJSON(c.App.Writer, rep)
+	} else {
+		err = rep.WriteText(c.App.Writer)
+	}
+	if err != nil {
+		return runErr(err)
+	}
+	if out != "" {
+		if err := rep.Params.Validate(); err != nil {
+			return runErr(fmt.Errorf("the fitted parameters are not physical (%v); see the warnings above; not writing %s", err, out))
+		}
+		if err := scenarios.WriteFile(out, func(b *bytes.Buffer) error { return encodeParams(b, out, rep.Params) }); err != nil {
+			return runErr(err)
+		}
+	}
+	if path := c.String("save-csv"); path != "" {
+		if err := scenarios.WriteFile(path, func(b *bytes.Buffer) error { return calibrate.WriteCSV(b, cal.Measurements) }); err != nil {
+			return runErr(err)
+		}
+	}
+	if dir := c.String("plots"); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return runErr(err)
+		}
+		if err := scenarios.CalibrationChart(cal).Save(filepath.Join(dir, "oneway.png"), 0, 0); err != nil {
+			return runErr(err)
+		}
+	}
+	return nil
+}
+
+func encodeParams(b *bytes.Buffer, path string, p logp.Params) error {
+	if strings.HasSuffix(path, ".json") {
+		enc := json.NewEncoder(b)
+		enc.SetIndent("", "  ")
+		return enc.Encode(p)
+	}
+	return toml.NewEncoder(b).Encode(p)
+}
+
+// readParams loads parameters written by calibrate; unknown keys and
+// non-physical values are errors.
+func readParams(path string) (logp.Params, error) {
+	var p logp.Params
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return p, err
+	}
+	if strings.HasSuffix(path, ".json") {
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&p); err != nil {
+			return p, fmt.Errorf("%s: %w", path, err)
+		}
+	} else {
+		md, err := toml.Decode(string(data), &p)
+		if err != nil {
+			return p, fmt.Errorf("%s: %w", path, err)
+		}
+		if und := md.Undecoded(); len(und) > 0 {
+			return p, fmt.Errorf("%s: unknown key %s (allowed: P, protocol, clock_hz, avg_hops, source, [[segment]] with max_bytes, L, L_per_hop, o_s, o_r, g, G)", path, und[0])
+		}
+	}
+	if err := p.Validate(); err != nil {
+		return p, fmt.Errorf("%s: %w", path, err)
+	}
+	return p, nil
+}
+
+func predictCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "predict",
+		Usage:     "LogGP prediction of a point-to-point message or a collective algorithm from fitted parameters",
+		UsageText: "nocsim predict --params params.toml --op bcast --alg binomial --procs 64 --size 1024",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "params", Usage: "parameters from `nocsim calibrate --out`", Required: true},
+			&cli.StringFlag{Name: "op", Usage: "p2p, pingpong, or a collective: " + strings.Join(scenarios.CollOps, ", "), Value: "p2p"},
+			&cli.StringFlag{Name: "alg", Usage: "collective algorithm (auto = the model's fastest)", Value: "auto"},
+			&cli.IntFlag{Name: "procs", Usage: "ranks (default: the parameters' P)"},
+			&cli.IntFlag{Name: "size", Usage: "bytes (per rank, as for nocsim coll)", Value: 8},
+			&cli.Float64Flag{Name: "hops", Usage: "hops for p2p and pingpong (default: the parameters' average)", Value: -1},
+			&cli.BoolFlag{Name: "json", Usage: "print predicted_cycles and the per-term breakdown as JSON"},
+		},
+		Action:       runPredict,
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error { return usageErr("predict: %v", err) },
+	}
+}
+
+func runPredict(c *cli.Context) error {
+	p, err := readParams(c.String("params"))
+	if err != nil {
+		return usageErr("--params: %v", err)
+	}
+	op, alg, size := c.String("op"), c.String("alg"), c.Int("size")
+	procs := c.Int("procs")
+	if procs == 0 {
+		procs = p.P
+	}
+	if size < 0 || procs < 1 {
+		return usageErr("--size = %d, --procs = %d: allowed size >= 0, procs >= 1", size, procs)
+	}
+	hops := c.Float64("hops")
+	if hops < 0 {
+		hops = p.AvgHops
+	}
+	var pr logp.Prediction
+	switch op {
+	case "p2p":
+		pr = onePrediction(p, size, hops)
+		alg = "LogGP"
+	case "pingpong":
+		pr = p.PingPong(size, hops)
+		alg = "LogGP"
+	default:
+		if alg == "auto" {
+			if alg, _, err = scenarios.ChooseAlgorithm(p, op, procs, size); err != nil {
+				return usageErr("--op = %q: %v", op, err)
+			}
+		}
+		reg := op
+		if op == "exscan" {
+			reg = "scan"
+		}
+		if pr, err = p.Predict(reg, alg, procs, size); err != nil {
+			return usageErr("%v", err)
+		}
+	}
+	if c.Bool("json") {
+		return scenarios.WriteJSON(c.App.Writer, map[string]any{"op": op, "algorithm": alg, "procs": procs, "size_bytes": size,
+			"predicted_cycles": pr.Cycles, "predicted_seconds": pr.Cycles / p.ClockHz, "terms": pr.Terms})
+	}
+	tw := tabwriter.NewWriter(c.App.Writer, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "%s %s, P=%d, %d bytes: %.1f cycles (%.3f us)\n", op, alg, procs, size, pr.Cycles, pr.Cycles/p.ClockHz*1e6)
+	for _, t := range pr.Terms {
+		fmt.Fprintf(tw, "  %s\t%.1f cycles\n", t.Name, t.Cycles)
+	}
+	return tw.Flush()
+}
+
+// onePrediction is LogGP's one-way time with its terms.
+func onePrediction(p logp.Params, m int, hops float64) logp.Prediction {
+	s := p.Seg(m)
+	terms := []logp.Term{{Name: "o_s", Cycles: s.Os}, {Name: "L", Cycles: s.L}, {Name: "h*L_per_hop", Cycles: hops * s.Lh},
+		{Name: "(m-1)G", Cycles: float64(max(m, 1)-1) * s.G}, {Name: "o_r", Cycles: s.Or}}
+	return logp.Prediction{Cycles: p.PointToPoint(m, hops), Terms: terms}
+}

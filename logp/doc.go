@@ -1,0 +1,7 @@
+// Package logp holds the analytic models of message passing that nocsim
+// calibrates against its simulations: Hockney (t_s, t_e), LogP (L, o, g,
+// P) and LogGP (plus G per byte), with separate send and receive overheads,
+// a hop-aware latency for the mesh and a parameter set per protocol
+// segment. It imports nothing of the simulator: the models are pure
+// functions of their parameters.
+package logp

@@ -1,0 +1,84 @@
+package logp
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Segment is the LogGP parameter set for messages up to MaxBytes (a
+// protocol's range: eager below a threshold, rendezvous above). Times are
+// in cycles.
+type Segment struct {
+	MaxBytes int     `toml:"max_bytes" json:"max_bytes"` // largest message of the segment; 0 means no bound
+	L        float64 `toml:"L" json:"L"`                 // latency at zero hops (cycles)
+	Lh       float64 `toml:"L_per_hop" json:"L_per_hop"` // added latency per router-to-router hop (cycles)
+	Os       float64 `toml:"o_s" json:"o_s"`             // send overhead (cycles)
+	Or       float64 `toml:"o_r" json:"o_r"`             // receive overhead (cycles)
+	Gap      float64 `toml:"g" json:"g"`                 // gap between consecutive messages (cycles)
+	G        float64 `toml:"G" json:"G"`                 // gap per byte (cycles/byte)
+}
+
+// Params is a calibrated machine: P processors and LogGP segments ordered
+// by MaxBytes, the last unbounded.
+type Params struct {
+	P        int       `toml:"P" json:"P"`
+	Protocol string    `toml:"protocol" json:"protocol"`
+	ClockHz  float64   `toml:"clock_hz" json:"clock_hz"`
+	AvgHops  float64   `toml:"avg_hops" json:"avg_hops"` // mean hop count between ranks, for predictions that do not name the pair
+	Segments []Segment `toml:"segment" json:"segments"`
+	Source   string    `toml:"source" json:"source"` // what the parameters were fitted from
+}
+
+// Validate checks that the parameters describe a machine: at least one
+// segment, increasing bounds, the last unbounded, no negative time.
+func (p Params) Validate() error {
+	if p.P < 1 {
+		return fmt.Errorf("P = %d: allowed >= 1", p.P)
+	}
+	if len(p.Segments) == 0 {
+		return fmt.Errorf("no segment: at least one [[segment]] is needed")
+	}
+	for i, s := range p.Segments {
+		last := i == len(p.Segments)-1
+		switch {
+		case last && s.MaxBytes != 0:
+			return fmt.Errorf("segment %d: the last segment must be unbounded (max_bytes = 0)", i)
+		case !last && (s.MaxBytes <= 0 || i > 0 && s.MaxBytes <= p.Segments[i-1].MaxBytes):
+			return fmt.Errorf("segment %d: max_bytes = %d must be positive and above the previous segment's", i, s.MaxBytes)
+		}
+		for _, v := range []struct {
+			name string
+			x    float64
+		}{{"L", s.L}, {"L_per_hop", s.Lh}, {"o_s", s.Os}, {"o_r", s.Or}, {"g", s.Gap}, {"G", s.G}} {
+			if !(v.x >= 0) {
+				return fmt.Errorf("segment %d: %s = %v: allowed >= 0 cycles", i, v.name, v.x)
+			}
+		}
+	}
+	return nil
+}
+
+// Seg is the segment that covers an m-byte message.
+func (p Params) Seg(m int) Segment {
+	i := sort.Search(len(p.Segments), func(i int) bool {
+		b := p.Segments[i].MaxBytes
+		return b == 0 || m <= b
+	})
+	if i == len(p.Segments) {
+		i = len(p.Segments) - 1
+	}
+	return p.Segments[i]
+}
+
+// Latency is L(h) = L + h*Lh for an m-byte message over h hops.
+func (p Params) Latency(m int, hops float64) float64 {
+	s := p.Seg(m)
+	return s.L + hops*s.Lh
+}
+
+// PointToPoint is LogGP's one-way time of an m-byte message over h hops:
+// o_s + L(h) + (m-1)G + o_r (m >= 1; a 0-byte message costs as 1 byte).
+func (p Params) PointToPoint(m int, hops float64) float64 {
+	s := p.Seg(m)
+	return s.Os + s.L + hops*s.Lh + float64(max(m, 1)-1)*s.G + s.Or
+}

@@ -1,0 +1,219 @@
+package logp
+
+import (
+	"fmt"
+	"maps"
+	"math/bits"
+	"slices"
+	"strings"
+)
+
+// Term is one named part of a prediction, so a calibration can see which
+// parameter a disagreement with the simulator comes from.
+type Term struct {
+	Name   string  `json:"name"`
+	Cycles float64 `json:"cycles"`
+}
+
+// Prediction is a modelled time in cycles and its breakdown: the Terms
+// sum to Cycles. Every term of an algorithm's formula is listed, zero or
+// not, so predictions of one algorithm always have the same terms in the
+// same order and can be compared term by term across sizes and machines.
+type Prediction struct {
+	Cycles float64 `json:"predicted_cycles"`
+	Terms  []Term  `json:"terms"`
+}
+
+// PingPong is the LogGP round trip of an m-byte message over hops hops
+// and back: twice PointToPoint, since the reply is the same message in
+// the other direction.
+func (p Params) PingPong(m int, hops float64) Prediction {
+	var t terms
+	t.msg("2 x ", 2, p.cost(m, hops))
+	return t.prediction()
+}
+
+// model adds an algorithm's terms for a communicator of e.P ranks and an
+// argument of e.m bytes; P >= 2 when called.
+type model func(e *env)
+
+// models maps op, then algorithm, to its formula, under the names nocsim's
+// MPI registers (mpi.Algorithms). The formulas live in predict_rooted.go,
+// predict_all.go and predict_reduce.go.
+var models = map[string]map[string]model{
+	"barrier":        {"central": barrierCentral, "tree4": barrierTree4, "dissemination": barrierDissemination},
+	"bcast":          {"flat": bcastFlat, "binomial": bcastBinomial, "pull": bcastPull, "scatter_allgather": bcastScatterAllgather},
+	"scatter":        {"flat": scatterFlat, "binomial": scatterBinomial},
+	"gather":         {"flat": gatherFlat, "binomial": gatherBinomial, "push": gatherPush},
+	"allgather":      {"gather_bcast": allgatherGatherBcast, "ring": allgatherRing, "recursive_doubling": allgatherRecursiveDoubling},
+	"alltoall":       {"post_all": alltoallPostAll, "pairwise": alltoallPairwise, "bruck": alltoallBruck},
+	"reduce":         {"flat": reduceFlat, "binomial": reduceBinomial, "reduce_scatter_gather": reduceScatterGather},
+	"allreduce":      {"reduce_bcast": allreduceReduceBcast, "recursive_doubling": allreduceRecursiveDoubling, "ring": allreduceRing},
+	"reduce_scatter": {"reduce_scatterv": reduceScatterReduceScatterv, "ring": reduceScatterRing, "recursive_halving": reduceScatterRecursiveHalving},
+	"scan":           {"chain": scanChain, "recursive_doubling": scanRecursiveDoubling},
+}
+
+// Ops lists, per collective op, the algorithms Predict models (sorted),
+// so callers can check that every algorithm of nocsim's MPI is covered.
+// It is a copy: changing it does not change what Predict accepts.
+var Ops = func() map[string][]string {
+	out := make(map[string][]string, len(models))
+	for op, algs := range models {
+		out[op] = slices.Sorted(maps.Keys(algs))
+	}
+	return out
+}()
+
+// Predict is the closed-form LogGP time of collective op run with
+// algorithm alg on P ranks, from the first rank's entry (all ranks
+// entering together) to the last rank's exit. bytes is, per op: the
+// message (bcast), the block per rank (scatter, gather, allgather), the
+// block per pair (alltoall), the vector (reduce, allreduce, scan) or the
+// whole vector before scattering (reduce_scatter); barrier ignores it.
+// Every message is costed with the segment of its own size (p.Seg) over
+// p.AvgHops hops. The root is rank 0. P = 1 costs 0 cycles.
+//
+// The models follow the algorithms' critical paths with LogGP's rules: a
+// message of m bytes costs o_s + L + (m-1)G + o_r end to end; a rank
+// starts consecutive sends max(g, o_s+(m-1)G) apart and finishes
+// consecutive receives max(g, o_r+(m-1)G) apart; the tree and exchange
+// algorithms are costed round by round, a round followed by another
+// lasting at least g (the "gap stall" terms, zero unless g exceeds a
+// message's whole time).
+// Contention in the mesh is not modelled, nor is the reductions' compute
+// (named with 0 cycles so its absence is visible).
+func (p Params) Predict(op, alg string, P, bytes int) (Prediction, error) {
+	algs, ok := models[op]
+	if !ok {
+		return Prediction{}, fmt.Errorf("unknown collective op %q: allowed %s", op, strings.Join(slices.Sorted(maps.Keys(models)), ", "))
+	}
+	f, ok := algs[alg]
+	if !ok {
+		return Prediction{}, fmt.Errorf("unknown %s algorithm %q: allowed %s", op, alg, strings.Join(slices.Sorted(maps.Keys(algs)), ", "))
+	}
+	if P < 1 {
+		return Prediction{}, fmt.Errorf("P = %d ranks: allowed >= 1", P)
+	}
+	if bytes < 0 {
+		return Prediction{}, fmt.Errorf("%d bytes: allowed >= 0", bytes)
+	}
+	// Validate checks the machine's own P too; a prediction may be for a
+	// communicator of any size, so only the segments matter here.
+	v := p
+	v.P = max(v.P, 1)
+	if err := v.Validate(); err != nil {
+		return Prediction{}, err
+	}
+	if P == 1 {
+		return Prediction{}, nil
+	}
+	e := &env{p: p, P: P, m: bytes, h: p.AvgHops}
+	f(e)
+	return e.prediction(), nil
+}
+
+// cost is the LogGP parameters of one message size, at a hop count.
+type cost struct {
+	os, or, l, g float64
+	gm           float64 // (m-1)G: the message's bytes after the first
+}
+
+func (p Params) cost(m int, hops float64) cost {
+	s := p.Seg(m)
+	return cost{os: s.Os, or: s.Or, l: s.L + hops*s.Lh, g: s.Gap, gm: float64(max(m, 1)-1) * s.G}
+}
+
+// one is the message's time end to end (PointToPoint).
+func (c cost) one() float64 { return c.os + c.l + c.gm + c.or }
+
+// sendIv is how far apart a rank starts consecutive sends of the message:
+// the processor is busy for o_s and the interface for (m-1)G, and never
+// closer than g.
+func (c cost) sendIv() float64 { return max(c.g, c.os+c.gm) }
+
+// recvIv is the same for consecutive receives at one rank.
+func (c cost) recvIv() float64 { return max(c.g, c.or+c.gm) }
+
+// stall is what a round of one message (or one exchange) waits beyond
+// the message when g is longer than the whole message: the next round's
+// send may not start sooner.
+func (c cost) stall() float64 { return max(0, c.g-c.one()) }
+
+// terms collects a prediction's terms; adding a name again accumulates
+// into it, so per-round loops produce one term per kind.
+type terms struct{ list []Term }
+
+func (t *terms) add(name string, cycles float64) {
+	for i := range t.list {
+		if t.list[i].Name == name {
+			t.list[i].Cycles += cycles
+			return
+		}
+	}
+	t.list = append(t.list, Term{name, cycles})
+}
+
+// msg adds k messages' end-to-end terms, each name after prefix.
+func (t *terms) msg(prefix string, k float64, c cost) {
+	t.add(prefix+"o_s", k*c.os)
+	t.add(prefix+"L", k*c.l)
+	t.add(prefix+"(m-1)G", k*c.gm)
+	t.add(prefix+"o_r", k*c.or)
+}
+
+// rounds adds k rounds of one message (or one exchange) each: the
+// message's terms, and the gap stall between one round and the next.
+func (t *terms) rounds(prefix string, k float64, c cost) {
+	t.msg(prefix, k, c)
+	t.add(prefix+"gap stall", max(k-1, 0)*c.stall())
+}
+
+// round adds one round of a sequence whose rounds differ in size; the
+// last round has no next send to wait for.
+func (t *terms) round(prefix string, c cost, last bool) {
+	t.msg(prefix, 1, c)
+	stall := c.stall()
+	if last {
+		stall = 0
+	}
+	t.add(prefix+"gap stall", stall)
+}
+
+func (t *terms) prediction() Prediction {
+	var sum float64
+	for _, x := range t.list {
+		sum += x.Cycles
+	}
+	return Prediction{Cycles: sum, Terms: t.list}
+}
+
+// env is one prediction in progress.
+type env struct {
+	terms
+	p    Params
+	P, m int
+	h    float64
+}
+
+func (e *env) cost(m int) cost { return e.p.cost(m, e.h) }
+
+// ceilLog2 is the number of rounds of a doubling algorithm on P ranks.
+func ceilLog2(P int) int { return bits.Len(uint(P - 1)) }
+
+// pof2 is the largest power of two <= P: the ranks the recursive doubling
+// and halving algorithms run on after folding the rest in.
+func pof2(P int) int { return 1 << (bits.Len(uint(P)) - 1) }
+
+func ceilDiv(a, b int) int { return (a + b - 1) / b }
+
+// binomialPieces lists, round by round (root first), the largest number
+// of blocks one message carries in a binomial scatter over P ranks; the
+// gather's rounds carry the same in reverse order. The round of distance
+// d sends the subtree of relative rank d, min(d, P-d) blocks.
+func binomialPieces(P int) []int {
+	var out []int
+	for d := 1 << (ceilLog2(P) - 1); d >= 1; d >>= 1 {
+		out = append(out, min(d, P-d))
+	}
+	return out
+}

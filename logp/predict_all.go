@@ -1,0 +1,68 @@
+package logp
+
+// Allgather and alltoall: the formulas behind Predict for nocsim's
+// mpi/coll_all.go. bytes is the block of one rank (allgather) or of one
+// pair of ranks (alltoall). An exchange (send to one rank, receive from
+// another) costs one message: both directions travel at once.
+
+// allgatherGatherBcast: a binomial gather of every block to rank 0 (the
+// message doubling towards it), then a binomial broadcast of all P*b bytes.
+func allgatherGatherBcast(e *env) {
+	binomialBlocks(e, "gather ceil(log2 P) x ")
+	e.rounds("bcast ceil(log2 P) x ", float64(ceilLog2(e.P)), e.cost(e.P*e.m))
+}
+
+// allgatherRing: P-1 steps, each passing one block to the right.
+func allgatherRing(e *env) {
+	e.rounds("(P-1) x ", float64(e.P-1), e.cost(e.m))
+}
+
+// allgatherRecursiveDoubling: log2 p exchanges (p = 2^floor(log2 P)) of
+// runs doubling from one block. With P not a power of two, the first
+// 2(P-p) ranks pair up: one of each pair hands its block in first
+// (fold-in), its run then counts two blocks, and it gets all P blocks at
+// the end (fold-out).
+func allgatherRecursiveDoubling(e *env) {
+	p := pof2(e.P)
+	rem := e.P - p
+	if rem > 0 {
+		e.msg("fold-in ", 1, e.cost(e.m))
+	}
+	for d := 1; d < p; d <<= 1 {
+		e.round("log2 p x ", e.cost((d+min(d, rem))*e.m), 2*d >= p)
+	}
+	if rem > 0 {
+		e.msg("fold-out ", 1, e.cost(e.P*e.m))
+	}
+}
+
+// alltoallPostAll: every rank posts all P-1 receives and sends at once;
+// the last of its messages leaves P-2 serialisations after the first, the
+// slowest of its sends, its receives and its processor paying both
+// overheads per peer.
+func alltoallPostAll(e *env) {
+	c := e.cost(e.m)
+	e.msg("", 1, c)
+	per := max(c.sendIv(), c.recvIv(), c.os+c.or)
+	e.add("(P-2) x max(g, o_s+o_r, o+(m-1)G): per peer", float64(e.P-2)*per)
+}
+
+// alltoallPairwise: P-1 steps, in step k an exchange with ranks i+k and
+// i-k of one block.
+func alltoallPairwise(e *env) {
+	e.rounds("(P-1) x ", float64(e.P-1), e.cost(e.m))
+}
+
+// alltoallBruck: ceil(log2 P) exchanges; the round of bit k carries every
+// block whose index (of 1..P-1) has bit k set, about P/2 blocks.
+func alltoallBruck(e *env) {
+	for k := 1; k < e.P; k <<= 1 {
+		n := 0
+		for j := k; j < e.P; j++ {
+			if j&k != 0 {
+				n++
+			}
+		}
+		e.round("ceil(log2 P) x ", e.cost(n*e.m), 2*k >= e.P)
+	}
+}

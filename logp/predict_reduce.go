@@ -1,0 +1,127 @@
+package logp
+
+// Reductions: the formulas behind Predict for nocsim's mpi/coll_reduce.go.
+// bytes is the vector (the whole vector before scattering for
+// reduce_scatter). The models are message time only: combining costs
+// processor time per byte that LogGP has no parameter for, so every
+// reduction lists it as a 0-cycle term rather than leave it silently out.
+
+const noCompute = "reduction compute (not modelled)"
+
+// reduceFlat: every rank sends its vector to the root at once; the root
+// receives them one after the other.
+func reduceFlat(e *env) {
+	flatIn(e, e.m)
+	e.add(noCompute, 0)
+}
+
+// reduceBinomial: ceil(log2 P) rounds of one vector up the binomial tree.
+func reduceBinomial(e *env) {
+	e.rounds("ceil(log2 P) x ", float64(ceilLog2(e.P)), e.cost(e.m))
+	e.add(noCompute, 0)
+}
+
+// reduceScatterGather is Rabenseifner's: a reduce-scatter by recursive
+// halving on p = 2^floor(log2 P) ranks (exchanges of m/2, m/4, ... m/p)
+// and a binomial gather of the blocks to the root (m/p, ... m/2). With P
+// not a power of two, half of the first 2(P-p) ranks hand their vector in
+// first (fold-in) and, the root (rank 0) being one of them, its partner
+// gathers and hands it the result (hand-over).
+func reduceScatterGather(e *env) {
+	p := pof2(e.P)
+	foldIn(e, p)
+	halving(e, p)
+	for d := 1; d < p; d <<= 1 {
+		e.round("gather log2 p x ", e.cost(ceilDiv(e.m*d, p)), 2*d >= p)
+	}
+	if e.P > p {
+		e.msg("hand-over ", 1, e.cost(e.m))
+	}
+	e.add(noCompute, 0)
+}
+
+func foldIn(e *env, p int) {
+	if e.P > p {
+		e.msg("fold-in ", 1, e.cost(e.m))
+	}
+}
+
+// halving is the recursive-halving reduce-scatter on p ranks: log2 p
+// exchanges, each of half the part still held.
+func halving(e *env, p int) {
+	for d := p / 2; d >= 1; d >>= 1 {
+		e.round("halving log2 p x ", e.cost(ceilDiv(e.m*d, p)), d == 1)
+	}
+}
+
+// allreduceReduceBcast: a binomial reduce to rank 0, then a binomial bcast.
+func allreduceReduceBcast(e *env) {
+	r := float64(ceilLog2(e.P))
+	e.rounds("reduce ceil(log2 P) x ", r, e.cost(e.m))
+	e.rounds("bcast ceil(log2 P) x ", r, e.cost(e.m))
+	e.add(noCompute, 0)
+}
+
+// allreduceRecursiveDoubling: log2 p exchanges of the whole vector among
+// p = 2^floor(log2 P) ranks, the others folded in first and handed the
+// result last.
+func allreduceRecursiveDoubling(e *env) {
+	p := pof2(e.P)
+	foldIn(e, p)
+	e.rounds("log2 p x ", float64(ceilLog2(p)), e.cost(e.m))
+	if e.P > p {
+		e.msg("fold-out ", 1, e.cost(e.m))
+	}
+	e.add(noCompute, 0)
+}
+
+// allreduceRing: a ring reduce-scatter and a ring allgather, 2(P-1)
+// exchanges of ceil(m/P) bytes.
+func allreduceRing(e *env) {
+	e.rounds("2(P-1) x ", float64(2*(e.P-1)), e.cost(ceilDiv(e.m, e.P)))
+	e.add(noCompute, 0)
+}
+
+// reduceScatterReduceScatterv: the Cray X1's: a binomial reduce of the
+// whole vector to rank 0, which then sends every rank its ceil(m/P)-byte
+// block back to back.
+func reduceScatterReduceScatterv(e *env) {
+	e.rounds("reduce ceil(log2 P) x ", float64(ceilLog2(e.P)), e.cost(e.m))
+	c := e.cost(ceilDiv(e.m, e.P))
+	e.msg("scatterv ", 1, c)
+	e.add("scatterv (P-2) x max(g, o_s+(m-1)G): root sends", float64(e.P-2)*c.sendIv())
+	e.add(noCompute, 0)
+}
+
+// reduceScatterRing: P-1 exchanges of one ceil(m/P)-byte block.
+func reduceScatterRing(e *env) {
+	e.rounds("(P-1) x ", float64(e.P-1), e.cost(ceilDiv(e.m, e.P)))
+	e.add(noCompute, 0)
+}
+
+// reduceScatterRecursiveHalving: recursive halving on p = 2^floor(log2 P)
+// ranks; a rank folded in gets its block back from its partner at the end
+// (hand-back).
+func reduceScatterRecursiveHalving(e *env) {
+	p := pof2(e.P)
+	foldIn(e, p)
+	halving(e, p)
+	if e.P > p {
+		e.msg("hand-back ", 1, e.cost(ceilDiv(e.m, e.P)))
+	}
+	e.add(noCompute, 0)
+}
+
+// scanChain: rank i waits for rank i-1's prefix and passes its own on:
+// P-1 messages one after the other.
+func scanChain(e *env) {
+	e.msg("(P-1) x ", float64(e.P-1), e.cost(e.m)) // each rank sends once: no gap to wait for
+	e.add(noCompute, 0)
+}
+
+// scanRecursiveDoubling (Hillis-Steele): ceil(log2 P) rounds, each rank
+// sending its partial to rank i+2^k and receiving from i-2^k.
+func scanRecursiveDoubling(e *env) {
+	e.rounds("ceil(log2 P) x ", float64(ceilLog2(e.P)), e.cost(e.m))
+	e.add(noCompute, 0)
+}

@@ -1,0 +1,169 @@
+package scenarios
+
+import (
+	"fmt"
+	"math"
+
+	"nocsim/calibrate"
+	"nocsim/logp"
+	"nocsim/mpi"
+	"nocsim/plots"
+)
+
+// DefaultCalibrationSizes spans 8 B to 64 KiB, both sides of the eager
+// threshold.
+var DefaultCalibrationSizes = []int{8, 16, 32, 64, 128, 256, 512, 1024, 4096, 16384, 65536}
+
+// WorldFactory builds fresh jobs of procs ranks from the scenario, for the
+// microbenchmarks.
+func (sc *Scenario) WorldFactory() calibrate.NewWorld {
+	return func(procs int) (*mpi.World, error) {
+		s := *sc
+		s.MPI.Procs = procs
+		return s.newWorld()
+	}
+}
+
+// CheckMachine validates the sections a run on the simulated chip needs.
+func (sc *Scenario) CheckMachine(src Source) error { return sc.checkMachine(src) }
+
+// Calibration is what `nocsim calibrate` produces.
+type Calibration struct {
+	Measurements []calibrate.Measurement
+	Report       calibrate.Report
+}
+
+// Calibrate runs the microbenchmarks between neighbouring tiles (0 and 1)
+// and across the mesh (0 and the last tile), then fits LogGP with a hop
+// term.
+func (sc *Scenario) Calibrate(sizes []int, reps int) (Calibration, error) {
+	m, _ := ParseMesh(sc.Network.Mesh)
+	n := m.Nodes()
+	if n < 2 {
+		return Calibration{}, fmt.Errorf("calibration needs at least two tiles, mesh %s has one", sc.Network.Mesh)
+	}
+	var ms []calibrate.Measurement
+	for _, to := range []int{1, n - 1} {
+		got, err := calibrate.Run(sc.WorldFactory(), 0, to, m.Hops(0, to), sizes, reps)
+		if err != nil {
+			return Calibration{}, err
+		}
+		ms = append(ms, got...)
+		if n == 2 {
+			break
+		}
+	}
+	rep, err := calibrate.Fit(ms, sc.fitOptions("simulated "+sc.Network.Mesh+" mesh, protocol "+sc.MPI.Protocol))
+	return Calibration{ms, rep}, err
+}
+
+// FitMeasured fits measurements read from a CSV (a real machine's, say).
+func (sc *Scenario) FitMeasured(ms []calibrate.Measurement, source string) (calibrate.Report, error) {
+	return calibrate.Fit(ms, sc.fitOptions(source))
+}
+
+func (sc *Scenario) fitOptions(source string) calibrate.Options {
+	m, _ := ParseMesh(sc.Network.Mesh)
+	procs := sc.MPI.Procs
+	if procs == 0 {
+		procs = m.Nodes()
+	}
+	hops := 0.0
+	for s := 0; s < procs; s++ {
+		for d := 0; d < procs; d++ {
+			hops += float64(m.Hops(s, d))
+		}
+	}
+	return calibrate.Options{P: procs, Protocol: sc.MPI.Protocol, ClockHz: sc.Node.ClockHz,
+		AvgHops: hops / float64(procs*procs), Source: source}
+}
+
+// CalibrationChart draws the measured one-way times (RTT/2) against size
+// for each hop count, with the fitted model dashed beside them; the first
+// size of every segment after the first is marked.
+func CalibrationChart(c Calibration) plots.Chart {
+	ch := plots.Chart{Title: "one-way time: simulated and LogGP fit", XLabel: "message size (bytes)",
+		YLabel: "one-way time (cycles)", LogX: true, LogY: true, MarkLegend: "segment start"}
+	byHops := map[int][]calibrate.Measurement{}
+	var order []int
+	for _, m := range c.Measurements {
+		if m.Kind != calibrate.KindRTT {
+			continue
+		}
+		if _, ok := byHops[m.Hops]; !ok {
+			order = append(order, m.Hops)
+		}
+		byHops[m.Hops] = append(byHops[m.Hops], m)
+	}
+	p := c.Report.Params
+	for _, h := range order {
+		sim := plots.Series{Name: fmt.Sprintf("simulated, %d hops", h)}
+		model := plots.Series{Name: fmt.Sprintf("LogGP, %d hops", h), Dashed: true, Companion: true}
+		for _, m := range byHops[h] {
+			x := math.Max(float64(m.Bytes), 1)
+			sim.X = append(sim.X, x)
+			sim.Y = append(sim.Y, m.Cycles/2)
+			start := false
+			for _, b := range c.Report.Breakpoints {
+				start = start || prevSize(byHops[h], m.Bytes) == b
+			}
+			sim.Marks = append(sim.Marks, start)
+			model.X = append(model.X, x)
+			model.Y = append(model.Y, p.PointToPoint(m.Bytes, float64(h)))
+		}
+		ch.Series = append(ch.Series, sim, model)
+	}
+	return ch
+}
+
+func prevSize(ms []calibrate.Measurement, b int) int {
+	prev := -1
+	for _, m := range ms {
+		if m.Bytes == b {
+			return prev
+		}
+		prev = m.Bytes
+	}
+	return -1
+}
+
+// PredictRows adds the model's prediction to collective runs and picks,
+// for "auto" runs, nothing: the caller resolves auto with ChooseAlgorithm.
+func PredictRows(p logp.Params, rows []CollRow) error {
+	for i := range rows {
+		r := &rows[i]
+		pr, err := p.Predict(registryOp(r.Op), baseAlg(r.Algorithm), r.Procs, r.SizeBytes)
+		if err != nil {
+			return err
+		}
+		r.Predicted = pr.Cycles
+		if r.Cycles > 0 {
+			r.RelError = (pr.Cycles - float64(r.Cycles)) / float64(r.Cycles)
+		}
+	}
+	return nil
+}
+
+// ChooseAlgorithm is the registered algorithm the model predicts fastest
+// for op at P ranks and size bytes (ties keep registry order).
+func ChooseAlgorithm(p logp.Params, op string, procs, size int) (string, float64, error) {
+	best, bestT := "", math.Inf(1)
+	for _, a := range mpi.AlgorithmNames(registryOp(op)) {
+		pr, err := p.Predict(registryOp(op), a, procs, size)
+		if err != nil {
+			return "", 0, err
+		}
+		if pr.Cycles < bestT {
+			best, bestT = a, pr.Cycles
+		}
+	}
+	return best, bestT, nil
+}
+
+// baseAlg strips the "model:" marker of algorithms chosen by the model.
+func baseAlg(a string) string {
+	if len(a) > 6 && a[:6] == "model:" {
+		return a[6:]
+	}
+	return a
+}
