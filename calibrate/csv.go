@@ -53,9 +53,11 @@ func (e *InputError) Error() string {
 //   - rtt: a ping-pong (MPI_Send then MPI_Recv at rank a, MPI_Recv then
 //     MPI_Send at rank b), timed around the pair at rank a; n = 1.
 //   - send: rank b posts MPI_Irecv, sends a 0-byte "ready" and waits;
-//     rank a receives "ready", then times its MPI_Send; n = 1.
+//     rank a receives "ready", then times its MPI_Isend call alone (the
+//     MPI_Wait after it is not timed); n = 1.
 //   - recv: rank a sends as soon as b's "ready" arrives; rank b computes
-//     (or sleeps) for about a round trip, then times its MPI_Recv; n = 1.
+//     (or sleeps) for about a round trip, then times its MPI_Irecv call
+//     alone (then waits, untimed); n = 1.
 //   - train: after "ready", rank a times n MPI_Isend and one MPI_Waitall
 //     while b receives the n messages; cycles is the total.
 //   - prtt: Netgauge's PRTT(n, d, s): rank a times n MPI_Send with d

@@ -171,6 +171,8 @@ func predictCommand() *cli.Command {
 			&cli.IntFlag{Name: "size", Usage: "bytes (per rank, as for nocsim coll)", Value: 8},
 			&cli.Float64Flag{Name: "hops", Usage: "hops for p2p and pingpong (default: the parameters' average)", Value: -1},
 			&cli.BoolFlag{Name: "json", Usage: "print predicted_cycles and the per-term breakdown as JSON"},
+			&cli.StringFlag{Name: "select", Usage: "print the model's choice of algorithm for --op at each of these sizes (bytes, comma-separated) and each --select-procs, with the predicted crossover sizes"},
+			&cli.StringFlag{Name: "select-procs", Usage: "rank counts for --select (default: the parameters' P)"},
 		},
 		Action:       runPredict,
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error { return usageErr("predict: %v", err) },
@@ -193,6 +195,9 @@ func runPredict(c *cli.Context) error {
 	hops := c.Float64("hops")
 	if hops < 0 {
 		hops = p.AvgHops
+	}
+	if c.IsSet("select") {
+		return selectionTable(c, p, op, procs)
 	}
 	var pr logp.Prediction
 	switch op {
@@ -226,6 +231,71 @@ func runPredict(c *cli.Context) error {
 		fmt.Fprintf(tw, "  %s\t%.1f cycles\n", t.Name, t.Cycles)
 	}
 	return tw.Flush()
+}
+
+// selectionTable prints, per P and size, the algorithm the model predicts
+// fastest and where the choice changes (found by bisection on the size).
+func selectionTable(c *cli.Context, p logp.Params, op string, procs int) error {
+	sizes, err := parseInts("select", c.String("select"))
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	plist := []int{procs}
+	if c.IsSet("select-procs") {
+		if plist, err = parseInts("select-procs", c.String("select-procs")); err != nil {
+			return usageErr("%v", err)
+		}
+	}
+	for _, n := range append(append([]int(nil), sizes...), plist...) {
+		if n < 0 {
+			return usageErr("--select and --select-procs take non-negative integers, got %d", n)
+		}
+	}
+	pick := func(P, n int) string {
+		a, _, err2 := scenarios.ChooseAlgorithm(p, op, P, n)
+		if err2 != nil {
+			err = err2
+		}
+		return a
+	}
+	out := c.App.Writer
+	fmt.Fprintf(out, "%s: the LogGP model's fastest algorithm (%s)\n", op, p.Source)
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprint(tw, "P \\ bytes\t")
+	for _, n := range sizes {
+		fmt.Fprintf(tw, "%d\t", n)
+	}
+	fmt.Fprintln(tw)
+	for _, P := range plist {
+		fmt.Fprintf(tw, "%d\t", P)
+		for _, n := range sizes {
+			fmt.Fprintf(tw, "%s\t", pick(P, n))
+		}
+		fmt.Fprintln(tw)
+	}
+	tw.Flush()
+	if err != nil {
+		return usageErr("--op = %q: %v", op, err)
+	}
+	for _, P := range plist {
+		for i := 1; i < len(sizes); i++ {
+			lo, hi := sizes[i-1], sizes[i]
+			a, b := pick(P, lo), pick(P, hi)
+			if a == b || hi <= lo {
+				continue
+			}
+			for hi-lo > 1 {
+				mid := lo + (hi-lo)/2
+				if pick(P, mid) == a {
+					lo = mid
+				} else {
+					hi = mid
+				}
+			}
+			fmt.Fprintf(out, "crossover at P=%d: %s up to %d bytes, %s from %d\n", P, a, lo, pick(P, hi), hi)
+		}
+	}
+	return nil
 }
 
 // onePrediction is LogGP's one-way time with its terms.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -126,6 +127,9 @@ func runColl(c *cli.Context) error {
 		err = scenarios.WriteJSON(c.App.Writer, rows)
 	} else {
 		err = writeCollTable(c.App.Writer, rows)
+		if err == nil && sw.Params != nil {
+			err = writeModelReport(c.App.Writer, rows)
+		}
 	}
 	if err != nil {
 		return runErr(err)
@@ -162,6 +166,79 @@ func writeCollTable(out io.Writer, rows []scenarios.CollRow) error {
 	return tw.Flush()
 }
 
+// writeModelReport summarises how the LogGP prediction fares: the mean and
+// largest relative error per algorithm, and, for every P and size where
+// several algorithms ran, whether the model's fastest is the simulation's.
+func writeModelReport(out io.Writer, rows []scenarios.CollRow) error {
+	type agg struct {
+		n        int
+		sum, top float64
+	}
+	var order []string
+	errs := map[string]*agg{}
+	for _, r := range rows {
+		a := errs[r.Algorithm]
+		if a == nil {
+			a = &agg{}
+			errs[r.Algorithm] = a
+			order = append(order, r.Algorithm)
+		}
+		e := math.Abs(r.RelError)
+		a.n++
+		a.sum += e
+		a.top = math.Max(a.top, e)
+	}
+	fmt.Fprintln(out, "\nLogGP against the simulation (|predicted - simulated| / simulated):")
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "algorithm\tmean error\tmax error\t")
+	for _, a := range order {
+		fmt.Fprintf(tw, "%s\t%.1f%%\t%.1f%%\t\n", a, 100*errs[a].sum/float64(errs[a].n), 100*errs[a].top)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	type key struct{ procs, size int }
+	groups := map[key][]scenarios.CollRow{}
+	var keys []key
+	for _, r := range rows {
+		if strings.HasPrefix(r.Algorithm, "model:") || r.Algorithm == "auto" {
+			continue
+		}
+		k := key{r.Procs, r.SizeBytes}
+		if _, ok := groups[k]; !ok {
+			keys = append(keys, k)
+		}
+		groups[k] = append(groups[k], r)
+	}
+	header := false
+	for _, k := range keys {
+		g := groups[k]
+		if len(g) < 2 {
+			continue
+		}
+		if !header {
+			fmt.Fprintln(out, "\nthe model's choice against the simulation's fastest:")
+			header = true
+		}
+		best, pick := g[0], g[0]
+		for _, r := range g {
+			if r.Cycles < best.Cycles {
+				best = r
+			}
+			if r.Predicted < pick.Predicted {
+				pick = r
+			}
+		}
+		excess := float64(pick.Cycles-best.Cycles) / float64(best.Cycles)
+		verdict := "agrees"
+		if pick.Algorithm != best.Algorithm {
+			verdict = fmt.Sprintf("picks %s, %.0f%% slower than %s", pick.Algorithm, 100*excess, best.Algorithm)
+		}
+		fmt.Fprintf(out, "  P=%d, %d bytes: model %s, simulation %s: %s\n", k.procs, k.size, pick.Algorithm, best.Algorithm, verdict)
+	}
+	return nil
+}
+
 // collChart draws completion time against size (log-log) or against P,
 // one line per algorithm (and per P or size, the other dimension).
 func collChart(rows []scenarios.CollRow, x, mesh string) plots.Chart {
@@ -189,6 +266,29 @@ func collChart(rows []scenarios.CollRow, x, mesh string) plots.Chart {
 		}
 		c.Series[i].X = append(c.Series[i].X, xv)
 		c.Series[i].Y = append(c.Series[i].Y, float64(r.Cycles))
+	}
+	// With a model, each simulated line gets its prediction beside it.
+	if len(rows) > 0 && rows[0].Predicted > 0 {
+		var out []plots.Series
+		for _, s := range c.Series {
+			m := plots.Series{Name: s.Name + " (LogGP)", Dashed: true, Companion: true}
+			for _, r := range rows {
+				key := fmt.Sprintf("%s P=%d", r.Algorithm, r.Procs)
+				xv := float64(r.SizeBytes)
+				if x == "procs" {
+					key, xv = fmt.Sprintf("%s %dB", r.Algorithm, r.SizeBytes), float64(r.Procs)
+				}
+				if key == s.Name && slices.Contains(s.X, xv) && r.Predicted > 0 {
+					m.X = append(m.X, xv)
+					m.Y = append(m.Y, r.Predicted)
+				}
+			}
+			out = append(out, s)
+			if len(m.X) > 0 {
+				out = append(out, m)
+			}
+		}
+		c.Series = out
 	}
 	return c
 }
