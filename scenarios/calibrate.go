@@ -144,6 +144,10 @@ func PredictRows(p logp.Params, rows []CollRow) error {
 	return nil
 }
 
+// AlgorithmsFor lists the registered algorithms of a `nocsim coll`
+// operation.
+func AlgorithmsFor(op string) []string { return mpi.AlgorithmNames(registryOp(op)) }
+
 // ChooseAlgorithm is the registered algorithm the model predicts fastest
 // for op at P ranks and size bytes (ties keep registry order).
 func ChooseAlgorithm(p logp.Params, op string, procs, size int) (string, float64, error) {

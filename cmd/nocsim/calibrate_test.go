@@ -94,3 +94,43 @@ func TestCalibrateAndPredictBadInput(t *testing.T) {
 		}
 	}
 }
+
+// With parameters, coll reports the prediction and error of every run and
+// runs the model's choice for auto; predict --select names a choice for
+// every P and size and the crossovers between them.
+func TestCollWithParamsAndSelection(t *testing.T) {
+	dir := t.TempDir()
+	params := filepath.Join(dir, "p.json")
+	if code, _, stderr := nocsim(t, "calibrate", "--mesh", "4x4", "--out", params, "--quiet"); code != 0 {
+		t.Fatalf("calibrate: %s", stderr)
+	}
+	code, out, stderr := nocsim(t, "coll", "--mesh", "4x4", "--op", "bcast", "--algs", "auto,flat,binomial", "--procs", "16",
+		"--sizes", "8,65536", "--params", params, "--json", "--quiet")
+	if code != 0 {
+		t.Fatalf("coll: %s", stderr)
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		pred, _ := r["predicted_cycles"].(float64)
+		cyc, _ := r["cycles"].(float64)
+		rel, _ := r["relative_error"].(float64)
+		if pred <= 0 || cyc <= 0 || rel != (pred-cyc)/cyc {
+			t.Errorf("row %v: prediction, cycles and relative error disagree", r)
+		}
+		if a := r["algorithm"].(string); a == "auto" {
+			t.Errorf("auto was not resolved by the model: %v", r)
+		}
+	}
+	code, out, stderr = nocsim(t, "predict", "--params", params, "--op", "bcast", "--select", "8,1024,65536,1048576", "--select-procs", "4,16")
+	if code != 0 {
+		t.Fatalf("predict --select: %s", stderr)
+	}
+	for _, want := range []string{"binomial", "P \\ bytes", "crossover at P=16"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("selection output lacks %q:\n%s", want, out)
+		}
+	}
+}
