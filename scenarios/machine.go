@@ -21,11 +21,16 @@ func (sc *Scenario) checkMachine(src Source) error {
 	return explain(sc.MPI.Validate(m.Nodes(), sc.Network.QueueFlits), src)
 }
 
-// newWorld builds a fresh machine and MPI job from a validated scenario.
-func (sc *Scenario) newWorld() (*mpi.World, error) {
+// newMachine builds a fresh chip from a validated scenario, for native
+// SCMP programs (and under every MPI job).
+func (sc *Scenario) newMachine() *endpoint.Machine {
 	m, _ := ParseMesh(sc.Network.Mesh)
 	eng := des.New()
 	eng.SetWatchdog(des.Time(sc.Noc.WatchdogCycles), nil)
-	mc := endpoint.NewMachine(eng, m, sc.Network.RouterSpec, sc.Network.NodeSpec, sc.Node)
-	return mpi.NewWorld(mc, sc.MPI)
+	return endpoint.NewMachine(eng, m, sc.Network.RouterSpec, sc.Network.NodeSpec, sc.Node)
+}
+
+// newWorld builds a fresh machine and MPI job from a validated scenario.
+func (sc *Scenario) newWorld() (*mpi.World, error) {
+	return mpi.NewWorld(sc.newMachine(), sc.MPI)
 }
