@@ -1,0 +1,27 @@
+package scenarios
+
+import "nocsim/des"
+
+// AppResult is the outcome of one application run (conjugate gradient, QR,
+// matrix multiply, ...) on the simulated SCMP, shared by every Run* app
+// function in this package.
+type AppResult struct {
+	// App names the application, e.g. "cg".
+	App string
+	// Version is "mpi" for the MPI library version or "native" for the
+	// native SCMP version (THREAD and DATA messages).
+	Version string
+	// Procs is the number of ranks / nodes that took part.
+	Procs int
+	// Size is the problem size (its meaning is documented by each app,
+	// e.g. the number of unknowns for CG).
+	Size int
+	// Cycles is the simulated cycle at which the last rank/node finished.
+	Cycles des.Time
+	// Correct reports whether the computed answer passed its check
+	// against gonum or an exact serial computation.
+	Correct bool
+	// Detail is a short human-readable note on the check, e.g. the
+	// residual or the maximum error.
+	Detail string
+}
