@@ -1,0 +1,125 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+
+	"nocsim/plots"
+	"nocsim/router"
+	"nocsim/scenarios"
+)
+
+func appCommand() *cli.Command {
+	flags := []cli.Flag{
+		&cli.StringFlag{Name: "config", Usage: "scenario TOML file; flags override its keys"},
+		&cli.StringFlag{Name: "app", Usage: "cg, matmul or globalsum", Value: "cg"},
+		&cli.StringFlag{Name: "variant", Usage: "matmul: 1d or 2d; globalsum: serial or hypercube"},
+		&cli.StringFlag{Name: "procs", Usage: "rank counts, comma-separated (the smallest is the speedup baseline)", Value: "1,4,16"},
+		&cli.StringFlag{Name: "sizes", Usage: "problem sizes: CG unknowns, matrix order, vector length", Value: "64,256"},
+		&cli.StringFlag{Name: "versions", Usage: "mpi, native or both", Value: "mpi,native"},
+		&cli.IntFlag{Name: "app-seed", Usage: "seed of the generated problem", Value: 1},
+		&cli.BoolFlag{Name: "json", Usage: "print a JSON array, one object per run"},
+		&cli.StringFlag{Name: "plot", Usage: "draw speedup against P to `FILE` (.png, .svg, .pdf)"},
+		&cli.IntFlag{Name: "workers", Usage: "runs simulated in parallel (0 = one per core); results do not depend on it"},
+		quietFlag,
+	}
+	all := append(flags, keyFlags("network", "node")...)
+	for _, f := range keyFlags("mpi") {
+		if f.Names()[0] != "procs" {
+			all = append(all, f)
+		}
+	}
+	return &cli.Command{
+		Name:         "app",
+		Usage:        "run an application (CG, matrix multiply, global sum) in MPI and native SCMP versions over P and size",
+		UsageText:    "nocsim app --mesh 4x4 --app cg --procs 1,4,16 --sizes 64,256 --plot cg.png",
+		Flags:        all,
+		Action:       runApp,
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error { return usageErr("app: %v (see nocsim app --help)", err) },
+	}
+}
+
+func runApp(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return usageErr("app takes no arguments, got %q", c.Args().Slice())
+	}
+	sc, src, err := scenarioFrom(c, "procs")
+	if err != nil {
+		return err
+	}
+	sw := &scenarios.AppSweep{App: c.String("app"), Variant: c.String("variant"), Seed: uint64(c.Int("app-seed"))}
+	if v := scenarios.Apps[sw.App]; !c.IsSet("variant") && len(v) > 0 {
+		sw.Variant = v[0]
+	}
+	if sw.Procs, err = parseInts("procs", c.String("procs")); err != nil {
+		return usageErr("%v", err)
+	}
+	if sw.Sizes, err = parseInts("sizes", c.String("sizes")); err != nil {
+		return usageErr("%v", err)
+	}
+	for _, v := range strings.Split(c.String("versions"), ",") {
+		sw.Versions = append(sw.Versions, strings.TrimSpace(v))
+	}
+	if err := sw.Check(&sc, src); err != nil {
+		var ke *router.KeyError
+		if errors.As(err, &ke) && slices.Contains([]string{"app", "variant", "procs", "sizes", "versions"}, ke.Key) {
+			return usageErr("--%s = %s: allowed %s", ke.Key, ke.Value, ke.Allowed)
+		}
+		return usageErr("%v", err)
+	}
+	if p := c.String("plot"); p != "" {
+		if err := plots.CheckExt(p); err != nil {
+			return usageErr("--plot: %v", err)
+		}
+	}
+	bar := newProgress(c.App.ErrWriter, "app", quiet(c))
+	rows, err := sw.Run(&sc, scenarios.RunOptions{Workers: c.Int("workers"), Progress: bar.update})
+	if err != nil {
+		// A configuration the application refuses is bad input.
+		return usageErr("%v", err)
+	}
+	if c.Bool("json") {
+		err = scenarios.WriteJSON(c.App.Writer, rows)
+	} else {
+		err = writeAppTable(c.App.Writer, rows)
+	}
+	if err != nil {
+		return runErr(err)
+	}
+	if p := c.String("plot"); p != "" {
+		if err := scenarios.SpeedupChart(rows).Save(p, 0, 0); err != nil {
+			return runErr(err)
+		}
+	}
+	for _, r := range rows {
+		if !r.Correct {
+			return runErr(fmt.Errorf("%s %s, P=%d, size %d: wrong answer (%s)", r.App, r.Version, r.Procs, r.Size, r.Detail))
+		}
+	}
+	return nil
+}
+
+func writeAppTable(out io.Writer, rows []scenarios.AppRow) error {
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "app\tversion\tprocs\tsize\tcycles\ttime\tspeedup\tefficiency\tMPI/native\tcorrect\t")
+	fmt.Fprintf(tw, "\t\t\t\t\t(us)\t(vs P=%d)\t\t\t\t\n", rows[0].BaselineProcs)
+	for _, r := range rows {
+		ratio := ""
+		if r.MPIOverNative > 0 {
+			ratio = fmt.Sprintf("%.3f", r.MPIOverNative)
+		}
+		name := r.App
+		if r.Variant != "" {
+			name += " " + r.Variant
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%.1f\t%.2f\t%.2f\t%s\t%v\t\n", name, r.Version, r.Procs, r.Size, r.Cycles,
+			r.Seconds*1e6, r.Speedup, r.Efficiency, ratio, r.Correct)
+	}
+	return tw.Flush()
+}
