@@ -12,6 +12,7 @@ import (
 // Apps lists the applications `nocsim app` runs, with their variants.
 var Apps = map[string][]string{
 	"cg":        {""},
+	"qr":        {""},
 	"matmul":    {"1d", "2d"},
 	"globalsum": {"serial", "hypercube"},
 }
@@ -58,7 +59,7 @@ func (s *AppSweep) Check(sc *Scenario, src Source) error {
 	variants, ok := Apps[s.App]
 	switch {
 	case !ok:
-		return bad("app", s.App, "cg, matmul, globalsum")
+		return bad("app", s.App, "cg, qr, matmul, globalsum")
 	case !slices.Contains(variants, s.Variant):
 		return bad("variant", s.Variant, strings.Join(variants, ", "))
 	case len(s.Procs) == 0:
@@ -100,6 +101,8 @@ func (s *AppSweep) runOne(sc *Scenario, version string, p, n int) (AppResult, er
 	switch s.App {
 	case "cg":
 		return RunCG(sc, CGConfig{Procs: p, N: n, Tol: 1e-8, MaxIter: 10 * n, Native: native, Seed: s.Seed})
+	case "qr":
+		return RunQR(sc, QRConfig{Procs: p, N: n, Native: native, Seed: s.Seed})
 	case "matmul":
 		return RunMatMul(sc, MatMulConfig{Procs: p, N: n, Decomp: s.Variant, Native: native, Seed: s.Seed})
 	default:

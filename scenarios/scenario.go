@@ -47,11 +47,15 @@ type Noc struct {
 
 // Scenario is a whole scenario file.
 type Scenario struct {
-	Name    string           `toml:"name"`
-	Network Network          `toml:"network"`
-	Node    endpoint.CPUSpec `toml:"node"`
-	MPI     mpi.Config       `toml:"mpi"`
-	Noc     Noc              `toml:"noc"`
+	Name     string           `toml:"name"`
+	Network  Network          `toml:"network"`
+	Node     endpoint.CPUSpec `toml:"node"`
+	MPI      mpi.Config       `toml:"mpi"`
+	Noc      Noc              `toml:"noc"`
+	Workload Workload         `toml:"workload"`
+	Output   Output           `toml:"output"`
+
+	dir string // the scenario file's directory, for relative paths
 }
 
 //go:embed default.toml
@@ -71,6 +75,8 @@ func Defaults() Scenario {
 		Noc: Noc{Traffic: []string{"uniform"}, Rates: []float64{0.02, 0.1, 0.2, 0.3},
 			PacketFlits: 5, HotspotFraction: 0.1,
 			WarmupCycles: 2000, MeasureCycles: 10000, DrainCycles: 10000, WatchdogCycles: 10000, Seed: 1},
+		Workload: defaultWorkload(),
+		Output:   Output{Plots: true},
 	}
 }
 
@@ -129,7 +135,7 @@ func Decode(r io.Reader, name string) (Scenario, Source, error) {
 			keys[i] = k.String()
 		}
 		sort.Strings(keys)
-		return sc, nil, fmt.Errorf("%s: unknown key %s (allowed sections: network, node, mpi, noc; see README.md for their keys)", name, strings.Join(keys, ", "))
+		return sc, nil, fmt.Errorf("%s: unknown key %s (allowed sections: network, node, mpi, noc, workload, output; see README.md for their keys)", name, strings.Join(keys, ", "))
 	}
 	// The TOML decoder falls back to case-insensitive matching; keys here
 	// are exact, as flags are.

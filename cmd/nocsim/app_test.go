@@ -9,6 +9,7 @@ import (
 func TestAppEveryApplication(t *testing.T) {
 	for _, c := range []struct{ app, variant, procs, sizes string }{
 		{"cg", "", "1,4", "32"},
+		{"qr", "", "1,4", "16"},
 		{"matmul", "1d", "1,4", "16"},
 		{"matmul", "2d", "1,4", "16"},
 		{"globalsum", "serial", "1,4", "64"},

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+
+	"nocsim/scenarios"
+)
+
+// version is written into every result directory.
+const version = "0.6.0-dev"
+
+func runCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "run",
+		Usage:     "run one scenario file: its [workload] on the machine it describes; results, configuration and charts go to [output] dir",
+		UsageText: "nocsim run scenarios/examples/cg-mpi-vs-native.toml",
+		Flags: []cli.Flag{
+			&cli.IntFlag{Name: "workers", Usage: "runs simulated in parallel (0 = one per core); results do not depend on it"},
+			quietFlag,
+		},
+		Action: func(c *cli.Context) error {
+			sc, src, err := loadScenarioArg(c)
+			if err != nil {
+				return err
+			}
+			if !quiet(c) {
+				fmt.Fprintf(c.App.ErrWriter, "run: %s (%s)\n", sc.Name, sc.Workload.Kind)
+			}
+			sum, err := sc.Run(src, version, scenarios.RunOptions{Workers: c.Int("workers")})
+			if err != nil {
+				return runErr(err)
+			}
+			out := c.App.Writer
+			fmt.Fprintf(out, "scenario %q: %s\n", sc.Name, sc.Workload.Kind)
+			for _, l := range sum.Lines {
+				fmt.Fprintln(out, "  "+l)
+			}
+			fmt.Fprintf(out, "results in %s:\n", sum.Dir)
+			for _, f := range sum.Files {
+				fmt.Fprintln(out, "  "+f)
+			}
+			return nil
+		},
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error { return usageErr("run: %v", err) },
+	}
+}
+
+func validateCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "validate",
+		Usage:     "check a scenario file (types, ranges, P against the mesh, the workload) and print the effective configuration, defaults marked",
+		UsageText: "nocsim validate FILE",
+		Action: func(c *cli.Context) error {
+			sc, src, err := loadScenarioArg(c)
+			if err != nil {
+				return err
+			}
+			eff, err := sc.EffectiveTOML(src)
+			if err != nil {
+				return runErr(err)
+			}
+			fmt.Fprint(c.App.Writer, eff)
+			return nil
+		},
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error { return usageErr("validate: %v", err) },
+	}
+}
+
+// loadScenarioArg reads and checks the scenario file named by the one
+// argument.
+func loadScenarioArg(c *cli.Context) (scenarios.Scenario, scenarios.Source, error) {
+	if c.NArg() != 1 {
+		return scenarios.Scenario{}, nil, usageErr("%s needs one scenario file, got %d arguments", c.Command.Name, c.NArg())
+	}
+	sc, src, err := scenarios.LoadFile(c.Args().First())
+	if err != nil {
+		return sc, nil, usageErr("%v", err)
+	}
+	if err := sc.Check(src); err != nil {
+		return sc, nil, usageErr("%v", err)
+	}
+	return sc, src, nil
+}

@@ -1,0 +1,107 @@
+package scenarios
+
+import (
+	"strings"
+	"testing"
+)
+
+func qrScenario(P int) *Scenario {
+	sc := Defaults()
+	sc.Network.Mesh = "4x4"
+	sc.MPI.Procs = P
+	return &sc
+}
+
+func TestQRCorrect(t *testing.T) {
+	for _, c := range []struct{ P, N int }{{1, 8}, {2, 12}, {3, 10}, {4, 16}, {5, 23}, {7, 7}, {16, 20}} {
+		for _, native := range []bool{false, true} {
+			res, err := RunQR(qrScenario(c.P), QRConfig{Procs: c.P, N: c.N, Native: native, Seed: uint64(c.N)})
+			if err != nil {
+				t.Fatalf("P=%d N=%d native=%v: %v", c.P, c.N, native, err)
+			}
+			if !res.Correct || res.Cycles <= 0 || res.Procs != c.P || res.Size != c.N || res.App != "qr" {
+				t.Errorf("P=%d N=%d: %+v", c.P, c.N, res)
+			}
+			t.Logf("%s P=%d N=%d: %d cycles, %s", res.Version, c.P, c.N, res.Cycles, res.Detail)
+		}
+	}
+}
+
+func TestQRSameAnswer(t *testing.T) {
+	// Both versions do the same arithmetic in the same order: R is identical
+	// (the check reads it back), so only timing differs.
+	a, err := RunQR(qrScenario(3), QRConfig{Procs: 3, N: 10, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := RunQR(qrScenario(3), QRConfig{Procs: 3, N: 10, Native: true, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !a.Correct || a.Detail != b.Detail || a.Version != "mpi" || b.Version != "native" {
+		t.Errorf("mpi %q, native %q", a.Detail, b.Detail)
+	}
+}
+
+// qrRatio runs both versions and returns the MPI/native cycle ratio.
+func qrRatio(t *testing.T, P, n int) float64 {
+	t.Helper()
+	mpiRes, err := RunQR(qrScenario(P), QRConfig{Procs: P, N: n, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nat, err := RunQR(qrScenario(P), QRConfig{Procs: P, N: n, Native: true, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !mpiRes.Correct || !nat.Correct {
+		t.Fatalf("P=%d N=%d: mpi %s; native %s", P, n, mpiRes.Detail, nat.Detail)
+	}
+	ratio := float64(mpiRes.Cycles) / float64(nat.Cycles)
+	t.Logf("P=%d N=%d: native %d cycles, mpi %d cycles, ratio %.3f", P, n, nat.Cycles, mpiRes.Cycles, ratio)
+	return ratio
+}
+
+// TestQRRatioFalls is thesis table 5.2's shape: at fixed P the MPI version
+// is slower than the native one, and the gap closes as N grows.
+func TestQRRatioFalls(t *testing.T) {
+	const P = 4
+	prev := 0.0
+	for i, n := range []int{16, 48, 128} {
+		ratio := qrRatio(t, P, n)
+		if ratio <= 1 {
+			t.Errorf("N=%d: ratio %.3f, want above 1", n, ratio)
+		}
+		if i > 0 && ratio >= prev {
+			t.Errorf("N=%d: ratio %.3f did not fall from %.3f", n, ratio, prev)
+		}
+		prev = ratio
+	}
+}
+
+// TestQRRatioGrowsWithProcs is table 5.2's other direction: at a fixed
+// matrix the MPI overhead grows with the processors (128x128: 1.293 at 4,
+// 2.546 at 16 in the thesis).
+func TestQRRatioGrowsWithProcs(t *testing.T) {
+	r4, r16 := qrRatio(t, 4, 64), qrRatio(t, 16, 64)
+	if r16 <= r4 {
+		t.Errorf("N=64: ratio %.3f at P=16, not above %.3f at P=4", r16, r4)
+	}
+}
+
+func TestQRBadConfig(t *testing.T) {
+	for _, c := range []struct {
+		cfg  QRConfig
+		want string
+	}{
+		{QRConfig{Procs: 0, N: 8}, "Procs = 0"},
+		{QRConfig{Procs: 17, N: 32}, "Procs = 17"},
+		{QRConfig{Procs: 4, N: 3}, "N = 3"},
+		{QRConfig{Procs: 1, N: 257}, "N = 257"},
+	} {
+		_, err := RunQR(qrScenario(1), c.cfg)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "allowed") {
+			t.Errorf("%+v: error %v, want one naming %q and the allowed range", c.cfg, err, c.want)
+		}
+	}
+}

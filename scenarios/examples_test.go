@@ -1,0 +1,103 @@
+package scenarios
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Every scenario shipped in examples/ decodes and validates.
+func TestExampleScenariosValidate(t *testing.T) {
+	files, err := filepath.Glob("examples/*.toml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no example scenarios: %v", err)
+	}
+	for _, f := range files {
+		sc, src, err := LoadFile(f)
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		if err := sc.Check(src); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+		if !strings.HasPrefix(sc.OutputDir(), "examples") {
+			t.Errorf("%s: output %s is not relative to the scenario file", f, sc.OutputDir())
+		}
+	}
+}
+
+// A run writes the results, the effective configuration (re-readable),
+// the version and seed, and its chart, into the output directory.
+func TestRunWritesEverything(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.toml")
+	os.WriteFile(path, []byte("name = \"gs\"\n[network]\nmesh = \"2x2\"\n[workload]\nkind = \"app\"\napp = \"globalsum\"\nprocs = [1, 4]\nsizes = [8]\n[output]\ndir = \"out\"\n"), 0o644)
+	sc, src, err := LoadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sc.Check(src); err != nil {
+		t.Fatal(err)
+	}
+	sum, err := sc.Run(src, "test-version", RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Dir != filepath.Join(dir, "out") {
+		t.Errorf("output in %s, want beside the scenario file", sum.Dir)
+	}
+	for _, f := range []string{"config.toml", "meta.json", "results.json", "results.csv", "speedup.png"} {
+		if _, err := os.Stat(filepath.Join(sum.Dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	meta, _ := os.ReadFile(filepath.Join(sum.Dir, "meta.json"))
+	if !strings.Contains(string(meta), "test-version") {
+		t.Errorf("meta.json lacks the version: %s", meta)
+	}
+	again, _, err := LoadFile(filepath.Join(sum.Dir, "config.toml"))
+	if err != nil {
+		t.Fatalf("the effective configuration does not read back: %v", err)
+	}
+	if again.Workload.App != "globalsum" || again.Network.Mesh != "2x2" {
+		t.Errorf("effective configuration lost keys: %+v", again.Workload)
+	}
+}
+
+// Unknown keys name their line; workload errors name the key and file.
+func TestScenarioFileErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ text, want string }{
+		{"name = \"x\"\n\n[workload]\nkidn = \"app\"\n", "line 4"},
+		{"[workload]\nkind = \"fft\"\n", "[workload] kind"},
+		{"[workload]\nkind = \"app\"\napp = \"qr2\"\n", "app"},
+		{"[network]\nmesh = \"2x2\"\n[workload]\nkind = \"coll\"\nprocs = [9]\n", "procs"},
+		{"[workload]\nkind = \"calibrate\"\nsizes = [8]\n", "sizes"},
+	} {
+		path := filepath.Join(dir, "s.toml")
+		os.WriteFile(path, []byte(c.text), 0o644)
+		sc, src, err := LoadFile(path)
+		if err == nil {
+			err = sc.Check(src)
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want one mentioning %q", c.text, err, c.want)
+		}
+	}
+}
+
+// Whatever the bytes, decoding and checking a scenario never panics.
+func FuzzCheck(f *testing.F) {
+	for _, s := range []string{"", "[workload]\nkind = \"app\"\n", "[workload]\nkind = \"coll\"\nprocs=[0]\n", "[network]\nmesh=\"1x1\"\n[workload]\nkind=\"pingpong\"\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		sc, src, err := Decode(strings.NewReader(text), "fuzz.toml")
+		if err != nil {
+			return
+		}
+		_ = sc.Check(src)
+	})
+}

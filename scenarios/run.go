@@ -1,0 +1,274 @@
+package scenarios
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+
+	"nocsim/router"
+)
+
+// Check validates everything a run of the scenario needs, before any
+// simulation: the machine, and the workload's own keys.
+func (sc *Scenario) Check(src Source) error {
+	w := sc.Workload
+	if !slices.Contains(WorkloadKinds, w.Kind) {
+		return explainWorkload(&router.KeyError{Key: "kind", Value: fmt.Sprintf("%q", w.Kind), Allowed: strings.Join(WorkloadKinds, ", ")}, src)
+	}
+	var err error
+	switch w.Kind {
+	case "noc":
+		_, err = sc.NocPoints(src)
+	case "pingpong":
+		err = sc.pingPong().Check(sc, src)
+	case "coll":
+		err = sc.collSweep().Check(sc, src)
+	case "app":
+		err = sc.appSweep().Check(sc, src)
+	case "calibrate":
+		err = sc.checkMachine(src)
+		if err == nil && len(w.Sizes) < 2 {
+			err = &router.KeyError{Key: "sizes", Value: fmt.Sprint(w.Sizes), Allowed: "two or more message sizes (default: 8 B..64 KiB)"}
+		}
+	}
+	return explainWorkload(err, src)
+}
+
+func explainWorkload(err error, src Source) error {
+	ke, ok := err.(*router.KeyError)
+	if !ok || src == nil {
+		return err
+	}
+	for _, k := range WorkloadKeys {
+		if k.Name == ke.Key {
+			return fmt.Errorf("%s = %s: allowed %s", src("workload", ke.Key), ke.Value, ke.Allowed)
+		}
+	}
+	return err
+}
+
+func (sc *Scenario) procsOrAll() []int {
+	if len(sc.Workload.Procs) > 0 {
+		return sc.Workload.Procs
+	}
+	m, _ := ParseMesh(sc.Network.Mesh)
+	return []int{m.Nodes()}
+}
+
+func (sc *Scenario) pingPong() *PingPong {
+	w := sc.Workload
+	to := w.To
+	if to < 0 {
+		m, _ := ParseMesh(sc.Network.Mesh)
+		to = m.Nodes() - 1
+		if sc.MPI.Procs > 0 {
+			to = sc.MPI.Procs - 1
+		}
+	}
+	sizes := w.Sizes
+	if len(sizes) == 0 {
+		sizes = []int{4, 64, 1024, 65536}
+	}
+	return &PingPong{From: w.From, To: to, Sizes: sizes, Reps: w.Reps}
+}
+
+func (sc *Scenario) collSweep() *CollSweep {
+	w := sc.Workload
+	sizes := w.Sizes
+	if len(sizes) == 0 {
+		sizes = []int{8, 1024, 65536}
+	}
+	return &CollSweep{Op: w.Op, Algs: w.Algs, Procs: sc.procsOrAll(), Sizes: sizes, Root: w.Root}
+}
+
+func (sc *Scenario) appSweep() *AppSweep {
+	w := sc.Workload
+	v := w.Variant
+	if vs := Apps[w.App]; v == "" && len(vs) > 0 {
+		v = vs[0]
+	}
+	sizes := w.Sizes
+	if len(sizes) == 0 {
+		sizes = []int{64, 256}
+	}
+	return &AppSweep{App: w.App, Variant: v, Procs: sc.procsOrAll(), Sizes: sizes, Versions: w.Versions, Seed: uint64(w.AppSeed)}
+}
+
+// Summary is what `nocsim run` reports.
+type Summary struct {
+	Dir   string
+	Files []string
+	Lines []string // a few lines of headline results
+}
+
+// Run performs the scenario's workload and writes, into its output
+// directory, the results (JSON and CSV), the effective configuration, the
+// nocsim version and seed, and the charts. Check must have passed.
+func (sc *Scenario) Run(src Source, version string, opt RunOptions) (Summary, error) {
+	dir := sc.OutputDir()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return Summary{}, err
+	}
+	sum := Summary{Dir: dir}
+	write := func(name string, fill func(*bytes.Buffer) error) error {
+		if err := WriteFile(filepath.Join(dir, name), fill); err != nil {
+			return err
+		}
+		sum.Files = append(sum.Files, filepath.Join(dir, name))
+		return nil
+	}
+	eff, err := sc.EffectiveTOML(src)
+	if err != nil {
+		return sum, err
+	}
+	if err := write("config.toml", func(b *bytes.Buffer) error { _, err := b.WriteString(eff); return err }); err != nil {
+		return sum, err
+	}
+	meta := map[string]any{"nocsim_version": version, "scenario": sc.Name, "workload": sc.Workload.Kind,
+		"seed": sc.Noc.Seed, "app_seed": sc.Workload.AppSeed}
+	if err := write("meta.json", func(b *bytes.Buffer) error { return WriteJSON(b, meta) }); err != nil {
+		return sum, err
+	}
+	var rows any
+	var chart func() error
+	switch sc.Workload.Kind {
+	case "noc":
+		pts, _ := sc.NocPoints(src)
+		res, err := RunNoc(pts, opt)
+		if err != nil {
+			return sum, err
+		}
+		nr := NocRows(pts, res)
+		rows = nr
+		for _, r := range nr {
+			sum.Lines = append(sum.Lines, fmt.Sprintf("%s at %.3f flits/node/cycle: %.1f cycles average latency, saturated %v", r.Traffic, r.OfferedRate, r.AvgPacketLatency, r.Saturated))
+		}
+		chart = func() error {
+			return writeChart(&sum, dir, "latency.png", func(p string) error { return NocChart(nr, sc.Name).Save(p, 0, 0) })
+		}
+	case "pingpong":
+		pr, _, err := sc.pingPong().Run(sc)
+		if err != nil {
+			return sum, err
+		}
+		rows = pr
+		for _, r := range pr {
+			sum.Lines = append(sum.Lines, fmt.Sprintf("%d bytes: %.1f cycles one way", r.SizeBytes, r.OneWayCycles))
+		}
+	case "coll":
+		cr, err := sc.collSweep().Run(sc, opt)
+		if err != nil {
+			return sum, err
+		}
+		rows = cr
+		for _, r := range cr {
+			sum.Lines = append(sum.Lines, fmt.Sprintf("%s %s, P=%d, %d bytes: %d cycles, correct %v", r.Op, r.Algorithm, r.Procs, r.SizeBytes, r.Cycles, r.Correct))
+		}
+	case "app":
+		ar, err := sc.appSweep().Run(sc, opt)
+		if err != nil {
+			return sum, err
+		}
+		rows = ar
+		for _, r := range ar {
+			sum.Lines = append(sum.Lines, fmt.Sprintf("%s %s, P=%d, size %d: %d cycles, speedup %.2f, correct %v", r.App, r.Version, r.Procs, r.Size, r.Cycles, r.Speedup, r.Correct))
+		}
+		chart = func() error {
+			return writeChart(&sum, dir, "speedup.png", func(p string) error { return SpeedupChart(ar).Save(p, 0, 0) })
+		}
+	case "calibrate":
+		sizes := sc.Workload.Sizes
+		if len(sizes) == 0 {
+			sizes = DefaultCalibrationSizes
+		}
+		cal, err := sc.Calibrate(sizes, max(sc.Workload.Reps, 1))
+		if err != nil {
+			return sum, err
+		}
+		rows = cal.Report
+		if err := cal.Report.Params.Validate(); err == nil {
+			var pb bytes.Buffer
+			if err := WriteJSON(&pb, cal.Report.Params); err != nil {
+				return sum, err
+			}
+			if err := write("params.json", func(b *bytes.Buffer) error { _, err := b.Write(pb.Bytes()); return err }); err != nil {
+				return sum, err
+			}
+		}
+		var tb bytes.Buffer
+		cal.Report.WriteText(&tb)
+		sum.Lines = strings.Split(strings.TrimSpace(tb.String()), "\n")
+		chart = func() error {
+			return writeChart(&sum, dir, "oneway.png", func(p string) error { return CalibrationChart(cal).Save(p, 0, 0) })
+		}
+	}
+	if err := write("results.json", func(b *bytes.Buffer) error { return WriteJSON(b, rows) }); err != nil {
+		return sum, err
+	}
+	if reflect.ValueOf(rows).Kind() == reflect.Slice {
+		if err := write("results.csv", func(b *bytes.Buffer) error { return writeRowsCSV(b, rows) }); err != nil {
+			return sum, err
+		}
+	}
+	if sc.Output.Plots && chart != nil {
+		if err := chart(); err != nil {
+			return sum, err
+		}
+	}
+	return sum, nil
+}
+
+func writeChart(sum *Summary, dir, name string, save func(path string) error) error {
+	p := filepath.Join(dir, name)
+	if err := save(p); err != nil {
+		return err
+	}
+	sum.Files = append(sum.Files, p)
+	return nil
+}
+
+// writeRowsCSV writes a slice of structs as CSV, one column per JSON key,
+// in field order; slices become semicolon-separated lists.
+func writeRowsCSV(b *bytes.Buffer, rows any) error {
+	v := reflect.ValueOf(rows)
+	if v.Len() == 0 {
+		return nil
+	}
+	t := v.Index(0).Type()
+	var names []string
+	var idx []int
+	for i := 0; i < t.NumField(); i++ {
+		tag := strings.Split(t.Field(i).Tag.Get("json"), ",")[0]
+		if tag == "" || tag == "-" {
+			continue
+		}
+		names, idx = append(names, tag), append(idx, i)
+	}
+	w := csv.NewWriter(b)
+	w.Write(names)
+	for r := 0; r < v.Len(); r++ {
+		rec := make([]string, len(idx))
+		for k, i := range idx {
+			f := v.Index(r).Field(i)
+			if f.Kind() == reflect.Slice {
+				parts := make([]string, f.Len())
+				for j := range parts {
+					parts[j] = fmt.Sprint(f.Index(j).Interface())
+				}
+				rec[k] = strings.Join(parts, ";")
+			} else {
+				bs, _ := json.Marshal(f.Interface())
+				rec[k] = strings.Trim(string(bs), `"`)
+			}
+		}
+		w.Write(rec)
+	}
+	w.Flush()
+	return w.Error()
+}

@@ -1,0 +1,134 @@
+package scenarios
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"nocsim/router"
+)
+
+// Workload is the [workload] section: what `nocsim run` does with the
+// machine the other sections describe.
+type Workload struct {
+	Kind     string   `toml:"kind"`
+	From     int      `toml:"from"`
+	To       int      `toml:"to"`
+	Sizes    []int    `toml:"sizes"`
+	Reps     int      `toml:"reps"`
+	Op       string   `toml:"op"`
+	Algs     []string `toml:"algs"`
+	Procs    []int    `toml:"procs"`
+	Root     int      `toml:"root"`
+	App      string   `toml:"app"`
+	Variant  string   `toml:"variant"`
+	Versions []string `toml:"versions"`
+	AppSeed  int64    `toml:"app_seed"`
+}
+
+// Output is the [output] section.
+type Output struct {
+	Dir   string `toml:"dir"`
+	Plots bool   `toml:"plots"`
+}
+
+// WorkloadKinds lists what a scenario file can run.
+var WorkloadKinds = []string{"noc", "pingpong", "coll", "app", "calibrate"}
+
+// WorkloadKeys documents the [workload] and [output] keys.
+var WorkloadKeys = []router.Key{
+	{Name: "kind", Unit: "name", Default: "noc", Allowed: strings.Join(WorkloadKinds, ", "), Doc: "noc: the [noc] sweep; pingpong, coll, app: as the commands of that name; calibrate: fit LogGP"},
+	{Name: "from", Unit: "rank", Default: "0", Allowed: "0..P-1", Doc: "pingpong: sending rank"},
+	{Name: "to", Unit: "rank", Default: "-1 (the last)", Allowed: "0..P-1, not from", Doc: "pingpong: echoing rank"},
+	{Name: "sizes", Unit: "bytes or problem sizes", Default: "per kind", Allowed: "as the command's --sizes", Doc: "pingpong, coll, calibrate: message sizes; app: problem sizes"},
+	{Name: "reps", Unit: "count", Default: "3", Allowed: "1..1000", Doc: "pingpong and calibrate: repetitions"},
+	{Name: "op", Unit: "name", Default: "bcast", Allowed: "as nocsim coll --op", Doc: "coll: the operation"},
+	{Name: "algs", Unit: "names", Default: "auto", Allowed: "as nocsim coll --algs", Doc: "coll: algorithms"},
+	{Name: "procs", Unit: "ranks", Default: "every tile", Allowed: "1..W*H each", Doc: "coll and app: rank counts"},
+	{Name: "root", Unit: "rank", Default: "0", Allowed: "0..P-1", Doc: "coll: root"},
+	{Name: "app", Unit: "name", Default: "cg", Allowed: "cg, qr, matmul, globalsum", Doc: "app: the application"},
+	{Name: "variant", Unit: "name", Default: "the first", Allowed: "matmul: 1d, 2d; globalsum: serial, hypercube", Doc: "app: the variant"},
+	{Name: "versions", Unit: "names", Default: "mpi, native", Allowed: "mpi, native", Doc: "app: versions"},
+	{Name: "app_seed", Unit: "integer", Default: "1", Allowed: ">= 0", Doc: "app: seed of the generated problem"},
+	{Name: "dir", Unit: "path", Default: "results/NAME", Allowed: "a directory, relative to the scenario file", Doc: "[output] where results, the effective configuration and charts go"},
+	{Name: "plots", Unit: "bool", Default: "true", Allowed: "true, false", Doc: "[output] draw the charts"},
+}
+
+func defaultWorkload() Workload {
+	return Workload{Kind: "noc", To: -1, Reps: 3, Op: "bcast", Algs: []string{"auto"}, App: "cg", Versions: []string{"mpi", "native"}, AppSeed: 1}
+}
+
+// LoadFile decodes a scenario file; errors name the file and, for an
+// unknown key, its line.
+func LoadFile(path string) (Scenario, Source, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Scenario{}, nil, err
+	}
+	sc, src, err := Decode(bytes.NewReader(data), path)
+	if err != nil {
+		return sc, nil, withLine(err, data)
+	}
+	sc.dir = filepath.Dir(path)
+	return sc, src, nil
+}
+
+var unknownKey = regexp.MustCompile(`unknown key ([A-Za-z0-9_.]+)`)
+
+// withLine adds the line of an unknown key, which the TOML decoder does
+// not report.
+func withLine(err error, data []byte) error {
+	m := unknownKey.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err
+	}
+	parts := strings.Split(m[1], ".")
+	key := parts[len(parts)-1]
+	re := regexp.MustCompile(`(?m)^\s*` + regexp.QuoteMeta(key) + `\s*=`)
+	if loc := re.FindIndex(data); loc != nil {
+		return fmt.Errorf("%w (line %d)", err, bytes.Count(data[:loc[0]], []byte("\n"))+1)
+	}
+	return err
+}
+
+// OutputDir is where a run writes, relative to the scenario file.
+func (sc *Scenario) OutputDir() string {
+	d := sc.Output.Dir
+	if d == "" {
+		d = filepath.Join("results", sc.Name)
+	}
+	if filepath.IsAbs(d) {
+		return d
+	}
+	return filepath.Join(sc.dir, d)
+}
+
+// EffectiveTOML is the scenario with every key, those left at their
+// default marked with a trailing comment.
+func (sc *Scenario) EffectiveTOML(src Source) (string, error) {
+	var b bytes.Buffer
+	if err := toml.NewEncoder(&b).Encode(sc); err != nil {
+		return "", err
+	}
+	if src == nil {
+		return b.String(), nil
+	}
+	var out strings.Builder
+	section := ""
+	for _, line := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "[") {
+			section = strings.Trim(t, "[]")
+		}
+		if k, _, ok := strings.Cut(t, " = "); ok && section != "" && strings.HasPrefix(src(section, k), "default") {
+			line += "  # default"
+		}
+		out.WriteString(line + "\n")
+	}
+	return out.String(), nil
+}
