@@ -61,3 +61,16 @@ func TestREADMEListsEveryCollectiveAlgorithm(t *testing.T) {
 		}
 	}
 }
+
+// The README documents every [workload] and [output] key.
+func TestREADMEDocumentsWorkloadKeys(t *testing.T) {
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range WorkloadKeys {
+		if !strings.Contains(string(b), "| `"+k.Name+"` | "+k.Unit+" |") {
+			t.Errorf("README.md has no row for [workload]/[output] key %s", k.Name)
+		}
+	}
+}
