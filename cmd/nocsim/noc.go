@@ -143,14 +143,28 @@ func quiet(c *cli.Context) bool {
 	return false
 }
 
+// runDefault is the main job: the embedded default study, written into
+// ./nocsim-results.
 func runDefault(c *cli.Context) error {
-	sc, src, err := scenarios.Load()
+	logf := func(s string) {
+		if !quiet(c) {
+			fmt.Fprintln(c.App.ErrWriter, "nocsim: "+s)
+		}
+	}
+	sum, err := scenarios.DefaultStudy(version, "nocsim-results", scenarios.RunOptions{}, logf)
 	if err != nil {
 		return runErr(err)
 	}
-	fmt.Fprintf(c.App.Writer, "scenario %q (embedded default): %s mesh, %s traffic; `nocsim noc --help` for more\n",
-		sc.Name, sc.Network.Mesh, strings.Join(sc.Noc.Traffic, ","))
-	return simulateNoc(c, sc, src)
+	out := c.App.Writer
+	fmt.Fprintln(out, "nocsim default study (embedded scenario; see README.md):")
+	for _, l := range sum.Lines {
+		fmt.Fprintln(out, "  "+l)
+	}
+	fmt.Fprintf(out, "results and charts in %s:\n", sum.Dir)
+	for _, f := range sum.Files {
+		fmt.Fprintln(out, "  "+f)
+	}
+	return nil
 }
 
 func simulateNoc(c *cli.Context, sc scenarios.Scenario, src scenarios.Source) error {

@@ -1,0 +1,62 @@
+package scenarios
+
+import (
+	"fmt"
+	"slices"
+
+	"nocsim/plots"
+)
+
+// CollChart draws completion time against size (log-log) or against P,
+// one line per algorithm (and per P or size, the other dimension).
+func CollChart(rows []CollRow, x, mesh string) plots.Chart {
+	c := plots.Chart{Title: fmt.Sprintf("%s on a %s mesh", rows[0].Op, mesh), YLabel: "completion time (cycles, last rank)", LogY: true}
+	if x == "size" {
+		c.XLabel, c.LogX = "message size (bytes per rank)", true
+	} else {
+		c.XLabel = "ranks (P)"
+	}
+	idx := map[string]int{}
+	for _, r := range rows {
+		key := fmt.Sprintf("%s P=%d", r.Algorithm, r.Procs)
+		xv := float64(r.SizeBytes)
+		if x == "procs" {
+			key, xv = fmt.Sprintf("%s %dB", r.Algorithm, r.SizeBytes), float64(r.Procs)
+		}
+		if x == "size" && xv <= 0 || r.Cycles <= 0 {
+			continue // nothing to place on a log axis
+		}
+		i, ok := idx[key]
+		if !ok {
+			i = len(c.Series)
+			idx[key] = i
+			c.Series = append(c.Series, plots.Series{Name: key})
+		}
+		c.Series[i].X = append(c.Series[i].X, xv)
+		c.Series[i].Y = append(c.Series[i].Y, float64(r.Cycles))
+	}
+	// With a model, each simulated line gets its prediction beside it.
+	if len(rows) > 0 && rows[0].Predicted > 0 {
+		var out []plots.Series
+		for _, s := range c.Series {
+			m := plots.Series{Name: s.Name + " (LogGP)", Dashed: true, Companion: true}
+			for _, r := range rows {
+				key := fmt.Sprintf("%s P=%d", r.Algorithm, r.Procs)
+				xv := float64(r.SizeBytes)
+				if x == "procs" {
+					key, xv = fmt.Sprintf("%s %dB", r.Algorithm, r.SizeBytes), float64(r.Procs)
+				}
+				if key == s.Name && slices.Contains(s.X, xv) && r.Predicted > 0 {
+					m.X = append(m.X, xv)
+					m.Y = append(m.Y, r.Predicted)
+				}
+			}
+			out = append(out, s)
+			if len(m.X) > 0 {
+				out = append(out, m)
+			}
+		}
+		c.Series = out
+	}
+	return c
+}

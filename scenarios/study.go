@@ -1,0 +1,218 @@
+package scenarios
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"nocsim/logp"
+)
+
+// The main job: on the embedded default machine (an SCMP-like 4x4 mesh),
+// characterise the network under synthetic traffic, calibrate LogGP,
+// compare collective algorithms with the model's predictions, and run CG
+// and QR in MPI and native versions; write every table and chart into dir
+// and return a short summary.
+func DefaultStudy(version, dir string, opt RunOptions, log func(string)) (Summary, error) {
+	base, src, err := Load()
+	if err != nil {
+		return Summary{}, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return Summary{}, err
+	}
+	sum := Summary{Dir: dir}
+	write := func(name string, fill func(*bytes.Buffer) error) error {
+		p := filepath.Join(dir, name)
+		if err := WriteFile(p, fill); err != nil {
+			return err
+		}
+		sum.Files = append(sum.Files, p)
+		return nil
+	}
+	chart := func(name string, save func(string) error) error {
+		p := filepath.Join(dir, name)
+		if err := save(p); err != nil {
+			return err
+		}
+		sum.Files = append(sum.Files, p)
+		return nil
+	}
+	step := func(s string) func() {
+		start := time.Now()
+		log(s)
+		return func() { log(fmt.Sprintf("%s done in %.1f s", s, time.Since(start).Seconds())) }
+	}
+	eff, err := base.EffectiveTOML(src)
+	if err != nil {
+		return sum, err
+	}
+	if err := write("config.toml", func(b *bytes.Buffer) error { _, err := b.WriteString(eff); return err }); err != nil {
+		return sum, err
+	}
+	if err := write("meta.json", func(b *bytes.Buffer) error {
+		return WriteJSON(b, map[string]any{"nocsim_version": version, "scenario": base.Name, "seed": base.Noc.Seed})
+	}); err != nil {
+		return sum, err
+	}
+
+	// 1. The network under synthetic traffic.
+	done := step("network: latency against offered load")
+	pts, err := base.NocPoints(src)
+	if err != nil {
+		return sum, err
+	}
+	res, err := RunNoc(pts, opt)
+	if err != nil {
+		return sum, err
+	}
+	noc := NocRows(pts, res)
+	if err := write("noc.json", func(b *bytes.Buffer) error { return WriteJSON(b, noc) }); err != nil {
+		return sum, err
+	}
+	if err := chart("latency.png", func(p string) error { return NocChart(noc, base.Network.Mesh+" mesh").Save(p, 0, 0) }); err != nil {
+		return sum, err
+	}
+	sum.Lines = append(sum.Lines, nocHeadline(noc)...)
+	done()
+
+	// 2. LogGP from the simulator's own microbenchmarks.
+	done = step("calibration: LogGP fit")
+	cal, err := base.Calibrate(DefaultCalibrationSizes, 1)
+	if err != nil {
+		return sum, err
+	}
+	params := cal.Report.Params
+	if err := params.Validate(); err != nil {
+		return sum, fmt.Errorf("calibration gave non-physical parameters: %w", err)
+	}
+	if err := write("params.json", func(b *bytes.Buffer) error { return WriteJSON(b, params) }); err != nil {
+		return sum, err
+	}
+	if err := write("calibration.txt", func(b *bytes.Buffer) error { return cal.Report.WriteText(b) }); err != nil {
+		return sum, err
+	}
+	if err := chart("oneway.png", func(p string) error { return CalibrationChart(cal).Save(p, 0, 0) }); err != nil {
+		return sum, err
+	}
+	last := params.Segments[len(params.Segments)-1]
+	sum.Lines = append(sum.Lines, fmt.Sprintf("LogGP (%s, long messages): L = %.0f + %.0f/hop cycles, o_s = %.0f, o_r = %.0f, g = %.0f cycles, G = %.2f cycles/byte; breakpoints %v bytes",
+		params.Protocol, last.L, last.Lh, last.Os, last.Or, last.Gap, last.G, cal.Report.Breakpoints))
+	done()
+
+	// 3. Collectives, simulated against predicted.
+	for _, op := range []string{"bcast", "allreduce"} {
+		done = step("collectives: " + op)
+		sw := &CollSweep{Op: op, Algs: AlgorithmsFor(op), Procs: []int{4, 16}, Sizes: []int{8, 1024, 16384}}
+		rows, err := sw.Run(&base, opt)
+		if err != nil {
+			return sum, err
+		}
+		if err := PredictRows(params, rows); err != nil {
+			return sum, err
+		}
+		if err := write(op+".json", func(b *bytes.Buffer) error { return WriteJSON(b, rows) }); err != nil {
+			return sum, err
+		}
+		if err := chart(op+".png", func(p string) error { return CollChart(rows, "size", base.Network.Mesh).Save(p, 0, 0) }); err != nil {
+			return sum, err
+		}
+		sum.Lines = append(sum.Lines, collHeadline(op, rows, params)...)
+		done()
+	}
+
+	// 4. The thesis's applications, MPI against native.
+	for _, app := range []struct {
+		name  string
+		sizes []int
+	}{{"cg", []int{64, 256}}, {"qr", []int{32, 64}}} {
+		done = step("application: " + app.name)
+		sw := &AppSweep{App: app.name, Procs: []int{1, 4, 16}, Sizes: app.sizes, Versions: []string{"mpi", "native"}, Seed: 1}
+		rows, err := sw.Run(&base, opt)
+		if err != nil {
+			return sum, err
+		}
+		for _, r := range rows {
+			if !r.Correct {
+				return sum, fmt.Errorf("%s %s, P=%d, size %d: wrong answer (%s)", r.App, r.Version, r.Procs, r.Size, r.Detail)
+			}
+		}
+		if err := write(app.name+".json", func(b *bytes.Buffer) error { return WriteJSON(b, rows) }); err != nil {
+			return sum, err
+		}
+		if err := chart(app.name+"-speedup.png", func(p string) error { return SpeedupChart(rows).Save(p, 0, 0) }); err != nil {
+			return sum, err
+		}
+		sum.Lines = append(sum.Lines, appHeadline(rows))
+		done()
+	}
+	return sum, nil
+}
+
+func nocHeadline(rows []NocRow) []string {
+	var out []string
+	by := map[string][]NocRow{}
+	var order []string
+	for _, r := range rows {
+		if _, ok := by[r.Traffic]; !ok {
+			order = append(order, r.Traffic)
+		}
+		by[r.Traffic] = append(by[r.Traffic], r)
+	}
+	for _, t := range order {
+		ok, sat := 0.0, -1.0
+		for _, r := range by[t] {
+			if r.Saturated && sat < 0 {
+				sat = r.OfferedRate
+			}
+			if !r.Saturated && sat < 0 {
+				ok = r.OfferedRate
+			}
+		}
+		if sat < 0 {
+			out = append(out, fmt.Sprintf("network: %s traffic unsaturated up to %.2f flits/node/cycle (zero-load latency %.1f cycles)", t, ok, by[t][0].ZeroLoadLatency))
+		} else {
+			out = append(out, fmt.Sprintf("network: %s traffic saturates between %.2f and %.2f flits/node/cycle", t, ok, sat))
+		}
+	}
+	return out
+}
+
+func collHeadline(op string, rows []CollRow, p logp.Params) []string {
+	var out []string
+	type key struct{ procs, size int }
+	best := map[key]CollRow{}
+	var keys []key
+	for _, r := range rows {
+		k := key{r.Procs, r.SizeBytes}
+		b, ok := best[k]
+		if !ok {
+			keys = append(keys, k)
+		}
+		if !ok || r.Cycles < b.Cycles {
+			best[k] = r
+		}
+	}
+	for _, k := range keys {
+		if k.procs != 16 {
+			continue
+		}
+		b := best[k]
+		pick, _, _ := ChooseAlgorithm(p, op, k.procs, k.size)
+		out = append(out, fmt.Sprintf("%s, P=16, %d bytes: fastest %s (%d cycles); the model picks %s", op, k.size, b.Algorithm, b.Cycles, pick))
+	}
+	return out
+}
+
+func appHeadline(rows []AppRow) string {
+	var parts []string
+	for _, r := range rows {
+		if r.Version == "mpi" && r.Procs > 1 {
+			parts = append(parts, fmt.Sprintf("P=%d N=%d: %.2f", r.Procs, r.Size, r.MPIOverNative))
+		}
+	}
+	return fmt.Sprintf("%s: MPI/native time %s", rows[0].App, strings.Join(parts, ", "))
+}
