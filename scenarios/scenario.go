@@ -54,6 +54,7 @@ type Scenario struct {
 	Noc      Noc              `toml:"noc"`
 	Workload Workload         `toml:"workload"`
 	Output   Output           `toml:"output"`
+	Sweep    Sweep            `toml:"sweep"`
 
 	dir string // the scenario file's directory, for relative paths
 }
@@ -135,7 +136,7 @@ func Decode(r io.Reader, name string) (Scenario, Source, error) {
 			keys[i] = k.String()
 		}
 		sort.Strings(keys)
-		return sc, nil, fmt.Errorf("%s: unknown key %s (allowed sections: network, node, mpi, noc, workload, output; see README.md for their keys)", name, strings.Join(keys, ", "))
+		return sc, nil, fmt.Errorf("%s: unknown key %s (allowed sections: network, node, mpi, noc, workload, output, sweep; see README.md for their keys)", name, strings.Join(keys, ", "))
 	}
 	// The TOML decoder falls back to case-insensitive matching; keys here
 	// are exact, as flags are.
@@ -157,6 +158,12 @@ func Decode(r io.Reader, name string) (Scenario, Source, error) {
 // exactly, looking through embedded structs.
 func exactKey(t reflect.Type, key toml.Key) bool {
 	for _, part := range key {
+		for t.Kind() == reflect.Slice || t.Kind() == reflect.Array {
+			t = t.Elem() // arrays of tables, e.g. [[sweep.axis]]
+		}
+		if t.Kind() == reflect.Interface {
+			return true // free-form values, e.g. an axis's values
+		}
 		f, ok := tagged(t, part)
 		if !ok {
 			return false

@@ -24,6 +24,10 @@ func (sc *Scenario) Set(section, key, text string) error {
 		v = reflect.ValueOf(&sc.Node).Elem()
 	case "mpi":
 		v = reflect.ValueOf(&sc.MPI).Elem()
+	case "workload":
+		v = reflect.ValueOf(&sc.Workload).Elem()
+	case "output":
+		v = reflect.ValueOf(&sc.Output).Elem()
 	default:
 		return fmt.Errorf("unknown section %q", section)
 	}

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"nocsim/scenarios"
+)
+
+func sweepCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "sweep",
+		Usage:     "run every point of a scenario file's [sweep] axes (and repetitions), in parallel; points.jsonl and summary.csv in [output] dir",
+		UsageText: "nocsim sweep [--jobs N] [--resume] FILE",
+		Flags: []cli.Flag{
+			&cli.IntFlag{Name: "jobs", Usage: "points simulated in parallel (0 = one per CPU); results do not depend on it"},
+			&cli.BoolFlag{Name: "resume", Usage: "skip the points already in points.jsonl"},
+			quietFlag,
+		},
+		Action: func(c *cli.Context) error {
+			sc, src, err := loadScenarioArg(c)
+			if err != nil {
+				return err
+			}
+			if len(sc.Sweep.Axis) == 0 && sc.Sweep.Reps <= 1 {
+				return usageErr("%s has no [[sweep.axis]] and no [sweep] reps: use nocsim run for a single point", c.Args().First())
+			}
+			pts, scs, err := sc.SweepPoints(src)
+			if err != nil {
+				return usageErr("%v", err)
+			}
+			start := time.Now()
+			show := func(done, failed, total int) {
+				if quiet(c) {
+					return
+				}
+				eta := ""
+				if done > 0 {
+					left := time.Duration(float64(time.Since(start)) / float64(done) * float64(total-done))
+					eta = fmt.Sprintf(", ETA %s", left.Round(time.Second))
+				}
+				fmt.Fprintf(c.App.ErrWriter, "\rsweep %d/%d points, %d failed%s   ", done, total, failed, eta)
+				if done == total {
+					fmt.Fprintln(c.App.ErrWriter)
+				}
+			}
+			dir := sc.OutputDir()
+			pts, err = scenarios.RunSweep(pts, scs, dir, c.Bool("resume"), scenarios.RunOptions{Workers: c.Int("jobs")}, show)
+			if err != nil {
+				return runErr(err)
+			}
+			failed := 0
+			for _, p := range pts {
+				if p.Status == "failed" {
+					failed++
+				}
+			}
+			fmt.Fprintf(c.App.Writer, "sweep %q: %d points, %d failed; %s/points.jsonl and %s/summary.csv\n", sc.Name, len(pts), failed, dir, dir)
+			return nil
+		},
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error { return usageErr("sweep: %v", err) },
+	}
+}

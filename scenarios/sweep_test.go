@@ -1,0 +1,124 @@
+package scenarios
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const sweepTOML = `name = "t"
+[network]
+mesh = "2x2"
+[noc]
+measure_cycles = 600
+warmup_cycles = 100
+drain_cycles = 300
+[workload]
+kind = "noc"
+[sweep]
+reps = 2
+[[sweep.axis]]
+key = "noc.rates"
+values = [0.05, 1.5]
+[[sweep.axis]]
+key = "network.vcs"
+from = 1
+to = 2
+step = 1
+`
+
+func loadSweep(t *testing.T, dir string) ([]SweepPoint, []Scenario) {
+	t.Helper()
+	path := filepath.Join(dir, "s.toml")
+	os.WriteFile(path, []byte(sweepTOML), 0o644)
+	sc, src, err := LoadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pts, scs, err := sc.SweepPoints(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pts, scs
+}
+
+// Axes expand in order with repetitions (seeds derived), the output does
+// not depend on the number of jobs, saturated points are recorded as such,
+// and --resume runs only what is missing.
+func TestSweep(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	pts, scs := loadSweep(t, a)
+	if len(pts) != 2*2*2 {
+		t.Fatalf("%d points, want 2 rates x 2 VC counts x 2 repetitions", len(pts))
+	}
+	if pts[0].Settings["noc.rates"] != "0.05" || pts[2].Settings["network.vcs"] != "2" || scs[1].Noc.Seed != scs[0].Noc.Seed+1 {
+		t.Errorf("expansion order or seeds wrong: %+v %+v, seeds %d %d", pts[0], pts[2], scs[0].Noc.Seed, scs[1].Noc.Seed)
+	}
+	one, err := RunSweep(pts, scs, filepath.Join(a, "out"), false, RunOptions{Workers: 1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pts2, scs2 := loadSweep(t, b)
+	if _, err := RunSweep(pts2, scs2, filepath.Join(b, "out"), false, RunOptions{Workers: 2}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"summary.csv", "points.jsonl"} {
+		x, _ := os.ReadFile(filepath.Join(a, "out", f))
+		y, _ := os.ReadFile(filepath.Join(b, "out", f))
+		if len(x) == 0 || string(x) != string(y) {
+			t.Errorf("%s differs between 1 and 2 jobs", f)
+		}
+	}
+	sat := 0
+	for _, p := range one {
+		if p.Settings["noc.rates"] == "1.5" && p.Status == "saturated" {
+			sat++
+		}
+		if p.Settings["noc.rates"] == "0.05" && p.Status != "ok" {
+			t.Errorf("light point %v: %s %s", p.Settings, p.Status, p.Error)
+		}
+	}
+	if sat != 4 {
+		t.Errorf("%d of 4 overloaded points recorded as saturated", sat)
+	}
+	summary, _ := os.ReadFile(filepath.Join(a, "out", "summary.csv"))
+	if !strings.HasPrefix(string(summary), "network.vcs,noc.rates,row,status,reps,avg_packet_latency_mean") {
+		t.Errorf("summary header: %s", strings.SplitN(string(summary), "\n", 2)[0])
+	}
+	// Keep the first three points, as a killed sweep would, and resume.
+	log := filepath.Join(a, "out", "points.jsonl")
+	full, _ := os.ReadFile(log)
+	lines := strings.SplitAfter(string(full), "\n")
+	os.WriteFile(log, []byte(strings.Join(lines[:3], "")), 0o644)
+	pts3, scs3 := loadSweep(t, a)
+	ran := 0
+	if _, err := RunSweep(pts3, scs3, filepath.Join(a, "out"), true, RunOptions{Workers: 1}, func(done, failed, total int) { ran++ }); err != nil {
+		t.Fatal(err)
+	}
+	if ran != len(pts3)-3 {
+		t.Errorf("resume ran %d points, want %d", ran, len(pts3)-3)
+	}
+	again, _ := os.ReadFile(log)
+	if string(again) != string(full) {
+		t.Error("the resumed sweep's points differ from an uninterrupted one")
+	}
+}
+
+func TestSweepErrors(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"[[sweep.axis]]\nkey = \"vcs\"\nvalues = [1]\n", "section.key"},
+		{"[[sweep.axis]]\nkey = \"network.vcz\"\nvalues = [1]\n", "vcz"},
+		{"[[sweep.axis]]\nkey = \"network.vcs\"\nvalues = [0]\n", "vcs"},
+		{"[[sweep.axis]]\nkey = \"network.vcs\"\nfrom = 3\nto = 1\nstep = 1\n", "from <= to"},
+		{"[[sweep.axis]]\nkey = \"network.vcs\"\nvalus = [1]\n", "valus"},
+	} {
+		sc, src, err := Decode(strings.NewReader(c.text), "s.toml")
+		if err == nil {
+			_, _, err = sc.SweepPoints(src)
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want one mentioning %q", c.text, err, c.want)
+		}
+	}
+}
