@@ -74,3 +74,16 @@ func TestREADMEDocumentsWorkloadKeys(t *testing.T) {
 		}
 	}
 }
+
+// The README documents the [sweep] keys.
+func TestREADMEDocumentsSweepKeys(t *testing.T) {
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range SweepKeys {
+		if !strings.Contains(string(b), "| `"+k.Name+"` | "+k.Unit+" |") {
+			t.Errorf("README.md has no row for [sweep] key %s", k.Name)
+		}
+	}
+}
