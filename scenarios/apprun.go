@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"nocsim/logp"
 	"nocsim/plots"
 	"nocsim/router"
 )
@@ -25,6 +26,9 @@ type AppSweep struct {
 	Sizes    []int    // cg: unknowns; matmul: matrix order; globalsum: vector length
 	Versions []string // mpi, native
 	Seed     uint64
+	// Params, when set, adds the Hockney prediction of the slides to
+	// matrix-multiply runs (t_s and t_e from the LogGP parameters).
+	Params *logp.Params
 }
 
 // AppRow is one run. Speedup is against the same version and size at the
@@ -45,6 +49,7 @@ type AppRow struct {
 	Speedup       float64 `json:"speedup"`
 	Efficiency    float64 `json:"efficiency"`
 	MPIOverNative float64 `json:"mpi_over_native,omitempty"`
+	Hockney       float64 `json:"hockney_cycles,omitempty"` // matmul with parameters: the slides' prediction
 }
 
 // Check validates the sweep (each run also validates its own
@@ -136,6 +141,15 @@ func (s *AppSweep) Run(sc *Scenario, opt RunOptions) ([]AppRow, error) {
 		}
 		rows[i] = AppRow{App: s.App, Variant: s.Variant, Version: j.version, Procs: j.p, Size: j.n,
 			Cycles: int64(res.Cycles), Seconds: float64(res.Cycles) / sc.Node.ClockHz, Correct: res.Correct, Detail: res.Detail}
+		if s.App == "matmul" && s.Params != nil {
+			block := 8 * j.n * j.n / j.p
+			pr, err := logp.MatMulTime(s.Params.Hockney(block), j.n, j.p, s.Variant, float64(sc.Node.FlopCycles))
+			if err != nil {
+				errs[i] = err
+				return err
+			}
+			rows[i].Hockney = pr.Cycles
+		}
 		return nil
 	})
 	for _, e := range errs {
@@ -196,7 +210,50 @@ func SpeedupChart(rows []AppRow) plots.Chart {
 	slices.Sort(ideal.X)
 	slices.Sort(ideal.Y)
 	ideal.Name, ideal.Dashed = "ideal", true
-	c.Series = append(c.Series, ideal)
+	// Where the Hockney model predicts the time, its speedup goes dashed
+	// beside the simulated one.
+	var out []plots.Series
+	for _, sr := range c.Series {
+		out = append(out, sr)
+		m := plots.Series{Name: sr.Name + " (Hockney)", Dashed: true, Companion: true}
+		for _, r := range rows {
+			if fmt.Sprintf("%s, size %d", r.Version, r.Size) != sr.Name || r.Hockney <= 0 {
+				continue
+			}
+			for _, b := range rows {
+				if b.Version == r.Version && b.Size == r.Size && b.Procs == r.BaselineProcs && b.Hockney > 0 {
+					m.X = append(m.X, float64(r.Procs))
+					m.Y = append(m.Y, float64(r.BaselineProcs)*b.Hockney/r.Hockney)
+				}
+			}
+		}
+		if len(m.X) > 0 {
+			out = append(out, m)
+		}
+	}
+	c.Series = append(out, ideal)
+	return c
+}
+
+// RatioChart draws the MPI version's time over the native one's against
+// problem size, one line per P: the layout of thesis tables 5.1 and 5.2.
+// It has no series when the sweep ran only one version.
+func RatioChart(rows []AppRow) plots.Chart {
+	c := plots.Chart{Title: appName(rows) + ": MPI time / native time", XLabel: "problem size", YLabel: "MPI / native (time ratio)"}
+	idx := map[int]int{}
+	for _, r := range rows {
+		if r.MPIOverNative <= 0 {
+			continue
+		}
+		i, ok := idx[r.Procs]
+		if !ok {
+			i = len(c.Series)
+			idx[r.Procs] = i
+			c.Series = append(c.Series, plots.Series{Name: fmt.Sprintf("P=%d", r.Procs)})
+		}
+		c.Series[i].X = append(c.Series[i].X, float64(r.Size))
+		c.Series[i].Y = append(c.Series[i].Y, r.MPIOverNative)
+	}
 	return c
 }
 

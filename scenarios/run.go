@@ -100,6 +100,26 @@ func (sc *Scenario) appSweep() *AppSweep {
 	return &AppSweep{App: w.App, Variant: v, Procs: sc.procsOrAll(), Sizes: sizes, Versions: w.Versions, Seed: uint64(w.AppSeed)}
 }
 
+// WriteRecord puts the effective configuration (config.toml) and the
+// nocsim version and seeds (meta.json) into the output directory, as every
+// result directory holds them.
+func (sc *Scenario) WriteRecord(src Source, version string) error {
+	dir := sc.OutputDir()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	eff, err := sc.EffectiveTOML(src)
+	if err != nil {
+		return err
+	}
+	if err := WriteFile(filepath.Join(dir, "config.toml"), func(b *bytes.Buffer) error { _, err := b.WriteString(eff); return err }); err != nil {
+		return err
+	}
+	meta := map[string]any{"nocsim_version": version, "scenario": sc.Name, "workload": sc.Workload.Kind,
+		"seed": sc.Noc.Seed, "app_seed": sc.Workload.AppSeed}
+	return WriteFile(filepath.Join(dir, "meta.json"), func(b *bytes.Buffer) error { return WriteJSON(b, meta) })
+}
+
 // Summary is what `nocsim run` reports.
 type Summary struct {
 	Dir   string
@@ -123,18 +143,10 @@ func (sc *Scenario) Run(src Source, version string, opt RunOptions) (Summary, er
 		sum.Files = append(sum.Files, filepath.Join(dir, name))
 		return nil
 	}
-	eff, err := sc.EffectiveTOML(src)
-	if err != nil {
+	if err := sc.WriteRecord(src, version); err != nil {
 		return sum, err
 	}
-	if err := write("config.toml", func(b *bytes.Buffer) error { _, err := b.WriteString(eff); return err }); err != nil {
-		return sum, err
-	}
-	meta := map[string]any{"nocsim_version": version, "scenario": sc.Name, "workload": sc.Workload.Kind,
-		"seed": sc.Noc.Seed, "app_seed": sc.Workload.AppSeed}
-	if err := write("meta.json", func(b *bytes.Buffer) error { return WriteJSON(b, meta) }); err != nil {
-		return sum, err
-	}
+	sum.Files = append(sum.Files, filepath.Join(dir, "config.toml"), filepath.Join(dir, "meta.json"))
 	var rows any
 	var chart func() error
 	switch sc.Workload.Kind {

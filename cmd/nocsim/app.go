@@ -26,6 +26,8 @@ func appCommand() *cli.Command {
 		&cli.IntFlag{Name: "app-seed", Usage: "seed of the generated problem", Value: 1},
 		&cli.BoolFlag{Name: "json", Usage: "print a JSON array, one object per run"},
 		&cli.StringFlag{Name: "plot", Usage: "draw speedup against P to `FILE` (.png, .svg, .pdf)"},
+		&cli.StringFlag{Name: "ratio-plot", Usage: "draw the MPI/native time ratio against size, per P, to `FILE`"},
+		&cli.StringFlag{Name: "params", Usage: "LogGP parameters (nocsim calibrate --out): add the slides' Hockney prediction to matrix multiply"},
 		&cli.IntFlag{Name: "workers", Usage: "runs simulated in parallel (0 = one per core); results do not depend on it"},
 		quietFlag,
 	}
@@ -73,10 +75,19 @@ func runApp(c *cli.Context) error {
 		}
 		return usageErr("%v", err)
 	}
-	if p := c.String("plot"); p != "" {
-		if err := plots.CheckExt(p); err != nil {
-			return usageErr("--plot: %v", err)
+	for _, f := range []string{"plot", "ratio-plot"} {
+		if p := c.String(f); p != "" {
+			if err := plots.CheckExt(p); err != nil {
+				return usageErr("--%s: %v", f, err)
+			}
 		}
+	}
+	if path := c.String("params"); path != "" {
+		p, err := readParams(path)
+		if err != nil {
+			return usageErr("--params: %v", err)
+		}
+		sw.Params = &p
 	}
 	bar := newProgress(c.App.ErrWriter, "app", quiet(c))
 	rows, err := sw.Run(&sc, scenarios.RunOptions{Workers: c.Int("workers"), Progress: bar.update})
@@ -97,6 +108,15 @@ func runApp(c *cli.Context) error {
 			return runErr(err)
 		}
 	}
+	if p := c.String("ratio-plot"); p != "" {
+		ch := scenarios.RatioChart(rows)
+		if len(ch.Series) == 0 {
+			return usageErr("--ratio-plot needs both versions (--versions mpi,native)")
+		}
+		if err := ch.Save(p, 0, 0); err != nil {
+			return runErr(err)
+		}
+	}
 	for _, r := range rows {
 		if !r.Correct {
 			return runErr(fmt.Errorf("%s %s, P=%d, size %d: wrong answer (%s)", r.App, r.Version, r.Procs, r.Size, r.Detail))
@@ -107,8 +127,14 @@ func runApp(c *cli.Context) error {
 
 func writeAppTable(out io.Writer, rows []scenarios.AppRow) error {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "app\tversion\tprocs\tsize\tcycles\ttime\tspeedup\tefficiency\tMPI/native\tcorrect\t")
-	fmt.Fprintf(tw, "\t\t\t\t\t(us)\t(vs P=%d)\t\t\t\t\n", rows[0].BaselineProcs)
+	hockney := rows[0].Hockney > 0
+	head := "app\tversion\tprocs\tsize\tcycles\ttime\tspeedup\tefficiency\tMPI/native\tcorrect\t"
+	units := fmt.Sprintf("\t\t\t\t\t(us)\t(vs P=%d)\t\t\t\t", rows[0].BaselineProcs)
+	if hockney {
+		head, units = head+"Hockney\t", units+"(cycles)\t"
+	}
+	fmt.Fprintln(tw, head)
+	fmt.Fprintln(tw, units)
 	for _, r := range rows {
 		ratio := ""
 		if r.MPIOverNative > 0 {
@@ -118,8 +144,12 @@ func writeAppTable(out io.Writer, rows []scenarios.AppRow) error {
 		if r.Variant != "" {
 			name += " " + r.Variant
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%.1f\t%.2f\t%.2f\t%s\t%v\t\n", name, r.Version, r.Procs, r.Size, r.Cycles,
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%.1f\t%.2f\t%.2f\t%s\t%v\t", name, r.Version, r.Procs, r.Size, r.Cycles,
 			r.Seconds*1e6, r.Speedup, r.Efficiency, ratio, r.Correct)
+		if hockney {
+			fmt.Fprintf(tw, "%.0f\t", r.Hockney)
+		}
+		fmt.Fprintln(tw)
 	}
 	return tw.Flush()
 }

@@ -47,6 +47,9 @@ func sweepCommand() *cli.Command {
 				}
 			}
 			dir := sc.OutputDir()
+			if err := sc.WriteRecord(src, version); err != nil {
+				return runErr(err)
+			}
 			pts, err = scenarios.RunSweep(pts, scs, dir, c.Bool("resume"), scenarios.RunOptions{Workers: c.Int("jobs")}, show)
 			if err != nil {
 				return runErr(err)
