@@ -187,8 +187,15 @@ func RunSweep(pts []SweepPoint, scs []Scenario, dir string, resume bool, opt Run
 		return nil, err
 	}
 	defer f.Close()
+	csvLog := filepath.Join(dir, "points.csv")
+	fc, err := os.OpenFile(csvLog, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	defer fc.Close()
 	if !resume {
 		f.Truncate(0)
+		fc.Truncate(0)
 	}
 	var mu sync.Mutex
 	done, failed := len(have), 0
@@ -211,6 +218,7 @@ func RunSweep(pts []SweepPoint, scs []Scenario, dir string, resume bool, opt Run
 		defer mu.Unlock()
 		pts[i] = p
 		f.Write(append(b, '\n'))
+		fc.WriteString(pointCSV(p))
 		done++
 		if p.Status == "failed" {
 			failed++
@@ -229,7 +237,25 @@ func RunSweep(pts []SweepPoint, scs []Scenario, dir string, resume bool, opt Run
 	}); err != nil {
 		return pts, err
 	}
+	if err := WriteFile(csvLog, func(b *bytes.Buffer) error {
+		for _, p := range pts {
+			b.WriteString(pointCSV(p))
+		}
+		return nil
+	}); err != nil {
+		return pts, err
+	}
 	return pts, WriteFile(filepath.Join(dir, "summary.csv"), func(b *bytes.Buffer) error { return writeSweepSummary(b, pts) })
+}
+
+// pointCSV is a point as one CSV line: index, settings (key=value;...),
+// repetition, status, metric and its value per result row.
+func pointCSV(p SweepPoint) string {
+	vals := make([]string, len(p.Values))
+	for i, v := range p.Values {
+		vals[i] = fmt.Sprintf("%.6g", v)
+	}
+	return fmt.Sprintf("%d,%q,%d,%s,%s,%q\n", p.Index, settingsKey(p.Settings), p.Rep, p.Status, p.Metric, strings.Join(vals, ";"))
 }
 
 // runPoint runs one point's workload and keeps its rows and metric.

@@ -63,7 +63,7 @@ func TestSweep(t *testing.T) {
 	if _, err := RunSweep(pts2, scs2, filepath.Join(b, "out"), false, RunOptions{Workers: 2}, nil); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"summary.csv", "points.jsonl"} {
+	for _, f := range []string{"summary.csv", "points.jsonl", "points.csv"} {
 		x, _ := os.ReadFile(filepath.Join(a, "out", f))
 		y, _ := os.ReadFile(filepath.Join(b, "out", f))
 		if len(x) == 0 || string(x) != string(y) {
