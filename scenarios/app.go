@@ -1,6 +1,10 @@
 package scenarios
 
-import "nocsim/des"
+import (
+	"fmt"
+
+	"nocsim/des"
+)
 
 // AppResult is the outcome of one application run (conjugate gradient, QR,
 // matrix multiply, ...) on the simulated SCMP, shared by every Run* app
@@ -24,4 +28,21 @@ type AppResult struct {
 	// Detail is a short human-readable note on the check, e.g. the
 	// residual or the maximum error.
 	Detail string
+}
+
+// runVersion runs an application's MPI or native body, names the version
+// in res and sets its time to the last rank's end.
+func runVersion(res *AppResult, native bool, ends []des.Time, mpiRun, nativeRun func() error) error {
+	run := mpiRun
+	res.Version = "mpi"
+	if native {
+		res.Version, run = "native", nativeRun
+	}
+	if err := run(); err != nil {
+		return fmt.Errorf("%s %s, P=%d, N=%d: %w", res.App, res.Version, res.Procs, res.Size, err)
+	}
+	for _, t := range ends {
+		res.Cycles = max(res.Cycles, t)
+	}
+	return nil
 }

@@ -213,18 +213,10 @@ func RunCG(sc *Scenario, cfg CGConfig) (AppResult, error) {
 	P := cfg.Procs
 	out := &cgOutcome{end: make([]des.Time, P), x: make([][]float64, P), iters: make([]int, P), err: make([]float64, P)}
 	res := AppResult{App: "cg", Version: "mpi", Procs: P, Size: cfg.N}
-	var err error
-	if cfg.Native {
-		res.Version = "native"
-		err = runCGNative(sc, cfg, sys, out)
-	} else {
-		err = runCGMPI(sc, cfg, sys, out)
-	}
-	if err != nil {
-		return res, fmt.Errorf("cg %s, P=%d, N=%d: %w", res.Version, P, cfg.N, err)
-	}
-	for _, t := range out.end {
-		res.Cycles = max(res.Cycles, t)
+	if err := runVersion(&res, cfg.Native, out.end,
+		func() error { return runCGMPI(sc, cfg, sys, out) },
+		func() error { return runCGNative(sc, cfg, sys, out) }); err != nil {
+		return res, err
 	}
 	x := out.x[0]
 	same := true

@@ -164,18 +164,10 @@ func RunQR(sc *Scenario, cfg QRConfig) (AppResult, error) {
 	P := cfg.Procs
 	out := &qrOutcome{end: make([]des.Time, P), local: make([]*qrLocal, P)}
 	res := AppResult{App: "qr", Version: "mpi", Procs: P, Size: cfg.N}
-	var err error
-	if cfg.Native {
-		res.Version = "native"
-		err = runQRNative(sc, cfg, a, out)
-	} else {
-		err = runQRMPI(sc, cfg, a, out)
-	}
-	if err != nil {
-		return res, fmt.Errorf("qr %s, P=%d, N=%d: %w", res.Version, P, cfg.N, err)
-	}
-	for _, t := range out.end {
-		res.Cycles = max(res.Cycles, t)
+	if err := runVersion(&res, cfg.Native, out.end,
+		func() error { return runQRMPI(sc, cfg, a, out) },
+		func() error { return runQRNative(sc, cfg, a, out) }); err != nil {
+		return res, err
 	}
 	n := cfg.N
 	r := mat.NewDense(n, n, nil)
