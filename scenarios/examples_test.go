@@ -101,3 +101,37 @@ func FuzzCheck(f *testing.F) {
 		_ = sc.Check(src)
 	})
 }
+
+// Every shipped scenario also runs (sweeps through RunSweep), into a
+// temporary directory.
+func TestExampleScenariosRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every example scenario")
+	}
+	files, _ := filepath.Glob("examples/*.toml")
+	for _, f := range files {
+		sc, src, err := LoadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc.Output.Dir = t.TempDir()
+		if len(sc.Sweep.Axis) > 0 {
+			pts, scs, err := sc.SweepPoints(src)
+			if err != nil {
+				t.Fatalf("%s: %v", f, err)
+			}
+			if _, err := RunSweep(pts, scs, sc.OutputDir(), false, RunOptions{}, nil); err != nil {
+				t.Errorf("%s: %v", f, err)
+			}
+			continue
+		}
+		sum, err := sc.Run(src, "test", RunOptions{})
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		if len(sum.Files) < 4 {
+			t.Errorf("%s: wrote only %v", f, sum.Files)
+		}
+	}
+}
