@@ -235,6 +235,26 @@ func SpeedupChart(rows []AppRow) plots.Chart {
 	return c
 }
 
+// EfficiencyChart draws parallel efficiency (speedup / P) against P per
+// version and size; the baseline is the same as SpeedupChart's.
+func EfficiencyChart(rows []AppRow) plots.Chart {
+	c := plots.Chart{Title: fmt.Sprintf("%s efficiency (baseline: P=%d, same version)", appName(rows), rows[0].BaselineProcs),
+		XLabel: "ranks (P)", YLabel: "efficiency (speedup / P)"}
+	idx := map[string]int{}
+	for _, r := range rows {
+		key := fmt.Sprintf("%s, size %d", r.Version, r.Size)
+		i, ok := idx[key]
+		if !ok {
+			i = len(c.Series)
+			idx[key] = i
+			c.Series = append(c.Series, plots.Series{Name: key})
+		}
+		c.Series[i].X = append(c.Series[i].X, float64(r.Procs))
+		c.Series[i].Y = append(c.Series[i].Y, r.Efficiency)
+	}
+	return c
+}
+
 // RatioChart draws the MPI version's time over the native one's against
 // problem size, one line per P: the layout of thesis tables 5.1 and 5.2.
 // It has no series when the sweep ran only one version.

@@ -192,7 +192,16 @@ func (sc *Scenario) Run(src Source, version string, opt RunOptions) (Summary, er
 			sum.Lines = append(sum.Lines, fmt.Sprintf("%s %s, P=%d, size %d: %d cycles, speedup %.2f, correct %v", r.App, r.Version, r.Procs, r.Size, r.Cycles, r.Speedup, r.Correct))
 		}
 		chart = func() error {
-			return writeChart(&sum, dir, "speedup.png", func(p string) error { return SpeedupChart(ar).Save(p, 0, 0) })
+			if err := writeChart(&sum, dir, "speedup.png", func(p string) error { return SpeedupChart(ar).Save(p, 0, 0) }); err != nil {
+				return err
+			}
+			if err := writeChart(&sum, dir, "efficiency.png", func(p string) error { return EfficiencyChart(ar).Save(p, 0, 0) }); err != nil {
+				return err
+			}
+			if ratio := RatioChart(ar); len(ratio.Series) > 0 {
+				return writeChart(&sum, dir, "mpi-vs-native.png", func(p string) error { return ratio.Save(p, 0, 0) })
+			}
+			return nil
 		}
 	case "calibrate":
 		sizes := sc.Workload.Sizes

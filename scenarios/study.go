@@ -146,6 +146,9 @@ func DefaultStudy(version, dir string, opt RunOptions, log func(string)) (Summar
 		if err := chart(app.name+"-speedup.png", func(p string) error { return SpeedupChart(rows).Save(p, 0, 0) }); err != nil {
 			return sum, err
 		}
+		if err := chart(app.name+"-efficiency.png", func(p string) error { return EfficiencyChart(rows).Save(p, 0, 0) }); err != nil {
+			return sum, err
+		}
 		if err := chart(app.name+"-mpi-vs-native.png", func(p string) error { return RatioChart(rows).Save(p, 0, 0) }); err != nil {
 			return sum, err
 		}
