@@ -1,0 +1,59 @@
+package main
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Imports flow one way (README, Architecture): every package imports only
+// the nocsim packages listed below it, and logp none.
+func TestImportsFlowOneWay(t *testing.T) {
+	allowed := map[string][]string{
+		"des":       {},
+		"mesh":      {},
+		"logp":      {},
+		"plots":     {},
+		"router":    {"des", "mesh"},
+		"endpoint":  {"des", "mesh", "router"},
+		"mpi":       {"des", "mesh", "router", "endpoint"},
+		"calibrate": {"des", "mesh", "router", "endpoint", "mpi", "logp"},
+		"scenarios": {"des", "mesh", "router", "endpoint", "mpi", "logp", "calibrate", "plots"},
+	}
+	for pkg, ok := range allowed {
+		files, _ := filepath.Glob(filepath.Join("..", "..", pkg, "*.go"))
+		if len(files) == 0 {
+			t.Fatalf("package %s not found", pkg)
+		}
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			af, err := parser.ParseFile(token.NewFileSet(), f, src, parser.ImportsOnly)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, imp := range af.Imports {
+				path := strings.Trim(imp.Path.Value, `"`)
+				dep, mine := strings.CutPrefix(path, "nocsim/")
+				if !mine {
+					continue
+				}
+				found := false
+				for _, a := range ok {
+					found = found || a == dep
+				}
+				if !found {
+					t.Errorf("%s imports %s: %s may import only %v", f, path, pkg, ok)
+				}
+			}
+		}
+	}
+}
