@@ -38,6 +38,27 @@ type QRConfig struct {
 	Native bool
 	// Seed draws A, uniform in [-1, 1]; the same seed gives the same A.
 	Seed uint64
+	// Grid is the processor grid tiled over the matrix (figure 5.3): "1d"
+	// (or empty, the default) is the 1 x Procs grid above, columns cyclic
+	// and whole; "2d" is a q x q grid (Procs = q*q, N >= q), 2D
+	// block-cyclic with block size 1: element (i, j) lives on grid process
+	// (i mod q, j mod q), rank (i mod q)*q + j mod q. The 2D grid has the
+	// per-column communication of section 5.2.1 on row and column
+	// sub-communicators (MPI_Comm_split); only the MPI version has it.
+	Grid string
+}
+
+// grid2D reports whether cfg asks for the 2D processor grid.
+func (cfg QRConfig) grid2D() bool { return cfg.Grid == "2d" }
+
+// qrGridSide returns q with q*q = p, or 0 if p is not a perfect square.
+func qrGridSide(p int) int {
+	for q := 1; q*q <= p; q++ {
+		if q*q == p {
+			return q
+		}
+	}
+	return 0
 }
 
 // qrMaxN bounds N so that runs stay short and fit a tile's heap.
@@ -49,8 +70,18 @@ func (cfg QRConfig) validate(sc *Scenario) error {
 	}
 	m, _ := ParseMesh(sc.Network.Mesh)
 	switch {
+	case cfg.Grid != "" && cfg.Grid != "1d" && cfg.Grid != "2d":
+		return fmt.Errorf("qr: Grid = %q: allowed \"1d\" (or empty) and \"2d\"", cfg.Grid)
 	case cfg.Procs < 1 || cfg.Procs > m.Nodes():
 		return fmt.Errorf("qr: Procs = %d: allowed 1..%d (the tiles of the %s mesh)", cfg.Procs, m.Nodes(), sc.Network.Mesh)
+	case cfg.grid2D() && cfg.Native:
+		return fmt.Errorf("qr: Grid = \"2d\" with Native = true: the 2D grid has only the MPI version; allowed Grid \"1d\" with Native = true, or Native = false")
+	case cfg.grid2D() && qrGridSide(cfg.Procs) == 0:
+		return fmt.Errorf("qr: Procs = %d with Grid = \"2d\": allowed a perfect square q*q (1, 4, 9, 16, ...)", cfg.Procs)
+	case cfg.grid2D() && (cfg.N < qrGridSide(cfg.Procs) || cfg.N > qrMaxN):
+		q := qrGridSide(cfg.Procs)
+		return fmt.Errorf("qr: N = %d with Grid = \"2d\": allowed %d..%d (at least one row and column per grid process)", cfg.N, q, qrMaxN)
+	case cfg.grid2D():
 	case cfg.N < cfg.Procs || cfg.N > qrMaxN:
 		return fmt.Errorf("qr: N = %d: allowed %d..%d (at least one column per processor)", cfg.N, cfg.Procs, qrMaxN)
 	}
@@ -147,7 +178,8 @@ func (q *qrLocal) apply(k int, v mpi.Buffer, off int) int64 {
 // qrOutcome is what the processors leave behind.
 type qrOutcome struct {
 	end   []des.Time
-	local []*qrLocal
+	local []*qrLocal // Grid "1d"
+	grid  []*qrGrid  // Grid "2d"
 }
 
 // RunQR decomposes an N x N matrix on Procs ranks (or nodes) of a fresh
@@ -156,32 +188,55 @@ type qrOutcome struct {
 // sign of each row, and satisfy A^T A = R^T R, each within 1e-9 relative.
 // Size in the result is N; Cycles is when the last processor finished; A
 // is placed in each processor's memory before cycle 0.
+//
+// Grid "2d" runs the MPI version on the q x q grid (see QRConfig.Grid);
+// the answer is checked the same way.
 func RunQR(sc *Scenario, cfg QRConfig) (AppResult, error) {
+	res, _, err := runQR(sc, cfg)
+	return res, err
+}
+
+// runQR is RunQR also returning R as read back from the simulated memories.
+func runQR(sc *Scenario, cfg QRConfig) (AppResult, *mat.Dense, error) {
 	if err := cfg.validate(sc); err != nil {
-		return AppResult{}, err
+		return AppResult{}, nil, err
 	}
 	a := qrMatrix(cfg.N, cfg.Seed)
 	P := cfg.Procs
-	out := &qrOutcome{end: make([]des.Time, P), local: make([]*qrLocal, P)}
+	out := &qrOutcome{end: make([]des.Time, P), local: make([]*qrLocal, P), grid: make([]*qrGrid, P)}
 	res := AppResult{App: "qr", Version: "mpi", Procs: P, Size: cfg.N}
-	if err := runVersion(&res, cfg.Native, out.end,
-		func() error { return runQRMPI(sc, cfg, a, out) },
+	mpiRun := func() error { return runQRMPI(sc, cfg, a, out) }
+	if cfg.grid2D() {
+		mpiRun = func() error { return runQR2DMPI(sc, cfg, a, out) }
+	}
+	if err := runVersion(&res, cfg.Native, out.end, mpiRun,
 		func() error { return runQRNative(sc, cfg, a, out) }); err != nil {
-		return res, err
+		return res, nil, err
 	}
 	n := cfg.N
 	r := mat.NewDense(n, n, nil)
 	lower := 0.0 // largest element below the diagonal
-	for _, q := range out.local {
-		for l := 0; l < q.cols; l++ {
-			j := q.me + l*P
-			for i := 0; i < n; i++ {
-				x := q.a.Float64(l*n + i)
-				if i > j {
-					lower = max(lower, math.Abs(x))
-					continue
+	put := func(i, j int, x float64) {
+		if i > j {
+			lower = max(lower, math.Abs(x))
+			return
+		}
+		r.Set(i, j, x)
+	}
+	if cfg.grid2D() {
+		for _, g := range out.grid {
+			for lc := 0; lc < g.cols; lc++ {
+				for lr := 0; lr < g.rows; lr++ {
+					put(g.row(lr), g.col(lc), g.a.Float64(lc*g.rows+lr))
 				}
-				r.Set(i, j, x)
+			}
+		}
+	} else {
+		for _, q := range out.local {
+			for l := 0; l < q.cols; l++ {
+				for i := 0; i < n; i++ {
+					put(i, q.me+l*P, q.a.Float64(l*n+i))
+				}
 			}
 		}
 	}
@@ -189,7 +244,7 @@ func RunQR(sc *Scenario, cfg QRConfig) (AppResult, error) {
 	const tol = 1e-9
 	res.Correct = lower == 0 && errR <= tol && errG <= tol
 	res.Detail = fmt.Sprintf("R vs gonum (up to row signs) %.3g, |A^T A - R^T R| / |A^T A| %.3g, below diagonal %.3g", errR, errG, lower)
-	return res, nil
+	return res, r, nil
 }
 
 // qrCheck returns the largest difference between r and gonum's R (each
@@ -329,4 +384,163 @@ func runQRNative(sc *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) error
 		return err
 	}
 	return m.CheckQuiescent()
+}
+
+// qrGrid is one grid process's share on the q x q grid: process (pr, pc)
+// holds the elements (i, j) with i mod q = pr and j mod q = pc; local row
+// lr is global pr + lr*q, local column lc global pc + lc*q, stored column
+// by column: element (lr, lc) at a[lc*rows + lr].
+type qrGrid struct {
+	q, pr, pc, rows, cols int
+	a                     mpi.Buffer
+}
+
+func (g *qrGrid) row(lr int) int { return g.pr + lr*g.q }
+func (g *qrGrid) col(lc int) int { return g.pc + lc*g.q }
+
+// qrFrom returns the first local index whose global index (p + l*q) is at
+// least k.
+func qrFrom(k, p, q int) int {
+	if k <= p {
+		return 0
+	}
+	return (k - p + q - 1) / q
+}
+
+func newQRGrid(a *mat.Dense, q, pr, pc int, alloc func(int) mpi.Buffer) *qrGrid {
+	n, _ := a.Dims()
+	g := &qrGrid{q: q, pr: pr, pc: pc, rows: ownRows(n, q, pr), cols: ownRows(n, q, pc)}
+	g.a = alloc(8 * max(g.rows*g.cols, 1))
+	for lc := 0; lc < g.cols; lc++ {
+		for lr := 0; lr < g.rows; lr++ {
+			g.a.SetFloat64(lc*g.rows+lr, a.At(g.row(lr), g.col(lc)))
+		}
+	}
+	return g
+}
+
+// runQR2DMPI is the MPI version on the q x q grid (section 5.2.1). Rank
+// pr*q + pc is grid process (pr, pc); MPI_Comm_split gives each rank its
+// grid row (the q ranks with its pr, ordered by pc) and grid column (its
+// pc, ordered by pr). For every column k < N-1, with pk = k mod q the grid
+// column owning it:
+//
+//  1. the ranks of grid column pk sum their rows' squares of A[k:, k] and
+//     A[k][k] (on grid row k mod q, 0 elsewhere) by MPI_Allreduce on their
+//     column communicator (2 doubles): each then knows alpha =
+//     -sign(A[k][k]) |A[k:, k]| and beta = 2 / v.v = 1 / (alpha^2 -
+//     alpha A[k][k]), turns its piece of column k into its piece of v
+//     (A[k][k] - alpha at row k, A[i][k] below) and leaves R's column in
+//     place (alpha at row k, zeros below);
+//  2. each rank of grid column pk MPI_Bcasts its piece of v (its rows from
+//     k on) and beta along its grid row, rooted at column pk;
+//  3. every rank computes the partial dot products v^T A_j over its rows
+//     for its columns j > k, and MPI_Allreduces them on its grid column
+//     (the column reduce and the broadcast back in one call), then updates
+//     A_j -= beta (v^T A_j) v on its rows.
+func runQR2DMPI(sc0 *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) error {
+	sc := *sc0
+	sc.MPI.Procs = cfg.Procs
+	w, err := sc.newWorld()
+	if err != nil {
+		return err
+	}
+	defer w.M.Close()
+	var failed error
+	must := func(err error) {
+		if err != nil {
+			if failed == nil {
+				failed = err
+			}
+			panic(err)
+		}
+	}
+	P, n := cfg.Procs, cfg.N
+	q := qrGridSide(P)
+	w.Launch(func(r *mpi.Rank) {
+		me, world := r.Rank(), r.CommWorld()
+		pr, pc := me/q, me%q
+		g := newQRGrid(a, q, pr, pc, r.MustAlloc)
+		out.grid[me] = g
+		rowComm, err := r.CommSplit(world, pr, pc)
+		must(err)
+		colComm, err := r.CommSplit(world, pc, pr)
+		must(err)
+		v := r.MustAlloc(8 * (g.rows + 1)) // v on own rows >= k, then beta
+		nrm := r.MustAlloc(16)
+		nrmSum := r.MustAlloc(16)
+		dot := r.MustAlloc(8 * max(g.cols, 1))
+		dotSum := r.MustAlloc(8 * max(g.cols, 1))
+		for k := 0; k < n-1; k++ {
+			pk := k % q
+			r0 := qrFrom(k, pr, q)   // first own row >= k
+			c0 := qrFrom(k+1, pc, q) // first own column > k
+			mr := g.rows - r0        // own rows >= k
+			if pc == pk {
+				// 1: column reduce of the norm and the diagonal element.
+				base := (k / q) * g.rows
+				norm2, x0 := 0.0, 0.0
+				for lr := r0; lr < g.rows; lr++ {
+					x := g.a.Float64(base + lr)
+					norm2 += x * x
+				}
+				if pr == pk {
+					x0 = g.a.Float64(base + r0)
+				}
+				nrm.SetFloat64(0, norm2)
+				nrm.SetFloat64(1, x0)
+				r.Flops(2 * int64(mr))
+				must(r.Allreduce(nrm, nrmSum, 2, mpi.Float64, mpi.OpSum, colComm))
+				norm2, x0 = nrmSum.Float64(0), nrmSum.Float64(1)
+				alpha := -math.Copysign(math.Sqrt(norm2), x0)
+				beta := 0.0
+				if d := alpha*alpha - alpha*x0; d > 0 {
+					beta = 1 / d
+				}
+				for lr := r0; lr < g.rows; lr++ {
+					x := g.a.Float64(base + lr)
+					g.a.SetFloat64(base+lr, 0)
+					if g.row(lr) == k {
+						x -= alpha
+						g.a.SetFloat64(base+lr, alpha)
+					}
+					v.SetFloat64(lr-r0, x)
+				}
+				v.SetFloat64(mr, beta)
+				r.Flops(6)
+			}
+			// 2: v's pieces and beta along the grid rows.
+			must(r.Bcast(v, mr+1, mpi.Float64, pk, rowComm))
+			nc := g.cols - c0
+			if nc == 0 {
+				continue // the whole grid column is done
+			}
+			// 3: partial dot products, column reduce and broadcast back.
+			for lc := c0; lc < g.cols; lc++ {
+				s, base := 0.0, lc*g.rows
+				for lr := r0; lr < g.rows; lr++ {
+					s += v.Float64(lr-r0) * g.a.Float64(base+lr)
+				}
+				dot.SetFloat64(lc-c0, s)
+			}
+			r.Flops(2 * int64(mr*nc))
+			must(r.Allreduce(dot, dotSum, nc, mpi.Float64, mpi.OpSum, colComm))
+			beta := v.Float64(mr)
+			for lc := c0; lc < g.cols; lc++ {
+				s, base := beta*dotSum.Float64(lc-c0), lc*g.rows
+				for lr := r0; lr < g.rows; lr++ {
+					g.a.SetFloat64(base+lr, g.a.Float64(base+lr)-s*v.Float64(lr-r0))
+				}
+			}
+			r.Flops(int64(nc) * (2*int64(mr) + 1))
+		}
+		out.end[me] = r.Now()
+	})
+	if err := w.Run(); err != nil {
+		return err
+	}
+	if failed != nil {
+		return failed
+	}
+	return w.CheckQuiet()
 }

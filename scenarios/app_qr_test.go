@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -100,6 +101,85 @@ func TestQRBadConfig(t *testing.T) {
 		{QRConfig{Procs: 1, N: 257}, "N = 257"},
 	} {
 		_, err := RunQR(qrScenario(1), c.cfg)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "allowed") {
+			t.Errorf("%+v: error %v, want one naming %q and the allowed range", c.cfg, err, c.want)
+		}
+	}
+}
+
+func TestQR2DCorrect(t *testing.T) {
+	for _, c := range []struct{ P, N int }{{1, 8}, {4, 2}, {4, 9}, {4, 16}, {9, 3}, {9, 17}, {16, 4}, {16, 20}, {16, 33}} {
+		res, err := RunQR(qrScenario(c.P), QRConfig{Procs: c.P, N: c.N, Grid: "2d", Seed: uint64(c.N)})
+		if err != nil {
+			t.Fatalf("P=%d N=%d: %v", c.P, c.N, err)
+		}
+		if !res.Correct || res.Cycles <= 0 || res.Procs != c.P || res.Size != c.N || res.App != "qr" || res.Version != "mpi" {
+			t.Errorf("P=%d N=%d: %+v", c.P, c.N, res)
+		}
+		t.Logf("2d P=%d N=%d: %d cycles, %s", c.P, c.N, res.Cycles, res.Detail)
+	}
+}
+
+// TestQR2DSameAs1D checks that the 2D grid gives the 1D grid's R
+// (up to row signs and rounding: the sums are taken in another order).
+func TestQR2DSameAs1D(t *testing.T) {
+	for _, c := range []struct{ P, N int }{{4, 12}, {9, 16}, {16, 24}} {
+		_, r1, err := runQR(qrScenario(c.P), QRConfig{Procs: c.P, N: c.N, Seed: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, r2, err := runQR(qrScenario(c.P), QRConfig{Procs: c.P, N: c.N, Grid: "2d", Seed: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		worst := 0.0
+		for i := 0; i < c.N; i++ {
+			s := 1.0
+			if (r1.At(i, i) < 0) != (r2.At(i, i) < 0) {
+				s = -1
+			}
+			for j := 0; j < c.N; j++ {
+				worst = max(worst, math.Abs(r1.At(i, j)-s*r2.At(i, j)))
+			}
+		}
+		if worst > 1e-10 {
+			t.Errorf("P=%d N=%d: 1d and 2d R differ by %.3g", c.P, c.N, worst)
+		}
+	}
+}
+
+// TestQR2DTiming logs 1D against 2D at P=16 (a 4 x 4 grid); it asserts
+// only that both are correct.
+func TestQR2DTiming(t *testing.T) {
+	const P = 16
+	for _, n := range []int{32, 64} {
+		var cyc [2]int64
+		for i, grid := range []string{"1d", "2d"} {
+			res, err := RunQR(qrScenario(P), QRConfig{Procs: P, N: n, Grid: grid, Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !res.Correct {
+				t.Fatalf("%s P=%d N=%d: %s", grid, P, n, res.Detail)
+			}
+			cyc[i] = int64(res.Cycles)
+		}
+		t.Logf("mpi P=%d N=%d: 1d %d cycles, 2d %d cycles, 2d/1d %.3f", P, n, cyc[0], cyc[1], float64(cyc[1])/float64(cyc[0]))
+	}
+}
+
+func TestQR2DBadConfig(t *testing.T) {
+	for _, c := range []struct {
+		cfg  QRConfig
+		want string
+	}{
+		{QRConfig{Procs: 4, N: 8, Grid: "3d"}, `Grid = "3d"`},
+		{QRConfig{Procs: 8, N: 8, Grid: "2d"}, "Procs = 8"},
+		{QRConfig{Procs: 16, N: 3, Grid: "2d"}, "N = 3"},
+		{QRConfig{Procs: 4, N: 257, Grid: "2d"}, "N = 257"},
+		{QRConfig{Procs: 4, N: 8, Grid: "2d", Native: true}, "Native = true"},
+	} {
+		_, err := RunQR(qrScenario(16), c.cfg)
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "allowed") {
 			t.Errorf("%+v: error %v, want one naming %q and the allowed range", c.cfg, err, c.want)
 		}

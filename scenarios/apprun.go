@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -13,7 +14,7 @@ import (
 // Apps lists the applications `nocsim app` runs, with their variants.
 var Apps = map[string][]string{
 	"cg":        {""},
-	"qr":        {""},
+	"qr":        {"1d", "2d"},
 	"matmul":    {"1d", "2d"},
 	"globalsum": {"serial", "hypercube"},
 }
@@ -21,7 +22,7 @@ var Apps = map[string][]string{
 // AppSweep runs an application over rank counts, sizes and versions.
 type AppSweep struct {
 	App      string
-	Variant  string // matmul: 1d or 2d; globalsum: serial or hypercube
+	Variant  string // qr: 1d or 2d grid; matmul: 1d or 2d; globalsum: serial or hypercube
 	Procs    []int
 	Sizes    []int    // cg: unknowns; matmul: matrix order; globalsum: vector length
 	Versions []string // mpi, native
@@ -78,6 +79,16 @@ func (s *AppSweep) Check(sc *Scenario, src Source) error {
 		if v != "mpi" && v != "native" {
 			return bad("versions", v, "mpi, native")
 		}
+		if v == "native" && s.App == "qr" && s.Variant == "2d" {
+			return bad("versions", v, "mpi (QR on the 2d grid has only an MPI version)")
+		}
+	}
+	if s.Variant == "2d" {
+		for _, p := range s.Procs {
+			if q := int(math.Sqrt(float64(p))); q*q != p {
+				return bad("procs", p, "perfect squares (1, 4, 9, 16, ...) for the 2d variant")
+			}
+		}
 	}
 	// Each configuration's own check, without running it.
 	for _, p := range s.Procs {
@@ -107,7 +118,7 @@ func (s *AppSweep) runOne(sc *Scenario, version string, p, n int) (AppResult, er
 	case "cg":
 		return RunCG(sc, CGConfig{Procs: p, N: n, Tol: 1e-8, MaxIter: 10 * n, Native: native, Seed: s.Seed})
 	case "qr":
-		return RunQR(sc, QRConfig{Procs: p, N: n, Native: native, Seed: s.Seed})
+		return RunQR(sc, QRConfig{Procs: p, N: n, Native: native, Seed: s.Seed, Grid: s.Variant})
 	case "matmul":
 		return RunMatMul(sc, MatMulConfig{Procs: p, N: n, Decomp: s.Variant, Native: native, Seed: s.Seed})
 	default:
