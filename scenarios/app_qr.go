@@ -43,8 +43,9 @@ type QRConfig struct {
 	// and whole; "2d" is a q x q grid (Procs = q*q, N >= q), 2D
 	// block-cyclic with block size 1: element (i, j) lives on grid process
 	// (i mod q, j mod q), rank (i mod q)*q + j mod q. The 2D grid has the
-	// per-column communication of section 5.2.1 on row and column
-	// sub-communicators (MPI_Comm_split); only the MPI version has it.
+	// per-column communication of section 5.2.1: on row and column
+	// sub-communicators (MPI_Comm_split) in the MPI version, by DATA
+	// messages along grid rows and columns in the native one.
 	Grid string
 }
 
@@ -74,8 +75,6 @@ func (cfg QRConfig) validate(sc *Scenario) error {
 		return fmt.Errorf("qr: Grid = %q: allowed \"1d\" (or empty) and \"2d\"", cfg.Grid)
 	case cfg.Procs < 1 || cfg.Procs > m.Nodes():
 		return fmt.Errorf("qr: Procs = %d: allowed 1..%d (the tiles of the %s mesh)", cfg.Procs, m.Nodes(), sc.Network.Mesh)
-	case cfg.grid2D() && cfg.Native:
-		return fmt.Errorf("qr: Grid = \"2d\" with Native = true: the 2D grid has only the MPI version; allowed Grid \"1d\" with Native = true, or Native = false")
 	case cfg.grid2D() && qrGridSide(cfg.Procs) == 0:
 		return fmt.Errorf("qr: Procs = %d with Grid = \"2d\": allowed a perfect square q*q (1, 4, 9, 16, ...)", cfg.Procs)
 	case cfg.grid2D() && (cfg.N < qrGridSide(cfg.Procs) || cfg.N > qrMaxN):
@@ -189,7 +188,7 @@ type qrOutcome struct {
 // Size in the result is N; Cycles is when the last processor finished; A
 // is placed in each processor's memory before cycle 0.
 //
-// Grid "2d" runs the MPI version on the q x q grid (see QRConfig.Grid);
+// Grid "2d" runs on the q x q grid (see QRConfig.Grid), MPI or native;
 // the answer is checked the same way.
 func RunQR(sc *Scenario, cfg QRConfig) (AppResult, error) {
 	res, _, err := runQR(sc, cfg)
@@ -209,8 +208,11 @@ func runQR(sc *Scenario, cfg QRConfig) (AppResult, *mat.Dense, error) {
 	if cfg.grid2D() {
 		mpiRun = func() error { return runQR2DMPI(sc, cfg, a, out) }
 	}
-	if err := runVersion(&res, cfg.Native, out.end, mpiRun,
-		func() error { return runQRNative(sc, cfg, a, out) }); err != nil {
+	nativeRun := func() error { return runQRNative(sc, cfg, a, out) }
+	if cfg.grid2D() {
+		nativeRun = func() error { return runQR2DNative(sc, cfg, a, out) }
+	}
+	if err := runVersion(&res, cfg.Native, out.end, mpiRun, nativeRun); err != nil {
 		return res, nil, err
 	}
 	n := cfg.N
@@ -543,4 +545,175 @@ func runQR2DMPI(sc0 *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) error
 		return failed
 	}
 	return w.CheckQuiet()
+}
+
+// runQR2DNative is the native SCMP version on the q x q grid: the same
+// three steps per column as runQR2DMPI, with DATA messages into slots
+// that sit at the same word addresses on every node (every node allocates
+// the same sizes in the same order) and are never reused, one slot per
+// column (and per sender where several send), so no acknowledgement is
+// needed; a flag word written after the data (delivery between two tiles
+// is ordered) tells the receiver it is there. For column k, pk = k mod q:
+//
+//  1. each node of grid column pk SendFloats its partial sum of squares
+//     and A[k][k] (0 off grid row k mod q) to every other node of its
+//     grid column into its sender slot, then a flag; each sums the q
+//     pairs in grid-row order (the same sum everywhere) and forms alpha,
+//     beta and its piece of v as the MPI version does;
+//  2. each node of grid column pk starts a DMA block of its piece of v and
+//     beta to the same slot on every other node of its grid row, then a
+//     flag word; the others Poll it;
+//  3. every node with columns right of k DMA-sends its partial dot
+//     products to every other node of its grid column into its sender
+//     slot, then a flag; each waits for the others' flags, sums the q
+//     vectors in grid-row order and updates its columns.
+func runQR2DNative(sc *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) error {
+	m := sc.newMachine()
+	defer m.Close()
+	P, n := cfg.Procs, cfg.N
+	q := qrGridSide(P)
+	maxR := ownRows(n, q, 0) // the most rows (and columns) of any node
+	// Column k's slots: v (the most own rows >= k, then beta) at vOff[k],
+	// the q senders' dot products (the most own columns > k each) at
+	// dOff[k] + s*dW(k).
+	vOff, dOff := make([]int, n+1), make([]int, n+1)
+	dW := func(k int) int { return (n - k - 1 + q - 1) / q }
+	for k := 0; k < n; k++ {
+		vOff[k+1] = vOff[k] + (n-k+q-1)/q + 1
+		dOff[k+1] = dOff[k] + q*dW(k)
+	}
+	for me := 0; me < P; me++ {
+		node := m.Nodes[me]
+		pr, pc := me/q, me%q
+		var allocErr error
+		alloc := func(bytes int) mpi.Buffer {
+			addr, b, err := node.Alloc(bytes)
+			if err != nil && allocErr == nil {
+				allocErr = err
+			}
+			return mpi.Buffer{Addr: addr, Bytes: b}
+		}
+		// The same sizes on every node, so the slots after A line up.
+		g := newQRGrid(a, q, pr, pc, func(int) mpi.Buffer { return alloc(8 * maxR * maxR) })
+		nrm := alloc(8 * 2 * n * q)       // (k, sender) -> norm2, x0
+		nrmFlag := alloc(4 * n * q)       // (k, sender)
+		v := alloc(8 * max(vOff[n], 1))   // column k's v piece and beta
+		vFlag := alloc(4 * n)             // k
+		dot := alloc(8 * max(dOff[n], 1)) // (k, sender) dot products
+		dotFlag := alloc(4 * n * q)       // (k, sender)
+		if allocErr != nil {
+			return fmt.Errorf("node %d: %w", me, allocErr)
+		}
+		out.grid[me] = g
+		word := func(b mpi.Buffer, dbl int) uint32 { return b.Addr + uint32(2*dbl) }
+		node.Start(fmt.Sprintf("qr2d %d", me), func(t *endpoint.Thread) {
+			for k := 0; k < n-1; k++ {
+				pk := k % q
+				r0 := qrFrom(k, pr, q)
+				c0 := qrFrom(k+1, pc, q)
+				mr := g.rows - r0
+				vo := vOff[k]
+				if pc == pk {
+					// 1: column all-to-all of the norm and the diagonal.
+					base := (k / q) * g.rows
+					norm2, x0 := 0.0, 0.0
+					for lr := r0; lr < g.rows; lr++ {
+						x := g.a.Float64(base + lr)
+						norm2 += x * x
+					}
+					if pr == pk {
+						x0 = g.a.Float64(base + r0)
+					}
+					t.Flops(2 * int64(mr))
+					slot := (k*q + pr) * 2
+					nrm.SetFloat64(slot, norm2)
+					nrm.SetFloat64(slot+1, x0)
+					for d := 1; d < q; d++ {
+						dst := ((pr+d)%q)*q + pc
+						mustOK(t.SendFloat(dst, word(nrm, slot), norm2))
+						mustOK(t.SendFloat(dst, word(nrm, slot+1), x0))
+						mustOK(t.SendInt(dst, nrmFlag.Addr+uint32(k*q+pr), 1))
+					}
+					norm2, x0 = 0, 0
+					for s := 0; s < q; s++ {
+						if s != pr {
+							t.Poll(nrmFlag.Addr+uint32(k*q+s), 1)
+						}
+						norm2 += nrm.Float64((k*q + s) * 2)
+						x0 += nrm.Float64((k*q+s)*2 + 1)
+					}
+					t.Flops(2 * int64(q-1))
+					alpha := -math.Copysign(math.Sqrt(norm2), x0)
+					beta := 0.0
+					if d := alpha*alpha - alpha*x0; d > 0 {
+						beta = 1 / d
+					}
+					for lr := r0; lr < g.rows; lr++ {
+						x := g.a.Float64(base + lr)
+						g.a.SetFloat64(base+lr, 0)
+						if g.row(lr) == k {
+							x -= alpha
+							g.a.SetFloat64(base+lr, alpha)
+						}
+						v.SetFloat64(vo+lr-r0, x)
+					}
+					v.SetFloat64(vo+mr, beta)
+					t.Flops(6)
+					// 2: v's piece and beta along the grid row.
+					for d := 1; d < q; d++ {
+						dst := pr*q + (pc+d)%q
+						_, err := t.SendBlockNB(dst, word(v, vo), 1, word(v, vo), 1, 2*(mr+1))
+						mustOK(err)
+						mustOK(t.SendInt(dst, vFlag.Addr+uint32(k), 1))
+					}
+				} else {
+					t.Poll(vFlag.Addr+uint32(k), 1)
+				}
+				nc := g.cols - c0
+				if nc == 0 {
+					continue // the whole grid column is done
+				}
+				// 3: partial dot products to the grid column, then sum.
+				w := dW(k)
+				own := dOff[k] + pr*w
+				for lc := c0; lc < g.cols; lc++ {
+					s, base := 0.0, lc*g.rows
+					for lr := r0; lr < g.rows; lr++ {
+						s += v.Float64(vo+lr-r0) * g.a.Float64(base+lr)
+					}
+					dot.SetFloat64(own+lc-c0, s)
+				}
+				t.Flops(2 * int64(mr*nc))
+				for d := 1; d < q; d++ {
+					dst := ((pr+d)%q)*q + pc
+					_, err := t.SendBlockNB(dst, word(dot, own), 1, word(dot, own), 1, 2*nc)
+					mustOK(err)
+					mustOK(t.SendInt(dst, dotFlag.Addr+uint32(k*q+pr), 1))
+				}
+				for s := 0; s < q; s++ {
+					if s != pr {
+						t.Poll(dotFlag.Addr+uint32(k*q+s), 1)
+					}
+				}
+				t.Flops(int64((q - 1) * nc))
+				beta := v.Float64(vo + mr)
+				for lc := c0; lc < g.cols; lc++ {
+					sum := 0.0
+					for s := 0; s < q; s++ {
+						sum += dot.Float64(dOff[k] + s*w + lc - c0)
+					}
+					f, base := beta*sum, lc*g.rows
+					for lr := r0; lr < g.rows; lr++ {
+						g.a.SetFloat64(base+lr, g.a.Float64(base+lr)-f*v.Float64(vo+lr-r0))
+					}
+				}
+				t.Flops(int64(nc) * (2*int64(mr) + 1))
+			}
+			out.end[me] = t.Now()
+		})
+	}
+	if err := m.Run(-1); err != nil {
+		return err
+	}
+	return m.CheckQuiescent()
 }

@@ -177,11 +177,91 @@ func TestQR2DBadConfig(t *testing.T) {
 		{QRConfig{Procs: 8, N: 8, Grid: "2d"}, "Procs = 8"},
 		{QRConfig{Procs: 16, N: 3, Grid: "2d"}, "N = 3"},
 		{QRConfig{Procs: 4, N: 257, Grid: "2d"}, "N = 257"},
-		{QRConfig{Procs: 4, N: 8, Grid: "2d", Native: true}, "Native = true"},
+		{QRConfig{Procs: 8, N: 8, Grid: "2d", Native: true}, "Procs = 8"},
 	} {
 		_, err := RunQR(qrScenario(16), c.cfg)
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "allowed") {
 			t.Errorf("%+v: error %v, want one naming %q and the allowed range", c.cfg, err, c.want)
+		}
+	}
+}
+
+func TestQR2DNativeCorrect(t *testing.T) {
+	for _, c := range []struct{ P, N int }{{1, 8}, {4, 2}, {4, 9}, {4, 16}, {9, 3}, {9, 17}, {16, 4}, {16, 20}, {16, 33}} {
+		res, err := RunQR(qrScenario(c.P), QRConfig{Procs: c.P, N: c.N, Grid: "2d", Native: true, Seed: uint64(c.N)})
+		if err != nil {
+			t.Fatalf("P=%d N=%d: %v", c.P, c.N, err)
+		}
+		if !res.Correct || res.Cycles <= 0 || res.Procs != c.P || res.Size != c.N || res.App != "qr" || res.Version != "native" {
+			t.Errorf("P=%d N=%d: %+v", c.P, c.N, res)
+		}
+		t.Logf("2d native P=%d N=%d: %d cycles, %s", c.P, c.N, res.Cycles, res.Detail)
+	}
+}
+
+// TestQR2DNativeSameAsMPI checks that the native 2D version gives the MPI
+// 2D version's R (up to row signs and rounding: the sums are taken in
+// another order).
+func TestQR2DNativeSameAsMPI(t *testing.T) {
+	for _, c := range []struct{ P, N int }{{4, 12}, {9, 16}, {16, 24}} {
+		_, r1, err := runQR(qrScenario(c.P), QRConfig{Procs: c.P, N: c.N, Grid: "2d", Seed: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, r2, err := runQR(qrScenario(c.P), QRConfig{Procs: c.P, N: c.N, Grid: "2d", Native: true, Seed: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		worst := 0.0
+		for i := 0; i < c.N; i++ {
+			s := 1.0
+			if (r1.At(i, i) < 0) != (r2.At(i, i) < 0) {
+				s = -1
+			}
+			for j := 0; j < c.N; j++ {
+				worst = max(worst, math.Abs(r1.At(i, j)-s*r2.At(i, j)))
+			}
+		}
+		if worst > 1e-10 {
+			t.Errorf("P=%d N=%d: mpi and native 2d R differ by %.3g", c.P, c.N, worst)
+		}
+	}
+}
+
+// TestQR2DNativeRatio logs the MPI/native cycle ratio on the 4 x 4 grid;
+// like the 1D grid's (table 5.2), MPI is the slower.
+func TestQR2DNativeRatio(t *testing.T) {
+	const P = 16
+	for _, n := range []int{32, 64} {
+		var cyc [2]int64
+		for i, native := range []bool{false, true} {
+			res, err := RunQR(qrScenario(P), QRConfig{Procs: P, N: n, Grid: "2d", Native: native, Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !res.Correct {
+				t.Fatalf("native=%v P=%d N=%d: %s", native, P, n, res.Detail)
+			}
+			cyc[i] = int64(res.Cycles)
+		}
+		ratio := float64(cyc[0]) / float64(cyc[1])
+		t.Logf("2d P=%d N=%d: mpi %d cycles, native %d cycles, mpi/native %.3f", P, n, cyc[0], cyc[1], ratio)
+		if ratio <= 1 {
+			t.Errorf("2d P=%d N=%d: mpi/native %.3f, want above 1", P, n, ratio)
+		}
+	}
+}
+
+// TestQR2DNativeLarge runs the native 2D grid at the largest N on one
+// node and on the 4 x 4 grid: its slots fit the tile heap.
+func TestQR2DNativeLarge(t *testing.T) {
+	for _, P := range []int{1, 16} {
+		res, err := RunQR(qrScenario(P), QRConfig{Procs: P, N: qrMaxN, Grid: "2d", Native: true, Seed: 2})
+		if err != nil {
+			t.Fatalf("P=%d: %v", P, err)
+		}
+		if !res.Correct {
+			t.Errorf("P=%d: %s", P, res.Detail)
 		}
 	}
 }

@@ -79,9 +79,6 @@ func (s *AppSweep) Check(sc *Scenario, src Source) error {
 		if v != "mpi" && v != "native" {
 			return bad("versions", v, "mpi, native")
 		}
-		if v == "native" && s.App == "qr" && s.Variant == "2d" {
-			return bad("versions", v, "mpi (QR on the 2d grid has only an MPI version)")
-		}
 	}
 	if s.Variant == "2d" {
 		for _, p := range s.Procs {

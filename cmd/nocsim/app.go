@@ -19,7 +19,7 @@ func appCommand() *cli.Command {
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "config", Usage: "scenario TOML file; flags override its keys"},
 		&cli.StringFlag{Name: "app", Usage: "cg, qr, matmul or globalsum", Value: "cg"},
-		&cli.StringFlag{Name: "variant", Usage: "qr: 1d or 2d (processor grid; 2d is MPI only); matmul: 1d or 2d; globalsum: serial or hypercube"},
+		&cli.StringFlag{Name: "variant", Usage: "qr: 1d or 2d (processor grid); matmul: 1d or 2d; globalsum: serial or hypercube"},
 		&cli.StringFlag{Name: "procs", Usage: "rank counts, comma-separated (the smallest is the speedup baseline)", Value: "1,4,16"},
 		&cli.StringFlag{Name: "sizes", Usage: "problem sizes: CG unknowns, QR and matrix-multiply order, vector length", Value: "64,256"},
 		&cli.StringFlag{Name: "versions", Usage: "mpi, native or both", Value: "mpi,native"},

@@ -10,7 +10,7 @@ func TestAppEveryApplication(t *testing.T) {
 	for _, c := range []struct{ app, variant, procs, sizes, versions string }{
 		{"cg", "", "1,4", "32", "mpi,native"},
 		{"qr", "", "1,4", "16", "mpi,native"},
-		{"qr", "2d", "1,4", "16", "mpi"},
+		{"qr", "2d", "1,4", "16", "mpi,native"},
 		{"matmul", "1d", "1,4", "16", "mpi,native"},
 		{"matmul", "2d", "1,4", "16", "mpi,native"},
 		{"globalsum", "serial", "1,4", "64", "mpi,native"},
@@ -54,7 +54,6 @@ func TestAppBadInput(t *testing.T) {
 		{[]string{"--app", "matmul", "--variant", "3d"}, "--variant"},
 		{[]string{"--mesh", "2x2", "--procs", "5"}, "--procs"},
 		{[]string{"--versions", "cuda"}, "--versions"},
-		{[]string{"--app", "qr", "--variant", "2d"}, "--versions"},
 		{[]string{"--app", "qr", "--variant", "2d", "--versions", "mpi", "--procs", "8"}, "--procs"},
 		{[]string{"--sizes", "0"}, "--sizes"},
 		{[]string{"--mesh", "4x4", "--app", "matmul", "--variant", "2d", "--procs", "3", "--sizes", "12"}, "--procs"},
