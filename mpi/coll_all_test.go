@@ -849,21 +849,26 @@ func TestAllgatherRingBeatsGatherBcast64(t *testing.T) {
 	}
 }
 
-// TestAlltoallTimings logs the alltoall algorithms' times by block size.
-func TestAlltoallTimings(t *testing.T) {
+// TestAlltoallCrossover: Bruck's log P rounds win on short blocks, where
+// message count dominates, and lose on long ones, where it forwards each
+// block log P times; the direct algorithms win there.
+func TestAlltoallCrossover(t *testing.T) {
 	t.Parallel()
 	const P = 16
-	var b bytes.Buffer
-	algs := AlgorithmNames("alltoall")
-	fmt.Fprintf(&b, "alltoall, P=%d on 4x4, cycles:\n%8s", P, "bytes")
-	for _, a := range algs {
-		fmt.Fprintf(&b, " %10s", a)
-	}
-	for _, n := range []int{16, 256, 1024, 4096} {
-		fmt.Fprintf(&b, "\n%8d", n)
-		for _, a := range algs {
-			fmt.Fprintf(&b, " %10d", allTime(t, "alltoall", a, P, n))
+	times := map[int]map[string]int64{}
+	for _, n := range []int{16, 4096} {
+		times[n] = map[string]int64{}
+		for _, a := range AlgorithmNames("alltoall") {
+			times[n][a] = int64(allTime(t, "alltoall", a, P, n))
 		}
 	}
-	t.Log(b.String())
+	t.Logf("alltoall P=%d on 4x4, cycles by block size: %v", P, times)
+	for _, a := range []string{"pairwise", "post_all"} {
+		if times[16]["bruck"] >= times[16][a] {
+			t.Errorf("16-byte blocks: bruck %d cycles, %s %d: bruck should win", times[16]["bruck"], a, times[16][a])
+		}
+		if times[4096]["bruck"] <= times[4096][a] {
+			t.Errorf("4 KiB blocks: bruck %d cycles, %s %d: bruck should lose", times[4096]["bruck"], a, times[4096][a])
+		}
+	}
 }

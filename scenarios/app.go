@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"nocsim/des"
+	"nocsim/endpoint"
+	"nocsim/mpi"
 )
 
 // AppResult is the outcome of one application run (conjugate gradient, QR,
@@ -45,4 +47,20 @@ func runVersion(res *AppResult, native bool, ends []des.Time, mpiRun, nativeRun 
 		res.Cycles = max(res.Cycles, t)
 	}
 	return nil
+}
+
+// allocator hands out blocks of a node's heap as buffers, keeping the
+// first failure, so that a native program's setup can allocate freely and
+// check once.
+type allocator struct {
+	node *endpoint.Node
+	err  error
+}
+
+func (a *allocator) alloc(bytes int) mpi.Buffer {
+	addr, b, err := a.node.Alloc(bytes)
+	if err != nil && a.err == nil {
+		a.err = err
+	}
+	return mpi.Buffer{Addr: addr, Bytes: b}
 }

@@ -438,18 +438,12 @@ func runCGNative(sc *Scenario, cfg CGConfig, sys *cgSystem, out *cgOutcome) erro
 	syncWords := 4*P + 3
 	for k := 0; k < P; k++ {
 		node := m.Nodes[k]
-		var allocErr error
-		alloc := func(n int) mpi.Buffer {
-			a, b, err := node.Alloc(n)
-			if err != nil && allocErr == nil {
-				allocErr = err
-			}
-			return mpi.Buffer{Addr: a, Bytes: b}
-		}
+		al := &allocator{node: node}
+		alloc := al.alloc
 		c := newCGLocal(sys, P, k, alloc)
 		syn := alloc(4 * syncWords)
-		if allocErr != nil {
-			return fmt.Errorf("node %d: %w", k, allocErr)
+		if al.err != nil {
+			return fmt.Errorf("node %d: %w", k, al.err)
 		}
 		pFlag := syn.Addr
 		part := pFlag + uint32(P)

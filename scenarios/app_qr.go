@@ -347,19 +347,13 @@ func runQRNative(sc *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) error
 	P, n := cfg.Procs, cfg.N
 	for me := 0; me < P; me++ {
 		node := m.Nodes[me]
-		var allocErr error
-		alloc := func(bytes int) mpi.Buffer {
-			addr, b, err := node.Alloc(bytes)
-			if err != nil && allocErr == nil {
-				allocErr = err
-			}
-			return mpi.Buffer{Addr: addr, Bytes: b}
-		}
+		al := &allocator{node: node}
+		alloc := al.alloc
 		q := newQRLocal(a, P, me, alloc)
 		v := alloc(8 * max(qrSlot(n, n-1), 1))
 		flags := alloc(4 * n)
-		if allocErr != nil {
-			return fmt.Errorf("node %d: %w", me, allocErr)
+		if al.err != nil {
+			return fmt.Errorf("node %d: %w", me, al.err)
 		}
 		out.local[me] = q
 		node.Start(fmt.Sprintf("qr %d", me), func(t *endpoint.Thread) {
@@ -398,6 +392,42 @@ type qrGrid struct {
 }
 
 func (g *qrGrid) row(lr int) int { return g.pr + lr*g.q }
+
+// partialNorm is this process's share of column k's squared norm (its
+// rows from local r0, column data at base) and A[k][k] if it holds that
+// row (0 otherwise): the two numbers the grid column sums.
+func (g *qrGrid) partialNorm(k, base, r0 int) (norm2, x0 float64) {
+	for lr := r0; lr < g.rows; lr++ {
+		x := g.a.Float64(base + lr)
+		norm2 += x * x
+	}
+	if g.pr == k%g.q {
+		x0 = g.a.Float64(base + r0)
+	}
+	return norm2, x0
+}
+
+// reflect turns this process's piece of column k into its piece of the
+// Householder vector at v[off:], given the column's summed norm2 and
+// A[k][k], leaves R's diagonal entry in place of A[k][k], and stores beta
+// = 2/(v.v) right after the piece.
+func (g *qrGrid) reflect(k, base, r0 int, norm2, x0 float64, v mpi.Buffer, off int) {
+	alpha := -math.Copysign(math.Sqrt(norm2), x0)
+	beta := 0.0
+	if d := alpha*alpha - alpha*x0; d > 0 {
+		beta = 1 / d
+	}
+	for lr := r0; lr < g.rows; lr++ {
+		x := g.a.Float64(base + lr)
+		g.a.SetFloat64(base+lr, 0)
+		if g.row(lr) == k {
+			x -= alpha
+			g.a.SetFloat64(base+lr, alpha)
+		}
+		v.SetFloat64(off+lr-r0, x)
+	}
+	v.SetFloat64(off+g.rows-r0, beta)
+}
 func (g *qrGrid) col(lc int) int { return g.pc + lc*g.q }
 
 // qrFrom returns the first local index whose global index (p + l*q) is at
@@ -481,34 +511,12 @@ func runQR2DMPI(sc0 *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) error
 			if pc == pk {
 				// 1: column reduce of the norm and the diagonal element.
 				base := (k / q) * g.rows
-				norm2, x0 := 0.0, 0.0
-				for lr := r0; lr < g.rows; lr++ {
-					x := g.a.Float64(base + lr)
-					norm2 += x * x
-				}
-				if pr == pk {
-					x0 = g.a.Float64(base + r0)
-				}
+				norm2, x0 := g.partialNorm(k, base, r0)
 				nrm.SetFloat64(0, norm2)
 				nrm.SetFloat64(1, x0)
 				r.Flops(2 * int64(mr))
 				must(r.Allreduce(nrm, nrmSum, 2, mpi.Float64, mpi.OpSum, colComm))
-				norm2, x0 = nrmSum.Float64(0), nrmSum.Float64(1)
-				alpha := -math.Copysign(math.Sqrt(norm2), x0)
-				beta := 0.0
-				if d := alpha*alpha - alpha*x0; d > 0 {
-					beta = 1 / d
-				}
-				for lr := r0; lr < g.rows; lr++ {
-					x := g.a.Float64(base + lr)
-					g.a.SetFloat64(base+lr, 0)
-					if g.row(lr) == k {
-						x -= alpha
-						g.a.SetFloat64(base+lr, alpha)
-					}
-					v.SetFloat64(lr-r0, x)
-				}
-				v.SetFloat64(mr, beta)
+				g.reflect(k, base, r0, nrmSum.Float64(0), nrmSum.Float64(1), v, 0)
 				r.Flops(6)
 			}
 			// 2: v's pieces and beta along the grid rows.
@@ -585,14 +593,8 @@ func runQR2DNative(sc *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) err
 	for me := 0; me < P; me++ {
 		node := m.Nodes[me]
 		pr, pc := me/q, me%q
-		var allocErr error
-		alloc := func(bytes int) mpi.Buffer {
-			addr, b, err := node.Alloc(bytes)
-			if err != nil && allocErr == nil {
-				allocErr = err
-			}
-			return mpi.Buffer{Addr: addr, Bytes: b}
-		}
+		al := &allocator{node: node}
+		alloc := al.alloc
 		// The same sizes on every node, so the slots after A line up.
 		g := newQRGrid(a, q, pr, pc, func(int) mpi.Buffer { return alloc(8 * maxR * maxR) })
 		nrm := alloc(8 * 2 * n * q)       // (k, sender) -> norm2, x0
@@ -601,8 +603,8 @@ func runQR2DNative(sc *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) err
 		vFlag := alloc(4 * n)             // k
 		dot := alloc(8 * max(dOff[n], 1)) // (k, sender) dot products
 		dotFlag := alloc(4 * n * q)       // (k, sender)
-		if allocErr != nil {
-			return fmt.Errorf("node %d: %w", me, allocErr)
+		if al.err != nil {
+			return fmt.Errorf("node %d: %w", me, al.err)
 		}
 		out.grid[me] = g
 		word := func(b mpi.Buffer, dbl int) uint32 { return b.Addr + uint32(2*dbl) }
@@ -616,14 +618,7 @@ func runQR2DNative(sc *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) err
 				if pc == pk {
 					// 1: column all-to-all of the norm and the diagonal.
 					base := (k / q) * g.rows
-					norm2, x0 := 0.0, 0.0
-					for lr := r0; lr < g.rows; lr++ {
-						x := g.a.Float64(base + lr)
-						norm2 += x * x
-					}
-					if pr == pk {
-						x0 = g.a.Float64(base + r0)
-					}
+					norm2, x0 := g.partialNorm(k, base, r0)
 					t.Flops(2 * int64(mr))
 					slot := (k*q + pr) * 2
 					nrm.SetFloat64(slot, norm2)
@@ -643,21 +638,7 @@ func runQR2DNative(sc *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) err
 						x0 += nrm.Float64((k*q+s)*2 + 1)
 					}
 					t.Flops(2 * int64(q-1))
-					alpha := -math.Copysign(math.Sqrt(norm2), x0)
-					beta := 0.0
-					if d := alpha*alpha - alpha*x0; d > 0 {
-						beta = 1 / d
-					}
-					for lr := r0; lr < g.rows; lr++ {
-						x := g.a.Float64(base + lr)
-						g.a.SetFloat64(base+lr, 0)
-						if g.row(lr) == k {
-							x -= alpha
-							g.a.SetFloat64(base+lr, alpha)
-						}
-						v.SetFloat64(vo+lr-r0, x)
-					}
-					v.SetFloat64(vo+mr, beta)
+					g.reflect(k, base, r0, norm2, x0, v, vo)
 					t.Flops(6)
 					// 2: v's piece and beta along the grid row.
 					for d := 1; d < q; d++ {

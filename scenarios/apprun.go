@@ -195,20 +195,11 @@ func (s *AppSweep) Run(sc *Scenario, opt RunOptions) ([]AppRow, error) {
 // it counts as that many ranks' worth of speed.
 func SpeedupChart(rows []AppRow) plots.Chart {
 	c := plots.Chart{Title: fmt.Sprintf("%s speedup (baseline: P=%d, same version)", appName(rows), rows[0].BaselineProcs),
-		XLabel: "ranks (P)", YLabel: "speedup (baseline P x T(baseline) / T(P))"}
-	idx := map[string]int{}
+		XLabel: "ranks (P)", YLabel: "speedup (baseline P x T(baseline) / T(P))",
+		Series: seriesByVersion(rows, func(r AppRow) float64 { return r.Speedup })}
 	var ideal plots.Series
 	seen := map[int]bool{}
 	for _, r := range rows {
-		key := fmt.Sprintf("%s, size %d", r.Version, r.Size)
-		i, ok := idx[key]
-		if !ok {
-			i = len(c.Series)
-			idx[key] = i
-			c.Series = append(c.Series, plots.Series{Name: key})
-		}
-		c.Series[i].X = append(c.Series[i].X, float64(r.Procs))
-		c.Series[i].Y = append(c.Series[i].Y, r.Speedup)
 		if !seen[r.Procs] {
 			seen[r.Procs] = true
 			ideal.X = append(ideal.X, float64(r.Procs))
@@ -246,21 +237,28 @@ func SpeedupChart(rows []AppRow) plots.Chart {
 // EfficiencyChart draws parallel efficiency (speedup / P) against P per
 // version and size; the baseline is the same as SpeedupChart's.
 func EfficiencyChart(rows []AppRow) plots.Chart {
-	c := plots.Chart{Title: fmt.Sprintf("%s efficiency (baseline: P=%d, same version)", appName(rows), rows[0].BaselineProcs),
-		XLabel: "ranks (P)", YLabel: "efficiency (speedup / P)"}
+	return plots.Chart{Title: fmt.Sprintf("%s efficiency (baseline: P=%d, same version)", appName(rows), rows[0].BaselineProcs),
+		XLabel: "ranks (P)", YLabel: "efficiency (speedup / P)",
+		Series: seriesByVersion(rows, func(r AppRow) float64 { return r.Efficiency })}
+}
+
+// seriesByVersion is one line against P per version and size, named as
+// SpeedupChart's Hockney companions expect.
+func seriesByVersion(rows []AppRow, y func(AppRow) float64) []plots.Series {
+	var out []plots.Series
 	idx := map[string]int{}
 	for _, r := range rows {
 		key := fmt.Sprintf("%s, size %d", r.Version, r.Size)
 		i, ok := idx[key]
 		if !ok {
-			i = len(c.Series)
+			i = len(out)
 			idx[key] = i
-			c.Series = append(c.Series, plots.Series{Name: key})
+			out = append(out, plots.Series{Name: key})
 		}
-		c.Series[i].X = append(c.Series[i].X, float64(r.Procs))
-		c.Series[i].Y = append(c.Series[i].Y, r.Efficiency)
+		out[i].X = append(out[i].X, float64(r.Procs))
+		out[i].Y = append(out[i].Y, y(r))
 	}
-	return c
+	return out
 }
 
 // RatioChart draws the MPI version's time over the native one's against

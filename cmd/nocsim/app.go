@@ -31,12 +31,7 @@ func appCommand() *cli.Command {
 		&cli.IntFlag{Name: "workers", Usage: "runs simulated in parallel (0 = one per core); results do not depend on it"},
 		quietFlag,
 	}
-	all := append(flags, keyFlags("network", "node")...)
-	for _, f := range keyFlags("mpi") {
-		if f.Names()[0] != "procs" {
-			all = append(all, f)
-		}
-	}
+	all := append(flags, keyFlags(machineSections, "procs")...)
 	return &cli.Command{
 		Name:         "app",
 		Usage:        "run an application (CG, matrix multiply, global sum) in MPI and native SCMP versions over P and size",

@@ -33,7 +33,7 @@ func calibrateCommand() *cli.Command {
 		Name:         "calibrate",
 		Usage:        "fit LogGP (L, o_s, o_r, g, G, per-hop L) to microbenchmarks on the simulated machine or to a CSV",
 		UsageText:    "nocsim calibrate --mesh 4x4 --protocol scmp --out params.toml --plots DIR\n   nocsim calibrate --csv measured.csv --out params.toml",
-		Flags:        append(flags, keyFlags("network", "node", "mpi")...),
+		Flags:        append(flags, keyFlags(machineSections)...),
 		Action:       runCalibrate,
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error { return usageErr("calibrate: %v", err) },
 	}

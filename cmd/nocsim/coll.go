@@ -32,12 +32,7 @@ func collCommand() *cli.Command {
 		&cli.StringFlag{Name: "params", Usage: "LogGP parameters (nocsim calibrate --out): add the model's prediction and error to every run, and let auto pick the model's fastest algorithm"},
 		quietFlag,
 	}
-	all := append(flags, keyFlags("network", "node")...)
-	for _, f := range keyFlags("mpi") {
-		if f.Names()[0] != "procs" { // --procs is the sweep's list here
-			all = append(all, f)
-		}
-	}
+	all := append(flags, keyFlags(machineSections, "procs")...)
 	return &cli.Command{
 		Name:      "coll",
 		Usage:     "time MPI collectives per algorithm, rank count and size, each checked against a serial result",

@@ -20,14 +20,18 @@ func flagName(key string) string { return strings.ReplaceAll(key, "_", "-") }
 
 // keyFlags makes one flag per configuration key of the named sections, so
 // that flags and scenario files share names, units, defaults and
-// validation.
-func keyFlags(sections ...string) []cli.Flag {
+// validation. Keys in except are left out: a command whose own flag of
+// that name means something else (coll's --procs is a list to sweep).
+func keyFlags(sections []string, except ...string) []cli.Flag {
 	var fs []cli.Flag
 	for _, s := range scenarios.Sections() {
 		if !slices.Contains(sections, s.Name) {
 			continue
 		}
 		for _, k := range s.Keys {
+			if slices.Contains(except, k.Name) {
+				continue
+			}
 			fs = append(fs, &cli.StringFlag{
 				Name:     flagName(k.Name),
 				Usage:    fmt.Sprintf("%s (%s; default %s; allowed %s)", k.Doc, k.Unit, k.Default, k.Allowed),
@@ -37,6 +41,9 @@ func keyFlags(sections ...string) []cli.Flag {
 	}
 	return fs
 }
+
+// machineSections are the sections that describe the chip and its MPI.
+var machineSections = []string{"network", "node", "mpi"}
 
 func nocCommand() *cli.Command {
 	flags := []cli.Flag{
@@ -52,7 +59,7 @@ func nocCommand() *cli.Command {
 		Name:         "noc",
 		Usage:        "latency against offered load under synthetic traffic",
 		UsageText:    "nocsim noc --mesh 8x8 --traffic uniform --rates 0.02,0.1,0.3 --packet-flits 5 --vcs 2 --vc-buf 8 --seed 1",
-		Flags:        append(flags, keyFlags("network", "noc")...),
+		Flags:        append(flags, keyFlags([]string{"network", "noc"})...),
 		Action:       runNoc,
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error { return usageErr("noc: %v (see nocsim noc --help)", err) },
 	}

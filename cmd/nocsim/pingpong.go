@@ -30,7 +30,7 @@ func pingpongCommand() *cli.Command {
 		Name:      "pingpong",
 		Usage:     "MPI ping-pong between two ranks: one-way and round-trip times per message size",
 		UsageText: "nocsim pingpong --mesh 4x4 --from 0 --to 15 --sizes 4,64,1024,65536 --protocol scmp",
-		Flags:     append(flags, keyFlags("network", "node", "mpi")...),
+		Flags:     append(flags, keyFlags(machineSections)...),
 		Action:    runPingPong,
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
 			return usageErr("pingpong: %v (see nocsim pingpong --help)", err)
