@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -36,29 +37,116 @@ func TestGlobalSumCorrect(t *testing.T) {
 	}
 }
 
-// Radke's break-even: serial summation with a barrier is competitive at
-// small P (on the KSR1 with 4 processors it even won), the hypercube's
-// log2 P parallel steps win as P grows. On the simulated SCMP the hypercube
-// is already ahead at P = 2 (no shared-memory barrier to exploit), so the
-// test asserts the direction: the hypercube beats serial at P = 16 and its
-// advantage there is larger than at P = 2 (P = 2 and 4 are about even:
-// serial's P-1 receives and sends against the hypercube's log2 P steps).
-func TestGlobalSumHypercubeBeatsSerialAtScale(t *testing.T) {
-	for _, native := range []bool{false, true} {
-		for _, n := range []int{16, 1024} {
-			ratio := map[int]float64{}
-			for _, p := range []int{2, 4, 16} {
-				s := runGlobalSum(t, GlobalSumConfig{Procs: p, N: n, Method: "serial", Native: native, Seed: 3}).Cycles
-				h := runGlobalSum(t, GlobalSumConfig{Procs: p, N: n, Method: "hypercube", Native: native, Seed: 3}).Cycles
-				ratio[p] = float64(s) / float64(h)
-				t.Logf("native=%v N=%4d P=%2d: serial %6d cycles, hypercube %6d cycles, serial/hypercube %.2f", native, n, p, s, h, ratio[p])
+// breakEvenSweep runs both methods in both versions on 4x4 and returns the
+// break-evens.
+func breakEvenSweep(t *testing.T, sc *Scenario, sizes []int) []BreakEven {
+	t.Helper()
+	sw := &AppSweep{App: "globalsum", Variant: "breakeven", Procs: []int{2, 4, 8, 16}, Sizes: sizes, Versions: []string{"mpi", "native"}, Seed: 3}
+	if err := sw.Check(sc, nil); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := sw.Run(sc, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if !r.Correct {
+			t.Fatalf("%+v: wrong sums", r)
+		}
+	}
+	bs := GlobalSumBreakEven(rows)
+	for _, b := range bs {
+		t.Logf("N=%4d serial %-6s hypercube %-6s %v: %s", b.Size, b.SerialVersion, b.HypercubeVersion, b.Ratios, b.Describe())
+	}
+	return bs
+}
+
+// pick returns the break-even of one size and pairing.
+func pick(t *testing.T, bs []BreakEven, n int, ser, hyp string) BreakEven {
+	t.Helper()
+	for _, b := range bs {
+		if b.Size == n && b.SerialVersion == ser && b.HypercubeVersion == hyp {
+			return b
+		}
+	}
+	t.Fatalf("no break-even for N=%d serial %s hypercube %s", n, ser, hyp)
+	return BreakEven{}
+}
+
+// effectiveP orders break-evens along P: below the sweep counts as 1,
+// above it as infinity.
+func effectiveP(b BreakEven) float64 {
+	switch b.Status {
+	case "below":
+		return 1
+	case "above":
+		return math.Inf(1)
+	}
+	return b.Procs
+}
+
+// Radke (section 7): the serial sum behind one efficient barrier beats the
+// message-passing hypercube at small P, the hypercube wins as P grows, and
+// the break-even moves to fewer processors as the work per element grows.
+// On SCMP the serial method in Radke's sense is the native one (remote
+// writes into rank 0's memory, flag words as the barrier) and the
+// hypercube the MPI one. With both in the same style there is no
+// break-even: the hypercube is ahead from P = 2 and its lead grows with P.
+func TestGlobalSumBreakEven(t *testing.T) {
+	bs := breakEvenSweep(t, mmScenario(), []int{1, 16, 1024})
+	small := pick(t, bs, 16, "native", "mpi")
+	if small.Status != "between" || small.Procs <= 2 || small.Procs >= 16 {
+		t.Errorf("N=16: want a break-even between P=2 and P=16, got %s", small.Describe())
+	}
+	prev := math.Inf(1)
+	for _, n := range []int{1, 16, 1024} {
+		p := effectiveP(pick(t, bs, n, "native", "mpi"))
+		if p > prev {
+			t.Errorf("N=%d: break-even P %.1f above the shorter vector's %.1f: longer vectors should favour the hypercube", n, p, prev)
+		}
+		prev = p
+	}
+	if big := pick(t, bs, 1024, "native", "mpi"); big.Status != "below" {
+		t.Errorf("N=1024: the hypercube should win at every P, got %s", big.Describe())
+	}
+	for _, style := range []string{"mpi", "native"} {
+		for _, n := range []int{1, 16, 1024} {
+			b := pick(t, bs, n, style, style)
+			first, last := b.Ratios[0], b.Ratios[len(b.Ratios)-1]
+			if b.Status != "below" || last.Ratio <= first.Ratio {
+				t.Errorf("%s N=%d: want the hypercube ahead from P=2 with a growing lead, got %v (%s)", style, n, b.Ratios, b.Describe())
 			}
-			if ratio[16] <= 1 {
-				t.Errorf("native=%v N=%d: at P=16 the hypercube is not faster than serial (ratio %.2f)", native, n, ratio[16])
-			}
-			if ratio[16] <= ratio[2] {
-				t.Errorf("native=%v N=%d: the hypercube's advantage does not grow with P: %v", native, n, ratio)
-			}
+		}
+	}
+	// A costlier element operation: serial does P-1 of them in a row, the
+	// hypercube log2 P, so the break-even comes at fewer processors.
+	heavy := mmScenario()
+	heavy.Node.FlopCycles = 16
+	hb := pick(t, breakEvenSweep(t, heavy, []int{16}), 16, "native", "mpi")
+	if effectiveP(hb) >= effectiveP(small) {
+		t.Errorf("flop_cycles 16: break-even %s, not below the 1-cycle one (%s)", hb.Describe(), small.Describe())
+	}
+}
+
+// The break-even is interpolated in log2 P on the ratio, between the last
+// P where serial is faster and the first where the hypercube is.
+func TestBreakEvenLocate(t *testing.T) {
+	for _, c := range []struct {
+		ratios []ProcsRatio
+		status string
+		lo, hi int
+		procs  float64
+	}{
+		{[]ProcsRatio{{2, 0.5}, {4, 0.8}, {8, 1.2}}, "between", 4, 8, 4 * math.Exp2(0.5)},
+		{[]ProcsRatio{{2, 0.5}, {4, 1}, {8, 3}}, "between", 4, 8, 4},
+		{[]ProcsRatio{{2, 0.5}, {8, 2}}, "between", 2, 8, math.Exp2(1 + 0.5/1.5*2)},
+		{[]ProcsRatio{{2, 1.1}, {4, 0.9}}, "below", 0, 2, 0},
+		{[]ProcsRatio{{2, 0.1}, {4, 0.9}}, "above", 4, 0, 0},
+	} {
+		b := BreakEven{Ratios: c.ratios}
+		b.locate()
+		if b.Status != c.status || b.SerialFasterUpTo != c.lo || b.HypercubeFasterFrom != c.hi || math.Abs(b.Procs-c.procs) > 1e-12 {
+			t.Errorf("%v: got %s %d %d %g, want %s %d %d %g", c.ratios, b.Status, b.SerialFasterUpTo, b.HypercubeFasterFrom, b.Procs, c.status, c.lo, c.hi, c.procs)
 		}
 	}
 }

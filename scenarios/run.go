@@ -149,6 +149,7 @@ func (sc *Scenario) Run(src Source, version string, opt RunOptions) (Summary, er
 	sum.Files = append(sum.Files, filepath.Join(dir, "config.toml"), filepath.Join(dir, "meta.json"))
 	var rows any
 	var chart func() error
+	var be []BreakEven
 	switch sc.Workload.Kind {
 	case "noc":
 		pts, _ := sc.NocPoints(src)
@@ -189,9 +190,26 @@ func (sc *Scenario) Run(src Source, version string, opt RunOptions) (Summary, er
 		}
 		rows = ar
 		for _, r := range ar {
-			sum.Lines = append(sum.Lines, fmt.Sprintf("%s %s, P=%d, size %d: %d cycles, speedup %.2f, correct %v", r.App, r.Version, r.Procs, r.Size, r.Cycles, r.Speedup, r.Correct))
+			sum.Lines = append(sum.Lines, fmt.Sprintf("%s %s %s, P=%d, size %d: %d cycles, speedup %.2f, correct %v", r.App, r.Variant, r.Version, r.Procs, r.Size, r.Cycles, r.Speedup, r.Correct))
+		}
+		if sc.Workload.App == "globalsum" && sc.appSweep().Variant == "breakeven" {
+			be = GlobalSumBreakEven(ar)
+			if err := write("breakeven.json", func(b *bytes.Buffer) error { return WriteJSON(b, be) }); err != nil {
+				return sum, err
+			}
+			for _, b := range be {
+				sum.Lines = append(sum.Lines, fmt.Sprintf("break-even, size %d, serial %s vs hypercube %s: %s", b.Size, b.SerialVersion, b.HypercubeVersion, b.Describe()))
+			}
 		}
 		chart = func() error {
+			if err := writeChart(&sum, dir, "time.png", func(p string) error { return TimeChart(ar, sc.Node.ClockHz).Save(p, 0, 0) }); err != nil {
+				return err
+			}
+			if be != nil {
+				if err := writeChart(&sum, dir, "breakeven.png", func(p string) error { return BreakEvenChart(be).Save(p, 0, 0) }); err != nil {
+					return err
+				}
+			}
 			if err := writeChart(&sum, dir, "speedup.png", func(p string) error { return SpeedupChart(ar).Save(p, 0, 0) }); err != nil {
 				return err
 			}

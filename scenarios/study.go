@@ -155,6 +155,27 @@ func DefaultStudy(version, dir string, opt RunOptions, log func(string)) (Summar
 		sum.Lines = append(sum.Lines, appHeadline(rows))
 		done()
 	}
+
+	// 5. Radke's global sum: where the hypercube overtakes the serial sum.
+	done = step("application: globalsum break-even")
+	gs := &AppSweep{App: "globalsum", Variant: "breakeven", Procs: []int{2, 4, 8, 16}, Sizes: []int{1, 16, 1024}, Versions: []string{"mpi", "native"}, Seed: 1}
+	rows, err := gs.Run(&base, opt)
+	if err != nil {
+		return sum, err
+	}
+	be := GlobalSumBreakEven(rows)
+	if err := write("globalsum.json", func(b *bytes.Buffer) error { return WriteJSON(b, map[string]any{"runs": rows, "break_even": be}) }); err != nil {
+		return sum, err
+	}
+	if err := chart("globalsum-breakeven.png", func(p string) error { return BreakEvenChart(be).Save(p, 0, 0) }); err != nil {
+		return sum, err
+	}
+	for _, b := range be {
+		if b.SerialVersion == "native" && b.HypercubeVersion == "mpi" {
+			sum.Lines = append(sum.Lines, fmt.Sprintf("globalsum of %d-element vectors, serial (native) against hypercube (MPI): %s", b.Size, b.Describe()))
+		}
+	}
+	done()
 	return sum, nil
 }
 

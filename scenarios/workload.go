@@ -52,7 +52,7 @@ var WorkloadKeys = []router.Key{
 	{Name: "procs", Unit: "ranks", Default: "every tile", Allowed: "1..W*H each", Doc: "coll and app: rank counts"},
 	{Name: "root", Unit: "rank", Default: "0", Allowed: "0..P-1", Doc: "coll: root"},
 	{Name: "app", Unit: "name", Default: "cg", Allowed: "cg, qr, matmul, globalsum", Doc: "app: the application"},
-	{Name: "variant", Unit: "name", Default: "the first", Allowed: "qr: 1d, 2d; matmul: 1d, 2d; globalsum: serial, hypercube", Doc: "app: the variant"},
+	{Name: "variant", Unit: "name", Default: "the first", Allowed: "qr: 1d, 2d; matmul: 1d, 2d; globalsum: serial, hypercube, breakeven", Doc: "app: the variant (globalsum breakeven runs both methods and reports where the hypercube starts to win)"},
 	{Name: "versions", Unit: "names", Default: "mpi, native", Allowed: "mpi, native", Doc: "app: versions"},
 	{Name: "app_seed", Unit: "integer", Default: "1", Allowed: ">= 0", Doc: "app: seed of the generated problem"},
 	{Name: "dir", Unit: "path", Default: "results/NAME", Allowed: "a directory, relative to the scenario file", Doc: "[output] where results, the effective configuration and charts go"},

@@ -19,13 +19,15 @@ func appCommand() *cli.Command {
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "config", Usage: "scenario TOML file; flags override its keys"},
 		&cli.StringFlag{Name: "app", Usage: "cg, qr, matmul or globalsum", Value: "cg"},
-		&cli.StringFlag{Name: "variant", Usage: "qr: 1d or 2d (processor grid); matmul: 1d or 2d; globalsum: serial or hypercube"},
+		&cli.StringFlag{Name: "variant", Usage: "qr: 1d or 2d (processor grid); matmul: 1d or 2d; globalsum: serial, hypercube or breakeven (both, with the P where the hypercube starts to win)"},
 		&cli.StringFlag{Name: "procs", Usage: "rank counts, comma-separated (the smallest is the speedup baseline)", Value: "1,4,16"},
 		&cli.StringFlag{Name: "sizes", Usage: "problem sizes: CG unknowns, QR and matrix-multiply order, vector length", Value: "64,256"},
 		&cli.StringFlag{Name: "versions", Usage: "mpi, native or both", Value: "mpi,native"},
 		&cli.IntFlag{Name: "app-seed", Usage: "seed of the generated problem", Value: 1},
 		&cli.BoolFlag{Name: "json", Usage: "print a JSON array, one object per run"},
 		&cli.StringFlag{Name: "plot", Usage: "draw speedup against P to `FILE` (.png, .svg, .pdf)"},
+		&cli.StringFlag{Name: "time-plot", Usage: "draw time against P, per version and size (and method), to `FILE`"},
+		&cli.StringFlag{Name: "breakeven-plot", Usage: "globalsum --variant breakeven: draw serial/hypercube time against P to `FILE`"},
 		&cli.StringFlag{Name: "ratio-plot", Usage: "draw the MPI/native time ratio against size, per P, to `FILE`"},
 		&cli.StringFlag{Name: "params", Usage: "LogGP parameters (nocsim calibrate --out): add the slides' Hockney prediction to matrix multiply"},
 		&cli.IntFlag{Name: "workers", Usage: "runs simulated in parallel (0 = one per core); results do not depend on it"},
@@ -70,7 +72,10 @@ func runApp(c *cli.Context) error {
 		}
 		return usageErr("%v", err)
 	}
-	for _, f := range []string{"plot", "ratio-plot"} {
+	if c.IsSet("breakeven-plot") && sw.Variant != "breakeven" {
+		return usageErr("--breakeven-plot needs --app globalsum --variant breakeven")
+	}
+	for _, f := range []string{"plot", "time-plot", "ratio-plot", "breakeven-plot"} {
 		if p := c.String(f); p != "" {
 			if err := plots.CheckExt(p); err != nil {
 				return usageErr("--%s: %v", f, err)
@@ -90,16 +95,37 @@ func runApp(c *cli.Context) error {
 		// A configuration the application refuses is bad input.
 		return usageErr("%v", err)
 	}
-	if c.Bool("json") {
+	var be []scenarios.BreakEven
+	if sw.Variant == "breakeven" {
+		be = scenarios.GlobalSumBreakEven(rows)
+	}
+	switch {
+	case c.Bool("json") && be != nil:
+		err = scenarios.WriteJSON(c.App.Writer, map[string]any{"runs": rows, "break_even": be})
+	case c.Bool("json"):
 		err = scenarios.WriteJSON(c.App.Writer, rows)
-	} else {
+	default:
 		err = writeAppTable(c.App.Writer, rows)
+		if err == nil && be != nil {
+			fmt.Fprintln(c.App.Writer)
+			err = scenarios.WriteBreakEvenTable(c.App.Writer, be)
+		}
 	}
 	if err != nil {
 		return runErr(err)
 	}
 	if p := c.String("plot"); p != "" {
 		if err := scenarios.SpeedupChart(rows).Save(p, 0, 0); err != nil {
+			return runErr(err)
+		}
+	}
+	if p := c.String("time-plot"); p != "" {
+		if err := scenarios.TimeChart(rows, sc.Node.ClockHz).Save(p, 0, 0); err != nil {
+			return runErr(err)
+		}
+	}
+	if p := c.String("breakeven-plot"); p != "" {
+		if err := scenarios.BreakEvenChart(be).Save(p, 0, 0); err != nil {
 			return runErr(err)
 		}
 	}

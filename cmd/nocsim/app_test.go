@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 )
@@ -57,10 +59,72 @@ func TestAppBadInput(t *testing.T) {
 		{[]string{"--app", "qr", "--variant", "2d", "--versions", "mpi", "--procs", "8"}, "--procs"},
 		{[]string{"--sizes", "0"}, "--sizes"},
 		{[]string{"--mesh", "4x4", "--app", "matmul", "--variant", "2d", "--procs", "3", "--sizes", "12"}, "--procs"},
+		{[]string{"--mesh", "4x4", "--app", "globalsum", "--variant", "breakeven", "--procs", "2,6", "--sizes", "4"}, "--procs"},
+		{[]string{"--mesh", "4x4", "--app", "globalsum", "--variant", "serial", "--breakeven-plot", "x.png"}, "--breakeven-plot"},
 	} {
 		code, out, stderr := nocsim(t, append([]string{"app", "--quiet"}, c.args...)...)
 		if code != 2 || out != "" || !strings.Contains(stderr, c.flag) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 naming %s", c.args, code, out, stderr, c.flag)
+		}
+	}
+}
+
+// The breakeven variant runs both methods in both versions; its JSON holds
+// the runs and one break-even per size and pairing, each consistent with
+// the runs' times; the chart files are written.
+func TestAppGlobalSumBreakEven(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"app", "--mesh", "4x4", "--app", "globalsum", "--variant", "breakeven", "--procs", "2,4,8,16",
+		"--sizes", "16", "--json", "--quiet", "--breakeven-plot", dir + "/be.svg", "--time-plot", dir + "/t.svg"}
+	code, out, stderr := nocsim(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var res struct {
+		Runs []struct {
+			Variant, Version string
+			Procs, Size      int
+			Cycles           int64
+		}
+		BreakEven []struct {
+			Size                int
+			SerialVersion       string `json:"serial_version"`
+			HypercubeVersion    string `json:"hypercube_version"`
+			Status              string
+			Procs               float64 `json:"break_even_procs"`
+			SerialFasterUpTo    int     `json:"serial_faster_up_to_procs"`
+			HypercubeFasterFrom int     `json:"hypercube_faster_from_procs"`
+		} `json:"break_even"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Runs) != 2*2*4 || len(res.BreakEven) != 3 {
+		t.Fatalf("%d runs and %d break-evens, want 16 and 3", len(res.Runs), len(res.BreakEven))
+	}
+	cycles := map[string]int64{}
+	for _, r := range res.Runs {
+		cycles[fmt.Sprintf("%s/%s/%d", r.Variant, r.Version, r.Procs)] = r.Cycles
+	}
+	at := func(method, version string, p int) int64 {
+		return cycles[fmt.Sprintf("%s/%s/%d", method, version, p)]
+	}
+	for _, b := range res.BreakEven {
+		if b.Status != "between" {
+			continue
+		}
+		lo, hi := b.SerialFasterUpTo, b.HypercubeFasterFrom
+		if !(at("serial", b.SerialVersion, lo) <= at("hypercube", b.HypercubeVersion, lo) &&
+			at("serial", b.SerialVersion, hi) > at("hypercube", b.HypercubeVersion, hi) && b.Procs >= float64(lo) && b.Procs <= float64(hi)) {
+			t.Errorf("break-even %+v does not match the runs", b)
+		}
+	}
+	if res.BreakEven[0].SerialVersion != "native" || res.BreakEven[0].HypercubeVersion != "mpi" || res.BreakEven[0].Status != "between" {
+		t.Errorf("Radke's pairing first, with a break-even inside P 2..16 at 16 elements: %+v", res.BreakEven[0])
+	}
+	for _, f := range []string{"be.svg", "t.svg"} {
+		if fi, err := os.Stat(dir + "/" + f); err != nil || fi.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
 		}
 	}
 }
