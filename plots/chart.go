@@ -29,7 +29,15 @@ type Series struct {
 	// Companion draws the series in the previous series' colour and without
 	// glyphs: a model line beside the measurement it belongs to.
 	Companion bool
+	// YErr, optional, same length as Y: half-widths drawn as error bars
+	// (e.g. a 95% interval over repetitions); nil = none.
+	YErr []float64
 }
+
+// yErrs adapts a series with YErr to plotter.YErrorBars.
+type yErrs struct{ Series }
+
+func (e yErrs) YError(i int) (float64, float64) { return e.YErr[i], e.YErr[i] }
 
 // Len implements plotter.XYer.
 func (s Series) Len() int { return len(s.X) }
@@ -85,6 +93,16 @@ func (c Chart) Validate() error {
 			return fmt.Errorf("plots: %s: no points", name)
 		case len(s.Marks) != 0 && len(s.Marks) != len(s.X):
 			return fmt.Errorf("plots: %s: len(Marks)=%d != len(X)=%d", name, len(s.Marks), len(s.X))
+		case len(s.YErr) != 0 && len(s.YErr) != len(s.Y):
+			return fmt.Errorf("plots: %s: len(YErr)=%d != len(Y)=%d", name, len(s.YErr), len(s.Y))
+		}
+		for i, e := range s.YErr {
+			if math.IsNaN(e) || math.IsInf(e, 0) || e < 0 {
+				return fmt.Errorf("plots: %s: point %d: error bar %v is not a finite non-negative half-width", name, i, e)
+			}
+			if c.LogY && s.Y[i]-e <= 0 {
+				return fmt.Errorf("plots: %s: point %d: error bar reaches %v, not positive, on a log axis", name, i, s.Y[i]-e)
+			}
 		}
 		for i := range s.X {
 			if err := checkValue(s.X[i], c.LogX); err != nil {
@@ -211,6 +229,14 @@ func (c Chart) plot() (*plot.Plot, error) {
 		}
 		p.Add(line, pts)
 		p.Legend.Add(s.Name, line, pts)
+		if len(s.YErr) > 0 {
+			bars, err := plotter.NewYErrorBars(yErrs{s})
+			if err != nil {
+				return nil, fmt.Errorf("series %d (%q): %w", i, s.Name, err)
+			}
+			bars.Color = col
+			p.Add(bars)
+		}
 	}
 	if c.MarkLegend != "" && anyMarked {
 		p.Legend.Add(c.MarkLegend, glyphThumb{Color: color.Black, Radius: markRadius, Shape: markGlyph})

@@ -62,6 +62,10 @@ func TestValidate(t *testing.T) {
 		{"-Inf y", Chart{Series: with(func(s *Series) { s.Y[1] = math.Inf(-1) })}, "point 1: y is -Inf"},
 		{"zero on log x", Chart{LogX: true, Series: with(func(s *Series) { s.X[0] = 0 })}, "point 0: x is 0, not positive, on a log axis"},
 		{"negative on log y", Chart{LogY: true, Series: with(func(s *Series) { s.Y[1] = -2 })}, "point 1: y is -2, not positive"},
+		{"error bars", Chart{Series: with(func(s *Series) { s.YErr = []float64{0, 0.5} })}, ""},
+		{"error bars mismatch", Chart{Series: with(func(s *Series) { s.YErr = []float64{1} })}, "len(YErr)=1 != len(Y)=2"},
+		{"negative error bar", Chart{Series: with(func(s *Series) { s.YErr = []float64{0, -1} })}, "point 1: error bar -1"},
+		{"error bar below zero on log y", Chart{LogY: true, Series: with(func(s *Series) { s.YErr = []float64{3, 0} })}, "point 0: error bar reaches 0"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -157,11 +161,18 @@ func TestStylingChangesOutput(t *testing.T) {
 	companion.Series[1].Dashed = false
 	companion.Series = append([]Series(nil), companion.Series...)
 	companion.Series[1].Companion = true
+	bars := base
+	bars.Series = append([]Series(nil), base.Series...)
+	bars.Series[0].YErr = make([]float64, len(bars.Series[0].Y))
+	for i, y := range bars.Series[0].Y {
+		bars.Series[0].YErr[i] = y / 4
+	}
 	tests := []struct {
 		name      string
 		c         Chart
 		reference []byte
 	}{
+		{"error bars", bars, baseline},
 		{"marks", marked, baseline},
 		{"mark legend", legend, markedBytes},
 		{"dashed", dashed, baseline},

@@ -10,12 +10,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
-
-	"gonum.org/v1/gonum/stat"
-	"gonum.org/v1/gonum/stat/distuv"
 
 	"nocsim/router"
 )
@@ -340,75 +336,6 @@ func (sc *Scenario) workloadRows() (any, string, error) {
 		return rows, "cycles", err
 	}
 	return nil, "", fmt.Errorf("sweeps run noc, pingpong, coll and app workloads, not %q", sc.Workload.Kind)
-}
-
-// writeSweepSummary aggregates each (settings, row) over repetitions.
-func writeSweepSummary(b *bytes.Buffer, pts []SweepPoint) error {
-	type group struct {
-		settings map[string]string
-		values   [][]float64 // per row, per repetition
-		status   []string
-	}
-	var keys []string
-	groups := map[string]*group{}
-	for _, p := range pts {
-		k := settingsKey(p.Settings)
-		g := groups[k]
-		if g == nil {
-			g = &group{settings: p.Settings}
-			groups[k] = g
-			keys = append(keys, k)
-		}
-		g.status = append(g.status, p.Status)
-		for i, v := range p.Values {
-			for len(g.values) <= i {
-				g.values = append(g.values, nil)
-			}
-			g.values[i] = append(g.values[i], v)
-		}
-	}
-	var axes []string
-	if len(pts) > 0 {
-		for k := range pts[0].Settings {
-			axes = append(axes, k)
-		}
-		sort.Strings(axes)
-	}
-	metric := ""
-	for _, p := range pts {
-		if p.Metric != "" {
-			metric = p.Metric
-			break
-		}
-	}
-	fmt.Fprintf(b, "%s,row,status,reps,%s_mean,%s_std,%s_ci95\n", strings.Join(axes, ","), metric, metric, metric)
-	for _, k := range keys {
-		g := groups[k]
-		var set []string
-		for _, a := range axes {
-			set = append(set, g.settings[a])
-		}
-		status := "ok"
-		for _, s := range g.status {
-			if s != "ok" {
-				status = s
-			}
-		}
-		if len(g.values) == 0 {
-			fmt.Fprintf(b, "%s,,%s,%d,,,\n", strings.Join(set, ","), status, len(g.status))
-		}
-		for i, vs := range g.values {
-			mean, std := stat.MeanStdDev(vs, nil)
-			ci := 0.0
-			if n := len(vs); n > 1 {
-				ci = distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(0.975) * std / math.Sqrt(float64(n))
-			} else {
-				std = 0
-			}
-			fmt.Fprintf(b, "%s,%d,%s,%d,%.6g,%.6g,%.6g\n", strings.Join(set, ","), i, status, len(vs), mean, std, ci)
-		}
-	}
-	return nil
 }
 
 func settingsKey(s map[string]string) string {

@@ -1,6 +1,8 @@
 package scenarios
 
 import (
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,9 +85,13 @@ func TestSweep(t *testing.T) {
 		t.Errorf("%d of 4 overloaded points recorded as saturated", sat)
 	}
 	summary, _ := os.ReadFile(filepath.Join(a, "out", "summary.csv"))
-	if !strings.HasPrefix(string(summary), "network.vcs,noc.rates,row,status,reps,avg_packet_latency_mean") {
+	if !strings.HasPrefix(string(summary), "network.vcs,noc.rates,row,row_label,status,reps,avg_packet_latency_mean") {
 		t.Errorf("summary header: %s", strings.SplitN(string(summary), "\n", 2)[0])
 	}
+	if !strings.Contains(string(summary), "1,0.05,0,offered_rate=0.05,ok,2,") {
+		t.Errorf("summary does not label the light point's row:\n%s", summary)
+	}
+	checkSweepChart(t, one)
 	// Keep the first three points, as a killed sweep would, and resume.
 	log := filepath.Join(a, "out", "points.jsonl")
 	full, _ := os.ReadFile(log)
@@ -102,6 +108,38 @@ func TestSweep(t *testing.T) {
 	again, _ := os.ReadFile(log)
 	if string(again) != string(full) {
 		t.Error("the resumed sweep's points differ from an uninterrupted one")
+	}
+}
+
+// checkSweepChart: one line per rate against the VC count, each point the
+// mean of the repetitions with Student's t 95% half-width (t(0.975, 1) =
+// 12.706 for two repetitions).
+func checkSweepChart(t *testing.T, pts []SweepPoint) {
+	t.Helper()
+	c, ok := SweepChart(pts, "t")
+	if !ok || c.XLabel != "network.vcs" || len(c.Series) != 2 {
+		t.Fatalf("chart: ok %v, x %q, %d series", ok, c.XLabel, len(c.Series))
+	}
+	for _, s := range c.Series {
+		for i, x := range s.X {
+			var v []float64
+			for _, p := range pts {
+				if p.Settings["network.vcs"] == fmt.Sprint(x) && strings.HasPrefix(s.Name, "noc.rates="+p.Settings["noc.rates"]+" ") {
+					v = append(v, p.Values[0])
+				}
+			}
+			if len(v) != 2 {
+				t.Fatalf("%s at %v: %d repetitions", s.Name, x, len(v))
+			}
+			mean := (v[0] + v[1]) / 2
+			half := 12.7062047 * math.Abs(v[0]-v[1]) / math.Sqrt2 / math.Sqrt2
+			if math.Abs(s.Y[i]-mean) > 1e-9*mean || math.Abs(s.YErr[i]-half) > 1e-6*(half+1) {
+				t.Errorf("%s at %v: mean %g ± %g, want %g ± %g", s.Name, x, s.Y[i], s.YErr[i], mean, half)
+			}
+		}
+	}
+	if err := c.Save(filepath.Join(t.TempDir(), "sweep.png"), 0, 0); err != nil {
+		t.Error(err)
 	}
 }
 

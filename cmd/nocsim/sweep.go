@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -61,6 +62,15 @@ func sweepCommand() *cli.Command {
 				}
 			}
 			fmt.Fprintf(c.App.Writer, "sweep %q: %d points, %d failed; %s/points.jsonl and %s/summary.csv\n", sc.Name, len(pts), failed, dir, dir)
+			if sc.Output.Plots {
+				if ch, ok := scenarios.SweepChart(pts, sc.Name); ok {
+					path := filepath.Join(dir, "sweep.png")
+					if err := ch.Save(path, 0, 0); err != nil {
+						return runErr(err)
+					}
+					fmt.Fprintf(c.App.Writer, "chart: %s (mean against %s, 95%% interval bars)\n", path, ch.XLabel)
+				}
+			}
 			return nil
 		},
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error { return usageErr("sweep: %v", err) },

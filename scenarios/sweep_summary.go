@@ -1,0 +1,243 @@
+package scenarios
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"nocsim/plots"
+)
+
+// rowIDColumns are the result columns that say which row is which (the
+// rest are measurements).
+var rowIDColumns = []string{"traffic", "offered_rate", "op", "algorithm", "variant", "version", "procs", "size", "size_bytes"}
+
+// sweepStat is one (settings, result row) aggregated over repetitions.
+type sweepStat struct {
+	settings        map[string]string
+	row             int
+	label           string // the row's identifying columns that vary across the sweep
+	status          string
+	n               int
+	mean, std, ci95 float64
+}
+
+// summarise groups points by settings (in point order) and each row's
+// metric over the repetitions: mean, standard deviation and the 95%
+// Student's t interval half-width.
+func summarise(pts []SweepPoint) []sweepStat {
+	type group struct {
+		settings map[string]string
+		values   [][]float64 // per row, per repetition
+		labels   []map[string]string
+		status   string
+		reps     int
+	}
+	var keys []string
+	groups := map[string]*group{}
+	for _, p := range pts {
+		k := settingsKey(p.Settings)
+		g := groups[k]
+		if g == nil {
+			g = &group{settings: p.Settings, status: "ok"}
+			groups[k] = g
+			keys = append(keys, k)
+		}
+		g.reps++
+		if p.Status != "ok" {
+			g.status = p.Status
+		}
+		ids := rowIDs(p.Rows)
+		for i, v := range p.Values {
+			for len(g.values) <= i {
+				g.values = append(g.values, nil)
+				g.labels = append(g.labels, nil)
+			}
+			g.values[i] = append(g.values[i], v)
+			if i < len(ids) && g.labels[i] == nil {
+				g.labels[i] = ids[i]
+			}
+		}
+	}
+	// A column names a row only if it takes more than one value somewhere
+	// in the sweep.
+	seen := map[string]map[string]bool{}
+	for _, k := range keys {
+		for _, ids := range groups[k].labels {
+			for c, v := range ids {
+				if seen[c] == nil {
+					seen[c] = map[string]bool{}
+				}
+				seen[c][v] = true
+			}
+		}
+	}
+	label := func(ids map[string]string) string {
+		var parts []string
+		for _, c := range rowIDColumns {
+			if v, ok := ids[c]; ok && len(seen[c]) > 1 {
+				parts = append(parts, c+"="+v)
+			}
+		}
+		return strings.Join(parts, " ")
+	}
+	var out []sweepStat
+	for _, k := range keys {
+		g := groups[k]
+		if len(g.values) == 0 {
+			out = append(out, sweepStat{settings: g.settings, row: -1, status: g.status, n: g.reps})
+		}
+		for i, vs := range g.values {
+			st := sweepStat{settings: g.settings, row: i, label: label(g.labels[i]), status: g.status, n: len(vs)}
+			st.mean, st.std = stat.MeanStdDev(vs, nil)
+			if len(vs) > 1 {
+				st.ci95 = distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(vs) - 1)}.Quantile(0.975) * st.std / math.Sqrt(float64(len(vs)))
+			} else {
+				st.std = 0
+			}
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+// rowIDs reads the identifying columns of each result row.
+func rowIDs(raw json.RawMessage) []map[string]string {
+	var rows []map[string]any
+	if json.Unmarshal(raw, &rows) != nil {
+		return nil
+	}
+	out := make([]map[string]string, len(rows))
+	for i, r := range rows {
+		out[i] = map[string]string{}
+		for _, c := range rowIDColumns {
+			if v, ok := r[c]; ok {
+				out[i][c] = fmt.Sprint(v)
+			}
+		}
+	}
+	return out
+}
+
+func sweepAxes(pts []SweepPoint) []string {
+	var axes []string
+	if len(pts) > 0 {
+		for k := range pts[0].Settings {
+			axes = append(axes, k)
+		}
+		slices.Sort(axes)
+	}
+	return axes
+}
+
+func sweepMetric(pts []SweepPoint) string {
+	for _, p := range pts {
+		if p.Metric != "" {
+			return p.Metric
+		}
+	}
+	return "metric"
+}
+
+// writeSweepSummary writes summary.csv: the axes' settings, the row index
+// and label, status, repetitions, and the metric's mean, standard
+// deviation and 95% interval half-width.
+func writeSweepSummary(b *bytes.Buffer, pts []SweepPoint) error {
+	axes, metric := sweepAxes(pts), sweepMetric(pts)
+	fmt.Fprintf(b, "%s,row,row_label,status,reps,%s_mean,%s_std,%s_ci95\n", strings.Join(axes, ","), metric, metric, metric)
+	for _, st := range summarise(pts) {
+		var set []string
+		for _, a := range axes {
+			set = append(set, csvField(st.settings[a]))
+		}
+		if st.row < 0 {
+			fmt.Fprintf(b, "%s,,,%s,%d,,,\n", strings.Join(set, ","), st.status, st.n)
+			continue
+		}
+		fmt.Fprintf(b, "%s,%d,%s,%s,%d,%.6g,%.6g,%.6g\n", strings.Join(set, ","), st.row, csvField(st.label), st.status, st.n, st.mean, st.std, st.ci95)
+	}
+	return nil
+}
+
+func csvField(s string) string {
+	if strings.ContainsAny(s, ",\"\n") {
+		return strconv.Quote(s)
+	}
+	return s
+}
+
+// SweepChart draws the metric's mean against the first numeric axis, one
+// line per setting of the other axes and result row, with the 95%
+// interval as error bars and saturated settings marked. ok is false when
+// no axis is numeric.
+func SweepChart(pts []SweepPoint, name string) (c plots.Chart, ok bool) {
+	axes, metric := sweepAxes(pts), sweepMetric(pts)
+	x := ""
+	for _, a := range axes {
+		numeric := true
+		for _, p := range pts {
+			if _, err := strconv.ParseFloat(p.Settings[a], 64); err != nil {
+				numeric = false
+			}
+		}
+		if numeric {
+			x = a
+			break
+		}
+	}
+	if x == "" {
+		return c, false
+	}
+	c = plots.Chart{Title: fmt.Sprintf("sweep %s: %s (mean, 95%% interval)", name, metric), XLabel: x, YLabel: metricUnit(metric),
+		MarkLegend: "saturated"}
+	idx := map[string]int{}
+	for _, st := range summarise(pts) {
+		if st.row < 0 || st.status == "failed" || math.IsNaN(st.mean) {
+			continue
+		}
+		var parts []string
+		for _, a := range axes {
+			if a != x {
+				parts = append(parts, a+"="+st.settings[a])
+			}
+		}
+		if st.label != "" {
+			parts = append(parts, st.label)
+		}
+		key := strings.Join(parts, " ")
+		if key == "" {
+			key = metric
+		}
+		i, seen := idx[key]
+		if !seen {
+			i = len(c.Series)
+			idx[key] = i
+			c.Series = append(c.Series, plots.Series{Name: key})
+		}
+		xv, _ := strconv.ParseFloat(st.settings[x], 64)
+		s := &c.Series[i]
+		s.X = append(s.X, xv)
+		s.Y = append(s.Y, st.mean)
+		s.YErr = append(s.YErr, st.ci95)
+		s.Marks = append(s.Marks, st.status == "saturated")
+	}
+	return c, len(c.Series) > 0
+}
+
+// metricUnit labels the metric's axis with its unit.
+func metricUnit(metric string) string {
+	switch metric {
+	case "avg_packet_latency":
+		return "average packet latency (cycles)"
+	case "one_way_cycles":
+		return "one-way time (cycles)"
+	}
+	return metric + " (cycles)"
+}
