@@ -38,6 +38,13 @@ type BreakEven struct {
 	Ratios []ProcsRatio `json:"serial_over_hypercube"`
 }
 
+// BreakEvenResult is a breakeven sweep's runs and what they show, as the
+// CLI's --json and the main job write it.
+type BreakEvenResult struct {
+	Runs      []AppRow    `json:"runs"`
+	BreakEven []BreakEven `json:"break_even"`
+}
+
 // ProcsRatio is one P's serial/hypercube time ratio.
 type ProcsRatio struct {
 	Procs int     `json:"procs"`

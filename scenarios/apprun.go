@@ -18,10 +18,14 @@ var Apps = map[string][]string{
 	"globalsum": {"serial", "hypercube", "breakeven"},
 }
 
+// BreakEven tells whether the sweep is the global sum's serial against
+// hypercube comparison, whose rows GlobalSumBreakEven analyses.
+func (s *AppSweep) BreakEven() bool { return s.App == "globalsum" && s.Variant == "breakeven" }
+
 // methods is what one sweep runs: the variant itself, or, for the global
 // sum's "breakeven", both methods side by side.
 func (s *AppSweep) methods() []string {
-	if s.App == "globalsum" && s.Variant == "breakeven" {
+	if s.BreakEven() {
 		return []string{"serial", "hypercube"}
 	}
 	return []string{s.Variant}

@@ -184,7 +184,8 @@ func (sc *Scenario) Run(src Source, version string, opt RunOptions) (Summary, er
 			sum.Lines = append(sum.Lines, fmt.Sprintf("%s %s, P=%d, %d bytes: %d cycles, correct %v", r.Op, r.Algorithm, r.Procs, r.SizeBytes, r.Cycles, r.Correct))
 		}
 	case "app":
-		ar, err := sc.appSweep().Run(sc, opt)
+		sw := sc.appSweep()
+		ar, err := sw.Run(sc, opt)
 		if err != nil {
 			return sum, err
 		}
@@ -192,7 +193,7 @@ func (sc *Scenario) Run(src Source, version string, opt RunOptions) (Summary, er
 		for _, r := range ar {
 			sum.Lines = append(sum.Lines, fmt.Sprintf("%s %s %s, P=%d, size %d: %d cycles, speedup %.2f, correct %v", r.App, r.Variant, r.Version, r.Procs, r.Size, r.Cycles, r.Speedup, r.Correct))
 		}
-		if sc.Workload.App == "globalsum" && sc.appSweep().Variant == "breakeven" {
+		if sw.BreakEven() {
 			be = GlobalSumBreakEven(ar)
 			if err := write("breakeven.json", func(b *bytes.Buffer) error { return WriteJSON(b, be) }); err != nil {
 				return sum, err

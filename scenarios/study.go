@@ -164,7 +164,7 @@ func DefaultStudy(version, dir string, opt RunOptions, log func(string)) (Summar
 		return sum, err
 	}
 	be := GlobalSumBreakEven(rows)
-	if err := write("globalsum.json", func(b *bytes.Buffer) error { return WriteJSON(b, map[string]any{"runs": rows, "break_even": be}) }); err != nil {
+	if err := write("globalsum.json", func(b *bytes.Buffer) error { return WriteJSON(b, BreakEvenResult{rows, be}) }); err != nil {
 		return sum, err
 	}
 	if err := chart("globalsum-breakeven.png", func(p string) error { return BreakEvenChart(be).Save(p, 0, 0) }); err != nil {

@@ -72,7 +72,7 @@ func runApp(c *cli.Context) error {
 		}
 		return usageErr("%v", err)
 	}
-	if c.IsSet("breakeven-plot") && sw.Variant != "breakeven" {
+	if c.IsSet("breakeven-plot") && !sw.BreakEven() {
 		return usageErr("--breakeven-plot needs --app globalsum --variant breakeven")
 	}
 	for _, f := range []string{"plot", "time-plot", "ratio-plot", "breakeven-plot"} {
@@ -96,12 +96,12 @@ func runApp(c *cli.Context) error {
 		return usageErr("%v", err)
 	}
 	var be []scenarios.BreakEven
-	if sw.Variant == "breakeven" {
+	if sw.BreakEven() {
 		be = scenarios.GlobalSumBreakEven(rows)
 	}
 	switch {
 	case c.Bool("json") && be != nil:
-		err = scenarios.WriteJSON(c.App.Writer, map[string]any{"runs": rows, "break_even": be})
+		err = scenarios.WriteJSON(c.App.Writer, scenarios.BreakEvenResult{Runs: rows, BreakEven: be})
 	case c.Bool("json"):
 		err = scenarios.WriteJSON(c.App.Writer, rows)
 	default:
