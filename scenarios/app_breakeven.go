@@ -59,14 +59,14 @@ var breakEvenPairings = [][2]string{{"native", "mpi"}, {"mpi", "mpi"}, {"native"
 // variant breakeven). The first P at which the hypercube is faster ends
 // the search: P beyond it is reported in Ratios only.
 func GlobalSumBreakEven(rows []AppRow) []BreakEven {
-	cycles := map[[3]string]map[int]int64{} // (method, version, size) -> P -> cycles
+	type run struct {
+		method, version string
+		size, procs     int
+	}
+	cycles := map[run]int64{}
 	var sizes, procs []int
 	for _, r := range rows {
-		k := [3]string{r.Variant, r.Version, fmt.Sprint(r.Size)}
-		if cycles[k] == nil {
-			cycles[k] = map[int]int64{}
-		}
-		cycles[k][r.Procs] = r.Cycles
+		cycles[run{r.Variant, r.Version, r.Size, r.Procs}] = r.Cycles
 		if !slices.Contains(sizes, r.Size) {
 			sizes = append(sizes, r.Size)
 		}
@@ -79,18 +79,16 @@ func GlobalSumBreakEven(rows []AppRow) []BreakEven {
 	var out []BreakEven
 	for _, n := range sizes {
 		for _, pair := range breakEvenPairings {
-			ser := cycles[[3]string{"serial", pair[0], fmt.Sprint(n)}]
-			hyp := cycles[[3]string{"hypercube", pair[1], fmt.Sprint(n)}]
-			if ser == nil || hyp == nil {
-				continue
-			}
 			b := BreakEven{Size: n, SerialVersion: pair[0], HypercubeVersion: pair[1]}
 			for _, p := range procs {
-				s, okS := ser[p]
-				h, okH := hyp[p]
+				s, okS := cycles[run{"serial", pair[0], n, p}]
+				h, okH := cycles[run{"hypercube", pair[1], n, p}]
 				if okS && okH && h > 0 {
 					b.Ratios = append(b.Ratios, ProcsRatio{p, float64(s) / float64(h)})
 				}
+			}
+			if len(b.Ratios) == 0 {
+				continue // the sweep did not run this pairing
 			}
 			b.locate()
 			out = append(out, b)
@@ -123,9 +121,6 @@ func (b *BreakEven) locate() {
 
 // Describe says the break-even in words.
 func (b BreakEven) Describe() string {
-	if len(b.Ratios) == 0 {
-		return "no common P"
-	}
 	switch b.Status {
 	case "below":
 		return fmt.Sprintf("hypercube faster from the smallest P (%d): break-even below it", b.HypercubeFasterFrom)
