@@ -30,8 +30,11 @@ func (r *Rank) blocking(op op, q *Request, err error) error {
 	if err != nil {
 		return err
 	}
+	r.recBegin()
+	defer r.recEnd()
 	blocked := r.wait(q.arrived)
 	r.complete(q)
+	r.recJoin(q)
 	bytes := q.bytes
 	if !q.send {
 		bytes = q.status.Bytes
@@ -96,6 +99,8 @@ func (r *Rank) Irecv(buf Buffer, count int, dt *Datatype, source, tag int, comm 
 // Sendrecv is MPI_Sendrecv.
 func (r *Rank) Sendrecv(sbuf Buffer, scount int, sdt *Datatype, dest, stag int,
 	rbuf Buffer, rcount int, rdt *Datatype, source, rtag int, comm *Comm) (Status, error) {
+	r.recBegin()
+	defer r.recEnd()
 	start := r.t.Now()
 	// Both halves are checked first: a failing send must not leave its
 	// receive posted to swallow a later message.
@@ -114,6 +119,7 @@ func (r *Rank) Sendrecv(sbuf Buffer, scount int, sdt *Datatype, dest, stag int,
 	blocked := r.wait(func() bool { return rq.arrived() && sq.arrived() })
 	r.complete(sq)
 	r.complete(rq)
+	r.recJoin(rq, sq)
 	r.leave(opSendrecv, start, rq.status.Bytes, blocked)
 	if sq.err != nil {
 		return rq.status, sq.err
@@ -147,11 +153,13 @@ func (r *Rank) checkArgs(name string, buf Buffer, count int, dt *Datatype, peer,
 func (r *Rank) newRequest(op op, send bool, buf Buffer, count int, dt *Datatype, peer, tag int, comm *Comm) *Request {
 	r.nextReq++
 	return &Request{r: r, id: r.nextReq, op: op, send: send, buf: buf, count: count, dt: dt, peer: peer, tag: tag,
-		comm: comm, bytes: count * dt.Size(), proto: r.w.Cfg.Protocol, posted: r.t.Now()}
+		comm: comm, bytes: count * dt.Size(), proto: r.w.Cfg.Protocol, posted: r.t.Now(), rec: -1}
 }
 
 func (r *Rank) isend(op op, mode sendMode, buf Buffer, count int, dt *Datatype, dest, tag int, comm *Comm) (*Request, error) {
 	name := opNames[op]
+	r.recBegin()
+	defer r.recEnd()
 	start := r.enter(op, "%s(dest=%d, tag=%d, comm %s)", name, dest, tag, commName(comm))
 	if err := r.checkArgs(name, buf, count, dt, dest, tag, comm, false); err != nil {
 		r.leave(op, start, 0, 0)
@@ -205,6 +213,7 @@ func (r *Rank) isend(op op, mode sendMode, buf Buffer, count int, dt *Datatype, 
 		r.sendOrder = slices.DeleteFunc(r.sendOrder, (*Request).arrived)
 	}
 	r.sendOrder = append(r.sendOrder, q)
+	r.recPost(q)
 	r.w.traceSend(r.rank, q.id, start)
 	q.callStart = start
 	err := r.w.startSend(r, q)
@@ -266,6 +275,8 @@ func (r *Rank) irecv(op op, buf Buffer, count int, dt *Datatype, source, tag int
 	if tag != AnyTag {
 		tg = fmt.Sprint(tag)
 	}
+	r.recBegin()
+	defer r.recEnd()
 	start := r.enter(op, "%s(source=%s, tag=%s, comm %s)", name, src, tg, commName(comm))
 	if err := r.checkArgs(name, buf, count, dt, source, tag, comm, true); err != nil {
 		r.leave(op, start, 0, 0)
@@ -298,6 +309,7 @@ func (r *Rank) irecv(op op, buf Buffer, count int, dt *Datatype, source, tag int
 	}
 	q.flag = flag
 	q.callStart = start
+	r.recPost(q)
 	r.w.startRecv(r, q)
 	if nonBlocking(op) {
 		r.leave(op, start, 0, 0)

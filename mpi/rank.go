@@ -30,6 +30,7 @@ type Rank struct {
 	stats    [numOps]OpStats
 	coll     map[string]*OpStats // collective calls, by MPI name
 	log      []Message
+	rec      *recorder // when the run is recorded
 }
 
 // Rank is the process's rank in MPI_COMM_WORLD.

@@ -75,6 +75,8 @@ type Request struct {
 	err       error
 	proto     string
 	callStart des.Time // the call that created the request
+	rec       int32    // index of its recorded operation, -1 if none
+	joined    bool     // its completion has been recorded
 	posted    des.Time
 	handshake des.Time
 }
@@ -153,8 +155,13 @@ func (r *Rank) Wait(q *Request) (Status, error) {
 		return Status{}, errorf(ErrArg, "MPI_Wait", "rank %d: nil request", r.rank)
 	}
 	start := r.enter(opWait, "MPI_Wait on %s", q.describe())
+	// After the call's charge: a replay's waits are not charged, so
+	// the charge is the program's computation.
+	r.recBegin()
+	defer r.recEnd()
 	blocked := r.wait(q.arrived)
 	r.complete(q)
+	r.recJoin(q)
 	r.leave(opWait, start, 0, blocked)
 	return q.status, q.err
 }
@@ -170,6 +177,8 @@ func (r *Rank) Test(q *Request) (bool, Status, error) {
 	ok := q.arrived()
 	if ok {
 		r.complete(q)
+		r.recFlush() // a test is computation until it succeeds
+		r.recJoin(q)
 	}
 	r.leave(opTest, start, 0, 0)
 	return ok, q.status, q.err
@@ -178,6 +187,10 @@ func (r *Rank) Test(q *Request) (bool, Status, error) {
 // Waitall is MPI_Waitall; the error is the first request's error, if any.
 func (r *Rank) Waitall(qs []*Request) ([]Status, error) {
 	start := r.enter(opWaitall, "MPI_Waitall on %d requests", len(qs))
+	// After the call's charge: a replay's waits are not charged, so
+	// the charge is the program's computation.
+	r.recBegin()
+	defer r.recEnd()
 	blocked := r.wait(func() bool {
 		for _, q := range qs {
 			if q != nil && !q.arrived() {
@@ -198,6 +211,7 @@ func (r *Rank) Waitall(qs []*Request) ([]Status, error) {
 			first = q.err
 		}
 	}
+	r.recJoin(qs...)
 	r.leave(opWaitall, start, 0, blocked)
 	return st, first
 }
@@ -206,6 +220,10 @@ func (r *Rank) Waitall(qs []*Request) ([]Status, error) {
 // order, and returns its index (Undefined if every request is nil).
 func (r *Rank) Waitany(qs []*Request) (int, Status, error) {
 	start := r.enter(opWaitany, "MPI_Waitany on %d requests", len(qs))
+	// After the call's charge: a replay's waits are not charged, so
+	// the charge is the program's computation.
+	r.recBegin()
+	defer r.recEnd()
 	live := false
 	for _, q := range qs {
 		live = live || q != nil && !q.done
@@ -226,6 +244,7 @@ func (r *Rank) Waitany(qs []*Request) (int, Status, error) {
 	})
 	q := qs[idx]
 	r.complete(q)
+	r.recJoin(q)
 	r.leave(opWaitany, start, 0, blocked)
 	return idx, q.status, q.err
 }
@@ -251,5 +270,7 @@ func (r *Rank) Testall(qs []*Request) (bool, []Status, error) {
 			}
 		}
 	}
+	r.recFlush()
+	r.recJoin(qs...)
 	return true, st, first
 }

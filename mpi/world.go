@@ -63,7 +63,9 @@ func (w *World) Launch(prog func(r *Rank)) {
 	for _, r := range w.Ranks {
 		r.node.Start(fmt.Sprintf("rank %d", r.rank), func(t *endpoint.Thread) {
 			r.t = t
+			r.recStart()
 			prog(r)
+			r.recFlush()
 			if r.call == "" {
 				r.call = "finished"
 			}
