@@ -41,7 +41,7 @@ func TestRunWritesEverything(t *testing.T) {
 	if err := sc.Check(src); err != nil {
 		t.Fatal(err)
 	}
-	sum, err := sc.Run(src, "test-version", RunOptions{})
+	sum, err := sc.Run(src, Provenance{Version: "test-version"}, RunOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,12 +120,12 @@ func TestExampleScenariosRun(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", f, err)
 			}
-			if _, err := RunSweep(pts, scs, sc.OutputDir(), false, RunOptions{}, nil); err != nil {
+			if _, _, err := RunSweep(pts, scs, sc.OutputDir(), SweepOptions{}); err != nil {
 				t.Errorf("%s: %v", f, err)
 			}
 			continue
 		}
-		sum, err := sc.Run(src, "test", RunOptions{})
+		sum, err := sc.Run(src, Provenance{Version: "test"}, RunOptions{})
 		if err != nil {
 			t.Errorf("%s: %v", f, err)
 			continue

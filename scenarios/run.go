@@ -101,23 +101,28 @@ func (sc *Scenario) appSweep() *AppSweep {
 }
 
 // WriteRecord puts the effective configuration (config.toml) and the
-// nocsim version and seeds (meta.json) into the output directory, as every
-// result directory holds them.
-func (sc *Scenario) WriteRecord(src Source, version string) error {
+// provenance (meta.json) into the output directory. A sweep uses it: its
+// directory fills point by point, so it cannot be staged whole.
+func (sc *Scenario) WriteRecord(src Source, prov Provenance) error {
 	dir := sc.OutputDir()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
+	return sc.record(src, prov, func(name string, fill func(*bytes.Buffer) error) error {
+		return WriteFile(filepath.Join(dir, name), fill)
+	})
+}
+
+func (sc *Scenario) record(src Source, prov Provenance, write func(string, func(*bytes.Buffer) error) error) error {
 	eff, err := sc.EffectiveTOML(src)
 	if err != nil {
 		return err
 	}
-	if err := WriteFile(filepath.Join(dir, "config.toml"), func(b *bytes.Buffer) error { _, err := b.WriteString(eff); return err }); err != nil {
-		return err
+	m := prov.meta(sc.Name, sc.Workload.Kind, sc.Noc.Seed, sc.Workload.AppSeed)
+	if len(sc.Sweep.Axis) > 0 || sc.Sweep.Reps > 1 {
+		m.SweepReps = max(sc.Sweep.Reps, 1)
 	}
-	meta := map[string]any{"nocsim_version": version, "scenario": sc.Name, "workload": sc.Workload.Kind,
-		"seed": sc.Noc.Seed, "app_seed": sc.Workload.AppSeed}
-	return WriteFile(filepath.Join(dir, "meta.json"), func(b *bytes.Buffer) error { return WriteJSON(b, meta) })
+	return recordFiles(eff, m, write)
 }
 
 // Summary is what `nocsim run` reports.
@@ -129,24 +134,30 @@ type Summary struct {
 
 // Run performs the scenario's workload and writes, into its output
 // directory, the results (JSON and CSV), the effective configuration, the
-// nocsim version and seed, and the charts. Check must have passed.
-func (sc *Scenario) Run(src Source, version string, opt RunOptions) (Summary, error) {
+// provenance (meta.json) and the charts. The directory is staged beside
+// the target and renamed into place only when every file is written: a
+// run that fails or is killed leaves an older result untouched. Check
+// must have passed.
+func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summary, err error) {
 	dir := sc.OutputDir()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	out, err := stageDir(dir)
+	if err != nil {
 		return Summary{}, err
 	}
-	sum := Summary{Dir: dir}
-	write := func(name string, fill func(*bytes.Buffer) error) error {
-		if err := WriteFile(filepath.Join(dir, name), fill); err != nil {
-			return err
+	defer func() {
+		if err != nil {
+			out.abort()
+			return
 		}
-		sum.Files = append(sum.Files, filepath.Join(dir, name))
-		return nil
-	}
-	if err := sc.WriteRecord(src, version); err != nil {
+		if err = out.commit(); err == nil {
+			sum.Files = out.files
+		}
+	}()
+	sum.Dir = dir
+	write := out.write
+	if err := sc.record(src, prov, write); err != nil {
 		return sum, err
 	}
-	sum.Files = append(sum.Files, filepath.Join(dir, "config.toml"), filepath.Join(dir, "meta.json"))
 	var rows any
 	var chart func() error
 	var be []BreakEven
@@ -160,10 +171,10 @@ func (sc *Scenario) Run(src Source, version string, opt RunOptions) (Summary, er
 		nr := NocRows(pts, res)
 		rows = nr
 		for _, r := range nr {
-			sum.Lines = append(sum.Lines, fmt.Sprintf("%s at %.3f flits/node/cycle: %.1f cycles average latency, saturated %v", r.Traffic, r.OfferedRate, r.AvgPacketLatency, r.Saturated))
+			sum.Lines = append(sum.Lines, fmt.Sprintf("%s at %.3f flits/node/cycle: %.1f cycles average latency, %s", r.Traffic, r.OfferedRate, r.AvgPacketLatency, rowSaturation(r)))
 		}
 		chart = func() error {
-			return writeChart(&sum, dir, "latency.png", func(p string) error { return NocChart(nr, sc.Name).Save(p, 0, 0) })
+			return out.save("latency.png", func(p string) error { return NocChart(nr, sc.Name).Save(p, 0, 0) })
 		}
 	case "pingpong":
 		pr, _, err := sc.pingPong().Run(sc)
@@ -203,22 +214,22 @@ func (sc *Scenario) Run(src Source, version string, opt RunOptions) (Summary, er
 			}
 		}
 		chart = func() error {
-			if err := writeChart(&sum, dir, "time.png", func(p string) error { return TimeChart(ar, sc.Node.ClockHz).Save(p, 0, 0) }); err != nil {
+			if err := out.save("time.png", func(p string) error { return TimeChart(ar, sc.Node.ClockHz).Save(p, 0, 0) }); err != nil {
 				return err
 			}
 			if be != nil {
-				if err := writeChart(&sum, dir, "breakeven.png", func(p string) error { return BreakEvenChart(be).Save(p, 0, 0) }); err != nil {
+				if err := out.save("breakeven.png", func(p string) error { return BreakEvenChart(be).Save(p, 0, 0) }); err != nil {
 					return err
 				}
 			}
-			if err := writeChart(&sum, dir, "speedup.png", func(p string) error { return SpeedupChart(ar).Save(p, 0, 0) }); err != nil {
+			if err := out.save("speedup.png", func(p string) error { return SpeedupChart(ar).Save(p, 0, 0) }); err != nil {
 				return err
 			}
-			if err := writeChart(&sum, dir, "efficiency.png", func(p string) error { return EfficiencyChart(ar).Save(p, 0, 0) }); err != nil {
+			if err := out.save("efficiency.png", func(p string) error { return EfficiencyChart(ar).Save(p, 0, 0) }); err != nil {
 				return err
 			}
 			if ratio := RatioChart(ar); len(ratio.Series) > 0 {
-				return writeChart(&sum, dir, "mpi-vs-native.png", func(p string) error { return ratio.Save(p, 0, 0) })
+				return out.save("mpi-vs-native.png", func(p string) error { return ratio.Save(p, 0, 0) })
 			}
 			return nil
 		}
@@ -245,7 +256,7 @@ func (sc *Scenario) Run(src Source, version string, opt RunOptions) (Summary, er
 		cal.Report.WriteText(&tb)
 		sum.Lines = strings.Split(strings.TrimSpace(tb.String()), "\n")
 		chart = func() error {
-			return writeChart(&sum, dir, "oneway.png", func(p string) error { return CalibrationChart(cal).Save(p, 0, 0) })
+			return out.save("oneway.png", func(p string) error { return CalibrationChart(cal).Save(p, 0, 0) })
 		}
 	}
 	if err := write("results.json", func(b *bytes.Buffer) error { return WriteJSON(b, rows) }); err != nil {
@@ -264,13 +275,12 @@ func (sc *Scenario) Run(src Source, version string, opt RunOptions) (Summary, er
 	return sum, nil
 }
 
-func writeChart(sum *Summary, dir, name string, save func(path string) error) error {
-	p := filepath.Join(dir, name)
-	if err := save(p); err != nil {
-		return err
+// rowSaturation says whether this one rate row saturated, and why.
+func rowSaturation(r NocRow) string {
+	if r.Saturated {
+		return "saturated (" + r.SaturationReason + ")"
 	}
-	sum.Files = append(sum.Files, p)
-	return nil
+	return "not saturated"
 }
 
 // writeRowsCSV writes a slice of structs as CSV, one column per JSON key,

@@ -3,8 +3,6 @@ package scenarios
 import (
 	"bytes"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -16,31 +14,30 @@ import (
 // compare collective algorithms with the model's predictions, and run CG
 // and QR in MPI and native versions; write every table and chart into dir
 // and return a short summary.
-func DefaultStudy(version, dir string, opt RunOptions, log func(string)) (Summary, error) {
+//
+// The directory is staged beside dir and renamed into place only when the
+// whole study has succeeded, so a failed or killed run never leaves a new
+// config.toml beside older results.
+func DefaultStudy(prov Provenance, dir string, opt RunOptions, log func(string)) (sum Summary, err error) {
 	base, src, err := Load()
 	if err != nil {
 		return Summary{}, err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	out, err := stageDir(dir)
+	if err != nil {
 		return Summary{}, err
 	}
-	sum := Summary{Dir: dir}
-	write := func(name string, fill func(*bytes.Buffer) error) error {
-		p := filepath.Join(dir, name)
-		if err := WriteFile(p, fill); err != nil {
-			return err
+	defer func() {
+		if err != nil {
+			out.abort()
+			return
 		}
-		sum.Files = append(sum.Files, p)
-		return nil
-	}
-	chart := func(name string, save func(string) error) error {
-		p := filepath.Join(dir, name)
-		if err := save(p); err != nil {
-			return err
+		if err = out.commit(); err == nil {
+			sum.Files = out.files
 		}
-		sum.Files = append(sum.Files, p)
-		return nil
-	}
+	}()
+	sum.Dir = dir
+	write, chart := out.write, out.save
 	step := func(s string) func() {
 		start := time.Now()
 		log(s)
@@ -50,12 +47,8 @@ func DefaultStudy(version, dir string, opt RunOptions, log func(string)) (Summar
 	if err != nil {
 		return sum, err
 	}
-	if err := write("config.toml", func(b *bytes.Buffer) error { _, err := b.WriteString(eff); return err }); err != nil {
-		return sum, err
-	}
-	if err := write("meta.json", func(b *bytes.Buffer) error {
-		return WriteJSON(b, map[string]any{"nocsim_version": version, "scenario": base.Name, "seed": base.Noc.Seed})
-	}); err != nil {
+	// The applications below use app seed 1 whatever the scenario says.
+	if err := recordFiles(eff, prov.meta(base.Name, "default study", base.Noc.Seed, 1), write); err != nil {
 		return sum, err
 	}
 

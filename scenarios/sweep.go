@@ -3,6 +3,9 @@ package scenarios
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/csv"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -10,6 +13,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -82,14 +86,30 @@ func axisText(v any) string {
 
 // SweepPoint is one point of a sweep: its settings and repetition.
 type SweepPoint struct {
-	Index    int               `json:"index"`
-	Settings map[string]string `json:"settings"`
-	Rep      int               `json:"rep"`
-	Status   string            `json:"status"` // ok, saturated, failed
-	Error    string            `json:"error,omitempty"`
-	Metric   string            `json:"metric"`
-	Values   []float64         `json:"values"` // the metric per result row
-	Rows     json.RawMessage   `json:"rows,omitempty"`
+	Index      int               `json:"index"`
+	Settings   map[string]string `json:"settings"`
+	Rep        int               `json:"rep"`
+	ConfigHash string            `json:"config_hash"` // what --resume matches; see PointHash
+	Status     string            `json:"status"`      // ok, saturated (some row), failed
+	Error      string            `json:"error,omitempty"`
+	Metric     string            `json:"metric"`
+	Values     []float64         `json:"values"`     // the metric per result row
+	RowStatus  []string          `json:"row_status"` // per result row: ok, saturated, failed
+	Rows       json.RawMessage   `json:"rows,omitempty"`
+}
+
+// PointHash identifies what a point computes: the SHA-256 of its effective
+// configuration (every key, as config.toml writes it) without [sweep],
+// which describes the set of points, and [output], which says only where
+// results go and whether charts are drawn.
+func PointHash(sc Scenario) string {
+	sc.Sweep, sc.Output = Sweep{}, Output{}
+	eff, err := sc.EffectiveTOML(nil)
+	if err != nil {
+		return "" // matches nothing, so the point is recomputed
+	}
+	h := sha256.Sum256([]byte(eff))
+	return hex.EncodeToString(h[:])
 }
 
 // SweepPoints expands the axes (in order, the last varying fastest) and
@@ -133,7 +153,7 @@ func (sc *Scenario) SweepPoints(src Source) ([]SweepPoint, []Scenario, error) {
 			if err := p.Check(src); err != nil {
 				return nil, nil, fmt.Errorf("sweep point %v: %w", set, err)
 			}
-			pts = append(pts, SweepPoint{Index: len(pts), Settings: set, Rep: rep})
+			pts = append(pts, SweepPoint{Index: len(pts), Settings: set, Rep: rep, ConfigHash: PointHash(p)})
 			scs = append(scs, p)
 		}
 		k := len(axes) - 1
@@ -152,114 +172,184 @@ func (sc *Scenario) SweepPoints(src Source) ([]SweepPoint, []Scenario, error) {
 	return pts, scs, nil
 }
 
+// ResumeCounts says what a resumed sweep did with the points recorded
+// before: reused (same configuration hash as a point of the current
+// expansion), recomputed (no recorded match), dropped (recorded, but no
+// longer a point of the sweep, or unreadable).
+type ResumeCounts struct{ Reused, Recomputed, Dropped int }
+
+// SweepOptions says how RunSweep runs; results do not depend on Workers.
+type SweepOptions struct {
+	Workers  int  // points in parallel; 0 means GOMAXPROCS
+	Resume   bool // reuse the recorded points that are still points of the sweep
+	Progress func(done, failed, total int)
+	Resumed  func(ResumeCounts) // with Resume, called before any point runs
+}
+
 // RunSweep runs the points in parallel, appending each finished point to
-// points.jsonl in dir as it completes (so a killed sweep keeps what it
-// finished); with resume, points already there are skipped. At the end
-// points.jsonl is rewritten in point order and summary.csv holds the mean,
-// standard deviation and 95% interval of each row's metric over the
-// repetitions. A point that fails is recorded with its status and the
-// sweep goes on.
-func RunSweep(pts []SweepPoint, scs []Scenario, dir string, resume bool, opt RunOptions, progress func(done, failed, total int)) ([]SweepPoint, error) {
+// points.jsonl and points.csv in dir as it completes (so a killed sweep
+// keeps what it finished). With resume, a recorded point is reused only if
+// its configuration hash is that of a point of the current expansion, so
+// an edited sweep file never keeps stale results; the logs are first
+// rewritten to hold just the reused points. At the end both logs are
+// rewritten in point order and summary.csv holds the mean, standard
+// deviation and 95% interval of each row's metric over the repetitions;
+// summary.csv is removed at the start, so it exists only for a finished
+// sweep. A point that fails is recorded with its status and the sweep goes
+// on.
+func RunSweep(pts []SweepPoint, scs []Scenario, dir string, opt SweepOptions) ([]SweepPoint, ResumeCounts, error) {
+	var counts ResumeCounts
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
+		return nil, counts, err
 	}
-	log := filepath.Join(dir, "points.jsonl")
-	have := map[int]SweepPoint{}
-	if resume {
+	for _, stale := range []string{"summary.csv", "sweep.png"} {
+		if err := os.Remove(filepath.Join(dir, stale)); err != nil && !os.IsNotExist(err) {
+			return nil, counts, err
+		}
+	}
+	log, csvLog := filepath.Join(dir, "points.jsonl"), filepath.Join(dir, "points.csv")
+	have := map[string]SweepPoint{}
+	var recorded []string // hashes of the recorded points, "" if unreadable
+	if opt.Resume {
 		if f, err := os.Open(log); err == nil {
 			sc := bufio.NewScanner(f)
 			sc.Buffer(make([]byte, 1<<20), 1<<28)
 			for sc.Scan() {
 				var p SweepPoint
-				if json.Unmarshal(sc.Bytes(), &p) == nil {
-					have[p.Index] = p
+				if json.Unmarshal(sc.Bytes(), &p) != nil || p.ConfigHash == "" || p.Status == "" {
+					recorded = append(recorded, "")
+					continue
 				}
+				recorded = append(recorded, p.ConfigHash)
+				have[p.ConfigHash] = p
 			}
 			f.Close()
 		}
 	}
-	f, err := os.OpenFile(log, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	csvLog := filepath.Join(dir, "points.csv")
-	fc, err := os.OpenFile(csvLog, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return nil, err
-	}
-	defer fc.Close()
-	if !resume {
-		f.Truncate(0)
-		fc.Truncate(0)
-	}
-	var mu sync.Mutex
-	done, failed := len(have), 0
+	current := map[string]bool{}
+	done, failed := 0, 0
 	var todo []int
 	for i := range pts {
-		if p, ok := have[i]; ok {
-			pts[i] = p
-			if p.Status == "failed" {
-				failed++
-			}
-		} else {
+		current[pts[i].ConfigHash] = true
+		p, ok := have[pts[i].ConfigHash]
+		if !ok || pts[i].ConfigHash == "" {
 			todo = append(todo, i)
+			continue
 		}
-	}
-	forEach(len(todo), RunOptions{Workers: opt.Workers}, func(j int) error {
-		i := todo[j]
-		p := runPoint(pts[i], &scs[i])
-		b, _ := json.Marshal(p)
-		mu.Lock()
-		defer mu.Unlock()
+		// The recorded result, under this expansion's name for the point.
+		p.Index, p.Settings, p.Rep = pts[i].Index, pts[i].Settings, pts[i].Rep
 		pts[i] = p
-		f.Write(append(b, '\n'))
-		fc.WriteString(pointCSV(p))
 		done++
 		if p.Status == "failed" {
 			failed++
 		}
-		if progress != nil {
-			progress(done, failed, len(pts))
+	}
+	counts.Reused, counts.Recomputed = done, len(todo)
+	for _, h := range recorded {
+		if h == "" || !current[h] {
+			counts.Dropped++
+		}
+	}
+	if opt.Resume && opt.Resumed != nil {
+		opt.Resumed(counts)
+	}
+	finished := func(p SweepPoint) bool { return p.Status != "" }
+	if err := writePointLogs(log, csvLog, pts, finished); err != nil {
+		return pts, counts, err
+	}
+	f, err := os.OpenFile(log, os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, counts, err
+	}
+	defer f.Close()
+	fc, err := os.OpenFile(csvLog, os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, counts, err
+	}
+	defer fc.Close()
+	var mu sync.Mutex
+	forEach(len(todo), RunOptions{Workers: opt.Workers}, func(j int) error {
+		i := todo[j]
+		p := runPoint(pts[i], &scs[i])
+		line := pointJSON(p)
+		row := pointCSV(p)
+		mu.Lock()
+		defer mu.Unlock()
+		pts[i] = p
+		f.Write(line)
+		fc.Write(row)
+		done++
+		if p.Status == "failed" {
+			failed++
+		}
+		if opt.Progress != nil {
+			opt.Progress(done, failed, len(pts))
 		}
 		return nil
 	})
-	if err := WriteFile(log, func(b *bytes.Buffer) error {
-		for _, p := range pts {
-			line, _ := json.Marshal(p)
-			b.Write(append(line, '\n'))
-		}
-		return nil
-	}); err != nil {
-		return pts, err
+	if err := writePointLogs(log, csvLog, pts, finished); err != nil {
+		return pts, counts, err
 	}
-	if err := WriteFile(csvLog, func(b *bytes.Buffer) error {
-		for _, p := range pts {
-			b.WriteString(pointCSV(p))
-		}
-		return nil
-	}); err != nil {
-		return pts, err
-	}
-	return pts, WriteFile(filepath.Join(dir, "summary.csv"), func(b *bytes.Buffer) error { return writeSweepSummary(b, pts) })
+	return pts, counts, WriteFile(filepath.Join(dir, "summary.csv"), func(b *bytes.Buffer) error { return writeSweepSummary(b, pts) })
 }
 
+// writePointLogs rewrites points.jsonl and points.csv (with its header)
+// whole, in point order, holding the points keep selects.
+func writePointLogs(log, csvLog string, pts []SweepPoint, keep func(SweepPoint) bool) error {
+	if err := WriteFile(log, func(b *bytes.Buffer) error {
+		for _, p := range pts {
+			if keep(p) {
+				b.Write(pointJSON(p))
+			}
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	return WriteFile(csvLog, func(b *bytes.Buffer) error {
+		b.WriteString(pointCSVHeader)
+		for _, p := range pts {
+			if keep(p) {
+				b.Write(pointCSV(p))
+			}
+		}
+		return nil
+	})
+}
+
+func pointJSON(p SweepPoint) []byte {
+	b, _ := json.Marshal(p)
+	return append(b, '\n')
+}
+
+// pointCSVHeader names the columns of points.csv.
+const pointCSVHeader = "index,settings,rep,config_hash,status,error,metric,values,row_status\n"
+
 // pointCSV is a point as one CSV line: index, settings (key=value;...),
-// repetition, status, metric and its value per result row.
-func pointCSV(p SweepPoint) string {
+// repetition, configuration hash, status and error, metric, its value per
+// result row and each row's status (both semicolon-separated).
+func pointCSV(p SweepPoint) []byte {
 	vals := make([]string, len(p.Values))
 	for i, v := range p.Values {
 		vals[i] = fmt.Sprintf("%.6g", v)
 	}
-	return fmt.Sprintf("%d,%q,%d,%s,%s,%q\n", p.Index, settingsKey(p.Settings), p.Rep, p.Status, p.Metric, strings.Join(vals, ";"))
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.Write([]string{strconv.Itoa(p.Index), settingsKey(p.Settings), strconv.Itoa(p.Rep), p.ConfigHash, p.Status, p.Error,
+		p.Metric, strings.Join(vals, ";"), strings.Join(p.RowStatus, ";")})
+	w.Flush()
+	return b.Bytes()
 }
 
-// runPoint runs one point's workload and keeps its rows and metric.
+// runPoint runs one point's workload and keeps its rows and metric. Each
+// row has its own status: saturated only if that row saturated; the point
+// is saturated if any row is, failed if any row is wrong. An error is kept
+// as its first line, so logs and CSV stay one line per point.
 func runPoint(p SweepPoint, sc *Scenario) SweepPoint {
 	p.Status = "ok"
 	rows, metric, err := sc.workloadRows()
 	if err != nil {
-		p.Status, p.Error = "failed", err.Error()
+		p.Status, p.Error = "failed", firstLine(err.Error())
 		return p
 	}
 	p.Metric = metric
@@ -268,14 +358,27 @@ func runPoint(p SweepPoint, sc *Scenario) SweepPoint {
 	for i := 0; i < v.Len(); i++ {
 		row := v.Index(i)
 		p.Values = append(p.Values, metricOf(row, metric))
+		st := "ok"
 		if f := row.FieldByName("Saturated"); f.IsValid() && f.Bool() {
-			p.Status = "saturated"
+			st = "saturated"
 		}
 		if f := row.FieldByName("Correct"); f.IsValid() && !f.Bool() {
-			p.Status, p.Error = "failed", "wrong result"
+			st = "failed"
+		}
+		p.RowStatus = append(p.RowStatus, st)
+		switch {
+		case st == "failed" && p.Status != "failed":
+			p.Status, p.Error = "failed", fmt.Sprintf("row %d: wrong result", i)
+		case st == "saturated" && p.Status == "ok":
+			p.Status = "saturated"
 		}
 	}
 	return p
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return strings.TrimSpace(line)
 }
 
 // withoutWallClock encodes rows without the columns that depend on the

@@ -37,7 +37,8 @@ func summarise(pts []SweepPoint) []sweepStat {
 		settings map[string]string
 		values   [][]float64 // per row, per repetition
 		labels   []map[string]string
-		status   string
+		status   []string // per row, over the repetitions
+		failed   bool     // a repetition failed as a whole: no rows
 		reps     int
 	}
 	var keys []string
@@ -46,21 +47,25 @@ func summarise(pts []SweepPoint) []sweepStat {
 		k := settingsKey(p.Settings)
 		g := groups[k]
 		if g == nil {
-			g = &group{settings: p.Settings, status: "ok"}
+			g = &group{settings: p.Settings}
 			groups[k] = g
 			keys = append(keys, k)
 		}
 		g.reps++
-		if p.Status != "ok" {
-			g.status = p.Status
+		if p.Status == "failed" && len(p.Values) == 0 {
+			g.failed = true
 		}
 		ids := rowIDs(p.Rows)
 		for i, v := range p.Values {
 			for len(g.values) <= i {
 				g.values = append(g.values, nil)
 				g.labels = append(g.labels, nil)
+				g.status = append(g.status, "ok")
 			}
 			g.values[i] = append(g.values[i], v)
+			if i < len(p.RowStatus) {
+				g.status[i] = worseStatus(g.status[i], p.RowStatus[i])
+			}
 			if i < len(ids) && g.labels[i] == nil {
 				g.labels[i] = ids[i]
 			}
@@ -92,10 +97,16 @@ func summarise(pts []SweepPoint) []sweepStat {
 	for _, k := range keys {
 		g := groups[k]
 		if len(g.values) == 0 {
-			out = append(out, sweepStat{settings: g.settings, row: -1, status: g.status, n: g.reps})
+			out = append(out, sweepStat{settings: g.settings, row: -1, status: "failed", n: g.reps})
 		}
 		for i, vs := range g.values {
-			st := sweepStat{settings: g.settings, row: i, label: label(g.labels[i]), status: g.status, n: len(vs)}
+			// A row is saturated only if it saturated itself; a
+			// repetition that failed outright leaves every row short.
+			status := g.status[i]
+			if g.failed {
+				status = "failed"
+			}
+			st := sweepStat{settings: g.settings, row: i, label: label(g.labels[i]), status: status, n: len(vs)}
 			st.mean, st.std = stat.MeanStdDev(vs, nil)
 			if len(vs) > 1 {
 				st.ci95 = distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(vs) - 1)}.Quantile(0.975) * st.std / math.Sqrt(float64(len(vs)))
@@ -106,6 +117,15 @@ func summarise(pts []SweepPoint) []sweepStat {
 		}
 	}
 	return out
+}
+
+// worseStatus orders statuses ok < saturated < failed.
+func worseStatus(a, b string) string {
+	rank := map[string]int{"ok": 0, "saturated": 1, "failed": 2}
+	if rank[b] > rank[a] {
+		return b
+	}
+	return a
 }
 
 // rowIDs reads the identifying columns of each result row.

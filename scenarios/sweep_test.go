@@ -57,12 +57,12 @@ func TestSweep(t *testing.T) {
 	if pts[0].Settings["noc.rates"] != "0.05" || pts[2].Settings["network.vcs"] != "2" || scs[1].Noc.Seed != scs[0].Noc.Seed+1 {
 		t.Errorf("expansion order or seeds wrong: %+v %+v, seeds %d %d", pts[0], pts[2], scs[0].Noc.Seed, scs[1].Noc.Seed)
 	}
-	one, err := RunSweep(pts, scs, filepath.Join(a, "out"), false, RunOptions{Workers: 1}, nil)
+	one, _, err := RunSweep(pts, scs, filepath.Join(a, "out"), SweepOptions{Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	pts2, scs2 := loadSweep(t, b)
-	if _, err := RunSweep(pts2, scs2, filepath.Join(b, "out"), false, RunOptions{Workers: 2}, nil); err != nil {
+	if _, _, err := RunSweep(pts2, scs2, filepath.Join(b, "out"), SweepOptions{Workers: 2}); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"summary.csv", "points.jsonl", "points.csv"} {
@@ -99,11 +99,12 @@ func TestSweep(t *testing.T) {
 	os.WriteFile(log, []byte(strings.Join(lines[:3], "")), 0o644)
 	pts3, scs3 := loadSweep(t, a)
 	ran := 0
-	if _, err := RunSweep(pts3, scs3, filepath.Join(a, "out"), true, RunOptions{Workers: 1}, func(done, failed, total int) { ran++ }); err != nil {
+	_, rc, err := RunSweep(pts3, scs3, filepath.Join(a, "out"), SweepOptions{Workers: 1, Resume: true, Progress: func(done, failed, total int) { ran++ }})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if ran != len(pts3)-3 {
-		t.Errorf("resume ran %d points, want %d", ran, len(pts3)-3)
+	if ran != len(pts3)-3 || rc != (ResumeCounts{Reused: 3, Recomputed: len(pts3) - 3}) {
+		t.Errorf("resume ran %d points (%+v), want %d", ran, rc, len(pts3)-3)
 	}
 	again, _ := os.ReadFile(log)
 	if string(again) != string(full) {

@@ -89,6 +89,9 @@ func runApp(c *cli.Context) error {
 		}
 		sw.Params = &p
 	}
+	if err := checkOutputFlags(c, []string{"plot", "time-plot", "ratio-plot", "breakeven-plot"}, nil); err != nil {
+		return err
+	}
 	bar := newProgress(c.App.ErrWriter, "app", quiet(c))
 	rows, err := sw.Run(&sc, scenarios.RunOptions{Workers: c.Int("workers"), Progress: bar.update})
 	if err != nil {

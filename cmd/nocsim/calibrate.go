@@ -63,6 +63,10 @@ func runCalibrate(c *cli.Context) error {
 	if out != "" && !strings.HasSuffix(out, ".toml") && !strings.HasSuffix(out, ".json") {
 		return usageErr("--out = %q: allowed a .toml or .json file", out)
 	}
+	// --csv is calibrate's input; its outputs are these.
+	if err := checkOutputFlags(c, []string{"out", "save-csv"}, []string{"plots"}); err != nil {
+		return err
+	}
 	var cal scenarios.Calibration
 	if path := c.String("csv"); path != "" {
 		f, err := os.Open(path)

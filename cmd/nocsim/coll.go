@@ -108,6 +108,9 @@ func runColl(c *cli.Context) error {
 			return usageErr("--plot: %v", err)
 		}
 	}
+	if err := checkOutputFlags(c, []string{"plot"}, nil); err != nil {
+		return err
+	}
 	bar := newProgress(c.App.ErrWriter, "coll", quiet(c))
 	rows, err := sw.Run(&sc, scenarios.RunOptions{Workers: c.Int("workers"), Progress: bar.update})
 	if err != nil {

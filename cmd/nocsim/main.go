@@ -10,6 +10,8 @@ import (
 	"os"
 
 	"github.com/urfave/cli/v2"
+
+	"nocsim/scenarios"
 )
 
 // Exit statuses: 2 for bad input (nothing was simulated), 1 for a run that
@@ -25,6 +27,7 @@ func main() {
 
 func run(args []string, stdout, stderr io.Writer) int {
 	app := newApp(stdout, stderr)
+	app.Metadata = map[string]any{provenanceKey: scenarios.BuildProvenance(version, args)}
 	err := app.Run(args)
 	if err == nil {
 		return 0
@@ -45,8 +48,19 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		UsageText: "nocsim [--quiet]            run the embedded default scenario\nnocsim noc [flags]          latency against offered load under synthetic traffic\nnocsim pingpong [flags]     MPI ping-pong times per message size\nnocsim coll [flags]         MPI collectives per algorithm, P and size",
 		Writer:    stdout,
 		ErrWriter: stderr,
-		Flags:     []cli.Flag{quietFlag},
+		Flags:     []cli.Flag{quietFlag, versionFlag},
+		Before: func(c *cli.Context) error {
+			if c.Bool("version") && c.NArg() > 0 {
+				return usageErr("--version prints the version and takes no command, got %q", c.Args().First())
+			}
+			return nil
+		},
 		Action: func(c *cli.Context) error {
+			if c.Bool("version") {
+				p := provenance(c)
+				fmt.Fprintf(c.App.Writer, "nocsim %s\nrevision %s (modified: %s)\n%s\n", p.Version, p.Revision, p.Modified, p.GoVersion)
+				return nil
+			}
 			if c.NArg() > 0 {
 				return usageErr("unknown command %q (see nocsim help)", c.Args().First())
 			}
@@ -56,6 +70,20 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError:   func(_ *cli.Context, err error, _ bool) error { return usageErr("%v (see nocsim help)", err) },
 	}
+}
+
+var versionFlag = &cli.BoolFlag{Name: "version", Usage: "print the nocsim version, the VCS revision it was built from and the Go version"}
+
+// provenanceKey holds, in the app's metadata, what meta.json records about
+// this build and command line.
+const provenanceKey = "provenance"
+
+func provenance(c *cli.Context) scenarios.Provenance {
+	p, ok := c.App.Metadata[provenanceKey].(scenarios.Provenance)
+	if !ok {
+		return scenarios.BuildProvenance(version, nil)
+	}
+	return p
 }
 
 var quietFlag = &cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar on stderr"}

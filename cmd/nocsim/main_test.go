@@ -383,9 +383,24 @@ func TestPrintConfigRoundTripsLargeSeed(t *testing.T) {
 // summary names, and the summary reports each part of the study.
 func TestDefaultAction(t *testing.T) {
 	t.Chdir(t.TempDir())
+	// An older result: replaced whole, so none of its files survive.
+	os.Mkdir("nocsim-results", 0o755)
+	os.WriteFile(filepath.Join("nocsim-results", "stale.json"), []byte("{}"), 0o644)
 	code, stdout, stderr := nocsim(t, "--quiet")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join("nocsim-results", "stale.json")); err == nil {
+		t.Error("a file of the older result survived")
+	}
+	if entries, _ := os.ReadDir("."); len(entries) != 1 {
+		t.Errorf("the main job left %d entries beside nocsim-results", len(entries)-1)
+	}
+	var meta scenarios.Meta
+	b, _ := os.ReadFile(filepath.Join("nocsim-results", "meta.json"))
+	if err := json.Unmarshal(b, &meta); err != nil || meta.Workload != "default study" || meta.NocsimVersion != version ||
+		!slices.Equal(meta.CommandLine, []string{"nocsim", "--quiet"}) || meta.Seed != 1 || meta.Date == "" {
+		t.Errorf("meta.json %+v (%v)", meta, err)
 	}
 	if stderr != "" {
 		t.Errorf("--quiet, but stderr %q", stderr)

@@ -150,15 +150,21 @@ func quiet(c *cli.Context) bool {
 	return false
 }
 
+// defaultDir is where the main job writes.
+const defaultDir = "nocsim-results"
+
 // runDefault is the main job: the embedded default study, written into
 // ./nocsim-results.
 func runDefault(c *cli.Context) error {
+	if err := checkOutputDir("the main job's output directory", defaultDir); err != nil {
+		return err
+	}
 	logf := func(s string) {
 		if !quiet(c) {
 			fmt.Fprintln(c.App.ErrWriter, "nocsim: "+s)
 		}
 	}
-	sum, err := scenarios.DefaultStudy(version, "nocsim-results", scenarios.RunOptions{}, logf)
+	sum, err := scenarios.DefaultStudy(provenance(c), defaultDir, scenarios.RunOptions{}, logf)
 	if err != nil {
 		return runErr(err)
 	}
@@ -184,6 +190,9 @@ func simulateNoc(c *cli.Context, sc scenarios.Scenario, src scenarios.Source) er
 		if err := plots.CheckExt(plotPath); err != nil {
 			return usageErr("--plot: %v", err)
 		}
+	}
+	if err := checkOutputFlags(c, []string{"csv", "plot"}, nil); err != nil {
+		return err
 	}
 	bar := newProgress(c.App.ErrWriter, "noc", quiet(c))
 	res, err := scenarios.RunNoc(pts, scenarios.RunOptions{Workers: c.Int("workers"), Progress: bar.update})

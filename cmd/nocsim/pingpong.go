@@ -67,6 +67,9 @@ func runPingPong(c *cli.Context) error {
 		}
 		return usageErr("%v", err)
 	}
+	if err := checkOutputFlags(c, []string{"trace"}, nil); err != nil {
+		return err
+	}
 	var trace bytes.Buffer
 	if c.String("trace") != "" {
 		pp.Trace = &trace

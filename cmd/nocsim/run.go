@@ -8,7 +8,8 @@ import (
 	"nocsim/scenarios"
 )
 
-// version is written into every result directory.
+// version is written into every result directory (meta.json) and printed
+// by nocsim --version.
 const version = "0.6.0-dev"
 
 func runCommand() *cli.Command {
@@ -25,10 +26,13 @@ func runCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			if err := checkScenarioDir(sc.OutputDir()); err != nil {
+				return err
+			}
 			if !quiet(c) {
 				fmt.Fprintf(c.App.ErrWriter, "run: %s (%s)\n", sc.Name, sc.Workload.Kind)
 			}
-			sum, err := sc.Run(src, version, scenarios.RunOptions{Workers: c.Int("workers")})
+			sum, err := sc.Run(src, provenance(c), scenarios.RunOptions{Workers: c.Int("workers")})
 			if err != nil {
 				return runErr(err)
 			}

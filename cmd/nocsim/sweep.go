@@ -17,7 +17,7 @@ func sweepCommand() *cli.Command {
 		UsageText: "nocsim sweep [--jobs N] [--resume] FILE",
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "jobs", Usage: "points simulated in parallel (0 = one per CPU); results do not depend on it"},
-			&cli.BoolFlag{Name: "resume", Usage: "skip the points already in points.jsonl"},
+			&cli.BoolFlag{Name: "resume", Usage: "reuse the points in points.jsonl whose configuration is still a point of the sweep; recompute the rest"},
 			quietFlag,
 		},
 		Action: func(c *cli.Context) error {
@@ -31,6 +31,10 @@ func sweepCommand() *cli.Command {
 			pts, scs, err := sc.SweepPoints(src)
 			if err != nil {
 				return usageErr("%v", err)
+			}
+			dir := sc.OutputDir()
+			if err := checkScenarioDir(dir); err != nil {
+				return err
 			}
 			start := time.Now()
 			show := func(done, failed, total int) {
@@ -47,11 +51,16 @@ func sweepCommand() *cli.Command {
 					fmt.Fprintln(c.App.ErrWriter)
 				}
 			}
-			dir := sc.OutputDir()
-			if err := sc.WriteRecord(src, version); err != nil {
+			if err := sc.WriteRecord(src, provenance(c)); err != nil {
 				return runErr(err)
 			}
-			pts, err = scenarios.RunSweep(pts, scs, dir, c.Bool("resume"), scenarios.RunOptions{Workers: c.Int("jobs")}, show)
+			// What a resume reused is said even with --quiet: it is what the
+			// results are made of.
+			resumed := func(rc scenarios.ResumeCounts) {
+				fmt.Fprintf(c.App.ErrWriter, "sweep: resume: %d points reused, %d recomputed, %d recorded points dropped (not points of this sweep, or unreadable)\n",
+					rc.Reused, rc.Recomputed, rc.Dropped)
+			}
+			pts, _, err = scenarios.RunSweep(pts, scs, dir, scenarios.SweepOptions{Workers: c.Int("jobs"), Resume: c.Bool("resume"), Progress: show, Resumed: resumed})
 			if err != nil {
 				return runErr(err)
 			}
