@@ -130,9 +130,11 @@ func (n *NIU) Pause(p bool) {
 
 // enqueue hands a message to the NIU side. Processor-built messages
 // (synthetic ones) wait in the source queue until the NIU has room for all
-// of their flits; DMA messages stream from memory and need no room.
+// of their flits; DMA messages stream from memory and need no room, but one
+// issued after a built message that is still waiting queues behind it, so a
+// tile's messages leave in the order the program issued them.
 func (n *NIU) enqueue(p *Packet) {
-	if p.built {
+	if p.built || n.back.n > 0 {
 		n.back.push(p.ID)
 		n.admit()
 	} else {
@@ -141,13 +143,19 @@ func (n *NIU) enqueue(p *Packet) {
 	n.fab.Eng.Activate(n.id)
 }
 
+// admit moves messages from the source queue into the NIU queue in order:
+// a built message once the queue has room for it, a DMA message as soon as
+// everything ahead of it has moved.
 func (n *NIU) admit() {
 	for n.back.n > 0 {
-		l := int(n.fab.pkts.get(n.back.front()).Len)
-		if n.queued+l > n.cap {
-			return
+		p := n.fab.pkts.get(n.back.front())
+		if p.built {
+			l := int(p.Len)
+			if n.queued+l > n.cap {
+				return
+			}
+			n.queued += l
 		}
-		n.queued += l
 		n.pend.push(n.back.pop())
 	}
 }
