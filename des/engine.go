@@ -45,6 +45,9 @@ func (a *event) before(b *event) bool {
 // go through the event heap.
 const wheelSize = 1 << 8
 
+// bucketCap bounds a wheel bucket's first allocation.
+const bucketCap = 1 << 10
+
 type wakeHandler struct{ e *Engine }
 
 func (w *wakeHandler) Handle(now Time, id int64) {
@@ -155,8 +158,11 @@ func (e *Engine) Wake(id int32, at Time) {
 	}
 	b := &e.wheel[at&(wheelSize-1)]
 	if cap(*b) == 0 {
-		// Sized for every ticker at once, so a bucket never grows again.
-		*b = make([]int32, 0, len(e.tickers)+8)
+		// Sized for every ticker at once, so a bucket never grows again,
+		// up to bucketCap: beyond it (chips of over 500 tiles) buckets
+		// grow by appending, keeping their capacity, so that 65536 tiles
+		// do not cost every ticker in each of the wheel's buckets.
+		*b = make([]int32, 0, min(len(e.tickers)+8, bucketCap))
 	}
 	*b = append(*b, id)
 	e.inWheel++

@@ -21,8 +21,6 @@ type NIU struct {
 	fab  *Fabric
 	id   int32
 	lp   router.LocalPort
-	dx   []int16 // offsets to every node, precomputed
-	dy   []int16
 	inW  int
 	ejW  int
 	cap  int
@@ -105,12 +103,6 @@ func newNIU(f *Fabric, node int) *NIU {
 	for i := range n.credit {
 		n.credit[i] = s.VCBuf
 		n.ej[i].buf = make([]router.Flit, s.VCBuf)
-	}
-	nodes := f.Topo.Nodes()
-	n.dx, n.dy = make([]int16, nodes), make([]int16, nodes)
-	for d := 0; d < nodes; d++ {
-		x, y := f.Topo.Offsets(node, d)
-		n.dx[d], n.dy[d] = int16(x), int16(y)
 	}
 	n.id = f.Eng.Register(n)
 	n.lp.InjectCredit.SetWake(n.id)
@@ -216,7 +208,10 @@ func (n *NIU) inject(now des.Time) {
 			if p.Ordered {
 				f.Kind |= router.KindOrdered
 			}
-			f.DX, f.DY = n.dx[p.Dst], n.dy[p.Dst]
+			// From the topology, not a per-destination table: tables
+			// would cost O(nodes^2) memory over the chip.
+			dx, dy := n.fab.Topo.Offsets(n.Node, int(p.Dst))
+			f.DX, f.DY = int16(dx), int16(dy)
 			f.Word = p.DstStride
 			p.Sent = now
 		case p.Kind == router.KindSynth:

@@ -131,17 +131,43 @@ func MaxRate(rs router.Spec, packetFlits int) float64 {
 }
 
 // ZeroLoad is the analytic zero-load latency averaged over the pattern's
-// source-destination distribution, every source equally likely.
+// source-destination distribution, every source equally likely. T0 is
+// affine in the hop count, so this is T0 at the mean hop count; the mean
+// costs O(nodes), not O(nodes^2), so that a 256x256 mesh is as cheap as a
+// small one.
 func ZeroLoad(m mesh.Mesh, rs router.Spec, p mesh.Pattern, packetFlits int) float64 {
-	sum := 0.0
+	t0 := float64(rs.ZeroLoadLatency(0, packetFlits))
+	perHop := float64(rs.ZeroLoadLatency(1, packetFlits)) - t0
+	return t0 + perHop*meanHops(m, p)
+}
+
+// sourceFree names the patterns whose destination distribution is the
+// same for every source (mesh documents them so).
+var sourceFree = map[string]bool{"uniform": true, "hotspot": true}
+
+// meanHops is the pattern's mean hop count over all sources. For a
+// distribution that ignores the source, the hops from every source to d
+// sum in closed form per dimension; otherwise (permutations) each source
+// has few destinations.
+func meanHops(m mesh.Mesh, p mesh.Pattern) float64 {
 	n := m.Nodes()
-	for s := 0; s < n; s++ {
-		p.Dist(s, func(d int, w float64) {
-			sum += w * float64(rs.ZeroLoadLatency(m.Hops(s, d), packetFlits))
+	if sourceFree[p.Name()] {
+		sum := 0.0
+		p.Dist(0, func(d int, w float64) {
+			x, y := m.XY(d)
+			sum += w * float64(m.H*distSum(m.W, x)+m.W*distSum(m.H, y))
 		})
+		return sum / float64(n)
+	}
+	sum := 0.0
+	for s := 0; s < n; s++ {
+		p.Dist(s, func(d int, w float64) { sum += w * float64(m.Hops(s, d)) })
 	}
 	return sum / float64(n)
 }
+
+// distSum is the sum of |i-c| over i = 0..k-1.
+func distSum(k, c int) int { return c*(c+1)/2 + (k-1-c)*(k-c)/2 }
 
 // generator creates packets at every tile as independent Bernoulli
 // processes, drawing geometric gaps so that an idle cycle costs nothing.
