@@ -15,11 +15,11 @@ const pageBits = 12
 // machine with 8 MiB per tile costs only what its programs touch.
 type Memory struct {
 	size  uint32
-	heap  uint32 // first heap word
+	heap  uint32     // first heap word
 	pages [][]uint32 // static memory by page; the table itself is made on first write
-	segs  []segment // allocated heap blocks, by address
-	free  []span    // free heap spans, by address
-	last  int       // segment of the last heap access, as DMA runs sequentially
+	segs  []segment  // allocated heap blocks, by address
+	free  []span     // free heap spans, by address
+	last  int        // segment of the last heap access, as DMA runs sequentially
 }
 
 type segment struct {
@@ -32,9 +32,9 @@ type span struct{ addr, words uint32 }
 func newMemory(words int) Memory {
 	heap := uint32(words) / 4
 	return Memory{
-		size:  uint32(words),
-		heap:  heap,
-		free:  []span{{heap, uint32(words) - heap}},
+		size: uint32(words),
+		heap: heap,
+		free: []span{{heap, uint32(words) - heap}},
 	}
 }
 
