@@ -126,9 +126,14 @@ func (e *Engine) Pending() int { return len(e.heap) }
 
 // Schedule arranges for h.Handle(at, arg) to be called at cycle at. Events
 // at the same cycle run in the order they were scheduled, before that
-// cycle's tickers. A time whose cycle has already ticked is moved to the
-// next cycle, so an event can never reorder history.
+// cycle's tickers. An event for the current cycle scheduled after its tick
+// phase (by a ticker, or between runs) runs at the start of the next
+// cycle, so an event can never reorder history. A time before Now is a
+// bug in the caller and panics.
 func (e *Engine) Schedule(at Time, h Handler, arg int64) {
+	if at < e.now {
+		panic(fmt.Sprintf("des: event scheduled for cycle %d at cycle %d: time cannot go back", at, e.now))
+	}
 	at = max(at, e.floor())
 	e.seq++
 	e.heap = append(e.heap, event{at: at, seq: e.seq, h: h, arg: arg})
