@@ -66,10 +66,10 @@ func mustRun(t *testing.T, e *Engine, until Time) {
 
 func TestEventsOrderedByTimeThenSchedulingOrder(t *testing.T) {
 	for _, tc := range []struct {
-		name     string
-		n        int
-		maxTime  int64
-		seed     uint64
+		name    string
+		n       int
+		maxTime int64
+		seed    uint64
 	}{
 		{"dense ties", 2000, 20, 1},
 		{"sparse", 2000, 1_000_000, 2},
