@@ -45,6 +45,9 @@ func (a *event) before(b *event) bool {
 // go through the event heap.
 const wheelSize = 1 << 8
 
+// bucketCap bounds a wheel bucket's first allocation.
+const bucketCap = 1 << 10
+
 type wakeHandler struct{ e *Engine }
 
 func (w *wakeHandler) Handle(now Time, id int64) {
@@ -123,9 +126,14 @@ func (e *Engine) Pending() int { return len(e.heap) }
 
 // Schedule arranges for h.Handle(at, arg) to be called at cycle at. Events
 // at the same cycle run in the order they were scheduled, before that
-// cycle's tickers. A time whose cycle has already ticked is moved to the
-// next cycle, so an event can never reorder history.
+// cycle's tickers. An event for the current cycle scheduled after its tick
+// phase (by a ticker, or between runs) runs at the start of the next
+// cycle, so an event can never reorder history. A time before Now is a
+// bug in the caller and panics.
 func (e *Engine) Schedule(at Time, h Handler, arg int64) {
+	if at < e.now {
+		panic(fmt.Sprintf("des: event scheduled for cycle %d at cycle %d: time cannot go back", at, e.now))
+	}
 	at = max(at, e.floor())
 	e.seq++
 	e.heap = append(e.heap, event{at: at, seq: e.seq, h: h, arg: arg})
@@ -155,8 +163,11 @@ func (e *Engine) Wake(id int32, at Time) {
 	}
 	b := &e.wheel[at&(wheelSize-1)]
 	if cap(*b) == 0 {
-		// Sized for every ticker at once, so a bucket never grows again.
-		*b = make([]int32, 0, len(e.tickers)+8)
+		// Sized for every ticker at once, so a bucket never grows again,
+		// up to bucketCap: beyond it (chips of over 500 tiles) buckets
+		// grow by appending, keeping their capacity, so that 65536 tiles
+		// do not cost every ticker in each of the wheel's buckets.
+		*b = make([]int32, 0, min(len(e.tickers)+8, bucketCap))
 	}
 	*b = append(*b, id)
 	e.inWheel++

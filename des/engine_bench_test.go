@@ -3,6 +3,7 @@ package des
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 )
 
@@ -65,6 +66,31 @@ func BenchmarkScheduleAndRun(b *testing.B) {
 	}
 }
 
+// mallocs counts the heap allocations made while f runs. Unlike
+// testing.AllocsPerRun, whose integer division lets an allocation every
+// other run through, it sees a single allocation.
+func mallocs(f func()) uint64 {
+	var a, b runtime.MemStats
+	runtime.ReadMemStats(&a)
+	f()
+	runtime.ReadMemStats(&b)
+	return b.Mallocs - a.Mallocs
+}
+
+// allocEvery is a handler that allocates once every k events, to show
+// that the allocation check catches it.
+type allocEvery struct {
+	k, n int
+}
+
+var sink *[64]byte
+
+func (h *allocEvery) Handle(now Time, _ int64) {
+	if h.n++; h.n%h.k == 0 {
+		sink = new([64]byte)
+	}
+}
+
 func TestScheduleDoesNotAllocate(t *testing.T) {
 	for _, n := range []int{1, 64, 1000} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
@@ -73,16 +99,37 @@ func TestScheduleDoesNotAllocate(t *testing.T) {
 				s.step()
 			}
 			before := s.e.Events()
-			allocs := testing.AllocsPerRun(1000, s.step)
-			if got := s.e.Events() - before; got != 1001 { // AllocsPerRun warms up once
-				t.Fatalf("handled %d events in 1001 steps; each step must handle exactly one", got)
+			got := mallocs(func() {
+				for range 5000 {
+					s.step()
+				}
+			})
+			if handled := s.e.Events() - before; handled != 5000 {
+				t.Fatalf("handled %d events in 5000 steps; each step must handle exactly one", handled)
 			}
 			if s.e.Pending() != n {
 				t.Fatalf("Pending = %d, want %d", s.e.Pending(), n)
 			}
-			if allocs != 0 {
-				t.Fatalf("%v allocations per Schedule+handle, want 0", allocs)
+			if got != 0 {
+				t.Fatalf("%d allocations in 5000 Schedule+handle steps, want 0", got)
 			}
 		})
+	}
+}
+
+// The check above is sharp: one allocation in a thousand events fails it.
+func TestMallocsCatchesRareAllocation(t *testing.T) {
+	e := New()
+	h := &allocEvery{k: 1000}
+	for i := range 5000 {
+		e.Schedule(Time(i), h, 0)
+	}
+	got := mallocs(func() {
+		if err := e.Run(-1); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if got < 5 {
+		t.Fatalf("%d allocations counted over 5000 events allocating every 1000th; want at least 5", got)
 	}
 }

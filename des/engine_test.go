@@ -66,16 +66,14 @@ func mustRun(t *testing.T, e *Engine, until Time) {
 
 func TestEventsOrderedByTimeThenSchedulingOrder(t *testing.T) {
 	for _, tc := range []struct {
-		name     string
-		n        int
-		maxTime  int64
-		seed     uint64
-		negative bool // also schedule some times < 0 (clamped to cycle 0)
+		name    string
+		n       int
+		maxTime int64
+		seed    uint64
 	}{
-		{"dense ties", 2000, 20, 1, false},
-		{"sparse", 2000, 1_000_000, 2, false},
-		{"single cycle", 500, 1, 3, false},
-		{"with past times", 1000, 50, 4, true},
+		{"dense ties", 2000, 20, 1},
+		{"sparse", 2000, 1_000_000, 2},
+		{"single cycle", 500, 1, 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := rand.New(rand.NewPCG(tc.seed, 99))
@@ -88,11 +86,8 @@ func TestEventsOrderedByTimeThenSchedulingOrder(t *testing.T) {
 			want := make([]sched, tc.n)
 			for i := range tc.n {
 				at := r.Int64N(tc.maxTime)
-				if tc.negative && r.IntN(4) == 0 {
-					at = -1 - r.Int64N(100)
-				}
 				e.Schedule(at, rc, int64(i))
-				want[i] = sched{max(at, 0), i}
+				want[i] = sched{at, i}
 			}
 			if e.Pending() != tc.n {
 				t.Fatalf("Pending = %d, want %d", e.Pending(), tc.n)
@@ -274,26 +269,17 @@ func TestStopInTickerFinishesCycle(t *testing.T) {
 	}
 }
 
-// Schedule's contract: a time whose cycle has already ticked moves to the
-// first cycle that has not ticked yet.
+// Schedule's contract: an event for the current cycle whose tick phase has
+// run moves to the first cycle that has not ticked yet (earlier times
+// panic: TestSchedulePastPanics).
 func TestScheduleInThePast(t *testing.T) {
-	t.Run("before first run", func(t *testing.T) {
-		e := New()
-		rc := &recorder{}
-		e.Schedule(-5, rc, 1)
-		e.Schedule(0, rc, 2)
-		mustRun(t, e, -1)
-		if want := []rec{{0, 1}, {0, 2}}; !slices.Equal(rc.log, want) {
-			t.Fatalf("handled %v, want %v", rc.log, want)
-		}
-	})
 	t.Run("after Run(until)", func(t *testing.T) {
 		e := New()
 		rc := &recorder{}
 		tk := &tickLog{next: func(now Time) Time { return now + 1 }}
 		e.Activate(e.Register(tk))
 		mustRun(t, e, 10) // cycle 10 has ticked
-		e.Schedule(4, rc, 1)
+		e.Schedule(10, rc, 1)
 		e.Schedule(10, rc, 2)
 		e.Schedule(11, rc, 3)
 		e.Schedule(12, rc, 4)
@@ -304,23 +290,23 @@ func TestScheduleInThePast(t *testing.T) {
 	})
 	t.Run("after Run(until) with idle gap", func(t *testing.T) {
 		// Cycle 5 is the last processed one; cycles 6..10 have not ticked,
-		// so an event for cycle 7 stays at 7, one for 3 moves to 6.
+		// so an event for cycle 7 stays at 7, one for 5 moves to 6.
 		e := New()
 		rc := &recorder{}
 		e.Schedule(5, rc, 0)
 		e.Schedule(20, rc, 9)
 		mustRun(t, e, 10)
 		e.Schedule(7, rc, 1)
-		e.Schedule(3, rc, 2)
+		e.Schedule(5, rc, 2)
 		mustRun(t, e, -1)
 		if want := []rec{{5, 0}, {6, 2}, {7, 1}, {20, 9}}; !slices.Equal(rc.log, want) {
 			t.Fatalf("handled %v, want %v", rc.log, want)
 		}
 	})
 	fromHandler := func(t *testing.T, busyBefore bool) {
-		// During cycle 10's event phase, cycle 10 has not ticked: a past
-		// time moves to 10 and runs in the same cycle, after the events
-		// already queued for 10 and before the tickers.
+		// During cycle 10's event phase, cycle 10 has not ticked: an
+		// event for 10 runs in the same cycle, after the events already
+		// queued for 10 and before the tickers.
 		e := New()
 		rc := &recorder{}
 		var order []string
@@ -337,12 +323,12 @@ func TestScheduleInThePast(t *testing.T) {
 			})))
 		}
 		e.Schedule(10, handlerFunc(func(now Time, _ int64) {
-			e.Schedule(3, handlerFunc(func(now Time, _ int64) { order = append(order, fmt.Sprintf("past@%d", now)) }), 0)
+			e.Schedule(now, handlerFunc(func(now Time, _ int64) { order = append(order, fmt.Sprintf("same@%d", now)) }), 0)
 			e.Schedule(now, rc, 7)
 		}), 0)
 		e.Schedule(10, handlerFunc(func(now Time, _ int64) { order = append(order, fmt.Sprintf("second@%d", now)) }), 0)
 		mustRun(t, e, -1)
-		if want := []string{"second@10", "past@10", "tick@10"}; !slices.Equal(order, want) {
+		if want := []string{"second@10", "same@10", "tick@10"}; !slices.Equal(order, want) {
 			t.Fatalf("order %v, want %v", order, want)
 		}
 		if want := []rec{{10, 7}}; !slices.Equal(rc.log, want) {
@@ -350,31 +336,30 @@ func TestScheduleInThePast(t *testing.T) {
 		}
 	}
 	t.Run("from a handler", func(t *testing.T) { fromHandler(t, true) })
-	// Same, but cycles 0..9 were skipped as idle: a time in the past must
-	// still not run ahead of events queued earlier for the current cycle.
+	// Same, but cycles 0..9 were skipped as idle: an event for the
+	// current cycle must still not run ahead of events queued earlier.
 	t.Run("from a handler after an idle jump", func(t *testing.T) { fromHandler(t, false) })
 	t.Run("from a ticker", func(t *testing.T) {
-		// During cycle 10's tick phase, cycle 10 has ticked: times <= 10
-		// move to 11.
+		// During cycle 10's tick phase, cycle 10 has ticked: an event for
+		// 10 moves to 11.
 		e := New()
 		rc := &recorder{}
 		tk := tickerFunc(func(now Time) Time {
 			if now == 10 {
 				e.Schedule(10, rc, 1)
-				e.Schedule(2, rc, 2)
 				e.Schedule(11, rc, 3)
 			}
 			return Never
 		})
 		e.Wake(e.Register(tk), 10)
 		mustRun(t, e, -1)
-		if want := []rec{{11, 1}, {11, 2}, {11, 3}}; !slices.Equal(rc.log, want) {
+		if want := []rec{{11, 1}, {11, 3}}; !slices.Equal(rc.log, want) {
 			t.Fatalf("handled %v, want %v", rc.log, want)
 		}
 	})
 	afterStop := func(t *testing.T, idleJump bool) {
-		// Stopped during cycle 5's events: cycle 5 has not ticked, so a
-		// past time moves to 5 (after the events still queued there), and
+		// Stopped during cycle 5's events: cycle 5 has not ticked, so an
+		// event for 5 runs at 5 (after the events still queued there), and
 		// time never goes back.
 		e := New()
 		rc := &recorder{}
@@ -387,10 +372,9 @@ func TestScheduleInThePast(t *testing.T) {
 		if e.Now() != 5 {
 			t.Fatalf("Now after Stop = %d, want 5", e.Now())
 		}
-		e.Schedule(2, rc, 2)
 		e.Schedule(5, rc, 3)
 		mustRun(t, e, -1)
-		want := []rec{{5, 1}, {5, 2}, {5, 3}}
+		want := []rec{{5, 1}, {5, 3}}
 		if !idleJump {
 			want = append([]rec{{4, 0}}, want...)
 		}
@@ -1125,4 +1109,42 @@ func TestEnginesIndependentInParallel(t *testing.T) {
 			t.Fatalf("run %d (seed %d) in parallel differs from the sequential run", i, seeds[i%len(seeds)])
 		}
 	}
+}
+
+// A time before Now is a caller's bug: Schedule panics naming both cycles,
+// from a handler, from a ticker and between runs, and schedules nothing.
+func TestSchedulePastPanics(t *testing.T) {
+	expectPanic := func(t *testing.T, e *Engine, at Time) {
+		t.Helper()
+		now, pending := e.Now(), e.Pending()
+		defer func() {
+			t.Helper()
+			r := recover()
+			msg, _ := r.(string)
+			if !strings.Contains(msg, fmt.Sprintf("cycle %d", at)) || !strings.Contains(msg, fmt.Sprintf("cycle %d", now)) {
+				t.Fatalf("Schedule(%d) at cycle %d: panic %v, want one naming both cycles", at, now, r)
+			}
+			if e.Pending() != pending {
+				t.Fatalf("the refused event was queued")
+			}
+		}()
+		e.Schedule(at, &recorder{}, 0)
+	}
+	t.Run("before cycle 0", func(t *testing.T) { expectPanic(t, New(), -1) })
+	t.Run("from a handler", func(t *testing.T) {
+		e := New()
+		e.Schedule(10, handlerFunc(func(now Time, _ int64) { expectPanic(t, e, now-1) }), 0)
+		mustRun(t, e, -1)
+	})
+	t.Run("from a ticker", func(t *testing.T) {
+		e := New()
+		e.Wake(e.Register(tickerFunc(func(now Time) Time { expectPanic(t, e, 3); return Never })), 10)
+		mustRun(t, e, -1)
+	})
+	t.Run("between runs", func(t *testing.T) {
+		e := New()
+		e.Schedule(5, &recorder{}, 0)
+		mustRun(t, e, -1)
+		expectPanic(t, e, 4)
+	})
 }

@@ -25,7 +25,7 @@ type Machine struct {
 	CPU   CPUSpec
 
 	handlers []handlerEntry
-	threads  []*Thread
+	live     int // unfinished threads on all nodes
 	err      error
 }
 
@@ -109,10 +109,8 @@ func (m *Machine) Run(until des.Time) error {
 	if until >= 0 && m.Eng.Now() >= until && m.Eng.Busy() {
 		return nil
 	}
-	for _, t := range m.threads {
-		if t.state != threadDone {
-			return &DeadlockError{At: m.Eng.Now(), Report: m.Describe()}
-		}
+	if m.live > 0 {
+		return &DeadlockError{At: m.Eng.Now(), Report: m.Describe()}
 	}
 	return nil
 }
@@ -131,12 +129,15 @@ func (m *Machine) Describe() string {
 // Close ends every coroutine still suspended, so an abandoned run leaves
 // nothing behind.
 func (m *Machine) Close() {
-	for _, t := range m.threads {
-		if t.state != threadDone {
+	for _, n := range m.Nodes {
+		for _, t := range n.threads {
 			t.stop()
 			t.state = threadDone
 		}
+		clear(n.threads)
+		n.threads = n.threads[:0]
 	}
+	m.live = 0
 }
 
 // Seconds converts cycles to seconds at the machine's clock.

@@ -15,11 +15,11 @@ const pageBits = 12
 // machine with 8 MiB per tile costs only what its programs touch.
 type Memory struct {
 	size  uint32
-	heap  uint32 // first heap word
-	pages [][]uint32
-	segs  []segment // allocated heap blocks, by address
-	free  []span    // free heap spans, by address
-	last  int       // segment of the last heap access, as DMA runs sequentially
+	heap  uint32     // first heap word
+	pages [][]uint32 // static memory by page; the table itself is made on first write
+	segs  []segment  // allocated heap blocks, by address
+	free  []span     // free heap spans, by address
+	last  int        // segment of the last heap access, as DMA runs sequentially
 }
 
 type segment struct {
@@ -32,10 +32,9 @@ type span struct{ addr, words uint32 }
 func newMemory(words int) Memory {
 	heap := uint32(words) / 4
 	return Memory{
-		size:  uint32(words),
-		heap:  heap,
-		pages: make([][]uint32, (heap+(1<<pageBits)-1)>>pageBits),
-		free:  []span{{heap, uint32(words) - heap}},
+		size: uint32(words),
+		heap: heap,
+		free: []span{{heap, uint32(words) - heap}},
 	}
 }
 
@@ -49,6 +48,9 @@ func (m *Memory) HeapBase() uint32 { return m.heap }
 // zero.
 func (m *Memory) Read(addr uint32) uint32 {
 	if addr < m.heap {
+		if m.pages == nil {
+			return 0
+		}
 		pg := m.pages[addr>>pageBits]
 		if pg == nil {
 			return 0
@@ -66,6 +68,11 @@ func (m *Memory) Read(addr uint32) uint32 {
 // block is refused: it would be a program's or the library's bug.
 func (m *Memory) Write(addr, v uint32) error {
 	if addr < m.heap {
+		if m.pages == nil {
+			// Made on first touch: a chip of 65536 tiles that never
+			// touches static memory pays nothing for its page tables.
+			m.pages = make([][]uint32, (m.heap+(1<<pageBits)-1)>>pageBits)
+		}
 		pg := m.pages[addr>>pageBits]
 		if pg == nil {
 			pg = make([]uint32, 1<<pageBits)

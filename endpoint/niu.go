@@ -21,8 +21,6 @@ type NIU struct {
 	fab  *Fabric
 	id   int32
 	lp   router.LocalPort
-	dx   []int16 // offsets to every node, precomputed
-	dy   []int16
 	inW  int
 	ejW  int
 	cap  int
@@ -106,12 +104,6 @@ func newNIU(f *Fabric, node int) *NIU {
 		n.credit[i] = s.VCBuf
 		n.ej[i].buf = make([]router.Flit, s.VCBuf)
 	}
-	nodes := f.Topo.Nodes()
-	n.dx, n.dy = make([]int16, nodes), make([]int16, nodes)
-	for d := 0; d < nodes; d++ {
-		x, y := f.Topo.Offsets(node, d)
-		n.dx[d], n.dy[d] = int16(x), int16(y)
-	}
 	n.id = f.Eng.Register(n)
 	n.lp.InjectCredit.SetWake(n.id)
 	n.lp.Eject.SetWake(n.id)
@@ -130,9 +122,11 @@ func (n *NIU) Pause(p bool) {
 
 // enqueue hands a message to the NIU side. Processor-built messages
 // (synthetic ones) wait in the source queue until the NIU has room for all
-// of their flits; DMA messages stream from memory and need no room.
+// of their flits; DMA messages stream from memory and need no room, but one
+// issued after a built message that is still waiting queues behind it, so a
+// tile's messages leave in the order the program issued them.
 func (n *NIU) enqueue(p *Packet) {
-	if p.built {
+	if p.built || n.back.n > 0 {
 		n.back.push(p.ID)
 		n.admit()
 	} else {
@@ -141,13 +135,19 @@ func (n *NIU) enqueue(p *Packet) {
 	n.fab.Eng.Activate(n.id)
 }
 
+// admit moves messages from the source queue into the NIU queue in order:
+// a built message once the queue has room for it, a DMA message as soon as
+// everything ahead of it has moved.
 func (n *NIU) admit() {
 	for n.back.n > 0 {
-		l := int(n.fab.pkts.get(n.back.front()).Len)
-		if n.queued+l > n.cap {
-			return
+		p := n.fab.pkts.get(n.back.front())
+		if p.built {
+			l := int(p.Len)
+			if n.queued+l > n.cap {
+				return
+			}
+			n.queued += l
 		}
-		n.queued += l
 		n.pend.push(n.back.pop())
 	}
 }
@@ -208,7 +208,10 @@ func (n *NIU) inject(now des.Time) {
 			if p.Ordered {
 				f.Kind |= router.KindOrdered
 			}
-			f.DX, f.DY = n.dx[p.Dst], n.dy[p.Dst]
+			// From the topology, not a per-destination table: tables
+			// would cost O(nodes^2) memory over the chip.
+			dx, dy := n.fab.Topo.Offsets(n.Node, int(p.Dst))
+			f.DX, f.DY = int16(dx), int16(dy)
 			f.Word = p.DstStride
 			p.Sent = now
 		case p.Kind == router.KindSynth:

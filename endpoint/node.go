@@ -2,6 +2,7 @@ package endpoint
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"nocsim/des"
@@ -23,6 +24,7 @@ type Node struct {
 	lastRun *Thread
 	ready   []*Thread
 	waiting []*Thread
+	threads []*Thread // unfinished threads, in creation order
 	ctxUsed int
 	holding bool // a computation is under way (the watchdog is held)
 	parDone int  // parExecute threads reported finished
@@ -34,7 +36,7 @@ type Node struct {
 // Start runs body as the node's main thread from the current cycle.
 func (n *Node) Start(name string, body func(t *Thread)) {
 	n.Main = newThread(n, name, true, body)
-	n.m.threads = append(n.m.threads, n.Main)
+	n.adopt(n.Main)
 	n.makeReady(n.Main, false)
 }
 
@@ -56,7 +58,7 @@ func (n *Node) threadArrived(h HandlerID, args []uint32) {
 		return
 	}
 	t := newThread(n, name, false, func(t *Thread) { fn(t, args) })
-	n.m.threads = append(n.m.threads, t)
+	n.adopt(t)
 	n.m.Eng.Schedule(n.m.Eng.Now()+n.cpu.ThreadCreateCycles, threadReadyEvent{t}, 0)
 }
 
@@ -172,8 +174,22 @@ func (n *Node) run(t *Thread) {
 	}
 }
 
+// adopt lists a new thread as live on the node and the machine.
+func (n *Node) adopt(t *Thread) {
+	n.threads = append(n.threads, t)
+	n.m.live++
+}
+
+// finish ends t and drops it from every list, so that a finished thread
+// (its coroutine, closure and arguments) can be collected: a long run
+// creates one per THREAD message.
 func (n *Node) finish(t *Thread) {
 	t.state = threadDone
+	t.next, t.stop, t.yield = nil, nil, nil
+	if i := slices.Index(n.threads, t); i >= 0 {
+		n.threads = slices.Delete(n.threads, i, i+1)
+	}
+	n.m.live--
 	n.running = nil
 	if t.err != nil {
 		n.m.fault(t.err)
@@ -210,10 +226,7 @@ func (n *Node) Alloc(bytes int) (uint32, []byte, error) { return n.Mem.Alloc(byt
 
 // describe lists the node's unfinished threads and what they wait for.
 func (n *Node) describe(b *strings.Builder) {
-	for _, t := range n.m.threads {
-		if t.node != n || t.state == threadDone {
-			continue
-		}
+	for _, t := range n.threads {
 		switch t.state {
 		case threadBlocked:
 			fmt.Fprintf(b, "  %s %s: waiting for %s\n", n.Name, t.Name, t.what)

@@ -24,8 +24,11 @@ type Pipe[T any] struct {
 }
 
 // NewPipe returns a pipe with delay lat (at least 1) that wakes ticker wake.
+// Its buffer is made on the first send (8 items, more than a default
+// channel holds in flight) and doubles when full, so a large mesh pays
+// nothing for channels that stay idle.
 func NewPipe[T any](eng *des.Engine, lat des.Time, wake int32) *Pipe[T] {
-	return &Pipe[T]{buf: make([]pipeEntry[T], 8), lat: lat, eng: eng, wake: wake}
+	return &Pipe[T]{lat: lat, eng: eng, wake: wake}
 }
 
 // SetWake changes which ticker the pipe wakes; used when the consumer is
@@ -68,7 +71,7 @@ func (p *Pipe[T]) Next() des.Time {
 func (p *Pipe[T]) Len() int { return p.n }
 
 func (p *Pipe[T]) grow() {
-	nb := make([]pipeEntry[T], 2*len(p.buf))
+	nb := make([]pipeEntry[T], max(8, 2*len(p.buf)))
 	for i := 0; i < p.n; i++ {
 		nb[i] = p.buf[(p.head+i)&(len(p.buf)-1)]
 	}
