@@ -355,10 +355,11 @@ func (s *Synthetic) Run() (SynthResult, error) {
 // into each link's flits per VC and each VC's share of all of them.
 func vcBalance(links []router.Link, vcs int, start, end []uint64) ([]LinkVCFlits, []float64) {
 	out := make([]LinkVCFlits, len(links))
+	flat := make([]uint64, len(links)*vcs)
 	perVC := make([]uint64, vcs)
 	var total uint64
 	for i, l := range links {
-		fl := make([]uint64, vcs)
+		fl := flat[i*vcs : (i+1)*vcs : (i+1)*vcs]
 		for v := range fl {
 			k := i*vcs + v
 			fl[v] = end[k] - start[k]
