@@ -51,7 +51,9 @@ type SynthResult struct {
 	ZeroLoadLatency   float64 // analytic, averaged over the pattern
 	LinkUtilMean      float64 // flits per cycle per router-to-router link
 	LinkUtilMax       float64
-	VCStalls          uint64 // during the window
+	Links             []LinkVCFlits // per router-to-router link, flits per VC in the window
+	VCShare           []float64     // each VC's share of all router-to-router flits in the window
+	VCStalls          uint64        // during the window
 	SwitchStalls      uint64
 	CreditStalls      uint64
 	Measured          int     // packets created in the window
@@ -64,6 +66,15 @@ type SynthResult struct {
 	Ticks             uint64 // component cycles simulated
 	FlitHops          uint64 // flit-router traversals
 	WallSeconds       float64
+}
+
+// LinkVCFlits is one router-to-router link's traffic during the
+// measurement window, per output VC.
+type LinkVCFlits struct {
+	From    int      `json:"from"` // node the link leaves
+	To      int      `json:"to"`   // node it enters
+	Dir     string   `json:"dir"`  // output port it leaves by: N, E, S or W
+	VCFlits []uint64 `json:"vc_flits"`
 }
 
 // SimCyclesPerSecond is simulated cycles per wall-clock second.
@@ -284,7 +295,7 @@ func (s *Synthetic) Run() (SynthResult, error) {
 	var ej0, ej1 uint64
 	var st0, st1 router.Stats
 	var back0, back1 int
-	var links0, links1 []uint64
+	var links0, links1, vcs0, vcs1 []uint64
 	backlog := func() int {
 		b := 0
 		for _, u := range f.NIUs {
@@ -297,12 +308,14 @@ func (s *Synthetic) Run() (SynthResult, error) {
 		st0 = f.Net.Totals()
 		back0 = backlog()
 		links0 = f.Net.LinkCounts(nil)
+		vcs0 = f.Net.LinkVCCounts(nil)
 	}}
 	end := &phase{"drain", func(now des.Time) {
 		_, ej1 = f.Flits()
 		st1 = f.Net.Totals()
 		back1 = backlog()
 		links1 = f.Net.LinkCounts(nil)
+		vcs1 = f.Net.LinkVCCounts(nil)
 		if g.pending == 0 {
 			eng.Stop()
 		}
@@ -333,6 +346,7 @@ func (s *Synthetic) Run() (SynthResult, error) {
 			mx = math.Max(mx, u)
 		}
 		res.LinkUtilMean, res.LinkUtilMax = sum/float64(len(links1)), mx
+		res.Links, res.VCShare = vcBalance(f.Net.Links(), s.Router.VCs, vcs0, vcs1)
 	}
 	if len(lat) > 0 {
 		res.AvgPacketLatency = stat.Mean(lat, nil)
@@ -370,4 +384,30 @@ func (s *Synthetic) Run() (SynthResult, error) {
 	res.FlitHops = f.Net.Totals().Traversals
 	res.WallSeconds = time.Since(start).Seconds()
 	return res, nil
+}
+
+// vcBalance turns per-link, per-VC counters at the window's start and end
+// into each link's flits per VC and each VC's share of all of them.
+func vcBalance(links []router.Link, vcs int, start, end []uint64) ([]LinkVCFlits, []float64) {
+	out := make([]LinkVCFlits, len(links))
+	flat := make([]uint64, len(links)*vcs)
+	perVC := make([]uint64, vcs)
+	var total uint64
+	for i, l := range links {
+		fl := flat[i*vcs : (i+1)*vcs : (i+1)*vcs]
+		for v := range fl {
+			k := i*vcs + v
+			fl[v] = end[k] - start[k]
+			perVC[v] += fl[v]
+			total += fl[v]
+		}
+		out[i] = LinkVCFlits{From: l.From, To: l.To, Dir: l.Dir.String(), VCFlits: fl}
+	}
+	share := make([]float64, vcs)
+	for v, n := range perVC {
+		if total > 0 {
+			share[v] = float64(n) / float64(total)
+		}
+	}
+	return out, share
 }

@@ -124,6 +124,41 @@ func (n *Network) LinkCounts(dst []uint64) []uint64 {
 	return dst
 }
 
+// LinkVCCounts returns the flits sent so far on every router-to-router link
+// per VC: link i of LinkCounts' order holds entries i*VCs .. i*VCs+VCs-1.
+func (n *Network) LinkVCCounts(dst []uint64) []uint64 {
+	dst = dst[:0]
+	for _, r := range n.Routers {
+		for p := mesh.North; p < mesh.NumPorts; p++ {
+			if r.out[p].flits != nil {
+				dst = append(dst, r.out[p].sentVC...)
+			}
+		}
+	}
+	return dst
+}
+
+// Link is one router-to-router link: the node it leaves, the node it
+// enters and the output port it leaves by.
+type Link struct {
+	From, To int
+	Dir      mesh.Port
+}
+
+// Links lists the router-to-router links in LinkCounts' order.
+func (n *Network) Links() []Link {
+	var ls []Link
+	for i, r := range n.Routers {
+		for p := mesh.North; p < mesh.NumPorts; p++ {
+			if r.out[p].flits != nil {
+				j, _ := n.Topo.Neighbor(i, p)
+				ls = append(ls, Link{From: i, To: j, Dir: p})
+			}
+		}
+	}
+	return ls
+}
+
 // Describe lists every router VC holding flits and why it is stuck; pktName
 // names a packet id for the report.
 func (n *Network) Describe(pktName func(int32) string) string {

@@ -74,9 +74,11 @@ type outPort struct {
 	credit  []int       // free downstream buffer slots per VC
 	owner   []int16     // input VC (port*VCs+vc) holding each output VC, -1 if free
 	width   int
-	vaRR    int
+	vaRR    int // input VC first in line for the next VC grant
+	vcRR    int // output VC first in line (vc_alloc = round_robin)
 	saRR    int
-	sent    uint64 // flits sent, for link utilisation
+	sent    uint64   // flits sent, for link utilisation
+	sentVC  []uint64 // flits sent per output VC, for VC balance
 }
 
 // Stats are a router's cumulative counters.
@@ -110,6 +112,10 @@ type Router struct {
 
 	trace func(node int, in, out mesh.Port, f Flit)
 
+	// rotateVC is vc_alloc = round_robin, decided once so that allocation
+	// compares no strings.
+	rotateVC bool
+
 	// port and VC of each input-VC index, to avoid divisions per flit
 	portOf [64]mesh.Port
 	vcOf   [64]int8
@@ -120,13 +126,15 @@ type Router struct {
 }
 
 func newRouter(eng *des.Engine, spec *Spec, topo mesh.Topology, node int) *Router {
-	r := &Router{Name: "R" + topo.Label(node), node: node, spec: spec, topo: topo, eng: eng}
+	r := &Router{Name: "R" + topo.Label(node), node: node, spec: spec, topo: topo, eng: eng,
+		rotateVC: spec.VCAlloc != VCAllocLowest}
 	r.id = eng.Register(r)
 	v := spec.VCs
 	store := make([]Flit, int(mesh.NumPorts)*v*spec.VCBuf)
 	vcs := make([]inVC, int(mesh.NumPorts)*v)
 	owners := make([]int16, int(mesh.NumPorts)*v)
 	credits := make([]int, int(mesh.NumPorts)*v)
+	sentVC := make([]uint64, int(mesh.NumPorts)*v)
 	for p := range mesh.NumPorts {
 		ip := &r.in[p]
 		ip.vcs = vcs[int(p)*v : int(p+1)*v]
@@ -138,6 +146,7 @@ func newRouter(eng *des.Engine, spec *Spec, topo mesh.Topology, node int) *Route
 		op := &r.out[p]
 		op.owner = owners[int(p)*v : int(p+1)*v]
 		op.credit = credits[int(p)*v : int(p+1)*v]
+		op.sentVC = sentVC[int(p)*v : int(p+1)*v]
 		op.width = 1
 		for i := range op.owner {
 			op.owner[i] = -1
@@ -159,6 +168,10 @@ func (r *Router) Buffered() int { return r.flits }
 
 // LinkFlits is the number of flits sent through output port p so far.
 func (r *Router) LinkFlits(p mesh.Port) uint64 { return r.out[p].sent }
+
+// LinkVCFlits is the number of flits sent through output port p on its
+// output VC vc so far.
+func (r *Router) LinkVCFlits(p mesh.Port, vc int) uint64 { return r.out[p].sentVC[vc] }
 
 // Tick runs one router cycle: receive, route, allocate VCs, allocate the
 // switch and send. It returns the next cycle it has work in.
@@ -263,7 +276,12 @@ func (r *Router) route(now des.Time) {
 }
 
 // allocVCs grants free output VCs to waiting heads, round-robin per output
-// port over the requesting input VCs.
+// port over the requesting input VCs. Which free VC a head gets is the
+// vc_alloc policy: round_robin starts from a per-output-port pointer moved
+// past each grant, so that successive packets spread over the VCs; lowest
+// takes the lowest free one, which piles traffic onto VC0 and leaves the
+// higher VCs as overflow. An ordered head (KindOrdered) keeps its VC index
+// under either policy.
 func (r *Router) allocVCs(now des.Time) {
 	v := r.spec.VCs
 	for m := r.waitMask; m != 0; m &= m - 1 {
@@ -288,6 +306,17 @@ func (r *Router) allocVCs(now des.Time) {
 				if k := int(r.vcOf[q]); op.owner[k] < 0 {
 					grant = k
 				}
+			} else if r.rotateVC {
+				c := op.vcRR
+				for range v {
+					if op.owner[c] < 0 {
+						grant = c
+						break
+					}
+					if c++; c == v {
+						c = 0
+					}
+				}
 			} else {
 				for free < v && op.owner[free] >= 0 {
 					free++
@@ -301,6 +330,9 @@ func (r *Router) allocVCs(now des.Time) {
 				continue
 			}
 			op.owner[grant] = int16(q)
+			if op.vcRR = grant + 1; op.vcRR == v {
+				op.vcRR = 0
+			}
 			vc.outVC = int8(grant)
 			vc.state = vcActive
 			vc.ready = now + r.spec.VCAllocDelay
@@ -405,6 +437,7 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 	op.credit[vc.outVC]--
 	op.flits.Send(now, f)
 	op.sent++
+	op.sentVC[vc.outVC]++
 	r.Stats.Traversals++
 	r.eng.Progress()
 	vc.since = now

@@ -2,6 +2,7 @@ package router
 
 import (
 	"fmt"
+	"strconv"
 
 	"nocsim/des"
 )
@@ -21,7 +22,20 @@ type Spec struct {
 	EjectWidth       int      `toml:"eject_flits_per_cycle"`
 	InjectLatency    des.Time `toml:"inject_latency"`
 	EjectLatency     des.Time `toml:"eject_latency"`
+	VCAlloc          string   `toml:"vc_alloc"`
 }
+
+// VC allocation policies: which free output VC a head is granted.
+const (
+	// VCAllocRoundRobin rotates a per-output-port pointer over the VCs,
+	// past each grant, as BookSim's rotating allocators do, so that
+	// packets spread evenly over the VCs.
+	VCAllocRoundRobin = "round_robin"
+	// VCAllocLowest always grants the lowest-numbered free VC: the
+	// simulator's original policy, kept to study the cost of piling
+	// traffic onto VC0.
+	VCAllocLowest = "lowest"
+)
 
 // DefaultSpec is SCMP-like: two VCs of eight flits, one cycle per pipeline
 // stage and per link, and an NIU that injects two flits per cycle.
@@ -31,6 +45,7 @@ func DefaultSpec() Spec {
 		RouteDelay: 1, VCAllocDelay: 1, SwitchAllocDelay: 1, SwitchDelay: 1,
 		LinkLatency: 1, CreditDelay: 1,
 		InjectWidth: 2, EjectWidth: 2, InjectLatency: 1, EjectLatency: 1,
+		VCAlloc: VCAllocRoundRobin,
 	}
 }
 
@@ -54,6 +69,7 @@ var Keys = []Key{
 	{"eject_flits_per_cycle", "flits/cycle", "2", "1..16", "NIU ejection bandwidth (width of the local output port)"},
 	{"inject_latency", "cycles", "1", "1..1000", "NIU-to-router channel"},
 	{"eject_latency", "cycles", "1", "1..1000", "router-to-NIU channel"},
+	{"vc_alloc", "policy", VCAllocRoundRobin, VCAllocRoundRobin + ", " + VCAllocLowest, "which free output VC a head gets: rotating per output port, or always the lowest (the original policy, for comparison)"},
 }
 
 // KeyError is a configuration value outside what is allowed. It names the
@@ -98,6 +114,9 @@ func (s Spec) Validate() error {
 		if err := CheckRange(c.key, c.v, c.lo, c.hi); err != nil {
 			return err
 		}
+	}
+	if s.VCAlloc != VCAllocRoundRobin && s.VCAlloc != VCAllocLowest {
+		return &KeyError{"vc_alloc", strconv.Quote(s.VCAlloc), VCAllocRoundRobin + ", " + VCAllocLowest}
 	}
 	return nil
 }

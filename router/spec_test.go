@@ -19,16 +19,88 @@ func TestDefaultSpecIsValidAndDocumented(t *testing.T) {
 		"credit_delay": s.CreditDelay, "inject_flits_per_cycle": int64(s.InjectWidth), "eject_flits_per_cycle": int64(s.EjectWidth),
 		"inject_latency": s.InjectLatency, "eject_latency": s.EjectLatency,
 	}
-	if len(Keys) != len(want) {
-		t.Fatalf("%d keys documented, %d fields", len(Keys), len(want))
+	if len(Keys) != len(want)+1 {
+		t.Fatalf("%d keys documented, %d fields", len(Keys), len(want)+1)
 	}
 	for _, k := range Keys {
+		if k.Name == "vc_alloc" {
+			if k.Default != s.VCAlloc {
+				t.Errorf("vc_alloc: documented default %q, DefaultSpec has %q", k.Default, s.VCAlloc)
+			}
+			continue
+		}
 		v, ok := want[k.Name]
 		if !ok {
 			t.Fatalf("documented key %q is not a Spec field", k.Name)
 		}
 		if k.Default != strconv.FormatInt(v, 10) {
 			t.Errorf("%s: documented default %q, DefaultSpec has %d", k.Name, k.Default, v)
+		}
+	}
+}
+
+// vc_alloc accepts exactly the documented policies, and an error names
+// the key and what is allowed.
+func TestValidateVCAlloc(t *testing.T) {
+	var doc Key
+	for _, k := range Keys {
+		if k.Name == "vc_alloc" {
+			doc = k
+		}
+	}
+	for _, c := range []struct {
+		v  string
+		ok bool
+	}{{VCAllocRoundRobin, true}, {VCAllocLowest, true}, {"", false}, {"Lowest", false}, {"random", false}, {"round-robin", false}} {
+		s := DefaultSpec()
+		s.VCAlloc = c.v
+		err := s.Validate()
+		if c.ok != (err == nil) {
+			t.Errorf("vc_alloc = %q: error %v, want ok=%v", c.v, err, c.ok)
+		}
+		var ke *KeyError
+		if err != nil && (!errors.As(err, &ke) || ke.Key != "vc_alloc" || ke.Allowed != doc.Allowed) {
+			t.Errorf("vc_alloc = %q: error %v does not name the key and the documented values %q", c.v, err, doc.Allowed)
+		}
+	}
+}
+
+// Every preset is a valid spec that leaves the buffers alone; booksim's
+// zero-load latency is BookSim's 5*D + 7 + (L-1); unknown names are
+// KeyErrors naming the key.
+func TestPresets(t *testing.T) {
+	for _, name := range PresetNames {
+		s, err := Preset(name)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if err := s.Validate(); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		d := DefaultSpec()
+		if s.VCs != d.VCs || s.VCBuf != d.VCBuf {
+			t.Errorf("%s sets the buffers (vcs %d, vc_buf %d), which are not preset keys", name, s.VCs, s.VCBuf)
+		}
+		if s.CreditLoop() > s.VCBuf {
+			t.Errorf("%s: vc_buf %d below the credit loop %d: worms would not stream", name, s.VCBuf, s.CreditLoop())
+		}
+	}
+	if s, _ := Preset(PresetSCMP); s != DefaultSpec() {
+		t.Errorf("scmp preset %+v differs from DefaultSpec", s)
+	}
+	bs, _ := Preset(PresetBookSim)
+	for d := 0; d <= 30; d++ {
+		for _, l := range []int{1, 2, 5, 20} {
+			if got, want := bs.ZeroLoadLatency(d, l), int64(5*d+7+l-1); got != want {
+				t.Fatalf("booksim preset: %d hops, %d flits: zero-load %d, BookSim %d", d, l, got, want)
+			}
+		}
+	}
+	for _, bad := range []string{"", "BookSim", "noxim"} {
+		_, err := Preset(bad)
+		var ke *KeyError
+		if !errors.As(err, &ke) || ke.Key != "preset" {
+			t.Errorf("Preset(%q) = %v, want a KeyError for preset", bad, err)
 		}
 	}
 }
@@ -51,6 +123,9 @@ func TestValidateEveryKeyRange(t *testing.T) {
 		"eject_latency":          func(s *Spec, v int64) { s.EjectLatency = v },
 	}
 	for _, k := range Keys {
+		if k.Name == "vc_alloc" {
+			continue // a name, not a range: TestValidateVCAlloc
+		}
 		var lo, hi int64
 		if _, err := fmt.Sscanf(k.Allowed, "%d..%d", &lo, &hi); err != nil {
 			t.Fatalf("%s: allowed %q is not lo..hi", k.Name, k.Allowed)

@@ -51,6 +51,8 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte("[network]\nmesh = \"256x256\"\n[noc]\ntraffic = [\"bitrev\", \"shuffle\"]\n"))
 	f.Add([]byte("name = 1\n[[noc]]\n"))
 	f.Add([]byte("[network]\nbogus = 1\n"))
+	f.Add([]byte("[network]\npreset = \"booksim\"\ninject_latency = 3\nvc_alloc = \"lowest\"\n"))
+	f.Add([]byte("[network]\npreset = \"x\"\nvc_alloc = \"\"\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sc, src, err := scenarios.Decode(bytes.NewReader(data), "fuzz.toml")
 		if err != nil {

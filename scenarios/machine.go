@@ -13,6 +13,9 @@ func (sc *Scenario) checkMachine(src Source) error {
 	if err != nil {
 		return explain(err, src)
 	}
+	if err := sc.Network.checkPreset(); err != nil {
+		return explain(err, src)
+	}
 	for _, v := range []interface{ Validate() error }{sc.Network.RouterSpec, sc.Network.NodeSpec, sc.Node} {
 		if err := v.Validate(); err != nil {
 			return explain(err, src)

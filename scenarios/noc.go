@@ -62,6 +62,9 @@ func (sc *Scenario) NocPoints(src Source) ([]endpoint.Synthetic, error) {
 	if err != nil {
 		return nil, explain(err, src)
 	}
+	if err := sc.Network.checkPreset(); err != nil {
+		return nil, explain(err, src)
+	}
 	n := sc.Noc
 	if len(n.Traffic) == 0 {
 		return nil, explain(&router.KeyError{Key: "traffic", Value: "[]", Allowed: "one or more of " + strings.Join(mesh.PatternNames, ", ")}, src)

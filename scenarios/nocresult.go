@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"text/tabwriter"
 
@@ -14,40 +15,46 @@ import (
 
 // NocRow is one point of a synthetic-traffic sweep as written to JSON and
 // CSV. Units: rates in flits/node/cycle, latencies and cycles in cycles,
-// link utilisation in flits/cycle per link, stalls in flit-cycles (VC stalls
-// in head-cycles), *_per_second per wall-clock second.
+// link utilisation in flits/cycle per link, VC shares as fractions of all
+// router-to-router flits in the window, per-link VC counts in flits over the
+// window, stalls in flit-cycles (VC stalls in head-cycles), *_per_second per
+// wall-clock second.
 type NocRow struct {
-	Mesh               string  `json:"mesh"`
-	Traffic            string  `json:"traffic"`
-	PacketFlits        int     `json:"packet_flits"`
-	Seed               int64   `json:"seed"`
-	OfferedRate        float64 `json:"offered_rate"`
-	GeneratedRate      float64 `json:"generated_rate"`
-	AcceptedRate       float64 `json:"accepted_rate"`
-	AvgPacketLatency   float64 `json:"avg_packet_latency"`
-	P50PacketLatency   float64 `json:"p50_packet_latency"`
-	P95PacketLatency   float64 `json:"p95_packet_latency"`
-	P99PacketLatency   float64 `json:"p99_packet_latency"`
-	AvgNetworkLatency  float64 `json:"avg_network_latency"`
-	ZeroLoadLatency    float64 `json:"zero_load_latency"`
-	AvgHops            float64 `json:"avg_hops"`
-	LinkUtilMean       float64 `json:"link_util_mean"`
-	LinkUtilMax        float64 `json:"link_util_max"`
-	VCStalls           uint64  `json:"vc_stalls"`
-	SwitchStalls       uint64  `json:"switch_stalls"`
-	CreditStalls       uint64  `json:"credit_stalls"`
-	MeasuredPackets    int     `json:"measured_packets"`
-	DeliveredPackets   int     `json:"delivered_packets"`
-	LatencyTrend       float64 `json:"latency_trend"`
-	Saturated          bool    `json:"saturated"`
-	SaturationReason   string  `json:"saturation_reason"`
-	Cycles             int64   `json:"cycles"`
-	Events             uint64  `json:"events"`
-	FlitHops           uint64  `json:"flit_hops"`
-	WallSeconds        float64 `json:"wall_seconds"`
-	SimCyclesPerSecond float64 `json:"sim_cycles_per_second"`
-	EventsPerSecond    float64 `json:"events_per_second"`
-	FlitHopsPerSecond  float64 `json:"flit_hops_per_second"`
+	Mesh               string                 `json:"mesh"`
+	Traffic            string                 `json:"traffic"`
+	PacketFlits        int                    `json:"packet_flits"`
+	Seed               int64                  `json:"seed"`
+	OfferedRate        float64                `json:"offered_rate"`
+	GeneratedRate      float64                `json:"generated_rate"`
+	AcceptedRate       float64                `json:"accepted_rate"`
+	AvgPacketLatency   float64                `json:"avg_packet_latency"`
+	P50PacketLatency   float64                `json:"p50_packet_latency"`
+	P95PacketLatency   float64                `json:"p95_packet_latency"`
+	P99PacketLatency   float64                `json:"p99_packet_latency"`
+	AvgNetworkLatency  float64                `json:"avg_network_latency"`
+	ZeroLoadLatency    float64                `json:"zero_load_latency"`
+	AvgHops            float64                `json:"avg_hops"`
+	LinkUtilMean       float64                `json:"link_util_mean"`
+	LinkUtilMax        float64                `json:"link_util_max"`
+	VCShares           []float64              `json:"vc_shares"`
+	VCShareMin         float64                `json:"vc_share_min"`
+	VCShareMax         float64                `json:"vc_share_max"`
+	VCStalls           uint64                 `json:"vc_stalls"`
+	SwitchStalls       uint64                 `json:"switch_stalls"`
+	CreditStalls       uint64                 `json:"credit_stalls"`
+	MeasuredPackets    int                    `json:"measured_packets"`
+	DeliveredPackets   int                    `json:"delivered_packets"`
+	LatencyTrend       float64                `json:"latency_trend"`
+	Saturated          bool                   `json:"saturated"`
+	SaturationReason   string                 `json:"saturation_reason"`
+	Cycles             int64                  `json:"cycles"`
+	Events             uint64                 `json:"events"`
+	FlitHops           uint64                 `json:"flit_hops"`
+	WallSeconds        float64                `json:"wall_seconds"`
+	SimCyclesPerSecond float64                `json:"sim_cycles_per_second"`
+	EventsPerSecond    float64                `json:"events_per_second"`
+	FlitHopsPerSecond  float64                `json:"flit_hops_per_second"`
+	Links              []endpoint.LinkVCFlits `json:"links"`
 }
 
 // WallClockColumns are the columns that depend on the machine, not the
@@ -72,6 +79,10 @@ func NocRows(pts []endpoint.Synthetic, res []endpoint.SynthResult) []NocRow {
 			Cycles: r.Cycles, Events: ev, FlitHops: r.FlitHops, WallSeconds: r.WallSeconds,
 			SimCyclesPerSecond: r.SimCyclesPerSecond(), FlitHopsPerSecond: r.FlitHopsPerSecond(),
 			EventsPerSecond: perSecond(float64(ev), r.WallSeconds),
+			VCShares:        r.VCShare, Links: r.Links,
+		}
+		if len(r.VCShare) > 0 {
+			rows[i].VCShareMin, rows[i].VCShareMax = slices.Min(r.VCShare), slices.Max(r.VCShare)
 		}
 	}
 	return rows
@@ -104,7 +115,7 @@ func WriteNocCSV(w io.Writer, rows []NocRow) error {
 
 var nocColumns = []string{"mesh", "traffic", "packet_flits", "seed", "offered_rate", "generated_rate", "accepted_rate",
 	"avg_packet_latency", "p50_packet_latency", "p95_packet_latency", "p99_packet_latency", "avg_network_latency",
-	"zero_load_latency", "avg_hops", "link_util_mean", "link_util_max", "vc_stalls", "switch_stalls", "credit_stalls",
+	"zero_load_latency", "avg_hops", "link_util_mean", "link_util_max", "vc_share_min", "vc_share_max", "vc_stalls", "switch_stalls", "credit_stalls",
 	"measured_packets", "delivered_packets", "latency_trend", "saturated", "saturation_reason", "cycles", "events", "flit_hops",
 	"wall_seconds", "sim_cycles_per_second", "events_per_second", "flit_hops_per_second"}
 
@@ -113,7 +124,7 @@ func (r NocRow) fields() []string {
 	u := func(x uint64) string { return strconv.FormatUint(x, 10) }
 	return []string{r.Mesh, r.Traffic, strconv.Itoa(r.PacketFlits), strconv.FormatInt(r.Seed, 10), f(r.OfferedRate), f(r.GeneratedRate), f(r.AcceptedRate),
 		f(r.AvgPacketLatency), f(r.P50PacketLatency), f(r.P95PacketLatency), f(r.P99PacketLatency), f(r.AvgNetworkLatency),
-		f(r.ZeroLoadLatency), f(r.AvgHops), f(r.LinkUtilMean), f(r.LinkUtilMax), u(r.VCStalls), u(r.SwitchStalls), u(r.CreditStalls),
+		f(r.ZeroLoadLatency), f(r.AvgHops), f(r.LinkUtilMean), f(r.LinkUtilMax), f(r.VCShareMin), f(r.VCShareMax), u(r.VCStalls), u(r.SwitchStalls), u(r.CreditStalls),
 		strconv.Itoa(r.MeasuredPackets), strconv.Itoa(r.DeliveredPackets), f(r.LatencyTrend), strconv.FormatBool(r.Saturated), r.SaturationReason,
 		strconv.FormatInt(r.Cycles, 10), u(r.Events), u(r.FlitHops),
 		f(r.WallSeconds), f(r.SimCyclesPerSecond), f(r.EventsPerSecond), f(r.FlitHopsPerSecond)}
@@ -123,8 +134,8 @@ func (r NocRow) fields() []string {
 // simulator's speed underneath.
 func WriteNocTable(w io.Writer, rows []NocRow) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "traffic\toffered\taccepted\tavg lat\tp50\tp95\tp99\tnet lat\tzero-load\thops\tlink util\tlink max\tsaturated\t")
-	fmt.Fprintln(tw, "\t(fl/n/c)\t(fl/n/c)\t(cyc)\t(cyc)\t(cyc)\t(cyc)\t(cyc)\t(cyc)\t\t(fl/c)\t(fl/c)\t\t")
+	fmt.Fprintln(tw, "traffic\toffered\taccepted\tavg lat\tp50\tp95\tp99\tnet lat\tzero-load\thops\tlink util\tlink max\tVC share max\tsaturated\t")
+	fmt.Fprintln(tw, "\t(fl/n/c)\t(fl/n/c)\t(cyc)\t(cyc)\t(cyc)\t(cyc)\t(cyc)\t(cyc)\t\t(fl/c)\t(fl/c)\t(fraction)\t\t")
 	var cyc, ev, hops uint64
 	var wall float64
 	for _, r := range rows {
@@ -132,9 +143,9 @@ func WriteNocTable(w io.Writer, rows []NocRow) error {
 		if r.Saturated {
 			sat = "YES"
 		}
-		fmt.Fprintf(tw, "%s\t%.3f\t%.3f\t%.1f\t%.0f\t%.0f\t%.0f\t%.1f\t%.1f\t%.2f\t%.3f\t%.3f\t%s\t\n",
+		fmt.Fprintf(tw, "%s\t%.3f\t%.3f\t%.1f\t%.0f\t%.0f\t%.0f\t%.1f\t%.1f\t%.2f\t%.3f\t%.3f\t%.3f\t%s\t\n",
 			r.Traffic, r.OfferedRate, r.AcceptedRate, r.AvgPacketLatency, r.P50PacketLatency, r.P95PacketLatency,
-			r.P99PacketLatency, r.AvgNetworkLatency, r.ZeroLoadLatency, r.AvgHops, r.LinkUtilMean, r.LinkUtilMax, sat)
+			r.P99PacketLatency, r.AvgNetworkLatency, r.ZeroLoadLatency, r.AvgHops, r.LinkUtilMean, r.LinkUtilMax, r.VCShareMax, sat)
 		cyc += uint64(r.Cycles)
 		ev += r.Events
 		hops += r.FlitHops

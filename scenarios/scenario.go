@@ -1,10 +1,12 @@
 package scenarios
 
 import (
+	"bytes"
 	_ "embed"
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -27,6 +29,9 @@ type (
 // Network is the [network] section: the mesh, the router and the NIU.
 type Network struct {
 	Mesh string `toml:"mesh"`
+	// Preset names the router configuration the keys start from (see
+	// router.Preset); keys written in the file or given as flags win.
+	Preset string `toml:"preset"`
 	RouterSpec
 	NodeSpec
 }
@@ -70,7 +75,7 @@ func DefaultTOML() string { return defaultTOML }
 func Defaults() Scenario {
 	return Scenario{
 		Name:    "default",
-		Network: Network{Mesh: "8x8", RouterSpec: router.DefaultSpec(), NodeSpec: endpoint.DefaultSpec()},
+		Network: Network{Mesh: "8x8", Preset: router.PresetSCMP, RouterSpec: router.DefaultSpec(), NodeSpec: endpoint.DefaultSpec()},
 		Node:    endpoint.DefaultCPUSpec(),
 		MPI:     mpi.DefaultConfig(),
 		Noc: Noc{Traffic: []string{"uniform"}, Rates: []float64{0.02, 0.1, 0.2, 0.3},
@@ -97,7 +102,11 @@ var NocKeys = []router.Key{
 
 // NetworkKeys documents the [network] keys.
 func NetworkKeys() []router.Key {
-	keys := []router.Key{{Name: "mesh", Unit: "W x H tiles", Default: "8x8", Allowed: fmt.Sprintf("1..%d each", mesh.MaxDim), Doc: "mesh size; node id = y*W + x"}}
+	keys := []router.Key{
+		{Name: "mesh", Unit: "W x H tiles", Default: "8x8", Allowed: fmt.Sprintf("1..%d each", mesh.MaxDim), Doc: "mesh size; node id = y*W + x"},
+		{Name: "preset", Unit: "name", Default: router.PresetSCMP, Allowed: strings.Join(router.PresetNames, ", "),
+			Doc: "router settings the other keys start from: scmp (SCMP-like) or booksim (BookSim2's default router); keys set explicitly win"},
+	}
 	keys = append(keys, router.Keys...)
 	for _, k := range endpoint.Keys {
 		keys = append(keys, router.Key(k))
@@ -124,12 +133,47 @@ func ParseMesh(s string) (mesh.Mesh, error) {
 type Source func(section, key string) string
 
 // Decode reads a scenario from r over the defaults. Unknown keys are errors.
+// The defaults are those of the file's [network] preset, if it names one.
 func Decode(r io.Reader, name string) (Scenario, Source, error) {
+	return DecodePreset(r, name, "")
+}
+
+// DecodePreset is Decode with the [network] preset given by the caller (a
+// flag), unless preset is empty: the file's other keys still override the
+// preset's values, and its own preset entry is replaced.
+func DecodePreset(r io.Reader, name, preset string) (Scenario, Source, error) {
 	sc := Defaults()
-	md, err := toml.NewDecoder(r).Decode(&sc)
+	data, err := io.ReadAll(r)
 	if err != nil {
 		return sc, nil, fmt.Errorf("%s: %w", name, err)
 	}
+	fromFile := preset == ""
+	if fromFile {
+		preset = router.PresetSCMP
+		// A first pass finds the preset, so that the file is read over its
+		// values; a file that does not decode fails in the second pass.
+		var probe struct {
+			Network struct {
+				Preset *string `toml:"preset"`
+			} `toml:"network"`
+		}
+		if _, err := toml.Decode(string(data), &probe); err == nil && probe.Network.Preset != nil {
+			preset = *probe.Network.Preset
+		}
+	}
+	spec, err := router.Preset(preset)
+	if err != nil {
+		if fromFile {
+			return sc, nil, explain(err, func(section, key string) string { return fmt.Sprintf("%s: [%s] %s", name, section, key) })
+		}
+		return sc, nil, err
+	}
+	sc.Network.Preset, sc.Network.RouterSpec = preset, spec
+	md, err := toml.NewDecoder(bytes.NewReader(data)).Decode(&sc)
+	if err != nil {
+		return sc, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	sc.Network.Preset = preset
 	if und := md.Undecoded(); len(und) > 0 {
 		keys := make([]string, len(und))
 		for i, k := range und {
@@ -148,6 +192,9 @@ func Decode(r io.Reader, name string) (Scenario, Source, error) {
 	src := func(section, key string) string {
 		if md.IsDefined(section, key) {
 			return fmt.Sprintf("%s: [%s] %s", name, section, key)
+		}
+		if preset != router.PresetSCMP && section == "network" && slices.Contains(router.PresetKeys, key) {
+			return fmt.Sprintf("preset %s [%s] %s", preset, section, key)
 		}
 		return fmt.Sprintf("default [%s] %s", section, key)
 	}

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"reflect"
@@ -14,6 +15,9 @@ import (
 // section, parsed as the key's type: lists are comma-separated. It is how
 // flags override a scenario, so flags and files share one set of keys.
 func (sc *Scenario) Set(section, key, text string) error {
+	if section == "network" && key == "preset" {
+		return sc.Network.setPreset(strings.TrimSpace(text))
+	}
 	var v reflect.Value
 	switch section {
 	case "network":
@@ -108,4 +112,36 @@ func parseInto(f reflect.Value, key, text string) error {
 		return fmt.Errorf("key %s has an unsupported type %s", key, f.Type())
 	}
 	return nil
+}
+
+// setPreset switches the router preset. Keys still at the old preset's
+// values take the new preset's; keys that differ were set on purpose and
+// keep their values. (Decode and flags know exactly which keys the user
+// wrote; this is for sweep axes over network.preset.)
+func (n *Network) setPreset(name string) error {
+	to, err := router.Preset(name)
+	if err != nil {
+		return err
+	}
+	from, err := router.Preset(cmp.Or(n.Preset, router.PresetSCMP))
+	if err != nil {
+		return err
+	}
+	cur := reflect.ValueOf(&n.RouterSpec).Elem()
+	for _, k := range router.PresetKeys {
+		f, _ := field(cur, k)
+		old, _ := field(reflect.ValueOf(from), k)
+		if f.Equal(old) {
+			nv, _ := field(reflect.ValueOf(to), k)
+			f.Set(nv)
+		}
+	}
+	n.Preset = name
+	return nil
+}
+
+// checkPreset rejects an unknown preset name (empty means scmp).
+func (n *Network) checkPreset() error {
+	_, err := router.Preset(cmp.Or(n.Preset, router.PresetSCMP))
+	return err
 }

@@ -109,7 +109,8 @@ func (sc *Scenario) OutputDir() string {
 }
 
 // EffectiveTOML is the scenario with every key, those left at their
-// default marked with a trailing comment.
+// default or set by a non-default [network] preset marked with a trailing
+// comment.
 func (sc *Scenario) EffectiveTOML(src Source) (string, error) {
 	var b bytes.Buffer
 	if err := toml.NewEncoder(&b).Encode(sc); err != nil {
@@ -125,8 +126,13 @@ func (sc *Scenario) EffectiveTOML(src Source) (string, error) {
 		if strings.HasPrefix(t, "[") {
 			section = strings.Trim(t, "[]")
 		}
-		if k, _, ok := strings.Cut(t, " = "); ok && section != "" && strings.HasPrefix(src(section, k), "default") {
-			line += "  # default"
+		if k, _, ok := strings.Cut(t, " = "); ok && section != "" {
+			switch from := src(section, k); {
+			case strings.HasPrefix(from, "default"):
+				line += "  # default"
+			case strings.HasPrefix(from, "preset "):
+				line += "  # " + strings.Join(strings.Fields(from)[:2], " ")
+			}
 		}
 		out.WriteString(line + "\n")
 	}

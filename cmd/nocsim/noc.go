@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -70,14 +71,30 @@ func nocCommand() *cli.Command {
 func scenarioFrom(c *cli.Context, except ...string) (scenarios.Scenario, scenarios.Source, error) {
 	sc := scenarios.Defaults()
 	src := func(section, key string) string { return fmt.Sprintf("default [%s] %s", section, key) }
-	if path := c.String("config"); path != "" {
-		f, err := os.Open(path)
-		if err != nil {
-			return sc, nil, usageErr("--config: %v", err)
+	// --preset is applied under the file, so that the file's keys (and the
+	// other flags, below) override the preset's values.
+	preset := ""
+	if hasFlag(c, "preset") && c.IsSet("preset") {
+		preset = strings.TrimSpace(c.String("preset"))
+		if _, err := router.Preset(preset); err != nil {
+			var ke *router.KeyError
+			errors.As(err, &ke)
+			return sc, nil, usageErr("--preset = %s: allowed %s", ke.Value, ke.Allowed)
 		}
-		defer f.Close()
-		var fsrc scenarios.Source
-		sc, fsrc, err = scenarios.Decode(f, path)
+	}
+	if path := c.String("config"); path != "" || preset != "" {
+		var r io.Reader = strings.NewReader("")
+		if path != "" {
+			f, err := os.Open(path)
+			if err != nil {
+				return sc, nil, usageErr("--config: %v", err)
+			}
+			defer f.Close()
+			r = f
+		}
+		fsrc := src
+		var err error
+		sc, fsrc, err = scenarios.DecodePreset(r, path, preset)
 		if err != nil {
 			return sc, nil, usageErr("%v", err)
 		}
