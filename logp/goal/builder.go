@@ -202,7 +202,7 @@ func (b *Builder) Schedule() (*Schedule, error) {
 		b.opRank = nil
 	}
 	b.ops = nil
-	s := &Schedule{Ranks: make([]Rank, b.n), labels: []string{""}}
+	s := &Schedule{Ranks: make([]Rank, b.n), labels: []string{""}, all: ops, first: start}
 	for r := range s.Ranks {
 		s.Ranks[r].Ops = ops[start[r]:start[r+1]:start[r+1]]
 	}

@@ -270,6 +270,11 @@ func (p *parser) numRanks(at int) error {
 	if n < 1 {
 		return p.errf(p.pos-1, "num_ranks 0: allowed 1..%d", math.MaxInt32)
 	}
+	// Every rank needs a block of at least 8 bytes ("rank 0{}"): refuse a
+	// count the text cannot hold before allocating per-rank state for it.
+	if room := (len(p.data)-p.pos)/8 + 1; n > uint64(room) {
+		return p.errf(at, "num_ranks %d, but the %d bytes that follow cannot hold that many rank blocks", n, len(p.data)-p.pos)
+	}
 	p.n = int(n)
 	p.b = NewBuilder(p.n, len(p.data)/24)
 	p.b.trusted = true

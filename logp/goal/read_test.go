@@ -109,6 +109,7 @@ func TestReadErrors(t *testing.T) {
 		{"num_ranks 2\nnum_ranks 2\n", "2:1: num_ranks given twice"},
 		{"num_ranks x\n", "1:11: expected the number of ranks after 'num_ranks', found \"x\""},
 		{"num_ranks 2\nrank 0 {\n}\n", "4:1: end of input after 1 of 2 ranks"},
+		{"num_ranks 1000000000\nrank 0 {\n}\n", "1:1: num_ranks 1000000000, but the 12 bytes that follow cannot hold that many rank blocks"},
 		{"num_ranks 2\nrank 1 {\n}\n", "2:6: rank 1: expected rank 0"},
 		{"num_ranks 2\nrank 2 {\n}\n", "2:6: rank 2: allowed 0..1"},
 		{"num_ranks 1\nrank 0 {\n}\nrank 0 {\n}\n", "4:6: rank 0: expected rank 1"},

@@ -61,6 +61,36 @@ type Schedule struct {
 	Ranks  []Rank
 	deps   []int32  // dependency lists of all ops, indices within the op's rank
 	labels []string // labels[0] = "" (no label)
+	all    []Op     // every rank's ops, which Ranks[r].Ops slice
+	first  []int32  // index in all of each rank's first op, len(Ranks)+1
+}
+
+// Flat returns every rank's operations as one slice, rank 0's first, and
+// the index there of each rank's first op (first has len(Ranks)+1
+// entries), for simulators that index ops globally. It shares the
+// schedule's own array unless Ranks were changed after the build, when it
+// returns a copy. Treat both slices as read-only.
+func (s *Schedule) Flat() (ops []Op, first []int32) {
+	if s.first != nil && len(s.first) == len(s.Ranks)+1 {
+		shared := true
+		for r := range s.Ranks {
+			o := s.Ranks[r].Ops
+			lo, hi := s.first[r], s.first[r+1]
+			if len(o) != int(hi-lo) || len(o) > 0 && &o[0] != &s.all[lo] {
+				shared = false
+				break
+			}
+		}
+		if shared {
+			return s.all, s.first
+		}
+	}
+	first = make([]int32, len(s.Ranks)+1)
+	for r := range s.Ranks {
+		first[r+1] = first[r] + int32(len(s.Ranks[r].Ops))
+		ops = append(ops, s.Ranks[r].Ops...)
+	}
+	return ops, first
 }
 
 // NumOps is the number of operations over all ranks.

@@ -267,3 +267,24 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// Flat shares the schedule's array, and copies it when Ranks changed.
+func TestFlat(t *testing.T) {
+	b := NewBuilder(3, 0)
+	b.AddCalc(2, 1)
+	b.AddCalc(0, 2)
+	b.AddCalc(2, 3)
+	s, err := b.Schedule()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops, first := s.Flat()
+	if !slices.Equal(first, []int32{0, 1, 1, 3}) || len(ops) != 3 || ops[0].Time != 2 || ops[2].Time != 3 || &ops[1] != &s.Ranks[2].Ops[0] {
+		t.Fatalf("Flat = %v %v", ops, first)
+	}
+	s.Ranks[1].Ops = []Op{{Kind: Calc, Time: 9}}
+	ops, first = s.Flat()
+	if !slices.Equal(first, []int32{0, 1, 2, 4}) || ops[1].Time != 9 || ops[3].Time != 3 {
+		t.Fatalf("Flat after a change = %v %v", ops, first)
+	}
+}
