@@ -1,0 +1,28 @@
+package loggops
+
+import (
+	"testing"
+)
+
+// BenchmarkBinomialBroadcast simulates a 2^20-rank binomial broadcast of
+// 1-byte messages (2^20-1 sends and as many receives) and reports
+// schedule operations simulated per second.
+//
+//	go test ./logp/loggops -run XXX -bench BinomialBroadcast -benchtime 3x
+func BenchmarkBinomialBroadcast(b *testing.B) {
+	const P = 1 << 20
+	s := binomial(P, 1, nil)
+	p := New(6, 2, 4, 0, 0)
+	ops := s.NumOps()
+	b.ReportAllocs()
+	b.ResetTimer()
+	var res *Result
+	for b.Loop() {
+		var err error
+		if res, err = Simulate(s, p, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(ops)*float64(b.N)/b.Elapsed().Seconds(), "ops/s")
+	b.ReportMetric(res.Max, "finish_cycles")
+}

@@ -1,0 +1,383 @@
+package loggops
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"nocsim/logp/goal"
+)
+
+// Options select optional outputs.
+type Options struct {
+	// Trace records every op's start and end time (16 bytes per op).
+	Trace bool
+}
+
+// Result is the outcome of a simulation; times in cycles.
+type Result struct {
+	Finish  []float64 // per rank: the latest of its CPU clocks after its last operation
+	Max     float64   // the largest Finish
+	MaxRank int       // the lowest rank whose Finish is Max
+	Events  uint64    // events processed (ops, message arrivals and retries)
+
+	first      []int32   // global index of each rank's first op, with Trace
+	start, end []float64 // per op, with Trace
+}
+
+// OpTimes is op i of rank r's start and end, when Options.Trace was set
+// (ok false otherwise). A send starts when its CPU and NIC take it and
+// ends when the CPU is done (eager) or, for rendezvous, at the later of
+// that and the match; a receive starts when posted and ends when its CPU
+// has handled the message (or at once, if the message was waiting); a
+// calc ends Time cycles after it starts.
+func (r *Result) OpTimes(rank, i int) (start, end float64, ok bool) {
+	if r.start == nil {
+		return 0, 0, false
+	}
+	k := int(r.first[rank]) + i
+	return r.start[k], r.end[k], true
+}
+
+const (
+	fStarted = 1 << iota
+	fDone
+)
+
+type sim struct {
+	s      *goal.Schedule
+	p      Params
+	all    []goal.Op // every op, by global index
+	first  []int32   // global index of each rank's first op, len P+1
+	rankOf []int32
+
+	// clk holds each rank's clocks side by side (one cache line for one
+	// CPU and NIC): when each CPU is free (LogGOPSim's nexto), then when
+	// each send NIC is (nextgs), then each receive NIC (nextgr).
+	ncpu, nnic, stride int
+	clk                []float64
+
+	pending []int32 // unmet dependencies per op
+	flags   []uint8
+	// Reverse dependencies: the ops that wait for op k to complete are
+	// doneOn[doneOff[k]:doneOff[k+1]], those that wait for it to start
+	// startOn[startOff[k]:startOff[k+1]]; each list in schedule order.
+	doneOff, doneOn   []int32
+	startOff, startOn []int32
+
+	q     queue
+	ts    uint64
+	match queues
+	ready []int32 // ops made ready by the current event
+
+	res Result
+}
+
+// Simulate runs schedule s under p. A schedule that cannot finish returns
+// a *StuckError naming what each stuck rank waits for.
+func Simulate(s *goal.Schedule, p Params, opt Options) (*Result, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	m, err := newSim(s, p, opt)
+	if err != nil {
+		return nil, err
+	}
+	m.run()
+	if err := m.stuck(); err != nil {
+		return nil, err
+	}
+	return m.finish(), nil
+}
+
+func newSim(s *goal.Schedule, p Params, opt Options) (*sim, error) {
+	P := len(s.Ranks)
+	m := &sim{s: s, p: p, ncpu: 1, nnic: 1}
+	if n := s.NumOps(); n > math.MaxInt32 {
+		return nil, fmt.Errorf("loggops: %d operations: at most %d", n, math.MaxInt32)
+	}
+	m.all, m.first = s.Flat()
+	total := len(m.all)
+	m.rankOf = make([]int32, total)
+	m.pending = make([]int32, total)
+	m.flags = make([]uint8, total)
+	m.doneOff = make([]int32, total+1)
+	m.startOff = make([]int32, total+1)
+	for r := range s.Ranks {
+		base := m.first[r]
+		for i := range s.Ranks[r].Ops {
+			op := &s.Ranks[r].Ops[i]
+			k := base + int32(i)
+			m.rankOf[k] = int32(r)
+			m.ncpu, m.nnic = max(m.ncpu, int(op.CPU)+1), max(m.nnic, int(op.NIC)+1)
+			req, ireq := s.Requires(r, i), s.IRequires(r, i)
+			m.pending[k] = int32(len(req) + len(ireq))
+			for _, j := range req {
+				m.doneOff[base+j]++
+			}
+			for _, j := range ireq {
+				m.startOff[base+j]++
+			}
+		}
+	}
+	// Prefix sums give each list's end; placing dependents from the last
+	// op backwards leaves every offset at its list's start and the lists
+	// in schedule order.
+	for k := 1; k <= total; k++ { // off[total] is 0: it becomes the sum
+		m.doneOff[k] += m.doneOff[k-1]
+		m.startOff[k] += m.startOff[k-1]
+	}
+	m.doneOn = make([]int32, m.doneOff[total])
+	m.startOn = make([]int32, m.startOff[total])
+	for r := P - 1; r >= 0; r-- {
+		base := m.first[r]
+		for i := len(s.Ranks[r].Ops) - 1; i >= 0; i-- {
+			k := base + int32(i)
+			for _, j := range s.Requires(r, i) {
+				m.doneOff[base+j]--
+				m.doneOn[m.doneOff[base+j]] = k
+			}
+			for _, j := range s.IRequires(r, i) {
+				m.startOff[base+j]--
+				m.startOn[m.startOff[base+j]] = k
+			}
+		}
+	}
+	m.stride = m.ncpu + 2*m.nnic
+	m.clk = make([]float64, P*m.stride)
+	m.match = newQueues(P)
+	m.q.h = make([]event, 0, 1024)
+	m.res.Finish = make([]float64, P)
+	if opt.Trace {
+		m.res.first = m.first
+		m.res.start = make([]float64, total)
+		m.res.end = make([]float64, total)
+	}
+	return m, nil
+}
+
+// bytesLess1 is (s-1) for an s-byte message, 0 for an empty one.
+func bytesLess1(s uint64) float64 {
+	if s == 0 {
+		return 0
+	}
+	return float64(s - 1)
+}
+
+// op is the operation of global index k on rank r.
+func (m *sim) op(k int32) *goal.Op { return &m.all[k] }
+
+// cpu, nicS and nicR index rank r's clocks in clk.
+func (m *sim) cpu(r int32, c uint8) int  { return int(r)*m.stride + int(c) }
+func (m *sim) nicS(r int32, n uint8) int { return int(r)*m.stride + m.ncpu + int(n) }
+func (m *sim) nicR(r int32, n uint8) int { return int(r)*m.stride + m.ncpu + m.nnic + int(n) }
+
+func (m *sim) started(k int32) {
+	m.flags[k] |= fStarted
+	for _, a := range m.startOn[m.startOff[k]:m.startOff[k+1]] {
+		if m.pending[a]--; m.pending[a] == 0 {
+			m.ready = append(m.ready, a)
+		}
+	}
+}
+
+func (m *sim) done(k int32, t float64) {
+	m.flags[k] |= fDone
+	if m.res.end != nil {
+		m.res.end[k] = t
+	}
+	for _, a := range m.doneOn[m.doneOff[k]:m.doneOff[k+1]] {
+		if m.pending[a]--; m.pending[a] == 0 {
+			m.ready = append(m.ready, a)
+		}
+	}
+}
+
+func (m *sim) mark(k int32, t float64) {
+	if m.res.start != nil {
+		m.res.start[k] = t
+	}
+}
+
+// enqueue pushes ready ops as LogGOPSim does after each event: rank by
+// rank in increasing order, within a rank sends, then receives, then
+// calcs (LogGOPSim sorts by type; ties here go in schedule order), each
+// due when its CPU (and, for a send, its send NIC) is free.
+func (m *sim) enqueue() {
+	less := func(a, b int32) bool {
+		if ra, rb := m.rankOf[a], m.rankOf[b]; ra != rb {
+			return ra < rb
+		}
+		if ka, kb := m.op(a).Kind, m.op(b).Kind; ka != kb {
+			return ka < kb
+		}
+		return a < b
+	}
+	if n := len(m.ready); n > 16 {
+		slices.SortFunc(m.ready, func(a, b int32) int {
+			if less(a, b) {
+				return -1
+			}
+			return 1 // keys are distinct: a == b never happens
+		})
+	} else {
+		for i := 1; i < n; i++ { // insertion sort: the usual handful of ops
+			for j := i; j > 0 && less(m.ready[j], m.ready[j-1]); j-- {
+				m.ready[j], m.ready[j-1] = m.ready[j-1], m.ready[j]
+			}
+		}
+	}
+	for _, k := range m.ready {
+		r := m.rankOf[k]
+		op := m.op(k)
+		t := m.clk[m.cpu(r, op.CPU)]
+		if op.Kind == goal.Send {
+			t = max(t, m.clk[m.nicS(r, op.NIC)])
+		}
+		m.q.push(event{t: t, ts: m.ts, op: k, rank: r, kind: uint8(op.Kind)})
+		m.ts++
+	}
+	m.ready = m.ready[:0]
+}
+
+func (m *sim) run() {
+	// All clocks are 0: every op without dependencies is due at 0, rank
+	// by rank, sends first, then receives, then calcs.
+	roots := 0
+	for _, n := range m.pending {
+		if n == 0 {
+			roots++
+		}
+	}
+	m.q.fifo = make([]event, 0, roots)
+	for r := range m.s.Ranks {
+		ops := m.s.Ranks[r].Ops
+		for kind := goal.Send; kind <= goal.Calc; kind++ {
+			for i := range ops {
+				if k := m.first[r] + int32(i); ops[i].Kind == kind && m.pending[k] == 0 {
+					m.q.push(event{t: 0, ts: m.ts, op: k, rank: int32(r), kind: uint8(kind)})
+					m.ts++
+				}
+			}
+		}
+	}
+	for m.q.len() > 0 {
+		e := m.q.pop()
+		m.res.Events++
+		switch e.kind {
+		case evCalc:
+			m.calc(e)
+		case evSend:
+			m.send(e)
+		case evRecv:
+			m.recv(e)
+		case evMsg:
+			m.msg(e)
+		}
+		if len(m.ready) > 0 {
+			m.enqueue()
+		}
+	}
+}
+
+func (m *sim) calc(e event) {
+	op := m.op(e.op)
+	c := m.cpu(e.rank, op.CPU)
+	if m.clk[c] > e.t {
+		e.t = m.clk[c] // retry when the CPU is free, keeping its place among equals
+		m.q.push(e)
+		return
+	}
+	m.clk[c] = e.t + float64(op.Time)
+	m.mark(e.op, e.t)
+	m.started(e.op)
+	m.done(e.op, m.clk[c])
+}
+
+func (m *sim) send(e event) {
+	op := m.op(e.op)
+	c, n := m.cpu(e.rank, op.CPU), m.nicS(e.rank, op.NIC)
+	if free := max(m.clk[c], m.clk[n]); free > e.t {
+		e.t = free
+		m.q.push(e)
+		return
+	}
+	s1 := bytesLess1(op.Bytes)
+	m.mark(e.op, e.t)
+	m.started(e.op)
+	m.clk[c] = e.t + m.p.Os + s1*m.p.O
+	m.clk[n] = e.t + m.p.Gap + s1*m.p.G
+	m.q.push(event{t: e.t + m.p.Os + m.p.L, ts: m.ts, op: e.op, rank: op.Peer, from: e.rank, kind: evMsg})
+	m.ts++
+	if op.Bytes <= m.p.S {
+		m.done(e.op, m.clk[c])
+	}
+}
+
+// rendezvous completes send op k of rank q, matched at t: LogGOPSim moves
+// the sender's CPU c and send NIC n to t (it can: no event before t is
+// left), with c and n the indices of whichever op found the match.
+func (m *sim) rendezvous(k, q int32, c, n uint8, t float64) {
+	ci, ni := m.cpu(q, c), m.nicS(q, n)
+	m.clk[ci] = max(m.clk[ci], t)
+	m.clk[ni] = max(m.clk[ni], t)
+	end := t
+	if m.res.end != nil {
+		end = max(t, m.res.start[k]+m.p.Os+bytesLess1(m.op(k).Bytes)*m.p.O)
+	}
+	m.done(k, end)
+}
+
+func (m *sim) recv(e event) {
+	op := m.op(e.op)
+	m.mark(e.op, e.t)
+	m.started(e.op)
+	want := entry{src: op.Peer, tag: op.Tag}
+	if got, ok := m.match.take(e.rank, uq, &want); ok {
+		// The message was handled on arrival; the receive completes now.
+		// LogGOPSim decides rendezvous by the receive's size here.
+		if op.Bytes > m.p.S {
+			m.rendezvous(got.op, got.src, op.CPU, op.NIC, e.t)
+		}
+		m.done(e.op, e.t)
+		return
+	}
+	m.match.add(e.rank, rq, entry{op: e.op, src: op.Peer, tag: op.Tag})
+}
+
+func (m *sim) msg(e event) {
+	op := m.op(e.op) // the send; LogGOPSim handles it on the receiver's CPU and NIC of the same indices
+	c, n := m.cpu(e.rank, op.CPU), m.nicR(e.rank, op.NIC)
+	if free := max(m.clk[c], m.clk[n]); free > e.t {
+		e.t = free
+		m.q.push(e)
+		return
+	}
+	s1 := bytesLess1(op.Bytes)
+	m.clk[c] = e.t + m.p.Or + max(s1*m.p.O, s1*m.p.G)
+	m.clk[n] = e.t + m.p.Gap + s1*m.p.G
+	have := entry{op: e.op, src: e.from, tag: op.Tag}
+	got, ok := m.match.take(e.rank, rq, &have)
+	if !ok {
+		m.match.add(e.rank, uq, have)
+		return
+	}
+	if op.Bytes > m.p.S {
+		m.rendezvous(e.op, e.from, op.CPU, op.NIC, e.t)
+	}
+	m.done(got.op, m.clk[c])
+}
+
+func (m *sim) finish() *Result {
+	for r := range m.res.Finish {
+		f := 0.0
+		for _, t := range m.clk[r*m.stride : r*m.stride+m.ncpu] {
+			f = max(f, t)
+		}
+		m.res.Finish[r] = f
+		if f > m.res.Max {
+			m.res.Max, m.res.MaxRank = f, r
+		}
+	}
+	return &m.res
+}
