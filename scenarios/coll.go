@@ -97,7 +97,7 @@ func (s *CollSweep) Check(sc *Scenario, src Source) error {
 			return bad("sizes", n, allowed)
 		}
 	}
-	return nil
+	return s.checkMemory(sc, m.Nodes())
 }
 
 func needsWords(op string) bool {
