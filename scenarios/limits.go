@@ -186,7 +186,7 @@ func appNeed(app, method, version string, P, n int) int {
 // names the largest size that fits (or none), what the run needs and the
 // key that raises the limit.
 func memoryError(key, value, unit string, need, largest, memoryWords int, what string) error {
-	fits := "no size"
+	fits := "sizes that fit (none does)"
 	if largest >= 0 {
 		fits = fmt.Sprintf("at most %d%s", largest, unit)
 	}

@@ -46,7 +46,7 @@ func DefaultStudy(version, dir string, opt RunOptions, log func(string)) (Summar
 		log(s)
 		return func() { log(fmt.Sprintf("%s done in %.1f s", s, time.Since(start).Seconds())) }
 	}
-	eff, err := base.EffectiveTOML(src)
+	eff, err := base.effectiveTOML(src, false)
 	if err != nil {
 		return sum, err
 	}

@@ -72,6 +72,9 @@ func runApp(c *cli.Context) error {
 		}
 		return usageErr("%v", err)
 	}
+	if err := checkWorkers(c, "workers"); err != nil {
+		return err
+	}
 	if c.IsSet("breakeven-plot") && !sw.BreakEven() {
 		return usageErr("--breakeven-plot needs --app globalsum --variant breakeven")
 	}

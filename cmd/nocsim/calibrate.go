@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +15,7 @@ import (
 
 	"nocsim/calibrate"
 	"nocsim/logp"
+	"nocsim/mesh"
 	"nocsim/scenarios"
 )
 
@@ -51,13 +53,11 @@ func runCalibrate(c *cli.Context) error {
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	for _, s := range sizes {
-		if s < 0 || s > 1<<24 {
-			return usageErr("--sizes = %d: allowed 0..16777216 bytes", s)
+	if c.String("csv") == "" {
+		// Measuring the simulated machine: the microbenchmarks' own limits.
+		if err := sc.CheckCalibration(sizes, c.Int("reps")); err != nil {
+			return flagError(err, src, "sizes", "reps")
 		}
-	}
-	if r := c.Int("reps"); r < 1 || r > 100 {
-		return usageErr("--reps = %d: allowed 1..100", r)
 	}
 	out := c.String("out")
 	if out != "" && !strings.HasSuffix(out, ".toml") && !strings.HasSuffix(out, ".json") {
@@ -169,7 +169,7 @@ func predictCommand() *cli.Command {
 			&cli.StringFlag{Name: "alg", Usage: "collective algorithm (auto = the model's fastest)", Value: "auto"},
 			&cli.IntFlag{Name: "procs", Usage: "ranks (default: the parameters' P)"},
 			&cli.IntFlag{Name: "size", Usage: "bytes (per rank, as for nocsim coll)", Value: 8},
-			&cli.Float64Flag{Name: "hops", Usage: "hops for p2p and pingpong (default: the parameters' average)", Value: -1},
+			&cli.Float64Flag{Name: "hops", Usage: "hops for p2p and pingpong (default: the parameters' average)"},
 			&cli.BoolFlag{Name: "json", Usage: "print predicted_cycles and the per-term breakdown as JSON"},
 			&cli.StringFlag{Name: "select", Usage: "print the model's choice of algorithm for --op at each of these sizes (bytes, comma-separated) and each --select-procs, with the predicted crossover sizes"},
 			&cli.StringFlag{Name: "select-procs", Usage: "rank counts for --select (default: the parameters' P)"},
@@ -192,9 +192,12 @@ func runPredict(c *cli.Context) error {
 	if size < 0 || procs < 1 {
 		return usageErr("--size = %d, --procs = %d: allowed size >= 0, procs >= 1", size, procs)
 	}
-	hops := c.Float64("hops")
-	if hops < 0 {
-		hops = p.AvgHops
+	hops := p.AvgHops
+	if c.IsSet("hops") {
+		hops = c.Float64("hops")
+		if !(hops >= 0) || math.IsInf(hops, 0) || hops > 2*mesh.MaxDim {
+			return usageErr("--hops = %v: allowed 0..%d (router-to-router hops; default: the parameters' average)", hops, 2*mesh.MaxDim)
+		}
 	}
 	if c.IsSet("select") {
 		return selectionTable(c, p, op, procs)

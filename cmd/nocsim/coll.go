@@ -93,6 +93,9 @@ func runColl(c *cli.Context) error {
 		}
 		return usageErr("%v", err)
 	}
+	if err := checkWorkers(c, "workers"); err != nil {
+		return err
+	}
 	xAxis := c.String("x")
 	if xAxis == "" {
 		xAxis = "size"

@@ -31,10 +31,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stderr, "nocsim:", err)
 	var ec cli.ExitCoder
-	if errors.As(err, &ec) {
+	if errors.As(err, &ec) && (ec.ExitCode() == exitRun || ec.ExitCode() == exitUsage) {
 		return ec.ExitCode()
 	}
-	// Errors urfave/cli returns itself are about the command line.
+	// Errors urfave/cli returns itself are about the command line (its
+	// help command exits 3 for an unknown topic).
 	return exitUsage
 }
 

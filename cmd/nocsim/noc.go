@@ -109,6 +109,36 @@ func scenarioFrom(c *cli.Context, except ...string) (scenarios.Scenario, scenari
 	}, nil
 }
 
+// flagError turns a check's KeyError into a usage error naming the flag
+// when the key is one of the command's own flags (own), or where the
+// value came from (a machine flag, a --config entry or a default).
+func flagError(err error, src scenarios.Source, own ...string) error {
+	var ke *router.KeyError
+	if errors.As(err, &ke) {
+		if slices.Contains(own, ke.Key) {
+			return usageErr("--%s = %s: allowed %s", flagName(ke.Key), ke.Value, ke.Allowed)
+		}
+		if src != nil {
+			for _, s := range scenarios.Sections() {
+				for _, k := range s.Keys {
+					if k.Name == ke.Key {
+						return usageErr("%s = %s: allowed %s", src(s.Name, ke.Key), ke.Value, ke.Allowed)
+					}
+				}
+			}
+		}
+	}
+	return usageErr("%v", err)
+}
+
+// checkWorkers refuses a negative or absurd count of parallel runs.
+func checkWorkers(c *cli.Context, name string) error {
+	if n := c.Int(name); n < 0 || n > 4096 {
+		return usageErr("--%s = %d: allowed 0 (one per core) .. 4096", name, n)
+	}
+	return nil
+}
+
 func hasFlag(c *cli.Context, name string) bool {
 	for _, f := range c.Command.Flags {
 		if slices.Contains(f.Names(), name) {
@@ -124,6 +154,12 @@ func runNoc(c *cli.Context) error {
 	}
 	sc, src, err := scenarioFrom(c)
 	if err != nil {
+		return err
+	}
+	if err := sc.CheckMachine(src); err != nil {
+		return usageErr("%v", err)
+	}
+	if err := checkWorkers(c, "workers"); err != nil {
 		return err
 	}
 	if c.Bool("print-config") {

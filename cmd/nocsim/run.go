@@ -21,6 +21,9 @@ func runCommand() *cli.Command {
 			quietFlag,
 		},
 		Action: func(c *cli.Context) error {
+			if err := checkWorkers(c, "workers"); err != nil {
+				return err
+			}
 			sc, src, err := loadScenarioArg(c)
 			if err != nil {
 				return err
