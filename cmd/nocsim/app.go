@@ -85,12 +85,10 @@ func runApp(c *cli.Context) error {
 			}
 		}
 	}
-	if path := c.String("params"); path != "" {
-		p, err := readParams(path)
-		if err != nil {
-			return usageErr("--params: %v", err)
+	if c.String("params") != "" {
+		if sw.Params, err = paramsForRun(c, &sc); err != nil {
+			return err
 		}
-		sw.Params = &p
 	}
 	bar := newProgress(c.App.ErrWriter, "app", quiet(c))
 	rows, err := sw.Run(&sc, scenarios.RunOptions{Workers: c.Int("workers"), Progress: bar.update})

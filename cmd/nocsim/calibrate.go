@@ -74,7 +74,7 @@ func runCalibrate(c *cli.Context) error {
 		if err != nil {
 			return usageErr("--csv %s: %v", path, err)
 		}
-		rep, err := sc.FitMeasured(ms, "measurements in "+path)
+		rep, err := sc.FitMeasured(ms, path)
 		if err != nil {
 			return usageErr("--csv %s: %v", path, err)
 		}
@@ -149,7 +149,7 @@ func readParams(path string) (logp.Params, error) {
 			return p, fmt.Errorf("%s: %w", path, err)
 		}
 		if und := md.Undecoded(); len(und) > 0 {
-			return p, fmt.Errorf("%s: unknown key %s (allowed: P, protocol, clock_hz, avg_hops, source, [[segment]] with max_bytes, L, L_per_hop, o_s, o_r, g, G)", path, und[0])
+			return p, fmt.Errorf("%s: unknown key %s (allowed: P, protocol, clock_hz, avg_hops, source, mesh, sizes, [[segment]] with max_bytes, L, L_per_hop, o_s, o_r, g, G)", path, und[0])
 		}
 	}
 	if err := p.Validate(); err != nil {
@@ -167,9 +167,9 @@ func predictCommand() *cli.Command {
 			&cli.StringFlag{Name: "params", Usage: "parameters from `nocsim calibrate --out`", Required: true},
 			&cli.StringFlag{Name: "op", Usage: "p2p, pingpong, or a collective: " + strings.Join(scenarios.CollOps, ", "), Value: "p2p"},
 			&cli.StringFlag{Name: "alg", Usage: "collective algorithm (auto = the model's fastest)", Value: "auto"},
-			&cli.IntFlag{Name: "procs", Usage: "ranks (default: the parameters' P)"},
+			&cli.IntFlag{Name: "procs", Usage: "ranks (default: the parameters' P; needed for parameters fitted to a CSV)"},
 			&cli.IntFlag{Name: "size", Usage: "bytes (per rank, as for nocsim coll)", Value: 8},
-			&cli.Float64Flag{Name: "hops", Usage: "hops for p2p and pingpong (default: the parameters' average)"},
+			&cli.Float64Flag{Name: "hops", Usage: "hops between two ranks for p2p and pingpong, and the average for collectives (default: the parameters' average; needed for parameters fitted to a CSV)"},
 			&cli.BoolFlag{Name: "json", Usage: "print predicted_cycles and the per-term breakdown as JSON"},
 			&cli.StringFlag{Name: "select", Usage: "print the model's choice of algorithm for --op at each of these sizes (bytes, comma-separated) and each --select-procs, with the predicted crossover sizes"},
 			&cli.StringFlag{Name: "select-procs", Usage: "rank counts for --select (default: the parameters' P)"},
@@ -184,13 +184,22 @@ func runPredict(c *cli.Context) error {
 	if err != nil {
 		return usageErr("--params: %v", err)
 	}
+	if !p.HasProvenance() {
+		warn(c, "--params %s: provenance unknown (source %q, no mesh or sizes: written by an older nocsim)", c.String("params"), p.Source)
+	}
 	op, alg, size := c.String("op"), c.String("alg"), c.Int("size")
 	procs := c.Int("procs")
-	if procs == 0 {
+	if procs == 0 && !c.IsSet("procs") {
 		procs = p.P
+		if procs == 0 {
+			return usageErr("--procs: needed, the parameters (%s) do not record P", p.Source)
+		}
 	}
-	if size < 0 || procs < 1 {
-		return usageErr("--size = %d, --procs = %d: allowed size >= 0, procs >= 1", size, procs)
+	if size < 0 || size > 1<<30 {
+		return usageErr("--size = %d: allowed 0..1073741824 bytes", size)
+	}
+	if procs < 1 || procs > mesh.MaxDim*mesh.MaxDim {
+		return usageErr("--procs = %d: allowed 1..%d", procs, mesh.MaxDim*mesh.MaxDim)
 	}
 	hops := p.AvgHops
 	if c.IsSet("hops") {
@@ -198,6 +207,9 @@ func runPredict(c *cli.Context) error {
 		if !(hops >= 0) || math.IsInf(hops, 0) || hops > 2*mesh.MaxDim {
 			return usageErr("--hops = %v: allowed 0..%d (router-to-router hops; default: the parameters' average)", hops, 2*mesh.MaxDim)
 		}
+		p.AvgHops = hops // collectives too
+	} else if p.HasProvenance() && p.Mesh == "" {
+		return usageErr("--hops: needed, the parameters (%s) carry no mesh and so no average hop count", p.Source)
 	}
 	if c.IsSet("select") {
 		return selectionTable(c, p, op, procs)
@@ -307,4 +319,29 @@ func onePrediction(p logp.Params, m int, hops float64) logp.Prediction {
 	terms := []logp.Term{{Name: "o_s", Cycles: s.Os}, {Name: "L", Cycles: s.L}, {Name: "h*L_per_hop", Cycles: hops * s.Lh},
 		{Name: "(m-1)G", Cycles: float64(max(m, 1)-1) * s.G}, {Name: "o_r", Cycles: s.Or}}
 	return logp.Prediction{Cycles: p.PointToPoint(m, hops), Terms: terms}
+}
+
+// warn prints a warning on stderr: something the user should know about
+// a run that goes on.
+func warn(c *cli.Context, format string, a ...any) {
+	fmt.Fprintf(c.App.ErrWriter, "nocsim: warning: "+format+"\n", a...)
+}
+
+// paramsForRun reads --params and checks them against the run's machine
+// (see scenarios.ParamsAgainstRun): a protocol mismatch is refused, a mesh
+// mismatch and unknown provenance are warned about.
+func paramsForRun(c *cli.Context, sc *scenarios.Scenario) (*logp.Params, error) {
+	path := c.String("params")
+	p, err := readParams(path)
+	if err != nil {
+		return nil, usageErr("--params: %v", err)
+	}
+	ws, err := sc.ParamsAgainstRun(&p)
+	if err != nil {
+		return nil, usageErr("--params %s: %v", path, err)
+	}
+	for _, w := range ws {
+		warn(c, "--params %s: %s", path, w)
+	}
+	return &p, nil
 }
