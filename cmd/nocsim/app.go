@@ -90,6 +90,9 @@ func runApp(c *cli.Context) error {
 			return err
 		}
 	}
+	if validateOnly {
+		return nil
+	}
 	bar := newProgress(c.App.ErrWriter, "app", quiet(c))
 	rows, err := sw.Run(&sc, scenarios.RunOptions{Workers: c.Int("workers"), Progress: bar.update})
 	if err != nil {

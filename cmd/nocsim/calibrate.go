@@ -63,6 +63,9 @@ func runCalibrate(c *cli.Context) error {
 	if out != "" && !strings.HasSuffix(out, ".toml") && !strings.HasSuffix(out, ".json") {
 		return usageErr("--out = %q: allowed a .toml or .json file", out)
 	}
+	if validateOnly {
+		return nil
+	}
 	var cal scenarios.Calibration
 	if path := c.String("csv"); path != "" {
 		f, err := os.Open(path)
@@ -261,9 +264,14 @@ func selectionTable(c *cli.Context, p logp.Params, op string, procs int) error {
 			return usageErr("%v", err)
 		}
 	}
-	for _, n := range append(append([]int(nil), sizes...), plist...) {
-		if n < 0 {
-			return usageErr("--select and --select-procs take non-negative integers, got %d", n)
+	for _, n := range sizes {
+		if n < 0 || n > 1<<30 {
+			return usageErr("--select = %d: allowed sizes 0..1073741824 bytes", n)
+		}
+	}
+	for _, n := range plist {
+		if n < 1 || n > mesh.MaxDim*mesh.MaxDim {
+			return usageErr("--select-procs = %d: allowed 1..%d", n, mesh.MaxDim*mesh.MaxDim)
 		}
 	}
 	pick := func(P, n int) string {

@@ -109,6 +109,9 @@ func runColl(c *cli.Context) error {
 			return usageErr("--plot: %v", err)
 		}
 	}
+	if validateOnly {
+		return nil
+	}
 	bar := newProgress(c.App.ErrWriter, "coll", quiet(c))
 	rows, err := sw.Run(&sc, scenarios.RunOptions{Workers: c.Int("workers"), Progress: bar.update})
 	if err != nil {

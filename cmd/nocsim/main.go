@@ -59,6 +59,11 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 	}
 }
 
+// validateOnly stops every command right after its input is validated,
+// before anything is simulated or written. Tests set it, so that fuzzing
+// the flags costs microseconds an input.
+var validateOnly bool
+
 var quietFlag = &cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar on stderr"}
 
 func usageErr(format string, a ...any) error {

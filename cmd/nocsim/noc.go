@@ -84,10 +84,16 @@ func scenarioFrom(c *cli.Context, except ...string) (scenarios.Scenario, scenari
 		src = fsrc
 	}
 	set := map[string]bool{}
+	// The flags given, looked up once: urfave/cli's lookups are slow
+	// enough to dominate validation if done per key.
+	given := map[string]bool{}
+	for _, n := range c.LocalFlagNames() {
+		given[n] = true
+	}
 	for _, sk := range scenarios.Sections() {
 		for _, k := range sk.Keys {
 			name := flagName(k.Name)
-			if slices.Contains(except, name) || !hasFlag(c, name) || !c.IsSet(name) {
+			if slices.Contains(except, name) || !given[name] {
 				continue
 			}
 			if err := sc.Set(sk.Name, k.Name, c.String(name)); err != nil {
@@ -139,15 +145,6 @@ func checkWorkers(c *cli.Context, name string) error {
 	return nil
 }
 
-func hasFlag(c *cli.Context, name string) bool {
-	for _, f := range c.Command.Flags {
-		if slices.Contains(f.Names(), name) {
-			return true
-		}
-	}
-	return false
-}
-
 func runNoc(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return usageErr("noc takes no arguments, got %q", c.Args().Slice())
@@ -194,6 +191,9 @@ func runDefault(c *cli.Context) error {
 			fmt.Fprintln(c.App.ErrWriter, "nocsim: "+s)
 		}
 	}
+	if validateOnly {
+		return nil
+	}
 	sum, err := scenarios.DefaultStudy(version, "nocsim-results", scenarios.RunOptions{}, logf)
 	if err != nil {
 		return runErr(err)
@@ -220,6 +220,9 @@ func simulateNoc(c *cli.Context, sc scenarios.Scenario, src scenarios.Source) er
 		if err := plots.CheckExt(plotPath); err != nil {
 			return usageErr("--plot: %v", err)
 		}
+	}
+	if validateOnly {
+		return nil
 	}
 	bar := newProgress(c.App.ErrWriter, "noc", quiet(c))
 	res, err := scenarios.RunNoc(pts, scenarios.RunOptions{Workers: c.Int("workers"), Progress: bar.update})

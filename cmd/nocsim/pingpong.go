@@ -67,6 +67,9 @@ func runPingPong(c *cli.Context) error {
 		}
 		return usageErr("%v", err)
 	}
+	if validateOnly {
+		return nil
+	}
 	var trace bytes.Buffer
 	if c.String("trace") != "" {
 		pp.Trace = &trace

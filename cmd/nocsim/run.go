@@ -28,6 +28,9 @@ func runCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			if validateOnly {
+				return nil
+			}
 			if !quiet(c) {
 				fmt.Fprintf(c.App.ErrWriter, "run: %s (%s)\n", sc.Name, sc.Workload.Kind)
 			}

@@ -35,6 +35,9 @@ func sweepCommand() *cli.Command {
 			if err != nil {
 				return usageErr("%v", err)
 			}
+			if validateOnly {
+				return nil
+			}
 			start := time.Now()
 			show := func(done, failed, total int) {
 				if quiet(c) {
