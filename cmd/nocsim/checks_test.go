@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -189,5 +190,99 @@ func TestValidateRunSweepAgree(t *testing.T) {
 				t.Errorf("%q: validate exit %d %q, %s exit %d %q", text, vc, ve, cmd, c, e)
 			}
 		}
+	}
+}
+
+// Parameters say where they came from; a CSV fit records only what the
+// CSV holds; a run refuses parameters of another protocol and warns about
+// another mesh or unknown provenance.
+func TestParamsProvenance(t *testing.T) {
+	dir := t.TempDir()
+	sim, csvFile, fromCSV := filepath.Join(dir, "sim.json"), filepath.Join(dir, "m.csv"), filepath.Join(dir, "csv.json")
+	if code, _, stderr := nocsim(t, "--quiet", "calibrate", "--mesh", "2x2", "--protocol", "eager", "--sizes", "8,64,1024", "--out", sim, "--save-csv", csvFile); code != 0 {
+		t.Fatalf("calibrate: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := nocsim(t, "--quiet", "calibrate", "--mesh", "8x8", "--csv", csvFile, "--out", fromCSV); code != 0 {
+		t.Fatalf("calibrate --csv: exit %d: %s", code, stderr)
+	}
+	read := func(p string) map[string]any {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	s, c := read(sim), read(fromCSV)
+	if s["source"] != "simulator" || s["mesh"] != "2x2" || s["protocol"] != "eager" || s["P"] != 4.0 || fmt.Sprint(s["sizes"]) != "[8 64 1024]" {
+		t.Errorf("simulator fit provenance: %v", s)
+	}
+	// The CSV holds sizes and hop counts: not the 8x8 mesh of the
+	// command line, nor its P or average distance.
+	if c["source"] != "csv:"+csvFile || c["mesh"] != nil || c["protocol"] != "" || c["P"] != 0.0 || c["avg_hops"] != 0.0 || fmt.Sprint(c["sizes"]) != "[8 64 1024]" {
+		t.Errorf("CSV fit provenance: %v", c)
+	}
+	old := filepath.Join(dir, "old.json")
+	delete(s, "mesh")
+	delete(s, "sizes")
+	s["source"] = "simulated 2x2 mesh, protocol eager"
+	b, _ := json.Marshal(s)
+	if err := os.WriteFile(old, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	coll := []string{"--quiet", "coll", "--op", "bcast", "--sizes", "8", "--params"}
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string // in stderr
+	}{
+		{append(slices.Clone(coll), sim, "--mesh", "2x2"), 2, `fitted to protocol "eager"`},
+		{append(slices.Clone(coll), sim, "--mesh", "2x2", "--protocol", "eager"), 0, ""},
+		{append(slices.Clone(coll), sim, "--mesh", "2x1", "--protocol", "eager"), 0, "warning: --params " + sim + ": the parameters were fitted on a 2x2 mesh"},
+		{append(slices.Clone(coll), fromCSV, "--mesh", "2x2"), 0, "carry no mesh"},
+		{append(slices.Clone(coll), old, "--mesh", "2x2"), 0, "provenance is unknown"},
+		{[]string{"predict", "--params", fromCSV, "--op", "bcast", "--hops", "1"}, 2, "--procs"},
+		{[]string{"predict", "--params", fromCSV, "--op", "p2p", "--procs", "4"}, 2, "--hops"},
+		{[]string{"predict", "--params", old, "--op", "p2p"}, 0, "provenance unknown"},
+	} {
+		code, _, stderr := nocsim(t, tc.args...)
+		if code != tc.code || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%q: exit %d, stderr %q; want exit %d and %q", tc.args, code, stderr, tc.code, tc.want)
+		}
+	}
+}
+
+// With --algs auto every output names the algorithm that ran, and it is
+// the one an explicit run of that algorithm times identically.
+func TestCollAutoReportsChosenAlgorithm(t *testing.T) {
+	code, out, stderr := nocsim(t, "--quiet", "coll", "--mesh", "4x4", "--op", "bcast", "--sizes", "8,8192", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	rows := decodeJSON(t, out)
+	for _, r := range rows {
+		chosen, _ := r["chosen_algorithm"].(string)
+		if r["algorithm"] != "auto" || chosen == "" || chosen == "auto" {
+			t.Fatalf("row %v: want algorithm auto and the chosen one named", r)
+		}
+		size := fmt.Sprint(r["size_bytes"])
+		code, out, stderr := nocsim(t, "--quiet", "coll", "--mesh", "4x4", "--op", "bcast", "--sizes", size, "--algs", chosen, "--json")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		again := decodeJSON(t, out)[0]
+		if again["cycles"] != r["cycles"] || again["chosen_algorithm"] != chosen {
+			t.Errorf("%s bytes: auto chose %s in %v cycles; %s explicitly: %v cycles", size, chosen, r["cycles"], chosen, again["cycles"])
+		}
+	}
+	if rows[0]["chosen_algorithm"] == rows[1]["chosen_algorithm"] {
+		t.Errorf("8 and 8192 bytes both ran %v: auto should switch at coll_long_bytes", rows[0]["chosen_algorithm"])
+	}
+	code, out, _ = nocsim(t, "--quiet", "coll", "--mesh", "4x4", "--op", "bcast", "--sizes", "8")
+	if code != 0 || !strings.Contains(out, "chosen") || !strings.Contains(out, fmt.Sprint(rows[0]["chosen_algorithm"])) {
+		t.Errorf("table does not show the chosen algorithm:\n%s", out)
 	}
 }
