@@ -159,3 +159,16 @@ func TestAppMemoryLimitIsSafe(t *testing.T) {
 		}
 	}
 }
+
+func TestCalibrationMemoryLimitIsSafe(t *testing.T) {
+	sc := tightScenario("2x2")
+	check := func(n int) error { return sc.CheckCalibration([]int{8, n}, 1) }
+	n := largestAccepted(t, 1, 1<<16, check)
+	odd := 2*largestAccepted(t, 1, 1<<15, func(k int) error { return check(2*k + 1) }) + 1
+	for _, s := range []int{n, odd} {
+		if _, err := sc.Calibrate([]int{8, s}, 1); err != nil {
+			t.Errorf("largest accepted size %d failed: %v", s, err)
+		}
+	}
+	memoryRefusal(t, check(n+1), fmt.Sprintf("calibration size %d", n+1))
+}

@@ -96,8 +96,9 @@ func runApp(c *cli.Context) error {
 	bar := newProgress(c.App.ErrWriter, "app", quiet(c))
 	rows, err := sw.Run(&sc, scenarios.RunOptions{Workers: c.Int("workers"), Progress: bar.update})
 	if err != nil {
-		// A configuration the application refuses is bad input.
-		return usageErr("%v", err)
+		// Every configuration was checked above: what fails now failed in
+		// the simulation.
+		return runErr(err)
 	}
 	var be []scenarios.BreakEven
 	if sw.BreakEven() {
