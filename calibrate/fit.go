@@ -18,7 +18,8 @@ type Options struct {
 	Protocol string  // the protocol measured, for the record
 	ClockHz  float64 // cycles per second
 	AvgHops  float64 // mean hop count between ranks, for predictions that do not name a pair
-	Source   string  // where the measurements came from
+	Source   string  // where the measurements came from: logp.SourceSimulator or "csv:FILE"
+	Mesh     string  // the simulated mesh, "WxH"; empty for measurements from elsewhere
 
 	// A split is accepted only if it cuts the total squared relative
 	// residual by SplitFactor (default 3) and the unsplit fit misses
@@ -101,7 +102,8 @@ func Fit(ms []Measurement, opt Options) (Report, error) {
 		return Report{}, fmt.Errorf("calibrate: no round trip (kind %q) among %d measurements: the one-way time needs them", KindRTT, len(ms))
 	}
 	groups := split(pts, opt)
-	rep := Report{Params: logp.Params{P: opt.P, Protocol: opt.Protocol, ClockHz: opt.ClockHz, AvgHops: opt.AvgHops, Source: opt.Source}}
+	rep := Report{Params: logp.Params{P: opt.P, Protocol: opt.Protocol, ClockHz: opt.ClockHz, AvgHops: opt.AvgHops,
+		Source: opt.Source, Mesh: opt.Mesh, Sizes: fittedSizes(pts)}}
 	for i, g := range groups {
 		last := i == len(groups)-1
 		sf, err := fitSegment(g, ms, last)
@@ -508,4 +510,15 @@ func weightedR2(pts []onePoint, ow oneWayFit) float64 {
 		return 1
 	}
 	return 1 - ow.sse/tot
+}
+
+// fittedSizes lists the message sizes of the one-way points, ascending,
+// once each.
+func fittedSizes(pts []onePoint) []int {
+	var out []int
+	for _, p := range pts {
+		out = append(out, p.m)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }

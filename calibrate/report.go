@@ -14,7 +14,12 @@ import (
 func (r Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	p := r.Params
-	fmt.Fprintf(&b, "LogGP fit: protocol %s, P = %d, %d segment(s), breakpoints %v (bytes)\n", orDash(p.Protocol), p.P, len(r.Segments), r.Breakpoints)
+	procs := "unknown"
+	if p.P > 0 {
+		procs = fmt.Sprint(p.P)
+	}
+	fmt.Fprintf(&b, "LogGP fit: source %s, mesh %s, protocol %s, P = %s, sizes %v (bytes), %d segment(s), breakpoints %v (bytes)\n",
+		orDash(p.Source), orDash(p.Mesh), orDash(p.Protocol), procs, p.Sizes, len(r.Segments), r.Breakpoints)
 	for i, s := range r.Segments {
 		bound := "unbounded"
 		if s.Seg.MaxBytes > 0 {

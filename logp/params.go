@@ -3,6 +3,7 @@ package logp
 import (
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // Segment is the LogGP parameter set for messages up to MaxBytes (a
@@ -19,21 +20,45 @@ type Segment struct {
 }
 
 // Params is a calibrated machine: P processors and LogGP segments ordered
-// by MaxBytes, the last unbounded.
+// by MaxBytes, the last unbounded, with where they came from.
+//
+// Provenance: Source is "simulator" (fitted to nocsim's microbenchmarks on
+// the machine Mesh, Protocol, P) or "csv:FILE" (fitted to measurements
+// read from FILE, which hold sizes and hop counts only: Mesh and Protocol
+// are then empty and P and AvgHops 0, unknown). Sizes are the message
+// sizes fitted. Files written before provenance was recorded have
+// another Source and no Mesh or Sizes: HasProvenance tells them apart.
 type Params struct {
-	P        int       `toml:"P" json:"P"`
+	P        int       `toml:"P" json:"P"` // 0: unknown (a CSV fit)
 	Protocol string    `toml:"protocol" json:"protocol"`
 	ClockHz  float64   `toml:"clock_hz" json:"clock_hz"`
 	AvgHops  float64   `toml:"avg_hops" json:"avg_hops"` // mean hop count between ranks, for predictions that do not name the pair
 	Segments []Segment `toml:"segment" json:"segments"`
-	Source   string    `toml:"source" json:"source"` // what the parameters were fitted from
+	Source   string    `toml:"source" json:"source"`                 // "simulator" or "csv:FILE"
+	Mesh     string    `toml:"mesh,omitempty" json:"mesh,omitempty"` // "WxH" of the simulated machine
+	Sizes    []int     `toml:"sizes,omitempty" json:"sizes,omitempty"`
+}
+
+// Sources of parameters with provenance.
+const (
+	SourceSimulator = "simulator"
+	SourceCSVPrefix = "csv:"
+)
+
+// HasProvenance reports whether the parameters say where they came from
+// (written by a nocsim that records it).
+func (p Params) HasProvenance() bool {
+	return p.Source == SourceSimulator && p.Mesh != "" || strings.HasPrefix(p.Source, SourceCSVPrefix)
 }
 
 // Validate checks that the parameters describe a machine: at least one
 // segment, increasing bounds, the last unbounded, no negative time.
 func (p Params) Validate() error {
-	if p.P < 1 {
-		return fmt.Errorf("P = %d: allowed >= 1", p.P)
+	if p.P < 0 || p.P == 0 && !strings.HasPrefix(p.Source, SourceCSVPrefix) {
+		return fmt.Errorf("P = %d: allowed >= 1 (0, unknown, only for a CSV fit)", p.P)
+	}
+	if !(p.AvgHops >= 0) {
+		return fmt.Errorf("avg_hops = %v: allowed >= 0", p.AvgHops)
 	}
 	if len(p.Segments) == 0 {
 		return fmt.Errorf("no segment: at least one [[segment]] is needed")

@@ -105,6 +105,7 @@ func (r *Rank) beginColl(name string, c *Comm, key string) (*coll, error) {
 func (x *coll) end(bytes int) {
 	r := x.r
 	r.internal--
+	r.lastAlg = x.alg
 	r.collStats(x.name).add(r.t.Now()-x.start, bytes, 0)
 	r.w.traceCall(r, x.name, x.start, r.t.Now())
 	r.call = "running (outside MPI)"

@@ -26,6 +26,7 @@ type Rank struct {
 	bsendUsed int
 
 	call     string // the MPI call the rank is in, for reports
+	lastAlg  string // the algorithm of the last collective call, "auto" resolved
 	internal int    // inside a collective: its messages are not user calls
 	stats    [numOps]OpStats
 	coll     map[string]*OpStats // collective calls, by MPI name
@@ -41,6 +42,10 @@ func (r *Rank) Size() int { return len(r.w.Ranks) }
 
 // CommWorld is MPI_COMM_WORLD as seen by this rank.
 func (r *Rank) CommWorld() *Comm { return r.world }
+
+// LastAlgorithm is the algorithm the rank's last collective call ran,
+// with "auto" resolved to the one the library chose for its size.
+func (r *Rank) LastAlgorithm() string { return r.lastAlg }
 
 // Thread is the rank's main thread, for native SCMP calls.
 func (r *Rank) Thread() *endpoint.Thread { return r.t }

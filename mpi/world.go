@@ -64,6 +64,21 @@ func (w *World) Launch(prog func(r *Rank)) {
 		r.node.Start(fmt.Sprintf("rank %d", r.rank), func(t *endpoint.Thread) {
 			r.t = t
 			r.recStart()
+			defer func() {
+				// An MPI error the program chose not to handle (MustAlloc
+				// out of memory, a benchmark's check of a call) ends the
+				// run with that error, on one line: it is about the run's
+				// configuration, not a bug, so no Go stack. Anything else
+				// goes on to the thread, which reports it with its stack.
+				if v := recover(); v != nil {
+					e, ok := v.(*Error)
+					if !ok {
+						panic(v)
+					}
+					r.call = "failed: " + e.Error()
+					w.fail(fmt.Errorf("rank %d: %w", r.rank, e))
+				}
+			}()
 			prog(r)
 			r.recFlush()
 			if r.call == "" {

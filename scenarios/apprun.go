@@ -108,7 +108,8 @@ func (s *AppSweep) Check(sc *Scenario, src Source) error {
 			}
 		}
 	}
-	return nil
+	m, _ := ParseMesh(sc.Network.Mesh)
+	return s.checkMemory(sc, m.Nodes())
 }
 
 func (s *AppSweep) validate(sc *Scenario, p, n int) error {
@@ -118,6 +119,25 @@ func (s *AppSweep) validate(sc *Scenario, p, n int) error {
 		return &router.KeyError{Key: "procs", Value: fmt.Sprint(p), Allowed: fmt.Sprintf("1..%d (the tiles of the mesh)", m.Nodes())}
 	case n < 1:
 		return &router.KeyError{Key: "sizes", Value: fmt.Sprint(n), Allowed: ">= 1"}
+	}
+	// The application's own constraints (rows per processor, divisibility,
+	// largest order), as its Run function checks them.
+	for _, method := range s.methods() {
+		var err error
+		switch s.App {
+		case "cg":
+			cfg := CGConfig{Procs: p, N: n, Tol: 1e-8, MaxIter: 10 * n, Seed: s.Seed}
+			err = cfg.validate(sc)
+		case "qr":
+			err = QRConfig{Procs: p, N: n, Seed: s.Seed, Grid: method}.validate(sc)
+		case "matmul":
+			_, err = MatMulConfig{Procs: p, N: n, Decomp: method, Seed: s.Seed}.check(sc)
+		default:
+			err = GlobalSumConfig{Procs: p, N: n, Method: method, Seed: s.Seed}.check(sc)
+		}
+		if err != nil {
+			return &router.KeyError{Key: "sizes", Value: fmt.Sprintf("%d (at procs = %d)", n, p), Allowed: "what the application accepts: " + err.Error()}
+		}
 	}
 	return nil
 }

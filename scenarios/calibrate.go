@@ -53,16 +53,20 @@ func (sc *Scenario) Calibrate(sizes []int, reps int) (Calibration, error) {
 			break
 		}
 	}
-	rep, err := calibrate.Fit(ms, sc.fitOptions("simulated "+sc.Network.Mesh+" mesh, protocol "+sc.MPI.Protocol))
+	rep, err := calibrate.Fit(ms, sc.fitOptions())
 	return Calibration{ms, rep}, err
 }
 
-// FitMeasured fits measurements read from a CSV (a real machine's, say).
-func (sc *Scenario) FitMeasured(ms []calibrate.Measurement, source string) (calibrate.Report, error) {
-	return calibrate.Fit(ms, sc.fitOptions(source))
+// FitMeasured fits measurements read from the CSV file path (a real
+// machine's, say). The parameters record only what the CSV holds: no
+// mesh, protocol, P or average hop count (those of the scenario describe
+// the simulator, not the measured machine); the clock converts cycles to
+// seconds.
+func (sc *Scenario) FitMeasured(ms []calibrate.Measurement, path string) (calibrate.Report, error) {
+	return calibrate.Fit(ms, calibrate.Options{ClockHz: sc.Node.ClockHz, Source: logp.SourceCSVPrefix + path})
 }
 
-func (sc *Scenario) fitOptions(source string) calibrate.Options {
+func (sc *Scenario) fitOptions() calibrate.Options {
 	m, _ := ParseMesh(sc.Network.Mesh)
 	procs := sc.MPI.Procs
 	if procs == 0 {
@@ -75,7 +79,37 @@ func (sc *Scenario) fitOptions(source string) calibrate.Options {
 		}
 	}
 	return calibrate.Options{P: procs, Protocol: sc.MPI.Protocol, ClockHz: sc.Node.ClockHz,
-		AvgHops: hops / float64(procs*procs), Source: source}
+		AvgHops: hops / float64(procs*procs), Source: logp.SourceSimulator, Mesh: fmt.Sprintf("%dx%d", m.W, m.H)}
+}
+
+// AvgHops is the mean hop count between the ranks of the scenario's MPI
+// job (every tile when [mpi] procs is 0), as a simulator calibration
+// records it.
+func (sc *Scenario) AvgHops() float64 { return sc.fitOptions().AvgHops }
+
+// ParamsAgainstRun compares parameters with the machine a run simulates:
+// a protocol that differs is an error (the model would describe another
+// protocol's costs); a mesh that differs, or provenance the file does not
+// record, gives a warning. Parameters without a mesh (a CSV fit) get the
+// run's average hop count for predictions that do not name the pair.
+func (sc *Scenario) ParamsAgainstRun(p *logp.Params) (warnings []string, err error) {
+	run := sc.fitOptions()
+	switch {
+	case !p.HasProvenance():
+		warnings = append(warnings, fmt.Sprintf("the parameters' provenance is unknown (source %q, no mesh or sizes: written by an older nocsim); recalibrate to have it checked against this run", p.Source))
+	case p.Protocol != "" && p.Protocol != run.Protocol:
+		return nil, fmt.Errorf("fitted to protocol %q (%s %s mesh), but the run's [mpi] protocol is %q: allowed parameters of the run's protocol (calibrate with --protocol %s, or run with --protocol %s)", p.Protocol, p.Source, p.Mesh, run.Protocol, run.Protocol, p.Protocol)
+	case p.Protocol == "":
+		warnings = append(warnings, fmt.Sprintf("the parameters (%s) do not say which protocol they describe; assuming the run's %q", p.Source, run.Protocol))
+	}
+	if p.Mesh != "" && p.Mesh != run.Mesh {
+		warnings = append(warnings, fmt.Sprintf("the parameters were fitted on a %s mesh (avg_hops %.3g), the run is on %s (avg_hops %.3g): predictions use the file's parameters", p.Mesh, p.AvgHops, run.Mesh, run.AvgHops))
+	}
+	if p.HasProvenance() && p.Mesh == "" {
+		p.AvgHops = run.AvgHops
+		warnings = append(warnings, fmt.Sprintf("the parameters (%s) carry no mesh: predictions use this run's average of %.3g hops", p.Source, run.AvgHops))
+	}
+	return warnings, nil
 }
 
 // CalibrationChart draws the measured one-way times (RTT/2) against size

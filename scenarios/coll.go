@@ -18,6 +18,7 @@ import (
 type CollRow struct {
 	Op         string     `json:"op"`
 	Algorithm  string     `json:"algorithm"`
+	Chosen     string     `json:"chosen_algorithm"` // the algorithm that ran: auto resolved by the library (or model: by the LogGP model)
 	Procs      int        `json:"procs"`
 	SizeBytes  int        `json:"size_bytes"`
 	Root       int        `json:"root"`
@@ -97,7 +98,7 @@ func (s *CollSweep) Check(sc *Scenario, src Source) error {
 			return bad("sizes", n, allowed)
 		}
 	}
-	return nil
+	return s.checkMemory(sc, m.Nodes())
 }
 
 func needsWords(op string) bool {
@@ -160,6 +161,9 @@ func (s *CollSweep) runOne(sc0 *Scenario, alg string, procs, size int) (CollRow,
 	w.Launch(func(r *mpi.Rank) {
 		err := check.run(r)
 		row.RankCycles[r.Rank()] = r.Now()
+		if r.Rank() == s.Root {
+			row.Chosen = r.LastAlgorithm()
+		}
 		if err != nil {
 			check.fail(r.Rank(), err)
 		}

@@ -7,7 +7,8 @@ import (
 )
 
 // checkMachine validates the sections a program run needs: [network],
-// [node] and [mpi].
+// [node] and [mpi], and the [noc] keys' own ranges (its watchdog guards
+// every run).
 func (sc *Scenario) checkMachine(src Source) error {
 	m, err := ParseMesh(sc.Network.Mesh)
 	if err != nil {
@@ -21,7 +22,10 @@ func (sc *Scenario) checkMachine(src Source) error {
 			return explain(err, src)
 		}
 	}
-	return explain(sc.MPI.Validate(m.Nodes(), sc.Network.QueueFlits), src)
+	if err := sc.MPI.Validate(m.Nodes(), sc.Network.QueueFlits); err != nil {
+		return explain(err, src)
+	}
+	return sc.checkNocKeys(src)
 }
 
 // newMachine builds a fresh chip from a validated scenario, for native

@@ -59,7 +59,7 @@ func (p *PingPong) Check(sc *Scenario, src Source) error {
 			return bad("sizes", s, "0..16777216 bytes")
 		}
 	}
-	return nil
+	return p.checkMemory(sc, m.Nodes(), procs)
 }
 
 // Run performs the ping-pong: for each size one warm-up round trip, then

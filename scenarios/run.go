@@ -8,36 +8,24 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"strings"
 
 	"nocsim/router"
 )
 
 // Check validates everything a run of the scenario needs, before any
-// simulation: the machine, and the workload's own keys.
+// simulation: every section, the workload's keys and limits, and, when the
+// file has a [sweep], every axis and every point it expands to. validate,
+// run and sweep all call it, so they accept exactly the same files.
 func (sc *Scenario) Check(src Source) error {
-	w := sc.Workload
-	if !slices.Contains(WorkloadKinds, w.Kind) {
-		return explainWorkload(&router.KeyError{Key: "kind", Value: fmt.Sprintf("%q", w.Kind), Allowed: strings.Join(WorkloadKinds, ", ")}, src)
+	if err := sc.checkPoint(src); err != nil {
+		return err
 	}
-	var err error
-	switch w.Kind {
-	case "noc":
-		_, err = sc.NocPoints(src)
-	case "pingpong":
-		err = sc.pingPong().Check(sc, src)
-	case "coll":
-		err = sc.collSweep().Check(sc, src)
-	case "app":
-		err = sc.appSweep().Check(sc, src)
-	case "calibrate":
-		err = sc.checkMachine(src)
-		if err == nil && len(w.Sizes) < 2 {
-			err = &router.KeyError{Key: "sizes", Value: fmt.Sprint(w.Sizes), Allowed: "two or more message sizes (default: 8 B..64 KiB)"}
-		}
+	if len(sc.Sweep.Axis) > 0 || sc.Sweep.Reps != 0 {
+		_, _, err := sc.SweepPoints(src)
+		return err
 	}
-	return explainWorkload(err, src)
+	return nil
 }
 
 func explainWorkload(err error, src Source) error {

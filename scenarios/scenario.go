@@ -89,7 +89,7 @@ func Defaults() Scenario {
 // NocKeys documents the [noc] keys.
 var NocKeys = []router.Key{
 	{Name: "traffic", Unit: "pattern names", Default: "uniform", Allowed: strings.Join(mesh.PatternNames, ", "), Doc: "destination patterns to sweep"},
-	{Name: "rates", Unit: "flits/node/cycle", Default: "0.02,0.1,0.2,0.3", Allowed: "0..min(inject_flits_per_cycle, packet_flits)", Doc: "offered loads to sweep (Bernoulli packet creation)"},
+	{Name: "rates", Unit: "flits/node/cycle", Default: "0.02,0.1,0.2,0.3", Allowed: "above 0, up to min(inject_flits_per_cycle, packet_flits)", Doc: "offered loads to sweep (Bernoulli packet creation)"},
 	{Name: "packet_flits", Unit: "flits", Default: "5", Allowed: "1..niu_queue_flits", Doc: "packet length"},
 	{Name: "hotspot_nodes", Unit: "node ids", Default: "(none)", Allowed: "0..W*H-1", Doc: "hotspot destinations (traffic hotspot)"},
 	{Name: "hotspot_fraction", Unit: "fraction", Default: "0.1", Allowed: "0..1", Doc: "share of packets sent to the hotspot nodes; the rest are uniform"},

@@ -43,7 +43,7 @@ func DefaultStudy(prov Provenance, dir string, opt RunOptions, log func(string))
 		log(s)
 		return func() { log(fmt.Sprintf("%s done in %.1f s", s, time.Since(start).Seconds())) }
 	}
-	eff, err := base.EffectiveTOML(src)
+	eff, err := base.effectiveTOML(src, false)
 	if err != nil {
 		return sum, err
 	}

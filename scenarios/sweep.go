@@ -115,6 +115,9 @@ func PointHash(sc Scenario) string {
 // SweepPoints expands the axes (in order, the last varying fastest) and
 // repetitions into points, each a validated scenario.
 func (sc *Scenario) SweepPoints(src Source) ([]SweepPoint, []Scenario, error) {
+	if err := sc.checkSweep(); err != nil {
+		return nil, nil, err
+	}
 	axes := sc.Sweep.Axis
 	vals := make([][]string, len(axes))
 	for i, a := range axes {
@@ -150,7 +153,7 @@ func (sc *Scenario) SweepPoints(src Source) ([]SweepPoint, []Scenario, error) {
 			// Repetitions differ only in their seeds, derived from the base.
 			p.Noc.Seed += int64(rep)
 			p.Workload.AppSeed += int64(rep)
-			if err := p.Check(src); err != nil {
+			if err := p.checkPoint(src); err != nil {
 				return nil, nil, fmt.Errorf("sweep point %v: %w", set, err)
 			}
 			pts = append(pts, SweepPoint{Index: len(pts), Settings: set, Rep: rep, ConfigHash: PointHash(p)})

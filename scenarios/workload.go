@@ -110,14 +110,20 @@ func (sc *Scenario) OutputDir() string {
 
 // EffectiveTOML is the scenario with every key, those left at their
 // default or set by a non-default [network] preset marked with a trailing
-// comment.
-func (sc *Scenario) EffectiveTOML(src Source) (string, error) {
+// comment, and those the workload does not read marked unused (with the
+// reason) instead: their values have no effect on the run.
+func (sc *Scenario) EffectiveTOML(src Source) (string, error) { return sc.effectiveTOML(src, true) }
+
+// effectiveTOML marks unused keys only when asked: the default study runs
+// several workloads on one configuration, so every key may be read.
+func (sc *Scenario) effectiveTOML(src Source, markUnused bool) (string, error) {
 	var b bytes.Buffer
 	if err := toml.NewEncoder(&b).Encode(sc); err != nil {
 		return "", err
 	}
-	if src == nil {
-		return b.String(), nil
+	var unused map[string]string
+	if markUnused {
+		unused = sc.UnusedKeys()
 	}
 	var out strings.Builder
 	section := ""
@@ -127,11 +133,15 @@ func (sc *Scenario) EffectiveTOML(src Source) (string, error) {
 			section = strings.Trim(t, "[]")
 		}
 		if k, _, ok := strings.Cut(t, " = "); ok && section != "" {
-			switch from := src(section, k); {
-			case strings.HasPrefix(from, "default"):
-				line += "  # default"
-			case strings.HasPrefix(from, "preset "):
-				line += "  # " + strings.Join(strings.Fields(from)[:2], " ")
+			if why, ok := unused[section+"."+k]; ok {
+				line += "  # unused: " + why
+			} else if src != nil {
+				switch from := src(section, k); {
+				case strings.HasPrefix(from, "default"):
+					line += "  # default"
+				case strings.HasPrefix(from, "preset "):
+					line += "  # " + strings.Join(strings.Fields(from)[:2], " ")
+				}
 			}
 		}
 		out.WriteString(line + "\n")

@@ -72,6 +72,9 @@ func runApp(c *cli.Context) error {
 		}
 		return usageErr("%v", err)
 	}
+	if err := checkWorkers(c, "workers"); err != nil {
+		return err
+	}
 	if c.IsSet("breakeven-plot") && !sw.BreakEven() {
 		return usageErr("--breakeven-plot needs --app globalsum --variant breakeven")
 	}
@@ -82,12 +85,13 @@ func runApp(c *cli.Context) error {
 			}
 		}
 	}
-	if path := c.String("params"); path != "" {
-		p, err := readParams(path)
-		if err != nil {
-			return usageErr("--params: %v", err)
+	if c.String("params") != "" {
+		if sw.Params, err = paramsForRun(c, &sc); err != nil {
+			return err
 		}
-		sw.Params = &p
+	}
+	if validateOnly {
+		return nil
 	}
 	if err := checkOutputFlags(c, []string{"plot", "time-plot", "ratio-plot", "breakeven-plot"}, nil); err != nil {
 		return err
@@ -95,8 +99,9 @@ func runApp(c *cli.Context) error {
 	bar := newProgress(c.App.ErrWriter, "app", quiet(c))
 	rows, err := sw.Run(&sc, scenarios.RunOptions{Workers: c.Int("workers"), Progress: bar.update})
 	if err != nil {
-		// A configuration the application refuses is bad input.
-		return usageErr("%v", err)
+		// Every configuration was checked above: what fails now failed in
+		// the simulation.
+		return runErr(err)
 	}
 	var be []scenarios.BreakEven
 	if sw.BreakEven() {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +15,7 @@ import (
 
 	"nocsim/calibrate"
 	"nocsim/logp"
+	"nocsim/mesh"
 	"nocsim/scenarios"
 )
 
@@ -51,13 +53,11 @@ func runCalibrate(c *cli.Context) error {
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	for _, s := range sizes {
-		if s < 0 || s > 1<<24 {
-			return usageErr("--sizes = %d: allowed 0..16777216 bytes", s)
+	if c.String("csv") == "" {
+		// Measuring the simulated machine: the microbenchmarks' own limits.
+		if err := sc.CheckCalibration(sizes, c.Int("reps")); err != nil {
+			return flagError(err, src, "sizes", "reps")
 		}
-	}
-	if r := c.Int("reps"); r < 1 || r > 100 {
-		return usageErr("--reps = %d: allowed 1..100", r)
 	}
 	out := c.String("out")
 	if out != "" && !strings.HasSuffix(out, ".toml") && !strings.HasSuffix(out, ".json") {
@@ -66,6 +66,9 @@ func runCalibrate(c *cli.Context) error {
 	// --csv is calibrate's input; its outputs are these.
 	if err := checkOutputFlags(c, []string{"out", "save-csv"}, []string{"plots"}); err != nil {
 		return err
+	}
+	if validateOnly {
+		return nil
 	}
 	var cal scenarios.Calibration
 	if path := c.String("csv"); path != "" {
@@ -78,7 +81,7 @@ func runCalibrate(c *cli.Context) error {
 		if err != nil {
 			return usageErr("--csv %s: %v", path, err)
 		}
-		rep, err := sc.FitMeasured(ms, "measurements in "+path)
+		rep, err := sc.FitMeasured(ms, path)
 		if err != nil {
 			return usageErr("--csv %s: %v", path, err)
 		}
@@ -153,7 +156,7 @@ func readParams(path string) (logp.Params, error) {
 			return p, fmt.Errorf("%s: %w", path, err)
 		}
 		if und := md.Undecoded(); len(und) > 0 {
-			return p, fmt.Errorf("%s: unknown key %s (allowed: P, protocol, clock_hz, avg_hops, source, [[segment]] with max_bytes, L, L_per_hop, o_s, o_r, g, G)", path, und[0])
+			return p, fmt.Errorf("%s: unknown key %s (allowed: P, protocol, clock_hz, avg_hops, source, mesh, sizes, [[segment]] with max_bytes, L, L_per_hop, o_s, o_r, g, G)", path, und[0])
 		}
 	}
 	if err := p.Validate(); err != nil {
@@ -171,9 +174,9 @@ func predictCommand() *cli.Command {
 			&cli.StringFlag{Name: "params", Usage: "parameters from `nocsim calibrate --out`", Required: true},
 			&cli.StringFlag{Name: "op", Usage: "p2p, pingpong, or a collective: " + strings.Join(scenarios.CollOps, ", "), Value: "p2p"},
 			&cli.StringFlag{Name: "alg", Usage: "collective algorithm (auto = the model's fastest)", Value: "auto"},
-			&cli.IntFlag{Name: "procs", Usage: "ranks (default: the parameters' P)"},
+			&cli.IntFlag{Name: "procs", Usage: "ranks (default: the parameters' P; needed for parameters fitted to a CSV)"},
 			&cli.IntFlag{Name: "size", Usage: "bytes (per rank, as for nocsim coll)", Value: 8},
-			&cli.Float64Flag{Name: "hops", Usage: "hops for p2p and pingpong (default: the parameters' average)", Value: -1},
+			&cli.Float64Flag{Name: "hops", Usage: "hops between two ranks for p2p and pingpong, and the average for collectives (default: the parameters' average; needed for parameters fitted to a CSV)"},
 			&cli.BoolFlag{Name: "json", Usage: "print predicted_cycles and the per-term breakdown as JSON"},
 			&cli.StringFlag{Name: "select", Usage: "print the model's choice of algorithm for --op at each of these sizes (bytes, comma-separated) and each --select-procs, with the predicted crossover sizes"},
 			&cli.StringFlag{Name: "select-procs", Usage: "rank counts for --select (default: the parameters' P)"},
@@ -188,17 +191,32 @@ func runPredict(c *cli.Context) error {
 	if err != nil {
 		return usageErr("--params: %v", err)
 	}
+	if !p.HasProvenance() {
+		warn(c, "--params %s: provenance unknown (source %q, no mesh or sizes: written by an older nocsim)", c.String("params"), p.Source)
+	}
 	op, alg, size := c.String("op"), c.String("alg"), c.Int("size")
 	procs := c.Int("procs")
-	if procs == 0 {
+	if procs == 0 && !c.IsSet("procs") {
 		procs = p.P
+		if procs == 0 {
+			return usageErr("--procs: needed, the parameters (%s) do not record P", p.Source)
+		}
 	}
-	if size < 0 || procs < 1 {
-		return usageErr("--size = %d, --procs = %d: allowed size >= 0, procs >= 1", size, procs)
+	if size < 0 || size > 1<<30 {
+		return usageErr("--size = %d: allowed 0..1073741824 bytes", size)
 	}
-	hops := c.Float64("hops")
-	if hops < 0 {
-		hops = p.AvgHops
+	if procs < 1 || procs > mesh.MaxDim*mesh.MaxDim {
+		return usageErr("--procs = %d: allowed 1..%d", procs, mesh.MaxDim*mesh.MaxDim)
+	}
+	hops := p.AvgHops
+	if c.IsSet("hops") {
+		hops = c.Float64("hops")
+		if !(hops >= 0) || math.IsInf(hops, 0) || hops > 2*mesh.MaxDim {
+			return usageErr("--hops = %v: allowed 0..%d (router-to-router hops; default: the parameters' average)", hops, 2*mesh.MaxDim)
+		}
+		p.AvgHops = hops // collectives too
+	} else if p.HasProvenance() && p.Mesh == "" {
+		return usageErr("--hops: needed, the parameters (%s) carry no mesh and so no average hop count", p.Source)
 	}
 	if c.IsSet("select") {
 		return selectionTable(c, p, op, procs)
@@ -250,9 +268,14 @@ func selectionTable(c *cli.Context, p logp.Params, op string, procs int) error {
 			return usageErr("%v", err)
 		}
 	}
-	for _, n := range append(append([]int(nil), sizes...), plist...) {
-		if n < 0 {
-			return usageErr("--select and --select-procs take non-negative integers, got %d", n)
+	for _, n := range sizes {
+		if n < 0 || n > 1<<30 {
+			return usageErr("--select = %d: allowed sizes 0..1073741824 bytes", n)
+		}
+	}
+	for _, n := range plist {
+		if n < 1 || n > mesh.MaxDim*mesh.MaxDim {
+			return usageErr("--select-procs = %d: allowed 1..%d", n, mesh.MaxDim*mesh.MaxDim)
 		}
 	}
 	pick := func(P, n int) string {
@@ -308,4 +331,29 @@ func onePrediction(p logp.Params, m int, hops float64) logp.Prediction {
 	terms := []logp.Term{{Name: "o_s", Cycles: s.Os}, {Name: "L", Cycles: s.L}, {Name: "h*L_per_hop", Cycles: hops * s.Lh},
 		{Name: "(m-1)G", Cycles: float64(max(m, 1)-1) * s.G}, {Name: "o_r", Cycles: s.Or}}
 	return logp.Prediction{Cycles: p.PointToPoint(m, hops), Terms: terms}
+}
+
+// warn prints a warning on stderr: something the user should know about
+// a run that goes on.
+func warn(c *cli.Context, format string, a ...any) {
+	fmt.Fprintf(c.App.ErrWriter, "nocsim: warning: "+format+"\n", a...)
+}
+
+// paramsForRun reads --params and checks them against the run's machine
+// (see scenarios.ParamsAgainstRun): a protocol mismatch is refused, a mesh
+// mismatch and unknown provenance are warned about.
+func paramsForRun(c *cli.Context, sc *scenarios.Scenario) (*logp.Params, error) {
+	path := c.String("params")
+	p, err := readParams(path)
+	if err != nil {
+		return nil, usageErr("--params: %v", err)
+	}
+	ws, err := sc.ParamsAgainstRun(&p)
+	if err != nil {
+		return nil, usageErr("--params %s: %v", path, err)
+	}
+	for _, w := range ws {
+		warn(c, "--params %s: %s", path, w)
+	}
+	return &p, nil
 }

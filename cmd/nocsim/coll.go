@@ -79,12 +79,10 @@ func runColl(c *cli.Context) error {
 	} else if m, err := scenarios.ParseMesh(sc.Network.Mesh); err == nil {
 		sw.Procs = []int{m.Nodes()}
 	}
-	if path := c.String("params"); path != "" {
-		p, err := readParams(path)
-		if err != nil {
-			return usageErr("--params: %v", err)
+	if c.String("params") != "" {
+		if sw.Params, err = paramsForRun(c, &sc); err != nil {
+			return err
 		}
-		sw.Params = &p
 	}
 	if err := sw.Check(&sc, src); err != nil {
 		var ke *router.KeyError
@@ -92,6 +90,9 @@ func runColl(c *cli.Context) error {
 			return usageErr("--%s = %s: allowed %s", ke.Key, ke.Value, ke.Allowed)
 		}
 		return usageErr("%v", err)
+	}
+	if err := checkWorkers(c, "workers"); err != nil {
+		return err
 	}
 	xAxis := c.String("x")
 	if xAxis == "" {
@@ -110,6 +111,9 @@ func runColl(c *cli.Context) error {
 	}
 	if err := checkOutputFlags(c, []string{"plot"}, nil); err != nil {
 		return err
+	}
+	if validateOnly {
+		return nil
 	}
 	bar := newProgress(c.App.ErrWriter, "coll", quiet(c))
 	rows, err := sw.Run(&sc, scenarios.RunOptions{Workers: c.Int("workers"), Progress: bar.update})
@@ -148,14 +152,14 @@ func runColl(c *cli.Context) error {
 func writeCollTable(out io.Writer, rows []scenarios.CollRow) error {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	model := len(rows) > 0 && rows[0].Predicted > 0
-	head, units := "op\talgorithm\tprocs\tsize\tcycles\ttime\tcorrect\t", "\t\t\t(bytes)\t(last rank)\t(us)\t\t"
+	head, units := "op\talgorithm\tchosen\tprocs\tsize\tcycles\ttime\tcorrect\t", "\t\t(that ran)\t\t(bytes)\t(last rank)\t(us)\t\t"
 	if model {
 		head, units = head+"LogGP\terror\t", units+"(cycles)\t\t"
 	}
 	fmt.Fprintln(tw, head)
 	fmt.Fprintln(tw, units)
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%.3f\t%v\t", r.Op, r.Algorithm, r.Procs, r.SizeBytes, r.Cycles, r.Seconds*1e6, r.Correct)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%.3f\t%v\t", r.Op, r.Algorithm, r.Chosen, r.Procs, r.SizeBytes, r.Cycles, r.Seconds*1e6, r.Correct)
 		if model {
 			fmt.Fprintf(tw, "%.0f\t%+.1f%%\t", r.Predicted, 100*r.RelError)
 		}

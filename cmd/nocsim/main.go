@@ -34,10 +34,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stderr, "nocsim:", err)
 	var ec cli.ExitCoder
-	if errors.As(err, &ec) {
+	if errors.As(err, &ec) && (ec.ExitCode() == exitRun || ec.ExitCode() == exitUsage) {
 		return ec.ExitCode()
 	}
-	// Errors urfave/cli returns itself are about the command line.
+	// Errors urfave/cli returns itself are about the command line (its
+	// help command exits 3 for an unknown topic).
 	return exitUsage
 }
 
@@ -85,6 +86,11 @@ func provenance(c *cli.Context) scenarios.Provenance {
 	}
 	return p
 }
+
+// validateOnly stops every command right after its input is validated,
+// before anything is simulated or written. Tests set it, so that fuzzing
+// the flags costs microseconds an input.
+var validateOnly bool
 
 var quietFlag = &cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar on stderr"}
 

@@ -74,7 +74,7 @@ func scenarioFrom(c *cli.Context, except ...string) (scenarios.Scenario, scenari
 	// --preset is applied under the file, so that the file's keys (and the
 	// other flags, below) override the preset's values.
 	preset := ""
-	if hasFlag(c, "preset") && c.IsSet("preset") {
+	if slices.Contains(c.LocalFlagNames(), "preset") {
 		preset = strings.TrimSpace(c.String("preset"))
 		if _, err := router.Preset(preset); err != nil {
 			var ke *router.KeyError
@@ -101,10 +101,16 @@ func scenarioFrom(c *cli.Context, except ...string) (scenarios.Scenario, scenari
 		src = fsrc
 	}
 	set := map[string]bool{}
+	// The flags given, looked up once: urfave/cli's lookups are slow
+	// enough to dominate validation if done per key.
+	given := map[string]bool{}
+	for _, n := range c.LocalFlagNames() {
+		given[n] = true
+	}
 	for _, sk := range scenarios.Sections() {
 		for _, k := range sk.Keys {
 			name := flagName(k.Name)
-			if slices.Contains(except, name) || !hasFlag(c, name) || !c.IsSet(name) {
+			if slices.Contains(except, name) || !given[name] {
 				continue
 			}
 			if err := sc.Set(sk.Name, k.Name, c.String(name)); err != nil {
@@ -126,13 +132,34 @@ func scenarioFrom(c *cli.Context, except ...string) (scenarios.Scenario, scenari
 	}, nil
 }
 
-func hasFlag(c *cli.Context, name string) bool {
-	for _, f := range c.Command.Flags {
-		if slices.Contains(f.Names(), name) {
-			return true
+// flagError turns a check's KeyError into a usage error naming the flag
+// when the key is one of the command's own flags (own), or where the
+// value came from (a machine flag, a --config entry or a default).
+func flagError(err error, src scenarios.Source, own ...string) error {
+	var ke *router.KeyError
+	if errors.As(err, &ke) {
+		if slices.Contains(own, ke.Key) {
+			return usageErr("--%s = %s: allowed %s", flagName(ke.Key), ke.Value, ke.Allowed)
+		}
+		if src != nil {
+			for _, s := range scenarios.Sections() {
+				for _, k := range s.Keys {
+					if k.Name == ke.Key {
+						return usageErr("%s = %s: allowed %s", src(s.Name, ke.Key), ke.Value, ke.Allowed)
+					}
+				}
+			}
 		}
 	}
-	return false
+	return usageErr("%v", err)
+}
+
+// checkWorkers refuses a negative or absurd count of parallel runs.
+func checkWorkers(c *cli.Context, name string) error {
+	if n := c.Int(name); n < 0 || n > 4096 {
+		return usageErr("--%s = %d: allowed 0 (one per core) .. 4096", name, n)
+	}
+	return nil
 }
 
 func runNoc(c *cli.Context) error {
@@ -141,6 +168,12 @@ func runNoc(c *cli.Context) error {
 	}
 	sc, src, err := scenarioFrom(c)
 	if err != nil {
+		return err
+	}
+	if err := sc.CheckMachine(src); err != nil {
+		return usageErr("%v", err)
+	}
+	if err := checkWorkers(c, "workers"); err != nil {
 		return err
 	}
 	if c.Bool("print-config") {
@@ -181,6 +214,9 @@ func runDefault(c *cli.Context) error {
 			fmt.Fprintln(c.App.ErrWriter, "nocsim: "+s)
 		}
 	}
+	if validateOnly {
+		return nil
+	}
 	sum, err := scenarios.DefaultStudy(provenance(c), defaultDir, scenarios.RunOptions{}, logf)
 	if err != nil {
 		return runErr(err)
@@ -210,6 +246,9 @@ func simulateNoc(c *cli.Context, sc scenarios.Scenario, src scenarios.Source) er
 	}
 	if err := checkOutputFlags(c, []string{"csv", "plot"}, nil); err != nil {
 		return err
+	}
+	if validateOnly {
+		return nil
 	}
 	bar := newProgress(c.App.ErrWriter, "noc", quiet(c))
 	res, err := scenarios.RunNoc(pts, scenarios.RunOptions{Workers: c.Int("workers"), Progress: bar.update})

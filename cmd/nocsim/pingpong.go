@@ -70,6 +70,9 @@ func runPingPong(c *cli.Context) error {
 	if err := checkOutputFlags(c, []string{"trace"}, nil); err != nil {
 		return err
 	}
+	if validateOnly {
+		return nil
+	}
 	var trace bytes.Buffer
 	if c.String("trace") != "" {
 		pp.Trace = &trace

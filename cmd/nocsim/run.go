@@ -22,12 +22,18 @@ func runCommand() *cli.Command {
 			quietFlag,
 		},
 		Action: func(c *cli.Context) error {
+			if err := checkWorkers(c, "workers"); err != nil {
+				return err
+			}
 			sc, src, err := loadScenarioArg(c)
 			if err != nil {
 				return err
 			}
 			if err := checkScenarioDir(sc.OutputDir()); err != nil {
 				return err
+			}
+			if validateOnly {
+				return nil
 			}
 			if !quiet(c) {
 				fmt.Fprintf(c.App.ErrWriter, "run: %s (%s)\n", sc.Name, sc.Workload.Kind)

@@ -21,6 +21,9 @@ func sweepCommand() *cli.Command {
 			quietFlag,
 		},
 		Action: func(c *cli.Context) error {
+			if err := checkWorkers(c, "jobs"); err != nil {
+				return err
+			}
 			sc, src, err := loadScenarioArg(c)
 			if err != nil {
 				return err
@@ -35,6 +38,9 @@ func sweepCommand() *cli.Command {
 			dir := sc.OutputDir()
 			if err := checkScenarioDir(dir); err != nil {
 				return err
+			}
+			if validateOnly {
+				return nil
 			}
 			start := time.Now()
 			show := func(done, failed, total int) {

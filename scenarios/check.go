@@ -1,0 +1,231 @@
+package scenarios
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"nocsim/router"
+)
+
+// checkPoint validates one scenario as `nocsim run` would run it (the
+// [sweep] section aside): every section, whatever the workload reads, and
+// the workload's own keys and limits. It is the one check validate, run
+// and every point of a sweep go through.
+func (sc *Scenario) checkPoint(src Source) error {
+	w := sc.Workload
+	if !slices.Contains(WorkloadKinds, w.Kind) {
+		return explainWorkload(&router.KeyError{Key: "kind", Value: fmt.Sprintf("%q", w.Kind), Allowed: strings.Join(WorkloadKinds, ", ")}, src)
+	}
+	// The machine is checked for every workload: a bad value is an error
+	// even where the workload does not read it (validate marks such keys
+	// unused rather than effective).
+	if err := sc.checkMachine(src); err != nil {
+		return err
+	}
+	var err error
+	switch w.Kind {
+	case "noc":
+		_, err = sc.NocPoints(src)
+	case "pingpong":
+		err = sc.pingPong().Check(sc, src)
+	case "coll":
+		err = sc.collSweep().Check(sc, src)
+	case "app":
+		err = sc.appSweep().Check(sc, src)
+	case "calibrate":
+		err = sc.CheckCalibration(sc.calibrationSizes(), w.Reps)
+	}
+	return explainWorkload(err, src)
+}
+
+// checkNocKeys checks the [noc] keys that have a range of their own, for
+// every workload: the watchdog guards every run, and the others must not
+// hold a value a noc run would refuse.
+func (sc *Scenario) checkNocKeys(src Source) error {
+	n := sc.Noc
+	for _, c := range []struct {
+		key       string
+		v, lo, hi int64
+	}{
+		{"warmup_cycles", n.WarmupCycles, 0, 1e9}, {"measure_cycles", n.MeasureCycles, 1, 1e9},
+		{"drain_cycles", n.DrainCycles, 0, 1e9}, {"watchdog_cycles", n.WatchdogCycles, 1, 1e9},
+		{"seed", n.Seed, 0, math.MaxInt64},
+	} {
+		if err := router.CheckRange(c.key, c.v, c.lo, c.hi); err != nil {
+			return explain(err, src)
+		}
+	}
+	if f := n.HotspotFraction; !(f >= 0 && f <= 1) {
+		return explain(&router.KeyError{Key: "hotspot_fraction", Value: fmt.Sprint(f), Allowed: "0..1"}, src)
+	}
+	m, _ := ParseMesh(sc.Network.Mesh)
+	for _, h := range n.HotspotNodes {
+		if h < 0 || h >= m.Nodes() {
+			return explain(&router.KeyError{Key: "hotspot_nodes", Value: fmt.Sprint(h), Allowed: fmt.Sprintf("node ids 0..%d", m.Nodes()-1)}, src)
+		}
+	}
+	for _, r := range n.Rates {
+		if !(r > 0) || math.IsInf(r, 0) {
+			return explain(&router.KeyError{Key: "rates", Value: fmt.Sprint(r), Allowed: "offered loads above 0 flits/node/cycle (a zero load measures nothing)"}, src)
+		}
+	}
+	return nil
+}
+
+// calibrationSizes are the workload's sizes, or the default set.
+func (sc *Scenario) calibrationSizes() []int {
+	if len(sc.Workload.Sizes) == 0 {
+		return DefaultCalibrationSizes
+	}
+	return sc.Workload.Sizes
+}
+
+// CheckCalibration validates a calibration of the scenario's machine:
+// two tiles at least, two sizes or more within range, 1..100 repetitions,
+// and buffers that fit a tile.
+func (sc *Scenario) CheckCalibration(sizes []int, reps int) error {
+	m, _ := ParseMesh(sc.Network.Mesh)
+	switch {
+	case m.Nodes() < 2:
+		return &router.KeyError{Key: "mesh", Value: fmt.Sprintf("%q", sc.Network.Mesh), Allowed: "a mesh of two tiles or more for calibration (the microbenchmarks run between two ranks)"}
+	case len(sizes) < 2:
+		return &router.KeyError{Key: "sizes", Value: fmt.Sprint(sizes), Allowed: "two or more message sizes (default: 8 B..64 KiB)"}
+	case reps < 1 || reps > 100:
+		return &router.KeyError{Key: "reps", Value: fmt.Sprint(reps), Allowed: "1..100"}
+	}
+	for _, s := range sizes {
+		if s < 0 || s > 1<<24 {
+			return &router.KeyError{Key: "sizes", Value: fmt.Sprint(s), Allowed: "0..16777216 bytes"}
+		}
+	}
+	heap := heapBytes(sc.Network.MemoryWords)
+	if need := calibrationNeed(sizes); need > heap {
+		big := slices.Max(sizes)
+		largest := largestFitting(0, big, func(n int) bool { return calibrationNeed([]int{n}) <= heap })
+		return memoryError("sizes", fmt.Sprint(big), " bytes", need, largest, sc.Network.MemoryWords, fmt.Sprintf("a %d-byte microbenchmark", big))
+	}
+	return nil
+}
+
+// calibrationNeed is the heap one rank of the microbenchmarks holds: the
+// message buffer, and for a size ending inside a word one receive
+// temporary per message of a train in flight.
+func calibrationNeed(sizes []int) int {
+	big, odd := 1, false
+	for _, s := range sizes {
+		big = max(big, s)
+		odd = odd || s%4 != 0
+	}
+	need := r4(big) + fixedNeed(2)
+	if odd {
+		need += 9 * (r4(big) + 4)
+	}
+	return need
+}
+
+// workloadUses lists the [workload] keys each kind reads.
+var workloadUses = map[string][]string{
+	"noc":       {"kind"},
+	"pingpong":  {"kind", "from", "to", "sizes", "reps"},
+	"coll":      {"kind", "op", "algs", "procs", "sizes", "root"},
+	"app":       {"kind", "app", "variant", "procs", "sizes", "versions", "app_seed"},
+	"calibrate": {"kind", "sizes", "reps"},
+}
+
+// UnusedKeys lists the keys ("section.key") the scenario's workload does
+// not read, each with the reason: validate and config.toml mark them, so
+// that no value is shown as effective where it has no effect.
+func (sc *Scenario) UnusedKeys() map[string]string {
+	kind := sc.Workload.Kind
+	out := map[string]string{}
+	notRead := fmt.Sprintf("not read by workload kind %q", kind)
+	for _, k := range WorkloadKeys {
+		if k.Name == "dir" || k.Name == "plots" {
+			continue
+		}
+		if !slices.Contains(workloadUses[kind], k.Name) {
+			out["workload."+k.Name] = notRead
+		}
+	}
+	for _, s := range Sections() {
+		for _, k := range s.Keys {
+			switch {
+			case kind == "noc" && (s.Name == "node" || s.Name == "mpi"):
+				out[s.Name+"."+k.Name] = notRead + " (synthetic traffic has no processors or MPI)"
+			case kind != "noc" && s.Name == "noc" && k.Name != "watchdog_cycles":
+				out[s.Name+"."+k.Name] = notRead
+			case kind == "noc" && s.Name == "noc" && strings.HasPrefix(k.Name, "hotspot_") && !slices.Contains(sc.Noc.Traffic, "hotspot"):
+				out[s.Name+"."+k.Name] = "no hotspot traffic"
+			case (kind == "coll" || kind == "app") && s.Name == "mpi" && k.Name == "procs":
+				out["mpi.procs"] = "[workload] procs sets the rank counts"
+			case kind == "coll" && s.Name == "mpi" && k.Name == registryOp(sc.Workload.Op):
+				out["mpi."+k.Name] = "[workload] algs chooses the algorithm"
+			}
+		}
+	}
+	return out
+}
+
+// maxSweepPoints bounds a sweep's expansion (points times repetitions), so
+// that a typo in a range cannot ask for millions of runs.
+const maxSweepPoints = 100000
+
+// checkSweep validates the [sweep] section before its points are
+// expanded: repetitions, and for each axis a section.key named once, and
+// either values or a finite range from <= to with step > 0.
+func (sc *Scenario) checkSweep() error {
+	sw := sc.Sweep
+	if sw.Reps < 0 || sw.Reps > 1000 {
+		return fmt.Errorf("[sweep] reps = %d: allowed 1..1000 (0 means 1)", sw.Reps)
+	}
+	if (len(sw.Axis) > 0 || sw.Reps > 1) && !slices.Contains([]string{"noc", "pingpong", "coll", "app"}, sc.Workload.Kind) {
+		return fmt.Errorf("[sweep] with [workload] kind = %q: allowed kinds noc, pingpong, coll, app (a calibration is not swept)", sc.Workload.Kind)
+	}
+	seen := map[string]bool{}
+	total := max(sw.Reps, 1)
+	for i, a := range sw.Axis {
+		sec, key, ok := strings.Cut(a.Key, ".")
+		if !ok || !slices.Contains([]string{"network", "node", "mpi", "noc", "workload", "output"}, sec) {
+			return fmt.Errorf("[[sweep.axis]] %d key = %q: allowed section.key with section network, node, mpi, noc, workload or output, e.g. network.vcs", i+1, a.Key)
+		}
+		probe := Defaults()
+		if err := probe.Set(sec, key, "0"); err != nil && !isKeyError(err) {
+			return fmt.Errorf("[[sweep.axis]] %d key = %q: %v", i+1, a.Key, err)
+		}
+		if seen[a.Key] {
+			return fmt.Errorf("[[sweep.axis]] %d key = %q: allowed once per sweep (an earlier axis sets it)", i+1, a.Key)
+		}
+		seen[a.Key] = true
+		ranged := a.From != 0 || a.To != 0 || a.Step != 0
+		switch {
+		case len(a.Values) > 0 && ranged:
+			return fmt.Errorf("[[sweep.axis]] %s: give values or from/to/step, not both", a.Key)
+		case len(a.Values) == 0:
+			for _, v := range []float64{a.From, a.To, a.Step} {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					return fmt.Errorf("[[sweep.axis]] %s: from, to and step must be finite numbers (got from %v to %v step %v)", a.Key, a.From, a.To, a.Step)
+				}
+			}
+			if !(a.Step > 0) || a.To < a.From {
+				return fmt.Errorf("[[sweep.axis]] %s: give values, or from <= to with step > 0 (got from %v to %v step %v)", a.Key, a.From, a.To, a.Step)
+			}
+			if (a.To-a.From)/a.Step > maxSweepPoints {
+				return fmt.Errorf("[[sweep.axis]] %s: from %v to %v step %v gives more than %d values", a.Key, a.From, a.To, a.Step, maxSweepPoints)
+			}
+			total *= int((a.To-a.From)/a.Step) + 1
+		default:
+			total *= len(a.Values)
+		}
+		if total > maxSweepPoints {
+			return fmt.Errorf("[sweep] expands to more than %d points (axes times reps): split it", maxSweepPoints)
+		}
+	}
+	return nil
+}
+
+func isKeyError(err error) bool {
+	_, ok := err.(*router.KeyError)
+	return ok
+}
