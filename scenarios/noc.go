@@ -88,6 +88,15 @@ func (sc *Scenario) NocPoints(src Source) ([]endpoint.Synthetic, error) {
 	if n.Seed < 0 {
 		return nil, explain(&router.KeyError{Key: "seed", Value: fmt.Sprint(n.Seed), Allowed: "0..2^63-1"}, src)
 	}
+	// A packet created at the end of the window needs at least the longest
+	// zero-load latency to arrive; a shorter drain would report it lost
+	// and the point saturated whatever the load.
+	if diam := m.W + m.H - 2; n.PacketFlits >= 1 {
+		if need := sc.Network.RouterSpec.ZeroLoadLatency(diam, n.PacketFlits); n.DrainCycles >= 0 && n.DrainCycles < need {
+			return nil, explain(&router.KeyError{Key: "drain_cycles", Value: fmt.Sprint(n.DrainCycles),
+				Allowed: fmt.Sprintf("at least %d on a %dx%d mesh (the zero-load latency of a %d-flit packet over its %d-hop diameter), so that measured packets can arrive", need, m.W, m.H, n.PacketFlits, diam)}, src)
+		}
+	}
 	var pts []endpoint.Synthetic
 	for _, name := range n.Traffic {
 		pat, err := mesh.NewPattern(name, m, mesh.HotspotSpec{Nodes: n.HotspotNodes, Fraction: n.HotspotFraction})

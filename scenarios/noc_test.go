@@ -80,6 +80,8 @@ func TestNocPointsErrors(t *testing.T) {
 		{"warmup_cycles -1", func(s *scenarios.Scenario) { s.Noc.WarmupCycles = -1 }, "warmup_cycles", []string{"0..1000000000"}},
 		{"measure_cycles 0", func(s *scenarios.Scenario) { s.Noc.MeasureCycles = 0 }, "measure_cycles", []string{"1..1000000000"}},
 		{"drain_cycles -1", func(s *scenarios.Scenario) { s.Noc.DrainCycles = -1 }, "drain_cycles", []string{"0..1000000000"}},
+		// 8x8 diameter 14 hops, 5 flits, default router: 1 + 15*4 + 14 + 1 + 4.
+		{"drain_cycles below the diameter's latency", func(s *scenarios.Scenario) { s.Noc.DrainCycles = 79 }, "drain_cycles", []string{"at least 80"}},
 		{"watchdog_cycles 0", func(s *scenarios.Scenario) { s.Noc.WatchdogCycles = 0 }, "watchdog_cycles", []string{"1..1000000000"}},
 	}
 	for _, tc := range tests {
@@ -942,5 +944,14 @@ func TestWriteNocTable(t *testing.T) {
 	}
 	if !strings.Contains(out, "too much") {
 		t.Error("saturation reason not shown")
+	}
+}
+
+// A drain equal to the longest zero-load latency is enough: accepted.
+func TestNocDrainAtDiameterLatencyAccepted(t *testing.T) {
+	sc := scenarios.Defaults()
+	sc.Noc.DrainCycles = 80
+	if _, err := sc.NocPoints(nil); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"text/tabwriter"
@@ -130,6 +131,16 @@ func (r NocRow) fields() []string {
 		f(r.WallSeconds), f(r.SimCyclesPerSecond), f(r.EventsPerSecond), f(r.FlitHopsPerSecond)}
 }
 
+// rateText prints a load in flits/node/cycle with three decimals, or three
+// significant digits below 0.01, so a small offered load is not shown
+// rounded to another value.
+func rateText(v float64) string {
+	if v == 0 || math.Abs(v) >= 0.01 {
+		return strconv.FormatFloat(v, 'f', 3, 64)
+	}
+	return strconv.FormatFloat(v, 'g', 3, 64)
+}
+
 // WriteNocTable writes a readable table, units in the header, and the
 // simulator's speed underneath.
 func WriteNocTable(w io.Writer, rows []NocRow) error {
@@ -143,9 +154,16 @@ func WriteNocTable(w io.Writer, rows []NocRow) error {
 		if r.Saturated {
 			sat = "YES"
 		}
-		fmt.Fprintf(tw, "%s\t%.3f\t%.3f\t%.1f\t%.0f\t%.0f\t%.0f\t%.1f\t%.1f\t%.2f\t%.3f\t%.3f\t%.3f\t%s\t\n",
-			r.Traffic, r.OfferedRate, r.AcceptedRate, r.AvgPacketLatency, r.P50PacketLatency, r.P95PacketLatency,
-			r.P99PacketLatency, r.AvgNetworkLatency, r.ZeroLoadLatency, r.AvgHops, r.LinkUtilMean, r.LinkUtilMax, r.VCShareMax, sat)
+		lat := func(format string, v float64) string {
+			if r.DeliveredPackets == 0 {
+				return "-" // nothing measured arrived: no latency to show
+			}
+			return fmt.Sprintf(format, v)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.1f\t%.2f\t%.3f\t%.3f\t%.3f\t%s\t\n",
+			r.Traffic, rateText(r.OfferedRate), rateText(r.AcceptedRate), lat("%.1f", r.AvgPacketLatency), lat("%.0f", r.P50PacketLatency),
+			lat("%.0f", r.P95PacketLatency), lat("%.0f", r.P99PacketLatency), lat("%.1f", r.AvgNetworkLatency),
+			r.ZeroLoadLatency, r.AvgHops, r.LinkUtilMean, r.LinkUtilMax, r.VCShareMax, sat)
 		cyc += uint64(r.Cycles)
 		ev += r.Events
 		hops += r.FlitHops
@@ -156,7 +174,7 @@ func WriteNocTable(w io.Writer, rows []NocRow) error {
 	}
 	for _, r := range rows {
 		if r.Saturated {
-			fmt.Fprintf(w, "saturated: %s at %.3f: %s\n", r.Traffic, r.OfferedRate, r.SaturationReason)
+			fmt.Fprintf(w, "saturated: %s at %s: %s\n", r.Traffic, rateText(r.OfferedRate), r.SaturationReason)
 		}
 	}
 	_, err := fmt.Fprintf(w, "simulated %d cycles, %d events, %d flit-hops in %.2f s of simulation time: %.0f cycles/s, %.0f events/s, %.0f flit-hops/s\n",

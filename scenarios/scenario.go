@@ -95,7 +95,7 @@ var NocKeys = []router.Key{
 	{Name: "hotspot_fraction", Unit: "fraction", Default: "0.1", Allowed: "0..1", Doc: "share of packets sent to the hotspot nodes; the rest are uniform"},
 	{Name: "warmup_cycles", Unit: "cycles", Default: "2000", Allowed: "0..1000000000", Doc: "simulated before measurement starts"},
 	{Name: "measure_cycles", Unit: "cycles", Default: "10000", Allowed: "1..1000000000", Doc: "measurement window; packets created in it are measured"},
-	{Name: "drain_cycles", Unit: "cycles", Default: "10000", Allowed: "0..1000000000", Doc: "most cycles to wait for measured packets after the window"},
+	{Name: "drain_cycles", Unit: "cycles", Default: "10000", Allowed: "0..1000000000", Doc: "most cycles to wait for measured packets after the window; at least the zero-load latency over the mesh diameter"},
 	{Name: "watchdog_cycles", Unit: "cycles", Default: "10000", Allowed: "1..1000000000", Doc: "a run with flits in flight and no movement for this long ends with a deadlock report"},
 	{Name: "seed", Unit: "integer", Default: "1", Allowed: "0..2^63-1", Doc: "random seed; every point of a sweep uses it on a fresh network"},
 }
