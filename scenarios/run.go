@@ -132,15 +132,7 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 	if err != nil {
 		return Summary{}, err
 	}
-	defer func() {
-		if err != nil {
-			out.abort()
-			return
-		}
-		if err = out.commit(); err == nil {
-			sum.Files = out.files
-		}
-	}()
+	defer out.finish(&sum, &err)
 	sum.Dir = dir
 	write := out.write
 	if err := sc.record(src, prov, write); err != nil {

@@ -27,15 +27,7 @@ func DefaultStudy(prov Provenance, dir string, opt RunOptions, log func(string))
 	if err != nil {
 		return Summary{}, err
 	}
-	defer func() {
-		if err != nil {
-			out.abort()
-			return
-		}
-		if err = out.commit(); err == nil {
-			sum.Files = out.files
-		}
-	}()
+	defer out.finish(&sum, &err)
 	sum.Dir = dir
 	write, chart := out.write, out.save
 	step := func(s string) func() {

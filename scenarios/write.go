@@ -92,3 +92,16 @@ func (s *stagedDir) commit() error {
 
 // abort removes the staged directory, leaving the target as it was.
 func (s *stagedDir) abort() { os.RemoveAll(s.tmp) }
+
+// finish ends a writer's use of the directory, deferred with the writer's
+// named results: a failed run (*err set) aborts; a successful one commits,
+// and the summary lists the files then in place.
+func (s *stagedDir) finish(sum *Summary, err *error) {
+	if *err != nil {
+		s.abort()
+		return
+	}
+	if *err = s.commit(); *err == nil {
+		sum.Files = s.files
+	}
+}
