@@ -22,7 +22,7 @@ func (w *World) LaunchTrace(t *Trace) error {
 	if err := t.Check(len(w.Ranks)); err != nil {
 		return err
 	}
-	tags := denseTags(t)
+	tags := t.DenseTags()
 	w.Launch(func(r *Rank) {
 		if err := r.runTrace(t.Ranks[r.rank], tags); err != nil {
 			w.fail(fmt.Errorf("rank %d: %w", r.rank, err))
@@ -61,7 +61,10 @@ func (t *Trace) Check(procs int) error {
 	return nil
 }
 
-func denseTags(t *Trace) map[int64]int {
+// DenseTags numbers the trace's distinct tags 0, 1, ... in increasing
+// order (wildcards stay -1 and are left out), for formats and calls whose
+// tags are narrower than a recorded context-qualified tag.
+func (t *Trace) DenseTags() map[int64]int {
 	var all []int64
 	for _, ops := range t.Ranks {
 		for _, op := range ops {
