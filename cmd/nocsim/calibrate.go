@@ -171,7 +171,12 @@ func predictCommand() *cli.Command {
 		Usage:     "LogGP prediction of a point-to-point message or a collective algorithm from fitted parameters",
 		UsageText: "nocsim predict --params params.toml --op bcast --alg binomial --procs 64 --size 1024",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "params", Usage: "parameters from `nocsim calibrate --out`", Required: true},
+			&cli.StringFlag{Name: "params", Usage: "parameters from `nocsim calibrate --out` (needed unless --optimal is given --L, --o and --g)"},
+			&cli.StringFlag{Name: "optimal", Usage: "print Karp et al.'s optimal LogP schedule instead: bcast (time and tree for --procs) or sum (most operands summed by --time)"},
+			&cli.Float64Flag{Name: "L", Usage: "LogP latency for --optimal, cycles (default: from --params at --size and --hops)"},
+			&cli.Float64Flag{Name: "o", Usage: "LogP overhead for --optimal, cycles (default: from --params, (o_s+o_r)/2)"},
+			&cli.Float64Flag{Name: "g", Usage: "LogP gap for --optimal, cycles (default: from --params)"},
+			&cli.Float64Flag{Name: "time", Usage: "cycles available to --optimal sum", Value: 100},
 			&cli.StringFlag{Name: "op", Usage: "p2p, pingpong, or a collective: " + strings.Join(scenarios.CollOps, ", "), Value: "p2p"},
 			&cli.StringFlag{Name: "alg", Usage: "collective algorithm (auto = the model's fastest)", Value: "auto"},
 			&cli.IntFlag{Name: "procs", Usage: "ranks (default: the parameters' P; needed for parameters fitted to a CSV)"},
@@ -187,6 +192,12 @@ func predictCommand() *cli.Command {
 }
 
 func runPredict(c *cli.Context) error {
+	if c.IsSet("optimal") {
+		return runOptimal(c)
+	}
+	if !c.IsSet("params") {
+		return usageErr("--params: needed (or --optimal with --L, --o and --g)")
+	}
 	p, err := readParams(c.String("params"))
 	if err != nil {
 		return usageErr("--params: %v", err)
