@@ -184,10 +184,13 @@ func fitO(rep *Report, copied []onePoint) {
 				in = append(in, p)
 			}
 		}
+		var xs [][]float64
+		var ys, ws []float64
 		for _, p := range in {
 			x, y, w := float64(p.m-1), p.t-s.Seg.L-s.Seg.Os-s.Seg.Or-float64(p.h)*s.Seg.Lh, relWeight(p.t)
 			sxy += w * x * y
 			sxx += w * x * x
+			xs, ys, ws = append(xs, []float64{x}), append(ys, y), append(ws, w)
 		}
 		if sxx == 0 {
 			if rep.Params.Word > 0 {
@@ -197,6 +200,10 @@ func fitO(rep *Report, copied []onePoint) {
 		}
 		o := sxy / sxx
 		s.O.Value = o
+		if f, err := wls(xs, ys, ws); err == nil {
+			s.O = f.est(0) // the same slope, with its interval (NaN from one point)
+			o = s.O.Value
+		}
 		s.Seg.O, rep.Params.Segments[i].O = o, o
 		if o < s.Seg.G {
 			s.Warnings = append(s.Warnings, fmt.Sprintf("O = %.4g cycles/byte is below G = %.4g: copied sizes cost no more per byte than others", o, s.Seg.G))
