@@ -21,6 +21,13 @@ type Options struct {
 	Source   string  // where the measurements came from: logp.SourceSimulator or "csv:FILE"
 	Mesh     string  // the simulated mesh, "WxH"; empty for measurements from elsewhere
 
+	// Word is the size (bytes) the machine moves without its processor
+	// (nocsim: 4, the DMA engine's word); 0 if none is known. With Word
+	// > 0 the segments and L, G come from the sizes that are multiples of
+	// Word, and O (logp.Segment.O) from the others: their one-way time
+	// per byte after the first, max(G, O) in LogGOPS.
+	Word int
+
 	// A split is accepted only if it cuts the total squared relative
 	// residual by SplitFactor (default 3) and the unsplit fit misses
 	// some size by more than SplitTolerance (default 0.02): a model that
@@ -36,6 +43,7 @@ type SegmentFit struct {
 	Seg                   logp.Segment
 	MinBytes, MaxBytes    int
 	L, Lh, Os, Or, Gap, G Estimate
+	O                     Estimate // NaN CI when not measured
 	// Netgauge's estimates from PRTT, when measured: the gap from
 	// PRTT(n,0,s) - PRTT(1,0,s) and the send overhead from PRTT(n,d,s);
 	// NaN when not measured. They stand in for trains and send times
@@ -97,13 +105,17 @@ func Fit(ms []Measurement, opt Options) (Report, error) {
 			return Report{}, fmt.Errorf("calibrate: measurement %d: %w", i+1, err)
 		}
 	}
-	pts := oneWay(ms)
-	if len(pts) == 0 {
+	if opt.Word < 0 {
+		return Report{}, fmt.Errorf("calibrate: word = %d bytes: allowed >= 0", opt.Word)
+	}
+	all := oneWay(ms)
+	if len(all) == 0 {
 		return Report{}, fmt.Errorf("calibrate: no round trip (kind %q) among %d measurements: the one-way time needs them", KindRTT, len(ms))
 	}
+	pts, copied := byWord(all, opt.Word)
 	groups := split(pts, opt)
 	rep := Report{Params: logp.Params{P: opt.P, Protocol: opt.Protocol, ClockHz: opt.ClockHz, AvgHops: opt.AvgHops,
-		Source: opt.Source, Mesh: opt.Mesh, Sizes: fittedSizes(pts)}}
+		Source: opt.Source, Mesh: opt.Mesh, Sizes: fittedSizes(all), Word: opt.Word}}
 	for i, g := range groups {
 		last := i == len(groups)-1
 		sf, err := fitSegment(g, ms, last)
@@ -119,6 +131,7 @@ func Fit(ms []Measurement, opt Options) (Report, error) {
 		rep.Segments = append(rep.Segments, sf)
 		rep.Params.Segments = append(rep.Params.Segments, sf.Seg)
 	}
+	fitO(&rep, copied)
 	// Residuals come from the finished parameters, through logp's own
 	// formula, so they check exactly what a user of Params will get.
 	for i := range rep.Segments {
@@ -130,6 +143,98 @@ func Fit(ms []Measurement, opt Options) (Report, error) {
 		}
 	}
 	return rep, nil
+}
+
+// byWord splits the one-way points into sizes that are multiples of
+// word (all of them when word is 0) and the others, which the machine
+// copies. With fewer than two aligned sizes nothing is split off: the
+// segments need two sizes.
+func byWord(pts []onePoint, word int) (aligned, copied []onePoint) {
+	if word <= 0 {
+		return pts, nil
+	}
+	sizes := map[int]bool{}
+	for _, p := range pts {
+		if p.m%word == 0 {
+			aligned = append(aligned, p)
+			sizes[p.m] = true
+		} else {
+			copied = append(copied, p)
+		}
+	}
+	if len(sizes) < 2 {
+		return pts, nil
+	}
+	return aligned, copied
+}
+
+// fitO fits each segment's O to the copied sizes it covers: with the
+// segment's intercept and hop term, their one-way time is c + h·Lh +
+// (m-1)·max(G, O), so O is the least-squares slope (relative weights)
+// of t - c - h·Lh against m-1. A segment without such sizes keeps O = 0
+// with a warning. The copied points join the segment's residuals.
+func fitO(rep *Report, copied []onePoint) {
+	for i := range rep.Segments {
+		s := &rep.Segments[i]
+		s.O = Estimate{0, math.NaN()}
+		var sxy, sxx float64
+		var in []onePoint
+		for _, p := range copied {
+			if j := segIndex(rep.Params, p.m); j == i && p.m > 1 {
+				in = append(in, p)
+			}
+		}
+		var xs [][]float64
+		var ys, ws []float64
+		for _, p := range in {
+			x, y, w := float64(p.m-1), p.t-s.Seg.L-s.Seg.Os-s.Seg.Or-float64(p.h)*s.Seg.Lh, relWeight(p.t)
+			sxy += w * x * y
+			sxx += w * x * x
+			xs, ys, ws = append(xs, []float64{x}), append(ys, y), append(ws, w)
+		}
+		if sxx == 0 {
+			if rep.Params.Word > 0 {
+				s.Warnings = append(s.Warnings, fmt.Sprintf("O not identified: no size that is not a multiple of %d bytes measured in this segment; taken as 0", rep.Params.Word))
+			}
+			continue
+		}
+		o := sxy / sxx
+		s.O.Value = o
+		if f, err := wls(xs, ys, ws); err == nil {
+			s.O = f.est(0) // the same slope, with its interval (NaN from one point)
+			o = s.O.Value
+		}
+		s.Seg.O, rep.Params.Segments[i].O = o, o
+		if o < s.Seg.G {
+			s.Warnings = append(s.Warnings, fmt.Sprintf("O = %.4g cycles/byte is below G = %.4g: copied sizes cost no more per byte than others", o, s.Seg.G))
+		}
+		for _, p := range in {
+			s.Residuals = append(s.Residuals, Residual{Bytes: p.m, Hops: p.h, Measured: p.t})
+		}
+		slices.SortFunc(s.Residuals, func(a, b Residual) int {
+			if a.Bytes != b.Bytes {
+				return a.Bytes - b.Bytes
+			}
+			return a.Hops - b.Hops
+		})
+	}
+	for i, s := range rep.Segments {
+		for _, w := range s.Warnings {
+			if strings.HasPrefix(w, "O ") {
+				rep.Warnings = append(rep.Warnings, fmt.Sprintf("segment %d (%d..%d B): %s", i, s.MinBytes, s.MaxBytes, w))
+			}
+		}
+	}
+}
+
+// segIndex is the index of the segment covering an m-byte message.
+func segIndex(p logp.Params, m int) int {
+	for i, s := range p.Segments {
+		if s.MaxBytes == 0 || m <= s.MaxBytes {
+			return i
+		}
+	}
+	return len(p.Segments) - 1
 }
 
 // check rejects a measurement no experiment can produce.

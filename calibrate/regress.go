@@ -3,6 +3,7 @@ package calibrate
 import (
 	"errors"
 	"math"
+	"strconv"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -16,6 +17,18 @@ import (
 type Estimate struct {
 	Value float64
 	CI95  float64
+}
+
+// MarshalJSON writes an unknown value or interval (NaN) as null: JSON
+// has no NaN.
+func (e Estimate) MarshalJSON() ([]byte, error) {
+	num := func(x float64) string {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return "null"
+		}
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	return []byte(`{"Value":` + num(e.Value) + `,"CI95":` + num(e.CI95) + `}`), nil
 }
 
 // linfit is a weighted least-squares fit y ≈ X·beta.

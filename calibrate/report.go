@@ -29,7 +29,7 @@ func (r Report) WriteText(w io.Writer) error {
 		for _, e := range []struct {
 			name, unit string
 			e          Estimate
-		}{{"L", "cycles", s.L}, {"L_per_hop", "cycles", s.Lh}, {"o_s", "cycles", s.Os}, {"o_r", "cycles", s.Or}, {"g", "cycles", s.Gap}, {"G", "cycles/byte", s.G}} {
+		}{{"L", "cycles", s.L}, {"L_per_hop", "cycles", s.Lh}, {"o_s", "cycles", s.Os}, {"o_r", "cycles", s.Or}, {"g", "cycles", s.Gap}, {"G", "cycles/byte", s.G}, {"O", "cycles/byte", s.O}} {
 			fmt.Fprintf(&b, "  %-9s = %12.5g ± %-10s %s\n", e.name, e.e.Value, ci(e.e.CI95), e.unit)
 		}
 	}

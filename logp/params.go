@@ -17,6 +17,11 @@ type Segment struct {
 	Or       float64 `toml:"o_r" json:"o_r"`             // receive overhead (cycles)
 	Gap      float64 `toml:"g" json:"g"`                 // gap between consecutive messages (cycles)
 	G        float64 `toml:"G" json:"G"`                 // gap per byte (cycles/byte)
+	// O is the processor's time per byte (cycles/byte) of a message it
+	// handles byte by byte (Params.Word says which): LogGOPS's O. A send
+	// keeps the processor busy o_s + (m-1)O, a receive o_r +
+	// max((m-1)O, (m-1)G). Files written before O existed load as 0.
+	O float64 `toml:"O" json:"O"`
 }
 
 // Params is a calibrated machine: P processors and LogGP segments ordered
@@ -37,6 +42,12 @@ type Params struct {
 	Source   string    `toml:"source" json:"source"`                 // "simulator" or "csv:FILE"
 	Mesh     string    `toml:"mesh,omitempty" json:"mesh,omitempty"` // "WxH" of the simulated machine
 	Sizes    []int     `toml:"sizes,omitempty" json:"sizes,omitempty"`
+	// Word is the size (bytes) the machine moves without the processor:
+	// a message whose size is a multiple of Word pays no O (on nocsim the
+	// DMA engine moves whole 4-byte words; other sizes are copied through
+	// a buffer, and non-contiguous data is packed). 0: every message pays
+	// O, as in LogGOPS.
+	Word int `toml:"word_bytes,omitempty" json:"word_bytes,omitempty"`
 }
 
 // Sources of parameters with provenance.
@@ -57,6 +68,9 @@ func (p Params) Validate() error {
 	if p.P < 0 || p.P == 0 && !strings.HasPrefix(p.Source, SourceCSVPrefix) {
 		return fmt.Errorf("P = %d: allowed >= 1 (0, unknown, only for a CSV fit)", p.P)
 	}
+	if p.Word < 0 {
+		return fmt.Errorf("word_bytes = %d: allowed >= 0 (0: every message pays O)", p.Word)
+	}
 	if !(p.AvgHops >= 0) {
 		return fmt.Errorf("avg_hops = %v: allowed >= 0", p.AvgHops)
 	}
@@ -74,7 +88,7 @@ func (p Params) Validate() error {
 		for _, v := range []struct {
 			name string
 			x    float64
-		}{{"L", s.L}, {"L_per_hop", s.Lh}, {"o_s", s.Os}, {"o_r", s.Or}, {"g", s.Gap}, {"G", s.G}} {
+		}{{"L", s.L}, {"L_per_hop", s.Lh}, {"o_s", s.Os}, {"o_r", s.Or}, {"g", s.Gap}, {"G", s.G}, {"O", s.O}} {
 			if !(v.x >= 0) {
 				return fmt.Errorf("segment %d: %s = %v: allowed >= 0 cycles", i, v.name, v.x)
 			}
@@ -101,9 +115,20 @@ func (p Params) Latency(m int, hops float64) float64 {
 	return s.L + hops*s.Lh
 }
 
-// PointToPoint is LogGP's one-way time of an m-byte message over h hops:
-// o_s + L(h) + (m-1)G + o_r (m >= 1; a 0-byte message costs as 1 byte).
+// PerByteO is the O an m-byte message pays: its segment's O, or 0 when
+// the size is a multiple of Word.
+func (p Params) PerByteO(m int) float64 {
+	if p.Word > 0 && m%p.Word == 0 {
+		return 0
+	}
+	return p.Seg(m).O
+}
+
+// PointToPoint is LogGOPS's one-way time of an m-byte message over h
+// hops to an idle receiver: o_s + L(h) + max((m-1)G, (m-1)O) + o_r (m >=
+// 1; a 0-byte message costs as 1 byte). The bytes after the first
+// arrive (m-1)G after it, and the receiver's processor handles them at
+// (m-1)O, whichever is slower.
 func (p Params) PointToPoint(m int, hops float64) float64 {
-	s := p.Seg(m)
-	return s.Os + s.L + hops*s.Lh + float64(max(m, 1)-1)*s.G + s.Or
+	return p.cost(m, hops).one()
 }

@@ -112,32 +112,49 @@ func (p Params) Predict(op, alg string, P, bytes int) (Prediction, error) {
 	return e.prediction(), nil
 }
 
-// cost is the LogGP parameters of one message size, at a hop count.
+// cost is the LogGOPS parameters of one message size, at a hop count.
 type cost struct {
 	os, or, l, g float64
-	gm           float64 // (m-1)G: the message's bytes after the first
+	gm           float64 // (m-1)G: the message's bytes after the first, on the wire
+	om           float64 // (m-1)O: the same, on the processor (0 for a size the machine moves without it)
 }
 
 func (p Params) cost(m int, hops float64) cost {
 	s := p.Seg(m)
-	return cost{os: s.Os, or: s.Or, l: s.L + hops*s.Lh, g: s.Gap, gm: float64(max(m, 1)-1) * s.G}
+	b := float64(max(m, 1) - 1)
+	return cost{os: s.Os, or: s.Or, l: s.L + hops*s.Lh, g: s.Gap, gm: b * s.G, om: b * p.PerByteO(m)}
 }
 
-// one is the message's time end to end (PointToPoint).
-func (c cost) one() float64 { return c.os + c.l + c.gm + c.or }
+// bytes is the time of the bytes after the first at the receiver: they
+// arrive (m-1)G after it and its processor handles them at (m-1)O.
+func (c cost) bytes() float64 { return max(c.gm, c.om) }
 
-// sendIv is how far apart a rank starts consecutive sends of the message:
-// the processor is busy for o_s and the interface for (m-1)G, and never
-// closer than g.
-func (c cost) sendIv() float64 { return max(c.g, c.os+c.gm) }
+// one is the message's time end to end to an idle receiver
+// (PointToPoint).
+func (c cost) one() float64 { return c.os + c.l + c.bytes() + c.or }
 
-// recvIv is the same for consecutive receives at one rank.
-func (c cost) recvIv() float64 { return max(c.g, c.or+c.gm) }
+// sendIv is how far apart a rank starts consecutive sends of the message
+// (LogGOPS): its processor is busy o_s + (m-1)O and its send interface
+// g + (m-1)G.
+func (c cost) sendIv() float64 { return max(c.os+c.om, c.g+c.gm) }
 
-// stall is what a round of one message (or one exchange) waits beyond
-// the message when g is longer than the whole message: the next round's
-// send may not start sooner.
-func (c cost) stall() float64 { return max(0, c.g-c.one()) }
+// recvIv is the same for consecutive receives at one rank: processor
+// o_r + max((m-1)G, (m-1)O), receive interface g + (m-1)G.
+func (c cost) recvIv() float64 { return max(c.or+c.bytes(), c.g+c.gm) }
+
+// late is how much later than L an exchange's message is handled: both
+// partners send at once, so the receiver's processor is still busy with
+// its own send for (m-1)O.
+func (c cost) late() float64 { return max(0, c.om-c.l) }
+
+// exch is one round of an exchange (send to one rank, receive from
+// another, both sending at once).
+func (c cost) exch() float64 { return c.one() + c.late() }
+
+// stall is what a round waits beyond the exchange when the send
+// interface is slower: the next round's send may not start sooner than
+// g + (m-1)G after this one's.
+func (c cost) stall() float64 { return max(0, c.g+c.gm-c.exch()) }
 
 // terms collects a prediction's terms; adding a name again accumulates
 // into it, so per-round loops produce one term per kind.
@@ -157,14 +174,16 @@ func (t *terms) add(name string, cycles float64) {
 func (t *terms) msg(prefix string, k float64, c cost) {
 	t.add(prefix+"o_s", k*c.os)
 	t.add(prefix+"L", k*c.l)
-	t.add(prefix+"(m-1)G", k*c.gm)
+	t.add(prefix+"(m-1)max(G,O)", k*c.bytes())
 	t.add(prefix+"o_r", k*c.or)
 }
 
-// rounds adds k rounds of one message (or one exchange) each: the
-// message's terms, and the gap stall between one round and the next.
+// rounds adds k rounds of one exchange each: the message's terms, the
+// receiver's own send overhead beyond L, and the gap stall between one
+// round and the next.
 func (t *terms) rounds(prefix string, k float64, c cost) {
 	t.msg(prefix, k, c)
+	t.add(prefix+"(m-1)O beyond L", k*c.late())
 	t.add(prefix+"gap stall", max(k-1, 0)*c.stall())
 }
 
@@ -172,6 +191,7 @@ func (t *terms) rounds(prefix string, k float64, c cost) {
 // last round has no next send to wait for.
 func (t *terms) round(prefix string, c cost, last bool) {
 	t.msg(prefix, 1, c)
+	t.add(prefix+"(m-1)O beyond L", c.late())
 	stall := c.stall()
 	if last {
 		stall = 0

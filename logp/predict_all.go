@@ -8,8 +8,8 @@ package logp
 // allgatherGatherBcast: a binomial gather of every block to rank 0 (the
 // message doubling towards it), then a binomial broadcast of all P*b bytes.
 func allgatherGatherBcast(e *env) {
-	binomialBlocks(e, "gather ceil(log2 P) x ")
-	e.rounds("bcast ceil(log2 P) x ", float64(ceilLog2(e.P)), e.cost(e.P*e.m))
+	binomialGather(e, "gather ")
+	e.binomialDown("bcast ", func(int) int { return e.P * e.m })
 }
 
 // allgatherRing: P-1 steps, each passing one block to the right.

@@ -15,11 +15,15 @@ func reduceFlat(e *env) {
 	e.add(noCompute, 0)
 }
 
-// reduceBinomial: ceil(log2 P) rounds of one vector up the binomial tree.
+// reduceBinomial: one vector per message up the binomial tree (the
+// thesis's halving reduction sends along the same pairs).
 func reduceBinomial(e *env) {
-	e.rounds("ceil(log2 P) x ", float64(ceilLog2(e.P)), e.cost(e.m))
+	e.binomialUp("", e.whole)
 	e.add(noCompute, 0)
 }
+
+// whole is the size of every message of the reductions: the vector.
+func (e *env) whole(int) int { return e.m }
 
 // reduceScatterGather is Rabenseifner's: a reduce-scatter by recursive
 // halving on p = 2^floor(log2 P) ranks (exchanges of m/2, m/4, ... m/p)
@@ -56,9 +60,8 @@ func halving(e *env, p int) {
 
 // allreduceReduceBcast: a binomial reduce to rank 0, then a binomial bcast.
 func allreduceReduceBcast(e *env) {
-	r := float64(ceilLog2(e.P))
-	e.rounds("reduce ceil(log2 P) x ", r, e.cost(e.m))
-	e.rounds("bcast ceil(log2 P) x ", r, e.cost(e.m))
+	e.binomialUp("reduce ", e.whole)
+	e.binomialDown("bcast ", e.whole)
 	e.add(noCompute, 0)
 }
 
@@ -86,7 +89,7 @@ func allreduceRing(e *env) {
 // whole vector to rank 0, which then sends every rank its ceil(m/P)-byte
 // block back to back.
 func reduceScatterReduceScatterv(e *env) {
-	e.rounds("reduce ceil(log2 P) x ", float64(ceilLog2(e.P)), e.cost(e.m))
+	e.binomialUp("reduce ", e.whole)
 	c := e.cost(ceilDiv(e.m, e.P))
 	e.msg("scatterv ", 1, c)
 	e.add("scatterv (P-2) x max(g, o_s+(m-1)G): root sends", float64(e.P-2)*c.sendIv())

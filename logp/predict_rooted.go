@@ -59,10 +59,10 @@ func flatIn(e *env, m int) {
 	e.add("(P-2) x max(g, o_r+(m-1)G): root receives", float64(e.P-2)*c.recvIv())
 }
 
-// bcastBinomial: ceil(log2 P) rounds of one message; nocsim serves the
-// biggest subtree first, so the longest branch is one message per round.
+// bcastBinomial: the slowest branch of the binomial tree (at P = 2^k,
+// ceil(log2 P) messages, the root's sent last; fewer at other P).
 func bcastBinomial(e *env) {
-	e.rounds("ceil(log2 P) x ", float64(ceilLog2(e.P)), e.cost(e.m))
+	e.binomialDown("", func(int) int { return e.m })
 }
 
 // bcastPull: every non-root sends the root a 0-byte request at once; the
@@ -92,15 +92,12 @@ func bcastScatterAllgather(e *env) {
 // scatterFlat: the root sends each rank its block back to back.
 func scatterFlat(e *env) { flatOut(e, e.m) }
 
-// scatterBinomial: ceil(log2 P) rounds; the round of distance d hands a
-// subtree its min(d, P-d) blocks, so the message halves each round.
-func scatterBinomial(e *env) { binomialBlocks(e, "ceil(log2 P) x ") }
+// scatterBinomial: down the binomial tree, each message carrying its
+// subtree's blocks, so the message halves at each level.
+func scatterBinomial(e *env) { binomialBlocks(e, "") }
 
 func binomialBlocks(e *env, prefix string) {
-	pieces := binomialPieces(e.P)
-	for i, k := range pieces {
-		e.round(prefix, e.cost(k*e.m), i == len(pieces)-1)
-	}
+	e.binomialDown(prefix, func(c int) int { return binSubtree(c, e.P) * e.m })
 }
 
 // gatherFlat: every rank sends its block to the root at once; the root
@@ -109,7 +106,11 @@ func gatherFlat(e *env) { flatIn(e, e.m) }
 
 // gatherBinomial: the scatter's tree in reverse, the messages doubling
 // towards the root.
-func gatherBinomial(e *env) { binomialBlocks(e, "ceil(log2 P) x ") }
+func gatherBinomial(e *env) { binomialGather(e, "") }
+
+func binomialGather(e *env, prefix string) {
+	e.binomialUp(prefix, func(c int) int { return binSubtree(c, e.P) * e.m })
+}
 
 // gatherPush: the root posts every receive, then sends each rank a 0-byte
 // "ready", and each rank answers with its block. The readies and the

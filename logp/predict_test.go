@@ -191,11 +191,10 @@ func TestPredictScaling(t *testing.T) {
 	if r := predict(t, p, "bcast", "flat", 64, 1).Cycles / predict(t, p, "bcast", "flat", 8, 1).Cycles; r < 5 {
 		t.Errorf("flat bcast: Predict(64)/Predict(8) = %v, want the near-linear growth of (P-2)g (> 5)", r)
 	}
-	// Binomial: the same number of rounds, so the same time, for 33..64.
-	for P := 33; P <= 64; P++ {
-		if a, b := predict(t, p, "bcast", "binomial", P, 1).Cycles, predict(t, p, "bcast", "binomial", 64, 1).Cycles; a != b {
-			t.Errorf("binomial bcast on %d ranks: %v, on 64: %v; both are 6 rounds", P, a, b)
-		}
+	// Binomial: 33..64 ranks take 6 levels, but below 64 the tree's
+	// branches are uneven, so its slowest branch is shorter than 64's.
+	if a, b := predict(t, p, "bcast", "binomial", 33, 1).Cycles, predict(t, p, "bcast", "binomial", 64, 1).Cycles; !(a < b) {
+		t.Errorf("binomial bcast on 33 ranks: %v, on 64: %v; 33 has no branch as long as 64's", a, b)
 	}
 }
 
@@ -246,16 +245,16 @@ func TestPredictHandValues(t *testing.T) {
 		{"barrier", "central", 4, 0, 58, "2*19 + 2*(max(5,4) + max(5,3))"},
 		{"barrier", "tree4", 6, 0, 106, "depth 2, fan-outs 4 and 1: 4*19 + 3*5 + 3*5"},
 		{"barrier", "dissemination", 5, 0, 57, "3 rounds of 19"},
-		{"bcast", "flat", 5, 9, 44, "23 + 3*max(5, 3+4)"},
+		{"bcast", "flat", 5, 9, 50, "23 + 3*max(o_s+(m-1)O, g+(m-1)G) = 23 + 3*max(3, 5+4)"},
 		{"bcast", "pull", 5, 9, 75, "19 + 23 + 3*max(5, 7, 4+3+4)"},
-		{"scatter", "binomial", 5, 9, 73.5, "rounds of 1, 2, 1 blocks: 23 + 27.5 + 23"},
-		{"gather", "push", 4, 9, 58, "19 + 23 + 2*max(5, 4+4, 3+4)"},
+		{"scatter", "binomial", 5, 9, 59.5, "root sends 9 B to 4, then 18 B to 2 at 9 (there at 36.5), which sends 9 B to 3: 36.5 + 23"},
+		{"gather", "push", 4, 9, 60, "19 + 23 + 2*max(5, max(4+4, 5+4), 3+4)"},
 		{"allgather", "recursive_doubling", 6, 9, 132.5, "fold-in 23, runs of 2 and 4 blocks 27.5 + 36.5, fold-out of 54 bytes 45.5"},
-		{"alltoall", "post_all", 4, 9, 39, "23 + 2*max(7, 8, 7)"},
+		{"alltoall", "post_all", 4, 9, 41, "23 + 2*max(max(3, 5+4), max(4+4, 5+4), 7)"},
 		{"alltoall", "bruck", 5, 9, 78, "rounds of 2, 2, 1 blocks: 27.5 + 27.5 + 23"},
 		{"reduce", "reduce_scatter_gather", 4, 64, 122, "halving 32+16 bytes, gather 16+32: 34.5 + 26.5 + 26.5 + 34.5"},
 		{"allreduce", "ring", 4, 64, 159, "6 exchanges of 16 bytes: 6*26.5"},
-		{"reduce_scatter", "reduce_scatterv", 4, 64, 148.5, "2*50.5 + 26.5 + 2*max(5, 3+7.5)"},
+		{"reduce_scatter", "reduce_scatterv", 4, 64, 152.5, "2*50.5 + 26.5 + 2*max(3, 5+7.5)"},
 		{"scan", "chain", 4, 9, 69, "3*23"},
 	} {
 		if got := predict(t, hand, c.op, c.alg, c.P, c.m).Cycles; !near(got, c.want) {

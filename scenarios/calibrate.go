@@ -79,7 +79,8 @@ func (sc *Scenario) fitOptions() calibrate.Options {
 		}
 	}
 	return calibrate.Options{P: procs, Protocol: sc.MPI.Protocol, ClockHz: sc.Node.ClockHz,
-		AvgHops: hops / float64(procs*procs), Source: logp.SourceSimulator, Mesh: fmt.Sprintf("%dx%d", m.W, m.H)}
+		AvgHops: hops / float64(procs*procs), Source: logp.SourceSimulator, Mesh: fmt.Sprintf("%dx%d", m.W, m.H),
+		Word: 4} // the DMA engine moves whole words; other sizes are copied
 }
 
 // AvgHops is the mean hop count between the ranks of the scenario's MPI

@@ -23,7 +23,7 @@ func calibrateCommand() *cli.Command {
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "config", Usage: "scenario TOML file; flags override its keys"},
 		&cli.StringFlag{Name: "csv", Usage: "fit these measurements (a real machine's; columns in README) instead of simulating"},
-		&cli.StringFlag{Name: "sizes", Usage: "message sizes in bytes for the microbenchmarks", Value: "8,16,32,64,128,256,512,1024,4096,16384,65536"},
+		&cli.StringFlag{Name: "sizes", Usage: "message sizes in bytes for the microbenchmarks", Value: "8,13,16,32,64,127,128,256,512,1024,1027,4096,4099,16384,65536"},
 		&cli.IntFlag{Name: "reps", Usage: "repetitions per microbenchmark (the median is kept)", Value: 1},
 		&cli.StringFlag{Name: "out", Usage: "write the fitted parameters to `FILE` (.toml or .json)"},
 		&cli.StringFlag{Name: "save-csv", Usage: "write the measurements to `FILE` (the CSV format --csv reads)"},
@@ -33,7 +33,7 @@ func calibrateCommand() *cli.Command {
 	}
 	return &cli.Command{
 		Name:         "calibrate",
-		Usage:        "fit LogGP (L, o_s, o_r, g, G, per-hop L) to microbenchmarks on the simulated machine or to a CSV",
+		Usage:        "fit LogGOPS (L, o_s, o_r, g, G, O, per-hop L) to microbenchmarks on the simulated machine or to a CSV",
 		UsageText:    "nocsim calibrate --mesh 4x4 --protocol scmp --out params.toml --plots DIR\n   nocsim calibrate --csv measured.csv --out params.toml",
 		Flags:        append(flags, keyFlags(machineSections)...),
 		Action:       runCalibrate,
@@ -156,7 +156,7 @@ func readParams(path string) (logp.Params, error) {
 			return p, fmt.Errorf("%s: %w", path, err)
 		}
 		if und := md.Undecoded(); len(und) > 0 {
-			return p, fmt.Errorf("%s: unknown key %s (allowed: P, protocol, clock_hz, avg_hops, source, mesh, sizes, [[segment]] with max_bytes, L, L_per_hop, o_s, o_r, g, G)", path, und[0])
+			return p, fmt.Errorf("%s: unknown key %s (allowed: P, protocol, clock_hz, avg_hops, source, mesh, sizes, word_bytes, [[segment]] with max_bytes, L, L_per_hop, o_s, o_r, g, G, O)", path, und[0])
 		}
 	}
 	if err := p.Validate(); err != nil {
@@ -171,7 +171,12 @@ func predictCommand() *cli.Command {
 		Usage:     "LogGP prediction of a point-to-point message or a collective algorithm from fitted parameters",
 		UsageText: "nocsim predict --params params.toml --op bcast --alg binomial --procs 64 --size 1024",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "params", Usage: "parameters from `nocsim calibrate --out`", Required: true},
+			&cli.StringFlag{Name: "params", Usage: "parameters from `nocsim calibrate --out` (needed unless --optimal is given --L, --o and --g)"},
+			&cli.StringFlag{Name: "optimal", Usage: "print Karp et al.'s optimal LogP schedule instead: bcast (time and tree for --procs) or sum (most operands summed by --time)"},
+			&cli.Float64Flag{Name: "L", Usage: "LogP latency for --optimal, cycles (default: from --params at --size and --hops)"},
+			&cli.Float64Flag{Name: "o", Usage: "LogP overhead for --optimal, cycles (default: from --params, (o_s+o_r)/2)"},
+			&cli.Float64Flag{Name: "g", Usage: "LogP gap for --optimal, cycles (default: from --params)"},
+			&cli.Float64Flag{Name: "time", Usage: "cycles available to --optimal sum", Value: 100},
 			&cli.StringFlag{Name: "op", Usage: "p2p, pingpong, or a collective: " + strings.Join(scenarios.CollOps, ", "), Value: "p2p"},
 			&cli.StringFlag{Name: "alg", Usage: "collective algorithm (auto = the model's fastest)", Value: "auto"},
 			&cli.IntFlag{Name: "procs", Usage: "ranks (default: the parameters' P; needed for parameters fitted to a CSV)"},
@@ -187,6 +192,12 @@ func predictCommand() *cli.Command {
 }
 
 func runPredict(c *cli.Context) error {
+	if c.IsSet("optimal") {
+		return runOptimal(c)
+	}
+	if !c.IsSet("params") {
+		return usageErr("--params: needed (or --optimal with --L, --o and --g)")
+	}
 	p, err := readParams(c.String("params"))
 	if err != nil {
 		return usageErr("--params: %v", err)
@@ -329,7 +340,7 @@ func selectionTable(c *cli.Context, p logp.Params, op string, procs int) error {
 func onePrediction(p logp.Params, m int, hops float64) logp.Prediction {
 	s := p.Seg(m)
 	terms := []logp.Term{{Name: "o_s", Cycles: s.Os}, {Name: "L", Cycles: s.L}, {Name: "h*L_per_hop", Cycles: hops * s.Lh},
-		{Name: "(m-1)G", Cycles: float64(max(m, 1)-1) * s.G}, {Name: "o_r", Cycles: s.Or}}
+		{Name: "(m-1)max(G,O)", Cycles: float64(max(m, 1)-1) * max(s.G, p.PerByteO(m))}, {Name: "o_r", Cycles: s.Or}}
 	return logp.Prediction{Cycles: p.PointToPoint(m, hops), Terms: terms}
 }
 
