@@ -32,7 +32,9 @@ func goalCommand() *cli.Command {
 			}
 			return usageErr("goal needs a subcommand: run (see nocsim goal --help)")
 		},
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error { return usageErr("goal: %v (see nocsim goal --help)", err) },
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return usageErr("goal: %v (see nocsim goal --help)", err)
+		},
 	}
 }
 
@@ -68,9 +70,11 @@ func goalRunCommand() *cli.Command {
 		UsageText: "nocsim goal run FILE --L 6 --o 2 --g 4\n" +
 			"nocsim goal run FILE --params params.toml\n" +
 			"nocsim goal run FILE --mesh 4x4 [machine flags] [--goal-out replay.goal]",
-		Flags:        append(flags, keyFlags(machineSections, "procs")...),
-		Action:       runGoalRun,
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error { return usageErr("goal run: %v (see nocsim goal run --help)", err) },
+		Flags:  append(flags, keyFlags(machineSections, "procs")...),
+		Action: runGoalRun,
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return usageErr("goal run: %v (see nocsim goal run --help)", err)
+		},
 	}
 }
 
