@@ -60,7 +60,7 @@ func goalRunCommand() *cli.Command {
 		&cli.Float64Flag{Name: "O", Usage: "LogGOPS tier: CPU overhead per byte (cycles/byte)"},
 		&cli.Uint64Flag{Name: "S", Usage: "LogGOPS tier: messages above S bytes use rendezvous (bytes)", Value: loggops.DefaultS},
 		&cli.StringFlag{Name: "config", Usage: "flit level: scenario TOML file for the machine; flags override its keys"},
-		&cli.StringFlag{Name: "goal-out", Usage: "flit level: record the run's own communication as a GOAL schedule to `FILE`"},
+		&cli.StringFlag{Name: "goal-out", Usage: "flit level: record the run's own communication as a GOAL schedule to `FILE` (refused for now: a replay does not yet record its waits)"},
 		&cli.BoolFlag{Name: "json", Usage: `print a JSON object: {"tier", "max_finish", "rank_finish", ...} (cycles)`},
 		quietFlag,
 	}
@@ -69,7 +69,7 @@ func goalRunCommand() *cli.Command {
 		Usage: "run a GOAL schedule: on the LogGOPS tier (--params FILE or --L --o --g --G --O --S) or on the flit-level chip (--mesh WxH, rank r on tile r); prints each rank's finish time",
 		UsageText: "nocsim goal run FILE --L 6 --o 2 --g 4\n" +
 			"nocsim goal run FILE --params params.toml\n" +
-			"nocsim goal run FILE --mesh 4x4 [machine flags] [--goal-out replay.goal]",
+			"nocsim goal run FILE --mesh 4x4 [machine flags]",
 		Flags:  append(flags, keyFlags(machineSections, "procs")...),
 		Action: runGoalRun,
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
