@@ -32,10 +32,17 @@ type Rank struct {
 	coll     map[string]*OpStats // collective calls, by MPI name
 	log      []Message
 	rec      *recorder // when the run is recorded
+	end      des.Time  // when the rank's program returned (0 before)
+	ended    bool
 }
 
 // Rank is the process's rank in MPI_COMM_WORLD.
 func (r *Rank) Rank() int { return r.rank }
+
+// Finished is the cycle at which the rank's program (the function given
+// to Launch, or its schedule under LaunchTrace) returned; ok is false if
+// it has not returned.
+func (r *Rank) Finished() (at des.Time, ok bool) { return r.end, r.ended }
 
 // Size is the size of MPI_COMM_WORLD.
 func (r *Rank) Size() int { return len(r.w.Ranks) }

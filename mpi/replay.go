@@ -217,7 +217,18 @@ func (r *Rank) runTrace(ops []TraceOp, tags map[int64]int) error {
 				}
 			}
 		}
+		// A recorded replay records its waits as the completions they
+		// are, so the schedule it writes keeps the dependencies.
+		r.recBegin()
 		got, err := r.waitQuiet(pend, need, reqs)
+		if r.rec != nil {
+			qs := make([]*Request, len(got))
+			for k, i := range got {
+				qs[k] = reqs[i]
+			}
+			r.recJoin(qs...)
+		}
+		r.recEnd()
 		if err != nil {
 			return err
 		}

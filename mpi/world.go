@@ -80,6 +80,7 @@ func (w *World) Launch(prog func(r *Rank)) {
 				}
 			}()
 			prog(r)
+			r.end, r.ended = r.t.Now(), true
 			r.recFlush()
 			if r.call == "" {
 				r.call = "finished"

@@ -45,6 +45,10 @@ type CGConfig struct {
 	Native bool
 	// Seed makes A and b; the same seed gives the same system.
 	Seed uint64
+	// Record, when set, makes the MPI version record its communication
+	// and gets the trace after a successful run (the native version has
+	// no MPI communication to record).
+	Record func(*mpi.Trace)
 }
 
 // cgSystem is the generated system in compressed sparse rows.
@@ -380,6 +384,7 @@ func runCGMPI(sc0 *Scenario, cfg CGConfig, sys *cgSystem, out *cgOutcome) error 
 		}
 	}
 	P := cfg.Procs
+	done := startRecording(w, cfg.Record)
 	w.Launch(func(r *mpi.Rank) {
 		k := r.Rank()
 		c := newCGLocal(sys, P, k, r.MustAlloc)
@@ -415,6 +420,7 @@ func runCGMPI(sc0 *Scenario, cfg CGConfig, sys *cgSystem, out *cgOutcome) error 
 	if err := w.Run(); err != nil {
 		return err
 	}
+	done()
 	if failed != nil {
 		return failed
 	}

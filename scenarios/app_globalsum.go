@@ -31,6 +31,10 @@ type GlobalSumConfig struct {
 	Native bool
 	// Seed draws the vectors.
 	Seed uint64
+	// Record, when set, makes the MPI version record its communication
+	// and gets the trace after a successful run (the native version has
+	// no MPI communication to record).
+	Record func(*mpi.Trace)
 }
 
 const gsMaxN = 1 << 16
@@ -127,6 +131,7 @@ func gsMPI(sc *Scenario, cfg GlobalSumConfig, vs [][]float64) ([][]byte, des.Tim
 	P, n := cfg.Procs, cfg.N
 	out := make([][]byte, P)
 	var last des.Time
+	done := startRecording(w, cfg.Record)
 	w.Launch(func(r *mpi.Rank) {
 		me, comm := r.Rank(), r.CommWorld()
 		v, tmp := r.MustAlloc(8*n), r.MustAlloc(8*n)
@@ -162,6 +167,7 @@ func gsMPI(sc *Scenario, cfg GlobalSumConfig, vs [][]float64) ([][]byte, des.Tim
 	if err := w.Run(); err != nil {
 		return nil, 0, err
 	}
+	done()
 	return out, last, w.CheckQuiet()
 }
 

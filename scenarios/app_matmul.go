@@ -37,6 +37,10 @@ type MatMulConfig struct {
 	Native bool
 	// Seed draws the matrices.
 	Seed uint64
+	// Record, when set, makes the MPI version record its communication
+	// and gets the trace after a successful run (the native version has
+	// no MPI communication to record).
+	Record func(*mpi.Trace)
 }
 
 // mmMaxN bounds N so that the pieces fit a tile's heap.
@@ -180,6 +184,7 @@ func mmMPI(sc *Scenario, cfg MatMulConfig, q int, a, b *mat.Dense) ([]mmPiece, d
 	P, n := cfg.Procs, cfg.N
 	pieces := make([]mmPiece, P)
 	var last des.Time
+	done := startRecording(w, cfg.Record)
 	w.Launch(func(r *mpi.Rank) {
 		me, comm := r.Rank(), r.CommWorld()
 		// shift sends buf to dst and receives the same amount from src into
@@ -230,6 +235,7 @@ func mmMPI(sc *Scenario, cfg MatMulConfig, q int, a, b *mat.Dense) ([]mmPiece, d
 	if err := w.Run(); err != nil {
 		return nil, 0, err
 	}
+	done()
 	return pieces, last, w.CheckQuiet()
 }
 

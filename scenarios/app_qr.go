@@ -47,6 +47,10 @@ type QRConfig struct {
 	// sub-communicators (MPI_Comm_split) in the MPI version, by DATA
 	// messages along grid rows and columns in the native one.
 	Grid string
+	// Record, when set, makes the MPI version record its communication
+	// and gets the trace after a successful run (the native version has
+	// no MPI communication to record).
+	Record func(*mpi.Trace)
 }
 
 // grid2D reports whether cfg asks for the 2D processor grid.
@@ -301,6 +305,7 @@ func runQRMPI(sc0 *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) error {
 	defer w.M.Close()
 	var failed error
 	P, n := cfg.Procs, cfg.N
+	done := startRecording(w, cfg.Record)
 	w.Launch(func(r *mpi.Rank) {
 		me, comm := r.Rank(), r.CommWorld()
 		q := newQRLocal(a, P, me, r.MustAlloc)
@@ -324,6 +329,7 @@ func runQRMPI(sc0 *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) error {
 	if err := w.Run(); err != nil {
 		return err
 	}
+	done()
 	if failed != nil {
 		return failed
 	}
@@ -489,6 +495,7 @@ func runQR2DMPI(sc0 *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) error
 	}
 	P, n := cfg.Procs, cfg.N
 	q := qrGridSide(P)
+	done := startRecording(w, cfg.Record)
 	w.Launch(func(r *mpi.Rank) {
 		me, world := r.Rank(), r.CommWorld()
 		pr, pc := me/q, me%q
@@ -549,6 +556,7 @@ func runQR2DMPI(sc0 *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) error
 	if err := w.Run(); err != nil {
 		return err
 	}
+	done()
 	if failed != nil {
 		return failed
 	}

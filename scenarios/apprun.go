@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"nocsim/logp"
+	"nocsim/mpi"
 	"nocsim/router"
 )
 
@@ -142,17 +143,20 @@ func (s *AppSweep) validate(sc *Scenario, p, n int) error {
 	return nil
 }
 
-func (s *AppSweep) runOne(sc *Scenario, variant, version string, p, n int) (AppResult, error) {
+func (s *AppSweep) runOne(sc *Scenario, variant, version string, p, n int, record func(*mpi.Trace)) (AppResult, error) {
 	native := version == "native"
+	if native {
+		record = nil
+	}
 	switch s.App {
 	case "cg":
-		return RunCG(sc, CGConfig{Procs: p, N: n, Tol: 1e-8, MaxIter: 10 * n, Native: native, Seed: s.Seed})
+		return RunCG(sc, CGConfig{Procs: p, N: n, Tol: 1e-8, MaxIter: 10 * n, Native: native, Seed: s.Seed, Record: record})
 	case "qr":
-		return RunQR(sc, QRConfig{Procs: p, N: n, Native: native, Seed: s.Seed, Grid: variant})
+		return RunQR(sc, QRConfig{Procs: p, N: n, Native: native, Seed: s.Seed, Grid: variant, Record: record})
 	case "matmul":
-		return RunMatMul(sc, MatMulConfig{Procs: p, N: n, Decomp: variant, Native: native, Seed: s.Seed})
+		return RunMatMul(sc, MatMulConfig{Procs: p, N: n, Decomp: variant, Native: native, Seed: s.Seed, Record: record})
 	default:
-		return RunGlobalSum(sc, GlobalSumConfig{Procs: p, N: n, Method: variant, Native: native, Seed: s.Seed})
+		return RunGlobalSum(sc, GlobalSumConfig{Procs: p, N: n, Method: variant, Native: native, Seed: s.Seed, Record: record})
 	}
 }
 
@@ -177,7 +181,12 @@ func (s *AppSweep) Run(sc *Scenario, opt RunOptions) ([]AppRow, error) {
 	errs := make([]error, len(jobs))
 	forEach(len(jobs), opt, func(i int) error {
 		j := jobs[i]
-		res, err := s.runOne(sc, j.variant, j.version, j.p, j.n)
+		var rec func(*mpi.Trace)
+		if opt.Record != nil {
+			point := appPoint(j.variant, len(s.methods()) > 1, j.p, j.n)
+			rec = func(t *mpi.Trace) { opt.Record(point, t) }
+		}
+		res, err := s.runOne(sc, j.variant, j.version, j.p, j.n, rec)
 		if err != nil {
 			errs[i] = fmt.Errorf("%s %s, P=%d, size %d: %w", s.App, j.version, j.p, j.n, err)
 			return errs[i]

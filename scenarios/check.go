@@ -142,7 +142,7 @@ func (sc *Scenario) UnusedKeys() map[string]string {
 	out := map[string]string{}
 	notRead := fmt.Sprintf("not read by workload kind %q", kind)
 	for _, k := range WorkloadKeys {
-		if k.Name == "dir" || k.Name == "plots" {
+		if k.Name == "dir" || k.Name == "plots" || k.Name == "goal" {
 			continue
 		}
 		if !slices.Contains(workloadUses[kind], k.Name) {

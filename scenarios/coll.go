@@ -136,7 +136,12 @@ func (s *CollSweep) Run(sc *Scenario, opt RunOptions) ([]CollRow, error) {
 	errs := make([]error, len(jobs))
 	forEach(len(jobs), opt, func(i int) error {
 		j := jobs[i]
-		rows[i], errs[i] = s.runOne(sc, j.alg, j.procs, j.sz)
+		var rec func(*mpi.Trace)
+		if opt.Record != nil {
+			point := collPoint(j.alg, j.procs, j.sz)
+			rec = func(t *mpi.Trace) { opt.Record(point, t) }
+		}
+		rows[i], errs[i] = s.runOne(sc, j.alg, j.procs, j.sz, rec)
 		return errs[i]
 	})
 	for _, e := range errs {
@@ -147,7 +152,7 @@ func (s *CollSweep) Run(sc *Scenario, opt RunOptions) ([]CollRow, error) {
 	return rows, nil
 }
 
-func (s *CollSweep) runOne(sc0 *Scenario, alg string, procs, size int) (CollRow, error) {
+func (s *CollSweep) runOne(sc0 *Scenario, alg string, procs, size int, record func(*mpi.Trace)) (CollRow, error) {
 	sc := *sc0
 	sc.MPI.Procs = procs
 	sc.MPI.SetAlgorithm(registryOp(s.Op), baseAlg(alg))
@@ -158,6 +163,7 @@ func (s *CollSweep) runOne(sc0 *Scenario, alg string, procs, size int) (CollRow,
 	defer w.M.Close()
 	row := CollRow{Op: s.Op, Algorithm: alg, Procs: procs, SizeBytes: size, Root: s.Root, RankCycles: make([]des.Time, procs)}
 	check := newCollCheck(s.Op, procs, size, s.Root)
+	done := startRecording(w, record)
 	w.Launch(func(r *mpi.Rank) {
 		err := check.run(r)
 		row.RankCycles[r.Rank()] = r.Now()
@@ -174,6 +180,7 @@ func (s *CollSweep) runOne(sc0 *Scenario, alg string, procs, size int) (CollRow,
 	if err := w.CheckQuiet(); err != nil {
 		check.fail(0, err)
 	}
+	done()
 	row.Cycles = slices.Max(row.RankCycles)
 	row.Seconds = w.Seconds(row.Cycles)
 	row.Correct = check.err == nil

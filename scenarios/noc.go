@@ -124,6 +124,10 @@ func (sc *Scenario) NocPoints(src Source) ([]endpoint.Synthetic, error) {
 type RunOptions struct {
 	Workers  int                   // parallel points; 0 means GOMAXPROCS
 	Progress func(done, total int) // called after each point, serialised
+	// Record, when set, makes every flit-level MPI run record its
+	// communication and hands the trace over with the point's name once
+	// the point has run; it may be called from parallel workers.
+	Record func(point string, t *mpi.Trace)
 }
 
 // RunNoc simulates every point, in parallel across points (never inside

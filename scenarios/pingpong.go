@@ -29,6 +29,8 @@ type PingPong struct {
 	Sizes    []int // bytes
 	Reps     int   // measured round trips per size, after one warm-up
 	Trace    io.Writer
+	// Record, when set, gets the run's recorded communication.
+	Record func(*mpi.Trace)
 }
 
 // Check validates the ping-pong and the scenario it runs on.
@@ -78,6 +80,7 @@ func (p *PingPong) Run(sc *Scenario) ([]PingRow, *mpi.World, error) {
 		biggest = max(biggest, s)
 	}
 	rtt := make([]des.Time, len(p.Sizes))
+	done := startRecording(w, p.Record)
 	w.Launch(func(r *mpi.Rank) {
 		if r.Rank() != p.From && r.Rank() != p.To {
 			return
@@ -105,6 +108,7 @@ func (p *PingPong) Run(sc *Scenario) ([]PingRow, *mpi.World, error) {
 	if err := w.Run(); err != nil {
 		return nil, w, err
 	}
+	done()
 	m, _ := ParseMesh(sc.Network.Mesh)
 	rows := make([]PingRow, len(p.Sizes))
 	for i, n := range p.Sizes {

@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"strings"
 
+	"nocsim/mpi"
 	"nocsim/router"
 )
 
@@ -19,6 +20,9 @@ import (
 // run and sweep all call it, so they accept exactly the same files.
 func (sc *Scenario) Check(src Source) error {
 	if err := sc.checkPoint(src); err != nil {
+		return err
+	}
+	if err := sc.checkGoalOutput(src); err != nil {
 		return err
 	}
 	if len(sc.Sweep.Axis) > 0 || sc.Sweep.Reps != 0 {
@@ -141,6 +145,11 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 	var rows any
 	var chart func() error
 	var be []BreakEven
+	var rec *GoalRecording
+	if sc.Output.Goal != "" {
+		rec = NewGoalRecording()
+		opt.Record = rec.Record
+	}
 	switch sc.Workload.Kind {
 	case "noc":
 		pts, _ := sc.NocPoints(src)
@@ -157,7 +166,11 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 			return out.save("latency.png", func(p string) error { return NocChart(nr, sc.Name).Save(p, 0, 0) })
 		}
 	case "pingpong":
-		pr, _, err := sc.pingPong().Run(sc)
+		pp := sc.pingPong()
+		if rec != nil {
+			pp.Record = func(t *mpi.Trace) { rec.Record("pingpong", t) }
+		}
+		pr, _, err := pp.Run(sc)
 		if err != nil {
 			return sum, err
 		}
@@ -241,6 +254,17 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 	}
 	if err := write("results.json", func(b *bytes.Buffer) error { return WriteJSON(b, rows) }); err != nil {
 		return sum, err
+	}
+	if rec != nil {
+		files, err := rec.Files(sc.Output.Goal)
+		if err != nil {
+			return sum, err
+		}
+		for _, f := range files {
+			if err := write(f.Path, func(b *bytes.Buffer) error { _, err := b.Write(f.Text); return err }); err != nil {
+				return sum, err
+			}
+		}
 	}
 	if reflect.ValueOf(rows).Kind() == reflect.Slice {
 		if err := write("results.csv", func(b *bytes.Buffer) error { return writeRowsCSV(b, rows) }); err != nil {

@@ -35,6 +35,7 @@ type Workload struct {
 type Output struct {
 	Dir   string `toml:"dir"`
 	Plots bool   `toml:"plots"`
+	Goal  string `toml:"goal"`
 }
 
 // WorkloadKinds lists what a scenario file can run.
@@ -57,6 +58,7 @@ var WorkloadKeys = []router.Key{
 	{Name: "app_seed", Unit: "integer", Default: "1", Allowed: ">= 0", Doc: "app: seed of the generated problem"},
 	{Name: "dir", Unit: "path", Default: "results/NAME", Allowed: "a directory, relative to the scenario file", Doc: "[output] where results, the effective configuration and charts go"},
 	{Name: "plots", Unit: "bool", Default: "true", Allowed: "true, false", Doc: "[output] draw the charts"},
+	{Name: "goal", Unit: "file name", Default: "(none)", Allowed: "a file name without directory; kinds pingpong, coll, app; not with [sweep]", Doc: "[output] record every MPI run as a GOAL schedule in the output directory: one file, or one per point (the point inserted before the extension) when the run has several"},
 }
 
 func defaultWorkload() Workload {

@@ -31,6 +31,7 @@ func appCommand() *cli.Command {
 		&cli.StringFlag{Name: "ratio-plot", Usage: "draw the MPI/native time ratio against size, per P, to `FILE`"},
 		&cli.StringFlag{Name: "params", Usage: "LogGP parameters (nocsim calibrate --out): add the slides' Hockney prediction to matrix multiply"},
 		&cli.IntFlag{Name: "workers", Usage: "runs simulated in parallel (0 = one per core); results do not depend on it"},
+		&cli.StringFlag{Name: "goal-out", Usage: "record each MPI-version run's communication as a GOAL schedule to `FILE`; with several runs, one file per run, PN-NSIZE inserted before the extension (cg.goal -> cg-P4-N64.goal)"},
 		quietFlag,
 	}
 	all := append(flags, keyFlags(machineSections, "procs")...)
@@ -75,6 +76,9 @@ func runApp(c *cli.Context) error {
 	if err := checkWorkers(c, "workers"); err != nil {
 		return err
 	}
+	if c.String("goal-out") != "" && !slices.Contains(sw.Versions, "mpi") {
+		return usageErr("--goal-out records the MPI version's runs: --versions = %s has no mpi", c.String("versions"))
+	}
 	if c.IsSet("breakeven-plot") && !sw.BreakEven() {
 		return usageErr("--breakeven-plot needs --app globalsum --variant breakeven")
 	}
@@ -93,15 +97,20 @@ func runApp(c *cli.Context) error {
 	if validateOnly {
 		return nil
 	}
-	if err := checkOutputFlags(c, []string{"plot", "time-plot", "ratio-plot", "breakeven-plot"}, nil); err != nil {
+	if err := checkOutputFlags(c, []string{"plot", "time-plot", "ratio-plot", "breakeven-plot", "goal-out"}, nil); err != nil {
 		return err
 	}
 	bar := newProgress(c.App.ErrWriter, "app", quiet(c))
-	rows, err := sw.Run(&sc, scenarios.RunOptions{Workers: c.Int("workers"), Progress: bar.update})
+	opt := scenarios.RunOptions{Workers: c.Int("workers"), Progress: bar.update}
+	rec := goalRecording(c, &opt)
+	rows, err := sw.Run(&sc, opt)
 	if err != nil {
 		// Every configuration was checked above: what fails now failed in
 		// the simulation.
 		return runErr(err)
+	}
+	if err := writeGoalFiles(c, rec, c.String("goal-out")); err != nil {
+		return err
 	}
 	var be []scenarios.BreakEven
 	if sw.BreakEven() {

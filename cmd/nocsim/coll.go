@@ -30,6 +30,7 @@ func collCommand() *cli.Command {
 		&cli.StringFlag{Name: "x", Usage: "plot against size or procs (default: whichever varies more)"},
 		&cli.IntFlag{Name: "workers", Usage: "runs simulated in parallel (0 = one per core); results do not depend on it"},
 		&cli.StringFlag{Name: "params", Usage: "LogGP parameters (nocsim calibrate --out): add the model's prediction and error to every run, and let auto pick the model's fastest algorithm"},
+		&cli.StringFlag{Name: "goal-out", Usage: "record each run's communication as a GOAL schedule to `FILE`; with several runs, one file per run, ALG-PN-SIZEB inserted before the extension (b.goal -> b-binomial-P16-1024B.goal)"},
 		quietFlag,
 	}
 	all := append(flags, keyFlags(machineSections, "procs")...)
@@ -109,16 +110,21 @@ func runColl(c *cli.Context) error {
 			return usageErr("--plot: %v", err)
 		}
 	}
-	if err := checkOutputFlags(c, []string{"plot"}, nil); err != nil {
+	if err := checkOutputFlags(c, []string{"plot", "goal-out"}, nil); err != nil {
 		return err
 	}
 	if validateOnly {
 		return nil
 	}
 	bar := newProgress(c.App.ErrWriter, "coll", quiet(c))
-	rows, err := sw.Run(&sc, scenarios.RunOptions{Workers: c.Int("workers"), Progress: bar.update})
+	opt := scenarios.RunOptions{Workers: c.Int("workers"), Progress: bar.update}
+	rec := goalRecording(c, &opt)
+	rows, err := sw.Run(&sc, opt)
 	if err != nil {
 		return runErr(err)
+	}
+	if err := writeGoalFiles(c, rec, c.String("goal-out")); err != nil {
+		return err
 	}
 	if sw.Params != nil {
 		if err := scenarios.PredictRows(*sw.Params, rows); err != nil {

@@ -24,6 +24,7 @@ func pingpongCommand() *cli.Command {
 		&cli.BoolFlag{Name: "json", Usage: "print a JSON array, one object per size"},
 		&cli.StringFlag{Name: "trace", Usage: "write a Chrome trace (Perfetto, chrome://tracing) of the run to `FILE`"},
 		&cli.BoolFlag{Name: "stats", Usage: "also print per-rank MPI statistics"},
+		&cli.StringFlag{Name: "goal-out", Usage: "record the run's communication (every size, warm-up included) as a GOAL schedule to `FILE`"},
 		quietFlag,
 	}
 	return &cli.Command{
@@ -67,7 +68,7 @@ func runPingPong(c *cli.Context) error {
 		}
 		return usageErr("%v", err)
 	}
-	if err := checkOutputFlags(c, []string{"trace"}, nil); err != nil {
+	if err := checkOutputFlags(c, []string{"trace", "goal-out"}, nil); err != nil {
 		return err
 	}
 	if validateOnly {
@@ -77,9 +78,17 @@ func runPingPong(c *cli.Context) error {
 	if c.String("trace") != "" {
 		pp.Trace = &trace
 	}
+	var rec *scenarios.GoalRecording
+	if c.String("goal-out") != "" {
+		rec = scenarios.NewGoalRecording()
+		pp.Record = func(t *mpi.Trace) { rec.Record("pingpong", t) }
+	}
 	rows, w, err := pp.Run(&sc)
 	if err != nil {
 		return runErr(err)
+	}
+	if err := writeGoalFiles(c, rec, c.String("goal-out")); err != nil {
+		return err
 	}
 	out := c.App.Writer
 	if c.Bool("json") {

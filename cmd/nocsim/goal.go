@@ -1,0 +1,301 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+
+	"nocsim/logp/goal"
+	"nocsim/logp/loggops"
+	"nocsim/mpi"
+	"nocsim/scenarios"
+)
+
+// goalCommand is the parent of the commands that work with GOAL schedules
+// (LogGOPSim's text format).
+func goalCommand() *cli.Command {
+	return &cli.Command{
+		Name:        "goal",
+		Usage:       "GOAL schedules (LogGOPSim's format): run one on the LogGOPS tier or the flit-level chip",
+		Subcommands: []*cli.Command{goalRunCommand()},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageErr("goal: unknown subcommand %q (see nocsim goal --help)", c.Args().First())
+			}
+			return usageErr("goal needs a subcommand: run (see nocsim goal --help)")
+		},
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return usageErr("goal: %v (see nocsim goal --help)", err)
+		},
+	}
+}
+
+// tierFlags are the LogGOPS parameters of goal run, in the order they are
+// reported.
+var tierFlags = []string{"L", "o", "o-s", "o-r", "g", "G", "O"}
+
+func goalRunCommand() *cli.Command {
+	flags := []cli.Flag{
+		&cli.StringFlag{Name: "params", Usage: "LogGOPS tier with fitted parameters (nocsim calibrate --out): the segment of the schedule's largest message; L includes avg_hops hops"},
+		&cli.Float64Flag{Name: "L", Usage: "LogGOPS tier: latency (cycles)"},
+		&cli.Float64Flag{Name: "o", Usage: "LogGOPS tier: CPU overhead of a send and of a receive (cycles); sets o_s and o_r"},
+		&cli.Float64Flag{Name: "o-s", Usage: "LogGOPS tier: send overhead o_s (cycles; wins over --o)"},
+		&cli.Float64Flag{Name: "o-r", Usage: "LogGOPS tier: receive overhead o_r (cycles; wins over --o)"},
+		&cli.Float64Flag{Name: "g", Usage: "LogGOPS tier: gap between messages (cycles)"},
+		&cli.Float64Flag{Name: "G", Usage: "LogGOPS tier: gap per byte (cycles/byte)"},
+		&cli.Float64Flag{Name: "O", Usage: "LogGOPS tier: CPU overhead per byte (cycles/byte)"},
+		&cli.Uint64Flag{Name: "S", Usage: "LogGOPS tier: messages above S bytes use rendezvous (bytes)", Value: loggops.DefaultS},
+		&cli.StringFlag{Name: "config", Usage: "flit level: scenario TOML file for the machine; flags override its keys"},
+		&cli.StringFlag{Name: "goal-out", Usage: "flit level: record the run's own communication as a GOAL schedule to `FILE`"},
+		&cli.BoolFlag{Name: "json", Usage: `print a JSON object: {"tier", "max_finish", "rank_finish", ...} (cycles)`},
+		quietFlag,
+	}
+	return &cli.Command{
+		Name:  "run",
+		Usage: "run a GOAL schedule: on the LogGOPS tier (--params FILE or --L --o --g --G --O --S) or on the flit-level chip (--mesh WxH, rank r on tile r); prints each rank's finish time",
+		UsageText: "nocsim goal run FILE --L 6 --o 2 --g 4\n" +
+			"nocsim goal run FILE --params params.toml\n" +
+			"nocsim goal run FILE --mesh 4x4 [machine flags]",
+		Flags:  append(flags, keyFlags(machineSections, "procs")...),
+		Action: runGoalRun,
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return usageErr("goal run: %v (see nocsim goal run --help)", err)
+		},
+	}
+}
+
+// goalArgs returns the schedule file of goal run. Flags may follow it (as
+// in "goal run FILE --mesh 4x4"): the flag parser stops at the first
+// argument, so the rest are parsed here with the command's own flags.
+func goalArgs(c *cli.Context) (string, error) {
+	if c.NArg() == 0 {
+		return "", usageErr("goal run needs a GOAL schedule file (nocsim goal run FILE ...)")
+	}
+	rest := c.Args().Tail()
+	if len(rest) > 0 {
+		set := flag.NewFlagSet("goal run", flag.ContinueOnError)
+		set.SetOutput(io.Discard)
+		for _, f := range c.Command.Flags {
+			if err := f.Apply(set); err != nil {
+				return "", usageErr("goal run: %v", err)
+			}
+		}
+		if err := set.Parse(rest); err != nil {
+			return "", usageErr("goal run: %v (see nocsim goal run --help)", err)
+		}
+		if set.NArg() > 0 {
+			return "", usageErr("goal run takes one schedule file, got also %q", set.Args())
+		}
+		var err error
+		set.Visit(func(f *flag.Flag) {
+			if err == nil {
+				if e := c.Set(f.Name, f.Value.String()); e != nil {
+					err = usageErr("goal run: --%s: %v", f.Name, e)
+				}
+			}
+		})
+		if err != nil {
+			return "", err
+		}
+	}
+	return c.Args().First(), nil
+}
+
+func runGoalRun(c *cli.Context) error {
+	path, err := goalArgs(c)
+	if err != nil {
+		return err
+	}
+	given := map[string]bool{}
+	for _, n := range c.LocalFlagNames() {
+		given[n] = true
+	}
+	var machine []string // machine flags given
+	for _, f := range keyFlags(machineSections, "procs") {
+		if given[f.Names()[0]] {
+			machine = append(machine, f.Names()[0])
+		}
+	}
+	if given["config"] {
+		machine = append(machine, "config")
+	}
+	var tier []string // LogGOPS flags given
+	for _, n := range append([]string{"params", "S"}, tierFlags...) {
+		if given[n] {
+			tier = append(tier, n)
+		}
+	}
+	flit := given["mesh"]
+	switch {
+	case flit && len(tier) > 0:
+		return usageErr("--%s is a LogGOPS-tier parameter and --mesh runs the flit-level chip: give one tier", tier[0])
+	case !flit && len(machine) > 0:
+		return usageErr("--%s describes the flit-level chip: add --mesh WxH to run there (the LogGOPS tier takes --params or --L --o --g --G --O --S)", machine[0])
+	case !flit && len(tier) == 0:
+		return usageErr("goal run needs a tier: --params FILE or --L --o --g --G --O --S (LogGOPS), or --mesh WxH (the flit-level chip)")
+	case !flit && given["goal-out"]:
+		return usageErr("--goal-out records a flit-level run: add --mesh WxH")
+	}
+	var p loggops.Params
+	if !flit {
+		if p, err = tierParams(c, given); err != nil {
+			return err
+		}
+	}
+	var sc scenarios.Scenario
+	var src scenarios.Source
+	if flit {
+		if sc, src, err = scenarioFrom(c, "procs"); err != nil {
+			return err
+		}
+	}
+	// The schedule is read whole before anything runs: a syntax error is
+	// bad input, named by line and column.
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return usageErr("goal run: %v", err)
+	}
+	s, err := goal.Parse(data)
+	if err != nil {
+		return usageErr("%s: %v", path, err)
+	}
+	if !flit && given["params"] {
+		fitted, err := readParams(c.String("params"))
+		if err == nil {
+			err = fitted.Validate()
+		}
+		if err != nil {
+			return usageErr("--params: %v", err)
+		}
+		S := p.S
+		p = scenarios.TierParams(fitted, scenarios.GoalLargest(s))
+		p.S = S
+	}
+	if flit {
+		if err := sc.CheckGoalFlit(s, src); err != nil {
+			return usageErr("%v", err)
+		}
+		if err := checkOutputFlags(c, []string{"goal-out"}, nil); err != nil {
+			return err
+		}
+	}
+	if validateOnly {
+		return nil
+	}
+	var res *scenarios.GoalResult
+	if flit {
+		var rec *scenarios.GoalRecording
+		var record func(*mpi.Trace)
+		if c.String("goal-out") != "" {
+			rec = scenarios.NewGoalRecording()
+			record = func(t *mpi.Trace) { rec.Record("replay", t) }
+		}
+		if res, err = sc.RunGoalFlit(s, record); err != nil {
+			return runErr(err)
+		}
+		if err := writeGoalFiles(c, rec, c.String("goal-out")); err != nil {
+			return err
+		}
+	} else if res, err = scenarios.RunGoalTier(s, p); err != nil {
+		return runErr(err)
+	}
+	if c.Bool("json") {
+		err = scenarios.WriteJSON(c.App.Writer, res)
+	} else {
+		err = writeGoalTable(c.App.Writer, res)
+	}
+	if err != nil {
+		return runErr(err)
+	}
+	return nil
+}
+
+// tierParams reads the LogGOPS flags: every value a finite number of
+// cycles >= 0.
+func tierParams(c *cli.Context, given map[string]bool) (loggops.Params, error) {
+	if given["params"] {
+		for _, n := range tierFlags {
+			if given[n] {
+				return loggops.Params{}, usageErr("--%s and --params: give the parameters as flags or as a file, not both (--S may go with either)", n)
+			}
+		}
+	}
+	v := map[string]float64{}
+	for _, n := range tierFlags {
+		x := c.Float64(n)
+		if !(x >= 0) || math.IsInf(x, 0) {
+			return loggops.Params{}, usageErr("--%s = %v: allowed a finite number >= 0 (cycles%s)", n, x, map[bool]string{true: "/byte", false: ""}[n == "G" || n == "O"])
+		}
+		v[n] = x
+	}
+	p := loggops.Params{L: v["L"], Os: v["o"], Or: v["o"], Gap: v["g"], G: v["G"], O: v["O"], S: c.Uint64("S")}
+	if given["o-s"] {
+		p.Os = v["o-s"]
+	}
+	if given["o-r"] {
+		p.Or = v["o-r"]
+	}
+	return p, nil
+}
+
+// goalRecording sets up --goal-out for a command that runs several
+// points: nil without the flag.
+func goalRecording(c *cli.Context, opt *scenarios.RunOptions) *scenarios.GoalRecording {
+	if c.String("goal-out") == "" {
+		return nil
+	}
+	rec := scenarios.NewGoalRecording()
+	opt.Record = rec.Record
+	return rec
+}
+
+// writeGoalFiles writes the recorded schedules (see GoalRecording.Files);
+// nothing when rec is nil.
+func writeGoalFiles(c *cli.Context, rec *scenarios.GoalRecording, path string) error {
+	if rec == nil {
+		return nil
+	}
+	files, err := rec.Files(path)
+	if err != nil {
+		return runErr(err)
+	}
+	for _, f := range files {
+		if err := scenarios.WriteFile(f.Path, func(b *bytes.Buffer) error { _, err := b.Write(f.Text); return err }); err != nil {
+			return runErr(err)
+		}
+		if !quiet(c) {
+			fmt.Fprintf(c.App.ErrWriter, "goal-out: wrote %s\n", f.Path)
+		}
+	}
+	return nil
+}
+
+func writeGoalTable(out io.Writer, r *scenarios.GoalResult) error {
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "rank\tfinish\t")
+	fmt.Fprintln(tw, "\t(cycles)\t")
+	for i, f := range r.RankFinish {
+		fmt.Fprintf(tw, "%d\t%s\t\n", i, strconv.FormatFloat(f, 'f', -1, 64))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	last := slices.Index(r.RankFinish, r.MaxFinish)
+	fmt.Fprintf(out, "max finish %s cycles (rank %d), %s", strconv.FormatFloat(r.MaxFinish, 'f', -1, 64), last, r.Tier)
+	switch {
+	case r.Params != nil:
+		p := r.Params
+		fmt.Fprintf(out, " tier: L=%g o_s=%g o_r=%g g=%g G=%g O=%g S=%d\n", p.L, p.Os, p.Or, p.Gap, p.G, p.O, p.S)
+	default:
+		fmt.Fprintf(out, " level on %s: run ended at cycle %d, %d messages\n", r.Mesh, r.Cycles, r.Messages)
+	}
+	return nil
+}

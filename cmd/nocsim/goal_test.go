@@ -1,0 +1,315 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/bits"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"nocsim/logp/goal"
+	"nocsim/scenarios"
+)
+
+type goalJSON struct {
+	Tier       string    `json:"tier"`
+	MaxFinish  float64   `json:"max_finish"`
+	RankFinish []float64 `json:"rank_finish"`
+	Cycles     int64     `json:"cycles"`
+	Messages   int       `json:"messages"`
+	Params     struct {
+		L float64 `json:"L"`
+	} `json:"params"`
+}
+
+func writeSchedule(t *testing.T, s *goal.Schedule) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := goal.Write(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "s.goal")
+	if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// binomialBcast is the binomial-tree broadcast from rank 0 of 1-byte
+// messages: rank r receives from r minus its highest bit, then sends to
+// r + 2^k for every 2^k above its highest bit.
+func binomialBcast(t *testing.T, P int) *goal.Schedule {
+	b := goal.NewBuilder(P, 0)
+	for r := 0; r < P; r++ {
+		first := 1
+		var recv int32 = -1
+		if r > 0 {
+			hb := 1 << (bits.Len(uint(r)) - 1)
+			recv = b.AddRecv(r, r-hb, 1, 0)
+			first = hb << 1
+		}
+		for d := first; r+d < P; d <<= 1 {
+			s := b.AddSend(r, r+d, 1, 0)
+			if recv >= 0 {
+				b.Require(r, s, recv)
+			}
+		}
+	}
+	s, err := b.Schedule()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func pingPongSchedule(t *testing.T, bytes uint64) *goal.Schedule {
+	b := goal.NewBuilder(2, 4)
+	s0 := b.AddSend(0, 1, bytes, 0)
+	r0 := b.AddRecv(0, 1, bytes, 0)
+	b.Require(0, r0, s0)
+	r1 := b.AddRecv(1, 0, bytes, 0)
+	s1 := b.AddSend(1, 0, bytes, 0)
+	b.Require(1, s1, r1)
+	s, err := b.Schedule()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func goalRunJSON(t *testing.T, args ...string) goalJSON {
+	t.Helper()
+	code, out, stderr := nocsim(t, append([]string{"-q", "goal", "run", "--json"}, args...)...)
+	if code != 0 {
+		t.Fatalf("goal run %v: exit %d: %s", args, code, stderr)
+	}
+	var g goalJSON
+	if err := json.Unmarshal([]byte(out), &g); err != nil {
+		t.Fatalf("goal run %v: %v\n%s", args, err, out)
+	}
+	return g
+}
+
+// LogGOPSim's reference values through the CLI: with L = 6, o = 2, g = 4
+// and 1-byte messages a binomial broadcast at P = 8 finishes at 30 (three
+// hops of o + L + o, each rank's first send going down the deepest
+// subtree) and a ping-pong at 20 (two one-way times).
+func TestGoalRunTierReferenceValues(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		s    *goal.Schedule
+		want float64
+	}{
+		{"binomial bcast P=8", binomialBcast(t, 8), 3 * (2 + 6 + 2)},
+		{"ping-pong 1 byte", pingPongSchedule(t, 1), 2 * (2 + 6 + 2)},
+	} {
+		p := writeSchedule(t, c.s)
+		g := goalRunJSON(t, p, "--L", "6", "--o", "2", "--g", "4")
+		if g.Tier != "loggops" || g.MaxFinish != c.want || len(g.RankFinish) != len(c.s.Ranks) {
+			t.Errorf("%s: tier %q, max_finish %v, %d ranks; want loggops, %v, %d", c.name, g.Tier, g.MaxFinish, len(g.RankFinish), c.want, len(c.s.Ranks))
+		}
+		// The flags may also come before the file.
+		if h := goalRunJSON(t, "--L=6", "--o=2", "--g=4", p); h.MaxFinish != g.MaxFinish {
+			t.Errorf("%s: flags before the file give %v, after %v", c.name, h.MaxFinish, g.MaxFinish)
+		}
+	}
+}
+
+// With --params the tier takes the fitted segment of the largest message:
+// L + avg_hops * L_per_hop as latency, o_s and o_r as fitted. A 1-byte
+// ping-pong is then two one-way times o_s + L' + o_r.
+func TestGoalRunWithFittedParams(t *testing.T) {
+	_, _, params := fuzzFixture(t) // L 20, L_per_hop 5, avg_hops 2.5, o_s = o_r = 20, g 30
+	p := writeSchedule(t, pingPongSchedule(t, 1))
+	g := goalRunJSON(t, p, "--params", params)
+	L := 20 + 2.5*5
+	if g.Params.L != L || g.MaxFinish != 2*(20+L+20) {
+		t.Errorf("L %v, max_finish %v; want %v and %v", g.Params.L, g.MaxFinish, L, 2*(20+L+20))
+	}
+	// o_s and o_r apart: one way is o_s + L + o_r.
+	g = goalRunJSON(t, p, "--L", "6", "--o-s", "1", "--o-r", "3", "--g", "4")
+	if g.MaxFinish != 2*(1+6+3) {
+		t.Errorf("o_s 1, o_r 3: max_finish %v, want %v", g.MaxFinish, 2*(1+6+3))
+	}
+}
+
+// GOAL files as LogGOPSim ships them and as its generator Schedgen writes
+// them run unchanged on both tiers (testdata/README.md says where they
+// come from).
+func TestGoalRunLogGOPSimFiles(t *testing.T) {
+	for _, c := range []struct {
+		file, mesh string
+		tier       float64
+	}{
+		// 32 ranks: the chain 0 -> 1 -> 3 -> 7 -> 15 -> 31 of first
+		// children, five hops of o + L + o.
+		{"binary_tree_32.goal", "8x4", 5 * (2 + 6 + 2)},
+		// LogGOPSim's dissemination at P = 8: 30.
+		{"dissemination_8.goal", "4x2", 30},
+	} {
+		path := filepath.Join("testdata", c.file)
+		text, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sends := strings.Count(string(text), ": send ")
+		g := goalRunJSON(t, path, "--L", "6", "--o", "2", "--g", "4")
+		if g.MaxFinish != c.tier {
+			t.Errorf("%s on the tier: max_finish %v, want %v", c.file, g.MaxFinish, c.tier)
+		}
+		f := goalRunJSON(t, path, "--mesh", c.mesh)
+		if f.Tier != "flit" || f.Messages != sends || len(f.RankFinish) != len(g.RankFinish) || f.MaxFinish <= 0 || f.Cycles < int64(f.MaxFinish) {
+			t.Errorf("%s on the flit level: %+v; want every one of the %d sends received, %d ranks", c.file, f, sends, len(g.RankFinish))
+		}
+	}
+}
+
+// A collective recorded with coll --goal-out replays on the same 4x4 chip
+// in the recorded run's time, point by point (several points: one file
+// each, named after the point).
+func TestGoalRunReplaysRecordedCollective(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "b.goal")
+	code, stdout, stderr := nocsim(t, "-q", "coll", "--mesh", "4x4", "--op", "bcast", "--algs", "binomial,flat", "--sizes", "1024",
+		"--json", "--goal-out", out)
+	if code != 0 {
+		t.Fatalf("coll: exit %d: %s", code, stderr)
+	}
+	var rows []scenarios.CollRow
+	if err := json.Unmarshal([]byte(stdout), &rows); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("two points wrote the unnumbered %s too", out)
+	}
+	for _, r := range rows {
+		file := filepath.Join(dir, fmt.Sprintf("b-%s-P16-1024B.goal", r.Algorithm))
+		g := goalRunJSON(t, file, "--mesh", "4x4")
+		t.Logf("%s: recorded %d cycles, replayed %v", r.Algorithm, r.Cycles, g.MaxFinish)
+		if g.MaxFinish != float64(r.Cycles) {
+			t.Errorf("%s: recorded run %d cycles, replay of %s %v", r.Algorithm, r.Cycles, file, g.MaxFinish)
+		}
+		// The replay, recorded in turn, replays in the same time again:
+		// its waits were recorded as completions, not as computation.
+		again := filepath.Join(dir, "again-"+r.Algorithm+".goal")
+		goalRunJSON(t, file, "--mesh", "4x4", "--goal-out", again)
+		if g2 := goalRunJSON(t, again, "--mesh", "4x4"); g2.MaxFinish != g.MaxFinish {
+			t.Errorf("%s: replay %v cycles, replay of the recorded replay %v", r.Algorithm, g.MaxFinish, g2.MaxFinish)
+		}
+	}
+	// One point: the file is written as named.
+	one := filepath.Join(dir, "one.goal")
+	if code, _, stderr := nocsim(t, "-q", "pingpong", "--mesh", "2x2", "--sizes", "64", "--goal-out", one); code != 0 {
+		t.Fatalf("pingpong: exit %d: %s", code, stderr)
+	}
+	if g := goalRunJSON(t, one, "--mesh", "2x2"); g.Messages != 2*4 {
+		t.Errorf("pingpong of one size, one warm-up and 3 round trips: replay received %d messages, want 8", g.Messages)
+	}
+}
+
+// A schedule that cannot finish ends with the tier's report (LogGOPS) or
+// the deadlock report (flit level), exit 1.
+func TestGoalRunStuck(t *testing.T) {
+	b := goal.NewBuilder(2, 2)
+	b.AddRecv(0, 1, 8, 0)
+	b.AddRecv(1, 0, 8, 0)
+	s, err := b.Schedule()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := writeSchedule(t, s)
+	for _, args := range [][]string{{"--L", "1"}, {"--mesh", "2x1"}} {
+		code, out, stderr := nocsim(t, append([]string{"-q", "goal", "run", p}, args...)...)
+		if code != 1 || out != "" || !strings.Contains(stderr, "rank 0") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 1 naming the stuck ranks", args, code, out, stderr)
+		}
+	}
+}
+
+func TestGoalRunBadInput(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.goal")
+	if err := os.WriteFile(bad, []byte("num_ranks 2\nrank 0 {\nl1: sned 1b to 1\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	good := writeSchedule(t, binomialBcast(t, 8))
+	_, _, params := fuzzFixture(t)
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{bad, "--L", "1"}, []string{"3:5"}},
+		{[]string{bad, "--mesh", "4x4"}, []string{"3:5"}},
+		{[]string{good, "--mesh", "2x2"}, []string{"--mesh", "num_ranks = 8"}},
+		{[]string{good, "--L", "-1"}, []string{"--L", "-1"}},
+		{[]string{good, "--G=NaN"}, []string{"--G"}},
+		{[]string{good, "--O=1e309"}, []string{"O"}},
+		{[]string{good, "--S", "-1"}, []string{"S"}},
+		{[]string{good, "--L", "1", "--params", params}, []string{"--L", "--params"}},
+		{[]string{good, "--L", "1", "--mesh", "4x4"}, []string{"--L", "--mesh"}},
+		{[]string{good, "--vcs", "2"}, []string{"--vcs", "--mesh"}},
+		{[]string{good, "--mesh", "4x4", "--vcs", "0"}, []string{"--vcs"}},
+		{[]string{good}, []string{"--params", "--mesh"}},
+		{[]string{good, "--L", "1", "--goal-out", filepath.Join(dir, "x.goal")}, []string{"--goal-out", "--mesh"}},
+		{[]string{good, "--params", filepath.Join(dir, "none.toml")}, []string{"--params"}},
+		{[]string{filepath.Join(dir, "none.goal"), "--L", "1"}, []string{"none.goal"}},
+		{[]string{good, "extra", "--L", "1"}, []string{"extra"}},
+		{[]string{}, []string{"FILE"}},
+	} {
+		code, out, stderr := nocsim(t, append([]string{"goal", "run"}, c.args...)...)
+		ok := code == 2 && out == "" && strings.Count(strings.TrimSpace(stderr), "\n") == 0
+		for _, w := range c.want {
+			ok = ok && strings.Contains(stderr, w)
+		}
+		if !ok {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and one line naming %v", c.args, code, out, stderr, c.want)
+		}
+	}
+	// Output paths are checked before anything runs.
+	code, _, stderr := nocsim(t, "coll", "--mesh", "2x2", "--goal-out", filepath.Join(dir, "no", "x.goal"))
+	if code != 2 || !strings.Contains(stderr, "--goal-out") {
+		t.Errorf("coll --goal-out into a missing directory: exit %d, %q", code, stderr)
+	}
+	code, _, stderr = nocsim(t, "app", "--mesh", "2x2", "--procs", "4", "--versions", "native", "--goal-out", filepath.Join(dir, "x.goal"))
+	if code != 2 || !strings.Contains(stderr, "--goal-out") {
+		t.Errorf("app --goal-out with native only: exit %d, %q", code, stderr)
+	}
+}
+
+// FuzzGoalRunFlags drives goal run's flag validation (the CLI fuzz test
+// covers top-level commands): no input panics, refusals are exit 2 with
+// one line.
+func FuzzGoalRunFlags(f *testing.F) {
+	validateOnly = true
+	defer func() { validateOnly = false }()
+	dir := f.TempDir()
+	file := filepath.Join(dir, "s.goal")
+	if err := os.WriteFile(file, []byte("num_ranks 2\nrank 0 {\nl1: send 8b to 1\n}\nrank 1 {\nl1: recv 8b from 0\n}\n"), 0o644); err != nil {
+		f.Fatal(err)
+	}
+	var names []string
+	for _, fl := range goalRunCommand().Flags {
+		if n := fl.Names()[0]; n != "params" && n != "config" && n != "goal-out" && n != "json" && n != "quiet" {
+			names = append(names, n)
+		}
+	}
+	for i := range names {
+		for _, v := range []string{"-1", "0", "1e309", "NaN", "4x4", "2x1"} {
+			f.Add(uint8(i), v, uint8(i+1), "1")
+		}
+	}
+	f.Fuzz(func(t *testing.T, i uint8, v1 string, j uint8, v2 string) {
+		a, b := names[int(i)%len(names)], names[int(j)%len(names)]
+		args := []string{"-q", "goal", "run", file, "--" + a + "=" + v1}
+		if a != b {
+			args = append(args, "--"+b+"="+v2)
+		}
+		code, _, stderr := nocsim(t, args...)
+		if code != 0 && (code != 2 || strings.Count(strings.TrimSuffix(stderr, "\n"), "\n") != 0 || stderr == "") {
+			t.Fatalf("%q: exit %d, %q", args, code, stderr)
+		}
+	})
+}

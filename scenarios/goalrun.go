@@ -1,0 +1,286 @@
+package scenarios
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"nocsim/logp"
+	"nocsim/logp/goal"
+	"nocsim/logp/loggops"
+	"nocsim/mpi"
+	"nocsim/router"
+)
+
+// GoalResult is a GOAL schedule's run on one tier: each rank's finish time
+// and the largest, in cycles. On the LogGOPS tier a rank finishes when its
+// CPU is done with its last operation; on the flit-level chip when its
+// last operation has completed (its program returned).
+type GoalResult struct {
+	Tier       string    `json:"tier"` // "loggops" or "flit"
+	Ranks      int       `json:"ranks"`
+	MaxFinish  float64   `json:"max_finish"`  // cycles
+	RankFinish []float64 `json:"rank_finish"` // cycles, per rank
+	// LogGOPS tier: the parameters it ran with.
+	Params *TierParamsJSON `json:"params,omitempty"`
+	// Flit level: the mesh, the cycle the whole run ended (the last flit
+	// and handler included), and the messages the ranks received.
+	Mesh     string `json:"mesh,omitempty"`
+	Cycles   int64  `json:"cycles,omitempty"`
+	Messages int    `json:"messages,omitempty"`
+}
+
+// TierParamsJSON is loggops.Params as written in results (times in
+// cycles, G and O in cycles per byte, S in bytes).
+type TierParamsJSON struct {
+	L   float64 `json:"L"`
+	Os  float64 `json:"o_s"`
+	Or  float64 `json:"o_r"`
+	Gap float64 `json:"g"`
+	G   float64 `json:"G"`
+	O   float64 `json:"O"`
+	S   uint64  `json:"S"`
+}
+
+// TierParams maps fitted LogGP parameters to the LogGOPS tier's for a
+// schedule whose largest message is largest bytes: the segment covering
+// that size, its overheads as o_s and o_r, L plus avg_hops hops of
+// L_per_hop as the (distance-free) latency, g and G as fitted. The fitted
+// parameters have no per-byte CPU overhead, so O is 0; S stays LogGOPSim's
+// default. (One place, so that a better mapping replaces it whole.)
+func TierParams(p logp.Params, largest uint64) loggops.Params {
+	s := p.Seg(int(min(largest, 1<<31-1)))
+	return loggops.Params{L: s.L + p.AvgHops*s.Lh, Os: s.Os, Or: s.Or, Gap: s.Gap, G: s.G, O: 0, S: loggops.DefaultS}
+}
+
+// GoalLargest is the largest message of a schedule, bytes (0 if none).
+func GoalLargest(s *goal.Schedule) uint64 {
+	var m uint64
+	for r := range s.Ranks {
+		for _, op := range s.Ranks[r].Ops {
+			if op.Kind != goal.Calc {
+				m = max(m, op.Bytes)
+			}
+		}
+	}
+	return m
+}
+
+// RunGoalTier simulates the schedule on the LogGOPS tier. A schedule that
+// cannot finish returns the tier's *loggops.StuckError.
+func RunGoalTier(s *goal.Schedule, p loggops.Params) (*GoalResult, error) {
+	res, err := loggops.Simulate(s, p, loggops.Options{})
+	if err != nil {
+		return nil, err
+	}
+	return &GoalResult{Tier: "loggops", Ranks: len(s.Ranks), MaxFinish: res.Max, RankFinish: res.Finish,
+		Params: &TierParamsJSON{L: p.L, Os: p.Os, Or: p.Or, Gap: p.Gap, G: p.G, O: p.O, S: p.S}}, nil
+}
+
+// CheckGoalFlit validates the machine for a run of s on the flit-level
+// chip: rank r on tile r, so the schedule's ranks must fit the mesh, and
+// each tile's heap must hold the largest send and receive buffers.
+func (sc *Scenario) CheckGoalFlit(s *goal.Schedule, src Source) error {
+	if err := sc.checkMachine(src); err != nil {
+		return err
+	}
+	m, _ := ParseMesh(sc.Network.Mesh)
+	n := len(s.Ranks)
+	if n < 1 || n > m.Nodes() {
+		return explain(&router.KeyError{Key: "mesh", Value: sc.Network.Mesh,
+			Allowed: fmt.Sprintf("a mesh of at least %d tiles (the schedule's num_ranks = %d; rank r runs on tile r)", max(n, 1), n)}, src)
+	}
+	if _, err := GoalToTrace(s); err != nil {
+		return err
+	}
+	// The replay holds one send and one receive buffer of the rank's
+	// largest sizes, and a receive temporary as big when a size ends
+	// inside a word (the DMA engine writes whole words).
+	need := 0
+	for r := range s.Ranks {
+		var sb, rb int
+		for _, op := range s.Ranks[r].Ops {
+			switch op.Kind {
+			case goal.Send:
+				sb = max(sb, int(op.Bytes))
+			case goal.Recv:
+				rb = max(rb, int(op.Bytes))
+			}
+		}
+		need = max(need, r4(sb)+2*r4(rb)+fixedNeed(n))
+	}
+	if words := sc.Network.NodeSpec.MemoryWords; need > heapBytes(words) {
+		allowed := fmt.Sprintf("at least %d (the schedule's largest messages need %d heap words per tile; the heap is 3/4 of memory_words)", wordsFor(need), (need+3)/4)
+		if wordsFor(need) > maxMemoryWords {
+			allowed = fmt.Sprintf("none: the schedule's largest messages need %d heap words per tile, more than the largest memory_words (%d) gives", (need+3)/4, maxMemoryWords)
+		}
+		return explain(&router.KeyError{Key: "memory_words", Value: fmt.Sprint(words), Allowed: allowed}, src)
+	}
+	return nil
+}
+
+// RunGoalFlit runs the schedule on the flit-level chip described by the
+// scenario (rank r on tile r; CheckGoalFlit must have passed): every send
+// and receive an MPI_Isend or MPI_Irecv posted once its dependencies are
+// met, every calc that many cycles of computation. record, when set, gets
+// the run's own recording. A schedule that cannot finish ends with the MPI
+// layer's deadlock report.
+func (sc0 *Scenario) RunGoalFlit(s *goal.Schedule, record func(*mpi.Trace)) (*GoalResult, error) {
+	tr, err := GoalToTrace(s)
+	if err != nil {
+		return nil, err
+	}
+	sc := *sc0
+	sc.MPI.Procs = len(s.Ranks)
+	w, err := sc.newWorld()
+	if err != nil {
+		return nil, err
+	}
+	defer w.M.Close()
+	done := startRecording(w, record)
+	if err := w.LaunchTrace(tr); err != nil {
+		return nil, err
+	}
+	if err := w.Run(); err != nil {
+		return nil, err
+	}
+	done()
+	res := &GoalResult{Tier: "flit", Ranks: len(s.Ranks), RankFinish: make([]float64, len(s.Ranks)),
+		Mesh: sc.Network.Mesh, Cycles: int64(w.M.Eng.Now())}
+	for i, r := range w.Ranks {
+		at, _ := r.Finished()
+		res.RankFinish[i] = float64(at)
+		res.Messages += len(r.Messages())
+	}
+	res.MaxFinish = slices.Max(res.RankFinish)
+	return res, nil
+}
+
+// startRecording makes w record its communication when record is set, and
+// returns what hands the trace over once the run has succeeded.
+func startRecording(w *mpi.World, record func(*mpi.Trace)) (done func()) {
+	if record == nil {
+		return func() {}
+	}
+	w.Record()
+	return func() { record(w.Trace()) }
+}
+
+// GoalRecording collects the GOAL schedules of recorded runs, one per
+// point of a command, as text, so that they are written only once the
+// whole run has succeeded. Record may be called from parallel workers.
+type GoalRecording struct {
+	mu     sync.Mutex
+	points []string
+	texts  map[string][]byte
+	err    error
+}
+
+// NewGoalRecording starts an empty recording.
+func NewGoalRecording() *GoalRecording { return &GoalRecording{texts: map[string][]byte{}} }
+
+// Record converts one point's trace to GOAL text and keeps it.
+func (g *GoalRecording) Record(point string, t *mpi.Trace) {
+	var b bytes.Buffer
+	s, err := TraceToGoal(t)
+	if err == nil {
+		err = goal.Write(&b, s)
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if err != nil {
+		if g.err == nil {
+			g.err = fmt.Errorf("recording %s: %w", point, err)
+		}
+		return
+	}
+	if _, ok := g.texts[point]; !ok {
+		g.points = append(g.points, point)
+	}
+	g.texts[point] = b.Bytes()
+}
+
+// GoalFile is one schedule to write: its path and text.
+type GoalFile struct {
+	Path string
+	Text []byte
+}
+
+// Files names the recorded schedules after path: path itself when the run
+// recorded one point, else one file per point, the point's name inserted
+// before the extension (runs.goal -> runs-binomial-P16-1024B.goal), in
+// sorted order of the names.
+func (g *GoalRecording) Files(path string) ([]GoalFile, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.err != nil {
+		return nil, g.err
+	}
+	pts := slices.Clone(g.points)
+	slices.Sort(pts)
+	var out []GoalFile
+	for _, p := range pts {
+		name := path
+		if len(pts) > 1 {
+			name = GoalPointPath(path, p)
+		}
+		out = append(out, GoalFile{Path: name, Text: g.texts[p]})
+	}
+	return out, nil
+}
+
+// GoalPointPath inserts "-point" before path's extension.
+func GoalPointPath(path, point string) string {
+	ext := filepath.Ext(path)
+	if ext == path || strings.HasSuffix(path, string(filepath.Separator)+ext) {
+		ext = "" // a dot file has no extension to keep
+	}
+	return strings.TrimSuffix(path, ext) + "-" + point + ext
+}
+
+// collPoint names a collective run's point: algorithm, P and size.
+func collPoint(alg string, procs, size int) string {
+	return fmt.Sprintf("%s-P%d-%dB", strings.ReplaceAll(alg, ":", "-"), procs, size)
+}
+
+// appPoint names an application run's point: method (when a sweep runs
+// several), P and problem size.
+func appPoint(method string, several bool, procs, size int) string {
+	p := fmt.Sprintf("P%d-N%d", procs, size)
+	if several && method != "" {
+		p = method + "-" + p
+	}
+	return p
+}
+
+// checkGoalOutput validates [output] goal: a plain file name (it is
+// written into the output directory), for the workloads that run MPI on
+// the flit level, and not in a sweep (whose points write no files of
+// their own).
+func (sc *Scenario) checkGoalOutput(src Source) error {
+	g := sc.Output.Goal
+	if g == "" {
+		return nil
+	}
+	where := "[output] goal"
+	if src != nil {
+		where = src("output", "goal")
+	}
+	switch {
+	case g != filepath.Base(g) || g == "." || g == ".." || strings.ContainsAny(g, `/\`):
+		return fmt.Errorf("%s = %q: allowed a file name without directory (it is written into the output directory)", where, g)
+	case !slices.Contains([]string{"pingpong", "coll", "app"}, sc.Workload.Kind):
+		return fmt.Errorf("%s = %q: allowed only with [workload] kind pingpong, coll or app (kind is %q, which runs no MPI program)", where, g, sc.Workload.Kind)
+	case len(sc.Sweep.Axis) > 0 || sc.Sweep.Reps > 1:
+		return fmt.Errorf("%s = %q: allowed only without [sweep] (record single runs with nocsim run)", where, g)
+	}
+	for _, name := range []string{"config.toml", "meta.json", "results.json", "results.csv", "breakeven.json", "params.json"} {
+		if g == name {
+			return fmt.Errorf("%s = %q: allowed a name other than the run's own files (config.toml, meta.json, results.*)", where, g)
+		}
+	}
+	return nil
+}
