@@ -39,5 +39,9 @@ func (sc *Scenario) newMachine() *endpoint.Machine {
 
 // newWorld builds a fresh machine and MPI job from a validated scenario.
 func (sc *Scenario) newWorld() (*mpi.World, error) {
-	return mpi.NewWorld(sc.newMachine(), sc.MPI)
+	w, err := mpi.NewWorld(sc.newMachine(), sc.MPI)
+	if err == nil && sc.sink != nil {
+		sc.sink.add(w)
+	}
+	return w, err
 }

@@ -61,7 +61,8 @@ type Scenario struct {
 	Output   Output           `toml:"output"`
 	Sweep    Sweep            `toml:"sweep"`
 
-	dir string // the scenario file's directory, for relative paths
+	dir  string     // the scenario file's directory, for relative paths
+	sink *worldSink // when set, MPI jobs record and are kept (xfid.go)
 }
 
 //go:embed default.toml
