@@ -28,7 +28,7 @@ func main() {
 func run(args []string, stdout, stderr io.Writer) int {
 	app := newApp(stdout, stderr)
 	app.Metadata = map[string]any{provenanceKey: scenarios.BuildProvenance(version, args)}
-	err := app.Run(args)
+	err := app.Run(goalArgs(args))
 	if err == nil {
 		return 0
 	}
@@ -67,7 +67,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			}
 			return runDefault(c)
 		},
-		Commands:       []*cli.Command{nocCommand(), pingpongCommand(), collCommand(), calibrateCommand(), predictCommand(), appCommand(), runCommand(), validateCommand(), sweepCommand()},
+		Commands:       []*cli.Command{nocCommand(), pingpongCommand(), collCommand(), calibrateCommand(), predictCommand(), appCommand(), runCommand(), validateCommand(), sweepCommand(), goalCommand()},
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError:   func(_ *cli.Context, err error, _ bool) error { return usageErr("%v (see nocsim help)", err) },
 	}
