@@ -129,4 +129,3 @@ func (c *ScheduleComparison) Chart(paramsName string) plots.Chart {
 	return plots.Chart{Title: fmt.Sprintf("finish per rank: mesh %s, %s, params %s", c.Mesh, c.Protocol, paramsName),
 		XLabel: "rank", YLabel: "finish (cycles)", Series: []plots.Series{sim, pred}, LegendRight: true}
 }
-
