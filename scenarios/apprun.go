@@ -40,7 +40,9 @@ type AppSweep struct {
 	Versions []string // mpi, native
 	Seed     uint64
 	// Params, when set, adds the Hockney prediction of the slides to
-	// matrix-multiply runs (t_s and t_e from the LogGP parameters).
+	// matrix-multiply runs (t_s and t_e from the LogGP parameters), and to
+	// every MPI run the LogGOPS tier's prediction of its recorded schedule
+	// (xfid.go).
 	Params *logp.Params
 }
 
@@ -63,6 +65,7 @@ type AppRow struct {
 	Efficiency    float64 `json:"efficiency"`
 	MPIOverNative float64 `json:"mpi_over_native,omitempty"`
 	Hockney       float64 `json:"hockney_cycles,omitempty"` // matmul with parameters: the slides' prediction
+	*TierColumns  // MPI runs with parameters: the LogGOPS tier's prediction (xfid.go)
 }
 
 // Check validates the sweep (each run also validates its own
@@ -177,7 +180,11 @@ func (s *AppSweep) Run(sc *Scenario, opt RunOptions) ([]AppRow, error) {
 	errs := make([]error, len(jobs))
 	forEach(len(jobs), opt, func(i int) error {
 		j := jobs[i]
-		res, err := s.runOne(sc, j.variant, j.version, j.p, j.n)
+		run := sc
+		if s.Params != nil && j.version == "mpi" {
+			run = sc.recording()
+		}
+		res, err := s.runOne(run, j.variant, j.version, j.p, j.n)
 		if err != nil {
 			errs[i] = fmt.Errorf("%s %s, P=%d, size %d: %w", s.App, j.version, j.p, j.n, err)
 			return errs[i]
@@ -192,6 +199,12 @@ func (s *AppSweep) Run(sc *Scenario, opt RunOptions) ([]AppRow, error) {
 				return err
 			}
 			rows[i].Hockney = pr.Cycles
+		}
+		if run.sink != nil {
+			if rows[i].TierColumns, err = run.predictRecorded(*s.Params, float64(res.Cycles)); err != nil {
+				errs[i] = fmt.Errorf("%s %s, P=%d, size %d: LogGOPS tier: %w", s.App, j.version, j.p, j.n, err)
+				return errs[i]
+			}
 		}
 		return nil
 	})

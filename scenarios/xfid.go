@@ -131,3 +131,40 @@ func (sc *Scenario) RecordRun(prog func(r *mpi.Rank)) (*Recorded, error) {
 	}
 	return record(w, fin, sc.RendezvousThreshold()), nil
 }
+
+// TierColumns are an application run's LogGOPS-tier prediction from its
+// recorded schedule and fitted parameters, beside what the flit level had
+// that the model lacks. Times in cycles; the error in percent of the
+// simulated time.
+type TierColumns struct {
+	TierCycles      float64 `json:"tier_cycles"`
+	TierErrPct      float64 `json:"tier_error_pct"`
+	StallFlitCycles uint64  `json:"stall_flit_cycles"`   // router stalls: contention
+	Messages        int     `json:"messages"`            // point-to-point messages, those of collectives included
+	Rendezvous      int     `json:"rendezvous_messages"` // of which above the eager threshold: an RTS and a CTS each
+	CalcCycles      int64   `json:"calc_cycles"`         // largest per-rank recorded computation (reductions and copies included)
+}
+
+// recording is a copy of the scenario whose MPI jobs record and are kept.
+func (sc *Scenario) recording() *Scenario {
+	s := *sc
+	s.sink = &worldSink{}
+	return &s
+}
+
+// predictRecorded predicts the last MPI job the scenario recorded on the
+// LogGOPS tier; simulated is the run's time.
+func (sc *Scenario) predictRecorded(p logp.Params, simulated float64) (*TierColumns, error) {
+	if len(sc.sink.worlds) == 0 {
+		return nil, fmt.Errorf("no MPI job was recorded")
+	}
+	w := sc.sink.worlds[len(sc.sink.worlds)-1]
+	rc := record(w, nil, sc.RendezvousThreshold())
+	res, err := sc.PredictTrace(rc.Trace, p)
+	if err != nil {
+		return nil, err
+	}
+	sc.sink.worlds = nil // the recording is no longer needed
+	return &TierColumns{TierCycles: res.Max, TierErrPct: pctErr(res.Max, simulated), StallFlitCycles: rc.StallFlitCycles,
+		Messages: rc.Messages, Rendezvous: rc.Rendezvous, CalcCycles: rc.CalcCycles}, nil
+}

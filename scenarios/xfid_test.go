@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"nocsim/logp"
 	"nocsim/mpi"
 )
 
@@ -94,3 +95,47 @@ func pingName(peer, m int) string {
 }
 
 func bcastName(P, m int) string { return fmt.Sprintf("binomial bcast P=%d, %d B", P, m) }
+
+// With parameters, every MPI run carries the tier's prediction of its own
+// recorded schedule; recording does not change the simulated time; a
+// single rank has no message, so the tier's time is exactly its recorded
+// computation.
+func TestAppTierColumns(t *testing.T) {
+	sc := Defaults()
+	sc.Network.Mesh = "4x4"
+	p := logp.Params{P: 16, Protocol: "scmp", Source: logp.SourceSimulator, Mesh: "4x4",
+		Segments: []logp.Segment{{L: 125, Lh: 15, Os: 44, Or: 20, Gap: 177, G: 0.25}}}
+	plain := &AppSweep{App: "cg", Variant: "", Procs: []int{1, 4}, Sizes: []int{64}, Versions: []string{"mpi", "native"}, Seed: 1}
+	withP := *plain
+	withP.Params = &p
+	a, err := plain.Run(&sc, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := withP.Run(&sc, RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range a {
+		ra, rb := a[i], b[i]
+		if ra.Cycles != rb.Cycles {
+			t.Errorf("%s P=%d: %d cycles without parameters, %d with (recording must not change the run)", ra.Version, ra.Procs, ra.Cycles, rb.Cycles)
+		}
+		if ra.TierColumns != nil || (rb.Version == "native") != (rb.TierColumns == nil) {
+			t.Fatalf("%s P=%d: tier columns %v / %v: want them exactly on MPI runs with parameters", ra.Version, ra.Procs, ra.TierColumns, rb.TierColumns)
+		}
+		tc := rb.TierColumns
+		if tc == nil {
+			continue
+		}
+		if want := 100 * (tc.TierCycles - float64(rb.Cycles)) / float64(rb.Cycles); math.Abs(tc.TierErrPct-want) > 1e-9 {
+			t.Errorf("P=%d: error %v, want %v", rb.Procs, tc.TierErrPct, want)
+		}
+		if rb.Procs == 1 && (tc.Messages != 0 || tc.TierCycles != float64(tc.CalcCycles)) {
+			t.Errorf("P=1: %d messages, tier %v cycles, computation %d: want none, and the tier's time its computation", tc.Messages, tc.TierCycles, tc.CalcCycles)
+		}
+		if rb.Procs == 4 && (tc.Messages == 0 || tc.Rendezvous != tc.Messages) {
+			t.Errorf("P=4 (scmp): %d messages, %d rendezvous: want some, every one a rendezvous", tc.Messages, tc.Rendezvous)
+		}
+	}
+}

@@ -108,3 +108,37 @@ func TestGoalCompareBadInput(t *testing.T) {
 		}
 	}
 }
+
+// app --params adds the tier's columns to the MPI runs' JSON and draws the
+// tier chart; --tier-plot alone is refused before anything runs.
+func TestAppTier(t *testing.T) {
+	dir, _, params := goalFixture(t)
+	plot := filepath.Join(dir, "tier.png")
+	base := []string{"-q", "app", "--mesh", "4x4", "--app", "cg", "--procs", "1,4", "--sizes", "64"}
+	code, out, stderr := nocsim(t, append(base, "--params", params, "--tier-plot", plot, "--json")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		_, has := r["tier_cycles"]
+		if has != (r["version"] == "mpi") {
+			t.Errorf("%v P=%v: tier_cycles present %v: want exactly on MPI runs", r["version"], r["procs"], has)
+		}
+	}
+	if st, err := os.Stat(plot); err != nil || st.Size() == 0 {
+		t.Errorf("--tier-plot: %v", err)
+	}
+	for _, args := range [][]string{
+		append(base, "--tier-plot", plot),
+		append(base, "--params", params, "--versions", "native", "--tier-plot", plot),
+	} {
+		code, _, stderr := nocsim(t, args...)
+		if code != 2 || !strings.Contains(stderr, "--tier-plot") || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%q: exit %d, %q: want 2 and one line naming --tier-plot", args, code, stderr)
+		}
+	}
+}
