@@ -65,7 +65,7 @@ type AppRow struct {
 	Efficiency    float64 `json:"efficiency"`
 	MPIOverNative float64 `json:"mpi_over_native,omitempty"`
 	Hockney       float64 `json:"hockney_cycles,omitempty"` // matmul with parameters: the slides' prediction
-	*TierColumns  // MPI runs with parameters: the LogGOPS tier's prediction (xfid.go)
+	*TierColumns          // MPI runs with parameters: the LogGOPS tier's prediction (xfid.go)
 }
 
 // Check validates the sweep (each run also validates its own
