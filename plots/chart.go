@@ -53,6 +53,9 @@ type Chart struct {
 	LogX, LogY            bool
 	Series                []Series
 	MarkLegend            string // legend text for marked points, e.g. "saturated"; empty = no legend entry
+	// LegendRight draws the legend in a column right of the plot, where it
+	// can hide no data (the default is the plot's top left corner).
+	LegendRight bool
 }
 
 const (
@@ -176,7 +179,17 @@ func (c Chart) draw(cv vg.CanvasSizer) (err error) {
 	if err != nil {
 		return err
 	}
-	p.Draw(draw.New(cv))
+	dc := draw.New(cv)
+	if !c.LegendRight {
+		p.Draw(dc)
+		return nil
+	}
+	l := p.Legend
+	p.Legend = plot.NewLegend()
+	w := l.Rectangle(dc).Size().X + vg.Points(8)
+	p.Draw(draw.Crop(dc, 0, -w, 0, 0))
+	l.Top, l.Left = true, true
+	l.Draw(draw.Crop(dc, dc.Size().X-w+vg.Points(4), 0, 0, -vg.Points(24)))
 	return nil
 }
 

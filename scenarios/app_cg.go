@@ -48,7 +48,7 @@ type CGConfig struct {
 	// Record, when set, makes the MPI version record its communication
 	// and gets the trace after a successful run (the native version has
 	// no MPI communication to record).
-	Record func(*mpi.Trace)
+	Record func(*mpi.World)
 }
 
 // cgSystem is the generated system in compressed sparse rows.

@@ -34,7 +34,7 @@ type GlobalSumConfig struct {
 	// Record, when set, makes the MPI version record its communication
 	// and gets the trace after a successful run (the native version has
 	// no MPI communication to record).
-	Record func(*mpi.Trace)
+	Record func(*mpi.World)
 }
 
 const gsMaxN = 1 << 16

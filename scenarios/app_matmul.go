@@ -40,7 +40,7 @@ type MatMulConfig struct {
 	// Record, when set, makes the MPI version record its communication
 	// and gets the trace after a successful run (the native version has
 	// no MPI communication to record).
-	Record func(*mpi.Trace)
+	Record func(*mpi.World)
 }
 
 // mmMaxN bounds N so that the pieces fit a tile's heap.

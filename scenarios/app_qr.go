@@ -50,7 +50,7 @@ type QRConfig struct {
 	// Record, when set, makes the MPI version record its communication
 	// and gets the trace after a successful run (the native version has
 	// no MPI communication to record).
-	Record func(*mpi.Trace)
+	Record func(*mpi.World)
 }
 
 // grid2D reports whether cfg asks for the 2D processor grid.

@@ -41,7 +41,9 @@ type AppSweep struct {
 	Versions []string // mpi, native
 	Seed     uint64
 	// Params, when set, adds the Hockney prediction of the slides to
-	// matrix-multiply runs (t_s and t_e from the LogGP parameters).
+	// matrix-multiply runs (t_s and t_e from the LogGP parameters), and to
+	// every MPI run the LogGOPS tier's prediction of its recorded schedule
+	// (xfid.go).
 	Params *logp.Params
 }
 
@@ -64,6 +66,7 @@ type AppRow struct {
 	Efficiency    float64 `json:"efficiency"`
 	MPIOverNative float64 `json:"mpi_over_native,omitempty"`
 	Hockney       float64 `json:"hockney_cycles,omitempty"` // matmul with parameters: the slides' prediction
+	*TierColumns          // MPI runs with parameters: the LogGOPS tier's prediction (xfid.go)
 }
 
 // Check validates the sweep (each run also validates its own
@@ -143,7 +146,7 @@ func (s *AppSweep) validate(sc *Scenario, p, n int) error {
 	return nil
 }
 
-func (s *AppSweep) runOne(sc *Scenario, variant, version string, p, n int, record func(*mpi.Trace)) (AppResult, error) {
+func (s *AppSweep) runOne(sc *Scenario, variant, version string, p, n int, record func(*mpi.World)) (AppResult, error) {
 	native := version == "native"
 	if native {
 		record = nil
@@ -181,10 +184,17 @@ func (s *AppSweep) Run(sc *Scenario, opt RunOptions) ([]AppRow, error) {
 	errs := make([]error, len(jobs))
 	forEach(len(jobs), opt, func(i int) error {
 		j := jobs[i]
-		var rec func(*mpi.Trace)
-		if opt.Record != nil {
+		// One recording serves --goal-out and the tier's prediction.
+		var recorded *mpi.World
+		var rec func(*mpi.World)
+		if opt.Record != nil || s.Params != nil && j.version == "mpi" {
 			point := appPoint(j.variant, len(s.methods()) > 1, j.p, j.n)
-			rec = func(t *mpi.Trace) { opt.Record(point, t) }
+			rec = func(w *mpi.World) {
+				recorded = w
+				if opt.Record != nil {
+					opt.Record(point, w.Trace())
+				}
+			}
 		}
 		res, err := s.runOne(sc, j.variant, j.version, j.p, j.n, rec)
 		if err != nil {
@@ -201,6 +211,12 @@ func (s *AppSweep) Run(sc *Scenario, opt RunOptions) ([]AppRow, error) {
 				return err
 			}
 			rows[i].Hockney = pr.Cycles
+		}
+		if recorded != nil && s.Params != nil {
+			if rows[i].TierColumns, err = sc.predictRecorded(recorded, *s.Params, float64(res.Cycles)); err != nil {
+				errs[i] = fmt.Errorf("%s %s, P=%d, size %d: LogGOPS tier: %w", s.App, j.version, j.p, j.n, err)
+				return errs[i]
+			}
 		}
 		return nil
 	})

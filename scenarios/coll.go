@@ -163,7 +163,7 @@ func (s *CollSweep) runOne(sc0 *Scenario, alg string, procs, size int, record fu
 	defer w.M.Close()
 	row := CollRow{Op: s.Op, Algorithm: alg, Procs: procs, SizeBytes: size, Root: s.Root, RankCycles: make([]des.Time, procs)}
 	check := newCollCheck(s.Op, procs, size, s.Root)
-	done := startRecording(w, record)
+	done := startRecording(w, traceTo(record))
 	w.Launch(func(r *mpi.Rank) {
 		err := check.run(r)
 		row.RankCycles[r.Rank()] = r.Now()

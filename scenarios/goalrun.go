@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 
-	"nocsim/logp"
 	"nocsim/logp/goal"
 	"nocsim/logp/loggops"
 	"nocsim/mpi"
@@ -43,17 +42,6 @@ type TierParamsJSON struct {
 	G   float64 `json:"G"`
 	O   float64 `json:"O"`
 	S   uint64  `json:"S"`
-}
-
-// TierParams maps fitted LogGP parameters to the LogGOPS tier's for a
-// schedule whose largest message is largest bytes: the segment covering
-// that size, its overheads as o_s and o_r, L plus avg_hops hops of
-// L_per_hop as the (distance-free) latency, g and G as fitted. The fitted
-// parameters have no per-byte CPU overhead, so O is 0; S stays LogGOPSim's
-// default. (One place, so that a better mapping replaces it whole.)
-func TierParams(p logp.Params, largest uint64) loggops.Params {
-	s := p.Seg(int(min(largest, 1<<31-1)))
-	return loggops.Params{L: s.L + p.AvgHops*s.Lh, Os: s.Os, Or: s.Or, Gap: s.Gap, G: s.G, O: 0, S: loggops.DefaultS}
 }
 
 // GoalLargest is the largest message of a schedule, bytes (0 if none).
@@ -140,7 +128,7 @@ func (sc0 *Scenario) RunGoalFlit(s *goal.Schedule, record func(*mpi.Trace)) (*Go
 		return nil, err
 	}
 	defer w.M.Close()
-	done := startRecording(w, record)
+	done := startRecording(w, traceTo(record))
 	if err := w.LaunchTrace(tr); err != nil {
 		return nil, err
 	}
@@ -161,12 +149,20 @@ func (sc0 *Scenario) RunGoalFlit(s *goal.Schedule, record func(*mpi.Trace)) (*Go
 
 // startRecording makes w record its communication when record is set, and
 // returns what hands the trace over once the run has succeeded.
-func startRecording(w *mpi.World, record func(*mpi.Trace)) (done func()) {
+func startRecording(w *mpi.World, record func(*mpi.World)) (done func()) {
 	if record == nil {
 		return func() {}
 	}
 	w.Record()
-	return func() { record(w.Trace()) }
+	return func() { record(w) }
+}
+
+// traceTo adapts a hook that wants only the recorded schedule.
+func traceTo(record func(*mpi.Trace)) func(*mpi.World) {
+	if record == nil {
+		return nil
+	}
+	return func(w *mpi.World) { record(w.Trace()) }
 }
 
 // GoalRecording collects the GOAL schedules of recorded runs, one per

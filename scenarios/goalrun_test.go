@@ -46,23 +46,23 @@ func TestRecordedApplicationsReplay(t *testing.T) {
 	sc.Network.Mesh = "4x4"
 	for _, c := range []struct {
 		name string
-		run  func(rec func(*mpi.Trace)) (AppResult, error)
+		run  func(rec func(*mpi.World)) (AppResult, error)
 	}{
-		{"cg P=4", func(rec func(*mpi.Trace)) (AppResult, error) {
+		{"cg P=4", func(rec func(*mpi.World)) (AppResult, error) {
 			return RunCG(&sc, CGConfig{Procs: 4, N: 64, Tol: 1e-8, MaxIter: 640, Seed: 1, Record: rec})
 		}},
-		{"cg P=16", func(rec func(*mpi.Trace)) (AppResult, error) {
+		{"cg P=16", func(rec func(*mpi.World)) (AppResult, error) {
 			return RunCG(&sc, CGConfig{Procs: 16, N: 64, Tol: 1e-8, MaxIter: 640, Seed: 1, Record: rec})
 		}},
-		{"qr 1d P=4", func(rec func(*mpi.Trace)) (AppResult, error) {
+		{"qr 1d P=4", func(rec func(*mpi.World)) (AppResult, error) {
 			return RunQR(&sc, QRConfig{Procs: 4, N: 24, Seed: 1, Grid: "1d", Record: rec})
 		}},
-		{"qr 2d P=4", func(rec func(*mpi.Trace)) (AppResult, error) {
+		{"qr 2d P=4", func(rec func(*mpi.World)) (AppResult, error) {
 			return RunQR(&sc, QRConfig{Procs: 4, N: 24, Seed: 1, Grid: "2d", Record: rec})
 		}},
 	} {
 		var tr *mpi.Trace
-		res, err := c.run(func(t *mpi.Trace) { tr = t })
+		res, err := c.run(func(w *mpi.World) { tr = w.Trace() })
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}

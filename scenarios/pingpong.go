@@ -30,7 +30,7 @@ type PingPong struct {
 	Reps     int   // measured round trips per size, after one warm-up
 	Trace    io.Writer
 	// Record, when set, gets the run's recorded communication.
-	Record func(*mpi.Trace)
+	Record func(*mpi.World)
 }
 
 // Check validates the ping-pong and the scenario it runs on.

@@ -168,7 +168,7 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 	case "pingpong":
 		pp := sc.pingPong()
 		if rec != nil {
-			pp.Record = func(t *mpi.Trace) { rec.Record("pingpong", t) }
+			pp.Record = func(w *mpi.World) { rec.Record("pingpong", w.Trace()) }
 		}
 		pr, _, err := pp.Run(sc)
 		if err != nil {

@@ -116,6 +116,9 @@ func DefaultStudy(prov Provenance, dir string, opt RunOptions, log func(string))
 	}{{"cg", []int{64, 256}}, {"qr", []int{32, 64}}} {
 		done = step("application: " + app.name)
 		sw := &AppSweep{App: app.name, Procs: []int{1, 4, 16}, Sizes: app.sizes, Versions: []string{"mpi", "native"}, Seed: 1}
+		if app.name == "cg" {
+			sw.Params = &params // the LogGOPS tier predicts each MPI run's recorded schedule
+		}
 		rows, err := sw.Run(&base, opt)
 		if err != nil {
 			return sum, err
@@ -138,6 +141,14 @@ func DefaultStudy(prov Provenance, dir string, opt RunOptions, log func(string))
 			return sum, err
 		}
 		sum.Lines = append(sum.Lines, appHeadline(rows))
+		if sw.Params != nil {
+			if err := chart(app.name+"-tier.png", func(p string) error {
+				return TierChart(rows, base.Network.Mesh, base.MPI.Protocol, "params.json").Save(p, 8, 4)
+			}); err != nil {
+				return sum, err
+			}
+			sum.Lines = append(sum.Lines, tierHeadline(rows))
+		}
 		done()
 	}
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -29,7 +30,8 @@ func appCommand() *cli.Command {
 		&cli.StringFlag{Name: "time-plot", Usage: "draw time against P, per version and size (and method), to `FILE`"},
 		&cli.StringFlag{Name: "breakeven-plot", Usage: "globalsum --variant breakeven: draw serial/hypercube time against P to `FILE`"},
 		&cli.StringFlag{Name: "ratio-plot", Usage: "draw the MPI/native time ratio against size, per P, to `FILE`"},
-		&cli.StringFlag{Name: "params", Usage: "LogGP parameters (nocsim calibrate --out): add the slides' Hockney prediction to matrix multiply"},
+		&cli.StringFlag{Name: "params", Usage: "LogGP parameters (nocsim calibrate --out): add to every MPI run the LogGOPS tier's prediction of its recorded schedule (and the slides' Hockney prediction to matrix multiply)"},
+		&cli.StringFlag{Name: "tier-plot", Usage: "with --params: draw simulated and LogGOPS-tier time against P, per size, to `FILE`"},
 		&cli.IntFlag{Name: "workers", Usage: "runs simulated in parallel (0 = one per core); results do not depend on it"},
 		&cli.StringFlag{Name: "goal-out", Usage: "record each MPI-version run's communication as a GOAL schedule to `FILE`; with several runs, one file per run, PN-NSIZE inserted before the extension (cg.goal -> cg-P4-N64.goal)"},
 		quietFlag,
@@ -82,7 +84,10 @@ func runApp(c *cli.Context) error {
 	if c.IsSet("breakeven-plot") && !sw.BreakEven() {
 		return usageErr("--breakeven-plot needs --app globalsum --variant breakeven")
 	}
-	for _, f := range []string{"plot", "time-plot", "ratio-plot", "breakeven-plot"} {
+	if c.IsSet("tier-plot") && (!c.IsSet("params") || !slices.Contains(sw.Versions, "mpi")) {
+		return usageErr("--tier-plot = %q: needs --params (the tier's parameters) and MPI runs (--versions with mpi)", c.String("tier-plot"))
+	}
+	for _, f := range []string{"plot", "time-plot", "ratio-plot", "breakeven-plot", "tier-plot"} {
 		if p := c.String(f); p != "" {
 			if err := plots.CheckExt(p); err != nil {
 				return usageErr("--%s: %v", f, err)
@@ -94,11 +99,11 @@ func runApp(c *cli.Context) error {
 			return err
 		}
 	}
+	if err := checkOutputFlags(c, []string{"plot", "time-plot", "ratio-plot", "breakeven-plot", "goal-out", "tier-plot"}, nil); err != nil {
+		return err
+	}
 	if validateOnly {
 		return nil
-	}
-	if err := checkOutputFlags(c, []string{"plot", "time-plot", "ratio-plot", "breakeven-plot", "goal-out"}, nil); err != nil {
-		return err
 	}
 	bar := newProgress(c.App.ErrWriter, "app", quiet(c))
 	opt := scenarios.RunOptions{Workers: c.Int("workers"), Progress: bar.update}
@@ -141,6 +146,12 @@ func runApp(c *cli.Context) error {
 			return runErr(err)
 		}
 	}
+	if p := c.String("tier-plot"); p != "" {
+		ch := scenarios.TierChart(rows, sc.Network.Mesh, sc.MPI.Protocol, filepath.Base(c.String("params")))
+		if err := ch.Save(p, 8, 4); err != nil {
+			return runErr(err)
+		}
+	}
 	if p := c.String("breakeven-plot"); p != "" {
 		if err := scenarios.BreakEvenChart(be).Save(p, 0, 0); err != nil {
 			return runErr(err)
@@ -166,10 +177,15 @@ func runApp(c *cli.Context) error {
 func writeAppTable(out io.Writer, rows []scenarios.AppRow) error {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	hockney := rows[0].Hockney > 0
+	tier := slices.ContainsFunc(rows, func(r scenarios.AppRow) bool { return r.TierColumns != nil })
 	head := "app\tversion\tprocs\tsize\tcycles\ttime\tspeedup\tefficiency\tMPI/native\tcorrect\t"
 	units := fmt.Sprintf("\t\t\t\t\t(us)\t(vs P=%d)\t\t\t\t", rows[0].BaselineProcs)
 	if hockney {
 		head, units = head+"Hockney\t", units+"(cycles)\t"
+	}
+	if tier {
+		head += "tier\terror\tstalls\tmessages\trendezvous\tcalc\t"
+		units += "(cycles)\t(%)\t(flit-cycles)\t\t\t(cycles)\t"
 	}
 	fmt.Fprintln(tw, head)
 	fmt.Fprintln(tw, units)
@@ -186,6 +202,11 @@ func writeAppTable(out io.Writer, rows []scenarios.AppRow) error {
 			r.Seconds*1e6, r.Speedup, r.Efficiency, ratio, r.Correct)
 		if hockney {
 			fmt.Fprintf(tw, "%.0f\t", r.Hockney)
+		}
+		if t := r.TierColumns; t != nil {
+			fmt.Fprintf(tw, "%.0f\t%+.1f\t%d\t%d\t%d\t%d\t", t.TierCycles, t.TierErrPct, t.StallFlitCycles, t.Messages, t.Rendezvous, t.CalcCycles)
+		} else if tier {
+			fmt.Fprint(tw, "\t\t\t\t\t\t")
 		}
 		fmt.Fprintln(tw)
 	}

@@ -24,13 +24,13 @@ import (
 func goalCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "goal",
-		Usage:       "GOAL schedules (LogGOPSim's format): run one on the LogGOPS tier or the flit-level chip",
-		Subcommands: []*cli.Command{goalRunCommand()},
+		Usage:       "GOAL schedules (LogGOPSim's format): run one on the LogGOPS tier or the flit-level chip, or compare the two",
+		Subcommands: []*cli.Command{goalRunCommand(), goalCompareCommand()},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageErr("goal: unknown subcommand %q (see nocsim goal --help)", c.Args().First())
 			}
-			return usageErr("goal needs a subcommand: run (see nocsim goal --help)")
+			return usageErr("goal needs a subcommand: run or compare (see nocsim goal --help)")
 		},
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
 			return usageErr("goal: %v (see nocsim goal --help)", err)
@@ -44,7 +44,7 @@ var tierFlags = []string{"L", "o", "o-s", "o-r", "g", "G", "O"}
 
 func goalRunCommand() *cli.Command {
 	flags := []cli.Flag{
-		&cli.StringFlag{Name: "params", Usage: "LogGOPS tier with fitted parameters (nocsim calibrate --out): the segment of the schedule's largest message; L includes avg_hops hops"},
+		&cli.StringFlag{Name: "params", Usage: "LogGOPS tier with fitted parameters (nocsim calibrate --out): the fitted segments, ranks in order on the fitted mesh (hop-aware latency), S from the fitted protocol"},
 		&cli.Float64Flag{Name: "L", Usage: "LogGOPS tier: latency (cycles)"},
 		&cli.Float64Flag{Name: "o", Usage: "LogGOPS tier: CPU overhead of a send and of a receive (cycles); sets o_s and o_r"},
 		&cli.Float64Flag{Name: "o-s", Usage: "LogGOPS tier: send overhead o_s (cycles; wins over --o)"},
@@ -72,33 +72,33 @@ func goalRunCommand() *cli.Command {
 	}
 }
 
-// goalArgs returns the schedule file of goal run. Flags may follow it (as
-// in "goal run FILE --mesh 4x4"): the flag parser stops at the first
-// argument, so the rest are parsed here with the command's own flags.
-func goalArgs(c *cli.Context) (string, error) {
+// goalFile returns a goal subcommand's schedule file. Flags may follow it
+// (as in "goal run FILE --mesh 4x4"): urfave/cli stops parsing flags at the
+// first argument, so the rest are parsed here with the command's own flags.
+func goalFile(c *cli.Context) (string, error) {
+	name := "goal " + c.Command.Name
 	if c.NArg() == 0 {
-		return "", usageErr("goal run needs a GOAL schedule file (nocsim goal run FILE ...)")
+		return "", usageErr("%s needs a GOAL schedule file (nocsim %s FILE ...)", name, name)
 	}
-	rest := c.Args().Tail()
-	if len(rest) > 0 {
-		set := flag.NewFlagSet("goal run", flag.ContinueOnError)
+	if rest := c.Args().Tail(); len(rest) > 0 {
+		set := flag.NewFlagSet(name, flag.ContinueOnError)
 		set.SetOutput(io.Discard)
 		for _, f := range c.Command.Flags {
 			if err := f.Apply(set); err != nil {
-				return "", usageErr("goal run: %v", err)
+				return "", usageErr("%s: %v", name, err)
 			}
 		}
 		if err := set.Parse(rest); err != nil {
-			return "", usageErr("goal run: %v (see nocsim goal run --help)", err)
+			return "", usageErr("%s: %v (see nocsim %s --help)", name, err, name)
 		}
 		if set.NArg() > 0 {
-			return "", usageErr("goal run takes one schedule file, got also %q", set.Args())
+			return "", usageErr("%s takes one schedule file, got also %q", name, set.Args())
 		}
 		var err error
 		set.Visit(func(f *flag.Flag) {
 			if err == nil {
 				if e := c.Set(f.Name, f.Value.String()); e != nil {
-					err = usageErr("goal run: --%s: %v", f.Name, e)
+					err = usageErr("%s: --%s: %v", name, f.Name, e)
 				}
 			}
 		})
@@ -110,7 +110,7 @@ func goalArgs(c *cli.Context) (string, error) {
 }
 
 func runGoalRun(c *cli.Context) error {
-	path, err := goalArgs(c)
+	path, err := goalFile(c)
 	if err != nil {
 		return err
 	}
@@ -175,9 +175,13 @@ func runGoalRun(c *cli.Context) error {
 		if err != nil {
 			return usageErr("--params: %v", err)
 		}
-		S := p.S
-		p = scenarios.TierParams(fitted, scenarios.GoalLargest(s))
-		p.S = S
+		S := p.S // --S, when given, wins over the fitted protocol's threshold
+		if !given["S"] {
+			S = scenarios.ProtocolThreshold(fitted.Protocol)
+		}
+		if p, err = scenarios.TierParamsFor(fitted, len(s.Ranks), S); err != nil {
+			return usageErr("--params: %v", err)
+		}
 	}
 	if flit {
 		if err := sc.CheckGoalFlit(s, src); err != nil {

@@ -118,16 +118,28 @@ func TestGoalRunTierReferenceValues(t *testing.T) {
 	}
 }
 
-// With --params the tier takes the fitted segment of the largest message:
-// L + avg_hops * L_per_hop as latency, o_s and o_r as fitted. A 1-byte
-// ping-pong is then two one-way times o_s + L' + o_r.
+// With --params the tier takes the fitted segments, and the ranks sit in
+// order on the mesh the parameters were fitted on: ranks 0 and 1 of a 4x4
+// are one hop apart, so a 1-byte ping-pong is two one-way times
+// o_s + L + 1*L_per_hop + o_r. Parameters with no mesh (a CSV fit) put
+// every message at the fit's average distance instead.
 func TestGoalRunWithFittedParams(t *testing.T) {
-	_, _, params := fuzzFixture(t) // L 20, L_per_hop 5, avg_hops 2.5, o_s = o_r = 20, g 30
+	_, _, params := fuzzFixture(t) // 4x4, L 20, L_per_hop 5, avg_hops 2.5, o_s = o_r = 20, g 30
 	p := writeSchedule(t, pingPongSchedule(t, 1))
 	g := goalRunJSON(t, p, "--params", params)
-	L := 20 + 2.5*5
-	if g.Params.L != L || g.MaxFinish != 2*(20+L+20) {
-		t.Errorf("L %v, max_finish %v; want %v and %v", g.Params.L, g.MaxFinish, L, 2*(20+L+20))
+	if want := 2 * (20 + 20 + 1*5 + 20.0); g.MaxFinish != want {
+		t.Errorf("fitted on 4x4: max_finish %v, want %v", g.MaxFinish, want)
+	}
+	raw, err := os.ReadFile(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noMesh := filepath.Join(t.TempDir(), "csv.toml")
+	if err := os.WriteFile(noMesh, []byte(strings.Replace(string(raw), "mesh = \"4x4\"\n", "", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if g := goalRunJSON(t, p, "--params", noMesh); g.MaxFinish != 2*(20+20+2.5*5+20) {
+		t.Errorf("no mesh: max_finish %v, want %v (average distance)", g.MaxFinish, 2*(20+20+2.5*5+20))
 	}
 	// o_s and o_r apart: one way is o_s + L + o_r.
 	g = goalRunJSON(t, p, "--L", "6", "--o-s", "1", "--o-r", "3", "--g", "4")

@@ -81,7 +81,7 @@ func runPingPong(c *cli.Context) error {
 	var rec *scenarios.GoalRecording
 	if c.String("goal-out") != "" {
 		rec = scenarios.NewGoalRecording()
-		pp.Record = func(t *mpi.Trace) { rec.Record("pingpong", t) }
+		pp.Record = func(w *mpi.World) { rec.Record("pingpong", w.Trace()) }
 	}
 	rows, w, err := pp.Run(&sc)
 	if err != nil {

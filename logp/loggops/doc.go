@@ -41,6 +41,11 @@
 //     dependency lines were given); an op whose CPU or NIC turns out busy
 //     is retried when it frees, keeping its place among equals.
 //
+// Two optional extensions (Params.Segments and Params.Hops) take the
+// parameters from the message's size and add a per-hop latency for the
+// pair of ranks, for a machine calibrated per protocol segment and per
+// distance; with neither, the semantics are exactly the above.
+//
 // A rank's finish time is the latest of its CPU clocks after its last
 // operation; Result.Max is the largest. Options.Trace also records every
 // op's start and end (Result.OpTimes).

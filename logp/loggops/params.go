@@ -9,6 +9,18 @@ import (
 const DefaultS = 65535
 
 // Params are the LogGOPS parameters; times in cycles.
+//
+// Two optional extensions describe a machine whose costs depend on the
+// message size and on the pair of ranks (as a calibrated mesh does);
+// without them the semantics are exactly LogGOPSim's:
+//   - Segments, when not empty, replace L, o_s, o_r, g, G and O by the
+//     parameters of the first segment whose MaxBytes covers the message
+//     (the send's size, for the sender's and the receiver's costs alike);
+//   - Hops, when set, gives the router hops between two ranks, and a
+//     message's latency is then L + Lh·Hops(src, dst) (Lh of its segment);
+//   - Word, when above 0, is the size the machine moves without its CPU:
+//     a message whose size is a multiple of Word pays no O (on the SCMP
+//     chip only odd sizes go through the processor, byte by byte).
 type Params struct {
 	L   float64 // latency: first byte leaves the sender o_s after the send starts and arrives L later
 	Os  float64 // o_s: CPU overhead of a send
@@ -17,6 +29,21 @@ type Params struct {
 	G   float64 // gap per byte after the first, cycles/byte
 	O   float64 // CPU overhead per byte after the first, cycles/byte
 	S   uint64  // messages of more than S bytes use rendezvous, bytes
+
+	Segments []Segment              // parameters by message size, ordered by MaxBytes, the last unbounded; empty: the fields above
+	Hops     func(src, dst int) int // hops between two ranks for Segment.Lh; nil: no distance term
+	Word     uint64                 // messages a multiple of Word bytes pay no O; 0: every message does
+}
+
+// Segment is the parameter set of messages of at most MaxBytes bytes
+// (0: no bound, only for the last segment); times in cycles.
+type Segment struct {
+	MaxBytes uint64
+	L        float64 // latency at zero hops
+	Lh       float64 // latency added per hop (with Params.Hops)
+	Os, Or   float64 // send and receive CPU overheads
+	Gap      float64 // g
+	G, O     float64 // per byte after the first: NIC gap and CPU overhead
 }
 
 // New is the parameter set with o_s = o_r = o and S = DefaultS.
@@ -28,15 +55,47 @@ func New(L, o, g, G, O float64) Params {
 func (p *Params) SetO(o float64) { p.Os, p.Or = o, o }
 
 // Validate checks that every time is a finite number >= 0, naming the
-// first that is not.
+// first that is not, and that segments are ordered with the last
+// unbounded.
 func (p Params) Validate() error {
-	for _, v := range []struct {
-		name string
-		x    float64
-	}{{"L", p.L}, {"o_s", p.Os}, {"o_r", p.Or}, {"g", p.Gap}, {"G", p.G}, {"O", p.O}} {
-		if !(v.x >= 0) || math.IsInf(v.x, 0) {
-			return fmt.Errorf("loggops: %s = %v: allowed a finite number of cycles >= 0", v.name, v.x)
+	if err := finite("", []namedTime{{"L", p.L}, {"o_s", p.Os}, {"o_r", p.Or}, {"g", p.Gap}, {"G", p.G}, {"O", p.O}}); err != nil {
+		return err
+	}
+	for i, s := range p.Segments {
+		last := i == len(p.Segments)-1
+		switch {
+		case last && s.MaxBytes != 0:
+			return fmt.Errorf("loggops: segment %d: max_bytes = %d: the last segment must be unbounded (0)", i, s.MaxBytes)
+		case !last && (s.MaxBytes == 0 || i > 0 && s.MaxBytes <= p.Segments[i-1].MaxBytes):
+			return fmt.Errorf("loggops: segment %d: max_bytes = %d: allowed above 0 and above the previous segment's", i, s.MaxBytes)
+		}
+		if err := finite(fmt.Sprintf("segment %d: ", i), []namedTime{{"L", s.L}, {"L_per_hop", s.Lh}, {"o_s", s.Os},
+			{"o_r", s.Or}, {"g", s.Gap}, {"G", s.G}, {"O", s.O}}); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+type namedTime struct {
+	name string
+	x    float64
+}
+
+func finite(where string, vs []namedTime) error {
+	for _, v := range vs {
+		if !(v.x >= 0) || math.IsInf(v.x, 0) {
+			return fmt.Errorf("loggops: %s%s = %v: allowed a finite number of cycles >= 0", where, v.name, v.x)
+		}
+	}
+	return nil
+}
+
+// segments is the size table the simulation uses: the Segments, or one
+// unbounded segment of the scalar parameters.
+func (p Params) segments() []Segment {
+	if len(p.Segments) > 0 {
+		return p.Segments
+	}
+	return []Segment{{L: p.L, Os: p.Os, Or: p.Or, Gap: p.Gap, G: p.G, O: p.O}}
 }

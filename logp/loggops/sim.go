@@ -47,6 +47,7 @@ const (
 type sim struct {
 	s      *goal.Schedule
 	p      Params
+	segs   []Segment // by size; one when the parameters have no segments
 	all    []goal.Op // every op, by global index
 	first  []int32   // global index of each rank's first op, len P+1
 	rankOf []int32
@@ -92,7 +93,7 @@ func Simulate(s *goal.Schedule, p Params, opt Options) (*Result, error) {
 
 func newSim(s *goal.Schedule, p Params, opt Options) (*sim, error) {
 	P := len(s.Ranks)
-	m := &sim{s: s, p: p, ncpu: 1, nnic: 1}
+	m := &sim{s: s, p: p, segs: p.segments(), ncpu: 1, nnic: 1}
 	if n := s.NumOps(); n > math.MaxInt32 {
 		return nil, fmt.Errorf("loggops: %d operations: at most %d", n, math.MaxInt32)
 	}
@@ -162,6 +163,32 @@ func bytesLess1(s uint64) float64 {
 		return 0
 	}
 	return float64(s - 1)
+}
+
+// perByteO is the CPU overhead per byte of an s-byte message of segment g:
+// its O, unless the size is a whole number of Words.
+func (m *sim) perByteO(g *Segment, s uint64) float64 {
+	if m.p.Word > 0 && s%m.p.Word == 0 {
+		return 0
+	}
+	return g.O
+}
+
+// seg is the parameter segment of an s-byte message.
+func (m *sim) seg(s uint64) *Segment {
+	i := 0
+	for ; i < len(m.segs)-1 && s > m.segs[i].MaxBytes; i++ {
+	}
+	return &m.segs[i]
+}
+
+// latency is the flight time of a message of segment g from rank src to
+// dst.
+func (m *sim) latency(g *Segment, src, dst int32) float64 {
+	if m.p.Hops == nil {
+		return g.L
+	}
+	return g.L + g.Lh*float64(m.p.Hops(int(src), int(dst)))
 }
 
 // op is the operation of global index k on rank r.
@@ -303,11 +330,12 @@ func (m *sim) send(e event) {
 		return
 	}
 	s1 := bytesLess1(op.Bytes)
+	g := m.seg(op.Bytes)
 	m.mark(e.op, e.t)
 	m.started(e.op)
-	m.clk[c] = e.t + m.p.Os + s1*m.p.O
-	m.clk[n] = e.t + m.p.Gap + s1*m.p.G
-	m.q.push(event{t: e.t + m.p.Os + m.p.L, ts: m.ts, op: e.op, rank: op.Peer, from: e.rank, kind: evMsg})
+	m.clk[c] = e.t + g.Os + s1*m.perByteO(g, op.Bytes)
+	m.clk[n] = e.t + g.Gap + s1*g.G
+	m.q.push(event{t: e.t + g.Os + m.latency(g, e.rank, op.Peer), ts: m.ts, op: e.op, rank: op.Peer, from: e.rank, kind: evMsg})
 	m.ts++
 	if op.Bytes <= m.p.S {
 		m.done(e.op, m.clk[c])
@@ -323,7 +351,8 @@ func (m *sim) rendezvous(k, q int32, c, n uint8, t float64) {
 	m.clk[ni] = max(m.clk[ni], t)
 	end := t
 	if m.res.end != nil {
-		end = max(t, m.res.start[k]+m.p.Os+bytesLess1(m.op(k).Bytes)*m.p.O)
+		g := m.seg(m.op(k).Bytes)
+		end = max(t, m.res.start[k]+g.Os+bytesLess1(m.op(k).Bytes)*m.perByteO(g, m.op(k).Bytes))
 	}
 	m.done(k, end)
 }
@@ -354,8 +383,9 @@ func (m *sim) msg(e event) {
 		return
 	}
 	s1 := bytesLess1(op.Bytes)
-	m.clk[c] = e.t + m.p.Or + max(s1*m.p.O, s1*m.p.G)
-	m.clk[n] = e.t + m.p.Gap + s1*m.p.G
+	g := m.seg(op.Bytes)
+	m.clk[c] = e.t + g.Or + max(s1*m.perByteO(g, op.Bytes), s1*g.G)
+	m.clk[n] = e.t + g.Gap + s1*g.G
 	have := entry{op: e.op, src: e.from, tag: op.Tag}
 	got, ok := m.match.take(e.rank, rq, &have)
 	if !ok {

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/urfave/cli/v2"
+
+	"nocsim/logp/goal"
+	"nocsim/plots"
+	"nocsim/scenarios"
+)
+
+func goalCompareCommand() *cli.Command {
+	flags := []cli.Flag{
+		&cli.StringFlag{Name: "config", Usage: "scenario TOML file; flags override its keys"},
+		&cli.StringFlag{Name: "params", Usage: "fitted LogGP parameters (nocsim calibrate --out) for the LogGOPS tier"},
+		&cli.BoolFlag{Name: "json", Usage: "print the comparison as a JSON object"},
+		&cli.StringFlag{Name: "plot", Usage: "draw each rank's finish on both tiers to `FILE` (.png, .svg, .pdf)"},
+		quietFlag,
+	}
+	return &cli.Command{
+		Name:      "compare",
+		Usage:     "run a GOAL schedule on the flit-level chip and on the LogGOPS tier with fitted parameters: predicted against simulated, per rank",
+		UsageText: "nocsim goal compare bcast.goal --mesh 4x4 --params params.toml --plot compare.png",
+		Flags:     append(flags, keyFlags(machineSections)...),
+		Action:    runGoalCompare,
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return usageErr("goal compare: %v (see nocsim goal compare --help)", err)
+		},
+	}
+}
+
+func runGoalCompare(c *cli.Context) error {
+	path, err := goalFile(c)
+	if err != nil {
+		return err
+	}
+	if c.String("params") == "" {
+		return usageErr("goal compare needs --params FILE (fitted parameters for the LogGOPS tier: nocsim calibrate --out)")
+	}
+	sc, src, err := scenarioFrom(c)
+	if err != nil {
+		return err
+	}
+	if err := sc.CheckMachine(src); err != nil {
+		return usageErr("%v", err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return usageErr("goal compare: %v", err)
+	}
+	s, err := goal.Read(f)
+	f.Close()
+	if err != nil {
+		return usageErr("%s: %v", path, err)
+	}
+	m, _ := scenarios.ParseMesh(sc.Network.Mesh)
+	if len(s.Ranks) > m.Nodes() {
+		return usageErr("%s: %d ranks, --mesh %s has %d tiles: allowed at most one rank per tile", path, len(s.Ranks), sc.Network.Mesh, m.Nodes())
+	}
+	if _, err := scenarios.GoalToTrace(s); err != nil {
+		return usageErr("%s: %v (the flit level cannot run it)", path, err)
+	}
+	sc.MPI.Procs = len(s.Ranks)
+	p, err := paramsForRun(c, &sc)
+	if err != nil {
+		return err
+	}
+	if pl := c.String("plot"); pl != "" {
+		if err := plots.CheckExt(pl); err != nil {
+			return usageErr("--plot: %v", err)
+		}
+	}
+	if validateOnly {
+		return nil
+	}
+	if err := checkOutputFlags(c, []string{"plot"}, nil); err != nil {
+		return err
+	}
+	if !quiet(c) {
+		fmt.Fprintf(c.App.ErrWriter, "goal compare: %d ranks on the flit level and the LogGOPS tier ...\n", len(s.Ranks))
+	}
+	cmp, err := sc.CompareSchedule(s, *p)
+	if err != nil {
+		return runErr(err)
+	}
+	if c.Bool("json") {
+		err = cmp.WriteJSON(c.App.Writer)
+	} else {
+		err = cmp.WriteTable(c.App.Writer)
+	}
+	if err != nil {
+		return runErr(err)
+	}
+	if pl := c.String("plot"); pl != "" {
+		if err := cmp.Chart(filepath.Base(c.String("params"))).Save(pl, 8, 4); err != nil {
+			return runErr(err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,111 @@
+package scenarios
+
+import (
+	"fmt"
+
+	"nocsim/logp"
+	"nocsim/logp/loggops"
+	"nocsim/mesh"
+)
+
+// TierParams maps fitted LogGP parameters (calibrate's output) to the
+// LogGOPS tier's, for ranks placed on the tiles place[r] of mesh m:
+//   - each fitted segment becomes a tier segment of the same size range
+//     with the same L, L_per_hop, o_s, o_r, g, G and O; the fit's
+//     word_bytes becomes the tier's Word, so O is charged only to sizes
+//     that are not a whole number of words, as calibrate fitted it;
+//   - a message's latency is L + L_per_hop·h with h the XY-routing hop
+//     count between the two ranks' tiles, the distance the fit measured;
+//   - S is the protocol's eager threshold: messages above it complete
+//     at the sender only when the receiver has matched them (the tier's
+//     rendezvous). The caller gives it (RendezvousThreshold).
+//
+// With these, the tier's one-way time of an isolated s-byte message over
+// h hops is o_s + L + h·L_per_hop + (s-1)G + o_r, exactly the fitted
+// one-way time that calibrate's residuals check.
+func TierParams(p logp.Params, m mesh.Mesh, place []int, S uint64) (loggops.Params, error) {
+	if err := p.Validate(); err != nil {
+		return loggops.Params{}, err
+	}
+	for r, t := range place {
+		if t < 0 || t >= m.Nodes() {
+			return loggops.Params{}, fmt.Errorf("rank %d on tile %d: allowed 0..%d (%s)", r, t, m.Nodes()-1, m.Name())
+		}
+	}
+	q := loggops.Params{S: S}
+	for _, s := range p.Segments {
+		q.Segments = append(q.Segments, loggops.Segment{MaxBytes: uint64(s.MaxBytes), L: s.L, Lh: s.Lh,
+			Os: s.Os, Or: s.Or, Gap: s.Gap, G: s.G, O: s.O})
+	}
+	q.Word = uint64(p.Word)
+	// The scalar fields describe the first segment, for readers that show
+	// one parameter set; the simulation uses the segments.
+	f := q.Segments[0]
+	q.L, q.Os, q.Or, q.Gap, q.G = f.L, f.Os, f.Or, f.Gap, f.G
+	place = append([]int(nil), place...)
+	q.Hops = func(a, b int) int { return m.Hops(place[a], place[b]) }
+	return q, nil
+}
+
+// TierParamsFor maps fitted parameters for a schedule of ranks ranks with
+// no machine named (goal run --params): the ranks sit in order on the mesh
+// the parameters were fitted on when they fit it (hop-aware latency, as
+// TierParams), otherwise - more ranks than that mesh, or parameters from a
+// CSV with no mesh - every message crosses the fit's average distance
+// (L + avg_hops·L_per_hop).
+func TierParamsFor(p logp.Params, ranks int, S uint64) (loggops.Params, error) {
+	if m, err := ParseMesh(p.Mesh); err == nil && p.Mesh != "" && ranks <= m.Nodes() {
+		place := make([]int, ranks)
+		for r := range place {
+			place[r] = r
+		}
+		return TierParams(p, m, place, S)
+	}
+	if err := p.Validate(); err != nil {
+		return loggops.Params{}, err
+	}
+	q := loggops.Params{S: S}
+	for _, s := range p.Segments {
+		q.Segments = append(q.Segments, loggops.Segment{MaxBytes: uint64(s.MaxBytes), L: s.L + p.AvgHops*s.Lh,
+			Os: s.Os, Or: s.Or, Gap: s.Gap, G: s.G, O: s.O})
+	}
+	q.Word = uint64(p.Word)
+	f := q.Segments[0]
+	q.L, q.Os, q.Or, q.Gap, q.G = f.L, f.Os, f.Or, f.Gap, f.G
+	return q, nil
+}
+
+// ProtocolThreshold is the tier's S for a protocol named in a parameters
+// file: 0 under the rendezvous protocols, the default eager_bytes under
+// eager (RendezvousThreshold, for a scenario's own configuration).
+func ProtocolThreshold(protocol string) uint64 {
+	sc := Defaults()
+	sc.MPI.Protocol = protocol
+	return sc.RendezvousThreshold()
+}
+
+// RendezvousThreshold is the tier's S for the scenario's protocol: the
+// largest message completed at the sender without the receiver. Under
+// scmp and niu every message goes through the rendezvous (RTS, CTS, then
+// the data), so S is 0; under eager it is [mpi] eager_bytes.
+func (sc *Scenario) RendezvousThreshold() uint64 {
+	if sc.MPI.Protocol == "eager" {
+		return uint64(sc.MPI.EagerBytes)
+	}
+	return 0
+}
+
+// Placement is the tile of each of the scenario's ranks: rank r runs on
+// tile r (mpi.NewWorld's placement).
+func (sc *Scenario) Placement() []int {
+	m, _ := ParseMesh(sc.Network.Mesh)
+	n := sc.MPI.Procs
+	if n == 0 {
+		n = m.Nodes()
+	}
+	place := make([]int, n)
+	for r := range place {
+		place[r] = r
+	}
+	return place
+}
