@@ -109,4 +109,3 @@ func runGoalGen(c *cli.Context) error {
 	}
 	return nil
 }
-
