@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -53,6 +54,13 @@ type Chart struct {
 	LogX, LogY            bool
 	Series                []Series
 	MarkLegend            string // legend text for marked points, e.g. "saturated"; empty = no legend entry
+	// XTicks, when set, are the only x ticks, each labelled with its value
+	// (e.g. the rank counts run, on a log axis: a log2 axis when they are
+	// powers of two).
+	XTicks []float64
+	// LegendOutside draws the legend to the right of the plot area, where
+	// it can hide no data.
+	LegendOutside bool
 }
 
 const (
@@ -176,7 +184,17 @@ func (c Chart) draw(cv vg.CanvasSizer) (err error) {
 	if err != nil {
 		return err
 	}
-	p.Draw(draw.New(cv))
+	dc := draw.New(cv)
+	if !c.LegendOutside {
+		p.Draw(dc)
+		return nil
+	}
+	leg := p.Legend
+	p.Legend = plot.NewLegend() // no entries: the plot draws none
+	w := dc.Max.X - dc.Min.X
+	p.Draw(draw.Crop(dc, 0, -w*0.3, 0, 0))
+	leg.Top, leg.Left = true, true
+	leg.Draw(draw.Crop(dc, w*0.71, 0, 0, -vg.Points(20)))
 	return nil
 }
 
@@ -244,6 +262,13 @@ func (c Chart) plot() (*plot.Plot, error) {
 
 	if c.LogX {
 		logAxis(&p.X)
+	}
+	if len(c.XTicks) > 0 {
+		ts := make(plot.ConstantTicks, len(c.XTicks))
+		for i, v := range c.XTicks {
+			ts[i] = plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', -1, 64)}
+		}
+		p.X.Tick.Marker = ts
 	}
 	if c.LogY {
 		logAxis(&p.Y)
