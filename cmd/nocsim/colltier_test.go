@@ -42,7 +42,6 @@ func TestCollTierLogGOPS(t *testing.T) {
 	}
 }
 
-
 func TestCollTierBadInput(t *testing.T) {
 	base := []string{"coll", "--tier", "loggops", "--op", "bcast", "--algs", "binomial", "--procs", "8", "--sizes", "8"}
 	for _, c := range []struct {
