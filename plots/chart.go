@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -56,6 +57,10 @@ type Chart struct {
 	// LegendRight draws the legend in a column right of the plot, where it
 	// can hide no data (the default is the plot's top left corner).
 	LegendRight bool
+	// XTicks, when set, are the only x ticks, each labelled with its value
+	// (e.g. the rank counts run, on a log axis: a log2 axis when they are
+	// powers of two).
+	XTicks []float64
 }
 
 const (
@@ -257,6 +262,13 @@ func (c Chart) plot() (*plot.Plot, error) {
 
 	if c.LogX {
 		logAxis(&p.X)
+	}
+	if len(c.XTicks) > 0 {
+		ts := make(plot.ConstantTicks, len(c.XTicks))
+		for i, v := range c.XTicks {
+			ts[i] = plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', -1, 64)}
+		}
+		p.X.Tick.Marker = ts
 	}
 	if c.LogY {
 		logAxis(&p.Y)

@@ -143,7 +143,7 @@ func DefaultStudy(prov Provenance, dir string, opt RunOptions, log func(string))
 		sum.Lines = append(sum.Lines, appHeadline(rows))
 		if sw.Params != nil {
 			if err := chart(app.name+"-tier.png", func(p string) error {
-				return TierChart(rows, base.Network.Mesh, base.MPI.Protocol, "params.json").Save(p, 8, 4)
+				return AppTierChart(rows, base.Network.Mesh, base.MPI.Protocol, "params.json").Save(p, 8, 4)
 			}); err != nil {
 				return sum, err
 			}

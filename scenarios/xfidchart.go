@@ -7,11 +7,11 @@ import (
 	"nocsim/plots"
 )
 
-// TierChart draws, for the MPI runs with a tier prediction, the simulated
+// AppTierChart draws, for the MPI runs with a tier prediction, the simulated
 // time against P per size (and method), each with the LogGOPS tier's
 // prediction of its recorded schedule dashed beside it. Empty (no series)
 // when no run has a prediction.
-func TierChart(rows []AppRow, mesh, protocol, params string) plots.Chart {
+func AppTierChart(rows []AppRow, mesh, protocol, params string) plots.Chart {
 	c := plots.Chart{Title: fmt.Sprintf("%s: simulated and LogGOPS tier (%s mesh, %s, params %s)", appName(rows), mesh, protocol, params),
 		XLabel: "ranks (P)", YLabel: "time (cycles)", LogY: true, LegendRight: true}
 	type key struct {

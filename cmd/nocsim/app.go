@@ -147,7 +147,7 @@ func runApp(c *cli.Context) error {
 		}
 	}
 	if p := c.String("tier-plot"); p != "" {
-		ch := scenarios.TierChart(rows, sc.Network.Mesh, sc.MPI.Protocol, filepath.Base(c.String("params")))
+		ch := scenarios.AppTierChart(rows, sc.Network.Mesh, sc.MPI.Protocol, filepath.Base(c.String("params")))
 		if err := ch.Save(p, 8, 4); err != nil {
 			return runErr(err)
 		}

@@ -33,11 +33,12 @@ func collCommand() *cli.Command {
 		&cli.StringFlag{Name: "goal-out", Usage: "record each run's communication as a GOAL schedule to `FILE`; with several runs, one file per run, ALG-PN-SIZEB inserted before the extension (b.goal -> b-binomial-P16-1024B.goal)"},
 		quietFlag,
 	}
+	flags = append(flags, tierFlags()...)
 	all := append(flags, keyFlags(machineSections, "procs")...)
 	return &cli.Command{
 		Name:      "coll",
 		Usage:     "time MPI collectives per algorithm, rank count and size, each checked against a serial result",
-		UsageText: "nocsim coll --mesh 8x8 --op bcast --algs flat,binomial,pull --procs 4,16,64 --sizes 8,1024,65536",
+		UsageText: "nocsim coll --mesh 8x8 --op bcast --algs flat,binomial,pull --procs 4,16,64 --sizes 8,1024,65536\nnocsim coll --tier loggops --params params.toml --op bcast --algs binomial,flat --procs 16,1024,1048576 --sizes 8",
 		Flags:     all,
 		Action:    runColl,
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
@@ -61,6 +62,12 @@ func parseInts(flag, s string) ([]int, error) {
 func runColl(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return usageErr("coll takes no arguments, got %q", c.Args().Slice())
+	}
+	if tier, err := collTier(c); err != nil || tier == scenarios.TierLogGOPS {
+		if err != nil {
+			return err
+		}
+		return runCollTier(c)
 	}
 	sc, src, err := scenarioFrom(c, "procs") // --procs is the sweep's list here
 	if err != nil {

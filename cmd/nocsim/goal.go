@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -24,13 +23,13 @@ import (
 func goalCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "goal",
-		Usage:       "GOAL schedules (LogGOPSim's format): run one on the LogGOPS tier or the flit-level chip, or compare the two",
-		Subcommands: []*cli.Command{goalRunCommand(), goalCompareCommand()},
+		Usage:       "GOAL schedules (LogGOPSim's format): run one on the LogGOPS tier or the flit-level chip, compare the two, or generate a collective's",
+		Subcommands: []*cli.Command{goalRunCommand(), goalCompareCommand(), goalGenCommand()},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageErr("goal: unknown subcommand %q (see nocsim goal --help)", c.Args().First())
 			}
-			return usageErr("goal needs a subcommand: run or compare (see nocsim goal --help)")
+			return usageErr("goal needs a subcommand: run, compare or gen (see nocsim goal --help)")
 		},
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
 			return usageErr("goal: %v (see nocsim goal --help)", err)
@@ -38,26 +37,14 @@ func goalCommand() *cli.Command {
 	}
 }
 
-// tierFlags are the LogGOPS parameters of goal run, in the order they are
-// reported.
-var tierFlags = []string{"L", "o", "o-s", "o-r", "g", "G", "O"}
-
 func goalRunCommand() *cli.Command {
-	flags := []cli.Flag{
+	flags := append(logGOPSFlags(), []cli.Flag{
 		&cli.StringFlag{Name: "params", Usage: "LogGOPS tier with fitted parameters (nocsim calibrate --out): the fitted segments, ranks in order on the fitted mesh (hop-aware latency), S from the fitted protocol"},
-		&cli.Float64Flag{Name: "L", Usage: "LogGOPS tier: latency (cycles)"},
-		&cli.Float64Flag{Name: "o", Usage: "LogGOPS tier: CPU overhead of a send and of a receive (cycles); sets o_s and o_r"},
-		&cli.Float64Flag{Name: "o-s", Usage: "LogGOPS tier: send overhead o_s (cycles; wins over --o)"},
-		&cli.Float64Flag{Name: "o-r", Usage: "LogGOPS tier: receive overhead o_r (cycles; wins over --o)"},
-		&cli.Float64Flag{Name: "g", Usage: "LogGOPS tier: gap between messages (cycles)"},
-		&cli.Float64Flag{Name: "G", Usage: "LogGOPS tier: gap per byte (cycles/byte)"},
-		&cli.Float64Flag{Name: "O", Usage: "LogGOPS tier: CPU overhead per byte (cycles/byte)"},
-		&cli.Uint64Flag{Name: "S", Usage: "LogGOPS tier: messages above S bytes use rendezvous (bytes)", Value: loggops.DefaultS},
 		&cli.StringFlag{Name: "config", Usage: "flit level: scenario TOML file for the machine; flags override its keys"},
 		&cli.StringFlag{Name: "goal-out", Usage: "flit level: record the run's own communication as a GOAL schedule to `FILE`"},
 		&cli.BoolFlag{Name: "json", Usage: `print a JSON object: {"tier", "max_finish", "rank_finish", ...} (cycles)`},
 		quietFlag,
-	}
+	}...)
 	return &cli.Command{
 		Name:  "run",
 		Usage: "run a GOAL schedule: on the LogGOPS tier (--params FILE or --L --o --g --G --O --S) or on the flit-level chip (--mesh WxH, rank r on tile r); prints each rank's finish time",
@@ -128,7 +115,7 @@ func runGoalRun(c *cli.Context) error {
 		machine = append(machine, "config")
 	}
 	var tier []string // LogGOPS flags given
-	for _, n := range append([]string{"params", "S"}, tierFlags...) {
+	for _, n := range append([]string{"params", "S"}, logGOPSNames...) {
 		if given[n] {
 			tier = append(tier, n)
 		}
@@ -146,7 +133,7 @@ func runGoalRun(c *cli.Context) error {
 	}
 	var p loggops.Params
 	if !flit {
-		if p, err = tierParams(c, given); err != nil {
+		if p, err = goalTierParams(c, given); err != nil {
 			return err
 		}
 	}
@@ -222,32 +209,17 @@ func runGoalRun(c *cli.Context) error {
 	return nil
 }
 
-// tierParams reads the LogGOPS flags: every value a finite number of
-// cycles >= 0.
-func tierParams(c *cli.Context, given map[string]bool) (loggops.Params, error) {
+// goalTierParams reads goal run's LogGOPS flags (--params is read later,
+// with the schedule): the two ways are exclusive.
+func goalTierParams(c *cli.Context, given map[string]bool) (loggops.Params, error) {
 	if given["params"] {
-		for _, n := range tierFlags {
+		for _, n := range logGOPSNames {
 			if given[n] {
 				return loggops.Params{}, usageErr("--%s and --params: give the parameters as flags or as a file, not both (--S may go with either)", n)
 			}
 		}
 	}
-	v := map[string]float64{}
-	for _, n := range tierFlags {
-		x := c.Float64(n)
-		if !(x >= 0) || math.IsInf(x, 0) {
-			return loggops.Params{}, usageErr("--%s = %v: allowed a finite number >= 0 (cycles%s)", n, x, map[bool]string{true: "/byte", false: ""}[n == "G" || n == "O"])
-		}
-		v[n] = x
-	}
-	p := loggops.Params{L: v["L"], Os: v["o"], Or: v["o"], Gap: v["g"], G: v["G"], O: v["O"], S: c.Uint64("S")}
-	if given["o-s"] {
-		p.Os = v["o-s"]
-	}
-	if given["o-r"] {
-		p.Or = v["o-r"]
-	}
-	return p, nil
+	return logGOPSFromFlags(c, given)
 }
 
 // goalRecording sets up --goal-out for a command that runs several

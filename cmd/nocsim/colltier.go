@@ -1,0 +1,146 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+
+	"nocsim/logp/collgen"
+	"nocsim/logp/loggops"
+	"nocsim/plots"
+	"nocsim/router"
+	"nocsim/scenarios"
+)
+
+// The LogGOPS tier of `nocsim coll`: generated schedules simulated under
+// LogGOPS rules, for rank counts far past the mesh.
+
+// tierFlags are coll's flags for the LogGOPS tier.
+func tierFlags() []cli.Flag {
+	return append([]cli.Flag{
+		&cli.StringFlag{Name: "tier", Usage: "chip (flit-level simulation) or loggops (the generated schedule on the LogGOPS tier, P up to 2^24)", Value: scenarios.TierChip},
+	}, logGOPSFlags()...)
+}
+
+// tierOnly are the flags that mean nothing on the chip.
+var tierOnly = append([]string{"S"}, logGOPSNames...)
+
+func collTier(c *cli.Context) (string, error) {
+	t := c.String("tier")
+	if !slices.Contains(scenarios.Tiers, t) {
+		return "", usageErr("--tier = %q: allowed %s", t, strings.Join(scenarios.Tiers, ", "))
+	}
+	if t == scenarios.TierChip {
+		for _, f := range tierOnly {
+			if c.IsSet(f) {
+				return "", usageErr("--%s: allowed only with --tier loggops", f)
+			}
+		}
+	}
+	return t, nil
+}
+
+// tierParams reads the tier's parameters from --params or the flags.
+func tierParams(c *cli.Context) (func(int) (loggops.Params, error), error) {
+	given := givenFlags(c)
+	anyFlag := false
+	for _, f := range tierOnly {
+		anyFlag = anyFlag || given[f]
+	}
+	if path := c.String("params"); path != "" {
+		if anyFlag {
+			return nil, usageErr("--params and --L/--o/--g/--G/--O/--S: allowed one or the other")
+		}
+		p, err := readParams(path)
+		if err != nil {
+			return nil, usageErr("--params: %v", err)
+		}
+		return scenarios.FittedTierParams(p), nil
+	}
+	if !given["L"] || !given["g"] || !given["o"] && !(given["o-s"] && given["o-r"]) {
+		return nil, usageErr("--tier loggops needs --params FILE, or --L, --o (or --o-s and --o-r) and --g (with --G, --O, --S optional)")
+	}
+	p, err := logGOPSFromFlags(c, given)
+	if err != nil {
+		return nil, err
+	}
+	return scenarios.FixedTierParams(p), nil
+}
+
+func runCollTier(c *cli.Context) error {
+	sw := &scenarios.TierSweep{Op: c.String("op"), Root: c.Int("root"), Opt: collgen.DefaultOptions()}
+	for _, a := range strings.Split(c.String("algs"), ",") {
+		sw.Algs = append(sw.Algs, strings.TrimSpace(a))
+	}
+	var err error
+	if sw.Sizes, err = parseInts("sizes", c.String("sizes")); err != nil {
+		return usageErr("%v", err)
+	}
+	if !c.IsSet("procs") {
+		return usageErr("--procs: required with --tier loggops (rank counts 1..%d)", collgen.MaxProcs)
+	}
+	if sw.Procs, err = parseInts("procs", c.String("procs")); err != nil {
+		return usageErr("%v", err)
+	}
+	if sw.Params, err = tierParams(c); err != nil {
+		return err
+	}
+	if err := sw.Check(); err != nil {
+		var ke *router.KeyError
+		if errors.As(err, &ke) {
+			return usageErr("--%s = %s: allowed %s", ke.Key, ke.Value, ke.Allowed)
+		}
+		return usageErr("%v", err)
+	}
+	if err := checkWorkers(c, "workers"); err != nil {
+		return err
+	}
+	if x := c.String("x"); x != "" && x != "procs" {
+		return usageErr("--x = %q: allowed procs with --tier loggops", x)
+	}
+	if p := c.String("plot"); p != "" {
+		if err := plots.CheckExt(p); err != nil {
+			return usageErr("--plot: %v", err)
+		}
+	}
+	if err := checkOutputFlags(c, []string{"plot"}, nil); err != nil {
+		return err
+	}
+	if validateOnly {
+		return nil
+	}
+	bar := newProgress(c.App.ErrWriter, "coll (loggops)", quiet(c))
+	rows, err := sw.Run(scenarios.RunOptions{Workers: c.Int("workers"), Progress: bar.update})
+	if err != nil {
+		return runErr(err)
+	}
+	if c.Bool("json") {
+		err = scenarios.WriteJSON(c.App.Writer, rows)
+	} else {
+		err = writeTierTable(c.App.Writer, rows)
+	}
+	if err != nil {
+		return runErr(err)
+	}
+	if p := c.String("plot"); p != "" {
+		if err := scenarios.CollTierChart(rows).Save(p, 0, 0); err != nil {
+			return runErr(err)
+		}
+	}
+	return nil
+}
+
+func writeTierTable(out io.Writer, rows []scenarios.TierRow) error {
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "tier\top\talgorithm\tprocs\tsize\tcycles\tschedule\t")
+	fmt.Fprintln(tw, "\t\t\t\t(bytes)\t(last rank)\t(ops)\t")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%.6g\t%d\t\n", r.Tier, r.Op, r.Algorithm, r.Procs, r.SizeBytes, r.Cycles, r.Ops)
+	}
+	return tw.Flush()
+}

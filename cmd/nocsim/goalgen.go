@@ -1,0 +1,111 @@
+package main
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"nocsim/logp/collgen"
+	"nocsim/logp/goal"
+	"nocsim/scenarios"
+)
+
+func goalGenCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "gen",
+		Usage:     "write the GOAL schedule of one call of a registered collective algorithm, at any rank count",
+		UsageText: "nocsim goal gen --op bcast --alg binomial --procs 1024 --size 8 [--out FILE]",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "op", Usage: "operation: " + strings.Join(collgen.Ops, ", ")},
+			&cli.StringFlag{Name: "alg", Usage: "algorithm (nocsim coll's names for the operation)"},
+			&cli.IntFlag{Name: "procs", Usage: "ranks"},
+			&cli.Int64Flag{Name: "size", Usage: "bytes, as nocsim coll's --sizes for the operation (barrier: none)"},
+			&cli.IntFlag{Name: "root", Usage: "root rank of bcast, scatter, gather, reduce"},
+			&cli.Int64Flag{Name: "flop-cycles", Usage: "cycles per element combined by a reduction (calc ops)", Value: 1},
+			&cli.Int64Flag{Name: "copy-cycles", Usage: "cycles per word the MPI code charges for a copy (0: no copy calcs)"},
+			&cli.IntFlag{Name: "elem-bytes", Usage: "bytes per reduction element", Value: 8},
+			&cli.StringFlag{Name: "out", Usage: "write the schedule to `FILE` (default: standard output)"},
+		},
+		Action: runGoalGen,
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return usageErr("goal gen: %v (see nocsim goal gen --help)", err)
+		},
+	}
+}
+
+// genOptions checks the flags that describe one generated collective.
+func genOptions(c *cli.Context) (op, alg string, procs int, size int64, opt collgen.Options, err error) {
+	op, alg, procs, size = c.String("op"), c.String("alg"), c.Int("procs"), c.Int64("size")
+	for _, f := range []string{"op", "alg", "procs", "size"} {
+		if !c.IsSet(f) && !(f == "size" && op == "barrier") {
+			return op, alg, procs, size, opt, usageErr("--%s is required (see nocsim goal gen --help)", f)
+		}
+	}
+	if !slices.Contains(collgen.Ops, op) {
+		return op, alg, procs, size, opt, usageErr("--op = %q: allowed %s", op, strings.Join(collgen.Ops, ", "))
+	}
+	if names := collgen.Algorithms(op); !slices.Contains(names, alg) {
+		return op, alg, procs, size, opt, usageErr("--alg = %q: allowed for %s: %s", alg, op, strings.Join(names, ", "))
+	}
+	if procs < 1 || procs > collgen.MaxProcs {
+		return op, alg, procs, size, opt, usageErr("--procs = %d: allowed 1..%d", procs, collgen.MaxProcs)
+	}
+	opt = collgen.DefaultOptions()
+	opt.Root = c.Int("root")
+	if collgen.Rooted(op) && (opt.Root < 0 || opt.Root >= procs) {
+		return op, alg, procs, size, opt, usageErr("--root = %d: allowed 0..%d", opt.Root, procs-1)
+	}
+	eb := c.Int("elem-bytes")
+	if eb < 1 || eb > 1<<20 {
+		return op, alg, procs, size, opt, usageErr("--elem-bytes = %d: allowed 1..%d", eb, 1<<20)
+	}
+	opt.ElemBytes = eb
+	if size < 0 || size > 1<<40 || collgen.IsReduction(op) && size%int64(eb) != 0 {
+		allowed := "0..1099511627776 bytes"
+		if collgen.IsReduction(op) {
+			allowed += ", a multiple of --elem-bytes"
+		}
+		return op, alg, procs, size, opt, usageErr("--size = %d: allowed %s", size, allowed)
+	}
+	for _, f := range []string{"flop-cycles", "copy-cycles"} {
+		if v := c.Int64(f); v < 0 || v > 1<<40 {
+			return op, alg, procs, size, opt, usageErr("--%s = %d: allowed 0..%d", f, v, int64(1)<<40)
+		}
+	}
+	opt.FlopCycles, opt.CopyCyclesPerWord = uint64(c.Int64("flop-cycles")), uint64(c.Int64("copy-cycles"))
+	if est := collgen.Estimate(op, alg, procs); est > collgen.MaxOps {
+		return op, alg, procs, size, opt, usageErr("--procs = %d: %s %s needs about %d operations there, allowed at most %d (fewer ranks)", procs, op, alg, est, int64(collgen.MaxOps))
+	}
+	return op, alg, procs, size, opt, nil
+}
+
+func runGoalGen(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return usageErr("goal gen takes no arguments, got %q", c.Args().Slice())
+	}
+	op, alg, procs, size, opt, err := genOptions(c)
+	if err != nil {
+		return err
+	}
+	if err := checkOutputFlags(c, []string{"out"}, nil); err != nil {
+		return err
+	}
+	if validateOnly {
+		return nil
+	}
+	s, err := collgen.Generate(op, alg, procs, size, opt)
+	if err != nil {
+		return runErr(err)
+	}
+	if out := c.String("out"); out != "" {
+		err = scenarios.WriteFile(out, func(b *bytes.Buffer) error { return goal.Write(b, s) })
+	} else {
+		err = goal.Write(c.App.Writer, s)
+	}
+	if err != nil {
+		return runErr(err)
+	}
+	return nil
+}

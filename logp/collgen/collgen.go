@@ -1,0 +1,321 @@
+package collgen
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"nocsim/logp/goal"
+)
+
+// Options are the parts of a collective's schedule that are not its
+// message pattern.
+type Options struct {
+	// Root is the root rank of bcast, scatter, gather and reduce.
+	Root int
+	// ElemBytes is the size of one element of a reduction (8: float64,
+	// as `nocsim coll` reduces); the size must be a multiple of it.
+	ElemBytes int
+	// FlopCycles is the cost of combining one element (a calc of
+	// count*FlopCycles wherever the MPI code reduces count elements).
+	FlopCycles uint64
+	// CopyCyclesPerWord, when not 0, adds a calc of ceil(n/4)*it wherever
+	// the MPI code charges the processor for copying or packing n bytes
+	// (the chip's copy_cycles_per_word); 0 leaves copies out, as
+	// LogGOPSim's generated schedules have none.
+	CopyCyclesPerWord uint64
+	// Tag is the tag of every message (a collective's messages all carry
+	// its own tag in the MPI layer).
+	Tag int
+}
+
+// DefaultOptions are root 0, float64 elements, one cycle per element
+// combined, no copy costs, tag 0.
+func DefaultOptions() Options { return Options{ElemBytes: 8, FlopCycles: 1} }
+
+// MaxOps bounds the operations of one generated schedule (each takes
+// about 60 bytes while it is built), so a request far too large for
+// memory is refused before anything is allocated.
+const MaxOps = 1 << 26
+
+// MaxProcs is the largest rank count.
+const MaxProcs = 1 << 24
+
+// Ops lists the operations, in documentation order; exscan is scan's
+// exclusive variant (the same algorithms, registered under scan).
+var Ops = []string{"barrier", "bcast", "scatter", "gather", "allgather", "alltoall", "reduce", "allreduce", "reduce_scatter", "scan", "exscan"}
+
+// algorithms maps each operation to its algorithm names, sorted; they are
+// the mpi package's registered names (a test in scenarios keeps them so).
+var algorithms = map[string][]string{
+	"barrier":        {"central", "dissemination", "tree4"},
+	"bcast":          {"binomial", "flat", "pull", "scatter_allgather"},
+	"scatter":        {"binomial", "flat"},
+	"gather":         {"binomial", "flat", "push"},
+	"allgather":      {"gather_bcast", "recursive_doubling", "ring"},
+	"alltoall":       {"bruck", "pairwise", "post_all"},
+	"reduce":         {"binomial", "flat", "reduce_scatter_gather"},
+	"allreduce":      {"recursive_doubling", "reduce_bcast", "ring"},
+	"reduce_scatter": {"recursive_halving", "reduce_scatterv", "ring"},
+	"scan":           {"chain", "recursive_doubling"},
+}
+
+// Algorithms lists the algorithm names of op (nil for an unknown op).
+func Algorithms(op string) []string {
+	if op == "exscan" {
+		op = "scan"
+	}
+	return slices.Clone(algorithms[op])
+}
+
+// IsReduction reports whether op combines elements (its size must be a
+// multiple of Options.ElemBytes).
+func IsReduction(op string) bool {
+	switch op {
+	case "reduce", "allreduce", "reduce_scatter", "scan", "exscan":
+		return true
+	}
+	return false
+}
+
+// Rooted reports whether op has a root.
+func Rooted(op string) bool {
+	switch op {
+	case "bcast", "scatter", "gather", "reduce":
+		return true
+	}
+	return false
+}
+
+// Generate builds the GOAL schedule of one call of collective op with
+// algorithm alg on procs ranks: the messages the mpi package's algorithm
+// of that name sends, in the same order, with the dependencies its waits
+// create and calcs for its reductions (and copies, if asked). bytes has
+// the meaning `nocsim coll --sizes` gives it: bcast, the buffer; scatter,
+// gather and allgather, each rank's block; alltoall, the block to each
+// rank; the reductions, each rank's vector (reduce_scatter: split into
+// procs blocks of bytes/ElemBytes/procs elements, the last taking the
+// remainder).
+func Generate(op, alg string, procs int, bytes int64, opt Options) (*goal.Schedule, error) {
+	names := Algorithms(op)
+	if names == nil {
+		return nil, fmt.Errorf("collgen: op %q: allowed %s", op, strings.Join(Ops, ", "))
+	}
+	if !slices.Contains(names, alg) {
+		return nil, fmt.Errorf("collgen: %s algorithm %q: allowed %s", op, alg, strings.Join(names, ", "))
+	}
+	if procs < 1 || procs > MaxProcs {
+		return nil, fmt.Errorf("collgen: procs %d: allowed 1..%d", procs, MaxProcs)
+	}
+	if bytes < 0 || bytes > 1<<40 {
+		return nil, fmt.Errorf("collgen: size %d bytes: allowed 0..%d", bytes, int64(1)<<40)
+	}
+	if opt.ElemBytes == 0 {
+		opt.ElemBytes = 8
+	}
+	if opt.ElemBytes < 0 || opt.ElemBytes > 1<<20 {
+		return nil, fmt.Errorf("collgen: element size %d bytes: allowed 1..%d", opt.ElemBytes, 1<<20)
+	}
+	if IsReduction(op) && bytes%int64(opt.ElemBytes) != 0 {
+		return nil, fmt.Errorf("collgen: size %d bytes: a reduction needs a multiple of the %d-byte element", bytes, opt.ElemBytes)
+	}
+	if Rooted(op) && (opt.Root < 0 || opt.Root >= procs) {
+		return nil, fmt.Errorf("collgen: root %d: allowed 0..%d", opt.Root, procs-1)
+	}
+	if opt.Tag < 0 || opt.Tag > 1<<31-1 {
+		return nil, fmt.Errorf("collgen: tag %d: allowed 0..%d", opt.Tag, 1<<31-1)
+	}
+	if opt.FlopCycles > 1<<40 || opt.CopyCyclesPerWord > 1<<40 {
+		return nil, fmt.Errorf("collgen: flop cycles %d, copy cycles per word %d: allowed at most 2^40 each", opt.FlopCycles, opt.CopyCyclesPerWord)
+	}
+	est := Estimate(op, alg, procs)
+	if est > MaxOps {
+		return nil, fmt.Errorf("collgen: %s %s on %d ranks needs about %d operations: allowed at most %d (use fewer ranks)", op, alg, procs, est, MaxOps)
+	}
+	g := &gen{b: goal.NewBuilder(procs, int(est)), opt: opt, P: procs, n: bytes}
+	rank := g.program(op, alg)
+	for me := range procs {
+		g.begin(me)
+		rank(me)
+		g.flush()
+	}
+	return g.b.Schedule()
+}
+
+// Estimate is about how many operations (messages, both ends, and calcs)
+// the schedule of op/alg on procs ranks has: the size hint of the build,
+// and what MaxOps is checked against.
+func Estimate(op, alg string, procs int) int64 {
+	P := int64(procs)
+	lg := int64(1)
+	for 1<<lg < P {
+		lg++
+	}
+	switch {
+	case alg == "ring" || alg == "pairwise" || alg == "post_all" || op == "bcast" && alg == "scatter_allgather":
+		per := int64(3) // send, receive and a calc per step
+		if op == "allreduce" {
+			per = 5
+		}
+		return P*(P-1)*per + 4*P
+	case alg == "recursive_doubling" || alg == "dissemination" || alg == "bruck" || alg == "recursive_halving" || alg == "reduce_scatter_gather":
+		return P*(lg+2)*4 + 4*P
+	}
+	return 8*P + 8
+}
+
+// gen writes one rank's program at a time. The dependencies follow the
+// MPI code's waits: an operation requires the rank's cursor, the
+// operations completed by its latest wait (or its latest calc); a wait
+// makes what it completed the cursor. Calcs merge until the next message,
+// so back-to-back charges are one calc, as a recording shows them.
+type gen struct {
+	b   *goal.Builder
+	opt Options
+	P   int
+	n   int64 // the size argument, bytes
+
+	me     int
+	cursor []int32
+	epoch  int32  // counts cursor changes
+	calc   uint64 // cycles not yet written
+	tmp    []pend // a blocking call's request
+}
+
+// pend is a posted operation not yet waited for, and the cursor epoch it
+// was posted in: if it is the current one, it required the whole cursor.
+type pend struct {
+	op    int32
+	epoch int32
+}
+
+// step is a set of posted operations a later wait completes.
+type step []pend
+
+func (g *gen) begin(me int) {
+	g.me, g.cursor, g.epoch, g.calc = me, g.cursor[:0], 0, 0
+}
+
+// flush writes the pending computation as one calc.
+func (g *gen) flush() {
+	if g.calc == 0 {
+		return
+	}
+	i := g.b.AddCalc(g.me, g.calc)
+	g.calc = 0
+	g.requireCursor(i)
+	g.cursor = append(g.cursor[:0], i)
+	g.epoch++
+}
+
+func (g *gen) requireCursor(i int32) {
+	for _, c := range g.cursor {
+		g.b.Require(g.me, i, c)
+	}
+}
+
+// compute charges cycles of the rank's processor.
+func (g *gen) compute(c uint64) { g.calc += c }
+
+// copies charges copying n bytes, as the MPI code's charge(n) does.
+func (g *gen) copies(n int64) {
+	if n > 0 {
+		g.calc += uint64((n+3)/4) * g.opt.CopyCyclesPerWord
+	}
+}
+
+// flops charges combining count elements.
+func (g *gen) flops(count int64) { g.calc += uint64(count) * g.opt.FlopCycles }
+
+func (g *gen) post(s *step, op goal.Op) {
+	g.flush()
+	op.Tag = int32(g.opt.Tag)
+	i := g.b.Add(g.me, op)
+	g.requireCursor(i)
+	*s = append(*s, pend{i, g.epoch})
+}
+
+// isend and irecv post n bytes to or from peer into step s.
+func (g *gen) isend(s *step, peer int, n int64) {
+	g.post(s, goal.Op{Kind: goal.Send, Peer: int32(peer), Bytes: uint64(n)})
+}
+
+func (g *gen) irecv(s *step, peer int, n int64) {
+	g.post(s, goal.Op{Kind: goal.Recv, Peer: int32(peer), Bytes: uint64(n)})
+}
+
+// wait completes step s: its operations become the cursor (with the old
+// cursor too unless one of them already required it).
+func (g *gen) wait(s *step) {
+	if len(*s) == 0 {
+		return
+	}
+	g.flush()
+	implied := false
+	for _, p := range *s {
+		implied = implied || p.epoch == g.epoch
+	}
+	if implied {
+		g.cursor = g.cursor[:0]
+	}
+	for _, p := range *s {
+		g.cursor = append(g.cursor, p.op)
+	}
+	g.epoch++
+	*s = (*s)[:0]
+}
+
+// send and recv are blocking: post, then wait.
+func (g *gen) send(peer int, n int64) {
+	s := step(g.tmp[:0])
+	g.isend(&s, peer, n)
+	g.wait(&s)
+	g.tmp = s
+}
+
+func (g *gen) recv(peer int, n int64) {
+	s := step(g.tmp[:0])
+	g.irecv(&s, peer, n)
+	g.wait(&s)
+	g.tmp = s
+}
+
+// sendrecv is the MPI layer's exchange: the receive is posted first.
+func (g *gen) sendrecv(dst int, sn int64, src int, rn int64) {
+	s := step(g.tmp[:0])
+	g.irecv(&s, src, rn)
+	g.isend(&s, dst, sn)
+	g.wait(&s)
+	g.tmp = s
+}
+
+// program returns the function that writes rank me's program.
+func (g *gen) program(op, alg string) func(me int) {
+	switch op {
+	case "barrier":
+		return g.barrier(alg)
+	case "bcast":
+		return g.bcast(alg)
+	case "scatter":
+		return g.scatter(alg)
+	case "gather":
+		return g.gather(alg)
+	case "allgather":
+		return g.allgather(alg)
+	case "alltoall":
+		return g.alltoall(alg)
+	case "reduce":
+		return g.reduce(alg)
+	case "allreduce":
+		return g.allreduce(alg)
+	case "reduce_scatter":
+		return g.reduceScatter(alg)
+	case "scan":
+		return g.scan(alg, false)
+	case "exscan":
+		return g.scan(alg, true)
+	}
+	panic("collgen: unreachable: op " + op)
+}
+
+func pad4(n int64) int64 { return (n + 3) &^ 3 }

@@ -1,0 +1,392 @@
+package collgen
+
+// Reductions: the patterns of mpi/coll_reduce.go for a commutative op (the
+// sum `nocsim coll` reduces), on send and receive buffers that differ (no
+// MPI_IN_PLACE). A reduction of count elements is a calc of
+// count*FlopCycles; the copies the MPI code charges are calcs when
+// CopyCyclesPerWord is set.
+
+// fold is mpi's redFold: a non-power-of-two P folds onto pof2 ranks, the
+// first 2*rem pairing up, the even rank of a pair handing its data to the
+// odd one.
+type fold struct{ pof2, rem int }
+
+func newFold(P int) fold {
+	p := 1
+	for p*2 <= P {
+		p *= 2
+	}
+	return fold{p, P - p}
+}
+
+func (f fold) real(j int) int {
+	if j < f.rem {
+		return 2*j + 1
+	}
+	return j + f.rem
+}
+
+func (f fold) newRank(i int) int {
+	switch {
+	case i >= 2*f.rem:
+		return i - f.rem
+	case i%2 == 1:
+		return i / 2
+	}
+	return -1
+}
+
+// split is mpi's redSplit: count elements in parts blocks, each starting on
+// a word.
+func split(count int64, parts, es int) []int64 {
+	gr := int64(1)
+	for gr*int64(es)%4 != 0 {
+		gr++
+	}
+	units := count / gr
+	off := make([]int64, parts+1)
+	for i := range parts {
+		off[i] = gr * (units * int64(i) / int64(parts))
+	}
+	off[parts] = count
+	return off
+}
+
+func (g *gen) es() int64    { return int64(g.opt.ElemBytes) }
+func (g *gen) count() int64 { return g.n / g.es() }
+
+// reduceBinomial is the thesis's halving reduction to root over count
+// elements; the root copies the result to its receive buffer.
+func (g *gen) reduceBinomial(me int, count int64, root int) {
+	P, n := g.P, count*g.es()
+	vr := (me - root + P) % P
+	for mask := 1; mask < P; mask <<= 1 {
+		if vr&mask != 0 {
+			g.send((vr-mask+root)%P, n)
+			break
+		}
+		if vr+mask >= P {
+			continue
+		}
+		g.recv((vr+mask+root)%P, n)
+		g.flops(count)
+	}
+	if me == root {
+		g.copies(n)
+	}
+}
+
+// halve is the recursive-halving reduce-scatter among f's pof2 ranks;
+// new rank j's block is elements bo[j]..bo[j+1].
+func (g *gen) halve(me int, bo []int64, nr int, f fold) {
+	es := g.es()
+	lo := 0
+	for mask := f.pof2 / 2; mask > 0; mask >>= 1 {
+		keep, give := lo, lo+mask
+		if nr&mask != 0 {
+			keep, give = give, keep
+		}
+		kn, gn := (bo[keep+mask]-bo[keep])*es, (bo[give+mask]-bo[give])*es
+		if bo[give]*es%4 != 0 {
+			g.copies(gn) // an unaligned block is staged to be sent
+		}
+		peer := f.real(nr ^ mask)
+		g.sendrecv(peer, gn, peer, kn)
+		g.flops(bo[keep+mask] - bo[keep])
+		lo = keep
+	}
+}
+
+// ringRS is the ring reduce-scatter: bo are the blocks' element offsets.
+func (g *gen) ringRS(me int, bo []int64) {
+	P, es := g.P, g.es()
+	blk := func(i int) (off, n, count int64) {
+		i = (i%P + P) % P
+		return bo[i] * es, (bo[i+1] - bo[i]) * es, bo[i+1] - bo[i]
+	}
+	if P == 1 {
+		_, n, _ := blk(0)
+		g.copies(n)
+		return
+	}
+	so, sn, _ := blk(me - 1)
+	if so%4 != 0 {
+		g.copies(sn)
+	}
+	right, left := (me+1)%P, (me-1+P)%P
+	for s := 0; s < P-1; s++ {
+		_, rn, rc := blk(me - s - 2)
+		g.sendrecv(right, sn, left, rn)
+		g.flops(rc)
+		sn = rn
+	}
+}
+
+func (g *gen) reduce(alg string) func(me int) {
+	P, root, n, count := g.P, g.opt.Root, g.n, g.count()
+	switch alg {
+	case "binomial":
+		return func(me int) { g.reduceBinomial(me, count, root) }
+	case "flat":
+		return func(me int) {
+			if me != root {
+				g.send(root, n)
+				return
+			}
+			// The root folds the vectors in rank order, receiving the
+			// next while it reduces the current one.
+			reqs := make([]step, P)
+			post := func(i int) {
+				if i == root {
+					i++
+				}
+				if i < P {
+					g.irecv(&reqs[i], i, n)
+				}
+			}
+			post(0)
+			for i := range P {
+				if i == root {
+					if i == 0 {
+						continue
+					}
+					g.copies(n) // its own vector into scratch
+				} else {
+					post(i + 1)
+					g.wait(&reqs[i])
+				}
+				if i > 0 {
+					g.flops(count)
+				}
+			}
+			g.copies(n)
+		}
+	}
+	// reduce_scatter_gather (Rabenseifner's)
+	f := newFold(P)
+	newRoot := f.newRank(root)
+	if newRoot < 0 {
+		newRoot = root / 2
+	}
+	bo := split(count, f.pof2, g.opt.ElemBytes)
+	es := g.es()
+	return func(me int) {
+		nr := f.newRank(me)
+		if nr < 0 {
+			g.send(me+1, n)
+			if me == root {
+				g.recv(me+1, n)
+			}
+			return
+		}
+		g.copies(n)
+		if me < 2*f.rem {
+			g.recv(me-1, n)
+			g.flops(count)
+		}
+		g.halve(me, bo, nr, f)
+		for m := 1; m < f.pof2; m <<= 1 {
+			peer := nr ^ m
+			lo := nr &^ (m - 1)
+			if nr&m != newRoot&m {
+				g.send(f.real(peer), (bo[lo+m]-bo[lo])*es)
+				return
+			}
+			lo = peer &^ (m - 1)
+			g.recv(f.real(peer), (bo[lo+m]-bo[lo])*es)
+		}
+		if me != root {
+			g.send(root, n)
+		}
+	}
+}
+
+func (g *gen) allreduce(alg string) func(me int) {
+	P, n, count := g.P, g.n, g.count()
+	switch alg {
+	case "reduce_bcast":
+		return func(me int) {
+			g.reduceBinomial(me, count, 0)
+			g.bcastBinomial(me, n, 0)
+		}
+	case "ring":
+		bo := split(count, P, g.opt.ElemBytes)
+		es := g.es()
+		blk := func(i int) int64 {
+			i = (i%P + P) % P
+			return (bo[i+1] - bo[i]) * es
+		}
+		return func(me int) {
+			g.ringRS(me, bo)
+			right, left := (me+1)%P, (me-1+P)%P
+			for s := 0; s < P-1; s++ {
+				g.sendrecv(right, blk(me-s), left, blk(me-s-1))
+			}
+		}
+	}
+	// recursive_doubling
+	f := newFold(P)
+	return func(me int) {
+		nr := f.newRank(me)
+		if nr < 0 {
+			g.send(me+1, n)
+			g.recv(me+1, n)
+			return
+		}
+		g.copies(n)
+		if me < 2*f.rem {
+			g.recv(me-1, n)
+			g.flops(count)
+		}
+		for mask := 1; mask < f.pof2; mask <<= 1 {
+			peer := f.real(nr ^ mask)
+			g.sendrecv(peer, n, peer, n)
+			g.flops(count)
+		}
+		if me < 2*f.rem {
+			g.send(me-1, n)
+		}
+	}
+}
+
+func (g *gen) reduceScatter(alg string) func(me int) {
+	P, es, k := g.P, g.es(), g.count()
+	// rank i's block is k/P elements, the last taking the remainder
+	offs := make([]int64, P+1)
+	for i := range P {
+		offs[i+1] = offs[i] + k/int64(P)
+	}
+	offs[P] = k
+	total := k
+	n := total * es
+	block := func(i int) int64 { return (offs[i+1] - offs[i]) * es }
+	switch alg {
+	case "ring":
+		return func(me int) { g.ringRS(me, offs) }
+	case "reduce_scatterv":
+		aligned := true
+		for i := range P {
+			aligned = aligned && offs[i]*es%4 == 0
+		}
+		return func(me int) {
+			g.reduceBinomial(me, total, 0)
+			if me != 0 {
+				g.recv(0, block(me))
+				return
+			}
+			if !aligned {
+				for i := range P {
+					g.copies(block(i)) // repacked so every block starts on a word
+				}
+			}
+			var s step
+			for i := 1; i < P; i++ {
+				g.isend(&s, i, block(i))
+			}
+			g.copies(offs[1] * es) // its own block
+			g.wait(&s)
+		}
+	}
+	// recursive_halving
+	f := newFold(P)
+	bo := make([]int64, f.pof2+1)
+	for j := range f.pof2 {
+		first := j + f.rem // the lowest rank new rank j stands for
+		if j < f.rem {
+			first = 2 * j
+		}
+		bo[j] = offs[first]
+	}
+	bo[f.pof2] = total
+	return func(me int) {
+		nr := f.newRank(me)
+		if nr < 0 {
+			g.send(me+1, n)
+			g.recv(me+1, block(me))
+			return
+		}
+		if me < 2*f.rem {
+			g.recv(me-1, n)
+			g.flops(total)
+		} else {
+			g.copies(n)
+		}
+		g.halve(me, bo, nr, f)
+		if me < 2*f.rem {
+			if offs[me-1]*es%4 != 0 {
+				g.copies(block(me - 1))
+			}
+			g.send(me-1, block(me-1))
+		}
+		g.copies(block(me))
+	}
+}
+
+func (g *gen) scan(alg string, ex bool) func(me int) {
+	P, n, count := g.P, g.n, g.count()
+	if alg == "chain" {
+		return func(me int) {
+			if !ex {
+				g.copies(n)
+				if me > 0 {
+					g.recv(me-1, n)
+					g.flops(count)
+				}
+				if me < P-1 {
+					g.send(me+1, n)
+				}
+				return
+			}
+			if me == 0 {
+				if P > 1 {
+					g.send(1, n)
+				}
+				return
+			}
+			if me < P-1 {
+				g.copies(n) // its own data, to combine with the prefix
+			}
+			g.recv(me-1, n)
+			if me == P-1 {
+				return
+			}
+			g.flops(count)
+			g.send(me+1, n)
+		}
+	}
+	// recursive_doubling (Hillis-Steele)
+	return func(me int) {
+		if !ex {
+			g.copies(n)
+		}
+		first, copied := true, false
+		var s step
+		for d := 1; d < P; d <<= 1 {
+			if me-d >= 0 {
+				g.irecv(&s, me-d, n)
+			}
+			if me+d < P {
+				g.isend(&s, me+d, n)
+			}
+			g.wait(&s)
+			if me-d < 0 {
+				continue
+			}
+			if !ex {
+				g.flops(count)
+				continue
+			}
+			if !first {
+				g.flops(count)
+			}
+			first = false
+			if me+2*d < P {
+				if !copied {
+					g.copies(n) // y stops being the send buffer itself
+					copied = true
+				}
+				g.flops(count)
+			}
+		}
+	}
+}

@@ -1,0 +1,197 @@
+package scenarios
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"nocsim/logp"
+	"nocsim/logp/collgen"
+	"nocsim/logp/loggops"
+	"nocsim/plots"
+	"nocsim/router"
+)
+
+// Tiers a collective can run on: the flit-level chip, or the LogGOPS tier
+// (a generated schedule simulated under LogGOPS rules), which reaches rank
+// counts far past any mesh.
+const (
+	TierChip    = "chip"
+	TierLogGOPS = "loggops"
+)
+
+// Tiers lists the tier names.
+var Tiers = []string{TierChip, TierLogGOPS}
+
+// TierSweep runs a collective's generated schedules on the LogGOPS tier for
+// every algorithm x procs x size.
+type TierSweep struct {
+	Op    string
+	Algs  []string
+	Procs []int
+	Sizes []int
+	Root  int
+	// Params gives the tier's parameters for a run of procs ranks: fixed
+	// (FixedTierParams) or from fitted LogGP parameters (FittedTierParams,
+	// whose placement depends on whether the ranks fit the fitted mesh).
+	Params func(procs int) (loggops.Params, error)
+	Opt    collgen.Options // flop and copy costs; Root is set from Root
+}
+
+// TierRow is one (algorithm, procs, size) point on the LogGOPS tier.
+type TierRow struct {
+	Tier      string  `json:"tier"`
+	Op        string  `json:"op"`
+	Algorithm string  `json:"algorithm"`
+	Procs     int     `json:"procs"`
+	SizeBytes int     `json:"size_bytes"`
+	Root      int     `json:"root"`
+	Cycles    float64 `json:"cycles"` // the last rank's finish
+	Ops       int     `json:"schedule_ops"`
+}
+
+// FixedTierParams is the same parameter set at every P.
+func FixedTierParams(p loggops.Params) func(int) (loggops.Params, error) {
+	return func(int) (loggops.Params, error) { return p, nil }
+}
+
+// FittedTierParams maps fitted LogGP parameters to the tier (TierParamsFor:
+// every fitted segment; ranks on the fitted mesh while they fit it, at its
+// average distance past it; S from the fitted protocol).
+func FittedTierParams(p logp.Params) func(int) (loggops.Params, error) {
+	return func(procs int) (loggops.Params, error) {
+		return TierParamsFor(p, procs, ProtocolThreshold(p.Protocol))
+	}
+}
+
+// Check validates the sweep; errors are KeyErrors naming the flag or key.
+func (s *TierSweep) Check() error {
+	bad := func(key string, v any, allowed string) error {
+		return &router.KeyError{Key: key, Value: fmt.Sprint(v), Allowed: allowed}
+	}
+	if !slices.Contains(collgen.Ops, s.Op) {
+		return bad("op", s.Op, strings.Join(collgen.Ops, ", "))
+	}
+	names := collgen.Algorithms(s.Op)
+	if len(s.Algs) == 0 {
+		return bad("algs", "[]", strings.Join(names, ", "))
+	}
+	for _, a := range s.Algs {
+		if !slices.Contains(names, a) {
+			return bad("algs", a, strings.Join(names, ", ")+" (the loggops tier needs named algorithms, not auto)")
+		}
+	}
+	if len(s.Procs) == 0 {
+		return bad("procs", "[]", fmt.Sprintf("rank counts 1..%d", collgen.MaxProcs))
+	}
+	for _, p := range s.Procs {
+		if p < 1 || p > collgen.MaxProcs {
+			return bad("procs", p, fmt.Sprintf("1..%d", collgen.MaxProcs))
+		}
+		if collgen.Rooted(s.Op) && (s.Root < 0 || s.Root >= p) {
+			return bad("root", s.Root, fmt.Sprintf("0..%d (every procs value must include the root)", p-1))
+		}
+		for _, a := range s.Algs {
+			if est := collgen.Estimate(s.Op, a, p); est > collgen.MaxOps {
+				return bad("procs", p, fmt.Sprintf("a rank count where %s %s has at most %d operations (about %d here)", s.Op, a, collgen.MaxOps, est))
+			}
+		}
+	}
+	if len(s.Sizes) == 0 {
+		return bad("sizes", "[]", "byte counts")
+	}
+	eb := max(s.Opt.ElemBytes, 1)
+	for _, n := range s.Sizes {
+		if n < 0 || n > 1<<30 || collgen.IsReduction(s.Op) && n%eb != 0 {
+			allowed := "0..1073741824 bytes"
+			if collgen.IsReduction(s.Op) {
+				allowed += fmt.Sprintf(", a multiple of %d (the element)", eb)
+			}
+			return bad("sizes", n, allowed)
+		}
+	}
+	for _, p := range s.Procs {
+		q, err := s.Params(p)
+		if err == nil {
+			err = q.Validate()
+		}
+		if err != nil {
+			return bad("params", fmt.Sprintf("at P=%d", p), err.Error())
+		}
+	}
+	return nil
+}
+
+// Run generates and simulates every point, in parallel across points;
+// rows come in (algorithm, procs, size) order whatever the workers.
+func (s *TierSweep) Run(opt RunOptions) ([]TierRow, error) {
+	type job struct {
+		alg       string
+		procs, sz int
+	}
+	var jobs []job
+	for _, a := range s.Algs {
+		for _, p := range s.Procs {
+			for _, n := range s.Sizes {
+				jobs = append(jobs, job{a, p, n})
+			}
+		}
+	}
+	rows := make([]TierRow, len(jobs))
+	err := forEach(len(jobs), opt, func(i int) error {
+		j := jobs[i]
+		o := s.Opt
+		o.Root = s.Root
+		if !collgen.Rooted(s.Op) {
+			o.Root = 0
+		}
+		sch, err := collgen.Generate(s.Op, j.alg, j.procs, int64(j.sz), o)
+		if err != nil {
+			return err
+		}
+		q, err := s.Params(j.procs)
+		if err != nil {
+			return err
+		}
+		res, err := loggops.Simulate(sch, q, loggops.Options{})
+		if err != nil {
+			return fmt.Errorf("%s %s, P=%d, %d bytes: %w", s.Op, j.alg, j.procs, j.sz, err)
+		}
+		rows[i] = TierRow{Tier: TierLogGOPS, Op: s.Op, Algorithm: j.alg, Procs: j.procs, SizeBytes: j.sz, Root: o.Root, Cycles: res.Max, Ops: sch.NumOps()}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return rows, nil
+}
+
+// CollTierChart draws completion time against P on a log axis ticked at the
+// rank counts run, one line per algorithm and size, legend outside.
+func CollTierChart(rows []TierRow) plots.Chart {
+	c := plots.Chart{
+		Title:  fmt.Sprintf("%s on the LogGOPS tier", rows[0].Op),
+		XLabel: "ranks (P, log scale)", YLabel: "completion time (cycles, last rank)",
+		LogX: true, LogY: true, LegendRight: true,
+	}
+	idx := map[string]int{}
+	for _, r := range rows {
+		if !slices.Contains(c.XTicks, float64(r.Procs)) {
+			c.XTicks = append(c.XTicks, float64(r.Procs))
+		}
+		if r.Cycles <= 0 {
+			continue // nothing to place on a log axis (P = 1)
+		}
+		key := fmt.Sprintf("%s %dB", r.Algorithm, r.SizeBytes)
+		i, ok := idx[key]
+		if !ok {
+			i = len(c.Series)
+			idx[key] = i
+			c.Series = append(c.Series, plots.Series{Name: key})
+		}
+		c.Series[i].X = append(c.Series[i].X, float64(r.Procs))
+		c.Series[i].Y = append(c.Series[i].Y, r.Cycles)
+	}
+	slices.Sort(c.XTicks)
+	return c
+}
