@@ -34,6 +34,9 @@ func (sc *Scenario) checkPoint(src Source) error {
 		err = sc.collSweep().Check(sc, src)
 	case "app":
 		err = sc.appSweep().Check(sc, src)
+		if err == nil {
+			_, _, err = sc.workloadParams()
+		}
 	case "calibrate":
 		err = sc.CheckCalibration(sc.calibrationSizes(), w.Reps)
 	}
@@ -130,7 +133,7 @@ var workloadUses = map[string][]string{
 	"noc":       {"kind"},
 	"pingpong":  {"kind", "from", "to", "sizes", "reps"},
 	"coll":      {"kind", "op", "algs", "procs", "sizes", "root"},
-	"app":       {"kind", "app", "variant", "procs", "sizes", "versions", "app_seed"},
+	"app":       {"kind", "app", "variant", "procs", "sizes", "versions", "app_seed", "params"},
 	"calibrate": {"kind", "sizes", "reps"},
 }
 

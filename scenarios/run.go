@@ -189,13 +189,25 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 		}
 	case "app":
 		sw := sc.appSweep()
+		params, warnings, err := sc.workloadParams()
+		if err != nil {
+			return sum, err
+		}
+		sw.Params = params
+		for _, w := range warnings {
+			sum.Lines = append(sum.Lines, "warning: [workload] params: "+w)
+		}
 		ar, err := sw.Run(sc, opt)
 		if err != nil {
 			return sum, err
 		}
 		rows = ar
 		for _, r := range ar {
-			sum.Lines = append(sum.Lines, fmt.Sprintf("%s %s %s, P=%d, size %d: %d cycles, speedup %.2f, correct %v", r.App, r.Variant, r.Version, r.Procs, r.Size, r.Cycles, r.Speedup, r.Correct))
+			line := fmt.Sprintf("%s %s %s, P=%d, size %d: %d cycles, speedup %.2f, correct %v", r.App, r.Variant, r.Version, r.Procs, r.Size, r.Cycles, r.Speedup, r.Correct)
+			if r.TierColumns != nil {
+				line += fmt.Sprintf("; LogGOPS tier %.0f cycles (%+.1f%%)", r.TierCycles, r.TierErrPct)
+			}
+			sum.Lines = append(sum.Lines, line)
 		}
 		if sw.BreakEven() {
 			be = GlobalSumBreakEven(ar)
@@ -220,6 +232,14 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 			}
 			if err := out.save("efficiency.png", func(p string) error { return EfficiencyChart(ar).Save(p, 0, 0) }); err != nil {
 				return err
+			}
+			if params != nil {
+				tier := AppTierChart(ar, sc.Network.Mesh, sc.MPI.Protocol, filepath.Base(sc.Workload.Params))
+				if len(tier.Series) > 0 {
+					if err := out.save("tier.png", func(p string) error { return tier.Save(p, 8, 4) }); err != nil {
+						return err
+					}
+				}
 			}
 			if ratio := RatioChart(ar); len(ratio.Series) > 0 {
 				return out.save("mpi-vs-native.png", func(p string) error { return ratio.Save(p, 0, 0) })

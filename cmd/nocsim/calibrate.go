@@ -138,32 +138,7 @@ func encodeParams(b *bytes.Buffer, path string, p logp.Params) error {
 
 // readParams loads parameters written by calibrate; unknown keys and
 // non-physical values are errors.
-func readParams(path string) (logp.Params, error) {
-	var p logp.Params
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return p, err
-	}
-	if strings.HasSuffix(path, ".json") {
-		dec := json.NewDecoder(bytes.NewReader(data))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&p); err != nil {
-			return p, fmt.Errorf("%s: %w", path, err)
-		}
-	} else {
-		md, err := toml.Decode(string(data), &p)
-		if err != nil {
-			return p, fmt.Errorf("%s: %w", path, err)
-		}
-		if und := md.Undecoded(); len(und) > 0 {
-			return p, fmt.Errorf("%s: unknown key %s (allowed: P, protocol, clock_hz, avg_hops, source, mesh, sizes, word_bytes, [[segment]] with max_bytes, L, L_per_hop, o_s, o_r, g, G, O)", path, und[0])
-		}
-	}
-	if err := p.Validate(); err != nil {
-		return p, fmt.Errorf("%s: %w", path, err)
-	}
-	return p, nil
-}
+func readParams(path string) (logp.Params, error) { return scenarios.ReadParams(path) }
 
 func predictCommand() *cli.Command {
 	return &cli.Command{
