@@ -18,6 +18,9 @@ func (sc *Scenario) checkPoint(src Source) error {
 	if !slices.Contains(WorkloadKinds, w.Kind) {
 		return explainWorkload(&router.KeyError{Key: "kind", Value: fmt.Sprintf("%q", w.Kind), Allowed: strings.Join(WorkloadKinds, ", ")}, src)
 	}
+	if w.Tier != "" && !slices.Contains(Tiers, w.Tier) {
+		return explainWorkload(&router.KeyError{Key: "tier", Value: fmt.Sprintf("%q", w.Tier), Allowed: strings.Join(Tiers, ", ")}, src)
+	}
 	// The machine is checked for every workload: a bad value is an error
 	// even where the workload does not read it (validate marks such keys
 	// unused rather than effective).
@@ -31,7 +34,14 @@ func (sc *Scenario) checkPoint(src Source) error {
 	case "pingpong":
 		err = sc.pingPong().Check(sc, src)
 	case "coll":
-		err = sc.collSweep().Check(sc, src)
+		if sc.onTier() {
+			var ts *TierSweep
+			if ts, _, err = sc.tierSweep(); err == nil {
+				err = ts.Check()
+			}
+		} else {
+			err = sc.collSweep().Check(sc, src)
+		}
 	case "app":
 		err = sc.appSweep().Check(sc, src)
 		if err == nil {
@@ -132,7 +142,7 @@ func calibrationNeed(sizes []int) int {
 var workloadUses = map[string][]string{
 	"noc":       {"kind"},
 	"pingpong":  {"kind", "from", "to", "sizes", "reps"},
-	"coll":      {"kind", "op", "algs", "procs", "sizes", "root"},
+	"coll":      {"kind", "op", "algs", "procs", "sizes", "root", "tier"},
 	"app":       {"kind", "app", "variant", "procs", "sizes", "versions", "app_seed", "params"},
 	"calibrate": {"kind", "sizes", "reps"},
 }
@@ -151,6 +161,19 @@ func (sc *Scenario) UnusedKeys() map[string]string {
 		if !slices.Contains(workloadUses[kind], k.Name) {
 			out["workload."+k.Name] = notRead
 		}
+	}
+	if sc.onTier() {
+		// The tier simulates no chip: the machine describes nothing of it.
+		for _, s := range Sections() {
+			if s.Name == "network" || s.Name == "node" || s.Name == "mpi" {
+				for _, k := range s.Keys {
+					out[s.Name+"."+k.Name] = "the LogGOPS tier runs no chip ([workload] params gives its parameters)"
+				}
+			}
+		}
+		delete(out, "workload.params")
+	} else if kind == "coll" {
+		out["workload.params"] = "only the LogGOPS tier reads it (tier = \"loggops\")"
 	}
 	for _, s := range Sections() {
 		for _, k := range s.Keys {

@@ -43,10 +43,11 @@ func ReadParams(path string) (logp.Params, error) {
 	return p, nil
 }
 
-// workloadParams reads [workload] params (relative to the scenario file)
-// and checks it against the run as the CLI's --params is checked: another
-// protocol is an error; the warnings (another mesh, unknown provenance)
-// go into the run's summary.
+// workloadParams reads [workload] params (relative to the scenario file).
+// A chip run checks them against itself as the CLI's --params is checked:
+// another protocol is an error; the warnings (another mesh, unknown
+// provenance) go into the run's summary. On the LogGOPS tier they are the
+// machine, and nothing is compared.
 func (sc *Scenario) workloadParams() (*logp.Params, []string, error) {
 	path := sc.Workload.Params
 	if path == "" {
@@ -58,6 +59,9 @@ func (sc *Scenario) workloadParams() (*logp.Params, []string, error) {
 	p, err := ReadParams(path)
 	if err != nil {
 		return nil, nil, &paramsError{err}
+	}
+	if sc.onTier() {
+		return &p, nil, nil
 	}
 	ws, err := sc.ParamsAgainstRun(&p)
 	if err != nil {

@@ -87,3 +87,92 @@ func TestScenarioAppParams(t *testing.T) {
 		t.Errorf("eager run with scmp parameters: check gave %v, want a [workload] params protocol error", err)
 	}
 }
+
+// A coll workload on the LogGOPS tier from a scenario file: with L = 6,
+// o = 2, g = 4 and 1-byte (eager) messages the generated binomial
+// broadcast at P = 8 takes LogGOPSim's 30 cycles and the flat one 34; a
+// sweep over workload.procs reaches far past the 4x4 mesh.
+func TestScenarioCollOnTier(t *testing.T) {
+	dir := t.TempDir()
+	params := "P = 8\nprotocol = \"eager\"\nclock_hz = 1e9\navg_hops = 0\nsource = \"csv:hand\"\n\n[[segment]]\n  max_bytes = 0\n  L = 6\n  L_per_hop = 0\n  o_s = 2\n  o_r = 2\n  g = 4\n  G = 0\n"
+	if err := os.WriteFile(filepath.Join(dir, "p.toml"), []byte(params), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	body := "[network]\nmesh = \"4x4\"\n[workload]\nkind = \"coll\"\ntier = \"loggops\"\nop = \"bcast\"\nalgs = [\"binomial\", \"flat\"]\nsizes = [1]\nparams = \"p.toml\"\n"
+	file := filepath.Join(dir, "t.toml")
+	if err := os.WriteFile(file, []byte(body+"procs = [8]\n[output]\ndir = \"out\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sc, src, err := LoadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sc.Check(src); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sc.Run(src, BuildProvenance("test", nil), RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var rows []TierRow
+	data, err := os.ReadFile(filepath.Join(dir, "out", "results.json"))
+	if err == nil {
+		err = json.Unmarshal(data, &rows)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]float64{"binomial": 30, "flat": 34}
+	for _, r := range rows {
+		if r.Cycles != want[r.Algorithm] {
+			t.Errorf("%s P=%d: %v cycles, want %v (LogGOPSim)", r.Algorithm, r.Procs, r.Cycles, want[r.Algorithm])
+		}
+	}
+	if len(rows) != 2 {
+		t.Fatalf("%d rows, want 2", len(rows))
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out", "tier.png")); err != nil {
+		t.Error(err)
+	}
+
+	// A sweep past the mesh: procs 8, 4096 and 65536 on a 4x4 chip.
+	sweep := filepath.Join(dir, "s.toml")
+	binomial := strings.Replace(body, `algs = ["binomial", "flat"]`, `algs = ["binomial"]`, 1)
+	if err := os.WriteFile(sweep, []byte(binomial+"procs = [8]\n[output]\ndir = \"sw\"\n[[sweep.axis]]\nkey = \"workload.procs\"\nvalues = [8, 4096, 65536]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sc, src, err = LoadFile(sweep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sc.Check(src); err != nil {
+		t.Fatal(err)
+	}
+	pts, scs, err := sc.SweepPoints(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := RunSweep(pts, scs, filepath.Join(dir, "sw"), SweepOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 {
+		t.Fatalf("%d sweep points, want 3", len(got))
+	}
+	for _, p := range got {
+		if p.Status != "ok" {
+			t.Errorf("point %v: %s %s", p.Settings, p.Status, p.Error)
+		}
+	}
+
+	// Without parameters the tier cannot run: refused by the check.
+	if err := os.WriteFile(file, []byte(strings.Replace(body, "params = \"p.toml\"\n", "", 1)+"procs = [8]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sc, src, err = LoadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sc.Check(src); err == nil || !strings.Contains(err.Error(), "params") {
+		t.Errorf("tier without params: check gave %v", err)
+	}
+}

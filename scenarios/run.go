@@ -179,6 +179,27 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 			sum.Lines = append(sum.Lines, fmt.Sprintf("%d bytes: %.1f cycles one way", r.SizeBytes, r.OneWayCycles))
 		}
 	case "coll":
+		if sc.onTier() {
+			ts, warnings, err := sc.tierSweep()
+			if err != nil {
+				return sum, err
+			}
+			for _, w := range warnings {
+				sum.Lines = append(sum.Lines, "warning: [workload] params: "+w)
+			}
+			tr, err := ts.Run(opt)
+			if err != nil {
+				return sum, err
+			}
+			rows = tr
+			for _, r := range tr {
+				sum.Lines = append(sum.Lines, fmt.Sprintf("%s %s on the LogGOPS tier, P=%d, %d bytes: %.1f cycles", r.Op, r.Algorithm, r.Procs, r.SizeBytes, r.Cycles))
+			}
+			chart = func() error {
+				return out.save("tier.png", func(p string) error { return CollTierChart(tr).Save(p, 0, 0) })
+			}
+			break
+		}
 		cr, err := sc.collSweep().Run(sc, opt)
 		if err != nil {
 			return sum, err

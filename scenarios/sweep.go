@@ -435,6 +435,14 @@ func (sc *Scenario) workloadRows() (any, string, error) {
 		rows, _, err := sc.pingPong().Run(sc)
 		return rows, "one_way_cycles", err
 	case "coll":
+		if sc.onTier() {
+			ts, _, err := sc.tierSweep()
+			if err != nil {
+				return nil, "", err
+			}
+			rows, err := ts.Run(opt)
+			return rows, "cycles", err
+		}
 		rows, err := sc.collSweep().Run(sc, opt)
 		return rows, "cycles", err
 	case "app":

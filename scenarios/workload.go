@@ -30,6 +30,7 @@ type Workload struct {
 	Versions []string `toml:"versions"`
 	AppSeed  int64    `toml:"app_seed"`
 	Params   string   `toml:"params"`
+	Tier     string   `toml:"tier"`
 }
 
 // Output is the [output] section.
@@ -57,7 +58,8 @@ var WorkloadKeys = []router.Key{
 	{Name: "variant", Unit: "name", Default: "the first", Allowed: "qr: 1d, 2d; matmul: 1d, 2d; globalsum: serial, hypercube, breakeven", Doc: "app: the variant (globalsum breakeven runs both methods and reports where the hypercube starts to win)"},
 	{Name: "versions", Unit: "names", Default: "mpi, native", Allowed: "mpi, native", Doc: "app: versions"},
 	{Name: "app_seed", Unit: "integer", Default: "1", Allowed: ">= 0", Doc: "app: seed of the generated problem"},
-	{Name: "params", Unit: "file", Default: "(none)", Allowed: "a parameters file (nocsim calibrate --out) of the run's protocol; relative to the scenario file", Doc: "app: predict every MPI run on the LogGOPS tier from its recorded schedule (tier columns, tier.png), and matrix multiply by Hockney, as app --params"},
+	{Name: "params", Unit: "file", Default: "(none)", Allowed: "a parameters file (nocsim calibrate --out) of the run's protocol; relative to the scenario file", Doc: "app: predict every MPI run on the LogGOPS tier from its recorded schedule (tier columns, tier.png), and matrix multiply by Hockney, as app --params; coll with tier loggops: the tier's parameters"},
+	{Name: "tier", Unit: "name", Default: "chip", Allowed: "chip, loggops", Doc: "coll: chip (the flit-level simulation) or loggops (the algorithm's generated schedule on the LogGOPS tier with [workload] params; procs up to 2^24, past the mesh)"},
 	{Name: "dir", Unit: "path", Default: "results/NAME", Allowed: "a directory, relative to the scenario file", Doc: "[output] where results, the effective configuration and charts go"},
 	{Name: "plots", Unit: "bool", Default: "true", Allowed: "true, false", Doc: "[output] draw the charts"},
 	{Name: "goal", Unit: "file name", Default: "(none)", Allowed: "a file name without directory; kinds pingpong, coll, app; not with [sweep]", Doc: "[output] record every MPI run as a GOAL schedule in the output directory: one file, or one per point (the point inserted before the extension) when the run has several"},

@@ -1,0 +1,32 @@
+package scenarios
+
+import (
+	"nocsim/logp/collgen"
+	"nocsim/router"
+)
+
+// onTier reports whether the scenario runs a coll workload on the LogGOPS
+// tier ([workload] tier = "loggops") rather than on the chip.
+func (sc *Scenario) onTier() bool {
+	return sc.Workload.Kind == "coll" && sc.Workload.Tier == TierLogGOPS
+}
+
+// tierSweep is the coll workload on the LogGOPS tier: the generated
+// schedules of its algorithms, with the [workload] params mapped as
+// FittedTierParams does, at rank counts the mesh need not hold.
+func (sc *Scenario) tierSweep() (*TierSweep, []string, error) {
+	p, warnings, err := sc.workloadParams()
+	if err != nil {
+		return nil, nil, err
+	}
+	if p == nil {
+		return nil, nil, &router.KeyError{Key: "params", Value: "(none)", Allowed: "a parameters file (nocsim calibrate --out): the LogGOPS tier needs fitted parameters"}
+	}
+	w := sc.Workload
+	sizes := w.Sizes
+	if len(sizes) == 0 {
+		sizes = []int{8, 1024, 65536}
+	}
+	return &TierSweep{Op: w.Op, Algs: w.Algs, Procs: w.Procs, Sizes: sizes, Root: w.Root,
+		Params: FittedTierParams(*p), Opt: collgen.DefaultOptions()}, warnings, nil
+}
