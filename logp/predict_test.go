@@ -49,7 +49,7 @@ func TestOpsAreNocsimsAlgorithms(t *testing.T) {
 		"allgather":      {"gather_bcast", "recursive_doubling", "ring"},
 		"alltoall":       {"bruck", "pairwise", "post_all"},
 		"reduce":         {"binomial", "flat", "reduce_scatter_gather"},
-		"allreduce":      {"recursive_doubling", "reduce_bcast", "ring"},
+		"allreduce":      {"recursive_doubling", "reduce_bcast", "reduce_scatter_allgather", "ring"},
 		"reduce_scatter": {"recursive_halving", "reduce_scatterv", "ring"},
 		"scan":           {"chain", "recursive_doubling"},
 	}
@@ -137,6 +137,7 @@ func TestPredictMonotoneInP(t *testing.T) {
 		// fold ranks in and out unless P is a power of two
 		"allgather/recursive_doubling": true, "allreduce/recursive_doubling": true,
 		"reduce/reduce_scatter_gather": true, "reduce_scatter/recursive_halving": true,
+		"allreduce/reduce_scatter_allgather": true,
 		// split a fixed vector into ceil(m/P)-byte blocks
 		"bcast/scatter_allgather": true, "allreduce/ring": true,
 		"reduce_scatter/reduce_scatterv": true, "reduce_scatter/ring": true,
