@@ -43,7 +43,7 @@ type model func(e *env)
 // predict_optimal.go.
 var models = map[string]map[string]model{
 	"barrier":        {"central": barrierCentral, "tree4": barrierTree4, "dissemination": barrierDissemination},
-	"bcast":          {"flat": bcastFlat, "binomial": bcastBinomial, "pull": bcastPull, "scatter_allgather": bcastScatterAllgather},
+	"bcast":          {"flat": bcastFlat, "binomial": bcastBinomial, "pull": bcastPull, "scatter_allgather": bcastScatterAllgather, "optimal": bcastOptimal},
 	"scatter":        {"flat": scatterFlat, "binomial": scatterBinomial},
 	"gather":         {"flat": gatherFlat, "binomial": gatherBinomial, "push": gatherPush},
 	"allgather":      {"gather_bcast": allgatherGatherBcast, "ring": allgatherRing, "recursive_doubling": allgatherRecursiveDoubling},

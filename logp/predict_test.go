@@ -43,7 +43,7 @@ func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*max(1, math.Abs(a), 
 func TestOpsAreNocsimsAlgorithms(t *testing.T) {
 	want := map[string][]string{
 		"barrier":        {"central", "dissemination", "tree4"},
-		"bcast":          {"binomial", "flat", "pull", "scatter_allgather"},
+		"bcast":          {"binomial", "flat", "optimal", "pull", "scatter_allgather"},
 		"scatter":        {"binomial", "flat"},
 		"gather":         {"binomial", "flat", "push"},
 		"allgather":      {"gather_bcast", "recursive_doubling", "ring"},
@@ -317,7 +317,7 @@ func TestPredictErrors(t *testing.T) {
 		want    []string
 	}{
 		{machine, "bcst", "flat", 4, 8, []string{`"bcst"`, "allgather", "barrier", "scan"}},
-		{machine, "bcast", "tree4", 4, 8, []string{`bcast algorithm "tree4"`, "binomial, flat, pull, scatter_allgather"}},
+		{machine, "bcast", "tree4", 4, 8, []string{`bcast algorithm "tree4"`, "binomial, flat, optimal, pull, scatter_allgather"}},
 		{machine, "bcast", "flat", 0, 8, []string{"P = 0"}},
 		{machine, "bcast", "flat", 4, -1, []string{"-1 bytes"}},
 		{Params{P: 4}, "bcast", "flat", 4, 8, []string{"no segment"}},
