@@ -39,16 +39,17 @@ type model func(e *env)
 
 // models maps op, then algorithm, to its formula, under the names nocsim's
 // MPI registers (mpi.Algorithms). The formulas live in predict_rooted.go,
-// predict_all.go and predict_reduce.go.
+// predict_all.go, predict_reduce.go, predict_rabenseifner.go and
+// predict_optimal.go.
 var models = map[string]map[string]model{
 	"barrier":        {"central": barrierCentral, "tree4": barrierTree4, "dissemination": barrierDissemination},
-	"bcast":          {"flat": bcastFlat, "binomial": bcastBinomial, "pull": bcastPull, "scatter_allgather": bcastScatterAllgather},
+	"bcast":          {"flat": bcastFlat, "binomial": bcastBinomial, "pull": bcastPull, "scatter_allgather": bcastScatterAllgather, "optimal": bcastOptimal},
 	"scatter":        {"flat": scatterFlat, "binomial": scatterBinomial},
 	"gather":         {"flat": gatherFlat, "binomial": gatherBinomial, "push": gatherPush},
 	"allgather":      {"gather_bcast": allgatherGatherBcast, "ring": allgatherRing, "recursive_doubling": allgatherRecursiveDoubling},
 	"alltoall":       {"post_all": alltoallPostAll, "pairwise": alltoallPairwise, "bruck": alltoallBruck},
 	"reduce":         {"flat": reduceFlat, "binomial": reduceBinomial, "reduce_scatter_gather": reduceScatterGather},
-	"allreduce":      {"reduce_bcast": allreduceReduceBcast, "recursive_doubling": allreduceRecursiveDoubling, "ring": allreduceRing},
+	"allreduce":      {"reduce_bcast": allreduceReduceBcast, "recursive_doubling": allreduceRecursiveDoubling, "ring": allreduceRing, "reduce_scatter_allgather": allreduceReduceScatterAllgather},
 	"reduce_scatter": {"reduce_scatterv": reduceScatterReduceScatterv, "ring": reduceScatterRing, "recursive_halving": reduceScatterRecursiveHalving},
 	"scan":           {"chain": scanChain, "recursive_doubling": scanRecursiveDoubling},
 }

@@ -43,13 +43,13 @@ func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*max(1, math.Abs(a), 
 func TestOpsAreNocsimsAlgorithms(t *testing.T) {
 	want := map[string][]string{
 		"barrier":        {"central", "dissemination", "tree4"},
-		"bcast":          {"binomial", "flat", "pull", "scatter_allgather"},
+		"bcast":          {"binomial", "flat", "optimal", "pull", "scatter_allgather"},
 		"scatter":        {"binomial", "flat"},
 		"gather":         {"binomial", "flat", "push"},
 		"allgather":      {"gather_bcast", "recursive_doubling", "ring"},
 		"alltoall":       {"bruck", "pairwise", "post_all"},
 		"reduce":         {"binomial", "flat", "reduce_scatter_gather"},
-		"allreduce":      {"recursive_doubling", "reduce_bcast", "ring"},
+		"allreduce":      {"recursive_doubling", "reduce_bcast", "reduce_scatter_allgather", "ring"},
 		"reduce_scatter": {"recursive_halving", "reduce_scatterv", "ring"},
 		"scan":           {"chain", "recursive_doubling"},
 	}
@@ -137,6 +137,7 @@ func TestPredictMonotoneInP(t *testing.T) {
 		// fold ranks in and out unless P is a power of two
 		"allgather/recursive_doubling": true, "allreduce/recursive_doubling": true,
 		"reduce/reduce_scatter_gather": true, "reduce_scatter/recursive_halving": true,
+		"allreduce/reduce_scatter_allgather": true,
 		// split a fixed vector into ceil(m/P)-byte blocks
 		"bcast/scatter_allgather": true, "allreduce/ring": true,
 		"reduce_scatter/reduce_scatterv": true, "reduce_scatter/ring": true,
@@ -316,7 +317,7 @@ func TestPredictErrors(t *testing.T) {
 		want    []string
 	}{
 		{machine, "bcst", "flat", 4, 8, []string{`"bcst"`, "allgather", "barrier", "scan"}},
-		{machine, "bcast", "tree4", 4, 8, []string{`bcast algorithm "tree4"`, "binomial, flat, pull, scatter_allgather"}},
+		{machine, "bcast", "tree4", 4, 8, []string{`bcast algorithm "tree4"`, "binomial, flat, optimal, pull, scatter_allgather"}},
 		{machine, "bcast", "flat", 0, 8, []string{"P = 0"}},
 		{machine, "bcast", "flat", 4, -1, []string{"-1 bytes"}},
 		{Params{P: 4}, "bcast", "flat", 4, 8, []string{"no segment"}},

@@ -198,6 +198,7 @@ var tierBuilders = map[string]func(P, m int) *goal.Schedule{
 	"alltoall/pairwise": func(P, m int) *goal.Schedule {
 		return exchanges(P, m, func(r, k int) (int, int) { return (r + k) % P, (r - k + P) % P })
 	},
+	"allreduce/reduce_scatter_allgather": rabenseifnerAllreduce,
 	"scan/chain": func(P, m int) *goal.Schedule {
 		x := newSched(P)
 		for r := range P {
@@ -212,6 +213,10 @@ var tierBuilders = map[string]func(P, m int) *goal.Schedule{
 		return x.done()
 	},
 }
+
+// tierPow2Only are the entries whose closed form is exact at powers of
+// two only; their bound at other P is tested next to their builder.
+var tierPow2Only = map[string]bool{"allreduce/reduce_scatter_allgather": true}
 
 // exchanges: P-1 steps; in step k (1-based) rank r sends to and receives
 // from the ranks peers names, both posted once step k-1 is complete.
@@ -253,6 +258,9 @@ func TestClosedFormsMatchTier(t *testing.T) {
 			for _, m := range sizes {
 				bad := 0
 				for P := 2; P <= 100 && bad < 3; P++ {
+					if tierPow2Only[name] && P&(P-1) != 0 {
+						continue
+					}
 					res, err := loggops.Simulate(build(P, m), tierOf(seg), loggops.Options{})
 					if err != nil {
 						t.Fatalf("%s P=%d: %v", name, P, err)

@@ -117,8 +117,8 @@ func (r *Rank) Allreduce(sbuf, rbuf Buffer, count int, dt *Datatype, op *Op, c *
 	}
 	defer done()
 	alg := x.pick("allreduce", r.w.Cfg.Allreduce, bytes, "recursive_doubling", "ring")
-	if alg == "ring" && !op.Commutative() {
-		alg = rd.fallback("recursive_doubling") // the ring rotates the operands
+	if (alg == "ring" || alg == "reduce_scatter_allgather") && !op.Commutative() {
+		alg = rd.fallback("recursive_doubling") // both reorder the operands
 	}
 	switch alg {
 	case "reduce_bcast":
@@ -129,6 +129,8 @@ func (r *Rank) Allreduce(sbuf, rbuf Buffer, count int, dt *Datatype, op *Op, c *
 		err = rd.allreduceRD(in, out, count)
 	case "ring":
 		err = rd.allreduceRing(in, out, count, inPlace)
+	case "reduce_scatter_allgather":
+		err = rd.allreduceRSAG(in, out, count)
 	default:
 		err = errorf(ErrArg, x.name, "unknown allreduce algorithm %q", alg)
 	}

@@ -453,7 +453,7 @@ func TestReduceScan(t *testing.T) { redFamily(t, "scan", "Scan", "Exscan") }
 func TestReduceRegistered(t *testing.T) {
 	want := map[string][]string{
 		"reduce":         {"binomial", "flat", "reduce_scatter_gather"},
-		"allreduce":      {"recursive_doubling", "reduce_bcast", "ring"},
+		"allreduce":      {"recursive_doubling", "reduce_bcast", "reduce_scatter_allgather", "ring"},
 		"reduce_scatter": {"recursive_halving", "reduce_scatterv", "ring"},
 		"scan":           {"chain", "recursive_doubling"},
 	}
@@ -514,6 +514,8 @@ func TestReduceMessageCounts(t *testing.T) {
 		{"allreduce", "recursive_doubling", "Allreduce", redMat, 10, rdAll},
 		{"allreduce", "ring", "Allreduce", redSum32, 100, ring},
 		{"allreduce", "ring", "Allreduce", redMat, 100, rdAll},
+		{"allreduce", "reduce_scatter_allgather", "Allreduce", redSum32, 100, func(P int) int { p := pof2(P); return 2*p*log2(P) + 2*(P-p) }},
+		{"allreduce", "reduce_scatter_allgather", "Allreduce", redMat, 100, rdAll}, // non-commutative: recursive doubling
 		{"allreduce", "auto", "Allreduce", redSum32, 10, rdAll},
 		{"allreduce", "auto", "Allreduce", redSum32, 2000, ring},
 		{"reduce_scatter", "reduce_scatterv", "ReduceScatter", redSum32, 104, func(P int) int { return 2 * (P - 1) }},

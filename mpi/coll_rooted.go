@@ -87,6 +87,8 @@ func (r *Rank) Bcast(buf Buffer, count int, dt *Datatype, root int, c *Comm) err
 		err = x.rtBcastPull(b, n, root)
 	case "scatter_allgather":
 		err = x.rtBcastScatterAllgather(b, n, root)
+	case "optimal":
+		err = x.rtBcastOptimal(b, n, root)
 	default:
 		err = x.rtUnknown(alg)
 	}

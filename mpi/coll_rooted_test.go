@@ -197,7 +197,7 @@ func rtCfg(op, alg string) Config {
 func TestRootedRegistry(t *testing.T) {
 	want := map[string][]string{
 		"barrier": {"central", "dissemination", "tree4"},
-		"bcast":   {"binomial", "flat", "pull", "scatter_allgather"},
+		"bcast":   {"binomial", "flat", "optimal", "pull", "scatter_allgather"},
 		"scatter": {"binomial", "flat"},
 		"gather":  {"binomial", "flat", "push"},
 	}

@@ -32,14 +32,23 @@ type Config struct {
 	ReduceScatter string `toml:"reduce_scatter"`
 	Scan          string `toml:"scan"`
 	CollLongBytes int    `toml:"coll_long_bytes"`
+
+	// LogP parameters the "optimal" bcast builds its tree for (cycles).
+	OptimalL float64 `toml:"optimal_L"`
+	OptimalO float64 `toml:"optimal_o"`
+	OptimalG float64 `toml:"optimal_g"`
 }
 
 // DefaultConfig runs the thesis's protocol on every tile (Procs 0 means
-// all of them).
+// all of them). The optimal bcast's L, o, g default to the default 4x4
+// chip's fit for short messages, rounded (L = 125 + 2.5 hops x 15,
+// (o_s+o_r)/2 = 32, g = 178): `nocsim coll --params` replaces them with
+// the fit of the run's own message size.
 func DefaultConfig() Config {
 	return Config{Protocol: "scmp", EagerBytes: 128, MatchCycle: 2, CollLongBytes: 4096,
 		Barrier: "auto", Bcast: "auto", Scatter: "auto", Gather: "auto", Allgather: "auto", Alltoall: "auto",
-		Reduce: "auto", Allreduce: "auto", ReduceScatter: "auto", Scan: "auto"}
+		Reduce: "auto", Allreduce: "auto", ReduceScatter: "auto", Scan: "auto",
+		OptimalL: 160, OptimalO: 32, OptimalG: 180}
 }
 
 // Keys documents the [mpi] keys.
@@ -60,6 +69,9 @@ var Keys = []router.Key{
 	{Name: "allreduce", Unit: "algorithm", Default: "auto", Allowed: "auto or an allreduce algorithm", Doc: "MPI_Allreduce algorithm"},
 	{Name: "reduce_scatter", Unit: "algorithm", Default: "auto", Allowed: "auto or a reduce_scatter algorithm", Doc: "MPI_Reduce_scatter(_block) algorithm"},
 	{Name: "scan", Unit: "algorithm", Default: "auto", Allowed: "auto or a scan algorithm", Doc: "MPI_Scan and MPI_Exscan algorithm"},
+	{Name: "optimal_L", Unit: "cycles", Default: "160", Allowed: "0..1e9", Doc: "LogP latency L the optimal bcast builds its tree for (nocsim coll --params sets it from the fit)"},
+	{Name: "optimal_o", Unit: "cycles", Default: "32", Allowed: "0..1e9", Doc: "LogP overhead o of the optimal bcast's tree"},
+	{Name: "optimal_g", Unit: "cycles", Default: "180", Allowed: "0..1e9", Doc: "LogP gap g of the optimal bcast's tree"},
 }
 
 // eagerHeader is the words an eager THREAD message carries before its data.
@@ -86,6 +98,14 @@ func (c Config) Validate(nodes, queueFlits int) error {
 	}
 	if err := router.CheckRange("coll_long_bytes", int64(c.CollLongBytes), 0, 1<<30); err != nil {
 		return err
+	}
+	for _, k := range []struct {
+		key string
+		v   float64
+	}{{"optimal_L", c.OptimalL}, {"optimal_o", c.OptimalO}, {"optimal_g", c.OptimalG}} {
+		if !(k.v >= 0 && k.v <= 1e9) { // NaN fails both
+			return &router.KeyError{Key: k.key, Value: fmt.Sprint(k.v), Allowed: "0..1e9 cycles"}
+		}
 	}
 	for _, o := range CollOps {
 		name := c.Algorithm(o)

@@ -20,6 +20,7 @@ type World struct {
 	err      error
 	trace    *tracer
 	collArgs map[string]collCall // collective calls some ranks have made, for the mismatch check
+	optTrees map[int]*optTree    // optimal bcast trees by communicator size (coll_optimal.go)
 }
 
 type handlers struct {

@@ -156,6 +156,11 @@ func (s *CollSweep) runOne(sc0 *Scenario, alg string, procs, size int, record fu
 	sc := *sc0
 	sc.MPI.Procs = procs
 	sc.MPI.SetAlgorithm(registryOp(s.Op), baseAlg(alg))
+	if s.Params != nil {
+		// The optimal bcast's tree for the fitted machine at this size, as
+		// the model predicts it (logp's bcast/optimal).
+		sc.MPI.OptimalL, sc.MPI.OptimalO, sc.MPI.OptimalG = s.Params.OptimalLogP(size)
+	}
 	w, err := sc.newWorld()
 	if err != nil {
 		return CollRow{}, err

@@ -20,7 +20,7 @@ func TestNodeAndMPIKeysSetAndDecodeAgree(t *testing.T) {
 		"barrier": {"central", `"central"`}, "bcast": {"flat", `"flat"`}, "scatter": {"flat", `"flat"`},
 		"gather": {"push", `"push"`}, "allgather": {"ring", `"ring"`}, "alltoall": {"bruck", `"bruck"`},
 		"reduce": {"flat", `"flat"`}, "allreduce": {"ring", `"ring"`}, "reduce_scatter": {"ring", `"ring"`},
-		"scan": {"chain", `"chain"`},
+		"scan": {"chain", `"chain"`}, "optimal_L": {"12.5", "12.5"}, "optimal_o": {"3", "3.0"}, "optimal_g": {"0", "0.0"},
 	}
 	for _, sec := range Sections() {
 		if sec.Name != "node" && sec.Name != "mpi" {
@@ -62,6 +62,8 @@ func TestMachineChecks(t *testing.T) {
 		{"mpi", "procs = 65", "procs"},
 		{"mpi", `protocol = "udp"`, "protocol"},
 		{"mpi", "eager_bytes = -1", "eager_bytes"},
+		{"mpi", "optimal_L = -1.0", "optimal_L"},
+		{"mpi", "optimal_g = 2e9", "optimal_g"},
 	} {
 		sc, src, err := Decode(strings.NewReader("["+c.section+"]\n"+c.text+"\n"), "bad.toml")
 		if err != nil {

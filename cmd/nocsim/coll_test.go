@@ -55,6 +55,9 @@ func TestCollBadInput(t *testing.T) {
 		{[]string{"--sizes", "x"}, "--sizes"},
 		{[]string{"--bcast", "magic"}, "--bcast"},
 		{[]string{"--x", "time"}, "--x"},
+		{[]string{"--algs", "optimal", "--optimal-L", "-1"}, "--optimal-L"},
+		{[]string{"--algs", "optimal", "--optimal-o", "x"}, "--optimal-o"},
+		{[]string{"--algs", "optimal", "--optimal-g", "Inf"}, "--optimal-g"},
 	} {
 		code, out, stderr := nocsim(t, append([]string{"coll", "--quiet"}, c.args...)...)
 		if code != 2 || out != "" || !strings.Contains(stderr, c.flag) {
