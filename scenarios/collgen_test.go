@@ -40,6 +40,7 @@ func TestGeneratedMatchesRecorded(t *testing.T) {
 	opt := collgen.DefaultOptions()
 	opt.FlopCycles = uint64(sc.Node.FlopCycles)
 	opt.CopyCyclesPerWord = uint64(sc.Node.CopyCyclesPerWord)
+	opt.OptimalL, opt.OptimalO, opt.OptimalG = sc.MPI.OptimalL, sc.MPI.OptimalO, sc.MPI.OptimalG
 	checked := 0
 	for _, a := range mpi.Algorithms() {
 		ops := []string{a.Op}
@@ -209,5 +210,15 @@ func compareSchedules(t *testing.T, name string, tr *mpi.Trace, s *goal.Schedule
 	}
 	if len(tags) > 1 {
 		t.Errorf("%s: recorded %d tags, expected one per collective call", name, len(tags))
+	}
+}
+
+// collgen's default optimal-broadcast parameters are the mpi package's
+// default keys, so `goal gen --alg optimal` writes the tree a default run
+// builds.
+func TestCollgenOptimalDefaultsAreMPIs(t *testing.T) {
+	o, c := collgen.DefaultOptions(), mpi.DefaultConfig()
+	if o.OptimalL != c.OptimalL || o.OptimalO != c.OptimalO || o.OptimalG != c.OptimalG {
+		t.Errorf("collgen (L, o, g) = (%v, %v, %v), mpi's optimal_L/o/g = (%v, %v, %v)", o.OptimalL, o.OptimalO, o.OptimalG, c.OptimalL, c.OptimalO, c.OptimalG)
 	}
 }

@@ -27,11 +27,18 @@ type Options struct {
 	// Tag is the tag of every message (a collective's messages all carry
 	// its own tag in the MPI layer).
 	Tag int
+	// OptimalL, OptimalO and OptimalG (cycles) are the LogP parameters the
+	// optimal broadcast's tree is built for (mpi's optimal_L, optimal_o,
+	// optimal_g).
+	OptimalL, OptimalO, OptimalG float64
 }
 
 // DefaultOptions are root 0, float64 elements, one cycle per element
-// combined, no copy costs, tag 0.
-func DefaultOptions() Options { return Options{ElemBytes: 8, FlopCycles: 1} }
+// combined, no copy costs, tag 0, and the optimal broadcast built for the
+// mpi package's default optimal_L, optimal_o and optimal_g.
+func DefaultOptions() Options {
+	return Options{ElemBytes: 8, FlopCycles: 1, OptimalL: 160, OptimalO: 32, OptimalG: 180}
+}
 
 // MaxOps bounds the operations of one generated schedule (each takes
 // about 60 bytes while it is built), so a request far too large for
@@ -49,13 +56,13 @@ var Ops = []string{"barrier", "bcast", "scatter", "gather", "allgather", "alltoa
 // the mpi package's registered names (a test in scenarios keeps them so).
 var algorithms = map[string][]string{
 	"barrier":        {"central", "dissemination", "tree4"},
-	"bcast":          {"binomial", "flat", "pull", "scatter_allgather"},
+	"bcast":          {"binomial", "flat", "optimal", "pull", "scatter_allgather"},
 	"scatter":        {"binomial", "flat"},
 	"gather":         {"binomial", "flat", "push"},
 	"allgather":      {"gather_bcast", "recursive_doubling", "ring"},
 	"alltoall":       {"bruck", "pairwise", "post_all"},
 	"reduce":         {"binomial", "flat", "reduce_scatter_gather"},
-	"allreduce":      {"recursive_doubling", "reduce_bcast", "ring"},
+	"allreduce":      {"recursive_doubling", "reduce_bcast", "reduce_scatter_allgather", "ring"},
 	"reduce_scatter": {"recursive_halving", "reduce_scatterv", "ring"},
 	"scan":           {"chain", "recursive_doubling"},
 }

@@ -224,6 +224,9 @@ func (g *gen) allreduce(alg string) func(me int) {
 			}
 		}
 	}
+	if alg == "reduce_scatter_allgather" {
+		return g.rabenseifner()
+	}
 	// recursive_doubling
 	f := newFold(P)
 	return func(me int) {
@@ -242,6 +245,38 @@ func (g *gen) allreduce(alg string) func(me int) {
 			peer := f.real(nr ^ mask)
 			g.sendrecv(peer, n, peer, n)
 			g.flops(count)
+		}
+		if me < 2*f.rem {
+			g.send(me-1, n)
+		}
+	}
+}
+
+// rabenseifner is mpi's allreduceRSAG: fold, recursive-halving
+// reduce-scatter, recursive-doubling allgather along the same pairs in
+// reverse, unfold.
+func (g *gen) rabenseifner() func(me int) {
+	P, n, count, es := g.P, g.n, g.count(), g.es()
+	f := newFold(P)
+	bo := split(count, f.pof2, g.opt.ElemBytes)
+	return func(me int) {
+		nr := f.newRank(me)
+		if nr < 0 {
+			g.send(me+1, n)
+			g.recv(me+1, n)
+			return
+		}
+		g.copies(n)
+		if me < 2*f.rem {
+			g.recv(me-1, n)
+			g.flops(count)
+		}
+		g.halve(me, bo, nr, f)
+		for mask := 1; mask < f.pof2; mask <<= 1 {
+			pn := nr ^ mask
+			lo, plo := nr&^(mask-1), pn&^(mask-1)
+			peer := f.real(pn)
+			g.sendrecv(peer, (bo[lo+mask]-bo[lo])*es, peer, (bo[plo+mask]-bo[plo])*es)
 		}
 		if me < 2*f.rem {
 			g.send(me-1, n)
