@@ -36,6 +36,10 @@ type TierSweep struct {
 	// whose placement depends on whether the ranks fit the fitted mesh).
 	Params func(procs int) (loggops.Params, error)
 	Opt    collgen.Options // flop and copy costs; Root is set from Root
+	// OptimalLogP, when set, gives the L, o and g the optimal broadcast's
+	// tree is built for at a message size (as the chip run with the same
+	// parameters builds it); otherwise Opt's.
+	OptimalLogP func(bytes int) (L, o, g float64)
 }
 
 // TierRow is one (algorithm, procs, size) point on the LogGOPS tier.
@@ -142,6 +146,9 @@ func (s *TierSweep) Run(opt RunOptions) ([]TierRow, error) {
 		j := jobs[i]
 		o := s.Opt
 		o.Root = s.Root
+		if s.OptimalLogP != nil {
+			o.OptimalL, o.OptimalO, o.OptimalG = s.OptimalLogP(j.sz)
+		}
 		if !collgen.Rooted(s.Op) {
 			o.Root = 0
 		}

@@ -11,7 +11,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"nocsim/logp/collgen"
-	"nocsim/logp/loggops"
 	"nocsim/plots"
 	"nocsim/router"
 	"nocsim/scenarios"
@@ -45,8 +44,10 @@ func collTier(c *cli.Context) (string, error) {
 	return t, nil
 }
 
-// tierParams reads the tier's parameters from --params or the flags.
-func tierParams(c *cli.Context) (func(int) (loggops.Params, error), error) {
+// tierParams reads the tier's parameters from --params or the flags into
+// the sweep, with the L, o and g its optimal broadcast is built for: the
+// fitted ones per size (as a chip run with --params), or the flags'.
+func tierParams(c *cli.Context, sw *scenarios.TierSweep) error {
 	given := givenFlags(c)
 	anyFlag := false
 	for _, f := range tierOnly {
@@ -54,22 +55,25 @@ func tierParams(c *cli.Context) (func(int) (loggops.Params, error), error) {
 	}
 	if path := c.String("params"); path != "" {
 		if anyFlag {
-			return nil, usageErr("--params and --L/--o/--g/--G/--O/--S: allowed one or the other")
+			return usageErr("--params and --L/--o/--g/--G/--O/--S: allowed one or the other")
 		}
 		p, err := readParams(path)
 		if err != nil {
-			return nil, usageErr("--params: %v", err)
+			return usageErr("--params: %v", err)
 		}
-		return scenarios.FittedTierParams(p), nil
+		sw.Params, sw.OptimalLogP = scenarios.FittedTierParams(p), p.OptimalLogP
+		return nil
 	}
 	if !given["L"] || !given["g"] || !given["o"] && !(given["o-s"] && given["o-r"]) {
-		return nil, usageErr("--tier loggops needs --params FILE, or --L, --o (or --o-s and --o-r) and --g (with --G, --O, --S optional)")
+		return usageErr("--tier loggops needs --params FILE, or --L, --o (or --o-s and --o-r) and --g (with --G, --O, --S optional)")
 	}
 	p, err := logGOPSFromFlags(c, given)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return scenarios.FixedTierParams(p), nil
+	sw.Params = scenarios.FixedTierParams(p)
+	sw.OptimalLogP = func(int) (L, o, g float64) { return p.L, (p.Os + p.Or) / 2, p.Gap }
+	return nil
 }
 
 func runCollTier(c *cli.Context) error {
@@ -87,7 +91,7 @@ func runCollTier(c *cli.Context) error {
 	if sw.Procs, err = parseInts("procs", c.String("procs")); err != nil {
 		return usageErr("%v", err)
 	}
-	if sw.Params, err = tierParams(c); err != nil {
+	if err := tierParams(c, sw); err != nil {
 		return err
 	}
 	if err := sw.Check(); err != nil {
