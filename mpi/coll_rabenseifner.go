@@ -38,17 +38,8 @@ func (rd *redColl) allreduceRSAG(in, out Buffer, count int) error {
 	if !redSame(in, out) {
 		rd.copy(out, in, n)
 	}
-	if me < 2*f.rem {
-		tmp, err := rd.newBuf(n)
-		if err != nil {
-			return err
-		}
-		if err := rd.recv(tmp, n, me-1); err != nil {
-			return err
-		}
-		if err := rd.combine(tmp, out, count); err != nil {
-			return err
-		}
+	if err := rd.absorbFolded(out, n, count, me, f); err != nil {
+		return err
 	}
 	// Blocks start on words, so every range below can be sent in place.
 	bo := redSplit(count, f.pof2, es)

@@ -427,6 +427,22 @@ func redSplit(count, parts, es int) []int {
 	return off
 }
 
+// absorbFolded is the fold's first step on an odd rank below 2*rem: it
+// takes its even partner's vector and combines it into acc.
+func (rd *redColl) absorbFolded(acc Buffer, n, count, me int, f redFold) error {
+	if me >= 2*f.rem {
+		return nil
+	}
+	tmp, err := rd.newBuf(n)
+	if err != nil {
+		return err
+	}
+	if err := rd.recv(tmp, n, me-1); err != nil {
+		return err
+	}
+	return rd.combine(tmp, acc, count)
+}
+
 // redFold describes how a non-power-of-two P folds onto pof2 ranks: the
 // first 2*rem ranks pair up, the even one of each pair handing its data
 // to the odd one; new rank j stands for ranks of the same order.
@@ -629,17 +645,8 @@ func (rd *redColl) reduceRSG(in, out Buffer, count, root int) error {
 	if !redSame(acc, in) {
 		rd.copy(acc, in, n)
 	}
-	if me < 2*f.rem {
-		tmp, err := rd.newBuf(n)
-		if err != nil {
-			return err
-		}
-		if err := rd.recv(tmp, n, me-1); err != nil {
-			return err
-		}
-		if err := rd.combine(tmp, acc, count); err != nil {
-			return err
-		}
+	if err := rd.absorbFolded(acc, n, count, me, f); err != nil {
+		return err
 	}
 	bo := redSplit(count, f.pof2, es)
 	if err := rd.halve(acc, bo, nr, f); err != nil {

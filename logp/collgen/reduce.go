@@ -230,16 +230,9 @@ func (g *gen) allreduce(alg string) func(me int) {
 	// recursive_doubling
 	f := newFold(P)
 	return func(me int) {
-		nr := f.newRank(me)
+		nr := g.foldIn(me, f, n, count)
 		if nr < 0 {
-			g.send(me+1, n)
-			g.recv(me+1, n)
 			return
-		}
-		g.copies(n)
-		if me < 2*f.rem {
-			g.recv(me-1, n)
-			g.flops(count)
 		}
 		for mask := 1; mask < f.pof2; mask <<= 1 {
 			peer := f.real(nr ^ mask)
@@ -252,6 +245,26 @@ func (g *gen) allreduce(alg string) func(me int) {
 	}
 }
 
+// foldIn starts a folded allreduce of count elements (n bytes) on rank me
+// and returns its new rank: an even rank below 2*rem hands its vector to
+// its partner and gets the result back (-1: nothing else to do); the
+// others copy their input, and the odd ones below 2*rem combine their
+// partner's vector into it.
+func (g *gen) foldIn(me int, f fold, n, count int64) int {
+	nr := f.newRank(me)
+	if nr < 0 {
+		g.send(me+1, n)
+		g.recv(me+1, n)
+		return -1
+	}
+	g.copies(n)
+	if me < 2*f.rem {
+		g.recv(me-1, n)
+		g.flops(count)
+	}
+	return nr
+}
+
 // rabenseifner is mpi's allreduceRSAG: fold, recursive-halving
 // reduce-scatter, recursive-doubling allgather along the same pairs in
 // reverse, unfold.
@@ -260,16 +273,9 @@ func (g *gen) rabenseifner() func(me int) {
 	f := newFold(P)
 	bo := split(count, f.pof2, g.opt.ElemBytes)
 	return func(me int) {
-		nr := f.newRank(me)
+		nr := g.foldIn(me, f, n, count)
 		if nr < 0 {
-			g.send(me+1, n)
-			g.recv(me+1, n)
 			return
-		}
-		g.copies(n)
-		if me < 2*f.rem {
-			g.recv(me-1, n)
-			g.flops(count)
 		}
 		g.halve(me, bo, nr, f)
 		for mask := 1; mask < f.pof2; mask <<= 1 {
