@@ -158,6 +158,11 @@ func (c Chart) Save(path string, widthIn, heightIn float64) error {
 	newCanvas := formats[strings.ToLower(filepath.Ext(path))]
 	if widthIn == 0 {
 		widthIn = defaultWidthIn
+		if c.LegendRight {
+			// The legend's column comes on top of the usual plot width,
+			// so the data keeps its room.
+			widthIn += c.legendWidthIn()
+		}
 	}
 	if heightIn == 0 {
 		heightIn = defaultHeightIn
@@ -170,6 +175,20 @@ func (c Chart) Save(path string, widthIn, heightIn float64) error {
 		return fmt.Errorf("plots: %s: %w", path, err)
 	}
 	return WriteFileAtomic(path, cv)
+}
+
+// legendWidthIn is the width of the legend column in inches: the longest
+// entry in the legend's font, its thumbnail and some padding.
+func (c Chart) legendWidthIn() float64 {
+	l := plot.NewLegend()
+	var w vg.Length
+	for _, sr := range c.Series {
+		w = max(w, l.TextStyle.Width(sr.Name))
+	}
+	if c.MarkLegend != "" {
+		w = max(w, l.TextStyle.Width(c.MarkLegend))
+	}
+	return float64((w + l.ThumbnailWidth + vg.Points(16)) / vg.Inch)
 }
 
 // draw turns gonum/plot panics into errors: it reports some bad inputs by

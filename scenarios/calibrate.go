@@ -113,11 +113,19 @@ func (sc *Scenario) ParamsAgainstRun(p *logp.Params) (warnings []string, err err
 	return warnings, nil
 }
 
+// hopsText is "1 hop" or "n hops".
+func hopsText(h int) string {
+	if h == 1 {
+		return "1 hop"
+	}
+	return fmt.Sprintf("%d hops", h)
+}
+
 // CalibrationChart draws the measured one-way times (RTT/2) against size
 // for each hop count, with the fitted model dashed beside them; the first
 // size of every segment after the first is marked.
 func CalibrationChart(c Calibration) plots.Chart {
-	ch := plots.Chart{Title: "one-way time: simulated and LogGP fit", XLabel: "message size (bytes)",
+	ch := plots.Chart{Title: "one-way time: simulated and LogGP fit", XLabel: "message size (bytes)", LegendRight: true,
 		YLabel: "one-way time (cycles)", LogX: true, LogY: true, MarkLegend: "segment start"}
 	byHops := map[int][]calibrate.Measurement{}
 	var order []int
@@ -132,8 +140,8 @@ func CalibrationChart(c Calibration) plots.Chart {
 	}
 	p := c.Report.Params
 	for _, h := range order {
-		sim := plots.Series{Name: fmt.Sprintf("simulated, %d hops", h)}
-		model := plots.Series{Name: fmt.Sprintf("LogGP, %d hops", h), Dashed: true, Companion: true}
+		sim := plots.Series{Name: "simulated, " + hopsText(h)}
+		model := plots.Series{Name: "LogGP, " + hopsText(h), Dashed: true, Companion: true}
 		for _, m := range byHops[h] {
 			x := math.Max(float64(m.Bytes), 1)
 			sim.X = append(sim.X, x)
