@@ -309,3 +309,40 @@ func TestDrawPanicBecomesError(t *testing.T) {
 		t.Fatal("draw on a panicking canvas returned nil error")
 	}
 }
+
+// A legend in a column right of the plot widens the canvas by that column
+// (the longer the names, the wider), so the data area keeps the width it
+// has without a legend; a chart saved at an explicit size keeps it.
+func TestLegendRightWidensCanvas(t *testing.T) {
+	dir := t.TempDir()
+	width := func(c Chart, w float64) int {
+		t.Helper()
+		p := filepath.Join(dir, "c.png")
+		if err := c.Save(p, w, 0); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		cfg, err := png.DecodeConfig(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cfg.Width
+	}
+	short := Chart{Title: "t", XLabel: "x", YLabel: "y", Series: []Series{{Name: "a", X: []float64{1, 2}, Y: []float64{3, 4}}}}
+	long := short
+	long.Series = []Series{{Name: "a series with a very long legend entry", X: []float64{1, 2}, Y: []float64{3, 4}}}
+	plain := width(short, 0)
+	shortRight, longRight := short, long
+	shortRight.LegendRight, longRight.LegendRight = true, true
+	ws, wl := width(shortRight, 0), width(longRight, 0)
+	if !(plain < ws && ws < wl) {
+		t.Errorf("widths: no legend column %d, short names %d, long names %d; want increasing", plain, ws, wl)
+	}
+	if w := width(longRight, 6); w != plain {
+		t.Errorf("explicit 6 in with the legend right: %d px, want the plain default %d", w, plain)
+	}
+}
