@@ -36,15 +36,15 @@ func allgatherRecursiveDoubling(e *env) {
 	}
 }
 
-// alltoallPostAll: every rank posts all P-1 receives and sends at once;
-// the last of its messages leaves P-2 serialisations after the first, the
-// slowest of its sends, its receives and its processor paying both
-// overheads per peer.
+// alltoallPostAll: every rank posts all P-1 receives and sends at once
+// (the k-th send to rank+k). The ranks are alike: rank r's k-th message
+// comes from r-k's k-th send, made when r makes its own k-th; each rank's
+// processor interleaves its sends and the arriving blocks as the root of
+// gather/push does (sendAndServe).
 func alltoallPostAll(e *env) {
 	c := e.cost(e.m)
-	e.msg("", 1, c)
-	per := max(c.sendIv(), c.recvIv(), c.os+c.or)
-	e.add("(P-2) x max(g, o_s+o_r, o+(m-1)G): per peer", float64(e.P-2)*per)
+	cpu := sendAndServe(e.P-1, c, c, func(s pathTime) pathTime { return s.arrive(c) })
+	e.path("", cpu, "waits at a rank: its sends, blocks queued, the interfaces")
 }
 
 // alltoallPairwise: P-1 steps, in step k an exchange with ranks i+k and
