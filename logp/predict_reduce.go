@@ -32,16 +32,23 @@ func (e *env) whole(int) int { return e.m }
 // first (fold-in) and, the root (rank 0) being one of them, its partner
 // gathers and hands it the result (hand-over).
 func reduceScatterGather(e *env) {
-	p := pof2(e.P)
-	foldIn(e, p)
-	halving(e, p)
-	for d := 1; d < p; d <<= 1 {
-		e.round("gather log2 p x ", e.cost(ceilDiv(e.m*d, p)), 2*d >= p)
+	es := elemBytes(e.m)
+	f, x := newXfold(e.P), newXsteps(e)
+	bo := redSplit(e.m/es, f.p, es)
+	x.foldIn(f, e.m)
+	x.halving(f, bo, es)
+	// Binomial gather of the blocks to new rank 0.
+	for m := 1; m < f.p; m <<= 1 {
+		for nr := m; nr < f.p; nr += 2 * m {
+			x.pair(f.real(nr), f.real(nr-m), (bo[nr+m]-bo[nr])*es)
+		}
+		x.run()
 	}
-	if e.P > p {
-		e.msg("hand-over ", 1, e.cost(e.m))
+	if f.rem > 0 { // new rank 0 is rank 1: it hands the result to rank 0
+		x.pair(1, 0, e.m)
+		x.run()
 	}
-	e.add(noCompute, 0)
+	e.xterms("fold-in, log2 p halving steps, gather, hand-over (exact recurrence)", x.finish())
 }
 
 func foldIn(e *env, p int) {
@@ -69,20 +76,34 @@ func allreduceReduceBcast(e *env) {
 // p = 2^floor(log2 P) ranks, the others folded in first and handed the
 // result last.
 func allreduceRecursiveDoubling(e *env) {
-	p := pof2(e.P)
-	foldIn(e, p)
-	e.rounds("log2 p x ", float64(ceilLog2(p)), e.cost(e.m))
-	if e.P > p {
-		e.msg("fold-out ", 1, e.cost(e.m))
+	f, x := newXfold(e.P), newXsteps(e)
+	x.foldIn(f, e.m)
+	for mask := 1; mask < f.p; mask <<= 1 {
+		for nr := range f.p {
+			x.pair(f.real(nr), f.real(nr^mask), e.m)
+		}
+		x.run()
 	}
-	e.add(noCompute, 0)
+	x.foldOut(f, func(int) int { return e.m })
+	e.xterms("fold-in, log2 p exchanges, fold-out (exact recurrence)", x.finish())
 }
 
 // allreduceRing: a ring reduce-scatter and a ring allgather, 2(P-1)
 // exchanges of ceil(m/P) bytes.
 func allreduceRing(e *env) {
-	e.rounds("2(P-1) x ", float64(2*(e.P-1)), e.cost(ceilDiv(e.m, e.P)))
-	e.add(noCompute, 0)
+	es := elemBytes(e.m)
+	bo := redSplit(e.m/es, e.P, es)
+	x := newXsteps(e)
+	x.ringRS(bo, es)
+	P := e.P
+	blk := func(i int) int { i = (i%P + P) % P; return (bo[i+1] - bo[i]) * es }
+	for s := 0; s < P-1; s++ {
+		for r := range P {
+			x.pair(r, (r+1)%P, blk(r-s))
+		}
+		x.run()
+	}
+	e.xterms("2(P-1) ring steps (exact recurrence)", x.finish())
 }
 
 // reduceScatterReduceScatterv: the Cray X1's: a binomial reduce of the
@@ -98,21 +119,32 @@ func reduceScatterReduceScatterv(e *env) {
 
 // reduceScatterRing: P-1 exchanges of one ceil(m/P)-byte block.
 func reduceScatterRing(e *env) {
-	e.rounds("(P-1) x ", float64(e.P-1), e.cost(ceilDiv(e.m, e.P)))
-	e.add(noCompute, 0)
+	es := elemBytes(e.m)
+	x := newXsteps(e)
+	x.ringRS(rsOffsets(e.m/es, e.P), es)
+	e.xterms("(P-1) ring steps (exact recurrence)", x.finish())
 }
 
 // reduceScatterRecursiveHalving: recursive halving on p = 2^floor(log2 P)
 // ranks; a rank folded in gets its block back from its partner at the end
 // (hand-back).
 func reduceScatterRecursiveHalving(e *env) {
-	p := pof2(e.P)
-	foldIn(e, p)
-	halving(e, p)
-	if e.P > p {
-		e.msg("hand-back ", 1, e.cost(ceilDiv(e.m, e.P)))
+	es := elemBytes(e.m)
+	offs := rsOffsets(e.m/es, e.P)
+	f, x := newXfold(e.P), newXsteps(e)
+	bo := make([]int, f.p+1)
+	for j := range f.p {
+		first := j + f.rem // the lowest rank new rank j stands for
+		if j < f.rem {
+			first = 2 * j
+		}
+		bo[j] = offs[first]
 	}
-	e.add(noCompute, 0)
+	bo[f.p] = offs[e.P]
+	x.foldIn(f, e.m)
+	x.halving(f, bo, es)
+	x.foldOut(f, func(r int) int { return (offs[r+1] - offs[r]) * es })
+	e.xterms("fold-in, log2 p halving steps, hand-back (exact recurrence)", x.finish())
 }
 
 // scanChain: rank i waits for rank i-1's prefix and passes its own on:
@@ -125,6 +157,12 @@ func scanChain(e *env) {
 // scanRecursiveDoubling (Hillis-Steele): ceil(log2 P) rounds, each rank
 // sending its partial to rank i+2^k and receiving from i-2^k.
 func scanRecursiveDoubling(e *env) {
-	e.rounds("ceil(log2 P) x ", float64(ceilLog2(e.P)), e.cost(e.m))
-	e.add(noCompute, 0)
+	x := newXsteps(e)
+	for d := 1; d < e.P; d <<= 1 {
+		for r := d; r < e.P; r++ {
+			x.pair(r-d, r, e.m)
+		}
+		x.run()
+	}
+	e.xterms("ceil(log2 P) steps (exact recurrence)", x.finish())
 }

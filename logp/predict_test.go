@@ -109,10 +109,22 @@ func TestPredictNamesReductionCompute(t *testing.T) {
 	}
 }
 
+// Except where the MPI code's blocks are whole elements, each starting on
+// a word (redSplit), and reduce_scatter's last block takes the remainder:
+// a size that splits evenly can beat a smaller one that does not
+// (reduce_scatter on 8 ranks: 64 bytes are eight 8-byte blocks, 63 bytes
+// seven of 7 bytes and one of 14).
 func TestPredictMonotoneInBytes(t *testing.T) {
 	sizes := []int{0, 1, 2, 3, 4, 7, 8, 63, 64, 127, 128, 129, 255, 256, 257, 1000, 4096, 65536, 1 << 20}
+	unevenBlocks := map[string]bool{
+		"allreduce/ring": true, "reduce/reduce_scatter_gather": true,
+		"reduce_scatter/recursive_halving": true, "reduce_scatter/ring": true,
+	}
 	for _, op := range slices.Sorted(maps.Keys(Ops)) {
 		for _, alg := range Ops[op] {
+			if unevenBlocks[op+"/"+alg] {
+				continue
+			}
 			for _, P := range []int{2, 3, 5, 8, 13, 64} {
 				prev := -1.0
 				for _, m := range sizes {

@@ -19,11 +19,13 @@ import (
 var exactOnGenerated = []string{
 	"allgather/gather_bcast", "allgather/ring",
 	"allreduce/reduce_bcast",
+	"allreduce/ring",
 	"alltoall/bruck", "alltoall/pairwise",
 	"barrier/central", "barrier/dissemination",
 	"bcast/binomial", "bcast/flat", "bcast/optimal",
 	"gather/binomial", "gather/flat",
 	"reduce/binomial", "reduce/flat",
+	"reduce_scatter/ring",
 	"scan/chain",
 	"scatter/binomial", "scatter/flat",
 }
