@@ -257,3 +257,146 @@ func (x *xsteps) ringRS(bo []int, es int) {
 		x.run()
 	}
 }
+
+// evkey is where an event stands in LogGOPS's order: events are taken by
+// time, and at one time in the order they were queued, which is the order
+// in which the events that queued them were taken (then, within one
+// event, the order it queued them in: a send's message before the ops its
+// completion readies, a send before a receive).
+type evkey struct {
+	t   float64
+	up  *evkey // the event that queued it; nil: queued at the start
+	sub int    // order among the events up queued (or at the start)
+}
+
+// cmpKey orders two events' keys: < 0 if a is taken first.
+func cmpKey(a, b *evkey) int {
+	for a != b {
+		switch {
+		case a.t < b.t:
+			return -1
+		case a.t > b.t:
+			return 1
+		case a.up == nil && b.up == nil || a.up == b.up:
+			return a.sub - b.sub
+		case a.up == nil:
+			return -1
+		case b.up == nil:
+			return 1
+		}
+		if c := cmpKey(a.up, b.up); c != 0 {
+			return c
+		}
+		return a.sub - b.sub
+	}
+	return 0
+}
+
+func laterKey(a, b *evkey) *evkey {
+	if a == nil || b != nil && cmpKey(a, b) < 0 {
+		return b
+	}
+	return a
+}
+
+// xprog is one rank's program for replay: its steps in order.
+type xprog struct {
+	rank  int
+	steps []xout
+	// arrive is, per step with a receive, when its message's first byte
+	// arrives, and sentBy the key of the send that sent it.
+	arrive []float64
+	sentBy []*evkey
+	// start and startKey are, per step with a send, when the send started
+	// and its event's key (outputs).
+	start    []float64
+	startKey []*evkey
+}
+
+// replay evaluates one rank's program given its messages' arrivals: its
+// processor takes its sends (each due once the step before is complete
+// and the send interface is free) and its messages (each due once it has
+// arrived and the receive interface is free), whichever falls due first,
+// in LogGOPS's order at a tie; a message that arrives before its step is
+// handled then all the same and its receive completes when posted. It
+// returns the rank's finish.
+func (e *env) replay(x *xprog) float64 {
+	var cpu, ns, nr float64
+	K := len(x.steps)
+	x.start, x.startKey = make([]float64, K), make([]*evkey, K)
+	order := make([]int, 0, K) // steps with a receive, by arrival
+	for k, s := range x.steps {
+		if s.from >= 0 {
+			order = append(order, k)
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		switch {
+		case x.arrive[a] < x.arrive[b]:
+			return -1
+		case x.arrive[a] > x.arrive[b]:
+			return 1
+		}
+		return cmpKey(x.sentBy[a], x.sentBy[b])
+	})
+	got := make([]*evkey, K) // the event that handled step k's message
+	next := 0                // next message in order
+	var ready *evkey         // the event that made the current step ready
+	var post *evkey          // the current step's receive's post
+	// The start queues every rank's first ops, sends first; a later
+	// event queues one rank's, the send before the receive.
+	sub := func(kind int) int {
+		if ready == nil {
+			return 2*x.rank + kind
+		}
+		return 1 + kind
+	}
+	for k := 0; k < K; {
+		s := x.steps[k]
+		if s.from >= 0 && post == nil {
+			post = &evkey{t: cpu, up: ready, sub: sub(1)}
+		}
+		needSend := s.to >= 0 && x.startKey[k] == nil
+		if !needSend && (s.from < 0 || got[k] != nil) {
+			// Complete: by the later of its send and its receive's
+			// completion (the message's handling, or the post if the
+			// message was handled before it).
+			var done *evkey
+			if s.to >= 0 {
+				done = x.startKey[k]
+			}
+			if s.from >= 0 {
+				done = laterKey(done, laterKey(got[k], post))
+			}
+			ready, post = done, nil
+			k++
+			continue
+		}
+		// The next message and the send due, whichever is first.
+		hi := -1
+		var h float64
+		var hk *evkey
+		if next < len(order) {
+			hi = order[next]
+			h = max(x.arrive[hi], cpu, nr)
+			hk = &evkey{t: h, up: x.sentBy[hi]}
+		} else if !needSend {
+			panic("logp: replay: a receive without its message")
+		}
+		if needSend {
+			d := max(cpu, ns)
+			sk := &evkey{t: d, up: ready, sub: sub(0)}
+			if hi < 0 || cmpKey(sk, hk) < 0 {
+				c := e.cost(s.sb)
+				x.start[k], x.startKey[k] = d, sk
+				cpu, ns = d+c.os+c.om, d+c.g+c.gm
+				continue
+			}
+		}
+		c := e.cost(x.steps[hi].rb)
+		cpu, nr = h+c.or+c.bytes(), h+c.g+c.gm
+		got[hi] = hk
+		next++
+	}
+	return cpu
+}

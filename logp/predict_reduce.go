@@ -157,12 +157,43 @@ func scanChain(e *env) {
 // scanRecursiveDoubling (Hillis-Steele): ceil(log2 P) rounds, each rank
 // sending its partial to rank i+2^k and receiving from i-2^k.
 func scanRecursiveDoubling(e *env) {
-	x := newXsteps(e)
-	for d := 1; d < e.P; d <<= 1 {
-		for r := d; r < e.P; r++ {
-			x.pair(r-d, r, e.m)
-		}
-		x.run()
+	// Messages only go up, so each rank is replayed once its senders
+	// (lower ranks) are, with every arrival known.
+	P, c := e.P, e.cost(e.m)
+	var ds []int
+	for d := 1; d < P; d <<= 1 {
+		ds = append(ds, d)
 	}
-	e.xterms("ceil(log2 P) steps (exact recurrence)", x.finish())
+	start := make([][]*evkey, P) // per rank, per round: its send's event
+	var finish float64
+	for r := range P {
+		x := &xprog{rank: r}
+		var round []int
+		for k, d := range ds {
+			st := xout{to: -1, from: -1}
+			if r+d < P {
+				st.to, st.sb = r+d, e.m
+			}
+			if r-d >= 0 {
+				st.from, st.rb = r-d, e.m
+			}
+			if st.to < 0 && st.from < 0 {
+				continue
+			}
+			a, by := 0.0, (*evkey)(nil)
+			if st.from >= 0 {
+				by = start[r-d][k]
+				a = by.t + c.os + c.l
+			}
+			x.steps = append(x.steps, st)
+			x.arrive, x.sentBy = append(x.arrive, a), append(x.sentBy, by)
+			round = append(round, k)
+		}
+		finish = max(finish, e.replay(x))
+		start[r] = make([]*evkey, len(ds))
+		for i, k := range round {
+			start[r][k] = x.startKey[i]
+		}
+	}
+	e.xterms("ceil(log2 P) steps (exact recurrence)", finish)
 }
