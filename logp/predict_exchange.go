@@ -5,27 +5,24 @@ import (
 	"slices"
 )
 
-// The exact evaluation of the exchange algorithms (the rings, recursive
-// doubling and halving, Rabenseifner's, the Hillis-Steele scan): a
-// recurrence over their steps, every rank's processor, send and receive
-// interface clocks carried from one step to the next under LogGOPS's
-// rules. In a step each rank posts at most one send and one receive and
-// waits for both (mpi's sendrecv, or a blocking send or receive alone). A
-// rank's send is due when its processor and send interface are free after
-// its previous step; its partner's message is handled once it has arrived
-// and the processor and receive interface are free, before the send if it
-// is due first (the processor takes one job at a time, in the order they
-// fall due). Blocks are the MPI code's (redSplit: whole elements, each
-// block starting on a word), so the sizes differ from rank to rank and the
-// slowest rank is not a lockstep round count.
+// The rings (mpi's ring reduce-scatter and allgather) evaluated step by
+// step: every rank's processor, send and receive interface clocks carried
+// from one step to the next under LogGOPS's rules. In a step each rank
+// posts a receive from its left neighbour and a send to its right one and
+// waits for both (mpi's sendrecv). Its send is due when its processor and
+// send interface are free after its previous step; its neighbour's message
+// is handled once it has arrived and the processor and receive interface
+// are free, before the send if it falls due first (at a tie, in LogGOPS's
+// order: evkey). A rank hears from its left neighbour only, whose messages
+// arrive in the order they were sent, so no message is handled before the
+// step it belongs to: the steps can be evaluated one after the other,
+// O(P) each. (The other exchange algorithms, whose ranks hear from many,
+// are replayed rank by rank: predict_replay.go.)
 
 // xrank is one rank's state between steps.
 type xrank struct {
 	cpu, ns, nr float64 // processor, send and receive interface free
-	// push is when the rank's current step became ready (the event that
-	// completed its previous step), -1 before anything: a job due at the
-	// same time as another goes first if it became due earlier.
-	push float64
+	ready       *evkey  // the event that made its current step ready (nil: the start)
 }
 
 // xout is a rank's part in one step: a send of sb bytes to to, a receive
@@ -40,15 +37,20 @@ type xsteps struct {
 	e     *env
 	r     []xrank
 	out   []xout
-	start []float64 // this step's send start per rank (-1: none yet)
-	order []int
+	sent  []*evkey   // this step's send per rank (nil: none yet)
+	hist  [][]*evkey // every step's sent, in order
+	steps [][]xout   // every step's out, in order
+	// unsure is set once a message may have come before its step (see
+	// run); lastSend and lastArr are each rank's latest send start and
+	// message arrival; post and got are run's scratch.
+	unsure            bool
+	lastSend, lastArr []float64
+	post, got         []*evkey
+	order             []int
 }
 
 func newXsteps(e *env) *xsteps {
-	x := &xsteps{e: e, r: make([]xrank, e.P), out: make([]xout, e.P), start: make([]float64, e.P)}
-	for i := range x.r {
-		x.r[i].push = -1
-	}
+	x := &xsteps{e: e, r: make([]xrank, e.P), out: make([]xout, e.P), sent: make([]*evkey, e.P)}
 	x.clear()
 	return x
 }
@@ -66,20 +68,24 @@ func (x *xsteps) pair(a, c, b int) {
 	x.out[c].from, x.out[c].rb = a, b
 }
 
-// handle lets rank r's processor and receive interface take a b-byte
-// message at h.
-func (x *xsteps) handle(r int, h float64, b int) {
-	c := x.e.cost(b)
-	x.r[r].cpu = h + c.or + c.bytes()
-	x.r[r].nr = h + c.g + c.gm
+// queued is the key of an op rank r's step queued when it became ready:
+// the start queues every rank's first ops rank by rank, sends first; a
+// later event one rank's, its send before its receive.
+func queued(r int, ready *evkey, t float64, kind int) *evkey {
+	if ready == nil {
+		return &evkey{t: t, sub: 2*r + kind}
+	}
+	return &evkey{t: t, up: ready, sub: 1 + kind}
 }
 
-// run evaluates the step built with pair and clears it.
+// run evaluates the step built with pair and clears it. Ranks are taken
+// in the order their sends fall due: a message can only come before its
+// receiver's send if it was sent earlier (o_s + L > 0).
 func (x *xsteps) run() {
 	P := x.e.P
 	x.order = x.order[:0]
 	for r := range P {
-		x.start[r] = -1
+		x.sent[r] = nil
 		if x.out[r].to >= 0 {
 			x.order = append(x.order, r)
 		}
@@ -94,39 +100,76 @@ func (x *xsteps) run() {
 		}
 		return 0
 	})
-	handled := make([]bool, P)
-	last := make([]float64, P) // start of the rank's later job this step
+	if x.post == nil {
+		x.post, x.got = make([]*evkey, P), make([]*evkey, P)
+		x.lastSend, x.lastArr = make([]float64, P), make([]float64, P)
+		for r := range P {
+			x.lastSend[r], x.lastArr[r] = -1, -1
+		}
+	}
+	post, got := x.post, x.got // each rank's receive's post, its message's handling
+	clear(got)
+	for r := range P {
+		if x.out[r].from >= 0 {
+			post[r] = queued(r, x.r[r].ready, x.r[r].cpu, 1)
+		}
+	}
+	// msg is the handling of rank r's message, due now.
+	msg := func(r int) *evkey {
+		q := x.out[r].from
+		c := x.e.cost(x.out[r].rb)
+		return &evkey{t: max(x.sent[q].t+c.os+c.l, x.r[r].cpu, x.r[r].nr), up: x.sent[q]}
+	}
+	handle := func(r int, h *evkey) {
+		c := x.e.cost(x.out[r].rb)
+		x.r[r].cpu, x.r[r].nr = h.t+c.or+c.bytes(), h.t+c.g+c.gm
+		got[r] = h
+	}
 	for _, r := range x.order {
-		d := due(r)
-		if q := x.out[r].from; q >= 0 && x.start[q] >= 0 {
-			c := x.e.cost(x.out[r].rb)
-			h := max(x.start[q]+c.os+c.l, x.r[r].cpu, x.r[r].nr)
-			// A tie goes to the job that became due first: the message
-			// at its sender's send, the send when the step began.
-			if h < d || h == d && x.start[q] < x.r[r].push {
-				x.handle(r, h, x.out[r].rb)
-				handled[r], last[r] = true, h
-				d = due(r)
+		if q := x.out[r].from; q >= 0 && x.sent[q] != nil {
+			if h := msg(r); cmpKey(h, queued(r, x.r[r].ready, due(r), 0)) < 0 {
+				handle(r, h)
 			}
 		}
 		c := x.e.cost(x.out[r].sb)
-		x.start[r] = d
+		d := due(r)
+		x.sent[r] = queued(r, x.r[r].ready, d, 0)
 		x.r[r].cpu, x.r[r].ns = d+c.os+c.om, d+c.g+c.gm
-		last[r] = max(last[r], d)
 	}
 	for r := range P {
-		q := x.out[r].from
-		if q < 0 || handled[r] {
-			continue
+		if x.out[r].from >= 0 && got[r] == nil {
+			handle(r, msg(r))
 		}
-		c := x.e.cost(x.out[r].rb)
-		h := max(x.start[q]+c.os+c.l, x.r[r].cpu, x.r[r].nr)
-		x.handle(r, h, x.out[r].rb)
-		last[r] = max(last[r], h)
 	}
+	// The steps are right if no message could be taken before the step it
+	// belongs to: each arrives after the message before it and after its
+	// receiver's send of the step before began.
+	for r := range P {
+		if q := x.out[r].from; q >= 0 {
+			c := x.e.cost(x.out[r].rb)
+			a := x.sent[q].t + c.os + c.l
+			x.unsure = x.unsure || a <= x.lastArr[r] || a <= x.lastSend[r]
+			x.lastArr[r] = a
+		}
+		if x.out[r].to >= 0 {
+			x.lastSend[r] = x.sent[r].t
+		}
+	}
+	x.hist = append(x.hist, slices.Clone(x.sent))
+	x.steps = append(x.steps, slices.Clone(x.out))
 	for r := range P {
 		if x.out[r].to >= 0 || x.out[r].from >= 0 {
-			x.r[r].push = last[r]
+			// The step is complete at the later of its send and its
+			// receive's completion (the handling, or the post if the
+			// message was handled first).
+			var done *evkey
+			if x.out[r].to >= 0 {
+				done = x.sent[r]
+			}
+			if x.out[r].from >= 0 {
+				done = laterKey(done, laterKey(got[r], post[r]))
+			}
+			x.r[r].ready = done
 		}
 	}
 	x.clear()
@@ -185,52 +228,11 @@ func (f xfold) real(j int) int {
 	return j + f.rem
 }
 
-// foldIn is the step in which each even rank below 2 rem hands its m
-// bytes to its odd partner.
-func (x *xsteps) foldIn(f xfold, m int) {
-	if f.rem == 0 {
-		return
-	}
-	for j := range f.rem {
-		x.pair(2*j, 2*j+1, m)
-	}
-	x.run()
-}
-
-// halving adds the recursive-halving reduce-scatter's steps among f's p
-// ranks: new rank j ends with block bo[j]..bo[j+1] (elements of es bytes).
-func (x *xsteps) halving(f xfold, bo []int, es int) {
-	lo := make([]int, f.p)
-	for mask := f.p / 2; mask > 0; mask >>= 1 {
-		for nr := range f.p {
-			keep, give := lo[nr], lo[nr]+mask
-			if nr&mask != 0 {
-				keep, give = give, keep
-			}
-			x.pair(f.real(nr), f.real(nr^mask), (bo[give+mask]-bo[give])*es)
-			lo[nr] = keep
-		}
-		x.run()
-	}
-}
-
 // xterms adds an exact evaluation's terms: the finish as one term (the
 // steps overlap rank by rank, so it has no per-message breakdown).
 func (e *env) xterms(name string, finish float64) {
 	e.add(name, finish)
 	e.add(noCompute, 0)
-}
-
-// foldOut is the step in which each odd rank below 2 rem hands its
-// partner size(partner) bytes.
-func (x *xsteps) foldOut(f xfold, size func(r int) int) {
-	if f.rem == 0 {
-		return
-	}
-	for j := range f.rem {
-		x.pair(2*j+1, 2*j, size(2*j))
-	}
-	x.run()
 }
 
 // rsOffsets are reduce_scatter's blocks: count/P elements per rank, the
@@ -242,6 +244,27 @@ func rsOffsets(count, P int) []int {
 	}
 	offs[P] = count
 	return offs
+}
+
+// replayed is the finish of the steps evaluated. A rank whose send
+// interface is slow (a big block, G large) can take the next step's
+// message before its own send, which the steps, one message per step, do
+// not see; when that may have happened (unsure), every rank is replayed
+// (xprogs.finish) from the sends the steps gave.
+func (x *xsteps) replayed() float64 {
+	if !x.unsure {
+		return x.finish()
+	}
+	p := newXprogs(x.e.P)
+	for k, outs := range x.steps {
+		for r, o := range outs {
+			if o.to >= 0 || o.from >= 0 {
+				p[r].steps = append(p[r].steps, o)
+				p[r].startKey = append(p[r].startKey, x.hist[k][r])
+			}
+		}
+	}
+	return p.finish(x.e)
 }
 
 // ringRS adds the ring reduce-scatter's P-1 steps over blocks bo (element
@@ -256,147 +279,4 @@ func (x *xsteps) ringRS(bo []int, es int) {
 		}
 		x.run()
 	}
-}
-
-// evkey is where an event stands in LogGOPS's order: events are taken by
-// time, and at one time in the order they were queued, which is the order
-// in which the events that queued them were taken (then, within one
-// event, the order it queued them in: a send's message before the ops its
-// completion readies, a send before a receive).
-type evkey struct {
-	t   float64
-	up  *evkey // the event that queued it; nil: queued at the start
-	sub int    // order among the events up queued (or at the start)
-}
-
-// cmpKey orders two events' keys: < 0 if a is taken first.
-func cmpKey(a, b *evkey) int {
-	for a != b {
-		switch {
-		case a.t < b.t:
-			return -1
-		case a.t > b.t:
-			return 1
-		case a.up == nil && b.up == nil || a.up == b.up:
-			return a.sub - b.sub
-		case a.up == nil:
-			return -1
-		case b.up == nil:
-			return 1
-		}
-		if c := cmpKey(a.up, b.up); c != 0 {
-			return c
-		}
-		return a.sub - b.sub
-	}
-	return 0
-}
-
-func laterKey(a, b *evkey) *evkey {
-	if a == nil || b != nil && cmpKey(a, b) < 0 {
-		return b
-	}
-	return a
-}
-
-// xprog is one rank's program for replay: its steps in order.
-type xprog struct {
-	rank  int
-	steps []xout
-	// arrive is, per step with a receive, when its message's first byte
-	// arrives, and sentBy the key of the send that sent it.
-	arrive []float64
-	sentBy []*evkey
-	// start and startKey are, per step with a send, when the send started
-	// and its event's key (outputs).
-	start    []float64
-	startKey []*evkey
-}
-
-// replay evaluates one rank's program given its messages' arrivals: its
-// processor takes its sends (each due once the step before is complete
-// and the send interface is free) and its messages (each due once it has
-// arrived and the receive interface is free), whichever falls due first,
-// in LogGOPS's order at a tie; a message that arrives before its step is
-// handled then all the same and its receive completes when posted. It
-// returns the rank's finish.
-func (e *env) replay(x *xprog) float64 {
-	var cpu, ns, nr float64
-	K := len(x.steps)
-	x.start, x.startKey = make([]float64, K), make([]*evkey, K)
-	order := make([]int, 0, K) // steps with a receive, by arrival
-	for k, s := range x.steps {
-		if s.from >= 0 {
-			order = append(order, k)
-		}
-	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		switch {
-		case x.arrive[a] < x.arrive[b]:
-			return -1
-		case x.arrive[a] > x.arrive[b]:
-			return 1
-		}
-		return cmpKey(x.sentBy[a], x.sentBy[b])
-	})
-	got := make([]*evkey, K) // the event that handled step k's message
-	next := 0                // next message in order
-	var ready *evkey         // the event that made the current step ready
-	var post *evkey          // the current step's receive's post
-	// The start queues every rank's first ops, sends first; a later
-	// event queues one rank's, the send before the receive.
-	sub := func(kind int) int {
-		if ready == nil {
-			return 2*x.rank + kind
-		}
-		return 1 + kind
-	}
-	for k := 0; k < K; {
-		s := x.steps[k]
-		if s.from >= 0 && post == nil {
-			post = &evkey{t: cpu, up: ready, sub: sub(1)}
-		}
-		needSend := s.to >= 0 && x.startKey[k] == nil
-		if !needSend && (s.from < 0 || got[k] != nil) {
-			// Complete: by the later of its send and its receive's
-			// completion (the message's handling, or the post if the
-			// message was handled before it).
-			var done *evkey
-			if s.to >= 0 {
-				done = x.startKey[k]
-			}
-			if s.from >= 0 {
-				done = laterKey(done, laterKey(got[k], post))
-			}
-			ready, post = done, nil
-			k++
-			continue
-		}
-		// The next message and the send due, whichever is first.
-		hi := -1
-		var h float64
-		var hk *evkey
-		if next < len(order) {
-			hi = order[next]
-			h = max(x.arrive[hi], cpu, nr)
-			hk = &evkey{t: h, up: x.sentBy[hi]}
-		} else if !needSend {
-			panic("logp: replay: a receive without its message")
-		}
-		if needSend {
-			d := max(cpu, ns)
-			sk := &evkey{t: d, up: ready, sub: sub(0)}
-			if hi < 0 || cmpKey(sk, hk) < 0 {
-				c := e.cost(s.sb)
-				x.start[k], x.startKey[k] = d, sk
-				cpu, ns = d+c.os+c.om, d+c.g+c.gm
-				continue
-			}
-		}
-		c := e.cost(x.steps[hi].rb)
-		cpu, nr = h+c.or+c.bytes(), h+c.g+c.gm
-		got[hi] = hk
-		next++
-	}
-	return cpu
 }

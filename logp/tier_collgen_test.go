@@ -19,13 +19,15 @@ import (
 var exactOnGenerated = []string{
 	"allgather/gather_bcast", "allgather/ring",
 	"allreduce/reduce_bcast",
-	"allreduce/ring",
+	"allreduce/recursive_doubling", "allreduce/reduce_scatter_allgather", "allreduce/ring",
 	"alltoall/bruck", "alltoall/pairwise",
 	"barrier/central", "barrier/dissemination",
 	"bcast/binomial", "bcast/flat", "bcast/optimal",
 	"gather/binomial", "gather/flat",
 	"reduce/binomial", "reduce/flat",
 	"reduce_scatter/ring",
+	"reduce/reduce_scatter_gather",
+	"reduce_scatter/recursive_halving", "reduce_scatter/reduce_scatterv",
 	"scan/chain", "scan/recursive_doubling",
 	"scatter/binomial", "scatter/flat",
 }
