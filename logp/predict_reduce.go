@@ -2,7 +2,8 @@ package logp
 
 // Reductions: the formulas behind Predict for nocsim's mpi/coll_reduce.go.
 // bytes is the vector (the whole vector before scattering for
-// reduce_scatter). The models are message time only: combining costs
+// reduce_scatter), split as the MPI code splits it: into float64 elements
+// (single bytes if bytes is not a multiple of 8), blocks of whole elements. The models are message time only: combining costs
 // processor time per byte that LogGP has no parameter for, so every
 // reduction lists it as a 0-cycle term rather than leave it silently out.
 
@@ -26,36 +27,40 @@ func reduceBinomial(e *env) {
 func (e *env) whole(int) int { return e.m }
 
 // reduceScatterGather is Rabenseifner's: a reduce-scatter by recursive
-// halving on p = 2^floor(log2 P) ranks (exchanges of m/2, m/4, ... m/p)
-// and a binomial gather of the blocks to the root (m/p, ... m/2). With P
-// not a power of two, half of the first 2(P-p) ranks hand their vector in
-// first (fold-in) and, the root (rank 0) being one of them, its partner
-// gathers and hands it the result (hand-over).
+// halving on p = 2^floor(log2 P) ranks (exchanges of about m/2, m/4, ...
+// m/p) and a binomial gather of the blocks to new rank 0 (m/p, ... m/2).
+// With P not a power of two, half of the first 2(P-p) ranks hand their
+// vector in first (fold-in) and, the root (rank 0) being one of them, new
+// rank 0 (rank 1) hands it the result (hand-over). Every rank is replayed
+// (xprogs.finish): the folded ranks' partners are late, and the blocks
+// differ by an element from rank to rank.
 func reduceScatterGather(e *env) {
-	p := pof2(e.P)
-	foldIn(e, p)
-	halving(e, p)
-	for d := 1; d < p; d <<= 1 {
-		e.round("gather log2 p x ", e.cost(ceilDiv(e.m*d, p)), 2*d >= p)
+	es := elemBytes(e.m)
+	f, x := newXfold(e.P), newXprogs(e.P)
+	bo := redSplit(e.m/es, f.p, es)
+	for r := range e.P {
+		nr := x.foldIn(f, r, e.m)
+		if nr < 0 {
+			if r == 0 { // the root: new rank 0 hands it the result
+				x.recv(0, 1, e.m)
+			}
+			continue
+		}
+		x.halving(f, r, nr, bo, es)
+		// Binomial gather of the blocks to new rank 0.
+		m := 1
+		for ; m < f.p; m <<= 1 {
+			if nr&m != 0 {
+				x.send(r, f.real(nr^m), (bo[nr+m]-bo[nr])*es)
+				break
+			}
+			x.recv(r, f.real(nr^m), (bo[nr+2*m]-bo[nr+m])*es)
+		}
+		if m >= f.p && r != 0 {
+			x.send(r, 0, e.m)
+		}
 	}
-	if e.P > p {
-		e.msg("hand-over ", 1, e.cost(e.m))
-	}
-	e.add(noCompute, 0)
-}
-
-func foldIn(e *env, p int) {
-	if e.P > p {
-		e.msg("fold-in ", 1, e.cost(e.m))
-	}
-}
-
-// halving is the recursive-halving reduce-scatter on p ranks: log2 p
-// exchanges, each of half the part still held.
-func halving(e *env, p int) {
-	for d := p / 2; d >= 1; d >>= 1 {
-		e.round("halving log2 p x ", e.cost(ceilDiv(e.m*d, p)), d == 1)
-	}
+	e.xterms("fold-in, log2 p halving steps, gather, hand-over (exact recurrence)", x.finish(e))
 }
 
 // allreduceReduceBcast: a binomial reduce to rank 0, then a binomial bcast.
@@ -67,52 +72,115 @@ func allreduceReduceBcast(e *env) {
 
 // allreduceRecursiveDoubling: log2 p exchanges of the whole vector among
 // p = 2^floor(log2 P) ranks, the others folded in first and handed the
-// result last.
+// result last; every rank replayed (xprogs.finish), as the folded ranks'
+// partners start late and a partner ahead of its round can send before the
+// message of the round before has come.
 func allreduceRecursiveDoubling(e *env) {
-	p := pof2(e.P)
-	foldIn(e, p)
-	e.rounds("log2 p x ", float64(ceilLog2(p)), e.cost(e.m))
-	if e.P > p {
-		e.msg("fold-out ", 1, e.cost(e.m))
+	f, x := newXfold(e.P), newXprogs(e.P)
+	for r := range e.P {
+		nr := x.foldIn(f, r, e.m)
+		if nr < 0 {
+			x.recv(r, r+1, e.m)
+			continue
+		}
+		for mask := 1; mask < f.p; mask <<= 1 {
+			x.exch(r, f.real(nr^mask), e.m, e.m)
+		}
+		if r < 2*f.rem {
+			x.send(r, r-1, e.m)
+		}
 	}
-	e.add(noCompute, 0)
+	e.xterms("fold-in, log2 p exchanges, fold-out (exact recurrence)", x.finish(e))
 }
 
 // allreduceRing: a ring reduce-scatter and a ring allgather, 2(P-1)
-// exchanges of ceil(m/P) bytes.
+// steps over the P blocks of redSplit (whole elements: with fewer elements
+// than ranks most blocks are empty and one is not), evaluated step by step
+// (xsteps).
 func allreduceRing(e *env) {
-	e.rounds("2(P-1) x ", float64(2*(e.P-1)), e.cost(ceilDiv(e.m, e.P)))
-	e.add(noCompute, 0)
+	es := elemBytes(e.m)
+	P, bo := e.P, redSplit(e.m/es, e.P, es)
+	blk := func(i int) int { i = (i%P + P) % P; return (bo[i+1] - bo[i]) * es }
+	x := newXsteps(e)
+	x.ringRS(bo, es)
+	for s := range P - 1 {
+		for r := range P {
+			x.pair(r, (r+1)%P, blk(r-s))
+		}
+		x.run()
+	}
+	e.xterms("2(P-1) ring steps (exact recurrence)", x.replayed())
 }
 
 // reduceScatterReduceScatterv: the Cray X1's: a binomial reduce of the
-// whole vector to rank 0, which then sends every rank its ceil(m/P)-byte
-// block back to back.
+// whole vector to rank 0, which then sends every rank its block back to
+// back (count/P elements each, the last rank's taking the remainder);
+// every rank replayed (xprogs.finish).
 func reduceScatterReduceScatterv(e *env) {
-	e.binomialUp("reduce ", e.whole)
-	c := e.cost(ceilDiv(e.m, e.P))
-	e.msg("scatterv ", 1, c)
-	e.add("scatterv (P-2) x max(g, o_s+(m-1)G): root sends", float64(e.P-2)*c.sendIv())
-	e.add(noCompute, 0)
+	es := elemBytes(e.m)
+	offs := rsOffsets(e.m/es, e.P)
+	x := newXprogs(e.P)
+	for r := range e.P {
+		// mpi's reduceBinomial: children nearest first, then the parent.
+		for mask := 1; mask < e.P; mask <<= 1 {
+			if r&mask != 0 {
+				x.send(r, r-mask, e.m)
+				break
+			}
+			if r+mask < e.P {
+				x.recv(r, r+mask, e.m)
+			}
+		}
+		if r != 0 {
+			x.recv(r, 0, (offs[r+1]-offs[r])*es)
+		}
+	}
+	for r := 1; r < e.P; r++ { // posted at once: sent back to back
+		x.send(0, r, (offs[r+1]-offs[r])*es)
+	}
+	e.xterms("binomial reduce, root sends the blocks (exact recurrence)", x.finish(e))
 }
 
-// reduceScatterRing: P-1 exchanges of one ceil(m/P)-byte block.
+// reduceScatterRing: P-1 steps, each passing one block on (count/P
+// elements each, the last rank's taking the remainder, so one message of
+// every step is the big one), evaluated step by step (xsteps).
 func reduceScatterRing(e *env) {
-	e.rounds("(P-1) x ", float64(e.P-1), e.cost(ceilDiv(e.m, e.P)))
-	e.add(noCompute, 0)
+	es := elemBytes(e.m)
+	x := newXsteps(e)
+	x.ringRS(rsOffsets(e.m/es, e.P), es)
+	e.xterms("(P-1) ring steps (exact recurrence)", x.replayed())
 }
 
 // reduceScatterRecursiveHalving: recursive halving on p = 2^floor(log2 P)
-// ranks; a rank folded in gets its block back from its partner at the end
-// (hand-back).
+// ranks, each new rank's block the blocks of the ranks it stands for; a
+// rank folded in gets its block back from its partner at the end
+// (hand-back). Every rank replayed (xprogs.finish).
 func reduceScatterRecursiveHalving(e *env) {
-	p := pof2(e.P)
-	foldIn(e, p)
-	halving(e, p)
-	if e.P > p {
-		e.msg("hand-back ", 1, e.cost(ceilDiv(e.m, e.P)))
+	es := elemBytes(e.m)
+	offs := rsOffsets(e.m/es, e.P)
+	block := func(r int) int { return (offs[r+1] - offs[r]) * es }
+	f, x := newXfold(e.P), newXprogs(e.P)
+	bo := make([]int, f.p+1)
+	for j := range f.p {
+		first := j + f.rem // the lowest rank new rank j stands for
+		if j < f.rem {
+			first = 2 * j
+		}
+		bo[j] = offs[first]
 	}
-	e.add(noCompute, 0)
+	bo[f.p] = offs[e.P]
+	for r := range e.P {
+		nr := x.foldIn(f, r, e.m)
+		if nr < 0 {
+			x.recv(r, r+1, block(r))
+			continue
+		}
+		x.halving(f, r, nr, bo, es)
+		if r < 2*f.rem {
+			x.send(r, r-1, block(r-1))
+		}
+	}
+	e.xterms("fold-in, log2 p halving steps, hand-back (exact recurrence)", x.finish(e))
 }
 
 // scanChain: rank i waits for rank i-1's prefix and passes its own on:
@@ -123,8 +191,23 @@ func scanChain(e *env) {
 }
 
 // scanRecursiveDoubling (Hillis-Steele): ceil(log2 P) rounds, each rank
-// sending its partial to rank i+2^k and receiving from i-2^k.
+// sending its partial to rank i+2^k and receiving from i-2^k. Rank 0 only
+// sends, so it races ahead and its later messages can reach a rank before
+// the round's earlier ones: every rank replayed (xprogs.finish; messages
+// only go up, so one sweep in rank order settles them).
 func scanRecursiveDoubling(e *env) {
-	e.rounds("ceil(log2 P) x ", float64(ceilLog2(e.P)), e.cost(e.m))
-	e.add(noCompute, 0)
+	x := newXprogs(e.P)
+	for r := range e.P {
+		for d := 1; d < e.P; d <<= 1 {
+			switch up, down := r+d < e.P, r-d >= 0; {
+			case up && down:
+				x[r].steps = append(x[r].steps, xout{to: r + d, sb: e.m, from: r - d, rb: e.m})
+			case up:
+				x.send(r, r+d, e.m)
+			case down:
+				x.recv(r, r-d, e.m)
+			}
+		}
+	}
+	e.xterms("ceil(log2 P) steps (exact recurrence)", x.finish(e))
 }

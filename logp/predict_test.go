@@ -117,11 +117,26 @@ func TestPredictNamesReductionCompute(t *testing.T) {
 // 128, and the chunk that crosses the critical path twice is shorter (the
 // LogGOPS tier on the MPI layer's schedule agrees: 213 -> 210 cycles on
 // machine's eager segment).
+// And where the MPI code's blocks are whole elements, each starting on
+// a word (redSplit), and reduce_scatter's last block takes the remainder:
+// a size that splits evenly can beat a smaller one that does not
+// (reduce_scatter on 8 ranks: 64 bytes are eight 8-byte blocks, 63 bytes
+// seven of 7 bytes and one of 14); and the Hillis-Steele scan, whose
+// ranks take messages in the order they arrive: on "machine" at P = 13 a
+// 1-byte scan takes 320 cycles and a 2-byte one 297, on the LogGOPS tier
+// too (with the messages half a cycle longer, a rank's processor takes its
+// sends and the messages that arrive early in another order).
 func TestPredictMonotoneInBytes(t *testing.T) {
 	sizes := []int{0, 1, 2, 3, 4, 7, 8, 63, 64, 127, 128, 129, 255, 256, 257, 1000, 4096, 65536, 1 << 20}
+	notMonotone := map[string]bool{
+		"allreduce/reduce_scatter_allgather": true, "allreduce/ring": true,
+		"reduce/reduce_scatter_gather": true, "reduce_scatter/recursive_halving": true,
+		"reduce_scatter/reduce_scatterv": true, "reduce_scatter/ring": true,
+		"scan/recursive_doubling": true, "bcast/scatter_allgather": true,
+	}
 	for _, op := range slices.Sorted(maps.Keys(Ops)) {
 		for _, alg := range Ops[op] {
-			if op+"/"+alg == "bcast/scatter_allgather" {
+			if notMonotone[op+"/"+alg] {
 				continue
 			}
 			for _, P := range []int{2, 3, 5, 8, 13, 64} {
@@ -158,6 +173,9 @@ func TestPredictMonotoneInP(t *testing.T) {
 			for _, m := range []int{8, 300, 100000} {
 				prev, prevPow := -1.0, -1.0
 				for P := 2; P <= 256; P++ {
+					if exempt[op+"/"+alg] && P&(P-1) != 0 {
+						continue // only powers of two are checked: spare the O(P^2) rings
+					}
 					x := predict(t, machine, op, alg, P, m).Cycles
 					if !exempt[op+"/"+alg] && x < prev {
 						t.Errorf("%s/%s m=%d: %v cycles on %d ranks, less than %v on %d", op, alg, m, x, P, prev, P-1)

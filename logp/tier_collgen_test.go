@@ -19,12 +19,16 @@ import (
 var exactOnGenerated = []string{
 	"allgather/gather_bcast", "allgather/ring",
 	"allreduce/reduce_bcast",
+	"allreduce/recursive_doubling", "allreduce/reduce_scatter_allgather", "allreduce/ring",
 	"alltoall/bruck", "alltoall/pairwise", "alltoall/post_all",
 	"barrier/central", "barrier/dissemination", "barrier/tree4",
 	"bcast/binomial", "bcast/flat", "bcast/optimal", "bcast/pull",
 	"gather/binomial", "gather/flat", "gather/push",
 	"reduce/binomial", "reduce/flat",
-	"scan/chain",
+	"reduce_scatter/ring",
+	"reduce/reduce_scatter_gather",
+	"reduce_scatter/recursive_halving", "reduce_scatter/reduce_scatterv",
+	"scan/chain", "scan/recursive_doubling",
 	"scatter/binomial", "scatter/flat",
 }
 

@@ -1,0 +1,295 @@
+package logp
+
+import (
+	"math"
+	"slices"
+)
+
+// evkey is where an event stands in LogGOPS's order: events are taken by
+// time, and at one time in the order they were queued, which is the order
+// in which the events that queued them were taken (then, within one
+// event, the order it queued them in: a send's message before the ops its
+// completion readies, a send before a receive).
+type evkey struct {
+	t   float64
+	up  *evkey // the event that queued it; nil: queued at the start
+	sub int    // order among the events up queued (or at the start)
+}
+
+// cmpKey orders two events' keys: < 0 if a is taken first.
+func cmpKey(a, b *evkey) int {
+	for a != b {
+		switch {
+		case a.t < b.t:
+			return -1
+		case a.t > b.t:
+			return 1
+		case a.up == nil && b.up == nil || a.up == b.up:
+			return a.sub - b.sub
+		case a.up == nil:
+			return -1
+		case b.up == nil:
+			return 1
+		}
+		if c := cmpKey(a.up, b.up); c != 0 {
+			return c
+		}
+		return a.sub - b.sub
+	}
+	return 0
+}
+
+func laterKey(a, b *evkey) *evkey {
+	if a == nil || b != nil && cmpKey(a, b) < 0 {
+		return b
+	}
+	return a
+}
+
+// xprog is one rank's program for replay: its steps in order.
+type xprog struct {
+	rank  int
+	steps []xout
+	// arrive is, per step with a receive, when its message's first byte
+	// arrives, and sentBy the key of the send that sent it.
+	arrive []float64
+	sentBy []*evkey
+	// start and startKey are, per step with a send, when the send started
+	// and its event's key (outputs).
+	start    []float64
+	startKey []*evkey
+}
+
+// replay evaluates one rank's program given its messages' arrivals: its
+// processor takes its sends (each due once the step before is complete
+// and the send interface is free) and its messages (each due once it has
+// arrived and the receive interface is free), whichever falls due first,
+// in LogGOPS's order at a tie; a message that arrives before its step is
+// handled then all the same and its receive completes when posted. It
+// returns the rank's finish.
+func (e *env) replay(x *xprog) float64 {
+	var cpu, ns, nr float64
+	K := len(x.steps)
+	x.start, x.startKey = make([]float64, K), make([]*evkey, K)
+	order := make([]int, 0, K) // steps with a receive, by arrival
+	for k, s := range x.steps {
+		if s.from >= 0 {
+			order = append(order, k)
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		switch {
+		case x.arrive[a] < x.arrive[b]:
+			return -1
+		case x.arrive[a] > x.arrive[b]:
+			return 1
+		}
+		if x.sentBy[a] == nil || x.sentBy[b] == nil {
+			return a - b // not known yet (finish's first sweep)
+		}
+		return cmpKey(x.sentBy[a], x.sentBy[b])
+	})
+	got := make([]*evkey, K) // the event that handled step k's message
+	next := 0                // next message in order
+	var ready *evkey         // the event that made the current step ready
+	var post *evkey          // the current step's receive's post
+	// The start queues every rank's first ops, sends first; a later
+	// event queues one rank's, the send before the receive.
+	sub := func(kind int) int {
+		if ready == nil {
+			return 2*x.rank + kind
+		}
+		return 1 + kind
+	}
+	for k := 0; k < K; {
+		s := x.steps[k]
+		if s.from >= 0 && post == nil {
+			post = &evkey{t: cpu, up: ready, sub: sub(1)}
+		}
+		needSend := s.to >= 0 && x.startKey[k] == nil
+		if !needSend && (s.from < 0 || got[k] != nil) {
+			// Complete: by the later of its send and its receive's
+			// completion (the message's handling, or the post if the
+			// message was handled before it).
+			var done *evkey
+			if s.to >= 0 {
+				done = x.startKey[k]
+			}
+			if s.from >= 0 {
+				done = laterKey(done, laterKey(got[k], post))
+			}
+			ready, post = done, nil
+			k++
+			continue
+		}
+		// The next message and the send due, whichever is first.
+		hi := -1
+		var h float64
+		var hk *evkey
+		if next < len(order) {
+			hi = order[next]
+			h = max(x.arrive[hi], cpu, nr)
+			hk = &evkey{t: h, up: x.sentBy[hi]}
+		} else if !needSend {
+			panic("logp: replay: a receive without its message")
+		}
+		if needSend {
+			d := max(cpu, ns)
+			sk := &evkey{t: d, up: ready, sub: sub(0)}
+			if hi < 0 || cmpKey(sk, hk) < 0 {
+				c := e.cost(s.sb)
+				x.start[k], x.startKey[k] = d, sk
+				cpu, ns = d+c.os+c.om, d+c.g+c.gm
+				continue
+			}
+		}
+		c := e.cost(x.steps[hi].rb)
+		cpu, nr = h+c.or+c.bytes(), h+c.g+c.gm
+		got[hi] = hk
+		next++
+	}
+	return cpu
+}
+
+// xprogs are every rank's programs, built step by step.
+type xprogs []xprog
+
+func newXprogs(P int) xprogs {
+	x := make(xprogs, P)
+	for r := range x {
+		x[r].rank = r
+	}
+	return x
+}
+
+// exch adds to rank r the step of mpi's sendrecv with peer: sb bytes out,
+// rb in.
+func (x xprogs) exch(r, peer, sb, rb int) { x.exch2(r, peer, sb, peer, rb) }
+
+// exch2 is a sendrecv of sb bytes to to and rb from from.
+func (x xprogs) exch2(r, to, sb, from, rb int) {
+	x[r].steps = append(x[r].steps, xout{to: to, sb: sb, from: from, rb: rb})
+}
+
+func (x xprogs) send(r, to, b int) {
+	x[r].steps = append(x[r].steps, xout{to: to, sb: b, from: -1})
+}
+
+func (x xprogs) recv(r, from, b int) {
+	x[r].steps = append(x[r].steps, xout{to: -1, from: from, rb: b})
+}
+
+// finish replays every rank until each one's arrivals are what its
+// senders' replays give (the messages between partners make the ranks
+// depend on each other both ways, so no single order of the ranks has
+// every arrival known first). Ranks are swept in order, each replayed
+// with the latest sends of the others (at first none: a message not yet
+// sent never arrives), and the sweeps stop when no send moves: every
+// rank's replay then agrees with the arrivals it was given, which is
+// LogGOPS's run of the programs (checked against the tier for every
+// algorithm, P = 2..100 and machines with zero L and o too). There is no
+// global event queue: each rank takes its own jobs in its own order.
+func (x xprogs) finish(e *env) float64 {
+	P := len(x)
+	// src[r][k] is the step of rank r's k-th step's sender that sends
+	// its message: the n-th send from q to r meets the n-th receive.
+	sends := make(map[[2]int][]int)
+	for q := range x {
+		for k, s := range x[q].steps {
+			if s.to >= 0 {
+				sends[[2]int{q, s.to}] = append(sends[[2]int{q, s.to}], k)
+			}
+		}
+	}
+	src := make([][]int, P)
+	for r := range x {
+		n := make(map[int]int)
+		src[r] = make([]int, len(x[r].steps))
+		x[r].arrive = make([]float64, len(x[r].steps))
+		x[r].sentBy = make([]*evkey, len(x[r].steps))
+		for k, s := range x[r].steps {
+			if s.from >= 0 {
+				src[r][k] = sends[[2]int{s.from, r}][n[s.from]]
+				n[s.from]++
+				x[r].arrive[k] = math.Inf(1)
+			}
+		}
+	}
+	prev := make([][]float64, P) // each rank's send starts after the last sweep
+	for r := range x {
+		if x[r].startKey == nil {
+			continue
+		}
+		prev[r] = make([]float64, len(x[r].steps)) // a guess given: a sweep that agrees ends it
+		for k, sk := range x[r].startKey {
+			if sk != nil {
+				prev[r][k] = sk.t
+			}
+		}
+	}
+	// A handful of sweeps settle every machine tried (two for a tree or
+	// a ring, about seven for the folded exchanges at P near 100); the
+	// bound, one sweep per message, only keeps a bug from looping forever.
+	msgs := 0
+	for r := range x {
+		msgs += len(x[r].steps)
+	}
+	var f float64
+	for sweep := 0; sweep <= msgs+1; sweep++ {
+		changed := false
+		f = 0
+		for r := range x {
+			for k, s := range x[r].steps {
+				if s.from < 0 {
+					continue
+				}
+				q := &x[s.from]
+				if q.startKey == nil {
+					continue // not replayed yet
+				}
+				if by := q.startKey[src[r][k]]; by != nil {
+					c := e.cost(s.rb)
+					x[r].arrive[k], x[r].sentBy[k] = by.t+c.os+c.l, by
+				}
+			}
+			f = max(f, e.replay(&x[r]))
+			if !slices.Equal(prev[r], x[r].start) {
+				changed = true
+				prev[r] = slices.Clone(x[r].start)
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	return f
+}
+
+// foldIn adds mpi's redFold: each even rank below 2 rem hands its m bytes
+// to its odd partner and gets back ret bytes at the end (the caller adds
+// that receive); it returns the new rank of r, -1 for a folded one.
+func (x xprogs) foldIn(f xfold, r, m int) int {
+	switch {
+	case r >= 2*f.rem:
+		return r - f.rem
+	case r%2 == 0:
+		x.send(r, r+1, m)
+		return -1
+	}
+	x.recv(r, r-1, m)
+	return r / 2
+}
+
+// halving adds new rank nr's (rank r's) recursive-halving steps among f's
+// p ranks over blocks bo (element offsets, es bytes each).
+func (x xprogs) halving(f xfold, r, nr int, bo []int, es int) {
+	lo := 0
+	for mask := f.p / 2; mask > 0; mask >>= 1 {
+		keep, give := lo, lo+mask
+		if nr&mask != 0 {
+			keep, give = give, keep
+		}
+		x.exch(r, f.real(nr^mask), (bo[give+mask]-bo[give])*es, (bo[keep+mask]-bo[keep])*es)
+		lo = keep
+	}
+}
