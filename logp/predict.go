@@ -74,13 +74,19 @@ var Ops = func() map[string][]string {
 // Every message is costed with the segment of its own size (p.Seg) over
 // p.AvgHops hops. The root is rank 0. P = 1 costs 0 cycles.
 //
-// The models follow the algorithms' critical paths with LogGP's rules: a
-// message of m bytes costs o_s + L + (m-1)G + o_r end to end; a rank
-// starts consecutive sends max(g, o_s+(m-1)G) apart and finishes
-// consecutive receives max(g, o_r+(m-1)G) apart; the tree and exchange
-// algorithms are costed round by round, a round followed by another
-// lasting at least g (the "gap stall" terms, zero unless g exceeds a
-// message's whole time).
+// The models follow LogGOPS's rules (the tier in logp/loggops): a send
+// keeps the processor busy o_s+(m-1)O and the send interface g+(m-1)G; a
+// receive keeps the processor busy o_r+max((m-1)G,(m-1)O) and the receive
+// interface g+(m-1)G; a message's first byte arrives o_s+L after its send
+// starts. They follow the message pattern the MPI code really sends
+// (the trees it builds, its folds for non-powers of two, its word-aligned
+// blocks): trees are walked down and up; the few ranks whose queues decide
+// the time (pull, push, post_all) are replayed in time order; the exchange
+// reductions replay each rank's steps over its arrivals, sweeping the ranks
+// where they wait on each other both ways. 29 of the 31 algorithms equal
+// the tier on the MPI layer's own schedules (logp/collgen) for P = 2..100
+// (tier_collgen_test.go); allgather recursive_doubling and bcast
+// scatter_allgather do not yet (README).
 // Contention in the mesh is not modelled, nor is the reductions' compute
 // (named with 0 cycles so its absence is visible).
 func (p Params) Predict(op, alg string, P, bytes int) (Prediction, error) {
