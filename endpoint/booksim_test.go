@@ -21,17 +21,7 @@ func TestBookSimPresetZeroLoad(t *testing.T) {
 	for _, length := range []int{1, 2, 5, 16} {
 		for src := 0; src < m.Nodes(); src++ {
 			for dst := 0; dst < m.Nodes(); dst++ {
-				eng := des.New()
-				f := NewFabric(eng, m, rs, DefaultSpec())
-				var got des.Time = -1
-				f.OnDeliver = func(p *Packet, now des.Time) { got = now - p.Created }
-				f.SendSynthetic(src, dst, length, 0)
-				if err := eng.Run(-1); err != nil {
-					t.Fatal(err)
-				}
-				if f.Err() != nil {
-					t.Fatal(f.Err())
-				}
+				got := loneLatency(t, m, rs, src, dst, length)
 				d := m.Hops(src, dst)
 				if want := des.Time(5*d + 7 + length - 1); got != want {
 					t.Fatalf("%d->%d (%d hops), %d flits: latency %d, BookSim %d", src, dst, d, length, got, want)

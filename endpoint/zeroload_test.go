@@ -28,17 +28,7 @@ func TestZeroLoadLatencyEveryPair(t *testing.T) {
 		for _, length := range []int{1, 2, 5, 20} {
 			for src := 0; src < m.Nodes(); src++ {
 				for dst := 0; dst < m.Nodes(); dst++ {
-					eng := des.New()
-					f := NewFabric(eng, m, rs, DefaultSpec())
-					var got des.Time = -1
-					f.OnDeliver = func(p *Packet, now des.Time) { got = now - p.Created }
-					f.SendSynthetic(src, dst, length, 0)
-					if err := eng.Run(-1); err != nil {
-						t.Fatal(err)
-					}
-					if f.Err() != nil {
-						t.Fatal(f.Err())
-					}
+					got := loneLatency(t, m, rs, src, dst, length)
 					want := rs.ZeroLoadLatency(m.Hops(src, dst), length)
 					if got != want {
 						t.Fatalf("%s: %d->%d (%d hops) length %d: latency %d, formula %d", name, src, dst, m.Hops(src, dst), length, got, want)
@@ -122,4 +112,23 @@ func TestZeroLoadMatchesBruteForce(t *testing.T) {
 			}
 		}
 	}
+}
+
+// loneLatency is the latency of a single packet of length flits from src
+// to dst on an otherwise idle network: creation at the source NIU to the
+// tail's consumption at the destination.
+func loneLatency(t *testing.T, m mesh.Mesh, rs router.Spec, src, dst, length int) des.Time {
+	t.Helper()
+	eng := des.New()
+	f := NewFabric(eng, m, rs, DefaultSpec())
+	var got des.Time = -1
+	f.OnDeliver = func(p *Packet, now des.Time) { got = now - p.Created }
+	f.SendSynthetic(src, dst, length, 0)
+	if err := eng.Run(-1); err != nil {
+		t.Fatal(err)
+	}
+	if f.Err() != nil {
+		t.Fatal(f.Err())
+	}
+	return got
 }
