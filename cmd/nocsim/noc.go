@@ -69,6 +69,12 @@ func nocCommand() *cli.Command {
 // scenarioFrom builds the scenario from --config (or the defaults) and the
 // key flags, and says where each key's value came from.
 func scenarioFrom(c *cli.Context, except ...string) (scenarios.Scenario, scenarios.Source, error) {
+	return scenarioOver(c, "", nil, except...)
+}
+
+// scenarioOver is scenarioFrom with the file base (named baseName) read
+// in place of the defaults when --config is not given.
+func scenarioOver(c *cli.Context, baseName string, base []byte, except ...string) (scenarios.Scenario, scenarios.Source, error) {
 	sc := scenarios.Defaults()
 	src := func(section, key string) string { return fmt.Sprintf("default [%s] %s", section, key) }
 	// --preset is applied under the file, so that the file's keys (and the
@@ -82,9 +88,11 @@ func scenarioFrom(c *cli.Context, except ...string) (scenarios.Scenario, scenari
 			return sc, nil, usageErr("--preset = %s: allowed %s", ke.Value, ke.Allowed)
 		}
 	}
-	if path := c.String("config"); path != "" || preset != "" {
+	if path := c.String("config"); path != "" || preset != "" || base != nil {
 		var r io.Reader = strings.NewReader("")
-		if path != "" {
+		if path == "" && base != nil {
+			r, path = bytes.NewReader(base), baseName
+		} else if path != "" {
 			f, err := os.Open(path)
 			if err != nil {
 				return sc, nil, usageErr("--config: %v", err)

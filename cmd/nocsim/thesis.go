@@ -1,0 +1,147 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+
+	"nocsim/scenarios"
+)
+
+func thesisCommand() *cli.Command {
+	flags := []cli.Flag{
+		&cli.StringFlag{Name: "config", Usage: "machine TOML file (default: the embedded thesis machine, scenarios/thesis/scmp-thesis.toml); flags override its keys"},
+		&cli.StringFlag{Name: "table", Usage: "the thesis table to reproduce: 5.1 (CG) or 5.2 (QR)"},
+		&cli.StringFlag{Name: "procs", Usage: "only the rows with these processor counts, comma-separated (default: every row)"},
+		&cli.StringFlag{Name: "sizes", Usage: "only the rows with these sizes (5.1: nonzeros; 5.2: matrix order), comma-separated (default: every row)"},
+		&cli.BoolFlag{Name: "json", Usage: "print a JSON array, one object per row"},
+		&cli.StringFlag{Name: "plot-dir", Usage: "draw the table's figures (thesis and nocsim side by side) as PNG files into `DIR`"},
+		&cli.IntFlag{Name: "workers", Usage: "runs simulated in parallel (0 = one per core); results do not depend on it"},
+		quietFlag,
+	}
+	all := append(flags, keyFlags(machineSections, "procs", "mesh")...)
+	return &cli.Command{
+		Name:      "thesis",
+		Usage:     "reproduce the SCMP thesis's Table 5.1 (CG) or 5.2 (QR): its times beside nocsim's, native and MPI",
+		UsageText: "nocsim thesis --table 5.1\nnocsim thesis --table 5.2 --procs 4,16 --sizes 128,256 --plot-dir figs",
+		Flags:     all,
+		Action:    runThesis,
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return usageErr("thesis: %v (see nocsim thesis --help)", err)
+		},
+	}
+}
+
+func runThesis(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return usageErr("thesis takes no arguments, got %q", c.Args().Slice())
+	}
+	table := c.String("table")
+	if table != "5.1" && table != "5.2" {
+		return usageErr("--table = %q: allowed 5.1 (CG), 5.2 (QR)", table)
+	}
+	var procs, sizes []int
+	var err error
+	if c.IsSet("procs") {
+		if procs, err = parseInts("procs", c.String("procs")); err != nil {
+			return usageErr("%v", err)
+		}
+	}
+	if c.IsSet("sizes") {
+		if sizes, err = parseInts("sizes", c.String("sizes")); err != nil {
+			return usageErr("%v", err)
+		}
+	}
+	rows, err := scenarios.ThesisRows(table, procs, sizes)
+	if err != nil {
+		return usageErr("--procs/--sizes: %v", err)
+	}
+	sc, src, err := thesisScenarioFrom(c)
+	if err != nil {
+		return err
+	}
+	if err := scenarios.CheckThesis(&sc, src, rows); err != nil {
+		return usageErr("%v", err)
+	}
+	if err := checkWorkers(c, "workers"); err != nil {
+		return err
+	}
+	if err := checkOutputFlags(c, nil, []string{"plot-dir"}); err != nil {
+		return err
+	}
+	if validateOnly {
+		return nil
+	}
+	bar := newProgress(c.App.ErrWriter, "thesis "+table, quiet(c))
+	res, err := scenarios.RunThesis(&sc, rows, scenarios.RunOptions{Workers: c.Int("workers"), Progress: bar.update})
+	if err != nil {
+		return runErr(err)
+	}
+	if c.Bool("json") {
+		recs := make([]scenarios.ThesisRecord, len(res))
+		for i, r := range res {
+			recs[i] = r.Record()
+		}
+		err = scenarios.WriteJSON(c.App.Writer, recs)
+	} else {
+		err = writeThesisTable(c.App.Writer, res)
+	}
+	if err != nil {
+		return runErr(err)
+	}
+	if dir := c.String("plot-dir"); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return runErr(err)
+		}
+		name := "default machine"
+		if p := c.String("config"); p != "" {
+			name = filepath.Base(p)
+		} else if !c.IsSet("config") {
+			name = scenarios.ThesisMachineName
+		}
+		for _, ch := range scenarios.ThesisCharts(res, name) {
+			if err := ch.Chart.Save(filepath.Join(dir, ch.File), 8, 4.5); err != nil {
+				return runErr(err)
+			}
+		}
+	}
+	for _, r := range res {
+		if !r.Correct {
+			return runErr(fmt.Errorf("table %s, size %d, P=%d: wrong answer (%s)", r.Row.Table, r.Row.Size(), r.Row.Procs, r.Detail))
+		}
+	}
+	return nil
+}
+
+// writeThesisTable prints the thesis's figures and nocsim's side by side,
+// in thousands of cycles as the thesis reports them.
+func writeThesisTable(out io.Writer, res []scenarios.ThesisResult) error {
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	size := "nonzeros"
+	if res[0].Row.Table == "5.2" {
+		size = "matrix"
+	}
+	fmt.Fprintf(tw, "%s\tprocs\tthesis native\tnocsim native\terror\tthesis MPI\tnocsim MPI\terror\tthesis ratio\tnocsim ratio\terror\t\n", size)
+	fmt.Fprintln(tw, "\t\t(kcycles)\t(kcycles)\t(%)\t(kcycles)\t(kcycles)\t(%)\t(MPI/native)\t(MPI/native)\t(%)\t")
+	for _, r := range res {
+		k := r.Record()
+		sz := fmt.Sprint(r.Row.Size())
+		if r.Row.Matrix > 0 {
+			sz = fmt.Sprintf("%dx%d", r.Row.Matrix, r.Row.Matrix)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%.0f\t%.0f\t%+.1f\t%.0f\t%.0f\t%+.1f\t%.3f\t%.3f\t%+.1f\t\n", sz, k.Procs,
+			k.ThesisNativeKCycle, k.NativeKCycle, k.NativeErrPct, k.ThesisMPIKCycle, k.MPIKCycle, k.MPIErrPct,
+			k.ThesisRatio, k.Ratio, k.RatioErrPct)
+	}
+	return tw.Flush()
+}
+
+// thesisScenarioFrom is the thesis machine (or --config) with the key
+// flags over it.
+func thesisScenarioFrom(c *cli.Context) (scenarios.Scenario, scenarios.Source, error) {
+	return scenarioOver(c, scenarios.ThesisMachineName, scenarios.ThesisMachine(), "procs", "mesh")
+}
