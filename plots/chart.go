@@ -204,16 +204,29 @@ func (c Chart) draw(cv vg.CanvasSizer) (err error) {
 		return err
 	}
 	dc := draw.New(cv)
-	if !c.LegendRight {
-		p.Draw(dc)
-		return nil
+	pc := dc
+	if c.LegendRight {
+		l := p.Legend
+		p.Legend = plot.NewLegend()
+		w := l.Rectangle(dc).Size().X + vg.Points(8)
+		pc = draw.Crop(dc, 0, -w, 0, 0)
+		l.Top, l.Left = true, true
+		l.Draw(draw.Crop(dc, dc.Size().X-w+vg.Points(4), 0, 0, -vg.Points(24)))
 	}
-	l := p.Legend
-	p.Legend = plot.NewLegend()
-	w := l.Rectangle(dc).Size().X + vg.Points(8)
-	p.Draw(draw.Crop(dc, 0, -w, 0, 0))
-	l.Top, l.Left = true, true
-	l.Draw(draw.Crop(dc, dc.Size().X-w+vg.Points(4), 0, 0, -vg.Points(24)))
+	if c.LogY && c.YLabel != "" {
+		// gonum/plot pads a vertical axis for its label as if the label
+		// sat at the arithmetic middle of the range, which on a log axis
+		// is near the top: the plot shrank under a band of white. The
+		// label is drawn here instead, centred, where gonum would draw it.
+		lb := p.Y.Label
+		p.Y.Label.Text = ""
+		sty := lb.TextStyle
+		sty.Rotation += math.Pi / 2
+		h, d := lb.TextStyle.Height(lb.Text), lb.TextStyle.FontExtents().Descent
+		pc.FillText(sty, vg.Point{X: pc.Min.X + h - d, Y: pc.Center().Y}, lb.Text)
+		pc = draw.Crop(pc, h+lb.Padding, 0, 0, 0)
+	}
+	p.Draw(pc)
 	return nil
 }
 

@@ -40,6 +40,9 @@ type TierSweep struct {
 	// tree is built for at a message size (as the chip run with the same
 	// parameters builds it); otherwise Opt's.
 	OptimalLogP func(bytes int) (L, o, g float64)
+	// ParamsName says where the parameters came from (a fitted file, or
+	// their values), for chart titles.
+	ParamsName string
 }
 
 // TierRow is one (algorithm, procs, size) point on the LogGOPS tier.
@@ -175,9 +178,9 @@ func (s *TierSweep) Run(opt RunOptions) ([]TierRow, error) {
 
 // CollTierChart draws completion time against P on a log axis ticked at the
 // rank counts run, one line per algorithm and size, legend outside.
-func CollTierChart(rows []TierRow) plots.Chart {
+func CollTierChart(rows []TierRow, params string) plots.Chart {
 	c := plots.Chart{
-		Title:  fmt.Sprintf("%s on the LogGOPS tier", rows[0].Op),
+		Title:  fmt.Sprintf("%s on the LogGOPS tier (%s)", rows[0].Op, params),
 		XLabel: "ranks (P, log scale)", YLabel: "completion time (cycles, last rank)",
 		LogX: true, LogY: true, LegendRight: true,
 	}

@@ -1,6 +1,8 @@
 package scenarios
 
 import (
+	"path/filepath"
+
 	"nocsim/logp/collgen"
 	"nocsim/router"
 )
@@ -28,5 +30,6 @@ func (sc *Scenario) tierSweep() (*TierSweep, []string, error) {
 		sizes = []int{8, 1024, 65536}
 	}
 	return &TierSweep{Op: w.Op, Algs: w.Algs, Procs: w.Procs, Sizes: sizes, Root: w.Root,
-		Params: FittedTierParams(*p), Opt: collgen.DefaultOptions(), OptimalLogP: p.OptimalLogP}, warnings, nil
+		Params: FittedTierParams(*p), Opt: collgen.DefaultOptions(), OptimalLogP: p.OptimalLogP,
+		ParamsName: "fitted " + filepath.Base(sc.Workload.Params)}, warnings, nil
 }

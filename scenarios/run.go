@@ -196,7 +196,7 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 				sum.Lines = append(sum.Lines, fmt.Sprintf("%s %s on the LogGOPS tier, P=%d, %d bytes: %.1f cycles", r.Op, r.Algorithm, r.Procs, r.SizeBytes, r.Cycles))
 			}
 			chart = func() error {
-				return out.save("tier.png", func(p string) error { return CollTierChart(tr).Save(p, 0, 0) })
+				return out.save("tier.png", func(p string) error { return CollTierChart(tr, ts.ParamsName).Save(p, 0, 0) })
 			}
 			break
 		}

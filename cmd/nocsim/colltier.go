@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -62,6 +63,7 @@ func tierParams(c *cli.Context, sw *scenarios.TierSweep) error {
 			return usageErr("--params: %v", err)
 		}
 		sw.Params, sw.OptimalLogP = scenarios.FittedTierParams(p), p.OptimalLogP
+		sw.ParamsName = "fitted " + filepath.Base(path)
 		return nil
 	}
 	if !given["L"] || !given["g"] || !given["o"] && !(given["o-s"] && given["o-r"]) {
@@ -72,6 +74,7 @@ func tierParams(c *cli.Context, sw *scenarios.TierSweep) error {
 		return err
 	}
 	sw.Params = scenarios.FixedTierParams(p)
+	sw.ParamsName = fmt.Sprintf("L=%g o_s=%g o_r=%g g=%g G=%g O=%g S=%d", p.L, p.Os, p.Or, p.Gap, p.G, p.O, p.S)
 	sw.OptimalLogP = func(int) (L, o, g float64) { return p.L, (p.Os + p.Or) / 2, p.Gap }
 	return nil
 }
@@ -132,7 +135,7 @@ func runCollTier(c *cli.Context) error {
 		return runErr(err)
 	}
 	if p := c.String("plot"); p != "" {
-		if err := scenarios.CollTierChart(rows).Save(p, 0, 0); err != nil {
+		if err := scenarios.CollTierChart(rows, sw.ParamsName).Save(p, 0, 0); err != nil {
 			return runErr(err)
 		}
 	}
