@@ -36,7 +36,6 @@ func firstWideRow(t *testing.T, path string) int {
 	return 0
 }
 
-
 // A y-axis label on a log axis must not push the plot area down: the top
 // grid line sits where it does without the label (gonum/plot pads the
 // axis for the label as if it were at the arithmetic middle of the range,
