@@ -8,12 +8,12 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -30,6 +30,10 @@ type Series struct {
 	// Companion draws the series in the previous series' colour and without
 	// glyphs: a model line beside the measurement it belongs to.
 	Companion bool
+	// Reference draws a guide that belongs to no measured series (ideal
+	// speedup, ratio 1): grey, dashed, without glyphs, taking no colour
+	// from the palette.
+	Reference bool
 	// YErr, optional, same length as Y: half-widths drawn as error bars
 	// (e.g. a 95% interval over repetitions); nil = none.
 	YErr []float64
@@ -48,15 +52,28 @@ func (s Series) XY(i int) (float64, float64) { return s.X[i], s.Y[i] }
 
 func (s Series) marked(i int) bool { return s.Marks != nil && s.Marks[i] }
 
+// joined is what the series' line runs through: its unmarked points only,
+// so that a marked (saturated, failed) point stands apart instead of
+// being joined into the curve.
+func (s Series) joined() plotter.XYer {
+	if s.Marks == nil {
+		return s
+	}
+	var xy plotter.XYs
+	for i := range s.X {
+		if !s.marked(i) {
+			xy = append(xy, plotter.XY{X: s.X[i], Y: s.Y[i]})
+		}
+	}
+	return xy
+}
+
 // Chart is a line chart of one or more series.
 type Chart struct {
 	Title, XLabel, YLabel string // labels must carry units, e.g. "offered load (flits/node/cycle)"
 	LogX, LogY            bool
 	Series                []Series
 	MarkLegend            string // legend text for marked points, e.g. "saturated"; empty = no legend entry
-	// LegendRight draws the legend in a column right of the plot, where it
-	// can hide no data (the default is the plot's top left corner).
-	LegendRight bool
 	// XTicks, when set, are the only x ticks, each labelled with its value
 	// (e.g. the rank counts run, on a log axis: a log2 axis when they are
 	// powers of two).
@@ -72,10 +89,18 @@ var (
 	// Series glyphs are all filled so that the cross used for marked
 	// points can never be confused with a series' own glyph.
 	seriesGlyphs = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{}}
-	markGlyph    = draw.CrossGlyph{}
-	glyphRadius  = vg.Points(2.5)
-	markRadius   = vg.Points(4)
-	dashes       = []vg.Length{vg.Points(6), vg.Points(3)}
+	// palette is twelve colours that stay apart on screen and paper
+	// (Tableau's ten, with black and a dark gold for the eleventh and
+	// twelfth); gonum's default has seven, so larger charts repeated them.
+	palette = []color.RGBA{
+		{0x1f, 0x77, 0xb4, 0xff}, {0xff, 0x7f, 0x0e, 0xff}, {0x2c, 0xa0, 0x2c, 0xff}, {0xd6, 0x27, 0x28, 0xff},
+		{0x94, 0x67, 0xbd, 0xff}, {0x8c, 0x56, 0x4b, 0xff}, {0xe3, 0x77, 0xc2, 0xff}, {0x7f, 0x7f, 0x7f, 0xff},
+		{0xbc, 0xbd, 0x22, 0xff}, {0x17, 0xbe, 0xcf, 0xff}, {0x00, 0x00, 0x00, 0xff}, {0x9c, 0x6b, 0x00, 0xff},
+	}
+	markGlyph   = draw.CrossGlyph{}
+	glyphRadius = vg.Points(2.5)
+	markRadius  = vg.Points(4)
+	dashes      = []vg.Length{vg.Points(6), vg.Points(3)}
 )
 
 // Canvases are built directly rather than through draw.NewFormattedCanvas
@@ -157,12 +182,9 @@ func (c Chart) Save(path string, widthIn, heightIn float64) error {
 	}
 	newCanvas := formats[strings.ToLower(filepath.Ext(path))]
 	if widthIn == 0 {
-		widthIn = defaultWidthIn
-		if c.LegendRight {
-			// The legend's column comes on top of the usual plot width,
-			// so the data keeps its room.
-			widthIn += c.legendWidthIn()
-		}
+		// The legend's column comes on top of the usual plot width, so
+		// the data keeps its room.
+		widthIn = defaultWidthIn + c.legendWidthIn()
 	}
 	if heightIn == 0 {
 		heightIn = defaultHeightIn
@@ -204,15 +226,14 @@ func (c Chart) draw(cv vg.CanvasSizer) (err error) {
 		return err
 	}
 	dc := draw.New(cv)
-	pc := dc
-	if c.LegendRight {
-		l := p.Legend
-		p.Legend = plot.NewLegend()
-		w := l.Rectangle(dc).Size().X + vg.Points(8)
-		pc = draw.Crop(dc, 0, -w, 0, 0)
-		l.Top, l.Left = true, true
-		l.Draw(draw.Crop(dc, dc.Size().X-w+vg.Points(4), 0, 0, -vg.Points(24)))
-	}
+	// The legend goes in a column right of the plot, where it can hide
+	// no data, whatever the data's shape.
+	l := p.Legend
+	p.Legend = plot.NewLegend()
+	w := l.Rectangle(dc).Size().X + vg.Points(8)
+	pc := draw.Crop(dc, 0, -w, 0, 0)
+	l.Top, l.Left = true, true
+	l.Draw(draw.Crop(dc, dc.Size().X-w+vg.Points(4), 0, 0, -vg.Points(24)))
 	if c.LogY && c.YLabel != "" {
 		// gonum/plot pads a vertical axis for its label as if the label
 		// sat at the arithmetic middle of the range, which on a log axis
@@ -241,12 +262,10 @@ func (c Chart) plot() (*plot.Plot, error) {
 	p.Add(plotter.NewGrid())
 
 	anyMarked := false
-	ci := -1 // colour index, shared by a series and its companions
+	cis := c.colourIndices()
 	for i, s := range c.Series {
-		if !s.Companion || ci < 0 {
-			ci++
-		}
-		line, err := plotter.NewLine(s)
+		ci := max(cis[i], 0)
+		line, err := plotter.NewLine(s.joined())
 		if err != nil {
 			return nil, fmt.Errorf("series %d (%q): %w", i, s.Name, err)
 		}
@@ -254,17 +273,20 @@ func (c Chart) plot() (*plot.Plot, error) {
 		if err != nil {
 			return nil, fmt.Errorf("series %d (%q): %w", i, s.Name, err)
 		}
-		col := plotutil.Color(ci)
+		col, shape := style(ci)
 		line.Color = col
 		if s.Dashed {
 			line.Dashes = dashes
 		}
-		if s.Companion {
+		if s.Reference {
+			line.Color, line.Dashes = color.Gray{Y: 0x50}, dashes
+		}
+		if s.Companion || s.Reference {
 			p.Add(line)
 			p.Legend.Add(s.Name, line)
 			continue
 		}
-		pts.GlyphStyle = draw.GlyphStyle{Color: col, Radius: glyphRadius, Shape: seriesGlyphs[ci%len(seriesGlyphs)]}
+		pts.GlyphStyle = draw.GlyphStyle{Color: col, Radius: glyphRadius, Shape: seriesGlyphs[shape]}
 		// Marked points replace the series glyph rather than overlaying it,
 		// so a saturated point reads as a different kind of point.
 		mark := draw.GlyphStyle{Color: col, Radius: markRadius, Shape: markGlyph}
@@ -294,24 +316,129 @@ func (c Chart) plot() (*plot.Plot, error) {
 
 	if c.LogX {
 		logAxis(&p.X)
+	} else {
+		p.X.Tick.Marker = niceTicks{}
 	}
-	if len(c.XTicks) > 0 {
-		ts := make(plot.ConstantTicks, len(c.XTicks))
-		for i, v := range c.XTicks {
+	if ticks := c.xTicks(); len(ticks) > 0 {
+		ts := make(plot.ConstantTicks, len(ticks))
+		for i, v := range ticks {
 			ts[i] = plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', -1, 64)}
 		}
 		p.X.Tick.Marker = ts
 	}
 	if c.LogY {
 		logAxis(&p.Y)
+	} else {
+		p.Y.Tick.Marker = niceTicks{}
 	}
 	return p, nil
+}
+
+// niceTicks puts linear-axis ticks at multiples of 1, 2 or 5 times
+// a power of ten, at most eight full steps: gonum's default can pick a step
+// of 6 and label 3, 9, 15.
+type niceTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (niceTicks) Ticks(lo, hi float64) []plot.Tick {
+	if !(hi > lo) || math.IsInf(hi-lo, 0) {
+		return plot.DefaultTicks{}.Ticks(lo, hi)
+	}
+	mag := math.Pow(10, math.Floor(math.Log10((hi-lo)/4)))
+	step := mag
+	for _, m := range []float64{1, 2, 5, 10} {
+		step = m * mag
+		if (hi-lo)/step <= 8 {
+			break
+		}
+	}
+	var ts []plot.Tick
+	for k := math.Ceil(lo / step); k*step <= hi*(1+1e-12); k++ {
+		v := k * step
+		if math.Abs(v) < step*1e-9 {
+			v = 0
+		}
+		v, _ = strconv.ParseFloat(strconv.FormatFloat(v, 'g', 12, 64), 64) // 0.30000000000000004 -> 0.3
+		ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', -1, 64)})
+	}
+	return ts
+}
+
+// colourIndices is each series' place in the palette: a new one for each
+// measured series, its leader's for a companion (the first series' own if
+// it has none), -1 for a reference line.
+func (c Chart) colourIndices() []int {
+	out := make([]int, len(c.Series))
+	ci := -1
+	for i, s := range c.Series {
+		switch {
+		case s.Reference:
+			out[i] = -1
+			continue
+		case !s.Companion || ci < 0:
+			ci++
+		}
+		out[i] = ci
+	}
+	return out
+}
+
+// plainLogTicks are gonum's log ticks labelled in plain notation between
+// 0.001 and 10^7 (1000000, not 1e+06), with exponents only beyond.
+type plainLogTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (plainLogTicks) Ticks(lo, hi float64) []plot.Tick {
+	ts := plot.LogTicks{Prec: -1}.Ticks(lo, hi)
+	for i := range ts {
+		if v := ts[i].Value; ts[i].Label != "" && v >= 1e-3 && v < 1e7 {
+			ts[i].Label = strconv.FormatFloat(v, 'f', -1, 64)
+		}
+	}
+	return ts
+}
+
+// style is the colour and glyph (index into seriesGlyphs) of the i-th
+// non-companion series: the colour cycles through the palette and the
+// glyph through the shapes, shifted by one each time the palette wraps, so
+// no two of the first len(palette)*len(seriesGlyphs) series look alike.
+func style(i int) (color.RGBA, int) {
+	n := len(palette)
+	return palette[i%n], (i + i/n) % len(seriesGlyphs)
+}
+
+// maxAutoTicks is how many distinct x values a chart may have for its
+// ticks to be put at exactly those values.
+const maxAutoTicks = 10
+
+// xTicks are the x ticks: XTicks when given; otherwise, when the series
+// share at most maxAutoTicks distinct x values (rank counts, message sizes
+// run), those values, so that the axis reads what was run rather than
+// decades or odd steps (3, 9, 15 for P = 1, 4, 16); otherwise none (the
+// axis's own ticks).
+func (c Chart) xTicks() []float64 {
+	if len(c.XTicks) > 0 {
+		return c.XTicks
+	}
+	var xs []float64
+	for _, s := range c.Series {
+		for _, x := range s.X {
+			if !slices.Contains(xs, x) {
+				if len(xs) == maxAutoTicks {
+					return nil
+				}
+				xs = append(xs, x)
+			}
+		}
+	}
+	slices.Sort(xs)
+	return xs
 }
 
 func logAxis(a *plot.Axis) {
 	a.Scale = plot.LogScale{}
 	// Prec -1 keeps labels such as 0.01 from being rounded to "0".
-	a.Tick.Marker = plot.LogTicks{Prec: -1}
+	a.Tick.Marker = plainLogTicks{}
 	// Rescaling to the ticks guarantees at least one labelled decade.
 	a.AutoRescale = true
 	// gonum/plot widens an empty range by ±1, which can reach zero and

@@ -88,7 +88,7 @@ func TestSavePNGSize(t *testing.T) {
 		w, h         float64
 		wantW, wantH int
 	}{
-		{"default 6x4", 0, 0, 6 * vgimg.DefaultDPI, 4 * vgimg.DefaultDPI},
+		{"default 6x4 and the legend column", 0, 0, int(math.Round((6 + sampleChart().legendWidthIn()) * vgimg.DefaultDPI)), 4 * vgimg.DefaultDPI},
 		{"explicit 3x2", 3, 2, 3 * vgimg.DefaultDPI, 2 * vgimg.DefaultDPI},
 	}
 	for _, tt := range tests {
@@ -310,10 +310,10 @@ func TestDrawPanicBecomesError(t *testing.T) {
 	}
 }
 
-// A legend in a column right of the plot widens the canvas by that column
-// (the longer the names, the wider), so the data area keeps the width it
-// has without a legend; a chart saved at an explicit size keeps it.
-func TestLegendRightWidensCanvas(t *testing.T) {
+// The legend's column right of the plot widens the canvas by its width
+// (the longer the names, the wider), so the data area keeps its width; a
+// chart saved at an explicit size keeps that size.
+func TestLegendColumnWidensCanvas(t *testing.T) {
 	dir := t.TempDir()
 	width := func(c Chart, w float64) int {
 		t.Helper()
@@ -335,14 +335,11 @@ func TestLegendRightWidensCanvas(t *testing.T) {
 	short := Chart{Title: "t", XLabel: "x", YLabel: "y", Series: []Series{{Name: "a", X: []float64{1, 2}, Y: []float64{3, 4}}}}
 	long := short
 	long.Series = []Series{{Name: "a series with a very long legend entry", X: []float64{1, 2}, Y: []float64{3, 4}}}
-	plain := width(short, 0)
-	shortRight, longRight := short, long
-	shortRight.LegendRight, longRight.LegendRight = true, true
-	ws, wl := width(shortRight, 0), width(longRight, 0)
-	if !(plain < ws && ws < wl) {
-		t.Errorf("widths: no legend column %d, short names %d, long names %d; want increasing", plain, ws, wl)
+	ws, wl := width(short, 0), width(long, 0)
+	if !(defaultWidthIn*96 < ws && ws < wl) {
+		t.Errorf("widths: plot alone %d px, short names %d, long names %d; want increasing", defaultWidthIn*96, ws, wl)
 	}
-	if w := width(longRight, 6); w != plain {
-		t.Errorf("explicit 6 in with the legend right: %d px, want the plain default %d", w, plain)
+	if w := width(long, 6); w != 6*96 {
+		t.Errorf("explicit 6 in: %d px, want %d", w, 6*96)
 	}
 }

@@ -155,7 +155,7 @@ func WriteBreakEvenTable(out io.Writer, bs []BreakEven) error {
 func BreakEvenChart(bs []BreakEven) plots.Chart {
 	c := plots.Chart{Title: "global sum: serial / hypercube time (below 1: serial faster)",
 		XLabel: "ranks (P)", YLabel: "serial time / hypercube time", LogX: true}
-	one := plots.Series{Name: "break-even (ratio 1)", Dashed: true, Companion: true}
+	one := plots.Series{Name: "break-even (ratio 1)", Reference: true}
 	for _, b := range bs {
 		s := plots.Series{Name: fmt.Sprintf("serial %s / hypercube %s, size %d", b.SerialVersion, b.HypercubeVersion, b.Size),
 			Dashed: b.SerialVersion == b.HypercubeVersion}

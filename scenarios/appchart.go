@@ -13,7 +13,7 @@ import (
 // it counts as that many ranks' worth of speed.
 func SpeedupChart(rows []AppRow) plots.Chart {
 	c := plots.Chart{Title: fmt.Sprintf("%s speedup (baseline: P=%d, same version)", appName(rows), rows[0].BaselineProcs),
-		XLabel: "ranks (P)", YLabel: "speedup (baseline P x T(baseline) / T(P))",
+		XLabel: "ranks (P, log scale)", YLabel: "speedup (baseline P x T(baseline) / T(P), log scale)", LogX: true, LogY: true,
 		Series: seriesByVersion(rows, func(r AppRow) float64 { return r.Speedup })}
 	label := rowLabel(rows)
 	var ideal plots.Series
@@ -27,7 +27,7 @@ func SpeedupChart(rows []AppRow) plots.Chart {
 	}
 	slices.Sort(ideal.X)
 	slices.Sort(ideal.Y)
-	ideal.Name, ideal.Dashed = "ideal", true
+	ideal.Name, ideal.Reference = "ideal", true
 	// Where the Hockney model predicts the time, its speedup goes dashed
 	// beside the simulated one.
 	var out []plots.Series
@@ -57,7 +57,7 @@ func SpeedupChart(rows []AppRow) plots.Chart {
 // version and size; the baseline is the same as SpeedupChart's.
 func EfficiencyChart(rows []AppRow) plots.Chart {
 	return plots.Chart{Title: fmt.Sprintf("%s efficiency (baseline: P=%d, same version)", appName(rows), rows[0].BaselineProcs),
-		XLabel: "ranks (P)", YLabel: "efficiency (speedup / P)",
+		XLabel: "ranks (P, log scale)", YLabel: "efficiency (speedup / P)", LogX: true,
 		Series: seriesByVersion(rows, func(r AppRow) float64 { return r.Efficiency })}
 }
 
@@ -66,7 +66,7 @@ func EfficiencyChart(rows []AppRow) plots.Chart {
 // global sum's two methods cross is the break-even.
 func TimeChart(rows []AppRow, clockHz float64) plots.Chart {
 	return plots.Chart{Title: fmt.Sprintf("%s time (clock %.0f MHz)", appName(rows), clockHz/1e6),
-		XLabel: "ranks (P)", YLabel: "time (cycles)", LogX: true, LogY: true,
+		XLabel: "ranks (P, log scale)", YLabel: "time (cycles, log scale)", LogX: true, LogY: true,
 		Series: seriesByVersion(rows, func(r AppRow) float64 { return float64(r.Cycles) })}
 }
 

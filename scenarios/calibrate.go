@@ -125,7 +125,7 @@ func hopsText(h int) string {
 // for each hop count, with the fitted model dashed beside them; the first
 // size of every segment after the first is marked.
 func CalibrationChart(c Calibration) plots.Chart {
-	ch := plots.Chart{Title: "one-way time: simulated and LogGP fit", XLabel: "message size (bytes)", LegendRight: true,
+	ch := plots.Chart{Title: "one-way time: simulated and LogGP fit", XLabel: "message size (bytes)",
 		YLabel: "one-way time (cycles)", LogX: true, LogY: true, MarkLegend: "segment start"}
 	byHops := map[int][]calibrate.Measurement{}
 	var order []int

@@ -10,8 +10,7 @@ import (
 // CollChart draws completion time against size (log-log) or against P,
 // one line per algorithm (and per P or size, the other dimension).
 func CollChart(rows []CollRow, x, mesh string) plots.Chart {
-	c := plots.Chart{Title: fmt.Sprintf("%s on a %s mesh", rows[0].Op, mesh), YLabel: "completion time (cycles, last rank)", LogY: true,
-		LegendRight: true} // one entry per algorithm and P (and model): too many to sit on the data
+	c := plots.Chart{Title: fmt.Sprintf("%s on a %s mesh", rows[0].Op, mesh), YLabel: "completion time (cycles, last rank)", LogY: true}
 	if x == "size" {
 		c.XLabel, c.LogX = "message size (bytes per rank)", true
 	} else {

@@ -182,7 +182,7 @@ func CollTierChart(rows []TierRow, params string) plots.Chart {
 	c := plots.Chart{
 		Title:  fmt.Sprintf("%s on the LogGOPS tier (%s)", rows[0].Op, params),
 		XLabel: "ranks (P, log scale)", YLabel: "completion time (cycles, last rank)",
-		LogX: true, LogY: true, LegendRight: true,
+		LogX: true, LogY: true,
 	}
 	idx := map[string]int{}
 	for _, r := range rows {

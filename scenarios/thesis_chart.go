@@ -80,7 +80,7 @@ func sizeTicks(res []ThesisResult) []float64 {
 }
 
 func thesisRatioChart(res []ThesisResult, xlabel, title string) (plots.Chart, bool) {
-	c := plots.Chart{Title: title, XLabel: xlabel, YLabel: "MPI time / native time", LogX: true, LegendRight: true, XTicks: sizeTicks(res)}
+	c := plots.Chart{Title: title, XLabel: xlabel, YLabel: "MPI time / native time", LogX: true, XTicks: sizeTicks(res)}
 	for _, p := range procsOf(res) {
 		var x, ours, theirs []float64
 		for _, r := range res {
@@ -107,7 +107,7 @@ func thesisTimeChart(res []ThesisResult, procs int, title string) (plots.Chart, 
 		}
 	}
 	c := plots.Chart{Title: title, XLabel: "nonzero elements of A (log scale)", YLabel: "time (thousands of cycles, log scale)",
-		LogX: true, LogY: true, LegendRight: true, XTicks: x}
+		LogX: true, LogY: true, XTicks: x}
 	if len(x) < 2 {
 		return c, false
 	}
@@ -140,9 +140,9 @@ func thesisSpeedupChart(res []ThesisResult, n int, title string) (plots.Chart, b
 		mp, tmp = append(mp, bp*b.MPIK()/r.MPIK()), append(tmp, bp*b.Row.MPIK/r.Row.MPIK)
 	}
 	c := plots.Chart{Title: title, XLabel: "processors (P, log scale)",
-		YLabel: fmt.Sprintf("speedup (%d x T(P=%d) / T(P))", b.Row.Procs, b.Row.Procs), LogX: true, LegendRight: true, XTicks: x}
+		YLabel: fmt.Sprintf("speedup (%d x T(P=%d) / T(P))", b.Row.Procs, b.Row.Procs), LogX: true, XTicks: x}
 	c.Series = thesisPair(c.Series, "native", x, nat, tnat)
 	c.Series = thesisPair(c.Series, "MPI", x, mp, tmp)
-	c.Series = append(c.Series, plots.Series{Name: "ideal", X: x, Y: ideal, Dashed: true})
+	c.Series = append(c.Series, plots.Series{Name: "ideal", X: x, Y: ideal, Reference: true})
 	return c, true
 }

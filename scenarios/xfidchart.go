@@ -13,7 +13,7 @@ import (
 // when no run has a prediction.
 func AppTierChart(rows []AppRow, mesh, protocol, params string) plots.Chart {
 	c := plots.Chart{Title: fmt.Sprintf("%s: simulated and LogGOPS tier (%s mesh, %s, params %s)", appName(rows), mesh, protocol, params),
-		XLabel: "ranks (P)", YLabel: "time (cycles)", LogY: true, LegendRight: true}
+		XLabel: "ranks (P)", YLabel: "time (cycles)", LogY: true}
 	type key struct {
 		variant string
 		size    int

@@ -127,5 +127,5 @@ func (c *ScheduleComparison) Chart(paramsName string) plots.Chart {
 		pred.X, pred.Y = append(pred.X, float64(r.Rank)), append(pred.Y, r.Predicted)
 	}
 	return plots.Chart{Title: fmt.Sprintf("finish per rank: mesh %s, %s, params %s", c.Mesh, c.Protocol, paramsName),
-		XLabel: "rank", YLabel: "finish (cycles)", Series: []plots.Series{sim, pred}, LegendRight: true}
+		XLabel: "rank", YLabel: "finish (cycles)", Series: []plots.Series{sim, pred}}
 }
