@@ -284,8 +284,8 @@ func (x *coll) check(what string, buf Buffer, count int, t *Datatype) error {
 		return errorf(ErrCount, x.name, "%s count %d must be >= 0", what, count)
 	case t == nil || !t.Committed():
 		return errorf(ErrType, x.name, "%s datatype not committed", what)
-	case count > 0 && t.LB() < 0:
-		return errorf(ErrBuffer, x.name, "%s datatype starts %d bytes before the buffer", what, -t.LB())
+	case count > 0 && t.TrueLB() < 0:
+		return errorf(ErrBuffer, x.name, "%s datatype starts %d bytes before the buffer", what, -t.TrueLB())
 	case t.Span(count) > buf.Len():
 		return errorf(ErrBuffer, x.name, "%s: %d elements need %d bytes, the buffer has %d", what, count, t.Span(count), buf.Len())
 	}

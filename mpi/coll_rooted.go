@@ -416,8 +416,8 @@ func (x *coll) rtVector(what string, buf Buffer, counts, displs []int, dt *Datat
 			return nil, errorf(ErrBuffer, x.name, "%s: displacement %d for rank %d reaches before the buffer", what, displs[i], i)
 		}
 		if counts[i] > 0 {
-			if dt.LB() < 0 {
-				return nil, errorf(ErrBuffer, x.name, "%s datatype starts %d bytes before the buffer", what, -dt.LB())
+			if dt.TrueLB() < 0 {
+				return nil, errorf(ErrBuffer, x.name, "%s datatype starts %d bytes before the buffer", what, -dt.TrueLB())
 			}
 			if end, ok := add(d, dt.Span(counts[i])); !ok || end > buf.Len() {
 				return nil, errorf(ErrBuffer, x.name, "%s: %d elements at displacement %d for rank %d pass the end of the %d-byte buffer", what, counts[i], displs[i], i, buf.Len())

@@ -89,26 +89,36 @@ const (
 
 // Datatype is an MPI datatype: a typemap of basic entries at byte offsets.
 //
-// Derived datatypes follow MPI 1.2 without MPI_LB/MPI_UB markers: lb and ub
-// are the lowest and highest byte the typemap touches, so extent = ub - lb.
-// nocsim adds no alignment padding, so the struct {(double,0),(char,8)} has
-// extent 9 where a C compiler's MPI would round it up to 16. An empty typemap
-// has lb = ub = 0.
+// Bounds follow MPI-3.1 section 4.1.6. Each basic entry must sit at a
+// multiple of its alignment (its size; 1 for Byte and Packed), and a type's
+// alignment is the largest of its entries'. Unless lb and ub were set with
+// TypeCreateResized, lb is the lowest byte the typemap touches and ub one
+// past the highest, rounded up so that the extent ub - lb is a multiple of
+// the alignment: {(double,0),(char,8)} has extent 16, as in thesis section
+// 3.3, so the doubles of consecutive elements stay aligned. TypeCreateResized
+// sets lb and ub explicitly (MPI's lb and ub markers); constructors carry
+// such bounds into the types built from it, and then a type's lb is the
+// lowest marker and its ub the highest, with no padding. The true bounds
+// ignore markers and padding: they are the bytes the data occupies. An empty
+// typemap has all bounds 0.
 type Datatype struct {
-	name      string
-	size      int
-	lb, ub    int
-	runs      []run     // the typemap, in typemap order
-	segs      []segment // runs merged across kinds; built by Commit
-	contig    bool
-	committed bool
-	freed     bool
-	predef    bool
+	name           string
+	size           int
+	lb, ub         int       // MPI bounds: the markers if sticky, else the true bounds padded to align
+	trueLB, trueUB int       // the bytes the data occupies (0, 0 without data)
+	align          int       // largest alignment of any entry; 1 without data
+	sticky         bool      // lb and ub come from TypeCreateResized markers
+	runs           []run     // the typemap, in typemap order
+	segs           []segment // runs merged across kinds; built by Commit
+	contig         bool
+	committed      bool
+	freed          bool
+	predef         bool
 }
 
 func predefined(name string, k kind) *Datatype {
 	n := kindSize[k]
-	t := &Datatype{name: name, size: n, ub: n, runs: []run{{kind: k, count: 1}}, predef: true}
+	t := &Datatype{name: name, size: n, ub: n, trueUB: n, align: n, runs: []run{{kind: k, count: 1}}, predef: true}
 	t.finish()
 	t.commit()
 	return t
@@ -150,7 +160,8 @@ func (t *Datatype) Extent() int {
 	return t.ub - t.lb
 }
 
-// LB is the lowest byte offset the typemap touches (it may be negative).
+// LB is the lower bound: the lowest byte offset the typemap touches, or the
+// lower bound TypeCreateResized set (it may be negative).
 func (t *Datatype) LB() int {
 	if t == nil {
 		return 0
@@ -158,7 +169,8 @@ func (t *Datatype) LB() int {
 	return t.lb
 }
 
-// UB is one past the highest byte offset the typemap touches.
+// UB is the upper bound: one past the highest byte the typemap touches,
+// rounded up to the alignment, or lb + extent as TypeCreateResized set.
 func (t *Datatype) UB() int {
 	if t == nil {
 		return 0
@@ -177,17 +189,19 @@ func (t *Datatype) Committed() bool { return t != nil && t.committed && !t.freed
 func (t *Datatype) Contiguous() bool { return t != nil && t.contig }
 
 // Span is how many bytes from the buffer start a (count, t) message reaches:
-// (count-1)*extent + ub, or 0 for count <= 0. Callers check buffer lengths
-// with it. A type with negative lb also reaches before the start, which no
-// byte slice can hold; Pack and Unpack report that as ErrBuffer. A span too
-// large for an int is reported as the largest int, so it fails any check.
+// (count-1)*extent + true ub, or 0 for count <= 0. Callers check buffer
+// lengths with it; the padding after the last element's data need not be
+// there. A type whose data starts before offset 0 (TrueLB < 0) also reaches
+// before the start, which no byte slice can hold; Pack and Unpack report
+// that as ErrBuffer. A span too large for an int is reported as the largest
+// int, so it fails any check.
 func (t *Datatype) Span(count int) int {
 	if t == nil || count <= 0 {
 		return 0
 	}
 	s, ok := mul(count-1, t.Extent())
 	if ok {
-		s, ok = add(s, t.ub)
+		s, ok = add(s, t.trueUB)
 	}
 	if !ok {
 		return int(^uint(0) >> 1)
@@ -287,23 +301,50 @@ type block struct {
 // blockAt(0), ..., blockAt(n-1) in order. Bounds and size are computed with
 // checked arithmetic before any run is placed, so no offset below can
 // overflow.
+//
+// Bounds follow MPI-3.1 section 4.1.6 on the flattened typemap: copies of
+// old sit extent(old) apart, so a block's data reaches from its first copy's
+// true lb to its last copy's true ub (extents are never negative), and the
+// same holds for the lb and ub markers a resized old type carries. If any
+// block carries markers they alone set lb and ub; otherwise lb and ub are
+// the data's bounds with ub padded to the alignment.
 func build(op string, n int, blockAt func(int) block) (*Datatype, error) {
-	t := &Datatype{name: "derived"}
-	empty := true
+	t := &Datatype{name: "derived", align: 1}
+	data := false
 	// A tiling block becomes one run; a copy of any other type adds all its
 	// runs but the first, which may merge with the run before. gappy counts
 	// the runs of the latter, at least half of which are new.
 	tiling, gappy := 0, 0
 	for i := range n {
 		b := blockAt(i)
-		data, ok := mul(b.blocklen, b.old.size)
+		bytes, ok := mul(b.blocklen, b.old.size)
 		if ok {
-			t.size, ok = add(t.size, data)
+			t.size, ok = add(t.size, bytes)
 		}
 		if !ok {
 			return nil, errorf(ErrCount, op, "datatype size exceeds %d bytes", maxBytes)
 		}
-		if b.blocklen == 0 || len(b.old.runs) == 0 {
+		if b.blocklen == 0 {
+			continue
+		}
+		last, ok := mul(b.blocklen-1, b.old.Extent())
+		if !ok {
+			return nil, errorf(ErrArg, op, "datatype reaches beyond ±%d bytes", maxBytes)
+		}
+		if b.old.sticky {
+			lo, hi, ok := reach(b.disp, last, b.old.lb, b.old.ub)
+			if !ok {
+				return nil, errorf(ErrArg, op, "datatype reaches beyond ±%d bytes", maxBytes)
+			}
+			if !t.sticky || lo < t.lb {
+				t.lb = lo
+			}
+			if !t.sticky || hi > t.ub {
+				t.ub = hi
+			}
+			t.sticky = true
+		}
+		if len(b.old.runs) == 0 {
 			continue
 		}
 		if b.old.tiles() {
@@ -313,24 +354,29 @@ func build(op string, n int, blockAt func(int) block) (*Datatype, error) {
 		} else {
 			gappy += r
 		}
-		// Copies sit at disp + i*extent, so the extremes are the first and
-		// the last copy.
-		last, ok := mul(b.blocklen-1, b.old.Extent())
-		lo, ok1 := add(b.disp, b.old.lb)
-		hi, ok2 := add(b.disp, b.old.ub)
-		if ok2 {
-			hi, ok2 = add(hi, last)
-		}
-		if !ok || !ok1 || !ok2 {
+		lo, hi, ok := reach(b.disp, last, b.old.trueLB, b.old.trueUB)
+		if !ok {
 			return nil, errorf(ErrArg, op, "datatype reaches beyond ±%d bytes", maxBytes)
 		}
-		if empty || lo < t.lb {
-			t.lb = lo
+		if !data || lo < t.trueLB {
+			t.trueLB = lo
 		}
-		if empty || hi > t.ub {
-			t.ub = hi
+		if !data || hi > t.trueUB {
+			t.trueUB = hi
 		}
-		empty = false
+		t.align = max(t.align, b.old.align)
+		data = true
+	}
+	if !t.sticky {
+		// MPI's epsilon: the least increment that makes the extent a
+		// multiple of the alignment.
+		t.lb, t.ub = t.trueLB, t.trueUB
+		if r := (t.ub - t.lb) % t.align; r != 0 {
+			var ok bool
+			if t.ub, ok = add(t.ub, t.align-r); !ok {
+				return nil, errorf(ErrArg, op, "datatype reaches beyond ±%d bytes", maxBytes)
+			}
+		}
 	}
 	t.runs = make([]run, 0, min(tiling+gappy, maxRuns))
 	for i := range n {
@@ -340,6 +386,17 @@ func build(op string, n int, blockAt func(int) block) (*Datatype, error) {
 	}
 	t.finish()
 	return t, nil
+}
+
+// reach is the range [disp+lo, disp+last+hi) that copies of a type with
+// bounds lo, hi cover when the last copy starts last bytes after the first.
+func reach(disp, last, lo, hi int) (int, int, bool) {
+	l, ok1 := add(disp, lo)
+	h, ok2 := add(disp, hi)
+	if ok2 {
+		h, ok2 = add(h, last)
+	}
+	return l, h, ok1 && ok2
 }
 
 // appendCopies appends b's copies of b.old to t's typemap; it reports false
@@ -450,7 +507,7 @@ func vector(op string, count, blocklen, stride int, inElems bool, old *Datatype)
 	}
 	blockBytes, ok := mul(blocklen, old.Extent())
 	switch {
-	case blocklen == 0 || old.size == 0:
+	case blocklen == 0 || len(old.runs) == 0 && !old.sticky:
 		// No data: the result is the empty type whatever count is, and
 		// build need not walk count empty blocks.
 		count = 0
@@ -462,6 +519,14 @@ func vector(op string, count, blocklen, stride int, inElems bool, old *Datatype)
 			return nil, errorf(ErrCount, op, "count %d times blocklen %d is too large", count, blocklen)
 		}
 		return build(op, 1, func(int) block { return block{old, 0, n} })
+	case len(old.runs) == 0 && count > 2:
+		// Only markers: blocks sit at i*stride, so the first and the
+		// last block hold the extreme markers.
+		if _, ok := mul(count-1, stride); !ok {
+			return nil, errorf(ErrArg, op, "count %d times stride %d bytes exceeds %d bytes", count, stride, maxBytes)
+		}
+		ends := [2]int{0, (count - 1) * stride}
+		return build(op, 2, func(i int) block { return block{old, ends[i], blocklen} })
 	case count > maxRuns:
 		// Blocks that do not abut each start a run of their own.
 		return nil, errorf(ErrCount, op, "count %d: typemap needs more than %d runs", count, maxRuns)
@@ -590,8 +655,8 @@ func checkTransfer(op string, typed []byte, count int, t *Datatype, packed []byt
 	if n == 0 {
 		return 0, nil
 	}
-	if t.lb < 0 {
-		return 0, errorf(ErrBuffer, op, "datatype reaches %d bytes before the buffer start", -t.lb)
+	if t.trueLB < 0 {
+		return 0, errorf(ErrBuffer, op, "datatype reaches %d bytes before the buffer start", -t.trueLB)
 	}
 	if s := t.Span(count); s > len(typed) {
 		return 0, errorf(ErrBuffer, op, "%d elements reach byte %d of a %d-byte buffer", count, s, len(typed))

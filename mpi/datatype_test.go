@@ -7,222 +7,6 @@ import (
 	"testing"
 )
 
-// spec describes a datatype the way the constructors take it, so the tests
-// can both build it and flatten it on their own.
-type spec struct {
-	op        string // basic, contig, vector, hvector, indexed, iblock, hindexed, struct
-	basic     *Datatype
-	count     int   // contig, vector, hvector
-	blocklen  int   // vector, hvector, iblock
-	stride    int   // vector (elements), hvector (bytes)
-	blocklens []int // indexed, hindexed, struct
-	displs    []int // indexed, iblock (elements); hindexed, struct (bytes)
-	kids      []*spec
-}
-
-func basic(t *Datatype) *spec { return &spec{op: "basic", basic: t} }
-func contig(n int, old *spec) *spec {
-	return &spec{op: "contig", count: n, kids: []*spec{old}}
-}
-func vec(n, bl, stride int, old *spec) *spec {
-	return &spec{op: "vector", count: n, blocklen: bl, stride: stride, kids: []*spec{old}}
-}
-func hvec(n, bl, stride int, old *spec) *spec {
-	return &spec{op: "hvector", count: n, blocklen: bl, stride: stride, kids: []*spec{old}}
-}
-func idx(bls, ds []int, old *spec) *spec {
-	return &spec{op: "indexed", blocklens: bls, displs: ds, kids: []*spec{old}}
-}
-func iblock(bl int, ds []int, old *spec) *spec {
-	return &spec{op: "iblock", blocklen: bl, displs: ds, kids: []*spec{old}}
-}
-func hidx(bls, ds []int, old *spec) *spec {
-	return &spec{op: "hindexed", blocklens: bls, displs: ds, kids: []*spec{old}}
-}
-func strct(bls, ds []int, types ...*spec) *spec {
-	return &spec{op: "struct", blocklens: bls, displs: ds, kids: types}
-}
-
-// make builds s with the constructors under test.
-func (s *spec) make() (*Datatype, error) {
-	if s.op == "basic" {
-		return s.basic, nil
-	}
-	kids := make([]*Datatype, len(s.kids))
-	for i, k := range s.kids {
-		t, err := k.make()
-		if err != nil {
-			return nil, err
-		}
-		kids[i] = t
-	}
-	switch s.op {
-	case "contig":
-		return TypeContiguous(s.count, kids[0])
-	case "vector":
-		return TypeVector(s.count, s.blocklen, s.stride, kids[0])
-	case "hvector":
-		return TypeCreateHvector(s.count, s.blocklen, s.stride, kids[0])
-	case "indexed":
-		return TypeIndexed(s.blocklens, s.displs, kids[0])
-	case "iblock":
-		return TypeCreateIndexedBlock(s.blocklen, s.displs, kids[0])
-	case "hindexed":
-		return TypeCreateHindexed(s.blocklens, s.displs, kids[0])
-	case "struct":
-		return TypeCreateStruct(s.blocklens, s.displs, kids)
-	}
-	panic("unknown op " + s.op)
-}
-
-// entry is one basic element of a typemap: size bytes at off.
-type entry struct{ off, size int }
-
-// flatten is the naive typemap of s, straight from the MPI definitions:
-// every block is copies of the old type's typemap shifted by displacement
-// plus j extents.
-func (s *spec) flatten() []entry {
-	if s.op == "basic" {
-		return []entry{{0, s.basic.Size()}}
-	}
-	var out []entry
-	place := func(old *spec, disp, n int) {
-		sub := old.flatten()
-		_, _, ext := bounds(sub)
-		for j := range n {
-			for _, e := range sub {
-				out = append(out, entry{disp + j*ext + e.off, e.size})
-			}
-		}
-	}
-	if s.op == "struct" {
-		for i, d := range s.displs {
-			place(s.kids[i], d, s.blocklens[i])
-		}
-		return out
-	}
-	old := s.kids[0]
-	_, _, ext := bounds(old.flatten())
-	switch s.op {
-	case "contig":
-		place(old, 0, s.count)
-	case "vector":
-		for i := range s.count {
-			place(old, i*s.stride*ext, s.blocklen)
-		}
-	case "hvector":
-		for i := range s.count {
-			place(old, i*s.stride, s.blocklen)
-		}
-	case "indexed":
-		for i, d := range s.displs {
-			place(old, d*ext, s.blocklens[i])
-		}
-	case "iblock":
-		for _, d := range s.displs {
-			place(old, d*ext, s.blocklen)
-		}
-	case "hindexed":
-		for i, d := range s.displs {
-			place(old, d, s.blocklens[i])
-		}
-	}
-	return out
-}
-
-// bounds are lb, ub and extent of a typemap without markers; empty is 0, 0, 0.
-func bounds(es []entry) (lb, ub, ext int) {
-	for i, e := range es {
-		if i == 0 || e.off < lb {
-			lb = e.off
-		}
-		if i == 0 || e.off+e.size > ub {
-			ub = e.off + e.size
-		}
-	}
-	return lb, ub, ub - lb
-}
-
-func sizeOf(es []entry) int {
-	n := 0
-	for _, e := range es {
-		n += e.size
-	}
-	return n
-}
-
-// pattern is a buffer of non-zero bytes, distinct within any 251 bytes, so
-// copied bytes are told apart from untouched zeros and from each other.
-func pattern(n int) []byte {
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = byte(i%251 + 1)
-	}
-	return b
-}
-
-// checkRoundTrip packs count elements of t from a patterned buffer and
-// unpacks them into a zeroed one. The packed bytes must be the model
-// typemap's bytes in typemap order, and the unpacked buffer must hold exactly
-// those bytes with every other byte still zero.
-func checkRoundTrip(t *testing.T, dt *Datatype, model []entry, count int) {
-	t.Helper()
-	lb, ub, ext := bounds(model)
-	if lb < 0 {
-		t.Fatalf("checkRoundTrip needs lb >= 0, got %d", lb)
-	}
-	span := 0
-	if count > 0 {
-		span = (count-1)*ext + ub
-	}
-	in := pattern(span)
-	var wantPacked []byte
-	wantOut := make([]byte, span)
-	for i := range count {
-		for _, e := range model {
-			at := i*ext + e.off
-			wantPacked = append(wantPacked, in[at:at+e.size]...)
-			copy(wantOut[at:at+e.size], in[at:at+e.size])
-		}
-	}
-	n, err := PackSize(count, dt)
-	if err != nil || n != len(wantPacked) {
-		t.Fatalf("PackSize(%d) = %d, %v; want %d", count, n, err, len(wantPacked))
-	}
-	const off = 3 // pack after a prefix, as a message header would be
-	packed := make([]byte, off+n)
-	pos := off
-	if err := Pack(in, count, dt, packed, &pos); err != nil {
-		t.Fatalf("Pack: %v", err)
-	}
-	if pos != off+n {
-		t.Fatalf("Pack advanced pos to %d, want %d", pos, off+n)
-	}
-	if !bytes.Equal(packed[off:], wantPacked) || !bytes.Equal(packed[:off], make([]byte, off)) {
-		t.Fatalf("packed\n%v\nwant\n%v", packed[off:], wantPacked)
-	}
-	out := make([]byte, span)
-	pos = off
-	if err := Unpack(packed, &pos, out, count, dt); err != nil {
-		t.Fatalf("Unpack: %v", err)
-	}
-	if pos != off+n {
-		t.Fatalf("Unpack advanced pos to %d, want %d", pos, off+n)
-	}
-	if !bytes.Equal(out, wantOut) {
-		t.Fatalf("unpacked\n%v\nwant\n%v", out, wantOut)
-	}
-}
-
-// shiftable wraps a type with negative lb in a struct that moves it to 0, so
-// it can be packed from a byte slice.
-func shiftable(s *spec, lb int) *spec {
-	if lb >= 0 {
-		return s
-	}
-	return strct([]int{1}, []int{-lb}, s)
-}
-
 func TestConstructors(t *testing.T) {
 	i32, f64 := basic(Int32), basic(Float64)
 	dblChar := strct([]int{1, 1}, []int{0, 8}, f64, basic(Byte))
@@ -244,10 +28,10 @@ func TestConstructors(t *testing.T) {
 		{"indexed", idx([]int{2, 1}, []int{3, 0}, i32), []int{12, 16, 0}, 12, 0, 20},
 		{"indexed zero block", idx([]int{0, 1}, []int{9, 1}, i32), []int{4}, 4, 4, 8},
 		{"indexed block", iblock(2, []int{1, 5}, basic(Int64)), []int{8, 16, 40, 48}, 32, 8, 56},
-		{"hindexed negative", hidx([]int{1, 2}, []int{-4, 10}, i32), []int{-4, 10, 14}, 12, -4, 18},
-		{"struct double char, no padding", dblChar, []int{0, 8}, 9, 0, 9},
+		{"hindexed negative, padded to int32", hidx([]int{1, 2}, []int{-4, 10}, i32), []int{-4, 10, 14}, 12, -4, 20},
+		{"struct double char, padded (thesis 3.3)", dblChar, []int{0, 8}, 9, 0, 16},
 		{"struct empty", strct(nil, nil), []int{}, 0, 0, 0},
-		{"vector of struct", vec(2, 1, 2, dblChar), []int{0, 8, 18, 26}, 18, 0, 27},
+		{"vector of struct", vec(2, 1, 2, dblChar), []int{0, 8, 32, 40}, 18, 0, 48},
 		{"indexed of vector", idx([]int{1, 1}, []int{0, 2}, vec(2, 1, 3, i32)), []int{0, 12, 32, 44}, 16, 0, 48},
 		{"contiguous of hvector", contig(2, hvec(2, 1, -8, i32)), []int{0, -8, 12, 4}, 16, -8, 16},
 		{"struct of mixed", strct([]int{2, 1}, []int{4, 0}, basic(Float32), basic(Uint32)), []int{4, 8, 0}, 12, 0, 12},
@@ -262,14 +46,18 @@ func TestConstructors(t *testing.T) {
 			model := tc.s.flatten()
 			if tc.offs != nil {
 				// The model itself must agree with the hand derivation.
-				got := make([]int, len(model))
-				for i, e := range model {
+				got := make([]int, len(model.es))
+				for i, e := range model.es {
 					got[i] = e.off
 				}
 				if fmt.Sprint(got) != fmt.Sprint(tc.offs) {
 					t.Fatalf("model typemap offsets %v, hand-derived %v", got, tc.offs)
 				}
 			}
+			if lb, ub := model.bounds(); lb != tc.lb || ub != tc.ub {
+				t.Fatalf("model bounds %d, %d; hand-derived %d, %d", lb, ub, tc.lb, tc.ub)
+			}
+			checkModel(t, dt, model)
 			if dt.Size() != tc.size || dt.LB() != tc.lb || dt.UB() != tc.ub || dt.Extent() != tc.ub-tc.lb {
 				t.Fatalf("size %d lb %d ub %d extent %d; want %d %d %d %d",
 					dt.Size(), dt.LB(), dt.UB(), dt.Extent(), tc.size, tc.lb, tc.ub, tc.ub-tc.lb)
@@ -281,7 +69,8 @@ func TestConstructors(t *testing.T) {
 				t.Fatal(err)
 			}
 			if tc.lb < 0 {
-				// A negative lb reaches before any byte slice.
+				// Data before offset 0 reaches before any byte slice
+				// (no type here is resized, so lb is the data's).
 				var pos int
 				err := Pack(pattern(100), 1, dt, make([]byte, 100), &pos)
 				if class(err) != ErrBuffer {
@@ -344,7 +133,13 @@ func TestContiguous(t *testing.T) {
 	}{
 		{"contiguous", contig(5, i32), true},
 		{"vector with abutting blocks", vec(3, 2, 2, i32), true},
-		{"struct double char packed", strct([]int{1, 1}, []int{0, 8}, basic(Float64), basic(Byte)), true},
+		{"struct double int32 abutting", strct([]int{1, 1}, []int{0, 8}, basic(Float64), basic(Int32)), false},
+		{"struct int32 int32 abutting", strct([]int{1, 1}, []int{0, 4}, basic(Int32), basic(Uint32)), true},
+		{"struct double char, padded", strct([]int{1, 1}, []int{0, 8}, basic(Float64), basic(Byte)), false},
+		{"resized to its size", resized(0, 12, contig(3, i32)), true},
+		{"resized wider", resized(0, 16, contig(3, i32)), false},
+		{"dup of contiguous", dup(contig(2, i32)), true},
+		{"resized with lb below the data", resized(-4, 12, contig(3, i32)), false},
 		{"empty", contig(0, i32), true},
 		{"vector with gaps", vec(2, 1, 2, i32), false},
 		{"indexed out of order", idx([]int{1, 1}, []int{1, 0}, i32), false},
@@ -357,15 +152,17 @@ func TestContiguous(t *testing.T) {
 			t.Fatal(err)
 		}
 		// Independently: contiguous iff the model's entries, in order,
-		// tile [0, size) and the extent equals the size.
+		// tile [0, size) and the bounds are [0, size).
 		model, next := tc.s.flatten(), 0
 		tiles := true
-		for _, e := range model {
+		for _, e := range model.es {
 			tiles = tiles && e.off == next
 			next += e.size
 		}
-		_, _, ext := bounds(model)
-		if tiles = tiles && ext == next; tiles != tc.want {
+		if lb, ub := model.bounds(); lb != 0 || ub != next {
+			tiles = false
+		}
+		if tiles != tc.want {
 			t.Fatalf("%s: the model says contiguous=%v, the table %v", tc.name, tiles, tc.want)
 		}
 		if got := dt.Contiguous(); got != tc.want {
@@ -389,12 +186,12 @@ func TestSpan(t *testing.T) {
 			t.Fatal(err)
 		}
 		model := s.flatten()
-		_, _, ext := bounds(model)
+		ext := model.extent()
 		for count := range 4 {
 			// The span is one past the highest byte any element touches.
 			want := 0
 			for i := range count {
-				for _, e := range model {
+				for _, e := range model.es {
 					want = max(want, i*ext+e.off+e.size)
 				}
 			}
@@ -452,7 +249,7 @@ func TestPackedInterop(t *testing.T) {
 	if err := Unpack(wire, &pos, out, count, dt); err != nil {
 		t.Fatal(err)
 	}
-	for _, e := range s.flatten() {
+	for _, e := range s.flatten().es {
 		for i := range count {
 			at := i*dt.Extent() + e.off
 			if !bytes.Equal(out[at:at+e.size], in[at:at+e.size]) {
@@ -574,6 +371,13 @@ func TestConstructorErrors(t *testing.T) {
 		{"struct blocklen", func() (*Datatype, error) {
 			return TypeCreateStruct([]int{1, -1}, two, []*Datatype{Int32, Int32})
 		}, ErrCount, "MPI_Type_create_struct"},
+		{"resized nil", func() (*Datatype, error) { return TypeCreateResized(nil, 0, 4) }, ErrType, "MPI_Type_create_resized"},
+		{"resized freed", func() (*Datatype, error) { return TypeCreateResized(freed, 0, 4) }, ErrType, "MPI_Type_create_resized"},
+		{"resized negative extent", func() (*Datatype, error) { return TypeCreateResized(Int32, 0, -4) }, ErrArg, "MPI_Type_create_resized"},
+		{"resized past the limit", func() (*Datatype, error) { return TypeCreateResized(Int32, maxBytes, 1) }, ErrArg, "MPI_Type_create_resized"},
+		{"resized lb past the limit", func() (*Datatype, error) { return TypeCreateResized(Int32, -1<<62, 0) }, ErrArg, "MPI_Type_create_resized"},
+		{"dup nil", func() (*Datatype, error) { return TypeDup(nil) }, ErrType, "MPI_Type_dup"},
+		{"dup freed", func() (*Datatype, error) { return TypeDup(freed) }, ErrType, "MPI_Type_dup"},
 	}
 	for _, tc := range tests {
 		dt, err := tc.f()
@@ -712,103 +516,23 @@ func TestErrorStrings(t *testing.T) {
 	}
 }
 
-// fuzzSpec decodes a small nested datatype from fuzz bytes. A byte in 16
-// makes a count or blocklen -1, so invalid arguments are fuzzed too.
-type fuzzSpec struct{ b []byte }
-
-func (f *fuzzSpec) next() int {
-	if len(f.b) == 0 {
-		return 0
-	}
-	v := f.b[0]
-	f.b = f.b[1:]
-	return int(v)
-}
-
-func (f *fuzzSpec) in(lo, hi int) int { return lo + f.next()%(hi-lo+1) }
-
-func (f *fuzzSpec) count() int {
-	if v := f.next(); v%16 != 15 {
-		return v % 4
-	}
-	return -1
-}
-
-func (f *fuzzSpec) ints(n, lo, hi int) []int {
-	out := make([]int, n)
-	for i := range out {
-		out[i] = f.in(lo, hi)
-	}
-	return out
-}
-
-func (f *fuzzSpec) counts(n int) []int {
-	out := make([]int, n)
-	for i := range out {
-		out[i] = f.count()
-	}
-	return out
-}
-
-var basics = []*Datatype{Byte, Int32, Int64, Uint32, Float32, Float64, Packed}
-
-func (f *fuzzSpec) spec(depth int) *spec {
-	op := f.next() % 8
-	if depth == 0 || op == 0 {
-		return basic(basics[f.next()%len(basics)])
-	}
-	switch op {
-	case 1:
-		return contig(f.count(), f.spec(depth-1))
-	case 2:
-		return vec(f.count(), f.count(), f.in(-3, 3), f.spec(depth-1))
-	case 3:
-		return hvec(f.count(), f.count(), f.in(-16, 32), f.spec(depth-1))
-	case 4:
-		n := f.in(0, 3)
-		return idx(f.counts(n), f.ints(n, -3, 4), f.spec(depth-1))
-	case 5:
-		return iblock(f.count(), f.ints(f.in(0, 3), -3, 4), f.spec(depth-1))
-	case 6:
-		n := f.in(0, 3)
-		return hidx(f.counts(n), f.ints(n, -16, 32), f.spec(depth-1))
-	default:
-		n := f.in(0, 3)
-		kids := make([]*spec, n)
-		bls, ds := f.counts(n), f.ints(n, -16, 32)
-		for i := range kids {
-			kids[i] = f.spec(depth - 1)
-		}
-		return strct(bls, ds, kids...)
-	}
-}
-
-// valid reports whether every count and blocklen in s is non-negative.
-func (s *spec) valid() bool {
-	ok := s.count >= 0 && s.blocklen >= 0
-	for _, n := range s.blocklens {
-		ok = ok && n >= 0
-	}
-	for _, k := range s.kids {
-		ok = ok && k.valid()
-	}
-	return ok
-}
-
 func FuzzPackUnpack(f *testing.F) {
 	f.Add([]byte{2, 2, 2, 3, 0, 1, 1})
-	f.Add([]byte{7, 2, 1, 1, 0, 8, 0, 5, 0, 0})
+	f.Add([]byte{9, 2, 1, 1, 0, 8, 0, 5, 0, 0})
 	f.Add([]byte{4, 2, 1, 2, 3, 1, 6, 1, 3, 0, 2, 2})
 	f.Add([]byte{1, 3, 2, 255, 3, 0, 3, 0, 2, 1})
 	f.Add([]byte{6, 3, 2, 1, 0, 16, 40, 3, 3, 3, 7, 0, 4})
+	f.Add([]byte{7, 20, 26, 9, 2, 1, 1, 0, 5, 8, 0, 0, 2})     // resized struct of int32 and double
+	f.Add([]byte{2, 3, 2, 1, 7, 10, 2, 8, 0, 5, 3})            // vector of a resized dup
+	f.Add([]byte{9, 2, 1, 1, 4, 20, 7, 16, 12, 0, 1, 0, 6, 1}) // struct of a resized type and a double
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fs := &fuzzSpec{data}
 		s := fs.spec(3)
 		count := fs.in(0, 3)
 		dt, err := s.make()
-		if !s.valid() {
-			if class(err) != ErrCount {
-				t.Fatalf("invalid counts gave %v, want %v", err, ErrCount)
+		if ok, want := s.valid(); !ok {
+			if class(err) != want {
+				t.Fatalf("invalid arguments gave %v, want %v", err, want)
 			}
 			return
 		}
@@ -816,14 +540,12 @@ func FuzzPackUnpack(f *testing.F) {
 			t.Fatal(err)
 		}
 		model := s.flatten()
-		lb, ub, _ := bounds(model)
-		if dt.Size() != sizeOf(model) || dt.LB() != lb || dt.UB() != ub {
-			t.Fatalf("size %d lb %d ub %d; model %d %d %d", dt.Size(), dt.LB(), dt.UB(), sizeOf(model), lb, ub)
-		}
+		checkModel(t, dt, model)
 		if err := dt.Commit(); err != nil {
 			t.Fatal(err)
 		}
-		s = shiftable(s, lb)
+		tlb, _ := model.trueBounds()
+		s = shiftable(s, tlb)
 		if dt, err = s.make(); err != nil {
 			t.Fatal(err)
 		}

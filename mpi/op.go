@@ -70,7 +70,9 @@ var (
 	OpMinloc = &Op{name: "MPI_MINLOC", commute: true, loc: -1}
 )
 
-// Pair types for MAXLOC and MINLOC: a value then an int32 index, unpadded.
+// Pair types for MAXLOC and MINLOC: a value then an int32 index, unpadded
+// (resized to their size, so Float64Int32 has extent 12, not the 16 its
+// alignment would give).
 var (
 	Float64Int32 = pairType(Float64)
 	Float32Int32 = pairType(Float32)
@@ -79,6 +81,9 @@ var (
 
 func pairType(v *Datatype) *Datatype {
 	t, err := TypeCreateStruct([]int{1, 1}, []int{0, v.Size()}, []*Datatype{v, Int32})
+	if err == nil {
+		t, err = TypeCreateResized(t, 0, t.Size())
+	}
 	if err != nil {
 		panic(err)
 	}

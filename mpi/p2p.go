@@ -142,8 +142,8 @@ func (r *Rank) checkArgs(name string, buf Buffer, count int, dt *Datatype, peer,
 		return errorf(ErrArg, name, "tag %d: allowed 0..%d (MPI_TAG_UB)", tag, TagUB)
 	case peer < 0 && !(recv && peer == AnySource) || peer >= comm.Size():
 		return errorf(ErrRank, name, "rank %d is not in %s (size %d)", peer, comm.name, comm.Size())
-	case count > 0 && dt.LB() < 0:
-		return errorf(ErrBuffer, name, "the datatype starts %d bytes before the buffer", -dt.LB())
+	case count > 0 && dt.TrueLB() < 0:
+		return errorf(ErrBuffer, name, "the datatype starts %d bytes before the buffer", -dt.TrueLB())
 	case dt.Span(count) > buf.Len():
 		return errorf(ErrBuffer, name, "%d elements of the datatype need %d bytes, the buffer has %d", count, dt.Span(count), buf.Len())
 	}

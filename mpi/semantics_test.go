@@ -1594,6 +1594,7 @@ type semTypeCase struct {
 	build func() (*Datatype, error)
 	segs  []semSeg // one element, in typemap order, worked out by hand
 	count int
+	align int // the largest basic type's size: the extent is padded to it
 }
 
 func (c semTypeCase) lbub() (lb, ub int) {
@@ -1604,14 +1605,19 @@ func (c semTypeCase) lbub() (lb, ub int) {
 	return
 }
 
+// extent is the data's extent rounded up to the alignment (MPI-3.1 4.1.6).
+func (c semTypeCase) extent() int {
+	lb, ub := c.lbub()
+	return (ub - lb + c.align - 1) / c.align * c.align
+}
+
 // layout is every byte offset of count elements, in order.
 func (c semTypeCase) layout() []int {
-	lb, ub := c.lbub()
 	var offs []int
 	for i := 0; i < c.count; i++ {
 		for _, s := range c.segs {
 			for k := 0; k < s.n; k++ {
-				offs = append(offs, i*(ub-lb)+s.off+k)
+				offs = append(offs, i*c.extent()+s.off+k)
 			}
 		}
 	}
@@ -1619,8 +1625,8 @@ func (c semTypeCase) layout() []int {
 }
 
 func (c semTypeCase) span() int {
-	lb, ub := c.lbub()
-	return (c.count-1)*(ub-lb) + ub
+	_, ub := c.lbub()
+	return (c.count-1)*c.extent() + ub
 }
 
 func semRange(off, n, stride, each int) []semSeg {
@@ -1635,42 +1641,42 @@ func semTypeCases() []semTypeCase {
 	inner := func() (*Datatype, error) { return TypeVector(2, 1, 2, Int32) } // (0,4) (8,4), extent 12
 	return []semTypeCase{
 		{"contiguous", func() (*Datatype, error) { return TypeContiguous(5, Int32) },
-			[]semSeg{{0, 20}}, 3},
+			[]semSeg{{0, 20}}, 3, 4},
 		{"contiguous-of-vector", func() (*Datatype, error) {
 			v, err := inner()
 			if err != nil {
 				return nil, err
 			}
 			return TypeContiguous(3, v)
-		}, []semSeg{{0, 4}, {8, 4}, {12, 4}, {20, 4}, {24, 4}, {32, 4}}, 2},
+		}, []semSeg{{0, 4}, {8, 4}, {12, 4}, {20, 4}, {24, 4}, {32, 4}}, 2, 4},
 		{"vector", func() (*Datatype, error) { return TypeVector(4, 2, 5, Int32) },
-			semRange(0, 4, 20, 8), 2},
+			semRange(0, 4, 20, 8), 2, 4},
 		{"vector-words-1", func() (*Datatype, error) { return TypeVector(40, 1, 3, Int32) },
-			semRange(0, 40, 12, 4), 1},
+			semRange(0, 40, 12, 4), 1, 4},
 		{"vector-words-2", func() (*Datatype, error) { return TypeVector(40, 1, 3, Int32) },
-			semRange(0, 40, 12, 4), 2},
+			semRange(0, 40, 12, 4), 2, 4},
 		{"hvector", func() (*Datatype, error) { return TypeCreateHvector(3, 1, 24, Float64) },
-			semRange(0, 3, 24, 8), 3},
+			semRange(0, 3, 24, 8), 3, 8},
 		{"hvector-words", func() (*Datatype, error) { return TypeCreateHvector(50, 1, 12, Float32) },
-			semRange(0, 50, 12, 4), 1},
+			semRange(0, 50, 12, 4), 1, 4},
 		{"indexed", func() (*Datatype, error) { return TypeIndexed([]int{2, 1, 3}, []int{0, 4, 9}, Int32) },
-			[]semSeg{{0, 8}, {16, 4}, {36, 12}}, 2},
+			[]semSeg{{0, 8}, {16, 4}, {36, 12}}, 2, 4},
 		{"indexed-block", func() (*Datatype, error) { return TypeCreateIndexedBlock(2, []int{1, 5, 8}, Float32) },
-			[]semSeg{{4, 8}, {20, 8}, {32, 8}}, 3},
+			[]semSeg{{4, 8}, {20, 8}, {32, 8}}, 3, 4},
 		{"indexed-block-words", func() (*Datatype, error) { return TypeCreateIndexedBlock(1, []int{2, 5, 8, 11}, Int32) },
-			semRange(8, 4, 12, 4), 1},
+			semRange(8, 4, 12, 4), 1, 4},
 		{"hindexed", func() (*Datatype, error) { return TypeCreateHindexed([]int{3, 1}, []int{20, 0}, Int32) },
-			[]semSeg{{20, 12}, {0, 4}}, 2},
+			[]semSeg{{20, 12}, {0, 4}}, 2, 4},
 		{"struct", func() (*Datatype, error) {
 			return TypeCreateStruct([]int{1, 2, 1}, []int{0, 8, 24}, []*Datatype{Float64, Int32, Byte})
-		}, []semSeg{{0, 8}, {8, 8}, {24, 1}}, 3},
+		}, []semSeg{{0, 8}, {8, 8}, {24, 1}}, 3, 8},
 		{"struct-of-vector", func() (*Datatype, error) {
 			v, err := inner()
 			if err != nil {
 				return nil, err
 			}
 			return TypeCreateStruct([]int{2, 1}, []int{0, 40}, []*Datatype{v, Float64})
-		}, []semSeg{{0, 4}, {8, 4}, {12, 4}, {20, 4}, {40, 8}}, 4},
+		}, []semSeg{{0, 4}, {8, 4}, {12, 4}, {20, 4}, {40, 8}}, 4, 8},
 	}
 }
 

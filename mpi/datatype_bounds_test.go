@@ -1,0 +1,419 @@
+package mpi
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+)
+
+// dblChar is the type of thesis section 3.3 and MPI-3.1 Example 4.1:
+// {(double, 0), (char, 8)}; nocsim's Byte stands for char.
+func dblChar() *spec { return strct([]int{1, 1}, []int{0, 8}, basic(Float64), basic(Byte)) }
+
+// TestExtentWorkedExamples checks bounds against the worked examples of
+// thesis section 3.3 and MPI-3.1 sections 4.1.1-4.1.7, each lb and ub
+// derived by hand from the standard's rule (the extent of a typemap without
+// markers is rounded up to a multiple of its largest alignment; markers set
+// by MPI_Type_create_resized override it), and against the test model.
+func TestExtentWorkedExamples(t *testing.T) {
+	i32, f64 := basic(Int32), basic(Float64)
+	tests := []struct {
+		name           string
+		s              *spec
+		offs           []int // the typemap's offsets, from the standard's text
+		size, lb, ub   int
+		trueLB, trueUB int
+	}{
+		{"thesis 3.3 {double, char}", dblChar(), []int{0, 8}, 9, 0, 16, 0, 9},
+		{"MPI 4.1 char then double", strct([]int{1, 1}, []int{0, 1}, basic(Byte), f64), []int{0, 1}, 9, 0, 16, 0, 9},
+		{"MPI 4.1.2 contiguous(3)", contig(3, dblChar()), []int{0, 8, 16, 24, 32, 40}, 27, 0, 48, 0, 41},
+		{"MPI 4.1.2 vector(2,3,4)", vec(2, 3, 4, dblChar()),
+			[]int{0, 8, 16, 24, 32, 40, 64, 72, 80, 88, 96, 104}, 54, 0, 112, 0, 105},
+		{"MPI 4.1.2 vector(3,1,-2)", vec(3, 1, -2, dblChar()), []int{0, 8, -32, -24, -64, -56}, 27, -64, 16, -64, 9},
+		{"MPI 4.1.2 hvector(2,3,4)", hvec(2, 3, 4, dblChar()),
+			[]int{0, 8, 16, 24, 32, 40, 4, 12, 20, 28, 36, 44}, 54, 0, 48, 0, 45},
+		{"MPI 4.1.2 indexed((3,1),(4,0))", idx([]int{3, 1}, []int{4, 0}, dblChar()),
+			[]int{64, 72, 80, 88, 96, 104, 0, 8}, 36, 0, 112, 0, 105},
+		{"MPI 4.1.2 hindexed((3,1),(4,0))", hidx([]int{3, 1}, []int{4, 0}, dblChar()),
+			[]int{4, 12, 20, 28, 36, 44, 0, 8}, 36, 0, 48, 0, 45},
+		{"MPI 4.1.2 struct((2,1,3),(0,16,26))", strct([]int{2, 1, 3}, []int{0, 16, 26}, basic(Float32), dblChar(), basic(Byte)),
+			[]int{0, 4, 16, 24, 26, 27, 28}, 20, 0, 32, 0, 29},
+		{"thesis 3.3 vector(2,2,3) of int", vec(2, 2, 3, i32), []int{0, 4, 12, 16}, 16, 0, 20, 0, 20},
+		{"bytes need no padding", hidx([]int{1, 1}, []int{0, 6}, basic(Byte)), []int{0, 6}, 2, 0, 7, 0, 7},
+		{"int32 pads to 4", strct([]int{1, 1}, []int{0, 4}, i32, basic(Byte)), []int{0, 4}, 5, 0, 8, 0, 5},
+		{"padding follows a negative lb", strct([]int{1, 1}, []int{-8, 0}, f64, basic(Byte)), []int{-8, 0}, 9, -8, 8, -8, 1},
+		// MPI-3.1 4.1.7: resized sets lb and ub whatever the data.
+		{"resized {double, char} to 9", resized(0, 9, dblChar()), []int{0, 8}, 9, 0, 9, 0, 9},
+		{"resized double, lb below", resized(-8, 24, f64), []int{0}, 8, -8, 16, 0, 8},
+		{"resized double, lb above", resized(4, 2, f64), []int{0}, 8, 4, 6, 0, 8},
+		// Markers carry into derived types: copies sit extent apart and
+		// the markers alone give lb and ub, without padding.
+		{"contiguous of resized", contig(3, resized(0, 12, f64)), []int{0, 12, 24}, 24, 0, 36, 0, 32},
+		{"vector of resized", vec(2, 1, 2, resized(-4, 12, i32)), []int{0, 24}, 8, -4, 32, 0, 28},
+		{"struct of resized and double", strct([]int{1, 1}, []int{0, 100}, resized(-4, 12, i32), f64), []int{0, 100}, 12, -4, 8, 0, 108},
+		{"resized of resized", resized(2, 3, resized(-4, 12, i32)), []int{0}, 4, 2, 5, 0, 4},
+		{"resized without data", vec(3, 1, 2, resized(0, 8, contig(0, f64))), []int{}, 0, 0, 40, 0, 0},
+		{"resized without data, many blocks", vec(1<<40, 1, 3, resized(0, 8, contig(0, f64))), []int{}, 0, 0, (1<<40-1)*24 + 8, 0, 0},
+		{"dup keeps the bounds", dup(resized(-8, 24, f64)), []int{0}, 8, -8, 16, 0, 8},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dt, err := tc.s.make()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.ub <= 1<<20 { // the model places every copy
+				model := tc.s.flatten()
+				got := []int{}
+				for _, e := range model.es {
+					got = append(got, e.off)
+				}
+				if fmt.Sprint(got) != fmt.Sprint(tc.offs) {
+					t.Fatalf("model typemap offsets %v, the standard's %v", got, tc.offs)
+				}
+				if lb, ub := model.bounds(); lb != tc.lb || ub != tc.ub {
+					t.Fatalf("model bounds %d, %d; hand-derived %d, %d", lb, ub, tc.lb, tc.ub)
+				}
+				checkModel(t, dt, model)
+			}
+			lb, ext, err := TypeGetExtent(dt)
+			if err != nil || lb != tc.lb || ext != tc.ub-tc.lb || dt.UB() != tc.ub || dt.Size() != tc.size {
+				t.Fatalf("TypeGetExtent = %d, %d, %v; ub %d size %d; want lb %d extent %d ub %d size %d",
+					lb, ext, err, dt.UB(), dt.Size(), tc.lb, tc.ub-tc.lb, tc.ub, tc.size)
+			}
+			tlb, text, err := TypeGetTrueExtent(dt)
+			if err != nil || tlb != tc.trueLB || text != tc.trueUB-tc.trueLB {
+				t.Fatalf("TypeGetTrueExtent = %d, %d, %v; want %d, %d", tlb, text, err, tc.trueLB, tc.trueUB-tc.trueLB)
+			}
+			if len(tc.offs) == 0 {
+				return
+			}
+			s := shiftable(tc.s, tc.trueLB)
+			sdt, err := s.make()
+			if err == nil {
+				err = sdt.Commit()
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, count := range []int{0, 1, 3} {
+				checkRoundTrip(t, sdt, s.flatten(), count)
+			}
+		})
+	}
+}
+
+func TestTypeGetExtentErrors(t *testing.T) {
+	freed, _ := TypeContiguous(2, Int32)
+	_ = freed.Free()
+	for _, dt := range []*Datatype{nil, freed} {
+		if _, _, err := TypeGetExtent(dt); class(err) != ErrType {
+			t.Errorf("TypeGetExtent(%v): %v, want %v", dt.Name(), err, ErrType)
+		}
+		if _, _, err := TypeGetTrueExtent(dt); class(err) != ErrType {
+			t.Errorf("TypeGetTrueExtent(%v): %v, want %v", dt.Name(), err, ErrType)
+		}
+	}
+	var nilType *Datatype
+	if nilType.TrueLB() != 0 || nilType.TrueExtent() != 0 {
+		t.Error("nil type true bounds")
+	}
+}
+
+// TestTypeDup checks that a duplicate is an equal type: the same size,
+// bounds, true bounds, contiguity and committed state, and the same bytes
+// packed from the same buffer; and that it is a type of its own.
+func TestTypeDup(t *testing.T) {
+	for _, s := range []*spec{
+		basic(Int32), basic(Float64), dblChar(), vec(3, 1, -2, dblChar()), contig(4, basic(Int64)),
+		resized(-8, 24, basic(Float64)), strct([]int{1, 1}, []int{0, 100}, resized(-4, 12, basic(Int32)), basic(Float64)),
+	} {
+		for _, commit := range []bool{false, true} {
+			old, err := s.make()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if commit {
+				if err := old.Commit(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			d, err := TypeDup(old)
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := fmt.Sprintf("dup of %s (committed %v)", s.op, old.Committed())
+			if d == old || d.Size() != old.Size() || d.LB() != old.LB() || d.UB() != old.UB() ||
+				d.TrueLB() != old.TrueLB() || d.TrueExtent() != old.TrueExtent() ||
+				d.Contiguous() != old.Contiguous() || d.Committed() != old.Committed() || d.Name() != "derived" {
+				t.Fatalf("%s differs: size %d/%d lb %d/%d ub %d/%d true %d+%d/%d+%d contig %v/%v committed %v/%v name %q",
+					name, d.Size(), old.Size(), d.LB(), old.LB(), d.UB(), old.UB(), d.TrueLB(), d.TrueExtent(),
+					old.TrueLB(), old.TrueExtent(), d.Contiguous(), old.Contiguous(), d.Committed(), old.Committed(), d.Name())
+			}
+			if !commit {
+				if err := old.Commit(); err != nil {
+					t.Fatal(err)
+				}
+				if err := d.Commit(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// The same typemap: equal bytes packed from one buffer.
+			const count = 3
+			if old.TrueLB() >= 0 {
+				in := pattern(old.Span(count))
+				n, _ := PackSize(count, old)
+				a, b := make([]byte, n), make([]byte, n)
+				var pa, pb int
+				if err := Pack(in, count, old, a, &pa); err != nil {
+					t.Fatal(err)
+				}
+				if err := Pack(in, count, d, b, &pb); err != nil || !bytes.Equal(a, b) {
+					t.Fatalf("%s packs differently: %v", name, err)
+				}
+			}
+			// Each can be freed without the other.
+			if err := d.Free(); err != nil {
+				t.Fatalf("%s: Free: %v", name, err)
+			}
+			if !old.Committed() {
+				t.Fatalf("%s: freeing the duplicate freed the original", name)
+			}
+		}
+	}
+}
+
+// layout is every byte offset of count elements of s placed at base, in
+// typemap order, from the test model.
+func layout(s *spec, count, base int) []int {
+	m := s.flatten()
+	ext := m.extent()
+	var offs []int
+	for i := range count {
+		for _, e := range m.es {
+			for k := range e.size {
+				offs = append(offs, base+i*ext+e.off+k)
+			}
+		}
+	}
+	return offs
+}
+
+// mustType builds and commits s.
+func mustType(t *testing.T, s *spec) *Datatype {
+	t.Helper()
+	dt, err := s.make()
+	if err == nil {
+		err = dt.Commit()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dt
+}
+
+// dtPiece is one message as a receiver sees it: the bytes at recv in its
+// buffer must be the bytes at send in the sender src's buffer, message seq.
+type dtPiece struct {
+	src, seq   int
+	send, recv []int
+}
+
+// checkPieces checks a receive buffer: every piece's bytes arrived in
+// order, and every byte outside the pieces still holds the sentinel.
+func checkPieces(t *testing.T, what string, got []byte, pieces []dtPiece) {
+	t.Helper()
+	in := make(map[int]bool)
+	for _, p := range pieces {
+		if len(p.send) != len(p.recv) {
+			t.Fatalf("%s: %d bytes sent, %d expected", what, len(p.send), len(p.recv))
+		}
+		for k, o := range p.recv {
+			in[o] = true
+			if want := semByte(p.src, p.seq, p.send[k]); got[o] != want {
+				t.Errorf("%s: byte %d = %#x, want byte %d from rank %d (%#x)", what, o, got[o], p.send[k], p.src, want)
+				return
+			}
+		}
+	}
+	for o, b := range got {
+		if !in[o] && b != dtSentinel {
+			t.Errorf("%s: byte %d outside the typemap changed to %#x", what, o, b)
+			return
+		}
+	}
+}
+
+const dtSentinel = 0xee
+
+// TestDerivedSendsUseExtents sends count > 1 elements of a padded struct and
+// of resized types between two ranks, under every protocol with and without
+// vector DMA, and checks where each byte lands: consecutive elements sit an
+// extent apart (16 for the padded struct, the resized extent otherwise), the
+// padding is never touched, and a receive with another layout of the same
+// type signature gets the same bytes in the same order.
+func TestDerivedSendsUseExtents(t *testing.T) {
+	// {double, int32, char}: size 13, extent 16 after padding.
+	padded := strct([]int{1, 1, 1}, []int{0, 8, 12}, basic(Float64), basic(Int32), basic(Byte))
+	unpadded := resized(0, 13, padded)
+	type pair struct {
+		name       string
+		send, recv *spec
+		count      int
+		stride     int // the send type's extent, from the standard's rule
+	}
+	pairs := []pair{
+		{"padded struct x3", padded, padded, 3, 16},
+		{"padded struct into unpadded", padded, unpadded, 3, 16},
+		{"unpadded into padded", unpadded, padded, 4, 13},
+		{"resized double, every third", resized(0, 24, basic(Float64)), basic(Float64), 4, 24},
+		{"resized double, lb below the data", resized(-8, 16, basic(Float64)), resized(0, 12, basic(Float64)), 3, 16},
+		{"resized int32 words (vector DMA)", resized(0, 12, basic(Int32)), basic(Int32), 40, 12},
+		{"contiguous of resized", contig(2, resized(0, 12, basic(Int32))), contig(2, resized(4, 8, basic(Int32))), 3, 24},
+	}
+	for _, proto := range Protocols {
+		for _, vdma := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/vector_dma=%v", proto, vdma), func(t *testing.T) {
+				cfg := semProcs(cfgFor(proto), 2)
+				cfg.VectorDMA = vdma
+				w := job(t, 2, 1, cfg, nil)
+				st, rt := make([]*Datatype, len(pairs)), make([]*Datatype, len(pairs))
+				for i, p := range pairs {
+					st[i], rt[i] = mustType(t, p.send), mustType(t, p.recv)
+					if st[i].Extent() != p.stride {
+						t.Fatalf("%s: send extent %d, want %d", p.name, st[i].Extent(), p.stride)
+					}
+				}
+				w.Launch(func(r *Rank) {
+					c := r.CommWorld()
+					for i, p := range pairs {
+						if r.Rank() == 0 {
+							n := st[i].Span(p.count)
+							b := r.MustAlloc(n)
+							semFill(b, n, 0, i)
+							if err := r.Ssend(b, p.count, st[i], 1, i, c); err != nil {
+								t.Errorf("%s: Ssend: %v", p.name, err)
+							}
+							r.Free(b)
+							continue
+						}
+						n := rt[i].Span(p.count)
+						b := r.MustAlloc(n + 8)
+						semSet(b.Bytes, dtSentinel)
+						s, err := r.Recv(b, p.count, rt[i], 0, i, c)
+						if err != nil || s.Bytes != p.count*st[i].Size() {
+							t.Errorf("%s: Recv: %+v, %v", p.name, s, err)
+						}
+						checkPieces(t, p.name, b.Bytes, []dtPiece{{0, i, layout(p.send, p.count, 0), layout(p.recv, p.count, 0)}})
+						r.Free(b)
+					}
+				})
+				if err := w.Run(); err != nil {
+					t.Fatal(err)
+				}
+			})
+		}
+	}
+}
+
+// TestCollectivesUseExtents runs collectives on derived types with padding
+// or resized bounds and checks every received byte against the model's
+// layout of both sides: Bcast, Allgather, Alltoall and Alltoallw (whose
+// receivers use a different layout of the same signature).
+func TestCollectivesUseExtents(t *testing.T) {
+	const P = 4
+	padded := strct([]int{1, 1, 1}, []int{0, 8, 12}, basic(Float64), basic(Int32), basic(Byte))
+	unpadded := resized(0, 13, padded)
+	spread := resized(0, 16, basic(Float64))
+	dense := basic(Float64)
+	pt, ut, st, dt := mustType(t, padded), mustType(t, unpadded), mustType(t, spread), mustType(t, dense)
+	// Alltoallw: rank j receives type recvOf[j%2] from everyone, sent as
+	// sendOf[j%2], at byte displacement 64*i for sender i.
+	sendOf, recvOf := []*spec{padded, spread}, []*spec{unpadded, dense}
+	sendT, recvT := []*Datatype{pt, st}, []*Datatype{ut, dt}
+	const count = 2
+	got := make([][4][]byte, P)
+	w := job(t, 2, 2, semProcs(DefaultConfig(), P), nil)
+	w.Launch(func(r *Rank) {
+		me, c := r.Rank(), r.CommWorld()
+		sent := func(seq, n int) Buffer {
+			b := r.MustAlloc(n)
+			semFill(b, n, me, seq)
+			return b
+		}
+		blank := func(n int) Buffer {
+			b := r.MustAlloc(n)
+			semSet(b.Bytes, dtSentinel)
+			return b
+		}
+		// Bcast of 3 padded structs from rank 2.
+		b := blank(pt.Span(3))
+		if me == 2 {
+			semFill(b, b.Len(), me, 0)
+		}
+		if err := r.Bcast(b, 3, pt, 2, c); err != nil {
+			t.Error(err)
+		}
+		got[me][0] = bytes.Clone(b.Bytes)
+		// Allgather of 2 padded structs each.
+		s, rb := sent(1, pt.Span(count)), blank(pt.Span(P*count))
+		if err := r.Allgather(s, count, pt, rb, count, pt, c); err != nil {
+			t.Error(err)
+		}
+		got[me][1] = bytes.Clone(rb.Bytes)
+		// Alltoall of 2 resized doubles per peer.
+		s, rb = sent(2, st.Span(P*count)), blank(st.Span(P*count))
+		if err := r.Alltoall(s, count, st, rb, count, st, c); err != nil {
+			t.Error(err)
+		}
+		got[me][2] = bytes.Clone(rb.Bytes)
+		// Alltoallw, types per peer.
+		counts, sd, rd := make([]int, P), make([]int, P), make([]int, P)
+		sts, rts := make([]*Datatype, P), make([]*Datatype, P)
+		for j := range P {
+			counts[j], sd[j], rd[j] = count, 64*j, 64*j
+			sts[j], rts[j] = sendT[j%2], recvT[me%2]
+		}
+		s, rb = sent(3, 64*P), blank(64*P)
+		if err := r.Alltoallw(s, counts, sd, sts, rb, counts, rd, rts, c); err != nil {
+			t.Error(err)
+		}
+		got[me][3] = bytes.Clone(rb.Bytes)
+	})
+	if err := w.Run(); err != nil {
+		t.Fatal(err)
+	}
+	for me := range P {
+		var bc, ag, aa, aw []dtPiece
+		if me != 2 {
+			bc = append(bc, dtPiece{2, 0, layout(padded, 3, 0), layout(padded, 3, 0)})
+		}
+		for i := range P {
+			ext := pt.Extent() * count
+			ag = append(ag, dtPiece{i, 1, layout(padded, count, 0), layout(padded, count, i*ext)})
+			ext = st.Extent() * count
+			aa = append(aa, dtPiece{i, 2, layout(spread, count, me*ext), layout(spread, count, i*ext)})
+			aw = append(aw, dtPiece{i, 3, layout(sendOf[me%2], count, 64*me), layout(recvOf[me%2], count, 64*i)})
+		}
+		if me == 2 {
+			// The root's buffer is its own message, untouched.
+			if !bytes.Equal(got[me][0], msgBytes(me, 0, len(got[me][0]))) {
+				t.Errorf("Bcast changed the root's buffer")
+			}
+		} else {
+			checkPieces(t, fmt.Sprintf("Bcast rank %d", me), got[me][0], bc)
+		}
+		checkPieces(t, fmt.Sprintf("Allgather rank %d", me), got[me][1], ag)
+		checkPieces(t, fmt.Sprintf("Alltoall rank %d", me), got[me][2], aa)
+		checkPieces(t, fmt.Sprintf("Alltoallw rank %d", me), got[me][3], aw)
+	}
+}
+
+// msgBytes is message (src, seq) as semFill writes it.
+func msgBytes(src, seq, n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = semByte(src, seq, i)
+	}
+	return b
+}
