@@ -145,6 +145,12 @@ type collCall struct {
 // pick resolves an algorithm name from the configuration: "auto" takes
 // the short-message default below coll_long_bytes and the long one above.
 func (x *coll) pick(op, configured string, bytes int, short, long string) string {
+	if x.r.w.Cfg.thesisLib() {
+		// The thesis profile has one algorithm per operation (thesis.go);
+		// Validate refuses algorithm keys other than auto with it.
+		x.alg = "thesis"
+		return thesisAlgs[op]
+	}
 	name := configured
 	if name == "" || name == "auto" {
 		name = short

@@ -193,6 +193,8 @@ func (x *coll) allgatherv(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, r
 	}
 	g := &allgatherWork{x, w, off, n}
 	switch alg := x.pick("allgather", x.r.w.Cfg.Allgather, total, "recursive_doubling", "ring"); alg {
+	case "thesis":
+		err = g.thesisAllgather()
 	case "gather_bcast":
 		if err = g.allgatherGatherPhase(); err == nil {
 			err = g.allgatherBcastPhase()

@@ -481,12 +481,11 @@ func alltoallVariants(P int, seed uint64, large bool) []allVariant {
 // non-contiguous, in-place and mixed-type calls back to back.
 func TestAllgatherAlgorithms(t *testing.T) {
 	t.Parallel()
-	for _, alg := range append([]string{"auto"}, AlgorithmNames("allgather")...) {
+	for _, alg := range append([]string{"auto", thesisLib}, AlgorithmNames("allgather")...) {
 		for _, P := range allPs {
 			t.Run(fmt.Sprintf("%s/P=%d", alg, P), func(t *testing.T) {
 				t.Parallel()
-				cfg := DefaultConfig()
-				cfg.SetAlgorithm("allgather", alg)
+				cfg := libCfg(DefaultConfig(), "allgather", alg)
 				// The long-message case costs too much at P = 64, which
 				// gets its own auto test with a lowered threshold.
 				allJob(t, P, cfg, allgatherVariants(P, uint64(100*P), P <= 16))
@@ -499,12 +498,11 @@ func TestAllgatherAlgorithms(t *testing.T) {
 // At P = 64 every one of the 64 x 64 blocks is checked.
 func TestAlltoallAlgorithms(t *testing.T) {
 	t.Parallel()
-	for _, alg := range append([]string{"auto"}, AlgorithmNames("alltoall")...) {
+	for _, alg := range append([]string{"auto", thesisLib}, AlgorithmNames("alltoall")...) {
 		for _, P := range allPs {
 			t.Run(fmt.Sprintf("%s/P=%d", alg, P), func(t *testing.T) {
 				t.Parallel()
-				cfg := DefaultConfig()
-				cfg.SetAlgorithm("alltoall", alg)
+				cfg := libCfg(DefaultConfig(), "alltoall", alg)
 				allJob(t, P, cfg, alltoallVariants(P, uint64(200*P), P <= 16))
 			})
 		}

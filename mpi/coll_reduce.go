@@ -82,6 +82,9 @@ func (r *Rank) Reduce(sbuf, rbuf Buffer, count int, dt *Datatype, op *Op, root i
 		alg = rd.fallback("binomial") // recursive halving reorders operands
 	}
 	switch alg {
+	case "thesis":
+		// Figure 4.3: halving to rank 0, which forwards to another root.
+		err = rd.reduceTree(in, out, count, root, 0)
 	case "binomial":
 		err = rd.reduceBinomial(in, out, count, root)
 	case "flat":
@@ -121,6 +124,13 @@ func (r *Rank) Allreduce(sbuf, rbuf Buffer, count int, dt *Datatype, op *Op, c *
 		alg = rd.fallback("recursive_doubling") // both reorder the operands
 	}
 	switch alg {
+	case "thesis":
+		// Section 6.4: MPI_Allreduce calls MPI_Reduce and MPI_Bcast.
+		r.thesisCall()
+		if err = rd.reduceTree(in, out, count, 0, 0); err == nil {
+			r.thesisCall()
+			err = rd.rtBcastFlat(out, bytes, 0)
+		}
 	case "reduce_bcast":
 		if err = rd.reduceBinomial(in, out, count, 0); err == nil {
 			err = rd.bcastBinomial(out, bytes, 0)
@@ -200,6 +210,12 @@ func (r *Rank) reduceScatter(name, key string, sbuf, rbuf Buffer, rcounts []int,
 		alg = rd.fallback("reduce_scatterv") // both reorder operands
 	}
 	switch alg {
+	case "thesis":
+		// A Reduce to rank 0 (the halving tree: its root is 0) and a
+		// Scatterv from it, each a call of its own.
+		r.thesisCall()
+		r.thesisCall()
+		err = rd.reduceScatterv(in, out, offs, inPlace)
 	case "reduce_scatterv":
 		err = rd.reduceScatterv(in, out, offs, inPlace)
 	case "ring":
@@ -478,11 +494,18 @@ func (f redFold) newRank(i int) int {
 // result at root. Relabelling the ranks about the root would reorder a
 // non-commutative op, so that reduces to rank 0, which forwards the result.
 func (rd *redColl) reduceBinomial(in, out Buffer, count, root int) error {
-	P, me, n := rd.c.Size(), rd.c.Rank(), count*rd.es
 	r0 := root
 	if !rd.o.Commutative() {
 		r0 = 0
 	}
+	return rd.reduceTree(in, out, count, root, r0)
+}
+
+// reduceTree is the halving reduction to rank r0 (every rank relabelled
+// about it), which forwards the result to root if that is another rank.
+// The thesis profile always reduces to r0 = 0, as figure 4.3 does.
+func (rd *redColl) reduceTree(in, out Buffer, count, root, r0 int) error {
+	P, me, n := rd.c.Size(), rd.c.Rank(), count*rd.es
 	vr := (me - r0 + P) % P
 	cur := in // the partial result over virtual ranks vr..vr+mask-1
 	var bufs [2]Buffer

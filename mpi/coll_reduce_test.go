@@ -425,12 +425,11 @@ func redCalls(fn string, P int, long bool) []*redCall {
 // redFamily runs fns under every algorithm of op (and auto) for every P.
 func redFamily(t *testing.T, op string, fns ...string) {
 	t.Parallel()
-	for _, alg := range append(AlgorithmNames(op), "auto") {
+	for _, alg := range append(AlgorithmNames(op), "auto", thesisLib) {
 		for _, P := range redPs {
 			t.Run(fmt.Sprintf("%s/P=%d", alg, P), func(t *testing.T) {
 				t.Parallel()
-				cfg := DefaultConfig()
-				cfg.SetAlgorithm(op, alg)
+				cfg := libCfg(DefaultConfig(), op, alg)
 				var calls []*redCall
 				for _, fn := range fns {
 					// At P = 64 only auto's first operation goes long.

@@ -42,6 +42,8 @@ func (r *Rank) Barrier(c *Comm) error {
 	}
 	defer x.end(0)
 	switch alg := x.pick("barrier", r.w.Cfg.Barrier, 0, "tree4", "tree4"); alg {
+	case "thesis":
+		return r.thesisBarrier(c)
 	case "central":
 		return x.rtBarrierCentral()
 	case "tree4":

@@ -170,8 +170,11 @@ func (k *rtCheck) errorf(format string, a ...any) {
 // rtForAlgs runs test for every algorithm of op and "auto", for every P
 // under the thesis's protocol and for a few under the others, in parallel.
 func rtForAlgs(t *testing.T, op string, test func(t *testing.T, cfg Config, P int)) {
-	for _, alg := range append(AlgorithmNames(op), "auto") {
+	for _, alg := range append(AlgorithmNames(op), "auto", thesisLib) {
 		for _, proto := range Protocols {
+			if alg == thesisLib && proto != "scmp" {
+				continue // the thesis's library has only its rendezvous
+			}
 			Ps := rtPs
 			if proto != "scmp" {
 				Ps = []int{5, 16}
@@ -179,13 +182,26 @@ func rtForAlgs(t *testing.T, op string, test func(t *testing.T, cfg Config, P in
 			for _, P := range Ps {
 				t.Run(fmt.Sprintf("%s/%s/P=%d", alg, proto, P), func(t *testing.T) {
 					t.Parallel()
-					cfg := cfgFor(proto)
-					cfg.SetAlgorithm(op, alg)
+					cfg := libCfg(cfgFor(proto), op, alg)
 					test(t, cfg, P)
 				})
 			}
 		}
 	}
+}
+
+// thesisLib stands, in a list of algorithms to test, for the thesis
+// library profile, which runs its own algorithm for every operation.
+const thesisLib = "library=thesis"
+
+// libCfg selects alg for op in cfg, or the thesis profile for thesisLib.
+func libCfg(cfg Config, op, alg string) Config {
+	if alg == thesisLib {
+		cfg.Library = "thesis"
+		return cfg
+	}
+	cfg.SetAlgorithm(op, alg)
+	return cfg
 }
 
 func rtCfg(op, alg string) Config {

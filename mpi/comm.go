@@ -152,6 +152,15 @@ func (r *Rank) CommSplit(c *Comm, color, key int) (*Comm, error) {
 			return nil, err
 		}
 	}
+	if r.w.Cfg.thesisLib() {
+		// Thesis §4.2.3: "a final barrier prevents any process from going
+		// forward and using the new communicators until all processes
+		// have the full information".
+		r.thesisCall()
+		if err := r.thesisBarrier(c); err != nil {
+			return nil, err
+		}
+	}
 	r.leave(opCommSplit, start, 0, 0)
 	if len(mine) == 0 {
 		return nil, nil
@@ -200,8 +209,12 @@ func (r *Rank) checkComm(op string, c *Comm) error {
 }
 
 // agreeContext gets a new context id at the root and passes it to the
-// other ranks of c.
+// other ranks of c: the thesis's steps under the thesis profile, else the
+// shortened version (the root sends the id to each rank; no barrier).
 func (r *Rank) agreeContext(c *Comm, root bool) (uint32, error) {
+	if r.w.Cfg.thesisLib() {
+		return r.thesisContext(c) // the steps of thesis §4.2.3
+	}
 	in := c.internal()
 	if root {
 		id := r.requestContext()

@@ -11,9 +11,18 @@ import (
 // Protocols lists the point-to-point protocols.
 var Protocols = []string{"scmp", "eager", "niu"}
 
+// Libraries lists the library profiles: "nocsim" runs the algorithms the
+// keys below select; "thesis" runs every mechanism of the thesis's library
+// as its chapter 4 describes it, and nothing better (thesis.go).
+var Libraries = []string{"nocsim", "thesis"}
+
+// thesisLib reports whether the configuration runs the thesis's library.
+func (c Config) thesisLib() bool { return c.Library == "thesis" }
+
 // Config is the [mpi] section.
 type Config struct {
 	Procs      int    `toml:"procs"`
+	Library    string `toml:"library"`
 	Protocol   string `toml:"protocol"`
 	EagerBytes int    `toml:"eager_bytes"`
 	MatchCycle int64  `toml:"match_cycles"`
@@ -45,7 +54,7 @@ type Config struct {
 // (o_s+o_r)/2 = 32, g = 178): `nocsim coll --params` replaces them with
 // the fit of the run's own message size.
 func DefaultConfig() Config {
-	return Config{Protocol: "scmp", EagerBytes: 128, MatchCycle: 2, CollLongBytes: 4096,
+	return Config{Library: "nocsim", Protocol: "scmp", EagerBytes: 128, MatchCycle: 2, CollLongBytes: 4096,
 		Barrier: "auto", Bcast: "auto", Scatter: "auto", Gather: "auto", Allgather: "auto", Alltoall: "auto",
 		Reduce: "auto", Allreduce: "auto", ReduceScatter: "auto", Scan: "auto",
 		OptimalL: 160, OptimalO: 32, OptimalG: 180}
@@ -54,6 +63,7 @@ func DefaultConfig() Config {
 // Keys documents the [mpi] keys.
 var Keys = []router.Key{
 	{Name: "procs", Unit: "ranks", Default: "0 (every tile)", Allowed: "0..W*H", Doc: "MPI_COMM_WORLD size; rank i runs on tile i"},
+	{Name: "library", Unit: "name", Default: "nocsim", Allowed: strings.Join(Libraries, ", "), Doc: "library profile: nocsim (the algorithms the keys below select) or thesis (the thesis's library as chapter 4 describes it: barrierCount barrier, flat broadcast, halving reduce, every internal call charged; only with protocol scmp, vector_dma false and every algorithm key auto)"},
 	{Name: "protocol", Unit: "name", Default: "scmp", Allowed: strings.Join(Protocols, ", "), Doc: "point-to-point protocol: scmp (thesis rendezvous with THREAD messages), eager (short messages inside the THREAD message), niu (rendezvous handled by the NIUs)"},
 	{Name: "eager_bytes", Unit: "bytes", Default: "128", Allowed: "0..4*(niu_queue_flits-8)", Doc: "largest message the eager protocol sends inside its THREAD message; larger ones use rendezvous"},
 	{Name: "match_cycles", Unit: "cycles/entry", Default: "2", Allowed: "0..1000000", Doc: "processor time per queue entry examined when matching"},
@@ -90,6 +100,9 @@ func (c Config) Validate(nodes, queueFlits int) error {
 	if !found {
 		return &router.KeyError{Key: "protocol", Value: fmt.Sprintf("%q", c.Protocol), Allowed: strings.Join(Protocols, ", ")}
 	}
+	if err := c.checkLibrary(); err != nil {
+		return err
+	}
 	if most := 4 * (queueFlits - 2 - eagerHeader); c.EagerBytes < 0 || c.EagerBytes > most {
 		return &router.KeyError{Key: "eager_bytes", Value: fmt.Sprint(c.EagerBytes), Allowed: fmt.Sprintf("0..%d (the payload a THREAD message fits in the NIU queue)", max(most, 0))}
 	}
@@ -112,9 +125,33 @@ func (c Config) Validate(nodes, queueFlits int) error {
 		if name == "" || name == "auto" {
 			continue
 		}
+		if c.thesisLib() {
+			// The profile's algorithms are the thesis's: a key choosing
+			// another would be silently ignored, so it is refused.
+			return &router.KeyError{Key: o, Value: fmt.Sprintf("%q", name), Allowed: `auto with library = "thesis" (the thesis's library has one algorithm per operation)`}
+		}
 		if !slices.Contains(AlgorithmNames(o), name) {
 			return &router.KeyError{Key: o, Value: fmt.Sprintf("%q", name), Allowed: "auto, " + strings.Join(AlgorithmNames(o), ", ")}
 		}
+	}
+	return nil
+}
+
+// checkLibrary checks the library profile and what it cannot run with:
+// the thesis's library had only the rendezvous of section 4.2.2 and packed
+// every non-contiguous send (section 4.2.1).
+func (c Config) checkLibrary() error {
+	if c.Library != "" && !slices.Contains(Libraries, c.Library) {
+		return &router.KeyError{Key: "library", Value: fmt.Sprintf("%q", c.Library), Allowed: strings.Join(Libraries, ", ")}
+	}
+	if !c.thesisLib() {
+		return nil
+	}
+	if c.Protocol != "scmp" {
+		return &router.KeyError{Key: "protocol", Value: fmt.Sprintf("%q", c.Protocol), Allowed: `scmp with library = "thesis" (the only protocol the thesis's library had, section 4.2.2)`}
+	}
+	if c.VectorDMA {
+		return &router.KeyError{Key: "vector_dma", Value: "true", Allowed: `false with library = "thesis" (the thesis's library packs non-contiguous data, section 4.2.1)`}
 	}
 	return nil
 }

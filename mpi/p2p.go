@@ -32,6 +32,7 @@ func (r *Rank) blocking(op op, q *Request, err error) error {
 	}
 	r.recBegin()
 	defer r.recEnd()
+	r.thesisCall() // the MPI_Wait a blocking call makes (thesis §4.2.2)
 	blocked := r.wait(q.arrived)
 	r.complete(q)
 	r.recJoin(q)
@@ -116,6 +117,7 @@ func (r *Rank) Sendrecv(sbuf Buffer, scount int, sdt *Datatype, dest, stag int,
 		return Status{}, err
 	}
 	r.call = fmt.Sprintf("MPI_Sendrecv(dest=%d, source=%d, comm %s)", dest, source, comm.name)
+	r.thesisCall() // its MPI_Waitall (thesis §4.2.2: blocking calls are non-blocking ones and a wait)
 	blocked := r.wait(func() bool { return rq.arrived() && sq.arrived() })
 	r.complete(sq)
 	r.complete(rq)
@@ -151,6 +153,9 @@ func (r *Rank) checkArgs(name string, buf Buffer, count int, dt *Datatype, peer,
 }
 
 func (r *Rank) newRequest(op op, send bool, buf Buffer, count int, dt *Datatype, peer, tag int, comm *Comm) *Request {
+	// Thesis §6.4: MPI_Isend and MPI_Irecv "both call a helper function
+	// developed to simplify the creation of MPI_Request objects".
+	r.thesisCall()
 	r.nextReq++
 	return &Request{r: r, id: r.nextReq, op: op, send: send, buf: buf, count: count, dt: dt, peer: peer, tag: tag,
 		comm: comm, bytes: count * dt.Size(), proto: r.w.Cfg.Protocol, posted: r.t.Now(), rec: -1}
@@ -164,6 +169,11 @@ func (r *Rank) isend(op op, mode sendMode, buf Buffer, count int, dt *Datatype, 
 	if err := r.checkArgs(name, buf, count, dt, dest, tag, comm, false); err != nil {
 		r.leave(op, start, 0, 0)
 		return nil, err
+	}
+	if !nonBlocking(op) {
+		// Thesis §4.2.2: "blocking send and receive calls are implemented
+		// with non-blocking calls and a call to MPI_Wait()".
+		r.thesisCall()
 	}
 	q := r.newRequest(op, true, buf, count, dt, comm.group.WorldRank(dest), tag, comm)
 	q.mode = mode
@@ -194,7 +204,9 @@ func (r *Rank) isend(op op, mode sendMode, buf Buffer, count int, dt *Datatype, 
 		}
 		fallthrough
 	default:
-		// Non-contiguous data is packed first, as the thesis does.
+		// Non-contiguous data is packed first, as the thesis does; its
+		// send then "calls itself with the new buffer" (§4.2.1).
+		r.thesisCall()
 		tmp, err := r.Alloc(q.bytes)
 		if err != nil {
 			r.leave(op, start, 0, 0)
@@ -281,6 +293,15 @@ func (r *Rank) irecv(op op, buf Buffer, count int, dt *Datatype, source, tag int
 	if err := r.checkArgs(name, buf, count, dt, source, tag, comm, true); err != nil {
 		r.leave(op, start, 0, 0)
 		return nil, err
+	}
+	if !nonBlocking(op) {
+		r.thesisCall() // MPI_Recv calls MPI_Irecv (thesis §4.2.2)
+	}
+	if !dt.Contiguous() {
+		// Thesis §4.2.1: a receive of a non-primitive datatype "calls
+		// itself with a temporary receiving buffer and datatype
+		// MPI_PACKED" and unpacks after it returns.
+		r.thesisCall()
 	}
 	peer := AnySource
 	if source != AnySource {

@@ -22,6 +22,9 @@ type Rank struct {
 	sendOrder  []*Request          // every send, for reports
 	nextReq    uint32
 
+	barrier    map[uint32]*int   // thesis profile: barrierCount by communicator context
+	pendingCtx map[uint32]uint32 // thesis profile, rank 0: the context being created, by parent context
+
 	bsend     Buffer // attached by Buffer_attach
 	bsendUsed int
 

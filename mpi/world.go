@@ -27,6 +27,9 @@ type handlers struct {
 	postSend, requestData, eager endpoint.HandlerID // THREAD messages
 	ctlPostSend, ctlRequestData  endpoint.HandlerID // NIU control messages
 	ctxRequest                   endpoint.HandlerID
+
+	// The thesis profile's (thesis.go).
+	barrierArrive, barrierRelease, ctxAsk endpoint.HandlerID
 }
 
 // NewWorld prepares an MPI job on m. Nothing runs until Launch and Run.
@@ -45,6 +48,9 @@ func NewWorld(m *endpoint.Machine, cfg Config) (*World, error) {
 		ctlPostSend:    m.RegisterControl("NIU RTS", w.ctlPostSend),
 		ctlRequestData: m.RegisterControl("NIU CTS", w.ctlRequestData),
 		ctxRequest:     m.Register("_MPI_Context_request", w.threadContextRequest),
+	}
+	if cfg.thesisLib() {
+		w.thesisHandlers()
 	}
 	all := make([]int, cfg.Procs)
 	for i := range all {

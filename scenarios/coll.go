@@ -71,6 +71,9 @@ func (s *CollSweep) Check(sc *Scenario, src Source) error {
 		return bad("algs", "[]", "auto, "+strings.Join(names, ", "))
 	}
 	for _, a := range s.Algs {
+		if a != "auto" && sc.MPI.Library == "thesis" {
+			return bad("algs", a, `auto with library = "thesis" (the thesis's library has one algorithm per operation)`)
+		}
 		if a != "auto" && !slices.Contains(names, a) {
 			return bad("algs", a, "auto, "+strings.Join(names, ", "))
 		}
@@ -121,7 +124,7 @@ func (s *CollSweep) Run(sc *Scenario, opt RunOptions) ([]CollRow, error) {
 		for _, p := range s.Procs {
 			for _, n := range s.Sizes {
 				alg := a
-				if a == "auto" && s.Params != nil {
+				if a == "auto" && s.Params != nil && sc.MPI.Library != "thesis" {
 					best, _, err := ChooseAlgorithm(*s.Params, s.Op, p, n)
 					if err != nil {
 						return nil, err

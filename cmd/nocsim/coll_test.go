@@ -58,6 +58,10 @@ func TestCollBadInput(t *testing.T) {
 		{[]string{"--algs", "optimal", "--optimal-L", "-1"}, "--optimal-L"},
 		{[]string{"--algs", "optimal", "--optimal-o", "x"}, "--optimal-o"},
 		{[]string{"--algs", "optimal", "--optimal-g", "Inf"}, "--optimal-g"},
+		{[]string{"--library", "mpich"}, "--library"},
+		{[]string{"--library", "thesis", "--algs", "flat"}, `--algs = flat: allowed auto with library = "thesis"`},
+		{[]string{"--library", "thesis", "--bcast", "binomial"}, `--bcast = "binomial": allowed auto with library = "thesis"`},
+		{[]string{"--library", "thesis", "--protocol", "niu"}, `--protocol = "niu": allowed scmp with library = "thesis"`},
 	} {
 		code, out, stderr := nocsim(t, append([]string{"coll", "--quiet"}, c.args...)...)
 		if code != 2 || out != "" || !strings.Contains(stderr, c.flag) {
