@@ -12,7 +12,7 @@ import (
 
 func init() {
 	for _, a := range []Algorithm{
-		{Op: "reduce", Name: "binomial", Source: "Poole 2004 (SCMP thesis) §4.2.4, figure 4.3", Messages: "P-1 (+1 if non-commutative and root != 0)"},
+		{Op: "reduce", Name: "binomial", Source: "after Poole 2004 figure 4.3 (ranks renumbered around the root)", Messages: "P-1 (+1 if non-commutative and root != 0)"},
 		{Op: "reduce", Name: "flat", Source: "standard (MPICH linear)", Messages: "P-1"},
 		{Op: "reduce", Name: "reduce_scatter_gather", Source: "standard (MPICH): Rabenseifner reduce-scatter + gather", Messages: "P log2 P + P-1 (P a power of two)"},
 		{Op: "allreduce", Name: "reduce_bcast", Source: "Poole 2004 (SCMP thesis) §4.2.4; Nicholson & Goozen, Cray X1 MPI", Messages: "2(P-1)"},

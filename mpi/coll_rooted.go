@@ -11,13 +11,17 @@ import (
 
 const (
 	rtThesis = "Poole 2004 (SCMP thesis) §4.2.4"
-	rtCray   = "Nicholson & Goozen, Cray X1 MPI"
-	rtMPICH  = "standard (MPICH)"
+	// rtThesisLike marks the default library's versions of the thesis's
+	// patterns, carried over MPI messages (library = "thesis" runs the
+	// mechanisms themselves: THREAD-message counters, figure 4.3 as drawn).
+	rtThesisLike = "after Poole 2004 §4.2.4, over MPI messages"
+	rtCray       = "Nicholson & Goozen, Cray X1 MPI"
+	rtMPICH      = "standard (MPICH)"
 )
 
 func init() {
 	for _, a := range []Algorithm{
-		{Op: "barrier", Name: "central", Source: rtThesis, Messages: "2(P-1)"},
+		{Op: "barrier", Name: "central", Source: rtThesisLike, Messages: "2(P-1)"},
 		{Op: "barrier", Name: "tree4", Source: rtCray, Messages: "2(P-1)"},
 		{Op: "barrier", Name: "dissemination", Source: rtMPICH, Messages: "P ceil(log2 P)"},
 		{Op: "bcast", Name: "flat", Source: rtThesis, Messages: "P-1"},
