@@ -9,6 +9,20 @@ import (
 
 // Spec is the immutable router and channel configuration. Delays are in
 // cycles, widths in flits per cycle, buffers in flits.
+//
+// LinkWidth (link_flits_per_cycle) is the network's rate relative to the
+// processor: SCMP's network carries two flits per processor cycle. It is a
+// channel width, not a faster network clock, because nocsim has one time
+// base and its cycles are processor cycles. A network clock k times the
+// processor's would need either the engine to tick in network cycles, and
+// every processor, MPI and model cost outside this package to be scaled by
+// k (and reported back in processor cycles), or router stages lasting 1/k
+// of a cycle, which integer time cannot hold. A width keeps every time an
+// integer processor cycle and every stage delay meaning what it says: a
+// link, a switch input and output, and each virtual channel move up to k
+// flits per cycle, and a worm streams k flits per cycle. What differs from
+// a faster clock is the head's latency per hop, which stays the stage
+// delays given (in whole processor cycles) instead of shrinking k-fold.
 type Spec struct {
 	VCs              int      `toml:"vcs"`
 	VCBuf            int      `toml:"vc_buf"`
