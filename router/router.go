@@ -378,6 +378,7 @@ func (r *Router) allocVCs(now des.Time) {
 func (r *Router) allocSwitch(now des.Time) {
 	v := r.spec.VCs
 	all := uint64(1)<<v - 1
+	burst := r.burst
 	found := false
 	for p := range mesh.NumPorts {
 		pm := (r.activeMask >> (int(p) * v)) & all
@@ -406,11 +407,11 @@ func (r *Router) allocSwitch(now des.Time) {
 				continue
 			}
 			k := int16(int(p)*v + i)
-			if r.burst == 1 {
+			if burst == 1 {
 				r.saReq[vc.out] = append(r.saReq[vc.out], k)
 				picked++
 			} else {
-				for n := vc.burst(min(r.burst, ip.width-picked, c)); n > 0; n-- {
+				for n := vc.burst(min(burst, ip.width-picked, c)); n > 0; n-- {
 					r.saReq[vc.out] = append(r.saReq[vc.out], k)
 					picked++
 				}
