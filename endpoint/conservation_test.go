@@ -52,7 +52,10 @@ func xyPath(m mesh.Mesh, src, dst int) []hop {
 // conserve drives random traffic through a random network and checks that
 // every flit is ejected exactly once, at its destination, in order, after
 // following the XY path, and that nothing is left behind.
-func conserve(t *testing.T, seed uint64) {
+func conserve(t *testing.T, seed uint64) { conserveAt(t, seed, 1) }
+
+// conserveAt is conserve with links moving rate flits per cycle.
+func conserveAt(t *testing.T, seed uint64, rate int) {
 	r := rand.New(rand.NewPCG(seed, 7))
 	m, _ := mesh.New(1+r.IntN(6), 1+r.IntN(6))
 	rs := router.Spec{
@@ -62,6 +65,7 @@ func conserve(t *testing.T, seed uint64) {
 		LinkLatency: des.Time(1 + r.IntN(3)), CreditDelay: des.Time(1 + r.IntN(3)),
 		InjectWidth: 1 + r.IntN(3), EjectWidth: 1 + r.IntN(3),
 		InjectLatency: des.Time(1 + r.IntN(2)), EjectLatency: des.Time(1 + r.IntN(2)),
+		LinkWidth: rate,
 	}
 	es := Spec{QueueFlits: 32, MemoryWords: 1 << 12}
 	eng := des.New()

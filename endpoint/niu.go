@@ -12,7 +12,11 @@ import (
 // it, in order, up to inject_flits_per_cycle flits per cycle, each message
 // holding one of the router's local virtual channels from head to tail; it
 // consumes arriving flits up to eject_flits_per_cycle per cycle and returns
-// their credits.
+// their credits. A message (a DMA block included) streams at the narrowest
+// of these and the network's link_flits_per_cycle (router.Spec.StreamWidth):
+// at the defaults the router passes one flit of a VC per cycle, however
+// many the NIU offers; at link_flits_per_cycle = 2, SCMP's two flits per
+// processor cycle, the whole path moves two.
 type NIU struct {
 	Name string
 	Node int

@@ -8,43 +8,53 @@ import (
 
 // Two inputs competing for one output share it: each holds one of its
 // VCs for a long worm, and the switch allocator alternates, so at every
-// moment while both are sending their flit counts differ by at most one.
+// moment while both are sending their flit counts differ by at most one
+// cycle's worth of the output (one flit; link_flits_per_cycle when the
+// ports are that wide).
 func TestSwitchAllocatorFairness(t *testing.T) {
-	spec := DefaultSpec()
-	spec.EjectWidth, spec.InjectWidth = 1, 1
-	b := newBench(t, 3, 1, spec)
-	const worm = 2000
-	b.send(0, 1, worm, 0, KindSynth)
-	b.send(2, 1, worm, 0, KindSynth)
-	testShare(t, b, worm, 1)
+	for _, rate := range linkRates {
+		spec := DefaultSpec()
+		spec.EjectWidth, spec.InjectWidth, spec.LinkWidth = rate, rate, rate
+		b := newBench(t, 3, 1, spec)
+		const worm = 2000
+		b.send(0, 1, worm, 0, KindSynth)
+		b.send(2, 1, worm, 0, KindSynth)
+		testShare(t, b, worm, rate)
+	}
 }
 
 // With one VC the output VC is the shared resource: the VC allocator
 // grants it to the two inputs in turn, packet by packet, so they drift
 // apart by at most one packet.
 func TestVCAllocatorFairness(t *testing.T) {
-	for _, policy := range []string{VCAllocRoundRobin, VCAllocLowest} {
-		spec := DefaultSpec()
-		spec.VCs, spec.VCAlloc, spec.EjectWidth, spec.InjectWidth = 1, policy, 1, 1
-		b := newBench(t, 3, 1, spec)
-		const packets, length = 300, 4
-		for range packets {
-			b.send(0, 1, length, 0, KindSynth)
-			b.send(2, 1, length, 0, KindSynth)
+	for _, rate := range linkRates {
+		for _, policy := range []string{VCAllocRoundRobin, VCAllocLowest} {
+			testVCAllocatorFairness(t, rate, policy)
 		}
-		testShare(t, b, packets*length, length)
-		// Whole packets in turn: the order of heads at node 1 alternates
-		// between the two sources.
-		var from []int
-		for _, a := range b.nis[1].got {
-			if a.f.Head {
-				from = append(from, int(a.f.Packet%2))
-			}
+	}
+}
+
+func testVCAllocatorFairness(t *testing.T, rate int, policy string) {
+	spec := DefaultSpec()
+	spec.VCs, spec.VCAlloc, spec.EjectWidth, spec.InjectWidth, spec.LinkWidth = 1, policy, rate, rate, rate
+	b := newBench(t, 3, 1, spec)
+	const packets, length = 300, 4
+	for range packets {
+		b.send(0, 1, length, 0, KindSynth)
+		b.send(2, 1, length, 0, KindSynth)
+	}
+	testShare(t, b, packets*length, length)
+	// Whole packets in turn: the order of heads at node 1 alternates
+	// between the two sources.
+	var from []int
+	for _, a := range b.nis[1].got {
+		if a.f.Head {
+			from = append(from, int(a.f.Packet%2))
 		}
-		for i := 1; i < len(from); i++ {
-			if from[i] == from[i-1] {
-				t.Fatalf("%s: packets %d and %d at node 1 both from source %d", policy, i-1, i, 2*from[i])
-			}
+	}
+	for i := 1; i < len(from); i++ {
+		if from[i] == from[i-1] {
+			t.Fatalf("rate %d %s: packets %d and %d at node 1 both from source %d", rate, policy, i-1, i, 2*from[i])
 		}
 	}
 }

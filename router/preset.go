@@ -21,7 +21,7 @@ var PresetNames = []string{PresetSCMP, PresetBookSim}
 // VCs is beyond MaxVCs.
 var PresetKeys = []string{
 	"route_delay", "vc_alloc_delay", "switch_alloc_delay", "switch_delay",
-	"link_latency", "credit_delay",
+	"link_latency", "credit_delay", "link_flits_per_cycle",
 	"inject_flits_per_cycle", "eject_flits_per_cycle", "inject_latency", "eject_latency",
 	"vc_alloc",
 }
@@ -31,7 +31,7 @@ var PresetKeys = []string{
 //
 // booksim: one cycle each for route computation, VC allocation, switch
 // allocation and switch traversal, one-cycle links and credits, one flit
-// per cycle into and out of each router, rotating VC allocation, and two
+// per cycle on every link and into and out of each router, rotating VC allocation, and two
 // cycles from the NIU into the router (BookSim's NI plus injection
 // channel). Its zero-load latency is then BookSim's 5*D + 7 + (L-1) for D
 // router-to-router hops and L flits: ZeroLoadLatency gives
@@ -42,7 +42,7 @@ func Preset(name string) (Spec, error) {
 	case PresetSCMP:
 	case PresetBookSim:
 		s.RouteDelay, s.VCAllocDelay, s.SwitchAllocDelay, s.SwitchDelay = 1, 1, 1, 1
-		s.LinkLatency, s.CreditDelay = 1, 1
+		s.LinkLatency, s.CreditDelay, s.LinkWidth = 1, 1, 1
 		s.InjectWidth, s.EjectWidth = 1, 1
 		s.InjectLatency, s.EjectLatency = 2, 1
 		s.VCAlloc = VCAllocRoundRobin

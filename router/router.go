@@ -38,6 +38,23 @@ type inVC struct {
 
 func (v *inVC) front() *Flit { return &v.buf[v.head] }
 
+// burst is how many flits from the front, at most limit (>= 1), belong to
+// the packet at the front: those up to its tail, of the flits buffered.
+// Flits past a tail belong to a packet not yet routed.
+func (v *inVC) burst(limit int) int {
+	n := min(limit, v.n)
+	for j := range n {
+		i := v.head + j
+		if i >= len(v.buf) {
+			i -= len(v.buf)
+		}
+		if v.buf[i].Tail {
+			return j + 1
+		}
+	}
+	return n
+}
+
 func (v *inVC) push(f Flit) bool {
 	if v.n == len(v.buf) {
 		return false
@@ -116,6 +133,10 @@ type Router struct {
 	// compares no strings.
 	rotateVC bool
 
+	// burst is link_flits_per_cycle: the most flits one input VC sends
+	// through the switch per cycle.
+	burst int
+
 	// port and VC of each input-VC index, to avoid divisions per flit
 	portOf [64]mesh.Port
 	vcOf   [64]int8
@@ -127,7 +148,7 @@ type Router struct {
 
 func newRouter(eng *des.Engine, spec *Spec, topo mesh.Topology, node int) *Router {
 	r := &Router{Name: "R" + topo.Label(node), node: node, spec: spec, topo: topo, eng: eng,
-		rotateVC: spec.VCAlloc != VCAllocLowest}
+		rotateVC: spec.VCAlloc != VCAllocLowest, burst: spec.linkWidth()}
 	r.id = eng.Register(r)
 	v := spec.VCs
 	store := make([]Flit, int(mesh.NumPorts)*v*spec.VCBuf)
@@ -135,10 +156,14 @@ func newRouter(eng *des.Engine, spec *Spec, topo mesh.Topology, node int) *Route
 	owners := make([]int16, int(mesh.NumPorts)*v)
 	credits := make([]int, int(mesh.NumPorts)*v)
 	sentVC := make([]uint64, int(mesh.NumPorts)*v)
+	// A switch output can be asked for as many flits as all inputs may send
+	// in a cycle, and at more than one flit per VC (link_flits_per_cycle >
+	// 1) that can exceed one request per input VC.
+	reqs := max(int(mesh.NumPorts)*v, 4*spec.linkWidth()+spec.InjectWidth)
 	for p := range mesh.NumPorts {
 		ip := &r.in[p]
 		ip.vcs = vcs[int(p)*v : int(p+1)*v]
-		ip.width = 1
+		ip.width = spec.linkWidth()
 		for i := range ip.vcs {
 			k := int(p)*v + i
 			ip.vcs[i].buf = store[k*spec.VCBuf : (k+1)*spec.VCBuf]
@@ -147,13 +172,13 @@ func newRouter(eng *des.Engine, spec *Spec, topo mesh.Topology, node int) *Route
 		op.owner = owners[int(p)*v : int(p+1)*v]
 		op.credit = credits[int(p)*v : int(p+1)*v]
 		op.sentVC = sentVC[int(p)*v : int(p+1)*v]
-		op.width = 1
+		op.width = spec.linkWidth()
 		for i := range op.owner {
 			op.owner[i] = -1
 			op.credit[i] = spec.VCBuf
 		}
 		r.vaReq[p] = make([]int16, 0, int(mesh.NumPorts)*v)
-		r.saReq[p] = make([]int16, 0, int(mesh.NumPorts)*v)
+		r.saReq[p] = make([]int16, 0, reqs)
 	}
 	for k := 0; k < int(mesh.NumPorts)*v; k++ {
 		r.portOf[k], r.vcOf[k] = mesh.Port(k/v), int8(k%v)
@@ -345,11 +370,15 @@ func (r *Router) allocVCs(now des.Time) {
 }
 
 // allocSwitch is a separable input-first allocator: each input port picks up
-// to its width of ready VCs round-robin, then each output port grants up to
-// its width of those requests round-robin.
+// to its width of flits from its ready VCs, round-robin over the VCs and at
+// most link_flits_per_cycle from any one VC; then each output port grants up
+// to its width of those requests round-robin. A VC asking for several flits
+// puts one request per flit, adjacent, so an output that grants only some
+// of them sends the VC's first flits.
 func (r *Router) allocSwitch(now des.Time) {
 	v := r.spec.VCs
 	all := uint64(1)<<v - 1
+	burst := r.burst
 	found := false
 	for p := range mesh.NumPorts {
 		pm := (r.activeMask >> (int(p) * v)) & all
@@ -372,12 +401,21 @@ func (r *Router) allocSwitch(now des.Time) {
 			if vc.n == 0 || now < vc.ready {
 				continue
 			}
-			if r.out[vc.out].credit[vc.outVC] == 0 {
+			c := r.out[vc.out].credit[vc.outVC]
+			if c == 0 {
 				r.Stats.CreditStall++
 				continue
 			}
-			r.saReq[vc.out] = append(r.saReq[vc.out], int16(int(p)*v+i))
-			picked++
+			k := int16(int(p)*v + i)
+			if burst == 1 {
+				r.saReq[vc.out] = append(r.saReq[vc.out], k)
+				picked++
+			} else {
+				for n := vc.burst(min(burst, ip.width-picked, c)); n > 0; n-- {
+					r.saReq[vc.out] = append(r.saReq[vc.out], k)
+					picked++
+				}
+			}
 			found = true
 		}
 	}

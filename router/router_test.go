@@ -1,6 +1,7 @@
 package router
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -14,8 +15,18 @@ import (
 // once its tail has left, and the waiting one is granted only after the
 // holder's tail is gone.
 func TestVCStateMachine(t *testing.T) {
+	for _, rate := range linkRates {
+		t.Run(fmt.Sprintf("link_flits_per_cycle=%d", rate), func(t *testing.T) { testVCStateMachine(t, rate) })
+	}
+}
+
+// linkRates are the link_flits_per_cycle the router's invariants are
+// checked at: the default and the thesis's SCMP.
+var linkRates = []int{1, 2}
+
+func testVCStateMachine(t *testing.T, rate int) {
 	spec := DefaultSpec()
-	spec.VCs, spec.RouteDelay, spec.EjectWidth = 1, 3, 1
+	spec.VCs, spec.RouteDelay, spec.EjectWidth, spec.LinkWidth = 1, 3, 1, rate
 	b := newBench(t, 3, 1, spec)
 	// Nodes 0 and 2 both send to node 1: its West and East inputs compete
 	// for the single VC of its local output.
@@ -117,9 +128,15 @@ func pipeCredits(p *Pipe[int8], vc int8) int {
 // the credits on their way back always add up to vc_buf; no counter is
 // ever negative or above vc_buf; at quiescence all are home.
 func TestCreditConservation(t *testing.T) {
+	for _, rate := range linkRates {
+		t.Run(fmt.Sprintf("link_flits_per_cycle=%d", rate), func(t *testing.T) { testCreditConservation(t, rate) })
+	}
+}
+
+func testCreditConservation(t *testing.T, rate int) {
 	for _, policy := range []string{VCAllocRoundRobin, VCAllocLowest} {
 		spec := DefaultSpec()
-		spec.VCBuf, spec.VCAlloc, spec.CreditDelay = 4, policy, 2
+		spec.VCBuf, spec.VCAlloc, spec.CreditDelay, spec.LinkWidth = 4, policy, 2, rate
 		b := newBench(t, 3, 3, spec)
 		total := randomTraffic(b, 1, 40, 7)
 		buf := spec.VCBuf
@@ -175,11 +192,18 @@ func TestCreditConservation(t *testing.T) {
 // (seen as the input VC it arrives in, and as the ejection VC at the NIU)
 // its flits arrive head first, in order and with no other packet's flit
 // among them. Each switch output sends at most its width of flits per
-// cycle, and each input port at most its width.
+// cycle (link_flits_per_cycle on a link), each input port at most its
+// width, and each input VC at most link_flits_per_cycle.
 func TestWormholeOrderAndWidths(t *testing.T) {
+	for _, rate := range linkRates {
+		t.Run(fmt.Sprintf("link_flits_per_cycle=%d", rate), func(t *testing.T) { testWormholeOrderAndWidths(t, rate) })
+	}
+}
+
+func testWormholeOrderAndWidths(t *testing.T, rate int) {
 	for _, policy := range []string{VCAllocRoundRobin, VCAllocLowest} {
 		spec := DefaultSpec()
-		spec.VCs, spec.VCBuf, spec.VCAlloc = 3, 4, policy
+		spec.VCs, spec.VCBuf, spec.VCAlloc, spec.LinkWidth = 3, 4, policy, rate
 		spec.InjectWidth, spec.EjectWidth = 3, 2
 		b := newBench(t, 4, 3, spec)
 		randomTraffic(b, 2, 30, 9)
@@ -193,8 +217,15 @@ func TestWormholeOrderAndWidths(t *testing.T) {
 			port mesh.Port
 			at   des.Time
 		}
+		type vcCycKey struct {
+			node int
+			port mesh.Port
+			vc   int8
+			at   des.Time
+		}
 		cur := map[chanKey]Flit{} // last flit per channel, while a packet is open
 		outs, ins := map[cycKey]int{}, map[cycKey]int{}
+		perVC := map[vcCycKey]int{}
 		errs := 0
 		fail := func(format string, args ...any) {
 			if errs++; errs <= 5 {
@@ -220,6 +251,7 @@ func TestWormholeOrderAndWidths(t *testing.T) {
 			now := b.eng.Now()
 			outs[cycKey{node, out, now}]++
 			ins[cycKey{node, in, now}]++
+			perVC[vcCycKey{node, in, f.VC, now}]++
 		})
 		b.run(t)
 		for _, ni := range b.nis {
@@ -232,7 +264,7 @@ func TestWormholeOrderAndWidths(t *testing.T) {
 		}
 		maxOut := map[bool]int{}
 		for k, n := range outs {
-			w := 1
+			w := rate
 			if k.port == mesh.Local {
 				w = spec.EjectWidth
 			}
@@ -242,7 +274,7 @@ func TestWormholeOrderAndWidths(t *testing.T) {
 			maxOut[k.port == mesh.Local] = max(maxOut[k.port == mesh.Local], n)
 		}
 		for k, n := range ins {
-			w := 1
+			w := rate
 			if k.port == mesh.Local {
 				w = spec.InjectWidth
 			}
@@ -250,9 +282,17 @@ func TestWormholeOrderAndWidths(t *testing.T) {
 				fail("node %d in %v cycle %d: %d flits, width %d", k.node, k.port, k.at, n, w)
 			}
 		}
+		maxVC := 0
+		for k, n := range perVC {
+			if n > rate {
+				fail("node %d in %v vc%d cycle %d: %d flits, link_flits_per_cycle %d", k.node, k.port, k.vc, k.at, n, rate)
+			}
+			maxVC = max(maxVC, n)
+		}
 		// The limits bind: otherwise the test would pass with any width.
-		if maxOut[true] != spec.EjectWidth || maxOut[false] != 1 {
-			t.Errorf("%s: most flits per cycle seen: %d ejected (width %d), %d on a link", policy, maxOut[true], spec.EjectWidth, maxOut[false])
+		if maxOut[true] != spec.EjectWidth || maxOut[false] != rate || maxVC != rate {
+			t.Errorf("%s: most flits per cycle seen: %d ejected (width %d), %d on a link and %d from one VC (link_flits_per_cycle %d)",
+				policy, maxOut[true], spec.EjectWidth, maxOut[false], maxVC, rate)
 		}
 	}
 }

@@ -9,6 +9,20 @@ import (
 
 // Spec is the immutable router and channel configuration. Delays are in
 // cycles, widths in flits per cycle, buffers in flits.
+//
+// LinkWidth (link_flits_per_cycle) is the network's rate relative to the
+// processor: SCMP's network carries two flits per processor cycle. It is a
+// channel width, not a faster network clock, because nocsim has one time
+// base and its cycles are processor cycles. A network clock k times the
+// processor's would need either the engine to tick in network cycles, and
+// every processor, MPI and model cost outside this package to be scaled by
+// k (and reported back in processor cycles), or router stages lasting 1/k
+// of a cycle, which integer time cannot hold. A width keeps every time an
+// integer processor cycle and every stage delay meaning what it says: a
+// link, a switch input and output, and each virtual channel move up to k
+// flits per cycle, and a worm streams k flits per cycle. What differs from
+// a faster clock is the head's latency per hop, which stays the stage
+// delays given (in whole processor cycles) instead of shrinking k-fold.
 type Spec struct {
 	VCs              int      `toml:"vcs"`
 	VCBuf            int      `toml:"vc_buf"`
@@ -18,6 +32,7 @@ type Spec struct {
 	SwitchDelay      des.Time `toml:"switch_delay"`
 	LinkLatency      des.Time `toml:"link_latency"`
 	CreditDelay      des.Time `toml:"credit_delay"`
+	LinkWidth        int      `toml:"link_flits_per_cycle"`
 	InjectWidth      int      `toml:"inject_flits_per_cycle"`
 	EjectWidth       int      `toml:"eject_flits_per_cycle"`
 	InjectLatency    des.Time `toml:"inject_latency"`
@@ -43,7 +58,7 @@ func DefaultSpec() Spec {
 	return Spec{
 		VCs: 2, VCBuf: 8,
 		RouteDelay: 1, VCAllocDelay: 1, SwitchAllocDelay: 1, SwitchDelay: 1,
-		LinkLatency: 1, CreditDelay: 1,
+		LinkLatency: 1, CreditDelay: 1, LinkWidth: 1,
 		InjectWidth: 2, EjectWidth: 2, InjectLatency: 1, EjectLatency: 1,
 		VCAlloc: VCAllocRoundRobin,
 	}
@@ -65,6 +80,7 @@ var Keys = []Key{
 	{"switch_delay", "cycles", "1", "0..1000", "switch (crossbar) traversal stage"},
 	{"link_latency", "cycles", "1", "1..1000", "router-to-router link traversal"},
 	{"credit_delay", "cycles", "1", "1..1000", "credit return from a buffer to its upstream sender"},
+	{"link_flits_per_cycle", "flits/cycle", "1", "1..16", "network rate: flits a router-to-router link, and each virtual channel through the switch, move per cycle (the thesis's SCMP: 2); the local ports keep their own widths"},
 	{"inject_flits_per_cycle", "flits/cycle", "2", "1..16", "NIU injection bandwidth (width of the local input port)"},
 	{"eject_flits_per_cycle", "flits/cycle", "2", "1..16", "NIU ejection bandwidth (width of the local output port)"},
 	{"inject_latency", "cycles", "1", "1..1000", "NIU-to-router channel"},
@@ -106,6 +122,7 @@ func (s Spec) Validate() error {
 		{"switch_delay", s.SwitchDelay, 0, 1000},
 		{"link_latency", s.LinkLatency, 1, 1000},
 		{"credit_delay", s.CreditDelay, 1, 1000},
+		{"link_flits_per_cycle", int64(s.LinkWidth), 1, 16},
 		{"inject_flits_per_cycle", int64(s.InjectWidth), 1, 16},
 		{"eject_flits_per_cycle", int64(s.EjectWidth), 1, 16},
 		{"inject_latency", s.InjectLatency, 1, 1000},
@@ -127,24 +144,45 @@ func (s Spec) HopDelay() des.Time {
 	return s.RouteDelay + s.VCAllocDelay + s.SwitchAllocDelay + s.SwitchDelay
 }
 
+// StreamWidth is the rate, in flits per cycle, at which a lone worm
+// streams end to end: link_flits_per_cycle, unless the NIU's injection or
+// ejection port is narrower.
+func (s Spec) StreamWidth() int {
+	return min(s.linkWidth(), s.InjectWidth, s.EjectWidth)
+}
+
+// linkWidth is link_flits_per_cycle, where a zero (a Spec written as a
+// literal, which Validate would refuse) means the default of one flit per
+// cycle, as an empty vc_alloc means the default policy.
+func (s Spec) linkWidth() int { return max(s.LinkWidth, 1) }
+
 // ZeroLoadLatency is the latency of a lone packet of length flits over hops
 // router-to-router links, from its creation at the source NIU to the
 // ejection of its tail at the destination NIU:
 //
 //	T0 = inject_latency + (hops+1)*(route+vc_alloc+switch_alloc+switch)
-//	     + hops*link_latency + eject_latency + (length-1)
+//	     + hops*link_latency + eject_latency + ceil(length/w) - 1
 //
+// with w = StreamWidth(): the head crosses every stage, and the body
+// follows w flits per cycle (at w = 1, length-1 cycles behind the head).
 // It holds when each VC buffer covers the credit round trip (CreditLoop),
-// so a worm streams at one flit per cycle.
+// so a worm streams at w flits per cycle, and when injection is not the
+// only bottleneck (inject_flits_per_cycle >= min(link_flits_per_cycle,
+// eject_flits_per_cycle)): a narrower injection feeds the body slower than
+// the network carries it, the body catches up with the head's routing
+// stages at every hop, and the tail arrives earlier than T0.
 func (s Spec) ZeroLoadLatency(hops, length int) des.Time {
 	h := des.Time(hops)
-	return s.InjectLatency + (h+1)*s.HopDelay() + h*s.LinkLatency + s.EjectLatency + des.Time(length-1)
+	w := s.StreamWidth()
+	return s.InjectLatency + (h+1)*s.HopDelay() + h*s.LinkLatency + s.EjectLatency + des.Time((length+w-1)/w-1)
 }
 
 // CreditLoop is the buffer depth a VC needs so that a streaming worm never
 // waits for credits: the time from a flit leaving a buffer's upstream
-// sender to that slot's credit being back, for the slowest kind of channel.
+// sender to that slot's credit being back, for the slowest kind of channel,
+// times the flits per cycle a worm streams at (StreamWidth), all of which
+// are in that loop at once.
 func (s Spec) CreditLoop() int {
 	router := s.SwitchAllocDelay + s.SwitchDelay + max(s.LinkLatency, s.EjectLatency) + s.CreditDelay
-	return int(max(router, s.InjectLatency+s.CreditDelay))
+	return int(max(router, s.InjectLatency+s.CreditDelay)) * s.StreamWidth()
 }

@@ -16,7 +16,7 @@ func TestDefaultSpecIsValidAndDocumented(t *testing.T) {
 	want := map[string]int64{
 		"vcs": int64(s.VCs), "vc_buf": int64(s.VCBuf), "route_delay": s.RouteDelay, "vc_alloc_delay": s.VCAllocDelay,
 		"switch_alloc_delay": s.SwitchAllocDelay, "switch_delay": s.SwitchDelay, "link_latency": s.LinkLatency,
-		"credit_delay": s.CreditDelay, "inject_flits_per_cycle": int64(s.InjectWidth), "eject_flits_per_cycle": int64(s.EjectWidth),
+		"credit_delay": s.CreditDelay, "link_flits_per_cycle": int64(s.LinkWidth), "inject_flits_per_cycle": int64(s.InjectWidth), "eject_flits_per_cycle": int64(s.EjectWidth),
 		"inject_latency": s.InjectLatency, "eject_latency": s.EjectLatency,
 	}
 	if len(Keys) != len(want)+1 {
@@ -117,6 +117,7 @@ func TestValidateEveryKeyRange(t *testing.T) {
 		"switch_delay":           func(s *Spec, v int64) { s.SwitchDelay = v },
 		"link_latency":           func(s *Spec, v int64) { s.LinkLatency = v },
 		"credit_delay":           func(s *Spec, v int64) { s.CreditDelay = v },
+		"link_flits_per_cycle":   func(s *Spec, v int64) { s.LinkWidth = int(v) },
 		"inject_flits_per_cycle": func(s *Spec, v int64) { s.InjectWidth = int(v) },
 		"eject_flits_per_cycle":  func(s *Spec, v int64) { s.EjectWidth = int(v) },
 		"inject_latency":         func(s *Spec, v int64) { s.InjectLatency = v },

@@ -53,6 +53,8 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte("[network]\nbogus = 1\n"))
 	f.Add([]byte("[network]\npreset = \"booksim\"\ninject_latency = 3\nvc_alloc = \"lowest\"\n"))
 	f.Add([]byte("[network]\npreset = \"x\"\nvc_alloc = \"\"\n"))
+	f.Add([]byte("[network]\npreset = \"booksim\"\nlink_flits_per_cycle = 2\n"))
+	f.Add([]byte("[network]\nlink_flits_per_cycle = 0\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sc, src, err := scenarios.Decode(bytes.NewReader(data), "fuzz.toml")
 		if err != nil {

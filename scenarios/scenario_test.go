@@ -287,7 +287,7 @@ func TestDecodeSource(t *testing.T) {
 var flagValue = map[string]string{
 	"mesh": "4x6", "vcs": "3", "vc_buf": "5", "route_delay": "2", "vc_alloc_delay": "0",
 	"switch_alloc_delay": "3", "switch_delay": "2", "link_latency": "4", "credit_delay": "2",
-	"inject_flits_per_cycle": "1", "eject_flits_per_cycle": "3", "inject_latency": "2",
+	"link_flits_per_cycle": "2", "inject_flits_per_cycle": "1", "eject_flits_per_cycle": "3", "inject_latency": "2",
 	"eject_latency": "5", "niu_queue_flits": "128", "memory_words": "4096",
 	"preset": "booksim", "vc_alloc": "lowest",
 	"traffic": "transpose, bitcomp", "rates": "0.05,0.25, 1.5", "packet_flits": "9",
@@ -298,7 +298,7 @@ var flagValue = map[string]string{
 var tomlValue = map[string]string{
 	"mesh": `"4x6"`, "vcs": "3", "vc_buf": "5", "route_delay": "2", "vc_alloc_delay": "0",
 	"switch_alloc_delay": "3", "switch_delay": "2", "link_latency": "4", "credit_delay": "2",
-	"inject_flits_per_cycle": "1", "eject_flits_per_cycle": "3", "inject_latency": "2",
+	"link_flits_per_cycle": "2", "inject_flits_per_cycle": "1", "eject_flits_per_cycle": "3", "inject_latency": "2",
 	"eject_latency": "5", "niu_queue_flits": "128", "memory_words": "4096",
 	"preset": `"booksim"`, "vc_alloc": `"lowest"`,
 	"traffic": `["transpose", "bitcomp"]`, "rates": "[0.05, 0.25, 1.5]", "packet_flits": "9",
