@@ -61,20 +61,27 @@
 //     receiver's CPU is free (and, with Params.Cooperative, its rank
 //     blocked: no op ready or waiting to start), costs nothing, and
 //     matches a posted receive, else waits as an unexpected message; a
-//     receive posted later matches it when posted. From the match m the
-//     clear-to-send reaches the sender at c = m + Lc;
+//     receive posted later matches it when posted. The clear-to-send
+//     leaves, when the request's handler matched a posted receive, at
+//     max(m, p + L_post), m the match and p the receive's posting
+//     (L_post: the receiver's posting and its switch to the handler,
+//     which a request arriving meanwhile waits for); when a receive
+//     found the request waiting, at p + o_r (the receive call answers
+//     it). It reaches the sender at c = that + Lc;
 //   - the sender takes it at c' >= c, the first time its CPU is free
 //     (with Cooperative: and its rank blocked); the CPU is busy until
-//     c' + o_cts, when the send completes (the sender's clocks are not
-//     raised to the match); the data leaves at d = max(c', send NIC
-//     free), holds the send NIC until d + g_data + (s-1)G and reaches the
-//     receiver at d + Ld;
+//     c' + o_cts; the data leaves at d = max(c', send NIC free), holds
+//     the send NIC until d + g_data + (s-1)G and reaches the receiver at
+//     d + Ld. The send completes at the later of c' + o_cts and the
+//     data leaving the NIC, d + g_data + (s-1)G (the CPU clock raised to
+//     it then, as LogGOPSim does at a match; not to the match itself);
 //   - there it is handled as any arriving message (at a' = max(arrival,
 //     CPU free, receive NIC free): CPU until a' + o_r + max((s-1)O,
 //     (s-1)G), receive NIC until a' + g_data + (s-1)G) and completes the
 //     matched receive at the CPU's end.
 //
-// An isolated message to a waiting receiver thus takes o_s + L +
+// An isolated message to a receiver waiting since before t + o_s + L -
+// Lc - Ld - L_post thus takes o_s + L +
 // h·L_per_hop + (s-1)G + o_r, the plain one-way time; a sender that
 // posts k sends and then blocks answers their clear-to-sends o_cts apart
 // (or g_data + (s-1)G apart when the NIC is slower), after its last

@@ -12,6 +12,7 @@ package loggops
 type handshake struct {
 	on      bool
 	recvOf  []int32    // per send op: the receive it matched, -1 before
+	posted  []float64  // per receive op: when it was posted
 	next    []int32    // per send op: next parked handler of the same rank, -1 at the tail
 	nq      []int32    // per rank: ops queued, not yet started
 	parked  [][2]int32 // per rank: head and tail of the parked handlers, -1 when empty
@@ -28,6 +29,7 @@ func (m *sim) newHandshake(P, total int) {
 	}
 	m.hs.recvOf = make([]int32, total)
 	m.hs.next = make([]int32, total)
+	m.hs.posted = make([]float64, total)
 	for k := range m.hs.recvOf {
 		m.hs.recvOf[k] = -1
 	}
@@ -135,22 +137,39 @@ func (m *sim) rts(e event) {
 		m.match.add(e.rank, uq, have)
 		return
 	}
-	m.clearToSend(e.op, got.op, e.rank, e.from, e.t)
+	m.clearToSend(e.op, got.op, e.rank, e.from, e.t, false)
 }
 
-// clearToSend matches send k (of rank src) with receive r of rank dst at
-// t: the clear-to-send reaches the sender L_cts + h·L_cts_per_hop later.
-func (m *sim) clearToSend(k, recv, dst, src int32, t float64) {
+// clearToSend matches send k (of rank src) with receive recv of rank dst
+// at t: the clear-to-send leaves at t + o_r when a receive found the
+// request waiting (the receive call answers it), at the later of t and
+// the receive's posting + L_post when the request's handler found the
+// receive posted; it reaches the sender L_cts + h·L_cts_per_hop later.
+func (m *sim) clearToSend(k, recv, dst, src int32, t float64, waiting bool) {
 	m.hs.recvOf[k] = recv
 	g := m.seg(m.op(k).Bytes)
+	if waiting {
+		t += g.Or
+	} else {
+		t = max(t, m.hs.posted[recv]+g.Lpost)
+	}
 	m.q.push(event{t: t + g.Lcts + m.hops(src, dst)*g.LctsH, ts: m.ts, op: k, rank: src, from: dst, kind: evCTS})
 	m.ts++
 }
 
+// posting records when receive k was posted, for L_post.
+func (m *sim) posting(k int32, t float64) {
+	if m.hs.on {
+		m.hs.posted[k] = t
+	}
+}
+
 // cts runs a clear-to-send's handler on the sender: its CPU is busy
-// o_cts, which completes the send; the data leaves when the send NIC is
-// free (taking g_data + (s-1)G of it) and its first byte reaches the
-// receiver L_data + h·L_data_per_hop later.
+// o_cts; the data leaves when the send NIC is free (taking g_data +
+// (s-1)G of it) and its first byte reaches the receiver L_data +
+// h·L_data_per_hop later. The send completes when the handler is done
+// and the data has left the NIC, whichever is later (then the CPU clock
+// is raised to it, as LogGOPSim does at a rendezvous's match).
 func (m *sim) cts(e event) {
 	op := m.op(e.op)
 	c, n := m.cpu(e.rank, op.CPU), m.nicS(e.rank, op.NIC)
@@ -163,7 +182,20 @@ func (m *sim) cts(e event) {
 	m.clk[n] = d + g.GapData + bytesLess1(op.Bytes)*g.G
 	m.q.push(event{t: d + g.Ldata + m.hops(e.rank, op.Peer)*g.LdataH, ts: m.ts, op: e.op, rank: op.Peer, from: e.rank, kind: evData})
 	m.ts++
+	if m.clk[n] > m.clk[c] {
+		m.q.push(event{t: m.clk[n], ts: m.ts, op: e.op, rank: e.rank, kind: evSent})
+		m.ts++
+		return
+	}
 	m.done(e.op, m.clk[c])
+}
+
+// sent completes a handshake send whose data left the NIC after its
+// handler was done.
+func (m *sim) sent(e event) {
+	c := m.cpu(e.rank, m.op(e.op).CPU)
+	m.clk[c] = max(m.clk[c], e.t)
+	m.done(e.op, e.t)
 }
 
 // data handles the data at its receiver as any arriving message (o_r and

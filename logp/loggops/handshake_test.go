@@ -45,10 +45,11 @@ func TestHandshakePingPong(t *testing.T) {
 				t.Errorf("coop=%v %d B: rank 0 ends at %v (handshake), %v (plain), want 2 x %v", coop, bytes, hs.Finish[0], plain.Finish[0], oneWay)
 			}
 			// Rank 1's send completes when its clear-to-send's handler
-			// is done: o_s + 26 + 38 + o_cts after it starts (at
-			// oneWay), not at the match (oneWay + o_s + 26) as in
-			// LogGOPSim, where its CPU is raised to the match.
-			if want := oneWay + 40 + 26 + 38 + 54; !near(hs.Finish[1], want) {
+			// is done and its data has left the NIC: its handler starts
+			// o_s + 26 + 38 after the send (at oneWay), and ends o_cts
+			// later or g_data + (s-1)G later for the NIC, not at the
+			// match (oneWay + o_s + 26) as in LogGOPSim.
+			if want := oneWay + 40 + 26 + 38 + max(54, 3+float64(bytes-1)*0.25); !near(hs.Finish[1], want) {
 				t.Errorf("coop=%v %d B: rank 1 ends at %v, want %v", coop, bytes, hs.Finish[1], want)
 			}
 		}
@@ -89,22 +90,42 @@ func TestHandshakeFanOut(t *testing.T) {
 	}
 }
 
-// Send first: the receiver computes 1000 cycles, then posts. The request
-// to send (at rank 1 at 66) waits for the CPU; the clear-to-send leaves
-// at the posting (1000) and reaches the idle sender at 1038, whose
-// handler runs to 1092; the data arrives at 1094 and the receive
-// completes at 1094 + o_r + 7G = 1115.75: the posting plus L_cts +
-// L_data + o_r + (s-1)G, what calibrate's late-receiver benchmark
-// measures.
+// Send first: the receiver computes c cycles, then posts. With c = 1000
+// the request to send (at rank 1 at 66) waits for the CPU until 1000.
+// Cooperative: the rank then has its receive to start, so the request's
+// handler runs once it is posted (at 1000) and finds it: the
+// clear-to-send leaves at the posting + L_post (1000 + 0) and reaches
+// the idle sender at 1038, whose handler runs to 1092; the data arrives
+// at 1094 and the receive completes at 1094 + o_r + 7G = 1115.75: the
+// posting plus L_post + L_cts + L_data + o_r + (s-1)G, what calibrate's
+// late-receiver benchmark measures; with L_post = 25 all of it 25 later.
+// Not cooperative: the handler runs at 1000 first (queued before the
+// receive), the request waits, and the receive finds it: the
+// clear-to-send leaves o_r after the posting, 1020, and L_post plays no
+// part: 1112 and 1135.75. Posted at 50, 16 before the request arrives:
+// with L_post = 0 the isolated one-way time (181.75, handler to 158);
+// with L_post = 25 the clear-to-send leaves at max(66, 75) = 75, 9 later.
 func TestHandshakeSendFirst(t *testing.T) {
-	for _, coop := range []bool{false, true} {
+	for _, c := range []struct {
+		coop         bool
+		calc         uint64
+		post         float64
+		want0, want1 float64
+	}{
+		{true, 1000, 0, 1092, 1115.75}, {true, 1000, 25, 1117, 1140.75},
+		{false, 1000, 0, 1112, 1135.75}, {false, 1000, 25, 1112, 1135.75},
+		{true, 50, 0, 158, 181.75}, {true, 50, 25, 167, 190.75},
+		{false, 50, 0, 158, 181.75}, {false, 50, 25, 167, 190.75},
+	} {
 		b := goal.NewBuilder(2, 0)
 		b.AddSend(0, 1, 8, 0)
-		c := b.AddCalc(1, 1000)
-		b.Require(1, b.AddRecv(1, 0, 8, 0), c)
-		res := run(t, schedule(t, b), hsParams(hsSeg, coop))
-		if res.Finish[0] != 1092 || res.Finish[1] != 1115.75 {
-			t.Errorf("coop=%v: finishes %v, want [1092 1115.75]", coop, res.Finish)
+		k := b.AddCalc(1, c.calc)
+		b.Require(1, b.AddRecv(1, 0, 8, 0), k)
+		seg := hsSeg
+		seg.Lpost = c.post
+		res := run(t, schedule(t, b), hsParams(seg, c.coop))
+		if res.Finish[0] != c.want0 || res.Finish[1] != c.want1 {
+			t.Errorf("coop=%v calc %d, L_post %v: finishes %v, want [%v %v]", c.coop, c.calc, c.post, res.Finish, c.want0, c.want1)
 		}
 	}
 }
@@ -123,14 +144,16 @@ func TestHandshakeSendFirst(t *testing.T) {
 // starts at 200 (CPU to 240, NIC to 400), the handler runs at 240 (CPU
 // to 294), A's data leaves at 400 (NIC to 601.75), rank 1 done at
 // 477.75. B's clear-to-send is back at 304, runs to 358, its data
-// leaves at 601.75: rank 2 done at 679.5, rank 0 at 358.
+// leaves at 601.75: rank 2 done at 679.5. In both, rank 0 ends when B's
+// data has left its NIC, 601.75 + 200 + 1.75 = 803.5 (its handler ends
+// at 559.75 and 358).
 func TestHandshakeCooperative(t *testing.T) {
 	seg := hsSeg
 	seg.GapData = 200
 	for _, c := range []struct {
 		coop bool
 		want []float64
-	}{{false, []float64{559.75, 277.75, 679.5}}, {true, []float64{358, 477.75, 679.5}}} {
+	}{{false, []float64{803.5, 277.75, 679.5}}, {true, []float64{803.5, 477.75, 679.5}}} {
 		b := goal.NewBuilder(3, 0)
 		b.AddSend(0, 1, 8, 0)
 		b.AddSend(0, 2, 8, 0)
@@ -210,6 +233,7 @@ func TestHandshakeStuckAndValidate(t *testing.T) {
 		want string
 	}{
 		{func(s *Segment) { s.Octs = -1 }, "o_cts = -1"},
+		{func(s *Segment) { s.Lpost = -2 }, "L_post = -2"},
 		{func(s *Segment) { s.Lcts = 60 }, "exceed L"},
 		{func(s *Segment) { s.LdataH = 8 }, "exceed L"},
 	} {

@@ -19,6 +19,7 @@ const (
 	evCTS  = uint8(5) // a handshake's clear-to-send reaching the sender (rank)
 	evData = uint8(6) // a handshake's data reaching the receiver (rank)
 	evWake = uint8(7) // a cooperative rank blocked: its parked handlers try again
+	evSent = uint8(8) // a handshake's data left the sender's NIC: the send completes
 )
 
 func (a *event) before(b *event) bool {

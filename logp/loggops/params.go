@@ -57,6 +57,7 @@ type Segment struct {
 	// rendezvous (see the package documentation); false: the fields
 	// below are ignored.
 	Handshake bool
+	Lpost     float64 // from a receive's posting to the earliest its clear-to-send may leave (the receiver's posting and switch to the handler)
 	Lcts      float64 // from the receiver matching the send to the clear-to-send reaching the sender, at zero hops
 	LctsH     float64 // added to Lcts per hop
 	Ldata     float64 // from the sender's CPU taking the clear-to-send to the data's first byte at the receiver, at zero hops
@@ -95,7 +96,7 @@ func (p Params) Validate() error {
 		if !s.Handshake {
 			continue
 		}
-		if err := finite(fmt.Sprintf("segment %d: ", i), []namedTime{{"L_cts", s.Lcts}, {"L_cts_per_hop", s.LctsH},
+		if err := finite(fmt.Sprintf("segment %d: ", i), []namedTime{{"L_post", s.Lpost}, {"L_cts", s.Lcts}, {"L_cts_per_hop", s.LctsH},
 			{"L_data", s.Ldata}, {"L_data_per_hop", s.LdataH}, {"o_cts", s.Octs}, {"g_data", s.GapData}}); err != nil {
 			return err
 		}

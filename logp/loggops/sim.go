@@ -311,6 +311,8 @@ func (m *sim) run() {
 			m.data(e)
 		case evWake:
 			m.wake(e)
+		case evSent:
+			m.sent(e)
 		}
 		if len(m.ready) > 0 {
 			m.enqueue()
@@ -384,13 +386,14 @@ func (m *sim) rendezvous(k, q int32, c, n uint8, t float64) {
 func (m *sim) recv(e event) {
 	op := m.op(e.op)
 	m.queued(e.rank, -1)
+	m.posting(e.op, e.t)
 	m.mark(e.op, e.t)
 	m.started(e.op)
 	want := entry{src: op.Peer, tag: op.Tag}
 	if got, ok := m.match.take(e.rank, uq, &want); ok {
 		if m.isHandshake(got.op) {
 			// A waiting request to send: the clear-to-send leaves now.
-			m.clearToSend(got.op, e.op, e.rank, got.src, e.t)
+			m.clearToSend(got.op, e.op, e.rank, got.src, e.t, true)
 			return
 		}
 		// The message was handled on arrival; the receive completes now.
