@@ -2,6 +2,7 @@ package loggops
 
 import (
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -242,5 +243,77 @@ func TestHandshakeStuckAndValidate(t *testing.T) {
 		if err := hsParams(seg, false).Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("want an error with %q, got %v", c.want, err)
 		}
+	}
+}
+
+// A bound that holds on any schedule: a handshake message's data cannot
+// reach its receiver before the request to send's flight, L_cts and
+// L_data have passed, which sum to L (hops included), so every receive
+// completes at least o_s + L + h·Lh + o_r + (s-1)max(O, G) after its
+// send started (the isolated one-way time), and every send completes at
+// least o_s + (s-1)O + o_cts after it started. Random schedules (unique
+// tags pair each send with its receive; dependencies only on earlier
+// ops of a rank; some cannot finish and are skipped), random legs, both
+// Cooperative settings.
+func TestHandshakeOneWayBound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	checked := 0
+	for range 300 {
+		P := 2 + rng.IntN(6)
+		b := goal.NewBuilder(P, 0)
+		type msg struct {
+			src, dst int
+			size     uint64
+			s, r     int32
+		}
+		var msgs []msg
+		for tag := range 4 + rng.IntN(20) {
+			src := rng.IntN(P)
+			dst := (src + 1 + rng.IntN(P-1)) % P
+			size := 1 + uint64(rng.IntN(3000)) // 0 B is eager at S = 0
+			m := msg{src: src, dst: dst, size: size}
+			m.s = b.AddSend(src, dst, size, tag)
+			m.r = b.AddRecv(dst, src, size, tag)
+			for _, x := range []struct {
+				r  int
+				op int32
+			}{{src, m.s}, {dst, m.r}} {
+				if x.op > 0 && rng.IntN(2) == 0 {
+					b.Require(x.r, x.op, int32(rng.IntN(int(x.op))))
+				}
+				if rng.IntN(4) == 0 {
+					b.Require(x.r, b.AddCalc(x.r, uint64(rng.IntN(300))), x.op)
+				}
+			}
+			msgs = append(msgs, m)
+		}
+		s := schedule(t, b)
+		L, Lh := 50+rng.Float64()*100, rng.Float64()*20
+		seg := Segment{L: L, Lh: Lh, Os: rng.Float64() * 50, Or: rng.Float64() * 30, Gap: rng.Float64() * 200,
+			G: rng.Float64() * 0.5, O: rng.Float64() * 0.5, Handshake: true, Lpost: rng.Float64() * 30,
+			Lcts: rng.Float64() * L / 2, LctsH: rng.Float64() * Lh / 2, Ldata: rng.Float64() * L / 2, LdataH: rng.Float64() * Lh / 2,
+			Octs: rng.Float64() * 60, GapData: rng.Float64() * 20}
+		hops := func(a, b int) int { return (a*7 + b*3) % 5 }
+		res, err := Simulate(s, Params{S: 0, Segments: []Segment{seg}, Hops: hops, Cooperative: rng.IntN(2) == 0}, Options{Trace: true})
+		var se *StuckError
+		if errors.As(err, &se) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range msgs {
+			s1 := float64(max(m.size, 1) - 1)
+			ss, se, _ := res.OpTimes(m.src, int(m.s))
+			_, re, _ := res.OpTimes(m.dst, int(m.r))
+			oneWay := seg.Os + seg.L + float64(hops(m.src, m.dst))*seg.Lh + seg.Or + s1*max(seg.O, seg.G)
+			if re < ss+oneWay-1e-9 || se < ss+seg.Os+s1*seg.O+seg.Octs-1e-9 {
+				t.Fatalf("%d B from %d to %d: sent %v..%v, received by %v: below the bounds %v and %v", m.size, m.src, m.dst, ss, se, re, ss+oneWay, ss+seg.Os+s1*seg.O+seg.Octs)
+			}
+			checked++
+		}
+	}
+	if checked < 1000 {
+		t.Errorf("only %d messages checked: the generator makes too many stuck schedules", checked)
 	}
 }
