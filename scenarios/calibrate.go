@@ -139,6 +139,12 @@ func (sc *Scenario) ParamsAgainstRun(p *logp.Params) (warnings []string, err err
 	if p.Mesh != "" && p.Mesh != run.Mesh {
 		warnings = append(warnings, fmt.Sprintf("the parameters were fitted on a %s mesh (avg_hops %.3g), the run is on %s (avg_hops %.3g): predictions use the file's parameters", p.Mesh, p.AvgHops, run.Mesh, run.AvgHops))
 	}
+	for _, g := range p.Segments {
+		if g.Handshake && p.Cooperative == sc.Node.PreemptThreads {
+			warnings = append(warnings, fmt.Sprintf("the parameters' handshake was fitted with cooperative = %v, but the run's preempt_threads = %v: the tier still holds clear-to-sends as the file says; recalibrate on the run's machine", p.Cooperative, sc.Node.PreemptThreads))
+			break
+		}
+	}
 	if p.HasProvenance() && p.Mesh == "" {
 		p.AvgHops = run.AvgHops
 		warnings = append(warnings, fmt.Sprintf("the parameters (%s) carry no mesh: predictions use this run's average of %.3g hops", p.Source, run.AvgHops))

@@ -164,3 +164,22 @@ func TestParamsFileHandshakeKeys(t *testing.T) {
 		}
 	}
 }
+
+// Parameters whose handshake was fitted on a cooperative machine, used on
+// one whose threads preempt (or the reverse), get a warning.
+func TestParamsAgainstRunCooperative(t *testing.T) {
+	p := logp.Params{P: 16, Protocol: "scmp", Source: logp.SourceSimulator, Mesh: "4x4", Cooperative: true,
+		Segments: []logp.Segment{{L: 107.25, Lh: 15, Os: 44, Or: 20, Gap: 158.375, G: 0.25, Handshake: true, Lcts: 49, Ldata: 58.25}}}
+	for _, preempt := range []bool{false, true} {
+		sc := Defaults()
+		sc.Network.Mesh = "4x4"
+		sc.Node.PreemptThreads = preempt
+		ws, err := sc.ParamsAgainstRun(&p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(strings.Join(ws, "\n"), "preempt_threads = true"); got != preempt {
+			t.Errorf("preempt_threads = %v: warnings %q", preempt, ws)
+		}
+	}
+}
