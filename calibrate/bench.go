@@ -21,10 +21,17 @@ const (
 	KindRecv  = "recv"  // Cycles = time inside an Irecv call made after the message (or its announcement) arrived
 	KindTrain = "train" // Cycles = N back-to-back Isends then Waitall, at the sender
 	KindPRTT  = "prtt"  // Cycles = Netgauge's PRTT(N, Delay, Bytes)
+
+	// The handshake's legs (a rendezvous whose clear-to-send runs on the
+	// sender's processor; see FitHandshake):
+	KindLate    = "late"    // the receiver posts after the announcement arrived: Cycles = from the Irecv call to the receive's completion
+	KindCTSWait = "ctswait" // the sender Isends, computes Delay cycles, then waits; the receive was posted: Cycles = from the computation's start to the receive's completion
+	KindFanout  = "fanout"  // a root Isends to N receivers at Hops, computes Delay cycles, then waits: Cycles = the mean spacing of the receives' completions
 )
 
-// Kinds lists the measurement kinds, in the order Run produces them.
-var Kinds = []string{KindRTT, KindSend, KindRecv, KindTrain, KindPRTT}
+// Kinds lists the measurement kinds, in the order Run (then RunFanout)
+// produces them.
+var Kinds = []string{KindRTT, KindSend, KindRecv, KindTrain, KindPRTT, KindLate, KindCTSWait, KindFanout}
 
 // Measurement is one microbenchmark result between two ranks Hops
 // router-to-router hops apart. N is the messages involved (1 except for
@@ -55,6 +62,8 @@ const (
 	tagTrain
 	tagPRTT
 	tagPRTTReply
+	tagCTS
+	tagFanout
 )
 
 // Run measures every microbenchmark between ranks from and to, hops apart,
@@ -92,6 +101,9 @@ func Run(nw NewWorld, from, to, hops int, sizes []int, reps int) ([]Measurement,
 // result gathers one size's timings as the two ranks produce them.
 type result struct {
 	rtt, send, recv, train []des.Time
+	late                   []des.Time
+	ctsStart, ctsEnd       []des.Time // the sender's computation starts, the receive completes
+	ctsDelay               des.Time
 	prtt                   [3][]des.Time // (1, 0), (n, 0), (n, d)
 	delay                  des.Time      // d of PRTT(n, d, s), and the receiver's head start in "recv"
 	err                    error
@@ -139,7 +151,18 @@ func runSize(nw NewWorld, from, to, hops, m, reps int) ([]Measurement, error) {
 		one(KindPRTT, 1, 0, res.prtt[0]),
 		one(KindPRTT, TrainMessages, 0, res.prtt[1]),
 		one(KindPRTT, TrainMessages, res.delay, res.prtt[2]),
+		one(KindLate, 1, 0, res.late),
+		one(KindCTSWait, 1, res.ctsDelay, diffs(res.ctsStart, res.ctsEnd)),
 	}, nil
+}
+
+// diffs is b[i] - a[i] for each repetition.
+func diffs(a, b []des.Time) []des.Time {
+	out := make([]des.Time, len(a))
+	for i := range a {
+		out[i] = b[i] - a[i]
+	}
+	return out
 }
 
 // median of the repetitions: the middle one, or the mean of the middle two.
@@ -190,7 +213,7 @@ func (b *bench) timed(f func() error) (des.Time, error) {
 }
 
 func (b *bench) run(reps int) error {
-	for _, phase := range []func(int) error{b.pingPong, b.sendTime, b.recvTime, b.trainTime, b.prtt} {
+	for _, phase := range []func(int) error{b.pingPong, b.sendTime, b.recvTime, b.trainTime, b.prtt, b.ctsWait} {
 		if err := phase(reps); err != nil {
 			return err
 		}
@@ -289,6 +312,7 @@ func (b *bench) recvTime(reps int) error {
 		}
 		b.r.Compute(int64(b.res.delay) + 1000)
 		var q *mpi.Request
+		posted := b.r.Now()
 		t, err := b.timed(func() (err error) {
 			q, err = b.r.Irecv(b.buf, b.m, mpi.Byte, b.peer, tagRecv, b.c)
 			return err
@@ -300,6 +324,48 @@ func (b *bench) recvTime(reps int) error {
 			return err
 		}
 		b.res.recv = append(b.res.recv, t)
+		// The late receiver (KindLate): from the posting to the data,
+		// the clear-to-send's and the data's legs and o_r.
+		b.res.late = append(b.res.late, b.r.Now()-posted)
+	}
+	return nil
+}
+
+// ctsWait (KindCTSWait): the ponger posts its receive and waits; the
+// pinger Isends, computes for a round trip and 1000 cycles (by then the
+// clear-to-send is back), and only then waits. On a cooperative
+// processor the clear-to-send's handler runs when the pinger waits, so
+// the receive completes L_data + o_r + (m-1)G after the computation ends.
+func (b *bench) ctsWait(reps int) error {
+	d := des.Time(b.res.delay) + 1000
+	for range reps {
+		if !b.pinger {
+			q, err := b.r.Irecv(b.buf, b.m, mpi.Byte, b.peer, tagCTS, b.c)
+			if err != nil {
+				return err
+			}
+			if err := b.ready(); err != nil {
+				return err
+			}
+			if _, err := b.r.Wait(q); err != nil {
+				return err
+			}
+			b.res.ctsEnd = append(b.res.ctsEnd, b.r.Now())
+			continue
+		}
+		if err := b.ready(); err != nil {
+			return err
+		}
+		q, err := b.r.Isend(b.buf, b.m, mpi.Byte, b.peer, tagCTS, b.c)
+		if err != nil {
+			return err
+		}
+		b.res.ctsStart = append(b.res.ctsStart, b.r.Now())
+		b.res.ctsDelay = d
+		b.r.Compute(int64(d))
+		if _, err := b.r.Wait(q); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -64,6 +64,15 @@ func (e *InputError) Error() string {
 //     cycles of busy work between consecutive ones, then MPI_Recv of b's
 //     s-byte reply, which b sends after receiving all n. Measure
 //     (n, d) = (1, 0), (n, 0) and (n, d ≥ RTT(s)).
+//   - late, ctswait, fanout (the handshake's legs, for a machine whose
+//     clear-to-send runs on the sender's processor): late is the recv
+//     experiment's time from the MPI_Irecv call to the end of its
+//     MPI_Wait; ctswait: b posts MPI_Irecv and says ready, a calls
+//     MPI_Isend, computes d cycles (d ≥ RTT(s)) and waits, cycles from
+//     the start of a's computation to the end of b's wait (one clock);
+//     fanout: n ≥ 2 ranks at the same distance post a receive and say
+//     ready, a Isends to each, computes d cycles and waits for all,
+//     cycles the mean spacing of the receivers' completions.
 //
 // Repeat each a few times after a warm-up and write the median (Fit also
 // takes several rows of a kind and size and uses their median round trip).

@@ -55,7 +55,7 @@ func TestReadCSVErrors(t *testing.T) {
 		{"short row", header + "rtt,8,1\n", 2, 4, []string{"line 2", "column 4 (n)", "missing"}},
 		{"empty", "", 0, 0, []string{"empty"}},
 		{"bad quoting", header + "rtt,\"8,1,1,0,300\n", 2, 0, []string{"line 2"}},
-		{"delay on rtt", header + "rtt,8,1,1,5,300\n", 2, 0, []string{"line 2", "only PRTT has a delay"}},
+		{"delay on rtt", header + "rtt,8,1,1,5,300\n", 2, 0, []string{"line 2", "only prtt, ctswait and fanout have a delay"}},
 	} {
 		_, err := ReadCSV(strings.NewReader(c.in))
 		var ie *InputError

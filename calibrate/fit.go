@@ -34,6 +34,15 @@ type Options struct {
 	// already predicts every size within 2% needs no other segment.
 	SplitFactor    float64
 	SplitTolerance float64
+
+	// Handshake fits each segment's handshake legs (see fitHandshake)
+	// from the late, ctswait and fanout measurements: for a machine whose
+	// rendezvous clear-to-send runs on the sender's processor (nocsim's
+	// scmp protocol). Cooperative records that its handlers run only when
+	// the program waits (logp.Params.Cooperative), which the legs'
+	// benchmarks rely on.
+	Handshake   bool
+	Cooperative bool
 }
 
 // SegmentFit is one segment of sizes with its own LogGP parameters. Seg is
@@ -52,6 +61,7 @@ type SegmentFit struct {
 	R2              float64 // of the one-way fit, weighted by 1/T² (relative errors)
 	Residuals       []Residual
 	Warnings        []string
+	Handshake       *HandshakeFit // nil: not fitted (Options.Handshake unset, or a warning says why)
 }
 
 // Residual is the model's one-way time against the measured RTT/2 for one
@@ -115,7 +125,7 @@ func Fit(ms []Measurement, opt Options) (Report, error) {
 	pts, copied := byWord(all, opt.Word)
 	groups := split(pts, opt)
 	rep := Report{Params: logp.Params{P: opt.P, Protocol: opt.Protocol, ClockHz: opt.ClockHz, AvgHops: opt.AvgHops,
-		Source: opt.Source, Mesh: opt.Mesh, Sizes: fittedSizes(all), Word: opt.Word}}
+		Source: opt.Source, Mesh: opt.Mesh, Sizes: fittedSizes(all), Word: opt.Word, Cooperative: opt.Cooperative}}
 	for i, g := range groups {
 		last := i == len(groups)-1
 		sf, err := fitSegment(g, ms, last)
@@ -142,6 +152,7 @@ func Fit(ms []Measurement, opt Options) (Report, error) {
 			r.RelErr = (r.Predicted - r.Measured) / r.Measured
 		}
 	}
+	fitHandshake(&rep, ms, opt)
 	return rep, nil
 }
 
@@ -248,12 +259,14 @@ func (m Measurement) check() error {
 		return fmt.Errorf("hops = %d: allowed >= 0", m.Hops)
 	case m.N < 1:
 		return fmt.Errorf("n = %d: allowed >= 1", m.N)
-	case m.N != 1 && m.Kind != KindTrain && m.Kind != KindPRTT:
-		return fmt.Errorf("n = %d for kind %q: only trains and PRTT have several messages", m.N, m.Kind)
+	case m.N != 1 && m.Kind != KindTrain && m.Kind != KindPRTT && m.Kind != KindFanout:
+		return fmt.Errorf("n = %d for kind %q: only trains, PRTT and fan-outs have several messages", m.N, m.Kind)
+	case m.N < 2 && m.Kind == KindFanout:
+		return fmt.Errorf("n = %d for kind %q: a fan-out's spacing needs at least 2 receivers", m.N, m.Kind)
 	case !(m.Delay >= 0) || math.IsInf(m.Delay, 0):
 		return fmt.Errorf("delay = %v cycles: allowed >= 0", m.Delay)
-	case m.Delay != 0 && m.Kind != KindPRTT:
-		return fmt.Errorf("delay = %v for kind %q: only PRTT has a delay", m.Delay, m.Kind)
+	case m.Delay != 0 && m.Kind != KindPRTT && m.Kind != KindCTSWait && m.Kind != KindFanout:
+		return fmt.Errorf("delay = %v for kind %q: only %s, %s and %s have a delay", m.Delay, m.Kind, KindPRTT, KindCTSWait, KindFanout)
 	case !(m.Cycles >= 0) || math.IsInf(m.Cycles, 0):
 		return fmt.Errorf("cycles = %v: allowed >= 0", m.Cycles)
 	}

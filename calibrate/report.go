@@ -32,6 +32,22 @@ func (r Report) WriteText(w io.Writer) error {
 		}{{"L", "cycles", s.L}, {"L_per_hop", "cycles", s.Lh}, {"o_s", "cycles", s.Os}, {"o_r", "cycles", s.Or}, {"g", "cycles", s.Gap}, {"G", "cycles/byte", s.G}, {"O", "cycles/byte", s.O}} {
 			fmt.Fprintf(&b, "  %-9s = %12.5g ± %-10s %s\n", e.name, e.e.Value, ci(e.e.CI95), e.unit)
 		}
+		if h := s.Handshake; h != nil {
+			b.WriteString("  handshake (the rendezvous's clear-to-send on the sender's processor):\n")
+			for _, e := range []struct {
+				name string
+				e    Estimate
+			}{{"L_post", h.Lpost}, {"L_cts", h.Lcts}, {"L_cts_per_hop", h.LctsH}, {"L_data", h.Ldata}, {"L_data_per_hop", h.LdataH}, {"o_cts", h.Octs}, {"g_data", h.GapData}} {
+				fmt.Fprintf(&b, "  %-14s = %12.5g ± %-10s cycles\n", e.name, e.e.Value, ci(e.e.CI95))
+			}
+			for _, c := range h.Checks {
+				what := fmt.Sprintf("train of %d, sender's time", c.N)
+				if c.Kind == KindFanout {
+					what = fmt.Sprintf("fan-out to %d, spacing", c.N)
+				}
+				fmt.Fprintf(&b, "  check %-28s %6d B, %d hops: measured %9.1f, tier %9.1f cycles (%+.2f%%)\n", what, c.Bytes, c.Hops, c.Measured, c.Predicted, 100*c.RelErr)
+			}
+		}
 	}
 	for _, wn := range r.Warnings {
 		fmt.Fprintf(&b, "warning: %s\n", wn)

@@ -18,7 +18,7 @@ func measure4x4(t *testing.T, proto string) []Measurement {
 		if err != nil {
 			t.Fatalf("%s %d->%d: %v", proto, p.from, p.to, err)
 		}
-		if want := len(issueSizes) * 7; len(ms) != want {
+		if want := len(issueSizes) * 9; len(ms) != want {
 			t.Fatalf("%s %d->%d: %d measurements, want %d", proto, p.from, p.to, len(ms), want)
 		}
 		all = append(all, ms...)

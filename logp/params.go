@@ -2,6 +2,7 @@ package logp
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 )
@@ -22,6 +23,22 @@ type Segment struct {
 	// keeps the processor busy o_s + (m-1)O, a receive o_r +
 	// max((m-1)O, (m-1)G). Files written before O existed load as 0.
 	O float64 `toml:"O" json:"O"`
+
+	// The handshake (rendezvous segments of a machine whose clear-to-send
+	// runs on the sender's processor, as SCMP's MPI): with Handshake the
+	// LogGOPS tier (logp/loggops Segment.Handshake) runs every rendezvous
+	// of the segment as its three legs; without, as LogGOPSim's
+	// rendezvous. L + h·L_per_hop stays the whole latency: the request to
+	// send flies what the two legs below leave of it. Files written
+	// before the handshake load without it.
+	Handshake bool    `toml:"handshake,omitempty" json:"handshake,omitempty"`
+	Lpost     float64 `toml:"L_post,omitempty" json:"L_post,omitempty"`                 // a receive's posting to the earliest its clear-to-send leaves (cycles)
+	Lcts      float64 `toml:"L_cts,omitempty" json:"L_cts,omitempty"`                   // receiver's match to the clear-to-send at the sender, at 0 hops (cycles)
+	LctsH     float64 `toml:"L_cts_per_hop,omitempty" json:"L_cts_per_hop,omitempty"`   // added to L_cts per hop (cycles)
+	Ldata     float64 `toml:"L_data,omitempty" json:"L_data,omitempty"`                 // sender taking the clear-to-send to the data's first byte at the receiver, at 0 hops (cycles)
+	LdataH    float64 `toml:"L_data_per_hop,omitempty" json:"L_data_per_hop,omitempty"` // added to L_data per hop (cycles)
+	Octs      float64 `toml:"o_cts,omitempty" json:"o_cts,omitempty"`                   // sender's processor time per clear-to-send (cycles)
+	GapData   float64 `toml:"g_data,omitempty" json:"g_data,omitempty"`                 // the NIC's gap per handshake message, in place of g (cycles)
 }
 
 // Params is a calibrated machine: P processors and LogGP segments ordered
@@ -48,6 +65,11 @@ type Params struct {
 	// a buffer, and non-contiguous data is packed). 0: every message pays
 	// O, as in LogGOPS.
 	Word int `toml:"word_bytes,omitempty" json:"word_bytes,omitempty"`
+	// Cooperative records that the machine's protocol handlers run only
+	// when the program waits (nocsim: preempt_threads = false), which the
+	// handshake's fit depends on: the LogGOPS tier then holds a
+	// clear-to-send until its rank blocks. Files without it load false.
+	Cooperative bool `toml:"cooperative" json:"cooperative"`
 }
 
 // Sources of parameters with provenance.
@@ -93,6 +115,30 @@ func (p Params) Validate() error {
 				return fmt.Errorf("segment %d: %s = %v: allowed >= 0 cycles", i, v.name, v.x)
 			}
 		}
+		if err := s.validateHandshake(i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validateHandshake checks a handshake segment's legs: times >= 0 whose
+// sum stays within L at every distance (the request to send's flight is
+// what they leave of L + h·L_per_hop).
+func (s Segment) validateHandshake(i int) error {
+	if !s.Handshake {
+		return nil
+	}
+	for _, v := range []struct {
+		name string
+		x    float64
+	}{{"L_post", s.Lpost}, {"L_cts", s.Lcts}, {"L_cts_per_hop", s.LctsH}, {"L_data", s.Ldata}, {"L_data_per_hop", s.LdataH}, {"o_cts", s.Octs}, {"g_data", s.GapData}} {
+		if !(v.x >= 0) || math.IsInf(v.x, 0) {
+			return fmt.Errorf("segment %d: %s = %v: allowed a finite number >= 0 cycles", i, v.name, v.x)
+		}
+	}
+	if s.Lcts+s.Ldata > s.L || s.LctsH+s.LdataH > s.Lh {
+		return fmt.Errorf("segment %d: L_cts + L_data = %v (per hop %v) exceed L = %v (per hop %v): allowed at most L, the request to send's flight being what they leave", i, s.Lcts+s.Ldata, s.LctsH+s.LdataH, s.L, s.Lh)
 	}
 	return nil
 }

@@ -46,6 +46,48 @@
 // pair of ranks, for a machine calibrated per protocol segment and per
 // distance; with neither, the semantics are exactly the above.
 //
+// # Handshake (Segment.Handshake)
+//
+// A third, opt-in per segment, replaces LogGOPSim's rendezvous by the
+// handshake of a machine whose clear-to-send runs on the sender's CPU
+// (SCMP's MPI: the request to send and the clear-to-send are threads).
+// With h the pair's hops, Lc = L_cts + h·L_cts_per_hop and Ld = L_data +
+// h·L_data_per_hop, a send of s > S bytes of such a segment started at t:
+//
+//   - occupies the CPU until t + o_s + (s-1)O and the send NIC until
+//     t + g_data (the request carries no data); the request reaches the
+//     receiver at t + o_s + (L + h·L_per_hop - Lc - Ld);
+//   - the request is a handler at the receiver: it runs when the
+//     receiver's CPU is free (and, with Params.Cooperative, its rank
+//     blocked: no op ready or waiting to start), costs nothing, and
+//     matches a posted receive, else waits as an unexpected message; a
+//     receive posted later matches it when posted. The clear-to-send
+//     leaves, when the request's handler matched a posted receive, at
+//     max(m, p + L_post), m the match and p the receive's posting
+//     (L_post: the receiver's posting and its switch to the handler,
+//     which a request arriving meanwhile waits for); when a receive
+//     found the request waiting, at p + o_r (the receive call answers
+//     it). It reaches the sender at c = that + Lc;
+//   - the sender takes it at c' >= c, the first time its CPU is free
+//     (with Cooperative: and its rank blocked); the CPU is busy until
+//     c' + o_cts; the data leaves at d = max(c', send NIC free), holds
+//     the send NIC until d + g_data + (s-1)G and reaches the receiver at
+//     d + Ld. The send completes at the later of c' + o_cts and the
+//     data leaving the NIC, d + g_data + (s-1)G (the CPU clock raised to
+//     it then, as LogGOPSim does at a match; not to the match itself);
+//   - there it is handled as any arriving message (at a' = max(arrival,
+//     CPU free, receive NIC free): CPU until a' + o_r + max((s-1)O,
+//     (s-1)G), receive NIC until a' + g_data + (s-1)G) and completes the
+//     matched receive at the CPU's end.
+//
+// An isolated message to a receiver waiting since before t + o_s + L -
+// Lc - Ld - L_post thus takes o_s + L +
+// h·L_per_hop + (s-1)G + o_r, the plain one-way time; a sender that
+// posts k sends and then blocks answers their clear-to-sends o_cts apart
+// (or g_data + (s-1)G apart when the NIC is slower), after its last
+// post under Cooperative. With zero legs, o_cts and gaps, and every
+// clear-to-send finding its sender free, it is LogGOPSim's rendezvous.
+//
 // A rank's finish time is the latest of its CPU clocks after its last
 // operation; Result.Max is the largest. Options.Trace also records every
 // op's start and end (Result.OpTimes).
@@ -54,7 +96,7 @@
 // nothing receives, a rendezvous send never received, a dependency cycle)
 // ends, when no event is left, with a *StuckError naming for each stuck
 // rank its first unfinished op (label, kind, peer, tag) and what it waits
-// for. Simulation never hangs: every event either completes work or is
+// for (a handshake send: its receive, or its clear-to-send). Simulation never hangs: every event either completes work or is
 // retried at a strictly later time.
 //
 // Memory is proportional to the schedule: per op about 20 bytes beyond

@@ -15,7 +15,11 @@ const (
 	evSend = uint8(1) // the order of goal.Send, goal.Recv, goal.Calc
 	evRecv = uint8(2)
 	evCalc = uint8(3)
-	evMsg  = uint8(4) // a message's first byte reaching its receiver
+	evMsg  = uint8(4) // a message's first byte reaching its receiver (a handshake's request to send)
+	evCTS  = uint8(5) // a handshake's clear-to-send reaching the sender (rank)
+	evData = uint8(6) // a handshake's data reaching the receiver (rank)
+	evWake = uint8(7) // a cooperative rank blocked: its parked handlers try again
+	evSent = uint8(8) // a handshake's data left the sender's NIC: the send completes
 )
 
 func (a *event) before(b *event) bool {

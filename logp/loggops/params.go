@@ -33,6 +33,13 @@ type Params struct {
 	Segments []Segment              // parameters by message size, ordered by MaxBytes, the last unbounded; empty: the fields above
 	Hops     func(src, dst int) int // hops between two ranks for Segment.Lh; nil: no distance term
 	Word     uint64                 // messages a multiple of Word bytes pay no O; 0: every message does
+
+	// Cooperative makes the handshake's handlers (Segment.Handshake) wait
+	// until their rank is blocked: its CPU free and no op of it ready or
+	// waiting to start, as threads on a cooperative processor run only
+	// when the program waits. Without handshake segments it changes
+	// nothing.
+	Cooperative bool
 }
 
 // Segment is the parameter set of messages of at most MaxBytes bytes
@@ -44,6 +51,19 @@ type Segment struct {
 	Os, Or   float64 // send and receive CPU overheads
 	Gap      float64 // g
 	G, O     float64 // per byte after the first: NIC gap and CPU overhead
+
+	// Handshake makes a rendezvous (s > S) of this segment a
+	// clear-to-send handshake with the legs below instead of LogGOPSim's
+	// rendezvous (see the package documentation); false: the fields
+	// below are ignored.
+	Handshake bool
+	Lpost     float64 // from a receive's posting to the earliest its clear-to-send may leave (the receiver's posting and switch to the handler)
+	Lcts      float64 // from the receiver matching the send to the clear-to-send reaching the sender, at zero hops
+	LctsH     float64 // added to Lcts per hop
+	Ldata     float64 // from the sender's CPU taking the clear-to-send to the data's first byte at the receiver, at zero hops
+	LdataH    float64 // added to Ldata per hop
+	Octs      float64 // the sender's CPU time per clear-to-send (its handler)
+	GapData   float64 // the NIC's gap per handshake message (request to send, data), in place of Gap
 }
 
 // New is the parameter set with o_s = o_r = o and S = DefaultS.
@@ -72,6 +92,19 @@ func (p Params) Validate() error {
 		if err := finite(fmt.Sprintf("segment %d: ", i), []namedTime{{"L", s.L}, {"L_per_hop", s.Lh}, {"o_s", s.Os},
 			{"o_r", s.Or}, {"g", s.Gap}, {"G", s.G}, {"O", s.O}}); err != nil {
 			return err
+		}
+		if !s.Handshake {
+			continue
+		}
+		if err := finite(fmt.Sprintf("segment %d: ", i), []namedTime{{"L_post", s.Lpost}, {"L_cts", s.Lcts}, {"L_cts_per_hop", s.LctsH},
+			{"L_data", s.Ldata}, {"L_data_per_hop", s.LdataH}, {"o_cts", s.Octs}, {"g_data", s.GapData}}); err != nil {
+			return err
+		}
+		// The request to send flies L + h·L_per_hop - (the other two
+		// legs), which must not be negative at any distance.
+		if s.Lcts+s.Ldata > s.L || s.LctsH+s.LdataH > s.Lh {
+			return fmt.Errorf("loggops: segment %d: L_cts + L_data = %v (per hop %v) exceed L = %v (per hop %v): allowed at most L, so that the request to send's flight is not negative",
+				i, s.Lcts+s.Ldata, s.LctsH+s.LdataH, s.L, s.Lh)
 		}
 	}
 	return nil

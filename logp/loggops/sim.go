@@ -71,6 +71,8 @@ type sim struct {
 	match queues
 	ready []int32 // ops made ready by the current event
 
+	hs handshake // the handshake extension's state; empty unless a segment uses it
+
 	res Result
 }
 
@@ -149,6 +151,7 @@ func newSim(s *goal.Schedule, p Params, opt Options) (*sim, error) {
 	m.match = newQueues(P)
 	m.q.h = make([]event, 0, 1024)
 	m.res.Finish = make([]float64, P)
+	m.newHandshake(P, total)
 	if opt.Trace {
 		m.res.first = m.first
 		m.res.start = make([]float64, total)
@@ -263,6 +266,7 @@ func (m *sim) enqueue() {
 		}
 		m.q.push(event{t: t, ts: m.ts, op: k, rank: r, kind: uint8(op.Kind)})
 		m.ts++
+		m.queued(r, 1)
 	}
 	m.ready = m.ready[:0]
 }
@@ -284,6 +288,7 @@ func (m *sim) run() {
 				if k := m.first[r] + int32(i); ops[i].Kind == kind && m.pending[k] == 0 {
 					m.q.push(event{t: 0, ts: m.ts, op: k, rank: int32(r), kind: uint8(kind)})
 					m.ts++
+					m.queued(int32(r), 1)
 				}
 			}
 		}
@@ -300,10 +305,19 @@ func (m *sim) run() {
 			m.recv(e)
 		case evMsg:
 			m.msg(e)
+		case evCTS:
+			m.cts(e)
+		case evData:
+			m.data(e)
+		case evWake:
+			m.wake(e)
+		case evSent:
+			m.sent(e)
 		}
 		if len(m.ready) > 0 {
 			m.enqueue()
 		}
+		m.afterEvent(e)
 	}
 }
 
@@ -316,6 +330,7 @@ func (m *sim) calc(e event) {
 		return
 	}
 	m.clk[c] = e.t + float64(op.Time)
+	m.queued(e.rank, -1)
 	m.mark(e.op, e.t)
 	m.started(e.op)
 	m.done(e.op, m.clk[c])
@@ -331,9 +346,20 @@ func (m *sim) send(e event) {
 	}
 	s1 := bytesLess1(op.Bytes)
 	g := m.seg(op.Bytes)
+	m.queued(e.rank, -1)
 	m.mark(e.op, e.t)
 	m.started(e.op)
 	m.clk[c] = e.t + g.Os + s1*m.perByteO(g, op.Bytes)
+	if g.Handshake && op.Bytes > m.p.S {
+		// The request to send: no data, so the NIC's gap alone; it
+		// flies what the clear-to-send's and the data's legs leave of L.
+		m.clk[n] = e.t + g.GapData
+		h := m.hops(e.rank, op.Peer)
+		flight := m.latency(g, e.rank, op.Peer) - (g.Lcts + h*g.LctsH) - (g.Ldata + h*g.LdataH)
+		m.q.push(event{t: e.t + g.Os + flight, ts: m.ts, op: e.op, rank: op.Peer, from: e.rank, kind: evMsg})
+		m.ts++
+		return
+	}
 	m.clk[n] = e.t + g.Gap + s1*g.G
 	m.q.push(event{t: e.t + g.Os + m.latency(g, e.rank, op.Peer), ts: m.ts, op: e.op, rank: op.Peer, from: e.rank, kind: evMsg})
 	m.ts++
@@ -359,10 +385,17 @@ func (m *sim) rendezvous(k, q int32, c, n uint8, t float64) {
 
 func (m *sim) recv(e event) {
 	op := m.op(e.op)
+	m.queued(e.rank, -1)
+	m.posting(e.op, e.t)
 	m.mark(e.op, e.t)
 	m.started(e.op)
 	want := entry{src: op.Peer, tag: op.Tag}
 	if got, ok := m.match.take(e.rank, uq, &want); ok {
+		if m.isHandshake(got.op) {
+			// A waiting request to send: the clear-to-send leaves now.
+			m.clearToSend(got.op, e.op, e.rank, got.src, e.t, true)
+			return
+		}
 		// The message was handled on arrival; the receive completes now.
 		// LogGOPSim decides rendezvous by the receive's size here.
 		if op.Bytes > m.p.S {
@@ -375,6 +408,10 @@ func (m *sim) recv(e event) {
 }
 
 func (m *sim) msg(e event) {
+	if m.isHandshake(e.op) {
+		m.rts(e)
+		return
+	}
 	op := m.op(e.op) // the send; LogGOPSim handles it on the receiver's CPU and NIC of the same indices
 	c, n := m.cpu(e.rank, op.CPU), m.nicR(e.rank, op.NIC)
 	if free := max(m.clk[c], m.clk[n]); free > e.t {

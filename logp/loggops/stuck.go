@@ -85,6 +85,10 @@ func (m *sim) stuck() error {
 			switch {
 			case m.flags[k]&fStarted != 0 && op.Kind == goal.Recv:
 				st.Why = "posted, no matching message arrives"
+			case m.flags[k]&fStarted != 0 && m.hs.on && m.hs.recvOf[k] >= 0:
+				// Cannot happen (a clear-to-send always runs once its rank
+				// blocks), but a send waiting for it is named if it does.
+				st.Why = fmt.Sprintf("handshake send (%d bytes), matched; waits for its clear-to-send to run on this rank", op.Bytes)
 			case m.flags[k]&fStarted != 0:
 				st.Why = fmt.Sprintf("rendezvous send (%d bytes > S = %d), no matching receive is posted", op.Bytes, m.p.S)
 			default:
