@@ -21,14 +21,18 @@ var exchangeMachines = []logp.Segment{
 	{Or: 1},
 }
 
-// The reductions replayed rank by rank (predict_exchange.go,
+// The algorithms replayed rank by rank (predict_exchange.go,
 // predict_replay.go) equal the tier on collgen's schedules on these
-// machines too, sizes 0 to 1000 bytes, P = 2..24.
+// machines too, sizes 0 to 1000 bytes, P = 2..24; the two that are not
+// reductions also at sizes that are not whole words (their blocks and
+// chunks are padded to words: a run's message is not a multiple of the
+// block).
 func TestExchangeFormsOnOddMachines(t *testing.T) {
 	algs := [][2]string{
 		{"allreduce", "recursive_doubling"}, {"allreduce", "reduce_scatter_allgather"}, {"allreduce", "ring"},
 		{"reduce", "reduce_scatter_gather"}, {"reduce_scatter", "recursive_halving"},
 		{"reduce_scatter", "reduce_scatterv"}, {"reduce_scatter", "ring"}, {"scan", "recursive_doubling"},
+		{"allgather", "recursive_doubling"}, {"bcast", "scatter_allgather"},
 	}
 	opt := collgen.DefaultOptions()
 	opt.FlopCycles = 0
@@ -36,7 +40,11 @@ func TestExchangeFormsOnOddMachines(t *testing.T) {
 		p := logp.Params{P: 100, Segments: []logp.Segment{seg}}
 		for _, a := range algs {
 			for P := 2; P <= 24; P++ {
-				for _, m := range []int{0, 8, 64, 1000} {
+				sizes := []int{0, 8, 64, 1000}
+				if !collgen.IsReduction(a[0]) {
+					sizes = append(sizes, 1, 9, 103)
+				}
+				for _, m := range sizes {
 					x, err := p.Predict(a[0], a[1], P, m)
 					if err != nil {
 						t.Fatal(err)

@@ -82,11 +82,11 @@ var Ops = func() map[string][]string {
 // (the trees it builds, its folds for non-powers of two, its word-aligned
 // blocks): trees are walked down and up; the few ranks whose queues decide
 // the time (pull, push, post_all) are replayed in time order; the exchange
-// reductions replay each rank's steps over its arrivals, sweeping the ranks
-// where they wait on each other both ways. 29 of the 31 algorithms equal
-// the tier on the MPI layer's own schedules (logp/collgen) for P = 2..100
-// (tier_collgen_test.go); allgather recursive_doubling and bcast
-// scatter_allgather do not yet (README).
+// algorithms (the reductions', recursive-doubling allgather, the
+// scatter-allgather broadcast) replay each rank's steps over its arrivals,
+// sweeping the ranks where they wait on each other both ways. All 31
+// algorithms equal the tier on the MPI layer's own schedules
+// (logp/collgen) for P = 2..100 (tier_collgen_test.go).
 // Contention in the mesh is not modelled, nor is the reductions' compute
 // (named with 0 cycles so its absence is visible).
 func (p Params) Predict(op, alg string, P, bytes int) (Prediction, error) {

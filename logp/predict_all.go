@@ -19,21 +19,40 @@ func allgatherRing(e *env) {
 
 // allgatherRecursiveDoubling: log2 p exchanges (p = 2^floor(log2 P)) of
 // runs doubling from one block. With P not a power of two, the first
-// 2(P-p) ranks pair up: one of each pair hands its block in first
-// (fold-in), its run then counts two blocks, and it gets all P blocks at
-// the end (fold-out).
+// 2(P-p) ranks pair up: the even one of each pair hands its block to the
+// odd one (fold-in), sits the exchanges out and gets all P blocks at the
+// end (fold-out), so a virtual rank's run is one or two blocks and runs
+// differ from rank to rank. A run of k blocks travels as one message of
+// (k-1) padded blocks and a last one (mpi's span: blocks start on a word).
+// Every rank is replayed (xprogs.finish): the folded ranks' partners start
+// late, the runs differ in size, and a partner ahead can send its next
+// run before the one before has come.
 func allgatherRecursiveDoubling(e *env) {
-	p := pof2(e.P)
-	rem := e.P - p
-	if rem > 0 {
-		e.msg("fold-in ", 1, e.cost(e.m))
+	P, n := e.P, e.m
+	span := func(a, b int) int { return (b-a-1)*((n+3)&^3) + n } // blocks a..b-1
+	f, x := newXfold(P), newXprogs(P)
+	lo := func(v int) int { // first block of virtual rank v
+		if v < f.rem {
+			return 2 * v
+		}
+		return v + f.rem
 	}
-	for d := 1; d < p; d <<= 1 {
-		e.round("log2 p x ", e.cost((d+min(d, rem))*e.m), 2*d >= p)
+	for r := range P {
+		v := x.foldIn(f, r, n)
+		if v < 0 {
+			x.recv(r, r+1, span(0, P))
+			continue
+		}
+		for mask := 1; mask < f.p; mask <<= 1 {
+			pv := v ^ mask
+			mine, theirs := v&^(mask-1), pv&^(mask-1)
+			x.exch2(r, f.real(pv), span(lo(mine), lo(mine+mask)), f.real(pv), span(lo(theirs), lo(theirs+mask)))
+		}
+		if r < 2*f.rem {
+			x.send(r, r-1, span(0, P))
+		}
 	}
-	if rem > 0 {
-		e.msg("fold-out ", 1, e.cost(e.P*e.m))
-	}
+	e.add("fold-in, log2 p exchanges, fold-out (exact recurrence)", x.finish(e))
 }
 
 // alltoallPostAll: every rank posts all P-1 receives and sends at once

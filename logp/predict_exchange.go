@@ -26,10 +26,32 @@ type xrank struct {
 }
 
 // xout is a rank's part in one step: a send of sb bytes to to, a receive
-// of rb bytes from from (-1: none).
+// of rb bytes from from (-1: none), and more sends posted with the first
+// (a tree's sends to a rank's children, waited for together; only the
+// replay of predict_replay.go takes them).
 type xout struct {
 	to, sb   int
 	from, rb int
+	more     []xdest
+}
+
+// xdest is one more send of a step: b bytes to rank to.
+type xdest struct{ to, b int }
+
+// nsends is how many sends the step posts.
+func (o *xout) nsends() int {
+	if o.to < 0 {
+		return 0
+	}
+	return 1 + len(o.more)
+}
+
+// send is the step's j-th send.
+func (o *xout) send(j int) (to, b int) {
+	if j == 0 {
+		return o.to, o.sb
+	}
+	return o.more[j-1].to, o.more[j-1].b
 }
 
 // xsteps evaluates a sequence of steps over P ranks.
@@ -72,10 +94,19 @@ func (x *xsteps) pair(a, c, b int) {
 // the start queues every rank's first ops rank by rank, sends first; a
 // later event one rank's, its send before its receive.
 func queued(r int, ready *evkey, t float64, kind int) *evkey {
+	return &evkey{t: t, up: ready, sub: opSub(r, ready, kind, 0)}
+}
+
+// opSub is where the j-th op of a kind (0 send, 1 receive) of rank r's
+// step stands among the ops queued with it (see evkey): the start queues
+// every rank's first ops rank by rank, sends before receives, each kind
+// in schedule order; a later event (ready) queues one rank's, after the
+// message its send event queued first.
+func opSub(r int, ready *evkey, kind, j int) int {
 	if ready == nil {
-		return &evkey{t: t, sub: 2*r + kind}
+		return (2*r+kind)<<24 + j
 	}
-	return &evkey{t: t, up: ready, sub: 1 + kind}
+	return 1 + kind<<24 + j
 }
 
 // run evaluates the step built with pair and clears it. Ranks are taken
@@ -260,6 +291,8 @@ func (x *xsteps) replayed() float64 {
 		for r, o := range outs {
 			if o.to >= 0 || o.from >= 0 {
 				p[r].steps = append(p[r].steps, o)
+			}
+			if o.to >= 0 {
 				p[r].startKey = append(p[r].startKey, x.hist[k][r])
 			}
 		}

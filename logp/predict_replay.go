@@ -16,27 +16,39 @@ type evkey struct {
 	sub int    // order among the events up queued (or at the start)
 }
 
-// cmpKey orders two events' keys: < 0 if a is taken first.
+// cmpKey orders two events' keys: < 0 if a is taken first. Two events at
+// one time are in the order of the events that queued them (compared the
+// same way, up the chains until they meet or differ in time), then in the
+// order they were queued in. It walks the chains in a loop: at a tie they
+// can be as long as a rank's program. Events at +Inf (a message whose
+// send is not known yet, in xprogs.finish's first sweep) are not ordered:
+// their times are placeholders a later sweep replaces.
 func cmpKey(a, b *evkey) int {
+	fallback := 0 // the sub order of the highest pair of events walked that differ in it
 	for a != b {
 		switch {
 		case a.t < b.t:
 			return -1
 		case a.t > b.t:
 			return 1
-		case a.up == nil && b.up == nil || a.up == b.up:
-			return a.sub - b.sub
+		case math.IsInf(a.t, 1):
+			return 0
+		case a.up == b.up:
+			if a.sub != b.sub {
+				return a.sub - b.sub
+			}
+			return fallback
 		case a.up == nil:
 			return -1
 		case b.up == nil:
 			return 1
 		}
-		if c := cmpKey(a.up, b.up); c != 0 {
-			return c
+		if a.sub != b.sub {
+			fallback = a.sub - b.sub
 		}
-		return a.sub - b.sub
+		a, b = a.up, b.up
 	}
-	return 0
+	return fallback
 }
 
 func laterKey(a, b *evkey) *evkey {
@@ -54,23 +66,26 @@ type xprog struct {
 	// arrives, and sentBy the key of the send that sent it.
 	arrive []float64
 	sentBy []*evkey
-	// start and startKey are, per step with a send, when the send started
+	// start and startKey are, per send in program order, when it started
 	// and its event's key (outputs).
 	start    []float64
 	startKey []*evkey
 }
 
 // replay evaluates one rank's program given its messages' arrivals: its
-// processor takes its sends (each due once the step before is complete
-// and the send interface is free) and its messages (each due once it has
-// arrived and the receive interface is free), whichever falls due first,
-// in LogGOPS's order at a tie; a message that arrives before its step is
-// handled then all the same and its receive completes when posted. It
-// returns the rank's finish.
+// processor takes its sends (each due once the step before is complete,
+// the step's sends before it are made and the send interface is free) and
+// its messages (each due once it has arrived and the receive interface is
+// free), whichever falls due first, in LogGOPS's order at a tie; a message
+// that arrives before its step is handled then all the same and its
+// receive completes when posted. It returns the rank's finish.
 func (e *env) replay(x *xprog) float64 {
 	var cpu, ns, nr float64
-	K := len(x.steps)
-	x.start, x.startKey = make([]float64, K), make([]*evkey, K)
+	K, n := len(x.steps), 0
+	for k := range x.steps {
+		n += x.steps[k].nsends()
+	}
+	x.start, x.startKey = make([]float64, n), make([]*evkey, n)
 	order := make([]int, 0, K) // steps with a receive, by arrival
 	for k, s := range x.steps {
 		if s.from >= 0 {
@@ -93,59 +108,55 @@ func (e *env) replay(x *xprog) float64 {
 	next := 0                // next message in order
 	var ready *evkey         // the event that made the current step ready
 	var post *evkey          // the current step's receive's post
-	// The start queues every rank's first ops, sends first; a later
-	// event queues one rank's, the send before the receive.
-	sub := func(kind int) int {
-		if ready == nil {
-			return 2*x.rank + kind
-		}
-		return 1 + kind
-	}
+	si, j := 0, 0            // the next send's index in the program and in its step
 	for k := 0; k < K; {
-		s := x.steps[k]
+		s := &x.steps[k]
 		if s.from >= 0 && post == nil {
-			post = &evkey{t: cpu, up: ready, sub: sub(1)}
+			post = &evkey{t: cpu, up: ready, sub: opSub(x.rank, ready, 1, 0)}
 		}
-		needSend := s.to >= 0 && x.startKey[k] == nil
+		needSend := j < s.nsends()
 		if !needSend && (s.from < 0 || got[k] != nil) {
-			// Complete: by the later of its send and its receive's
-			// completion (the message's handling, or the post if the
-			// message was handled before it).
+			// Complete: by the later of its last send (eager sends
+			// complete when they start, one after the other) and its
+			// receive's completion (the message's handling, or the post if
+			// the message was handled before it).
 			var done *evkey
-			if s.to >= 0 {
-				done = x.startKey[k]
+			if j > 0 {
+				done = x.startKey[si-1]
 			}
 			if s.from >= 0 {
 				done = laterKey(done, laterKey(got[k], post))
 			}
-			ready, post = done, nil
+			ready, post, j = done, nil, 0
 			k++
 			continue
 		}
-		// The next message and the send due, whichever is first.
+		// The next message and the send due, whichever is first (the
+		// candidates' keys are built on the stack: one of them is taken).
 		hi := -1
-		var h float64
-		var hk *evkey
+		var hk evkey
 		if next < len(order) {
 			hi = order[next]
-			h = max(x.arrive[hi], cpu, nr)
-			hk = &evkey{t: h, up: x.sentBy[hi]}
+			hk = evkey{t: max(x.arrive[hi], cpu, nr), up: x.sentBy[hi]}
 		} else if !needSend {
 			panic("logp: replay: a receive without its message")
 		}
 		if needSend {
-			d := max(cpu, ns)
-			sk := &evkey{t: d, up: ready, sub: sub(0)}
-			if hi < 0 || cmpKey(sk, hk) < 0 {
-				c := e.cost(s.sb)
-				x.start[k], x.startKey[k] = d, sk
-				cpu, ns = d+c.os+c.om, d+c.g+c.gm
+			sk := evkey{t: max(cpu, ns), up: ready, sub: opSub(x.rank, ready, 0, j)}
+			if hi < 0 || cmpKey(&sk, &hk) < 0 {
+				_, b := s.send(j)
+				c := e.cost(b)
+				k := sk
+				x.start[si], x.startKey[si] = sk.t, &k
+				cpu, ns = sk.t+c.os+c.om, sk.t+c.g+c.gm
+				si, j = si+1, j+1
 				continue
 			}
 		}
 		c := e.cost(x.steps[hi].rb)
-		cpu, nr = h+c.or+c.bytes(), h+c.g+c.gm
-		got[hi] = hk
+		cpu, nr = hk.t+c.or+c.bytes(), hk.t+c.g+c.gm
+		k := hk
+		got[hi] = &k
 		next++
 	}
 	return cpu
@@ -191,13 +202,18 @@ func (x xprogs) recv(r, from, b int) {
 // global event queue: each rank takes its own jobs in its own order.
 func (x xprogs) finish(e *env) float64 {
 	P := len(x)
-	// src[r][k] is the step of rank r's k-th step's sender that sends
-	// its message: the n-th send from q to r meets the n-th receive.
+	// src[r][k] is the send (its index in its rank's program) that sends
+	// rank r's k-th step's message: the n-th send from q to r meets the
+	// n-th receive.
 	sends := make(map[[2]int][]int)
 	for q := range x {
-		for k, s := range x[q].steps {
-			if s.to >= 0 {
-				sends[[2]int{q, s.to}] = append(sends[[2]int{q, s.to}], k)
+		i := 0
+		for k := range x[q].steps {
+			s := &x[q].steps[k]
+			for j := range s.nsends() {
+				to, _ := s.send(j)
+				sends[[2]int{q, to}] = append(sends[[2]int{q, to}], i)
+				i++
 			}
 		}
 	}
@@ -220,7 +236,7 @@ func (x xprogs) finish(e *env) float64 {
 		if x[r].startKey == nil {
 			continue
 		}
-		prev[r] = make([]float64, len(x[r].steps)) // a guess given: a sweep that agrees ends it
+		prev[r] = make([]float64, len(x[r].startKey)) // a guess given: a sweep that agrees ends it
 		for k, sk := range x[r].startKey {
 			if sk != nil {
 				prev[r][k] = sk.t
@@ -232,7 +248,9 @@ func (x xprogs) finish(e *env) float64 {
 	// bound, one sweep per message, only keeps a bug from looping forever.
 	msgs := 0
 	for r := range x {
-		msgs += len(x[r].steps)
+		for k := range x[r].steps {
+			msgs += x[r].steps[k].nsends() + 1
+		}
 	}
 	var f float64
 	for sweep := 0; sweep <= msgs+1; sweep++ {

@@ -279,7 +279,7 @@ func TestPredictHandValues(t *testing.T) {
 		{"bcast", "pull", 5, 9, 72, "requests in at 15; root: request 1 at 15, reply 1 at 19, requests 2, 3 at 22, 27, reply 2 at 31, request 4 at 34, replies 3, 4 at 40, 49 (g+8G = 9 apart): 49+23"},
 		{"scatter", "binomial", 5, 9, 59.5, "root sends 9 B to 4, then 18 B to 2 at 9 (there at 36.5), which sends 9 B to 3: 36.5 + 23"},
 		{"gather", "push", 4, 9, 60, "19 + 23 + 2*max(5, max(4+4, 5+4), 3+4)"},
-		{"allgather", "recursive_doubling", 6, 9, 132.5, "fold-in 23, runs of 2 and 4 blocks 27.5 + 36.5, fold-out of 54 bytes 45.5"},
+		{"allgather", "recursive_doubling", 6, 9, 132, "rank 1: fold-in done 23; runs of 2 blocks (21 bytes: blocks start on a word) in at 38 from rank 3 (done 52) and rank 4; sends its 4 blocks (45 bytes) at 52, handles rank 4's at 55 (done 69); fold-out of 69 bytes when the send interface is free, 52+5+22 = 79: 79+15+38"},
 		{"alltoall", "post_all", 4, 9, 46, "sends at 0, 9; block in at 15 (done 23); send at 23; blocks in at 24 (done 34) and 38: 38+8"},
 		{"alltoall", "bruck", 5, 9, 78, "rounds of 2, 2, 1 blocks: 27.5 + 27.5 + 23"},
 		{"reduce", "reduce_scatter_gather", 4, 64, 122, "halving 32+16 bytes, gather 16+32: 34.5 + 26.5 + 26.5 + 34.5"},

@@ -16,7 +16,7 @@ func goalGenCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "gen",
 		Usage:     "write the GOAL schedule of one call of a registered collective algorithm, at any rank count",
-		UsageText: "nocsim goal gen --op bcast --alg binomial --procs 1024 --size 8 [--out FILE]",
+		UsageText: "nocsim goal gen --op bcast --alg binomial --procs 1024 --size 8 [--out FILE]\n   nocsim goal gen --op bcast --alg optimal --procs 64 --size 8 --L 40 --o 8 --g 12",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "op", Usage: "operation: " + strings.Join(collgen.Ops, ", ")},
 			&cli.StringFlag{Name: "alg", Usage: "algorithm (nocsim coll's names for the operation)"},
@@ -26,6 +26,9 @@ func goalGenCommand() *cli.Command {
 			&cli.Int64Flag{Name: "flop-cycles", Usage: "cycles per element combined by a reduction (calc ops)", Value: 1},
 			&cli.Int64Flag{Name: "copy-cycles", Usage: "cycles per word the MPI code charges for a copy (0: no copy calcs)"},
 			&cli.IntFlag{Name: "elem-bytes", Usage: "bytes per reduction element", Value: 8},
+			&cli.Float64Flag{Name: "L", Usage: "bcast optimal: the LogP latency its tree is built for (cycles; mpi's optimal_L)", Value: collgen.DefaultOptions().OptimalL},
+			&cli.Float64Flag{Name: "o", Usage: "bcast optimal: the LogP overhead its tree is built for (cycles; mpi's optimal_o)", Value: collgen.DefaultOptions().OptimalO},
+			&cli.Float64Flag{Name: "g", Usage: "bcast optimal: the LogP gap its tree is built for (cycles; mpi's optimal_g)", Value: collgen.DefaultOptions().OptimalG},
 			&cli.StringFlag{Name: "out", Usage: "write the schedule to `FILE` (default: standard output)"},
 		},
 		Action: runGoalGen,
@@ -75,6 +78,20 @@ func genOptions(c *cli.Context) (op, alg string, procs int, size int64, opt coll
 		}
 	}
 	opt.FlopCycles, opt.CopyCyclesPerWord = uint64(c.Int64("flop-cycles")), uint64(c.Int64("copy-cycles"))
+	// The optimal broadcast's tree depends on L, o and g (mpi's config
+	// keys, same range); no other algorithm reads them, so giving them
+	// elsewhere is a mistake, not a no-op.
+	tree := []*float64{&opt.OptimalL, &opt.OptimalO, &opt.OptimalG}
+	for i, f := range []string{"L", "o", "g"} {
+		v := c.Float64(f)
+		if !(v >= 0 && v <= 1e9) {
+			return op, alg, procs, size, opt, usageErr("--%s = %v: allowed 0..1e9 (cycles)", f, v)
+		}
+		if c.IsSet(f) && (op != "bcast" || alg != "optimal") {
+			return op, alg, procs, size, opt, usageErr("--%s: only for --op bcast --alg optimal (the LogP parameters its tree is built for), not %s %s", f, op, alg)
+		}
+		*tree[i] = v
+	}
 	if est := collgen.Estimate(op, alg, procs); est > collgen.MaxOps {
 		return op, alg, procs, size, opt, usageErr("--procs = %d: %s %s needs about %d operations there, allowed at most %d (fewer ranks)", procs, op, alg, est, int64(collgen.MaxOps))
 	}
