@@ -111,12 +111,37 @@ func (p Params) Predict(op, alg string, P, bytes int) (Prediction, error) {
 	if err := v.Validate(); err != nil {
 		return Prediction{}, err
 	}
+	if P > MaxQuadraticProcs && quadraticForms[op+"/"+alg] {
+		return Prediction{}, &TooManyRanksError{Op: op, Alg: alg, P: P}
+	}
 	if P == 1 {
 		return Prediction{}, nil
 	}
 	e := &env{p: p, P: P, m: bytes, h: p.AvgHops}
 	f(e)
 	return e.prediction(), nil
+}
+
+// quadraticForms are the forms that replay every rank's P-1 ring steps
+// against every other rank's (exact, but O(P^2) time and memory: allreduce
+// ring takes seconds at P = 2048 and would take hours at 65,536).
+var quadraticForms = map[string]bool{"allreduce/ring": true, "reduce_scatter/ring": true, "bcast/scatter_allgather": true}
+
+// MaxQuadraticProcs is the most ranks a quadratic form is evaluated for;
+// beyond it Predict returns a *TooManyRanksError instead of running for
+// hours.
+const MaxQuadraticProcs = 2048
+
+// TooManyRanksError is a prediction refused because its form would take
+// too long at that P; the LogGOPS tier (coll --tier loggops) runs the same
+// schedule at any P.
+type TooManyRanksError struct {
+	Op, Alg string
+	P       int
+}
+
+func (e *TooManyRanksError) Error() string {
+	return fmt.Sprintf("P = %d ranks: the %s %s form replays P-1 ring steps per rank (O(P^2)): allowed at most %d ranks; run the schedule on the LogGOPS tier instead (nocsim coll --tier loggops)", e.P, e.Op, e.Alg, MaxQuadraticProcs)
 }
 
 // cost is the LogGOPS parameters of one message size, at a hop count.

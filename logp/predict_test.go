@@ -1,6 +1,7 @@
 package logp
 
 import (
+	"errors"
 	"maps"
 	"math"
 	"slices"
@@ -376,5 +377,22 @@ func TestOptimalBroadcastBoundsPredictions(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// The quadratic forms are refused past MaxQuadraticProcs (they would run
+// for hours), naming the tier; the others still answer there.
+func TestPredictRefusesQuadraticFormsAtLargeP(t *testing.T) {
+	p := Params{P: 16, Segments: []Segment{{L: 125, Lh: 15, Os: 44, Or: 20, Gap: 177, G: 0.25}}}
+	for key := range quadraticForms {
+		op, alg, _ := strings.Cut(key, "/")
+		_, err := p.Predict(op, alg, MaxQuadraticProcs+1, 8)
+		var big *TooManyRanksError
+		if !errors.As(err, &big) || !strings.Contains(err.Error(), "--tier loggops") {
+			t.Errorf("%s at P=%d: %v, want a TooManyRanksError naming the tier", key, MaxQuadraticProcs+1, err)
+		}
+	}
+	if _, err := p.Predict("bcast", "binomial", 65536, 8); err != nil {
+		t.Errorf("binomial bcast at 65536 ranks: %v", err)
 	}
 }

@@ -27,6 +27,10 @@ type Series struct {
 	X, Y   []float64
 	Dashed bool   // reference/model lines (e.g. an analytic zero-load latency or a LogGP prediction) are dashed
 	Marks  []bool // optional, same length as X: points drawn with a distinct hollow/cross glyph (e.g. saturated points); nil = none marked
+	// JoinMarked keeps marked points on the series' line: they mark an
+	// event (a protocol segment's first size), not a point that failed.
+	// By default a marked (saturated, failed) point stands apart.
+	JoinMarked bool
 	// Companion draws the series in the previous series' colour and without
 	// glyphs: a model line beside the measurement it belongs to.
 	Companion bool
@@ -56,7 +60,7 @@ func (s Series) marked(i int) bool { return s.Marks != nil && s.Marks[i] }
 // so that a marked (saturated, failed) point stands apart instead of
 // being joined into the curve.
 func (s Series) joined() plotter.XYer {
-	if s.Marks == nil {
+	if s.Marks == nil || s.JoinMarked {
 		return s
 	}
 	var xy plotter.XYs

@@ -63,6 +63,11 @@ func TestMarkedPointsNotJoined(t *testing.T) {
 	if x, _ := j.XY(1); x != 2 {
 		t.Errorf("second joined point at x=%v, want 2", x)
 	}
+	kept := sr
+	kept.JoinMarked = true
+	if n := kept.joined().Len(); n != 3 {
+		t.Errorf("JoinMarked: line through %d points, want all 3", n)
+	}
 	all := Series{Name: "b", X: []float64{1, 2}, Y: []float64{1, 2}, Marks: []bool{true, true}}
 	c := Chart{Title: "t", XLabel: "x (u)", YLabel: "y (u)", Series: []Series{sr, all}, MarkLegend: "saturated"}
 	if err := c.Save(filepath.Join(t.TempDir(), "m.png"), 0, 0); err != nil {

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -179,7 +180,7 @@ func CalibrationChart(c Calibration) plots.Chart {
 	}
 	p := c.Report.Params
 	for _, h := range order {
-		sim := plots.Series{Name: "simulated, " + hopsText(h)}
+		sim := plots.Series{Name: "simulated, " + hopsText(h), JoinMarked: true}
 		model := plots.Series{Name: "LogGP, " + hopsText(h), Dashed: true, Companion: true}
 		for _, m := range byHops[h] {
 			x := math.Max(float64(m.Bytes), 1)
@@ -236,6 +237,10 @@ func ChooseAlgorithm(p logp.Params, op string, procs, size int) (string, float64
 	best, bestT := "", math.Inf(1)
 	for _, a := range mpi.AlgorithmNames(registryOp(op)) {
 		pr, err := p.Predict(registryOp(op), a, procs, size)
+		var big *logp.TooManyRanksError
+		if errors.As(err, &big) {
+			continue // too costly to predict at this P: not a candidate
+		}
 		if err != nil {
 			return "", 0, err
 		}
