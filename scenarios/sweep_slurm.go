@@ -97,7 +97,7 @@ func jobName(s string) string {
 	return b.String()
 }
 
-// shellQuote quotes s for bash: single quotes, each ' as '\''.
+// shellQuote quotes s for bash: single quotes, each ' as '\”.
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
