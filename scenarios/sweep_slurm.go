@@ -97,7 +97,8 @@ func jobName(s string) string {
 	return b.String()
 }
 
-// shellQuote quotes s for bash: single quotes, each ' as '\”.
+// shellQuote quotes s for bash: in single quotes, a quote inside closed,
+// escaped and reopened.
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
