@@ -23,7 +23,7 @@ die() { say "$*"; exit 1; }
 
 if [ "$(id -u)" -ne 0 ]; then
   command -v sudo >/dev/null || die "needs root, and sudo is not installed"
-  exec sudo -n "$0" "$@"
+  exec sudo -n env SLURM_INSTALL_TIMEOUT="${SLURM_INSTALL_TIMEOUT:-600}" "$0" "$@"
 fi
 
 if [ "${1:-}" = "--install" ]; then
