@@ -120,3 +120,15 @@ func sweepMergeCommand() *cli.Command {
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error { return usageErr("sweep merge: %v", err) },
 	}
 }
+
+const sweepHelpTemplate = `NAME:
+   {{template "helpNameTemplate" .}}
+
+USAGE:
+   {{template "usageTemplate" .}}
+
+COMMANDS:{{range .VisibleCommands}}
+   {{join .Names ", "}}{{"\t"}}{{.Usage}}{{end}}
+
+OPTIONS:{{template "visibleFlagTemplate" .}}
+`

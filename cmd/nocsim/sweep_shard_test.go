@@ -195,3 +195,23 @@ func TestSweepSlurmScript(t *testing.T) {
 		t.Errorf("default shards: want one per point (6):\n%s", script)
 	}
 }
+
+// nocsim help sweep lists every flag of sweep and its merge command
+// (urfave/cli's own template for a command with subcommands stops early).
+func TestSweepHelpListsFlags(t *testing.T) {
+	for _, args := range [][]string{{"help", "sweep"}, {"sweep", "--help"}} {
+		code, stdout, stderr := nocsim(t, args...)
+		if code != 0 {
+			t.Fatalf("%q: exit %d: %s", args, code, stderr)
+		}
+		want := []string{"merge "}
+		for _, f := range sweepCommand().Flags {
+			want = append(want, "--"+f.Names()[0]+" ")
+		}
+		for _, w := range want {
+			if !strings.Contains(stdout, w) {
+				t.Errorf("%q does not list %q:\n%s", args, w, stdout)
+			}
+		}
+	}
+}
