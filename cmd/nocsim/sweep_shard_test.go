@@ -204,9 +204,9 @@ func TestSweepHelpListsFlags(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%q: exit %d: %s", args, code, stderr)
 		}
-		want := []string{"merge "}
+		want := []string{"\n   merge "}
 		for _, f := range sweepCommand().Flags {
-			want = append(want, "--"+f.Names()[0]+" ")
+			want = append(want, "\n   --"+strings.Join(f.Names(), ", -")+" ")
 		}
 		for _, w := range want {
 			if !strings.Contains(stdout, w) {
