@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,13 +31,25 @@ func slurmUp() string {
 	if err != nil {
 		return "sinfo does not answer (" + strings.TrimSpace(string(out)) + "): slurmctld is not running (scripts/slurm/start-single-node.sh starts it)"
 	}
+	up := false
 	for _, st := range strings.Fields(string(out)) {
-		if st == "idle" || st == "mixed" || st == "allocated" {
-			return ""
-		}
+		up = up || st == "idle" || st == "mixed" || st == "allocated"
 	}
-	return "no Slurm node is up (sinfo says " + strings.Join(strings.Fields(string(out)), " ") + "; scripts/slurm/start-single-node.sh starts one)"
+	if !up {
+		return "no Slurm node is up (sinfo says " + strings.Join(strings.Fields(string(out)), " ") + "; scripts/slurm/start-single-node.sh starts one)"
+	}
+	// A test must not submit jobs to a real cluster (whose nodes may not
+	// even see this machine's temporary directory) unless asked to.
+	conf, _ := exec.CommandContext(ctx, "scontrol", "show", "config").Output()
+	name := regexp.MustCompile(`(?m)^ClusterName\s*=\s*(\S+)`).FindSubmatch(conf)
+	if (name == nil || string(name[1]) != testCluster) && os.Getenv("NOCSIM_SLURM_TEST") != "1" {
+		return fmt.Sprintf("Slurm answers, but its cluster is not %q (the one scripts/slurm/start-single-node.sh starts): set NOCSIM_SLURM_TEST=1 to submit the test's job array to it", testCluster)
+	}
+	return ""
 }
+
+// testCluster is the ClusterName scripts/slurm/start-single-node.sh sets.
+const testCluster = "nocsim"
 
 // A 2-shard job array of a small sweep, submitted to a real Slurm, merged,
 // equals the sweep run on this machine byte for byte (meta.json's date
