@@ -57,6 +57,9 @@ func MergeShards(dirs []string, out string) (MergeResult, error) {
 	}
 	shards := make([]*shardDir, 0, len(dirs))
 	for _, d := range dirs {
+		if samePath(d, out) {
+			return res, refuse("--out %s is one of the shard directories: merge into another directory (e.g. their parent)", out)
+		}
 		s, err := readShardDir(d)
 		if err != nil {
 			return res, err
@@ -117,6 +120,12 @@ func MergeShards(dirs []string, out string) (MergeResult, error) {
 	m.CommandLine = withoutShardFlags(m.CommandLine)
 	res.Scenario, res.Points = ref.man.Scenario, len(all)
 	return res, writeMerged(out, all, first.config, m, ref.man, &res)
+}
+
+func samePath(a, b string) bool {
+	x, errx := filepath.Abs(a)
+	y, erry := filepath.Abs(b)
+	return errx == nil && erry == nil && x == y
 }
 
 // buildOf names the build that wrote a shard, for comparison.

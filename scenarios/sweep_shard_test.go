@@ -295,6 +295,7 @@ func TestMergeRefusals(t *testing.T) {
 		want []string
 	}{
 		{"missing shard", []string{s0}, []string{"shard 1/2", "missing"}},
+		{"into a shard", []string{s0, s1}, []string{"one of the shard directories"}},
 		{"none", nil, []string{"shard directories"}},
 		{"unfinished", []string{s0, unfinished}, []string{unfinished, "not a finished shard", ShardManifestFile}},
 		{"no such directory", []string{s0, filepath.Join(dir, "nope")}, []string{"nope", "no such directory"}},
@@ -308,6 +309,9 @@ func TestMergeRefusals(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out := filepath.Join(dir, "out-"+strings.ReplaceAll(c.name, " ", "-"))
+			if c.name == "into a shard" {
+				out = s1 + "/."
+			}
 			_, err := MergeShards(c.dirs, out)
 			var r *MergeRefusal
 			if !errors.As(err, &r) {
@@ -321,7 +325,9 @@ func TestMergeRefusals(t *testing.T) {
 			if strings.Contains(err.Error(), "\n") {
 				t.Errorf("%q: more than one line", err)
 			}
-			if _, err := os.Stat(out); !os.IsNotExist(err) {
+			if _, err := os.Stat(filepath.Join(out, "points.csv")); c.name == "into a shard" && err != nil {
+				t.Errorf("the refused merge into a shard touched it: %v", err)
+			} else if _, err := os.Stat(out); c.name != "into a shard" && !os.IsNotExist(err) {
 				t.Errorf("a refused merge created %s", out)
 			}
 		})

@@ -57,6 +57,9 @@ func shardOptionsOf(c *cli.Context) (shardOptions, error) {
 	if so.sharded {
 		return so, usageErr("--shard %s with --slurm: the job array runs every shard itself; give --shards n", c.String("shard"))
 	}
+	if c.IsSet("jobs") {
+		return so, usageErr("--jobs %d with --slurm: a task runs as many points at a time as it has CPUs (give --sbatch-args \"--cpus-per-task=N\")", c.Int("jobs"))
+	}
 	if c.Bool("resume") {
 		return so, usageErr("--resume with --slurm: every array task resumes its shard already (resubmit the script to finish a sweep)")
 	}

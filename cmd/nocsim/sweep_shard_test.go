@@ -132,6 +132,7 @@ func TestSweepShardBadInput(t *testing.T) {
 		{[]string{"sweep", "--slurm", "--shards", "0", file}, []string{"--shards", "0", "allowed"}},
 		{[]string{"sweep", "--slurm", "--shard", "0/2", file}, []string{"--shard", "--shards"}},
 		{[]string{"sweep", "--slurm", "--resume", file}, []string{"--resume", "--slurm"}},
+		{[]string{"sweep", "--slurm", "--jobs", "2", file}, []string{"--jobs", "2", "--cpus-per-task"}},
 		{[]string{"sweep", "--slurm", "--sbatch-args", "--array=0-9", file}, []string{"--sbatch-args", "--array"}},
 		{[]string{"sweep", "--slurm", "--out", filepath.Join(dir, "a b"), file}, []string{"--out", "a b"}},
 		{[]string{"sweep", "--slurm", "--submit", file}, []string{"--submit", "sbatch", "PATH"}},
