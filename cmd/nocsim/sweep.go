@@ -14,14 +14,22 @@ func sweepCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "sweep",
 		Usage:     "run every point of a scenario file's [sweep] axes (and repetitions), in parallel; points.jsonl and summary.csv in [output] dir",
-		UsageText: "nocsim sweep [--jobs N] [--resume] FILE",
-		Flags: []cli.Flag{
+		UsageText: "nocsim sweep [--jobs N] [--resume] [--shard i/n] [--out DIR] FILE\nnocsim sweep --slurm [--shards n] [--sbatch-args \"...\"] [--submit] [--out DIR] FILE\nnocsim sweep merge --out DIR SHARD_DIR...",
+		Flags: append([]cli.Flag{
 			&cli.IntFlag{Name: "jobs", Usage: "points simulated in parallel (0 = one per CPU); results do not depend on it"},
 			&cli.BoolFlag{Name: "resume", Usage: "reuse the points in points.jsonl whose configuration is still a point of the sweep; recompute the rest"},
 			quietFlag,
-		},
+		}, shardFlags()...),
+		Subcommands: []*cli.Command{sweepMergeCommand()},
+		// urfave/cli's template for a command with subcommands stops
+		// before the flags under `nocsim help sweep`; this one lists both.
+		CustomHelpTemplate: sweepHelpTemplate,
 		Action: func(c *cli.Context) error {
 			if err := checkWorkers(c, "jobs"); err != nil {
+				return err
+			}
+			so, err := shardOptionsOf(c)
+			if err != nil {
 				return err
 			}
 			sc, src, err := loadScenarioArg(c)
@@ -35,8 +43,21 @@ func sweepCommand() *cli.Command {
 			if err != nil {
 				return usageErr("%v", err)
 			}
+			total := len(pts)
 			dir := sc.OutputDir()
-			if err := checkScenarioDir(dir); err != nil {
+			if so.out != "" {
+				dir = so.out
+			}
+			if so.slurm {
+				return writeSlurmScript(c, &sc, dir, so, total)
+			}
+			if so.sharded {
+				if so.out == "" {
+					dir = filepath.Join(dir, so.shard.DirName())
+				}
+				pts, scs = so.shard.Select(pts, scs)
+			}
+			if err := checkSweepDir(so, dir); err != nil {
 				return err
 			}
 			if validateOnly {
@@ -57,7 +78,12 @@ func sweepCommand() *cli.Command {
 					fmt.Fprintln(c.App.ErrWriter)
 				}
 			}
-			if err := sc.WriteRecord(src, provenance(c)); err != nil {
+			if so.sharded {
+				if err := scenarios.StartShard(dir); err != nil {
+					return runErr(err)
+				}
+			}
+			if err := sc.WriteRecordIn(dir, src, provenance(c)); err != nil {
 				return runErr(err)
 			}
 			// What a resume reused is said even with --quiet: it is what the
@@ -75,6 +101,15 @@ func sweepCommand() *cli.Command {
 				if p.Status == "failed" {
 					failed++
 				}
+			}
+			if so.sharded {
+				// The merge draws the chart, from every shard's points.
+				if err := sc.FinishShard(dir, so.shard, pts, total); err != nil {
+					return runErr(err)
+				}
+				fmt.Fprintf(c.App.Writer, "sweep %q shard %s: %d of %d points, %d failed; %s/points.jsonl (merge the shards with nocsim sweep merge)\n",
+					sc.Name, so.shard, len(pts), total, failed, dir)
+				return nil
 			}
 			fmt.Fprintf(c.App.Writer, "sweep %q: %d points, %d failed; %s/points.jsonl and %s/summary.csv\n", sc.Name, len(pts), failed, dir, dir)
 			if sc.Output.Plots {
