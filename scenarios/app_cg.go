@@ -28,7 +28,8 @@ type CGConfig struct {
 	// Procs is the number of ranks (MPI) or nodes (native), 1..the tiles
 	// of the scenario's mesh, and at most N.
 	Procs int
-	// N is the number of unknowns (rows of A), Procs..65536.
+	// N is the number of unknowns (rows of A), Procs..100000 (the thesis's
+	// largest row, 500,000 nonzeros at 5 a row).
 	N int
 	// Nonzeros is the total number of nonzero elements of A, diagonal
 	// included (as in thesis table 5.1), N..min(N*N, 4194304); 0 means
@@ -49,7 +50,24 @@ type CGConfig struct {
 	// and gets the trace after a successful run (the native version has
 	// no MPI communication to record).
 	Record func(*mpi.World)
+	// Variant is "" (the default: three Allreduces a iteration) or
+	// "thesis" (section 5.1 as written: three Reduces and 4 + P
+	// Bcasts a iteration; app_cg_thesis.go).
+	Variant string
+	// Distribute is the thesis variant's DistributeP in the MPI version:
+	// "" or "bcast" (a loop of packed broadcasts, as written) or
+	// "alltoall" (one MPI_Alltoallw with a vector datatype, the thesis's
+	// section 6.1 future work).
+	Distribute string
 }
+
+// cgMaxN bounds the unknowns: the thesis's 500,000 nonzeros at 5 a row.
+const cgMaxN = 100000
+
+// CGUnknowns is the N a thesis run of nonzeros nonzeros uses: 5 nonzeros
+// a row (the five-point stencil of a 2-D Poisson problem, the classic CG
+// test matrix, and this benchmark's default density), at least 1.
+func CGUnknowns(nonzeros int) int { return max(nonzeros/5, 1) }
 
 // cgSystem is the generated system in compressed sparse rows.
 type cgSystem struct {
@@ -178,8 +196,14 @@ func (cfg *CGConfig) validate(sc *Scenario) error {
 	switch {
 	case cfg.Procs < 1 || cfg.Procs > m.Nodes():
 		return fmt.Errorf("cg: Procs = %d: allowed 1..%d (the tiles of the %s mesh)", cfg.Procs, m.Nodes(), sc.Network.Mesh)
-	case cfg.N < cfg.Procs || cfg.N > 1<<16:
-		return fmt.Errorf("cg: N = %d: allowed %d..65536 (at least one row per processor)", cfg.N, cfg.Procs)
+	case cfg.Variant != "" && cfg.Variant != "thesis":
+		return fmt.Errorf("cg: Variant = %q: allowed \"\" (Allreduce) and \"thesis\"", cfg.Variant)
+	case cfg.Distribute != "" && cfg.Distribute != "bcast" && cfg.Distribute != "alltoall":
+		return fmt.Errorf("cg: Distribute = %q: allowed \"bcast\" and \"alltoall\"", cfg.Distribute)
+	case cfg.Distribute == "alltoall" && cfg.Variant != "thesis":
+		return fmt.Errorf("cg: Distribute = \"alltoall\": allowed with Variant \"thesis\" only")
+	case cfg.N < cfg.Procs || cfg.N > cgMaxN:
+		return fmt.Errorf("cg: N = %d: allowed %d..%d (at least one row per processor)", cfg.N, cfg.Procs, cgMaxN)
 	case cfg.Nonzeros != 0 && (cfg.Nonzeros < cfg.N || cfg.Nonzeros > min(cfg.N*cfg.N, 1<<22)):
 		return fmt.Errorf("cg: Nonzeros = %d: allowed 0 (5*N) or %d..%d (N..min(N*N, 4194304))", cfg.Nonzeros, cfg.N, min(cfg.N*cfg.N, 1<<22))
 	case !(cfg.Tol > 0 && cfg.Tol < 1):
@@ -217,9 +241,13 @@ func RunCG(sc *Scenario, cfg CGConfig) (AppResult, error) {
 	P := cfg.Procs
 	out := &cgOutcome{end: make([]des.Time, P), x: make([][]float64, P), iters: make([]int, P), err: make([]float64, P)}
 	res := AppResult{App: "cg", Version: "mpi", Procs: P, Size: cfg.N}
-	if err := runVersion(&res, cfg.Native, out.end,
-		func() error { return runCGMPI(sc, cfg, sys, out) },
-		func() error { return runCGNative(sc, cfg, sys, out) }); err != nil {
+	mpiRun := func() error { return runCGMPI(sc, cfg, sys, out) }
+	nativeRun := func() error { return runCGNative(sc, cfg, sys, out) }
+	if cfg.Variant == "thesis" {
+		mpiRun = func() error { return runCGThesisMPI(sc, cfg, sys, out) }
+		nativeRun = func() error { return runCGThesisNative(sc, cfg, sys, out) }
+	}
+	if err := runVersion(&res, cfg.Native, out.end, mpiRun, nativeRun); err != nil {
 		return res, err
 	}
 	x := out.x[0]
