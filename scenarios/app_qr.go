@@ -51,6 +51,10 @@ type QRConfig struct {
 	// GridX and GridY are the thesis variant's grid, X*Y = Procs; 0 and 0
 	// take QRThesisGrid(Procs).
 	GridX, GridY int
+	// onCall, when set, hears every MPI call of the thesis variant's MPI
+	// version: the rank, the column and the call (tests check the
+	// structure of section 5.2.1 with it).
+	onCall func(rank, k int, op string)
 	// Record, when set, makes the MPI version record its communication
 	// and gets the trace after a successful run (the native version has
 	// no MPI communication to record).

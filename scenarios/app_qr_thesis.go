@@ -238,6 +238,11 @@ func runQRThesisMPI(sc0 *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) e
 		d := make([]float64, t.cols)
 		dot, dotSum := r.MustAlloc(8*max(t.cols, 1)), r.MustAlloc(8*max(t.cols, 1))
 		for k := 0; k < n-1; k++ {
+			note := func(op string) {
+				if cfg.onCall != nil {
+					cfg.onCall(me, k, op)
+				}
+			}
 			pk, rk := k%X, k%Y
 			r0, mr, _, nc := t.step(k)
 			var beta float64
@@ -246,9 +251,11 @@ func runQRThesisMPI(sc0 *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) e
 				s, ops := t.norm2(k)
 				charge(ops)
 				one.SetFloat64(0, s)
+				note("reduce col")
 				must(r.Reduce(one, sum, 1, mpi.Float64, mpi.OpSum, 0, colComm))
 				if rk != 0 && t.pr == rk {
 					one.SetFloat64(0, t.colK(k, r0)[0])
+					note("send")
 					must(r.Send(one, 1, mpi.Float64, 0, k, colComm))
 				}
 				// 3: the top's array and double to the column.
@@ -257,6 +264,7 @@ func runQRThesisMPI(sc0 *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) e
 					if rk == 0 {
 						x0 = t.colK(k, r0)[0]
 					} else {
+						note("recv")
 						_, err := r.Recv(one, 1, mpi.Float64, rk, k, colComm)
 						must(err)
 						x0 = one.Float64(0)
@@ -267,17 +275,22 @@ func runQRThesisMPI(sc0 *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) e
 					pair.SetFloat64(1, vk)
 					one.SetFloat64(0, b)
 				}
+				note("bcast col")
 				must(r.Bcast(pair, 2, mpi.Float64, 0, colComm))
+				note("bcast col")
 				must(r.Bcast(one, 1, mpi.Float64, 0, colComm))
 				charge(t.reflect(k, pair.Float64(0), pair.Float64(1)))
 				beta = one.Float64(0)
 				t.putV(v, mr)
 			}
 			// 4: everyone.
+			note("barrier world")
 			must(r.Barrier(world))
 			// 5: v's piece and beta along the rows.
+			note("bcast row")
 			must(r.Bcast(v, mr, mpi.Float64, pk, rowComm))
 			one.SetFloat64(0, beta)
+			note("bcast row")
 			must(r.Bcast(one, 1, mpi.Float64, pk, rowComm))
 			beta = one.Float64(0)
 			if t.pc != pk {
@@ -288,6 +301,7 @@ func runQRThesisMPI(sc0 *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) e
 			for j := 0; j < nc; j++ {
 				dot.SetFloat64(j, d[j])
 			}
+			note("allreduce col")
 			must(r.Allreduce(dot, dotSum, nc, mpi.Float64, mpi.OpSum, colComm))
 			for j := 0; j < nc; j++ {
 				d[j] = dotSum.Float64(j)
