@@ -348,10 +348,23 @@ func (c *cgLocal) newP(beta float64) float64 {
 	return e
 }
 
-// Flop counts of the steps.
-func (c *cgLocal) flopsMatvec() int64 { return 2*c.ownNonzeros() + 2*int64(c.n) }
-func (c *cgLocal) flopsUpdate() int64 { return 2*int64(c.sys.n) + 4*int64(c.n) + 1 }
-func (c *cgLocal) flopsNewP() int64   { return 2*c.ownNonzeros() + 5*int64(c.n) + 1 }
+// Operation counts of the steps, as the thesis variant's kernels count
+// them (app_cg_thesis.go); the flops include the division forming alpha
+// (update) and beta (newP), as they always have.
+func (c *cgLocal) opsMatvec() endpoint.Ops {
+	nz, n := c.ownNonzeros(), int64(c.n)
+	return endpoint.Ops{Flops: 2*nz + 2*n, Mem: 5*nz + 6*n, Iters: nz + n, Calls: 1}
+}
+
+func (c *cgLocal) opsUpdate() endpoint.Ops {
+	N, n := int64(c.sys.n), int64(c.n)
+	return endpoint.Ops{Flops: 2*N + 4*n + 1, Mem: 6*N + 6*n, Iters: N + n, Calls: 1}
+}
+
+func (c *cgLocal) opsNewP() endpoint.Ops {
+	nz, n := c.ownNonzeros(), int64(c.n)
+	return endpoint.Ops{Flops: 2*nz + 5*n + 1, Mem: 5*nz + 10*n, Iters: nz + n, Calls: 1}
+}
 
 func (c *cgLocal) fullX() []float64 {
 	x := make([]float64, c.sys.n)
@@ -363,13 +376,13 @@ func (c *cgLocal) fullX() []float64 {
 
 // cgLoop is figure 5.1 with the communication steps supplied by the
 // version: distribute completes pFull, allsum sums a scalar over every
-// processor, flops charges computation.
-func (c *cgLocal) cgLoop(cfg CGConfig, distribute func(iter int), allsum func(float64) float64, flops func(int64)) (int, float64) {
+// processor, charge charges computation.
+func (c *cgLocal) cgLoop(cfg CGConfig, distribute func(iter int), allsum func(float64) float64, charge func(endpoint.Ops)) (int, float64) {
 	var bb float64
 	for j := 0; j < c.n; j++ {
 		bb += c.b.Float64(j) * c.b.Float64(j)
 	}
-	flops(2 * int64(c.n))
+	charge(endpoint.Ops{Flops: 2 * int64(c.n), Mem: 2 * int64(c.n), Iters: int64(c.n), Calls: 1})
 	bb = allsum(bb)
 	normB := math.Sqrt(bb)
 	rr := bb
@@ -377,17 +390,17 @@ func (c *cgLocal) cgLoop(cfg CGConfig, distribute func(iter int), allsum func(fl
 	for e > cfg.Tol && iter < cfg.MaxIter {
 		distribute(iter)
 		pq := c.matvecDot()
-		flops(c.flopsMatvec())
+		charge(c.opsMatvec())
 		alpha := rr / allsum(pq)
 		rrNew := c.update(alpha)
-		flops(c.flopsUpdate())
+		charge(c.opsUpdate())
 		rrNew = allsum(rrNew)
 		beta := rrNew / rr
 		rr = rrNew
 		ee := c.newP(beta)
-		flops(c.flopsNewP())
+		charge(c.opsNewP())
 		e = math.Sqrt(allsum(ee)) / normB
-		flops(2)
+		charge(endpoint.Ops{Flops: 2})
 		iter++
 	}
 	return iter, e
@@ -441,7 +454,7 @@ func runCGMPI(sc0 *Scenario, cfg CGConfig, sys *cgSystem, out *cgOutcome) error 
 			}
 			return recv.Float64(0)
 		}
-		out.iters[k], out.err[k] = c.cgLoop(cfg, distribute, allsum, r.Flops)
+		out.iters[k], out.err[k] = c.cgLoop(cfg, distribute, allsum, r.Thread().Charge)
 		out.end[k] = r.Now()
 		out.x[k] = c.fullX()
 	})
@@ -523,14 +536,14 @@ func runCGNative(sc *Scenario, cfg CGConfig, sys *cgSystem, out *cgOutcome) erro
 					a := part + uint32(2*src)
 					total += math.Float64frombits(uint64(t.Read(a)) | uint64(t.Read(a+1))<<32)
 				}
-				t.Flops(int64(P - 1))
+				t.Charge(endpoint.Ops{Flops: int64(P - 1), Mem: 2 * int64(P-1), Iters: int64(P - 1)})
 				for d := 1; d < P; d++ {
 					check(t.SendFloat(d, sum, total))
 					check(t.SendInt(d, sumFlag, seq))
 				}
 				return total
 			}
-			out.iters[k], out.err[k] = c.cgLoop(cfg, distribute, allsum, t.Flops)
+			out.iters[k], out.err[k] = c.cgLoop(cfg, distribute, allsum, t.Charge)
 			out.end[k] = t.Now()
 			out.x[k] = c.fullX()
 		})

@@ -136,8 +136,9 @@ func newQRLocal(a *mat.Dense, P, me int, alloc func(int) mpi.Buffer) *qrLocal {
 
 // house computes the Householder vector of column k (owned here) into
 // v[off : off+n-k] and beta into v[off+n-k], and leaves R's column k in
-// place. It returns the flops.
-func (q *qrLocal) house(k int, v mpi.Buffer, off int) int64 {
+// place. It returns what it did: 4m+4 flops, 8m+4 words loaded or
+// stored, 2m iterations (m = N-k).
+func (q *qrLocal) house(k int, v mpi.Buffer, off int) endpoint.Ops {
 	n, base := q.n, (k/q.P)*q.n
 	m := n - k
 	norm2 := 0.0
@@ -163,15 +164,18 @@ func (q *qrLocal) house(k int, v mpi.Buffer, off int) int64 {
 		beta = 2 / vv
 	}
 	v.SetFloat64(off+m, beta)
-	return 4*int64(m) + 4
+	mm := int64(m)
+	return endpoint.Ops{Flops: 4*mm + 4, Mem: 8*mm + 4, Iters: 2 * mm, Calls: 1}
 }
 
 // apply applies I - beta v v^T (v at v[off:], beta after it) to every own
-// column right of k and returns the flops (4 (N-k) per column).
-func (q *qrLocal) apply(k int, v mpi.Buffer, off int) int64 {
+// column right of k and returns what it did: per column 4m flops, 10m
+// words (the dot product loads v and A, the update loads both and stores
+// A), 2m + 1 iterations (m = N-k).
+func (q *qrLocal) apply(k int, v mpi.Buffer, off int) endpoint.Ops {
 	n, m := q.n, q.n-k
 	beta := v.Float64(off + m)
-	var flops int64
+	var ops endpoint.Ops
 	for l := 0; l < q.cols; l++ {
 		if q.me+l*q.P <= k {
 			continue
@@ -185,9 +189,11 @@ func (q *qrLocal) apply(k int, v mpi.Buffer, off int) int64 {
 		for i := k; i < n; i++ {
 			q.a.SetFloat64(base+i, q.a.Float64(base+i)-s*v.Float64(off+i-k))
 		}
-		flops += 4 * int64(m)
+		mm := int64(m)
+		ops = ops.Add(endpoint.Ops{Flops: 4 * mm, Mem: 10 * mm, Iters: 2*mm + 1})
 	}
-	return flops
+	ops.Calls = 1
+	return ops
 }
 
 // qrOutcome is what the processors leave behind.
@@ -339,7 +345,7 @@ func runQRMPI(sc0 *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) error {
 		for k := 0; k < n-1; k++ {
 			root := k % P
 			if root == me {
-				r.Flops(q.house(k, v, 0))
+				r.Thread().Charge(q.house(k, v, 0))
 			}
 			if err := r.Bcast(v, n-k+1, mpi.Float64, root, comm); err != nil {
 				if failed == nil {
@@ -347,7 +353,7 @@ func runQRMPI(sc0 *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) error {
 				}
 				panic(err)
 			}
-			r.Flops(q.apply(k, v, 0))
+			r.Thread().Charge(q.apply(k, v, 0))
 		}
 		out.end[me] = r.Now()
 	})
@@ -391,7 +397,7 @@ func runQRNative(sc *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) error
 			for k := 0; k < n-1; k++ {
 				off := qrSlot(n, k)
 				if k%P == me {
-					t.Flops(q.house(k, v, off))
+					t.Charge(q.house(k, v, off))
 					addr := v.Addr + uint32(2*off)
 					for d := 1; d < P; d++ {
 						dst := (me + d) % P
@@ -402,7 +408,7 @@ func runQRNative(sc *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) error
 				} else {
 					t.Poll(flags.Addr+uint32(k), 1)
 				}
-				t.Flops(q.apply(k, v, off))
+				t.Charge(q.apply(k, v, off))
 			}
 			out.end[me] = t.Now()
 		})

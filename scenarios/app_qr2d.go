@@ -79,6 +79,22 @@ func newQRGrid(a *mat.Dense, q, pr, pc int, alloc func(int) mpi.Buffer) *qrGrid 
 	return g
 }
 
+// qr2DDotOps is step 3's dot products over mr rows of nc columns: per
+// element load v and A (4 words), 2 flops, an iteration; per column a
+// store (2 words) and an iteration.
+func qr2DDotOps(mr, nc int) endpoint.Ops {
+	e, c := int64(mr)*int64(nc), int64(nc)
+	return endpoint.Ops{Flops: 2 * e, Mem: 4*e + 2*c, Iters: e + c, Calls: 1}
+}
+
+// qr2DUpdateOps is the update A_j -= beta d_j v: per column a load (2
+// words) and a product; per element load A and v, store A (6 words), 2
+// flops, an iteration.
+func qr2DUpdateOps(mr, nc int) endpoint.Ops {
+	e, c := int64(mr)*int64(nc), int64(nc)
+	return endpoint.Ops{Flops: 2*e + c, Mem: 6*e + 2*c, Iters: e + c, Calls: 1}
+}
+
 // runQR2DMPI is the MPI version on the q x q grid (section 5.2.1). Rank
 // pr*q + pc is grid process (pr, pc); MPI_Comm_split gives each rank its
 // grid row (the q ranks with its pr, ordered by pc) and grid column (its
@@ -143,10 +159,10 @@ func runQR2DMPI(sc0 *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) error
 				norm2, x0 := g.partialNorm(k, base, r0)
 				nrm.SetFloat64(0, norm2)
 				nrm.SetFloat64(1, x0)
-				r.Flops(2 * int64(mr))
+				r.Thread().Charge(endpoint.Ops{Flops: 2 * int64(mr), Mem: 2 * int64(mr), Iters: int64(mr), Calls: 1})
 				must(r.Allreduce(nrm, nrmSum, 2, mpi.Float64, mpi.OpSum, colComm))
 				g.reflect(k, base, r0, nrmSum.Float64(0), nrmSum.Float64(1), v, 0)
-				r.Flops(6)
+				r.Thread().Charge(endpoint.Ops{Flops: 6, Mem: 6 * int64(mr), Iters: int64(mr), Calls: 1})
 			}
 			// 2: v's pieces and beta along the grid rows.
 			must(r.Bcast(v, mr+1, mpi.Float64, pk, rowComm))
@@ -162,7 +178,7 @@ func runQR2DMPI(sc0 *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) error
 				}
 				dot.SetFloat64(lc-c0, s)
 			}
-			r.Flops(2 * int64(mr*nc))
+			r.Thread().Charge(qr2DDotOps(mr, nc))
 			must(r.Allreduce(dot, dotSum, nc, mpi.Float64, mpi.OpSum, colComm))
 			beta := v.Float64(mr)
 			for lc := c0; lc < g.cols; lc++ {
@@ -171,7 +187,7 @@ func runQR2DMPI(sc0 *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) error
 					g.a.SetFloat64(base+lr, g.a.Float64(base+lr)-s*v.Float64(lr-r0))
 				}
 			}
-			r.Flops(int64(nc) * (2*int64(mr) + 1))
+			r.Thread().Charge(qr2DUpdateOps(mr, nc))
 		}
 		out.end[me] = r.Now()
 	})
@@ -249,7 +265,7 @@ func runQR2DNative(sc *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) err
 					// 1: column all-to-all of the norm and the diagonal.
 					base := (k / q) * g.rows
 					norm2, x0 := g.partialNorm(k, base, r0)
-					t.Flops(2 * int64(mr))
+					t.Charge(endpoint.Ops{Flops: 2 * int64(mr), Mem: 2 * int64(mr), Iters: int64(mr), Calls: 1})
 					slot := (k*q + pr) * 2
 					nrm.SetFloat64(slot, norm2)
 					nrm.SetFloat64(slot+1, x0)
@@ -267,9 +283,9 @@ func runQR2DNative(sc *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) err
 						norm2 += nrm.Float64((k*q + s) * 2)
 						x0 += nrm.Float64((k*q+s)*2 + 1)
 					}
-					t.Flops(2 * int64(q-1))
+					t.Charge(endpoint.Ops{Flops: 2 * int64(q-1), Mem: 4 * int64(q), Iters: int64(q)})
 					g.reflect(k, base, r0, norm2, x0, v, vo)
-					t.Flops(6)
+					t.Charge(endpoint.Ops{Flops: 6, Mem: 6 * int64(mr), Iters: int64(mr), Calls: 1})
 					// 2: v's piece and beta along the grid row.
 					for d := 1; d < q; d++ {
 						dst := pr*q + (pc+d)%q
@@ -294,7 +310,7 @@ func runQR2DNative(sc *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) err
 					}
 					dot.SetFloat64(own+lc-c0, s)
 				}
-				t.Flops(2 * int64(mr*nc))
+				t.Charge(qr2DDotOps(mr, nc))
 				for d := 1; d < q; d++ {
 					dst := ((pr+d)%q)*q + pc
 					_, err := t.SendBlockNB(dst, word(dot, own), 1, word(dot, own), 1, 2*nc)
@@ -306,7 +322,7 @@ func runQR2DNative(sc *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) err
 						t.Poll(dotFlag.Addr+uint32(k*q+s), 1)
 					}
 				}
-				t.Flops(int64((q - 1) * nc))
+				t.Charge(endpoint.Ops{Flops: int64((q - 1) * nc), Mem: 2*int64(q*nc) + 2*int64(nc), Iters: int64(q*nc) + int64(nc)})
 				beta := v.Float64(vo + mr)
 				for lc := c0; lc < g.cols; lc++ {
 					sum := 0.0
@@ -318,7 +334,7 @@ func runQR2DNative(sc *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) err
 						g.a.SetFloat64(base+lr, g.a.Float64(base+lr)-f*v.Float64(vo+lr-r0))
 					}
 				}
-				t.Flops(int64(nc) * (2*int64(mr) + 1))
+				t.Charge(qr2DUpdateOps(mr, nc))
 			}
 			out.end[me] = t.Now()
 		})

@@ -44,10 +44,10 @@ type AppSweep struct {
 	// Distribute lists the thesis CG's DistributeP methods the MPI
 	// version runs: bcast, alltoall (none: bcast).
 	Distribute []string
-	// GridX and GridY fix the thesis QR's grid (0: QRThesisGrid(P)).
-	GridX, GridY int
-	Versions     []string // mpi, native
-	Seed         uint64
+	// Grid fixes the thesis QR's grid, "XxY" ("": QRThesisGrid(P)).
+	Grid     string
+	Versions []string // mpi, native
+	Seed     uint64
 	// Params, when set, adds the Hockney prediction of the slides to
 	// matrix-multiply runs (t_s and t_e from the LogGP parameters), and to
 	// every MPI run the LogGOPS tier's prediction of its recorded schedule
@@ -107,18 +107,18 @@ func (s *AppSweep) Check(sc *Scenario, src Source) error {
 		}
 	}
 	if s.Nonzeros && s.App != "cg" {
-		return bad("nonzeros", "set", "with --app cg only")
+		return bad("nonzeros", "true", "with app cg only")
 	}
 	for _, d := range s.Distribute {
 		if d != "bcast" && d != "alltoall" {
 			return bad("distribute", d, "bcast, alltoall")
 		}
 		if d == "alltoall" && (s.App != "cg" || s.Variant != "thesis") {
-			return bad("distribute", d, "alltoall with --app cg --variant thesis only")
+			return bad("distribute", d, "alltoall with app cg, variant thesis only")
 		}
 	}
-	if s.GridX > 0 && (s.App != "qr" || s.Variant != "thesis") {
-		return bad("grid", fmt.Sprintf("%dx%d", s.GridX, s.GridY), "with --app qr --variant thesis only")
+	if _, _, err := s.grid(); err != nil {
+		return err
 	}
 	for _, p := range s.Procs {
 		if q := int(math.Sqrt(float64(p))); s.Variant == "2d" && q*q != p {
@@ -157,7 +157,8 @@ func (s *AppSweep) validate(sc *Scenario, p, n int) error {
 			cfg := s.cgConfig(method, "", p, n, false, nil)
 			err = cfg.validate(sc)
 		case "qr":
-			err = QRConfig{Procs: p, N: n, Seed: s.Seed, Grid: method, GridX: s.GridX, GridY: s.GridY}.validate(sc)
+			x, y, _ := s.grid()
+			err = QRConfig{Procs: p, N: n, Seed: s.Seed, Grid: method, GridX: x, GridY: y}.validate(sc)
 		case "matmul":
 			_, err = MatMulConfig{Procs: p, N: n, Decomp: method, Seed: s.Seed}.check(sc)
 		default:
@@ -170,15 +171,31 @@ func (s *AppSweep) validate(sc *Scenario, p, n int) error {
 	return nil
 }
 
+// grid parses Grid: X and Y, 0 and 0 when it is empty.
+func (s *AppSweep) grid() (x, y int, err error) {
+	if s.Grid == "" {
+		return 0, 0, nil
+	}
+	if s.App != "qr" || s.Variant != "thesis" {
+		return 0, 0, &router.KeyError{Key: "grid", Value: s.Grid, Allowed: "with app qr, variant thesis only"}
+	}
+	if _, e := fmt.Sscanf(s.Grid, "%dx%d", &x, &y); e != nil || x < 1 || y < 1 || fmt.Sprintf("%dx%d", x, y) != s.Grid {
+		return 0, 0, &router.KeyError{Key: "grid", Value: s.Grid, Allowed: "XxY with X, Y >= 1 (e.g. 8x4)"}
+	}
+	return x, y, nil
+}
+
 // cgConfig is the CG run of one point: size n is the unknowns, or the
 // nonzeros with s.Nonzeros.
 func (s *AppSweep) cgConfig(variant, distribute string, p, n int, native bool, record func(*mpi.World)) CGConfig {
-	cfg := CGConfig{Procs: p, N: n, Tol: 1e-8, MaxIter: 10 * n, Native: native, Seed: s.Seed, Record: record,
+	cfg := CGConfig{Procs: p, N: n, Tol: 1e-8, Native: native, Seed: s.Seed, Record: record,
 		Variant: variant, Distribute: distribute}
 	if s.Nonzeros {
 		cfg.N, cfg.Nonzeros = CGUnknowns(n), n
-		cfg.MaxIter = 10 * cfg.N
 	}
+	// CG converges in at most N steps in exact arithmetic; 10 N leaves
+	// room for rounding, within the largest MaxIter.
+	cfg.MaxIter = min(10*cfg.N, 100000)
 	return cfg
 }
 
@@ -191,7 +208,8 @@ func (s *AppSweep) runOne(sc *Scenario, variant, version, distribute string, p, 
 	case "cg":
 		return RunCG(sc, s.cgConfig(variant, distribute, p, n, native, record))
 	case "qr":
-		return RunQR(sc, QRConfig{Procs: p, N: n, Native: native, Seed: s.Seed, Grid: variant, GridX: s.GridX, GridY: s.GridY, Record: record})
+		x, y, _ := s.grid()
+		return RunQR(sc, QRConfig{Procs: p, N: n, Native: native, Seed: s.Seed, Grid: variant, GridX: x, GridY: y, Record: record})
 	case "matmul":
 		return RunMatMul(sc, MatMulConfig{Procs: p, N: n, Decomp: variant, Native: native, Seed: s.Seed, Record: record})
 	default:

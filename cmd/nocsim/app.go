@@ -82,11 +82,7 @@ func runApp(c *cli.Context) error {
 			sw.Distribute = append(sw.Distribute, strings.TrimSpace(d))
 		}
 	}
-	if g := c.String("grid"); c.IsSet("grid") {
-		if _, err := fmt.Sscanf(g, "%dx%d", &sw.GridX, &sw.GridY); err != nil || sw.GridX < 1 || sw.GridY < 1 || fmt.Sprintf("%dx%d", sw.GridX, sw.GridY) != g {
-			return usageErr("--grid = %q: allowed XxY with X, Y >= 1 (e.g. 8x4)", g)
-		}
-	}
+	sw.Grid = c.String("grid")
 	for _, v := range strings.Split(c.String("versions"), ",") {
 		sw.Versions = append(sw.Versions, strings.TrimSpace(v))
 	}
