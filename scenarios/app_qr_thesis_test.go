@@ -185,3 +185,30 @@ func TestQRThesisRefused(t *testing.T) {
 		}
 	}
 }
+
+// The grid text parses to X, Y >= 1 that print back as the same text, or
+// is refused naming the key; nothing panics.
+func FuzzAppSweepGrid(f *testing.F) {
+	for _, s := range []string{"8x4", "2x2", "0x4", "x", "4x", "08x4", "-1x2", "3x3x3", "99999999999999999999x1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		sw := AppSweep{App: "qr", Variant: "thesis", Grid: text}
+		x, y, err := sw.grid()
+		if err != nil {
+			if !strings.Contains(err.Error(), "grid") {
+				t.Errorf("%q: error %v does not name the key", text, err)
+			}
+			return
+		}
+		if text == "" {
+			if x != 0 || y != 0 {
+				t.Errorf("empty grid gave %dx%d", x, y)
+			}
+			return
+		}
+		if x < 1 || y < 1 || fmt.Sprintf("%dx%d", x, y) != text {
+			t.Errorf("%q parsed as %dx%d", text, x, y)
+		}
+	})
+}
