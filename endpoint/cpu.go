@@ -21,7 +21,35 @@ type CPUSpec struct {
 	SendFlitsPerCycle    int     `toml:"send_flits_per_cycle"`
 	PollCycles           int64   `toml:"poll_cycles"`
 	FlopCycles           int64   `toml:"flop_cycles"`
+	// The processor cost model by operation class (thesis section 5 and
+	// issue 15): a kernel counts what its loops do (Ops) and Charge turns
+	// the counts into cycles. They default to 0, so a kernel charging its
+	// flops through Charge costs exactly what Flops charged before.
+	MemCycles        int64 `toml:"mem_cycles"`
+	LoopCycles       int64 `toml:"loop_cycles"`
+	KernelCallCycles int64 `toml:"kernel_call_cycles"`
 }
+
+// Ops counts a kernel's work by operation class, as its code does it.
+type Ops struct {
+	Flops int64 // floating-point operations
+	Mem   int64 // 32-bit words loaded or stored (a double is two)
+	Iters int64 // loop iterations (the increment, compare and branch)
+	Calls int64 // calls the kernel makes to its own functions
+}
+
+// Add returns the sum of two counts.
+func (o Ops) Add(p Ops) Ops {
+	return Ops{o.Flops + p.Flops, o.Mem + p.Mem, o.Iters + p.Iters, o.Calls + p.Calls}
+}
+
+// Cycles is what the counts cost on this processor.
+func (s CPUSpec) Cycles(o Ops) int64 {
+	return o.Flops*s.FlopCycles + o.Mem*s.MemCycles + o.Iters*s.LoopCycles + o.Calls*s.KernelCallCycles
+}
+
+// Charge occupies the processor for what the counts cost (one Compute).
+func (t *Thread) Charge(o Ops) { t.Compute(t.node.cpu.Cycles(o)) }
 
 // DefaultCPUSpec is a simple in-order core at 1 GHz with SCMP's eight
 // thread contexts and two-flit-per-cycle send instructions.
@@ -45,6 +73,9 @@ var CPUKeys = []router.Key{
 	{Name: "send_flits_per_cycle", Unit: "flits/cycle", Default: "2", Allowed: "1..16", Doc: "send instructions (SEND2) building a message flit by flit"},
 	{Name: "poll_cycles", Unit: "cycles", Default: "4", Allowed: "0..1000000", Doc: "one turn of a wait loop (suspendThread and a flag check)"},
 	{Name: "flop_cycles", Unit: "cycles/flop", Default: "1", Allowed: "0..1000000", Doc: "a floating-point operation charged by Flops"},
+	{Name: "mem_cycles", Unit: "cycles/word", Default: "0", Allowed: "0..1000000", Doc: "a 32-bit word a kernel loads or stores (a double is two), charged by the application kernels' operation counts"},
+	{Name: "loop_cycles", Unit: "cycles/iteration", Default: "0", Allowed: "0..1000000", Doc: "a loop iteration of an application kernel (its increment, compare and branch)"},
+	{Name: "kernel_call_cycles", Unit: "cycles/call", Default: "0", Allowed: "0..1000000", Doc: "a call an application kernel makes to its own functions (library calls cost call_cycles)"},
 }
 
 // Validate checks every field against CPUKeys.
@@ -62,6 +93,9 @@ func (s CPUSpec) Validate() error {
 		{"send_flits_per_cycle", int64(s.SendFlitsPerCycle), 1, 16},
 		{"poll_cycles", s.PollCycles, 0, 1e6},
 		{"flop_cycles", s.FlopCycles, 0, 1e6},
+		{"mem_cycles", s.MemCycles, 0, 1e6},
+		{"loop_cycles", s.LoopCycles, 0, 1e6},
+		{"kernel_call_cycles", s.KernelCallCycles, 0, 1e6},
 	} {
 		if err := router.CheckRange(c.key, c.v, c.lo, c.hi); err != nil {
 			return err

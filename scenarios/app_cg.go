@@ -28,7 +28,8 @@ type CGConfig struct {
 	// Procs is the number of ranks (MPI) or nodes (native), 1..the tiles
 	// of the scenario's mesh, and at most N.
 	Procs int
-	// N is the number of unknowns (rows of A), Procs..65536.
+	// N is the number of unknowns (rows of A), Procs..100000 (the thesis's
+	// largest row, 500,000 nonzeros at 5 a row).
 	N int
 	// Nonzeros is the total number of nonzero elements of A, diagonal
 	// included (as in thesis table 5.1), N..min(N*N, 4194304); 0 means
@@ -49,7 +50,24 @@ type CGConfig struct {
 	// and gets the trace after a successful run (the native version has
 	// no MPI communication to record).
 	Record func(*mpi.World)
+	// Variant is "" (the default: three Allreduces a iteration) or
+	// "thesis" (section 5.1 as written: three Reduces and 4 + P
+	// Bcasts a iteration; app_cg_thesis.go).
+	Variant string
+	// Distribute is the thesis variant's DistributeP in the MPI version:
+	// "" or "bcast" (a loop of packed broadcasts, as written) or
+	// "alltoall" (one MPI_Alltoallw with a vector datatype, the thesis's
+	// section 6.1 future work).
+	Distribute string
 }
+
+// cgMaxN bounds the unknowns: the thesis's 500,000 nonzeros at 5 a row.
+const cgMaxN = 100000
+
+// CGUnknowns is the N a thesis run of nonzeros nonzeros uses: 5 nonzeros
+// a row (the five-point stencil of a 2-D Poisson problem, the classic CG
+// test matrix, and this benchmark's default density), at least 1.
+func CGUnknowns(nonzeros int) int { return max(nonzeros/5, 1) }
 
 // cgSystem is the generated system in compressed sparse rows.
 type cgSystem struct {
@@ -178,8 +196,14 @@ func (cfg *CGConfig) validate(sc *Scenario) error {
 	switch {
 	case cfg.Procs < 1 || cfg.Procs > m.Nodes():
 		return fmt.Errorf("cg: Procs = %d: allowed 1..%d (the tiles of the %s mesh)", cfg.Procs, m.Nodes(), sc.Network.Mesh)
-	case cfg.N < cfg.Procs || cfg.N > 1<<16:
-		return fmt.Errorf("cg: N = %d: allowed %d..65536 (at least one row per processor)", cfg.N, cfg.Procs)
+	case cfg.Variant != "" && cfg.Variant != "thesis":
+		return fmt.Errorf("cg: Variant = %q: allowed \"\" (Allreduce) and \"thesis\"", cfg.Variant)
+	case cfg.Distribute != "" && cfg.Distribute != "bcast" && cfg.Distribute != "alltoall":
+		return fmt.Errorf("cg: Distribute = %q: allowed \"bcast\" and \"alltoall\"", cfg.Distribute)
+	case cfg.Distribute == "alltoall" && cfg.Variant != "thesis":
+		return fmt.Errorf("cg: Distribute = \"alltoall\": allowed with Variant \"thesis\" only")
+	case cfg.N < cfg.Procs || cfg.N > cgMaxN:
+		return fmt.Errorf("cg: N = %d: allowed %d..%d (at least one row per processor)", cfg.N, cfg.Procs, cgMaxN)
 	case cfg.Nonzeros != 0 && (cfg.Nonzeros < cfg.N || cfg.Nonzeros > min(cfg.N*cfg.N, 1<<22)):
 		return fmt.Errorf("cg: Nonzeros = %d: allowed 0 (5*N) or %d..%d (N..min(N*N, 4194304))", cfg.Nonzeros, cfg.N, min(cfg.N*cfg.N, 1<<22))
 	case !(cfg.Tol > 0 && cfg.Tol < 1):
@@ -217,9 +241,13 @@ func RunCG(sc *Scenario, cfg CGConfig) (AppResult, error) {
 	P := cfg.Procs
 	out := &cgOutcome{end: make([]des.Time, P), x: make([][]float64, P), iters: make([]int, P), err: make([]float64, P)}
 	res := AppResult{App: "cg", Version: "mpi", Procs: P, Size: cfg.N}
-	if err := runVersion(&res, cfg.Native, out.end,
-		func() error { return runCGMPI(sc, cfg, sys, out) },
-		func() error { return runCGNative(sc, cfg, sys, out) }); err != nil {
+	mpiRun := func() error { return runCGMPI(sc, cfg, sys, out) }
+	nativeRun := func() error { return runCGNative(sc, cfg, sys, out) }
+	if cfg.Variant == "thesis" {
+		mpiRun = func() error { return runCGThesisMPI(sc, cfg, sys, out) }
+		nativeRun = func() error { return runCGThesisNative(sc, cfg, sys, out) }
+	}
+	if err := runVersion(&res, cfg.Native, out.end, mpiRun, nativeRun); err != nil {
 		return res, err
 	}
 	x := out.x[0]
@@ -320,10 +348,23 @@ func (c *cgLocal) newP(beta float64) float64 {
 	return e
 }
 
-// Flop counts of the steps.
-func (c *cgLocal) flopsMatvec() int64 { return 2*c.ownNonzeros() + 2*int64(c.n) }
-func (c *cgLocal) flopsUpdate() int64 { return 2*int64(c.sys.n) + 4*int64(c.n) + 1 }
-func (c *cgLocal) flopsNewP() int64   { return 2*c.ownNonzeros() + 5*int64(c.n) + 1 }
+// Operation counts of the steps, as the thesis variant's kernels count
+// them (app_cg_thesis.go); the flops include the division forming alpha
+// (update) and beta (newP), as they always have.
+func (c *cgLocal) opsMatvec() endpoint.Ops {
+	nz, n := c.ownNonzeros(), int64(c.n)
+	return endpoint.Ops{Flops: 2*nz + 2*n, Mem: 5*nz + 6*n, Iters: nz + n, Calls: 1}
+}
+
+func (c *cgLocal) opsUpdate() endpoint.Ops {
+	N, n := int64(c.sys.n), int64(c.n)
+	return endpoint.Ops{Flops: 2*N + 4*n + 1, Mem: 6*N + 6*n, Iters: N + n, Calls: 1}
+}
+
+func (c *cgLocal) opsNewP() endpoint.Ops {
+	nz, n := c.ownNonzeros(), int64(c.n)
+	return endpoint.Ops{Flops: 2*nz + 5*n + 1, Mem: 5*nz + 10*n, Iters: nz + n, Calls: 1}
+}
 
 func (c *cgLocal) fullX() []float64 {
 	x := make([]float64, c.sys.n)
@@ -335,13 +376,13 @@ func (c *cgLocal) fullX() []float64 {
 
 // cgLoop is figure 5.1 with the communication steps supplied by the
 // version: distribute completes pFull, allsum sums a scalar over every
-// processor, flops charges computation.
-func (c *cgLocal) cgLoop(cfg CGConfig, distribute func(iter int), allsum func(float64) float64, flops func(int64)) (int, float64) {
+// processor, charge charges computation.
+func (c *cgLocal) cgLoop(cfg CGConfig, distribute func(iter int), allsum func(float64) float64, charge func(endpoint.Ops)) (int, float64) {
 	var bb float64
 	for j := 0; j < c.n; j++ {
 		bb += c.b.Float64(j) * c.b.Float64(j)
 	}
-	flops(2 * int64(c.n))
+	charge(endpoint.Ops{Flops: 2 * int64(c.n), Mem: 2 * int64(c.n), Iters: int64(c.n), Calls: 1})
 	bb = allsum(bb)
 	normB := math.Sqrt(bb)
 	rr := bb
@@ -349,17 +390,17 @@ func (c *cgLocal) cgLoop(cfg CGConfig, distribute func(iter int), allsum func(fl
 	for e > cfg.Tol && iter < cfg.MaxIter {
 		distribute(iter)
 		pq := c.matvecDot()
-		flops(c.flopsMatvec())
+		charge(c.opsMatvec())
 		alpha := rr / allsum(pq)
 		rrNew := c.update(alpha)
-		flops(c.flopsUpdate())
+		charge(c.opsUpdate())
 		rrNew = allsum(rrNew)
 		beta := rrNew / rr
 		rr = rrNew
 		ee := c.newP(beta)
-		flops(c.flopsNewP())
+		charge(c.opsNewP())
 		e = math.Sqrt(allsum(ee)) / normB
-		flops(2)
+		charge(endpoint.Ops{Flops: 2})
 		iter++
 	}
 	return iter, e
@@ -413,7 +454,7 @@ func runCGMPI(sc0 *Scenario, cfg CGConfig, sys *cgSystem, out *cgOutcome) error 
 			}
 			return recv.Float64(0)
 		}
-		out.iters[k], out.err[k] = c.cgLoop(cfg, distribute, allsum, r.Flops)
+		out.iters[k], out.err[k] = c.cgLoop(cfg, distribute, allsum, r.Thread().Charge)
 		out.end[k] = r.Now()
 		out.x[k] = c.fullX()
 	})
@@ -495,14 +536,14 @@ func runCGNative(sc *Scenario, cfg CGConfig, sys *cgSystem, out *cgOutcome) erro
 					a := part + uint32(2*src)
 					total += math.Float64frombits(uint64(t.Read(a)) | uint64(t.Read(a+1))<<32)
 				}
-				t.Flops(int64(P - 1))
+				t.Charge(endpoint.Ops{Flops: int64(P - 1), Mem: 2 * int64(P-1), Iters: int64(P - 1)})
 				for d := 1; d < P; d++ {
 					check(t.SendFloat(d, sum, total))
 					check(t.SendInt(d, sumFlag, seq))
 				}
 				return total
 			}
-			out.iters[k], out.err[k] = c.cgLoop(cfg, distribute, allsum, t.Flops)
+			out.iters[k], out.err[k] = c.cgLoop(cfg, distribute, allsum, t.Charge)
 			out.end[k] = t.Now()
 			out.x[k] = c.fullX()
 		})

@@ -109,7 +109,7 @@ func TestCGBadConfig(t *testing.T) {
 	}{
 		{func(c *CGConfig) { c.Procs = 0 }, "Procs = 0: allowed 1..4"},
 		{func(c *CGConfig) { c.Procs = 5 }, "Procs = 5: allowed 1..4"},
-		{func(c *CGConfig) { c.N = 3 }, "N = 3: allowed 4..65536"},
+		{func(c *CGConfig) { c.N = 3 }, "N = 3: allowed 4..100000"},
 		{func(c *CGConfig) { c.N = 1 << 17 }, "N = 131072"},
 		{func(c *CGConfig) { c.Nonzeros = 10 }, "Nonzeros = 10: allowed 0 (5*N) or 32..1024 (N..min(N*N, 4194304))"},
 		{func(c *CGConfig) { c.Nonzeros = 2000 }, "Nonzeros = 2000"},

@@ -13,8 +13,8 @@ import (
 
 // Apps lists the applications `nocsim app` runs, with their variants.
 var Apps = map[string][]string{
-	"cg":        {""},
-	"qr":        {"1d", "2d"},
+	"cg":        {"", "thesis"},
+	"qr":        {"1d", "2d", "thesis"},
 	"matmul":    {"1d", "2d"},
 	"globalsum": {"serial", "hypercube", "breakeven"},
 }
@@ -34,10 +34,18 @@ func (s *AppSweep) methods() []string {
 
 // AppSweep runs an application over rank counts, sizes and versions.
 type AppSweep struct {
-	App      string
-	Variant  string // qr: 1d or 2d grid; matmul: 1d or 2d; globalsum: serial, hypercube or breakeven (both)
-	Procs    []int
-	Sizes    []int    // cg: unknowns; matmul: matrix order; globalsum: vector length
+	App     string
+	Variant string // cg: "" or thesis; qr: 1d, 2d or thesis; matmul: 1d or 2d; globalsum: serial, hypercube or breakeven (both)
+	Procs   []int
+	Sizes   []int // cg: unknowns (nonzeros with Nonzeros); matmul: matrix order; globalsum: vector length
+	// Nonzeros makes a CG sweep's sizes nonzero counts (thesis table
+	// 5.1), each run with CGUnknowns(size) unknowns.
+	Nonzeros bool
+	// Distribute lists the thesis CG's DistributeP methods the MPI
+	// version runs: bcast, alltoall (none: bcast).
+	Distribute []string
+	// Grid fixes the thesis QR's grid, "XxY" ("": QRThesisGrid(P)).
+	Grid     string
 	Versions []string // mpi, native
 	Seed     uint64
 	// Params, when set, adds the Hockney prediction of the slides to
@@ -55,8 +63,10 @@ type AppRow struct {
 	App           string  `json:"app"`
 	Variant       string  `json:"variant,omitempty"`
 	Version       string  `json:"version"`
+	Distribute    string  `json:"distribute,omitempty"` // thesis CG, MPI: bcast or alltoall
 	Procs         int     `json:"procs"`
 	Size          int     `json:"size"`
+	Nonzeros      int     `json:"nonzeros,omitempty"` // CG sized by nonzeros: Size is then the unknowns
 	Cycles        int64   `json:"cycles"`
 	Seconds       float64 `json:"seconds"`
 	Correct       bool    `json:"correct"`
@@ -96,6 +106,20 @@ func (s *AppSweep) Check(sc *Scenario, src Source) error {
 			return bad("versions", v, "mpi, native")
 		}
 	}
+	if s.Nonzeros && s.App != "cg" {
+		return bad("nonzeros", "true", "with app cg only")
+	}
+	for _, d := range s.Distribute {
+		if d != "bcast" && d != "alltoall" {
+			return bad("distribute", d, "bcast, alltoall")
+		}
+		if d == "alltoall" && (s.App != "cg" || s.Variant != "thesis") {
+			return bad("distribute", d, "alltoall with app cg, variant thesis only")
+		}
+	}
+	if _, _, err := s.grid(); err != nil {
+		return err
+	}
 	for _, p := range s.Procs {
 		if q := int(math.Sqrt(float64(p))); s.Variant == "2d" && q*q != p {
 			return bad("procs", p, "perfect squares (1, 4, 9, 16, ...) for the 2d variant")
@@ -130,10 +154,11 @@ func (s *AppSweep) validate(sc *Scenario, p, n int) error {
 		var err error
 		switch s.App {
 		case "cg":
-			cfg := CGConfig{Procs: p, N: n, Tol: 1e-8, MaxIter: 10 * n, Seed: s.Seed}
+			cfg := s.cgConfig(method, "", p, n, false, nil)
 			err = cfg.validate(sc)
 		case "qr":
-			err = QRConfig{Procs: p, N: n, Seed: s.Seed, Grid: method}.validate(sc)
+			x, y, _ := s.grid()
+			err = QRConfig{Procs: p, N: n, Seed: s.Seed, Grid: method, GridX: x, GridY: y}.validate(sc)
 		case "matmul":
 			_, err = MatMulConfig{Procs: p, N: n, Decomp: method, Seed: s.Seed}.check(sc)
 		default:
@@ -146,16 +171,45 @@ func (s *AppSweep) validate(sc *Scenario, p, n int) error {
 	return nil
 }
 
-func (s *AppSweep) runOne(sc *Scenario, variant, version string, p, n int, record func(*mpi.World)) (AppResult, error) {
+// grid parses Grid: X and Y, 0 and 0 when it is empty.
+func (s *AppSweep) grid() (x, y int, err error) {
+	if s.Grid == "" {
+		return 0, 0, nil
+	}
+	if s.App != "qr" || s.Variant != "thesis" {
+		return 0, 0, &router.KeyError{Key: "grid", Value: s.Grid, Allowed: "with app qr, variant thesis only"}
+	}
+	if _, e := fmt.Sscanf(s.Grid, "%dx%d", &x, &y); e != nil || x < 1 || y < 1 || fmt.Sprintf("%dx%d", x, y) != s.Grid {
+		return 0, 0, &router.KeyError{Key: "grid", Value: s.Grid, Allowed: "XxY with X, Y >= 1 (e.g. 8x4)"}
+	}
+	return x, y, nil
+}
+
+// cgConfig is the CG run of one point: size n is the unknowns, or the
+// nonzeros with s.Nonzeros.
+func (s *AppSweep) cgConfig(variant, distribute string, p, n int, native bool, record func(*mpi.World)) CGConfig {
+	cfg := CGConfig{Procs: p, N: n, Tol: 1e-8, Native: native, Seed: s.Seed, Record: record,
+		Variant: variant, Distribute: distribute}
+	if s.Nonzeros {
+		cfg.N, cfg.Nonzeros = CGUnknowns(n), n
+	}
+	// CG converges in at most N steps in exact arithmetic; 10 N leaves
+	// room for rounding, within the largest MaxIter.
+	cfg.MaxIter = min(10*cfg.N, 100000)
+	return cfg
+}
+
+func (s *AppSweep) runOne(sc *Scenario, variant, version, distribute string, p, n int, record func(*mpi.World)) (AppResult, error) {
 	native := version == "native"
 	if native {
 		record = nil
 	}
 	switch s.App {
 	case "cg":
-		return RunCG(sc, CGConfig{Procs: p, N: n, Tol: 1e-8, MaxIter: 10 * n, Native: native, Seed: s.Seed, Record: record})
+		return RunCG(sc, s.cgConfig(variant, distribute, p, n, native, record))
 	case "qr":
-		return RunQR(sc, QRConfig{Procs: p, N: n, Native: native, Seed: s.Seed, Grid: variant, Record: record})
+		x, y, _ := s.grid()
+		return RunQR(sc, QRConfig{Procs: p, N: n, Native: native, Seed: s.Seed, Grid: variant, GridX: x, GridY: y, Record: record})
 	case "matmul":
 		return RunMatMul(sc, MatMulConfig{Procs: p, N: n, Decomp: variant, Native: native, Seed: s.Seed, Record: record})
 	default:
@@ -167,15 +221,24 @@ func (s *AppSweep) runOne(sc *Scenario, variant, version string, p, n int, recor
 // cores; rows come in that order whatever the number of workers.
 func (s *AppSweep) Run(sc *Scenario, opt RunOptions) ([]AppRow, error) {
 	type job struct {
-		variant, version string
-		p, n             int
+		variant, version, distribute string
+		p, n                         int
 	}
 	var jobs []job
 	for _, m := range s.methods() {
 		for _, v := range s.Versions {
-			for _, p := range s.Procs {
-				for _, n := range s.Sizes {
-					jobs = append(jobs, job{m, v, p, n})
+			dists := []string{""}
+			if s.App == "cg" && m == "thesis" && v == "mpi" {
+				dists = s.Distribute
+				if len(dists) == 0 {
+					dists = []string{"bcast"}
+				}
+			}
+			for _, d := range dists {
+				for _, p := range s.Procs {
+					for _, n := range s.Sizes {
+						jobs = append(jobs, job{m, v, d, p, n})
+					}
 				}
 			}
 		}
@@ -189,6 +252,9 @@ func (s *AppSweep) Run(sc *Scenario, opt RunOptions) ([]AppRow, error) {
 		var rec func(*mpi.World)
 		if opt.Record != nil || s.Params != nil && j.version == "mpi" {
 			point := appPoint(j.variant, len(s.methods()) > 1, j.p, j.n)
+			if len(s.Distribute) > 1 {
+				point = j.distribute + "-" + point
+			}
 			rec = func(w *mpi.World) {
 				recorded = w
 				if opt.Record != nil {
@@ -196,13 +262,16 @@ func (s *AppSweep) Run(sc *Scenario, opt RunOptions) ([]AppRow, error) {
 				}
 			}
 		}
-		res, err := s.runOne(sc, j.variant, j.version, j.p, j.n, rec)
+		res, err := s.runOne(sc, j.variant, j.version, j.distribute, j.p, j.n, rec)
 		if err != nil {
 			errs[i] = fmt.Errorf("%s %s, P=%d, size %d: %w", s.App, j.version, j.p, j.n, err)
 			return errs[i]
 		}
-		rows[i] = AppRow{App: s.App, Variant: j.variant, Version: j.version, Procs: j.p, Size: j.n,
+		rows[i] = AppRow{App: s.App, Variant: j.variant, Version: j.version, Distribute: j.distribute, Procs: j.p, Size: res.Size,
 			Cycles: int64(res.Cycles), Seconds: float64(res.Cycles) / sc.Node.ClockHz, Correct: res.Correct, Detail: res.Detail}
+		if s.Nonzeros {
+			rows[i].Nonzeros = j.n
+		}
 		if s.App == "matmul" && s.Params != nil {
 			block := 8 * j.n * j.n / j.p
 			pr, err := logp.MatMulTime(s.Params.Hockney(block), j.n, j.p, j.variant, float64(sc.Node.FlopCycles))
@@ -226,9 +295,9 @@ func (s *AppSweep) Run(sc *Scenario, opt RunOptions) ([]AppRow, error) {
 		}
 	}
 	base := slices.Min(s.Procs)
-	find := func(variant, version string, p, n int) *AppRow {
+	find := func(variant, version, distribute string, p, n int) *AppRow {
 		for i := range rows {
-			if r := &rows[i]; r.Variant == variant && r.Version == version && r.Procs == p && r.Size == n {
+			if r := &rows[i]; r.Variant == variant && r.Version == version && r.Distribute == distribute && r.Procs == p && r.Size == n {
 				return r
 			}
 		}
@@ -237,12 +306,12 @@ func (s *AppSweep) Run(sc *Scenario, opt RunOptions) ([]AppRow, error) {
 	for i := range rows {
 		r := &rows[i]
 		r.BaselineProcs = base
-		if b := find(r.Variant, r.Version, base, r.Size); b != nil && r.Cycles > 0 {
+		if b := find(r.Variant, r.Version, r.Distribute, base, r.Size); b != nil && r.Cycles > 0 {
 			r.Speedup = float64(base) * float64(b.Cycles) / float64(r.Cycles)
 			r.Efficiency = r.Speedup / float64(r.Procs)
 		}
 		if r.Version == "mpi" {
-			if nat := find(r.Variant, "native", r.Procs, r.Size); nat != nil && nat.Cycles > 0 {
+			if nat := find(r.Variant, "native", "", r.Procs, r.Size); nat != nil && nat.Cycles > 0 {
 				r.MPIOverNative = float64(r.Cycles) / float64(nat.Cycles)
 			}
 		}

@@ -143,7 +143,7 @@ var workloadUses = map[string][]string{
 	"noc":       {"kind"},
 	"pingpong":  {"kind", "from", "to", "sizes", "reps"},
 	"coll":      {"kind", "op", "algs", "procs", "sizes", "root", "tier"},
-	"app":       {"kind", "app", "variant", "procs", "sizes", "versions", "app_seed", "params"},
+	"app":       {"kind", "app", "variant", "procs", "sizes", "versions", "app_seed", "params", "nonzeros", "distribute", "grid"},
 	"calibrate": {"kind", "sizes", "reps"},
 }
 

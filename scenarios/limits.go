@@ -122,6 +122,9 @@ func appNeed(app, method, version string, P, n int) int {
 			need += f8(most) + 2*f8(1)
 		}
 		msg = 8 * max(n, most)
+		if native && method == "thesis" {
+			need += r4(4 * (cgThesisSyncWords(P) - (4*P + 3)))
+		}
 	case "globalsum":
 		if native {
 			steps := 0
@@ -151,7 +154,17 @@ func appNeed(app, method, version string, P, n int) int {
 			need, msg = 4*f8(nb*n), 8*nb*n
 		}
 	case "qr":
-		if method == "2d" {
+		if method == "thesis" {
+			X, Y := QRThesisGrid(P)
+			maxR, maxC := ownRows(n, Y, 0), ownRows(n, X, 0)
+			need = f8(maxR * maxC)
+			if native {
+				need += r4(4*qrThesisNativeWords(P, Y)) + f8(maxR+1) + f8(Y*max(maxC, 1))
+			} else {
+				need += f8(maxR) + 3*f8(1) + f8(2) + 2*f8(maxC)
+			}
+			msg = 8 * max(maxR, maxC)
+		} else if method == "2d" {
 			q := max(int(math.Sqrt(float64(P))), 1)
 			maxR := ownRows(n, q, 0)
 			need = f8(maxR * maxR)
@@ -319,9 +332,15 @@ func (s *AppSweep) checkMemory(sc *Scenario, tiles int) error {
 		for _, v := range s.Versions {
 			for _, P := range s.Procs {
 				for _, n := range s.Sizes {
-					need := appNeed(s.App, m, v, P, n)
+					needOf := func(k int) int {
+						if s.Nonzeros {
+							k = CGUnknowns(k)
+						}
+						return appNeed(s.App, m, v, P, k)
+					}
+					need := needOf(n)
 					if need > heap {
-						largest := largestFitting(1, n, func(k int) bool { return appNeed(s.App, m, v, P, k) <= heap })
+						largest := largestFitting(1, n, func(k int) bool { return needOf(k) <= heap })
 						name := strings.TrimSpace(s.App + " " + m)
 						return memoryError("sizes", fmt.Sprint(n), " bytes", need, largest, sc.Network.MemoryWords,
 							fmt.Sprintf("%s %s at P=%d, size %d", name, v, P, n))

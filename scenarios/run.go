@@ -89,7 +89,8 @@ func (sc *Scenario) appSweep() *AppSweep {
 	if len(sizes) == 0 {
 		sizes = []int{64, 256}
 	}
-	return &AppSweep{App: w.App, Variant: v, Procs: sc.procsOrAll(), Sizes: sizes, Versions: w.Versions, Seed: uint64(w.AppSeed)}
+	return &AppSweep{App: w.App, Variant: v, Procs: sc.procsOrAll(), Sizes: sizes, Versions: w.Versions, Seed: uint64(w.AppSeed),
+		Nonzeros: w.Nonzeros, Distribute: w.Distribute, Grid: w.Grid}
 }
 
 // WriteRecord puts the effective configuration (config.toml) and the

@@ -29,8 +29,12 @@ type Workload struct {
 	Variant  string   `toml:"variant"`
 	Versions []string `toml:"versions"`
 	AppSeed  int64    `toml:"app_seed"`
-	Params   string   `toml:"params"`
-	Tier     string   `toml:"tier"`
+	// The thesis variants' options (app_cg_thesis.go, app_qr_thesis.go).
+	Nonzeros   bool     `toml:"nonzeros"`
+	Distribute []string `toml:"distribute"`
+	Grid       string   `toml:"grid"`
+	Params     string   `toml:"params"`
+	Tier       string   `toml:"tier"`
 }
 
 // Output is the [output] section.
@@ -55,9 +59,12 @@ var WorkloadKeys = []router.Key{
 	{Name: "procs", Unit: "ranks", Default: "every tile", Allowed: "1..W*H each", Doc: "coll and app: rank counts"},
 	{Name: "root", Unit: "rank", Default: "0", Allowed: "0..P-1", Doc: "coll: root"},
 	{Name: "app", Unit: "name", Default: "cg", Allowed: "cg, qr, matmul, globalsum", Doc: "app: the application"},
-	{Name: "variant", Unit: "name", Default: "the first", Allowed: "qr: 1d, 2d; matmul: 1d, 2d; globalsum: serial, hypercube, breakeven", Doc: "app: the variant (globalsum breakeven runs both methods and reports where the hypercube starts to win)"},
+	{Name: "variant", Unit: "name", Default: "the first", Allowed: "cg: thesis; qr: 1d, 2d, thesis; matmul: 1d, 2d; globalsum: serial, hypercube, breakeven", Doc: "app: the variant (globalsum breakeven runs both methods and reports where the hypercube starts to win)"},
 	{Name: "versions", Unit: "names", Default: "mpi, native", Allowed: "mpi, native", Doc: "app: versions"},
 	{Name: "app_seed", Unit: "integer", Default: "1", Allowed: ">= 0", Doc: "app: seed of the generated problem"},
+	{Name: "nonzeros", Unit: "bool", Default: "false", Allowed: "true, false (true with app cg only)", Doc: "app cg: sizes are nonzero counts (thesis table 5.1), each run with nonzeros/5 unknowns, as app --nonzeros"},
+	{Name: "distribute", Unit: "names", Default: "bcast", Allowed: "bcast, alltoall (alltoall with app cg, variant thesis)", Doc: "app cg thesis, MPI version: DistributeP as a loop of packed Bcasts or one Alltoallw, as app --distribute"},
+	{Name: "grid", Unit: "XxY", Default: "from procs", Allowed: "X*Y = every procs (app qr, variant thesis)", Doc: "app qr thesis: the processor grid, as app --grid"},
 	{Name: "params", Unit: "file", Default: "(none)", Allowed: "a parameters file (nocsim calibrate --out) of the run's protocol; relative to the scenario file", Doc: "app: predict every MPI run on the LogGOPS tier from its recorded schedule (tier columns, tier.png), and matrix multiply by Hockney, as app --params; coll with tier loggops: the tier's parameters"},
 	{Name: "tier", Unit: "name", Default: "chip", Allowed: "chip, loggops", Doc: "coll: chip (the flit-level simulation) or loggops (the algorithm's generated schedule on the LogGOPS tier with [workload] params; procs up to 2^24, past the mesh)"},
 	{Name: "dir", Unit: "path", Default: "results/NAME", Allowed: "a directory, relative to the scenario file", Doc: "[output] where results, the effective configuration and charts go"},

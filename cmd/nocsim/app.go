@@ -20,7 +20,10 @@ func appCommand() *cli.Command {
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "config", Usage: "scenario TOML file; flags override its keys"},
 		&cli.StringFlag{Name: "app", Usage: "cg, qr, matmul or globalsum", Value: "cg"},
-		&cli.StringFlag{Name: "variant", Usage: "qr: 1d or 2d (processor grid); matmul: 1d or 2d; globalsum: serial, hypercube or breakeven (both, with the P where the hypercube starts to win)"},
+		&cli.StringFlag{Name: "variant", Usage: "cg: thesis (section 5.1 as written: 3 Reduces and 4+P Bcasts an iteration; default: 3 Allreduces); qr: 1d, 2d or thesis (section 5.2.1 on an X x Y grid); matmul: 1d or 2d; globalsum: serial, hypercube or breakeven (both, with the P where the hypercube starts to win)"},
+		&cli.StringFlag{Name: "nonzeros", Usage: "cg: nonzero counts, comma-separated, instead of --sizes (thesis table 5.1); each run has nonzeros/5 unknowns"},
+		&cli.StringFlag{Name: "distribute", Usage: "cg --variant thesis, MPI version: DistributeP as bcast (a loop of packed broadcasts, as written), alltoall (one Alltoallw with a vector datatype, section 6.1), or both comma-separated", Value: "bcast"},
+		&cli.StringFlag{Name: "grid", Usage: "qr --variant thesis: the processor grid `XxY` (X*Y = every P; default from P: 4 2x2, 16 4x4, 32 8x4, 64 8x8)"},
 		&cli.StringFlag{Name: "procs", Usage: "rank counts, comma-separated (the smallest is the speedup baseline)", Value: "1,4,16"},
 		&cli.StringFlag{Name: "sizes", Usage: "problem sizes: CG unknowns, QR and matrix-multiply order, vector length", Value: "64,256"},
 		&cli.StringFlag{Name: "versions", Usage: "mpi, native or both", Value: "mpi,native"},
@@ -65,12 +68,27 @@ func runApp(c *cli.Context) error {
 	if sw.Sizes, err = parseInts("sizes", c.String("sizes")); err != nil {
 		return usageErr("%v", err)
 	}
+	if c.IsSet("nonzeros") {
+		if c.IsSet("sizes") {
+			return usageErr("--nonzeros and --sizes: allowed one of them (--nonzeros sizes a CG run)")
+		}
+		if sw.Sizes, err = parseInts("nonzeros", c.String("nonzeros")); err != nil {
+			return usageErr("%v", err)
+		}
+		sw.Nonzeros = true
+	}
+	if c.IsSet("distribute") {
+		for _, d := range strings.Split(c.String("distribute"), ",") {
+			sw.Distribute = append(sw.Distribute, strings.TrimSpace(d))
+		}
+	}
+	sw.Grid = c.String("grid")
 	for _, v := range strings.Split(c.String("versions"), ",") {
 		sw.Versions = append(sw.Versions, strings.TrimSpace(v))
 	}
 	if err := sw.Check(&sc, src); err != nil {
 		var ke *router.KeyError
-		if errors.As(err, &ke) && slices.Contains([]string{"app", "variant", "procs", "sizes", "versions"}, ke.Key) {
+		if errors.As(err, &ke) && slices.Contains([]string{"app", "variant", "procs", "sizes", "versions", "nonzeros", "distribute", "grid"}, ke.Key) {
 			return usageErr("--%s = %s: allowed %s", ke.Key, ke.Value, ke.Allowed)
 		}
 		return usageErr("%v", err)
@@ -178,8 +196,13 @@ func writeAppTable(out io.Writer, rows []scenarios.AppRow) error {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	hockney := rows[0].Hockney > 0
 	tier := slices.ContainsFunc(rows, func(r scenarios.AppRow) bool { return r.TierColumns != nil })
+	nz := slices.ContainsFunc(rows, func(r scenarios.AppRow) bool { return r.Nonzeros > 0 })
 	head := "app\tversion\tprocs\tsize\tcycles\ttime\tspeedup\tefficiency\tMPI/native\tcorrect\t"
 	units := fmt.Sprintf("\t\t\t\t\t(us)\t(vs P=%d)\t\t\t\t", rows[0].BaselineProcs)
+	if nz {
+		head = "app\tversion\tprocs\tnonzeros\tsize\tcycles\ttime\tspeedup\tefficiency\tMPI/native\tcorrect\t"
+		units = fmt.Sprintf("\t\t\t\t(unknowns)\t\t(us)\t(vs P=%d)\t\t\t\t", rows[0].BaselineProcs)
+	}
 	if hockney {
 		head, units = head+"Hockney\t", units+"(cycles)\t"
 	}
@@ -198,7 +221,14 @@ func writeAppTable(out io.Writer, rows []scenarios.AppRow) error {
 		if r.Variant != "" {
 			name += " " + r.Variant
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%.1f\t%.2f\t%.2f\t%s\t%v\t", name, r.Version, r.Procs, r.Size, r.Cycles,
+		if r.Distribute != "" {
+			name += " " + r.Distribute
+		}
+		size := fmt.Sprint(r.Size)
+		if nz {
+			size = fmt.Sprintf("%d\t%d", r.Nonzeros, r.Size)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%d\t%.1f\t%.2f\t%.2f\t%s\t%v\t", name, r.Version, r.Procs, size, r.Cycles,
 			r.Seconds*1e6, r.Speedup, r.Efficiency, ratio, r.Correct)
 		if hockney {
 			fmt.Fprintf(tw, "%.0f\t", r.Hockney)

@@ -61,6 +61,14 @@ func TestAppBadInput(t *testing.T) {
 		{[]string{"--mesh", "4x4", "--app", "matmul", "--variant", "2d", "--procs", "3", "--sizes", "12"}, "--procs"},
 		{[]string{"--mesh", "4x4", "--app", "globalsum", "--variant", "breakeven", "--procs", "2,6", "--sizes", "4"}, "--procs"},
 		{[]string{"--mesh", "4x4", "--app", "globalsum", "--variant", "serial", "--breakeven-plot", "x.png"}, "--breakeven-plot"},
+		{[]string{"--app", "qr", "--nonzeros", "2000"}, "--nonzeros"},
+		{[]string{"--app", "cg", "--nonzeros", "2000", "--sizes", "64"}, "--nonzeros"},
+		{[]string{"--app", "cg", "--variant", "thesis", "--nonzeros", "2000", "--distribute", "scatter"}, "--distribute"},
+		{[]string{"--app", "cg", "--distribute", "alltoall"}, "--distribute"},
+		{[]string{"--app", "qr", "--variant", "thesis", "--procs", "4", "--sizes", "8", "--grid", "4x2"}, "--sizes"},
+		{[]string{"--app", "qr", "--variant", "thesis", "--procs", "4", "--sizes", "8", "--grid", "2by2"}, "--grid"},
+		{[]string{"--app", "qr", "--variant", "1d", "--grid", "2x2"}, "--grid"},
+		{[]string{"--mesh", "2x2", "--app", "qr", "--variant", "thesis", "--procs", "4", "--sizes", "1025"}, "--sizes"},
 	} {
 		code, out, stderr := nocsim(t, append([]string{"app", "--quiet"}, c.args...)...)
 		if code != 2 || out != "" || !strings.Contains(stderr, c.flag) {
@@ -126,5 +134,40 @@ func TestAppGlobalSumBreakEven(t *testing.T) {
 		if fi, err := os.Stat(dir + "/" + f); err != nil || fi.Size() == 0 {
 			t.Errorf("%s: %v", f, err)
 		}
+	}
+}
+
+// The thesis variants from the command line: CG sized by nonzeros with
+// both DistributeP methods (each MPI row with its ratio to the one native
+// row), and QR on a given grid.
+func TestAppThesisVariants(t *testing.T) {
+	code, out, stderr := nocsim(t, "app", "--mesh", "2x2", "--app", "cg", "--variant", "thesis", "--procs", "4",
+		"--nonzeros", "1000", "--distribute", "bcast,alltoall", "--json", "--quiet")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatal(err)
+	}
+	var dists []string
+	for _, r := range rows {
+		if r["correct"] != true || r["nonzeros"] != 1000.0 || r["size"] != 200.0 {
+			t.Errorf("row %v: want correct, nonzeros 1000, size 200 (nonzeros/5)", r)
+		}
+		if r["version"] == "mpi" {
+			dists = append(dists, r["distribute"].(string))
+			if !(r["mpi_over_native"].(float64) > 0) {
+				t.Errorf("no ratio: %v", r)
+			}
+		}
+	}
+	if fmt.Sprint(dists) != "[bcast alltoall]" || len(rows) != 3 {
+		t.Errorf("%d rows, MPI DistributeP %v: want 3 rows, [bcast alltoall]", len(rows), dists)
+	}
+	code, out, stderr = nocsim(t, "app", "--mesh", "3x3", "--app", "qr", "--variant", "thesis", "--procs", "6",
+		"--sizes", "10", "--grid", "2x3", "--quiet")
+	if code != 0 || strings.Count(out, "true") != 2 {
+		t.Errorf("qr thesis on 2x3: exit %d, %s %s", code, out, stderr)
 	}
 }

@@ -1,0 +1,186 @@
+package scenarios
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"nocsim/endpoint"
+	"nocsim/mpi"
+)
+
+// qrThesisSlots is the native thesis QR's block of slots and flags, at the
+// same word addresses on every node (every node allocates the same sizes
+// in the same order). Every slot is reused each column: the global
+// barrier of a column is passed only once every node has read what the
+// column before sent it. Flags hold the column's number plus one.
+type qrThesisSlots struct {
+	part, partFlag uint32 // the top's: each grid row's norm partial (2 words) and its flag
+	diag, diagFlag uint32 // the top's: A[k][k]
+	vals, valFlag  uint32 // alpha, v_k, beta from the top
+	arrive         uint32 // node 0's: each node's barrier arrival
+	release        uint32 // the barrier's release
+	v              mpi.Buffer
+	vFlag          uint32
+	dots           mpi.Buffer // each grid row's dot products (maxCols doubles)
+	dotFlag        uint32
+}
+
+// qrThesisNativeWords is the words of the slots beyond v and dots.
+func qrThesisNativeWords(P, Y int) int { return 3*Y + 3 + 7 + P + 1 + 1 + Y }
+
+func newQRThesisSlots(alloc func(int) mpi.Buffer, P, Y, maxRows, maxCols int) *qrThesisSlots {
+	w := alloc(4 * qrThesisNativeWords(P, Y)).Addr
+	s := &qrThesisSlots{}
+	next := func(words int) uint32 { a := w; w += uint32(words); return a }
+	s.part, s.partFlag = next(2*Y), next(Y)
+	s.diag, s.diagFlag = next(2), next(1)
+	s.vals, s.valFlag = next(6), next(1)
+	s.arrive, s.release = next(P), next(1)
+	s.vFlag, s.dotFlag = next(1), next(Y)
+	s.v = alloc(8 * (maxRows + 1))
+	s.dots = alloc(8 * Y * max(maxCols, 1))
+	return s
+}
+
+// runQRThesisNative is the native version of the thesis variant.
+func runQRThesisNative(sc *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) error {
+	m := sc.newMachine()
+	defer m.Close()
+	P, n := cfg.Procs, cfg.N
+	X, Y := cfg.grid()
+	maxRows, maxCols := ownRows(n, Y, 0), ownRows(n, X, 0)
+	for me := 0; me < P; me++ {
+		node := m.Nodes[me]
+		al := &allocator{node: node}
+		t := newQRTile(a, X, Y, me)
+		al.alloc(8 * maxRows * maxCols) // the tile's place in memory
+		s := newQRThesisSlots(al.alloc, P, Y, maxRows, maxCols)
+		if al.err != nil {
+			return fmt.Errorf("node %d: %w", me, al.err)
+		}
+		out.tile[me] = t
+		node.Start(fmt.Sprintf("qr %d", me), func(th *endpoint.Thread) {
+			readF := func(a uint32) float64 {
+				return math.Float64frombits(uint64(th.Read(a)) | uint64(th.Read(a+1))<<32)
+			}
+			d := make([]float64, t.cols)
+			for k := 0; k < n-1; k++ {
+				seq := uint32(k + 1)
+				pk, rk := k%X, k%Y
+				top := pk // grid row 0 of grid column pk
+				r0, mr, _, nc := t.step(k)
+				var beta float64
+				if t.pc == pk {
+					// 1, 2: the norm partial and A[k][k] to the top.
+					sum, ops := t.norm2(k)
+					th.Charge(ops)
+					if t.pr != 0 {
+						mustOK(th.SendFloat(top, s.part+uint32(2*t.pr), sum))
+						mustOK(th.SendInt(top, s.partFlag+uint32(t.pr), seq))
+						if t.pr == rk {
+							mustOK(th.SendFloat(top, s.diag, t.colK(k, r0)[0]))
+							mustOK(th.SendInt(top, s.diagFlag, seq))
+						}
+					}
+					// 3: the top's values to the column.
+					var alpha, vk float64
+					if t.pr == 0 {
+						for src := 1; src < Y; src++ {
+							th.Poll(s.partFlag+uint32(src), seq)
+							sum += readF(s.part + uint32(2*src))
+						}
+						x0 := 0.0
+						if rk == 0 {
+							x0 = t.colK(k, r0)[0]
+						} else {
+							th.Poll(s.diagFlag, seq)
+							x0 = readF(s.diag)
+						}
+						y := int64(Y - 1)
+						th.Charge(endpoint.Ops{Flops: y, Mem: 2 * y, Iters: y})
+						var ops endpoint.Ops
+						alpha, vk, beta, ops = house(sum, x0)
+						th.Charge(ops)
+						for pr := 1; pr < Y; pr++ {
+							dst := pr*X + pk
+							mustOK(th.SendFloat(dst, s.vals, alpha))
+							mustOK(th.SendFloat(dst, s.vals+2, vk))
+							mustOK(th.SendFloat(dst, s.vals+4, beta))
+							mustOK(th.SendInt(dst, s.valFlag, seq))
+						}
+					} else {
+						th.Poll(s.valFlag, seq)
+						alpha, vk, beta = readF(s.vals), readF(s.vals+2), readF(s.vals+4)
+					}
+					th.Charge(t.reflect(k, alpha, vk))
+				}
+				// 4: the global barrier.
+				if me != 0 {
+					mustOK(th.SendInt(0, s.arrive+uint32(me), seq))
+					th.Poll(s.release, seq)
+				} else {
+					for src := 1; src < P; src++ {
+						th.Poll(s.arrive+uint32(src), seq)
+					}
+					for dst := 1; dst < P; dst++ {
+						mustOK(th.SendInt(dst, s.release, seq))
+					}
+				}
+				// 5: v's piece and beta along the row.
+				if t.pc == pk {
+					t.putV(s.v, mr)
+					s.v.SetFloat64(mr, beta)
+					for c := 1; c < X; c++ {
+						dst := t.pr*X + (pk+c)%X
+						_, err := th.SendBlockNB(dst, s.v.Addr, 1, s.v.Addr, 1, 2*(mr+1))
+						mustOK(err)
+						mustOK(th.SendInt(dst, s.vFlag, seq))
+					}
+				} else {
+					th.Poll(s.vFlag, seq)
+					t.getV(s.v, mr)
+					beta = s.v.Float64(mr)
+				}
+				// 6: dot products to the rest of the column, summed in
+				// grid-row order, then the update.
+				if nc == 0 {
+					continue
+				}
+				th.Charge(t.dots(k, d))
+				own := t.pr * maxCols
+				for j := 0; j < nc; j++ {
+					s.dots.SetFloat64(own+j, d[j])
+				}
+				addr := s.dots.Addr + uint32(2*own)
+				for r := 1; r < Y; r++ {
+					dst := ((t.pr+r)%Y)*X + t.pc
+					_, err := th.SendBlockNB(dst, addr, 1, addr, 1, 2*nc)
+					mustOK(err)
+					mustOK(th.SendInt(dst, s.dotFlag+uint32(t.pr), seq))
+				}
+				for src := 0; src < Y; src++ {
+					if src != t.pr {
+						th.Poll(s.dotFlag+uint32(src), seq)
+					}
+				}
+				for j := 0; j < nc; j++ {
+					sum := 0.0
+					for src := 0; src < Y; src++ {
+						sum += s.dots.Float64(src*maxCols + j)
+					}
+					d[j] = sum
+				}
+				e := int64(Y) * int64(nc)
+				th.Charge(endpoint.Ops{Flops: e - int64(nc), Mem: 2*e + 2*int64(nc), Iters: e + int64(nc), Calls: 1})
+				th.Charge(t.update(k, beta, d))
+			}
+			out.end[me] = th.Now()
+		})
+	}
+	if err := m.Run(-1); err != nil {
+		return err
+	}
+	return m.CheckQuiescent()
+}
