@@ -206,7 +206,7 @@ func (c *cgThesis) loop(cfg CGConfig, s cgSteps) {
 		flag := 0.0
 		if root {
 			c.err = math.Sqrt(e) / c.normB
-			if c.err > cfg.Tol && c.iters+1 < cfg.MaxIter {
+			if cfg.goOn(c.err, c.iters+1) {
 				flag = 1
 			}
 			s.charge(endpoint.Ops{Flops: 3})

@@ -49,6 +49,11 @@ func (sc *Scenario) checkPoint(src Source) error {
 		}
 	case "calibrate":
 		err = sc.CheckCalibration(sc.calibrationSizes(), w.Reps)
+	case "thesis":
+		var rows []ThesisRow
+		if rows, err = sc.thesisRows(); err == nil {
+			err = CheckThesis(sc, src, rows)
+		}
 	}
 	return explainWorkload(err, src)
 }
@@ -145,6 +150,7 @@ var workloadUses = map[string][]string{
 	"coll":      {"kind", "op", "algs", "procs", "sizes", "root", "tier"},
 	"app":       {"kind", "app", "variant", "procs", "sizes", "versions", "app_seed", "params", "nonzeros", "distribute", "grid"},
 	"calibrate": {"kind", "sizes", "reps"},
+	"thesis":    {"kind", "table", "procs", "sizes"},
 }
 
 // UnusedKeys lists the keys ("section.key") the scenario's workload does

@@ -268,6 +268,27 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 			}
 			return nil
 		}
+	case "thesis":
+		trows, _ := sc.thesisRows()
+		res, err := RunThesis(sc, trows, opt)
+		if err != nil {
+			return sum, err
+		}
+		recs := make([]ThesisRecord, len(res))
+		for i, r := range res {
+			recs[i] = r.Record()
+			sum.Lines = append(sum.Lines, fmt.Sprintf("table %s, size %d, P=%d: native %.0f (thesis %.0f), MPI %.0f (thesis %.0f) kcycles, ratio %.3f (thesis %.3f)",
+				r.Row.Table, r.Row.Size(), r.Row.Procs, r.NativeK(), r.Row.NativeK, r.MPIK(), r.Row.MPIK, r.Ratio(), r.Row.Ratio()))
+		}
+		rows = recs
+		chart = func() error {
+			for _, ch := range ThesisCharts(res, sc.Name) {
+				if err := out.save(ch.File, func(p string) error { return ch.Chart.Save(p, 8, 4.5) }); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
 	case "calibrate":
 		sizes := sc.Workload.Sizes
 		if len(sizes) == 0 {

@@ -58,25 +58,6 @@ func (r ThesisResult) Record() ThesisRecord {
 		RatioErrPct: errPct(r.Ratio(), t.Ratio()), Correct: r.Correct}
 }
 
-// ThesisGrid is the processor grid of a thesis row, X by Y: the chip
-// holds exactly the row's processors (section 5.2.1 tiles an X_Dim by
-// Y_Dim processor array over the matrix; the thesis's 32-processor
-// runs are 8x4). Powers of two only, X = 2Y or X = Y.
-func ThesisGrid(p int) (x, y int, err error) {
-	if p < 1 || p&(p-1) != 0 || p > 1<<16 {
-		return 0, 0, fmt.Errorf("procs = %d: the thesis's grids are powers of two, 1..65536", p)
-	}
-	x, y = 1, 1
-	for x*y < p {
-		if x == y {
-			x *= 2
-		} else {
-			y *= 2
-		}
-	}
-	return x, y, nil
-}
-
 // ThesisRows selects rows of table ("5.1" or "5.2"), keeping those whose
 // processor count is in procs (all when procs is empty) and whose size is
 // in sizes (all when empty).
@@ -98,7 +79,7 @@ func ThesisRows(table string, procs, sizes []int) ([]ThesisRow, error) {
 }
 
 // RunThesis runs every row on sc's machine, each on a chip of the row's
-// processor grid (ThesisGrid), native and MPI, in parallel across runs;
+// processor grid (QRThesisGrid), native and MPI, in parallel across runs;
 // results are in row order and do not depend on the worker count.
 func RunThesis(sc *Scenario, rows []ThesisRow, opt RunOptions) ([]ThesisResult, error) {
 	res := make([]ThesisResult, len(rows))
@@ -119,12 +100,11 @@ func RunThesis(sc *Scenario, rows []ThesisRow, opt RunOptions) ([]ThesisResult, 
 	return res, nil
 }
 
-// thesisScenario is sc on the row's chip.
+// thesisScenario is sc on the row's chip: exactly the row's processors,
+// as the grid section 5.2.1 tiles over the matrix (QRThesisGrid: 2x2,
+// 4x2, 4x4, 8x4, 8x8), for CG rows too.
 func thesisScenario(sc *Scenario, r ThesisRow) (Scenario, error) {
-	x, y, err := ThesisGrid(r.Procs)
-	if err != nil {
-		return Scenario{}, err
-	}
+	x, y := QRThesisGrid(r.Procs)
 	s := *sc
 	s.Network.Mesh = fmt.Sprintf("%dx%d", x, y)
 	s.MPI.Procs = r.Procs

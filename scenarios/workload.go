@@ -35,6 +35,8 @@ type Workload struct {
 	Grid       string   `toml:"grid"`
 	Params     string   `toml:"params"`
 	Tier       string   `toml:"tier"`
+	// Table is the thesis table a "thesis" workload reproduces.
+	Table string `toml:"table"`
 }
 
 // Output is the [output] section.
@@ -45,11 +47,11 @@ type Output struct {
 }
 
 // WorkloadKinds lists what a scenario file can run.
-var WorkloadKinds = []string{"noc", "pingpong", "coll", "app", "calibrate"}
+var WorkloadKinds = []string{"noc", "pingpong", "coll", "app", "calibrate", "thesis"}
 
 // WorkloadKeys documents the [workload] and [output] keys.
 var WorkloadKeys = []router.Key{
-	{Name: "kind", Unit: "name", Default: "noc", Allowed: strings.Join(WorkloadKinds, ", "), Doc: "noc: the [noc] sweep; pingpong, coll, app: as the commands of that name; calibrate: fit LogGP"},
+	{Name: "kind", Unit: "name", Default: "noc", Allowed: strings.Join(WorkloadKinds, ", "), Doc: "noc: the [noc] sweep; pingpong, coll, app, thesis: as the commands of that name; calibrate: fit LogGP"},
 	{Name: "from", Unit: "rank", Default: "0", Allowed: "0..P-1", Doc: "pingpong: sending rank"},
 	{Name: "to", Unit: "rank", Default: "-1 (the last)", Allowed: "0..P-1, not from", Doc: "pingpong: echoing rank"},
 	{Name: "sizes", Unit: "bytes or problem sizes", Default: "per kind", Allowed: "as the command's --sizes", Doc: "pingpong, coll, calibrate: message sizes; app: problem sizes"},
@@ -67,13 +69,14 @@ var WorkloadKeys = []router.Key{
 	{Name: "grid", Unit: "XxY", Default: "from procs", Allowed: "X*Y = every procs (app qr, variant thesis)", Doc: "app qr thesis: the processor grid, as app --grid"},
 	{Name: "params", Unit: "file", Default: "(none)", Allowed: "a parameters file (nocsim calibrate --out) of the run's protocol; relative to the scenario file", Doc: "app: predict every MPI run on the LogGOPS tier from its recorded schedule (tier columns, tier.png), and matrix multiply by Hockney, as app --params; coll with tier loggops: the tier's parameters"},
 	{Name: "tier", Unit: "name", Default: "chip", Allowed: "chip, loggops", Doc: "coll: chip (the flit-level simulation) or loggops (the algorithm's generated schedule on the LogGOPS tier with [workload] params; procs up to 2^24, past the mesh)"},
+	{Name: "table", Unit: "name", Default: "5.1", Allowed: "5.1, 5.2", Doc: "thesis: the table to reproduce (procs and sizes, when given, select its rows), as nocsim thesis --table"},
 	{Name: "dir", Unit: "path", Default: "results/NAME", Allowed: "a directory, relative to the scenario file", Doc: "[output] where results, the effective configuration and charts go"},
 	{Name: "plots", Unit: "bool", Default: "true", Allowed: "true, false", Doc: "[output] draw the charts"},
 	{Name: "goal", Unit: "file name", Default: "(none)", Allowed: "a file name without directory; kinds pingpong, coll, app; not with [sweep]", Doc: "[output] record every MPI run as a GOAL schedule in the output directory: one file, or one per point (the point inserted before the extension) when the run has several"},
 }
 
 func defaultWorkload() Workload {
-	return Workload{Kind: "noc", To: -1, Reps: 3, Op: "bcast", Algs: []string{"auto"}, App: "cg", Versions: []string{"mpi", "native"}, AppSeed: 1}
+	return Workload{Kind: "noc", To: -1, Reps: 3, Op: "bcast", Algs: []string{"auto"}, App: "cg", Versions: []string{"mpi", "native"}, AppSeed: 1, Table: "5.1"}
 }
 
 // LoadFile decodes a scenario file; errors name the file and, for an

@@ -1,14 +1,19 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
+	"nocsim/plots"
 	"nocsim/scenarios"
 )
 
@@ -25,11 +30,12 @@ func thesisCommand() *cli.Command {
 	}
 	all := append(flags, keyFlags(machineSections, "procs", "mesh")...)
 	return &cli.Command{
-		Name:      "thesis",
-		Usage:     "reproduce the SCMP thesis's Table 5.1 (CG) or 5.2 (QR): its times beside nocsim's, native and MPI",
-		UsageText: "nocsim thesis --table 5.1\nnocsim thesis --table 5.2 --procs 4,16 --sizes 128,256 --plot-dir figs",
-		Flags:     all,
-		Action:    runThesis,
+		Name:        "thesis",
+		Usage:       "reproduce the SCMP thesis's Table 5.1 (CG) or 5.2 (QR): its times beside nocsim's, native and MPI",
+		UsageText:   "nocsim thesis --table 5.1\nnocsim thesis --table 5.2 --procs 4,16 --sizes 128,256 --plot-dir figs",
+		Flags:       all,
+		Action:      runThesis,
+		Subcommands: []*cli.Command{thesisFitCommand()},
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
 			return usageErr("thesis: %v (see nocsim thesis --help)", err)
 		},
@@ -144,4 +150,99 @@ func writeThesisTable(out io.Writer, res []scenarios.ThesisResult) error {
 // flags over it.
 func thesisScenarioFrom(c *cli.Context) (scenarios.Scenario, scenarios.Source, error) {
 	return scenarioOver(c, scenarios.ThesisMachineName, scenarios.ThesisMachine(), "procs", "mesh")
+}
+
+func thesisFitCommand() *cli.Command {
+	flags := []cli.Flag{
+		&cli.StringFlag{Name: "config", Usage: "machine TOML file to start from (default: the embedded thesis machine); flags override its keys"},
+		&cli.StringFlag{Name: "out", Usage: "write the fitted machine file to `FILE` (the repository's is scenarios/thesis/scmp-thesis.toml)"},
+		&cli.StringFlag{Name: "keys", Usage: "[node] keys to fit, comma-separated (default: all of them)", Value: thesisFitKeyNames()},
+		&cli.IntFlag{Name: "steps", Usage: "most Levenberg-Marquardt steps (each runs the table once per key and once more)", Value: 8},
+		&cli.IntFlag{Name: "workers", Usage: "runs simulated in parallel (0 = one per core); results do not depend on it"},
+		quietFlag,
+	}
+	return &cli.Command{
+		Name:      "fit",
+		Usage:     "fit the processor's operation costs and the MPI library's software costs on Table 5.1 (never on 5.2) and write the machine file",
+		UsageText: "nocsim thesis fit --out scenarios/thesis/scmp-thesis.toml",
+		Flags:     append(flags, keyFlags(machineSections, "procs", "mesh")...),
+		Action:    runThesisFit,
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return usageErr("thesis fit: %v (see nocsim thesis fit --help)", err)
+		},
+	}
+}
+
+func thesisFitKeyNames() string {
+	var ks []string
+	for _, k := range scenarios.ThesisFitKeys {
+		ks = append(ks, k.Key)
+	}
+	return strings.Join(ks, ",")
+}
+
+func runThesisFit(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return usageErr("thesis fit takes no arguments, got %q", c.Args().Slice())
+	}
+	if c.String("out") == "" {
+		return usageErr("--out: required (the machine file to write)")
+	}
+	var keys []scenarios.ThesisFitKey
+	for _, name := range strings.Split(c.String("keys"), ",") {
+		name = strings.TrimSpace(name)
+		i := slices.IndexFunc(scenarios.ThesisFitKeys, func(k scenarios.ThesisFitKey) bool { return k.Key == name })
+		if i < 0 {
+			return usageErr("--keys: %q: allowed %s", name, thesisFitKeyNames())
+		}
+		keys = append(keys, scenarios.ThesisFitKeys[i])
+	}
+	if n := c.Int("steps"); n < 1 || n > 100 {
+		return usageErr("--steps = %d: allowed 1..100", n)
+	}
+	sc, src, err := thesisScenarioFrom(c)
+	if err != nil {
+		return err
+	}
+	rows := scenarios.ThesisTables["5.1"]
+	if err := scenarios.CheckThesis(&sc, src, rows); err != nil {
+		return usageErr("%v", err)
+	}
+	if err := checkWorkers(c, "workers"); err != nil {
+		return err
+	}
+	if err := checkOutputFlags(c, []string{"out"}, nil); err != nil {
+		return err
+	}
+	base := scenarios.ThesisMachine()
+	if p := c.String("config"); p != "" {
+		if base, err = os.ReadFile(p); err != nil {
+			return usageErr("--config: %v", err)
+		}
+	}
+	if validateOnly {
+		return nil
+	}
+	start := time.Now()
+	progress := func(step int, rms float64) {
+		if !quiet(c) {
+			fmt.Fprintf(c.App.ErrWriter, "thesis fit: step %d, RMS log error %.4f, %.0fs\n", step, rms, time.Since(start).Seconds())
+		}
+	}
+	fit, err := scenarios.FitThesis(&sc, rows, keys, c.Int("steps"), scenarios.RunOptions{Workers: c.Int("workers")}, progress)
+	if err != nil {
+		return runErr(err)
+	}
+	var b bytes.Buffer
+	if err := scenarios.WriteThesisMachine(&b, string(base), fit); err != nil {
+		return runErr(err)
+	}
+	if err := plots.WriteFileAtomic(c.String("out"), &b); err != nil {
+		return runErr(err)
+	}
+	for i, k := range fit.Keys {
+		fmt.Fprintf(c.App.Writer, "%s = %d cycles\n", k, fit.Values[i])
+	}
+	fmt.Fprintf(c.App.Writer, "RMS of log(nocsim/thesis) over Table 5.1's %d times: %.4f (start %.4f)\n\n", 2*len(fit.Results), fit.RMSLog, fit.Start)
+	return writeThesisTable(c.App.Writer, fit.Results)
 }

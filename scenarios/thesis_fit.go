@@ -1,0 +1,194 @@
+package scenarios
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+)
+
+// ThesisFitKey is a [node] key `nocsim thesis fit` fits, with its bounds
+// (cycles) and where the fit starts when the machine leaves it at 0 (the
+// fit works on the logarithm of each key).
+type ThesisFitKey struct {
+	Key      string
+	Min, Max float64
+	Start    float64
+}
+
+// ThesisFitKeys are the keys fitted on Table 5.1: the kernels' cost per
+// operation class (a floating-point operation, a word loaded or stored, a
+// loop iteration) and the MPI library's software costs (a call, a thread
+// switch). Everything else is the machine's as the file gives it: the
+// network (link_flits_per_cycle = 2, as the thesis states), the thesis's
+// library profile, the protocol.
+var ThesisFitKeys = []ThesisFitKey{
+	{"flop_cycles", 1, 1000, 1},
+	{"mem_cycles", 1, 1000, 1},
+	{"loop_cycles", 1, 1000, 1},
+	{"call_cycles", 1, 100000, 20},
+	{"thread_dispatch_cycles", 1, 100000, 10},
+}
+
+// ThesisFit is a fit of ThesisFitKeys on table rows.
+type ThesisFit struct {
+	Keys    []string
+	Values  []int64 // cycles, one per key
+	Results []ThesisResult
+	// RMSLog is the root mean square of log(nocsim / thesis) over every
+	// native and MPI time fitted; Start is the same at the starting point.
+	RMSLog, Start float64
+	Evals, Steps  int
+}
+
+// setNodeKeys sets [node] keys on a copy of sc.
+func setNodeKeys(sc *Scenario, keys []string, vals []float64) (Scenario, error) {
+	s := *sc
+	for i, k := range keys {
+		if err := s.Set("node", k, strconv.FormatInt(int64(math.Round(vals[i])), 10)); err != nil {
+			return s, err
+		}
+	}
+	return s, nil
+}
+
+// FitThesis fits keys (ThesisFitKeys, or a subset) so that rows' native
+// and MPI times come as close as they can to the thesis's in relative
+// terms (least squares on the logarithms, Levenberg-Marquardt with gonum's
+// linear least squares; fitLogLM). Each evaluation runs every row, both
+// versions (RunThesis). The fit is deterministic.
+func FitThesis(sc *Scenario, rows []ThesisRow, keys []ThesisFitKey, maxSteps int, opt RunOptions, progress func(step int, rmsLog float64)) (ThesisFit, error) {
+	names := make([]string, len(keys))
+	params := make([]lmParam, len(keys))
+	x0 := make([]float64, len(keys))
+	for i, k := range keys {
+		names[i] = k.Key
+		params[i] = lmParam{Name: k.Key, Min: k.Min, Max: k.Max, Integer: true}
+		v, err := nodeKey(sc, k.Key)
+		if err != nil {
+			return ThesisFit{}, err
+		}
+		if v <= 0 {
+			v = k.Start
+		}
+		x0[i] = math.Min(math.Max(v, k.Min), k.Max)
+	}
+	want := make([]float64, 0, 2*len(rows))
+	for _, r := range rows {
+		want = append(want, r.NativeK)
+	}
+	for _, r := range rows {
+		want = append(want, r.MPIK)
+	}
+	var last []ThesisResult
+	model := func(x []float64) ([]float64, error) {
+		s, err := setNodeKeys(sc, names, x)
+		if err != nil {
+			return nil, err
+		}
+		res, err := RunThesis(&s, rows, RunOptions{Workers: opt.Workers})
+		if err != nil {
+			return nil, err
+		}
+		last = res
+		y := make([]float64, 0, 2*len(res))
+		for _, r := range res {
+			y = append(y, r.NativeK())
+		}
+		for _, r := range res {
+			y = append(y, r.MPIK())
+		}
+		return y, nil
+	}
+	startRMS := -1.0
+	fit, err := fitLogLM(model, params, x0, want, maxSteps, func(step int, rms float64) {
+		if startRMS < 0 {
+			startRMS = rms
+		}
+		if progress != nil {
+			progress(step, rms)
+		}
+	})
+	if err != nil {
+		return ThesisFit{}, err
+	}
+	// The results at the fitted point (the last evaluation may have been
+	// a rejected trial).
+	s, err := setNodeKeys(sc, names, fit.X)
+	if err != nil {
+		return ThesisFit{}, err
+	}
+	if last, err = RunThesis(&s, rows, RunOptions{Workers: opt.Workers}); err != nil {
+		return ThesisFit{}, err
+	}
+	out := ThesisFit{Keys: names, Results: last, RMSLog: fit.RMS, Start: startRMS, Evals: fit.Evals + 1, Steps: fit.Steps}
+	for _, v := range fit.X {
+		out.Values = append(out.Values, int64(math.Round(v)))
+	}
+	return out, nil
+}
+
+// nodeKey reads an integer [node] key's value.
+func nodeKey(sc *Scenario, key string) (float64, error) {
+	f, ok := field(reflect.ValueOf(&sc.Node).Elem(), key)
+	if !ok || !f.CanInt() {
+		return 0, fmt.Errorf("[node] %s: not an integer key", key)
+	}
+	return float64(f.Int()), nil
+}
+
+// WriteThesisMachine writes the machine file: base (the machine the fit
+// started from, as TOML text) with the fitted keys set in its [node]
+// section, and a header that says how they were fitted and how well.
+func WriteThesisMachine(w io.Writer, base string, fit ThesisFit) error {
+	var b strings.Builder
+	b.WriteString("# The SCMP machine of the thesis (J. H. Poole, 2004; seed 000), for `nocsim thesis`.\n")
+	b.WriteString("# Written by `nocsim thesis fit`: the [node] keys below marked \"fitted\" were fitted on\n")
+	fmt.Fprintf(&b, "# Table 5.1 (CG, native and MPI times, %d rows) by least squares on log(time); nothing\n", len(fit.Results))
+	b.WriteString("# is fitted to Table 5.2 (QR), which this machine predicts.\n")
+	fmt.Fprintf(&b, "# RMS of log(nocsim/thesis): %.4f at the start, %.4f fitted (%d evaluations, %d steps).\n", fit.Start, fit.RMSLog, fit.Evals, fit.Steps)
+	fitted := map[string]int64{}
+	for i, k := range fit.Keys {
+		fitted[k] = fit.Values[i]
+	}
+	inNode := false
+	done := map[string]bool{}
+	lines := strings.Split(strings.TrimRight(base, "\n"), "\n")
+	flush := func() {
+		for _, k := range fit.Keys {
+			if !done[k] {
+				fmt.Fprintf(&b, "%s = %d # cycles, fitted\n", k, fitted[k])
+				done[k] = true
+			}
+		}
+	}
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "# The SCMP machine of the thesis") || strings.HasPrefix(t, "# Written by `nocsim thesis fit`") ||
+			strings.HasPrefix(t, "# Table 5.1 (CG") || strings.HasPrefix(t, "# is fitted to Table 5.2") || strings.HasPrefix(t, "# RMS of log") {
+			continue // the old header
+		}
+		if strings.HasPrefix(t, "[") {
+			if inNode {
+				flush()
+			}
+			inNode = t == "[node]"
+		}
+		if inNode {
+			if k, _, ok := strings.Cut(t, "="); ok {
+				if _, f := fitted[strings.TrimSpace(k)]; f {
+					continue // replaced below
+				}
+			}
+		}
+		b.WriteString(l + "\n")
+	}
+	if !inNode && len(done) == 0 {
+		b.WriteString("\n[node]\n")
+	}
+	flush()
+	_, err := io.WriteString(w, b.String())
+	return err
+}
