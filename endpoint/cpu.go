@@ -2,6 +2,7 @@ package endpoint
 
 import (
 	"fmt"
+	"math"
 
 	"nocsim/des"
 	"nocsim/router"
@@ -20,14 +21,17 @@ type CPUSpec struct {
 	CopyCyclesPerWord    int64   `toml:"copy_cycles_per_word"`
 	SendFlitsPerCycle    int     `toml:"send_flits_per_cycle"`
 	PollCycles           int64   `toml:"poll_cycles"`
-	FlopCycles           int64   `toml:"flop_cycles"`
 	// The processor cost model by operation class (thesis section 5 and
 	// issue 15): a kernel counts what its loops do (Ops) and Charge turns
-	// the counts into cycles. They default to 0, so a kernel charging its
+	// the counts into cycles. Costs are average cycles per operation, so
+	// they may be fractions (a dual-issue core's 0.5 cycles a flop; a
+	// fitted machine's 2.37); a charge is rounded to whole cycles. The
+	// three beside flop_cycles default to 0, so a kernel charging its
 	// flops through Charge costs exactly what Flops charged before.
-	MemCycles        int64 `toml:"mem_cycles"`
-	LoopCycles       int64 `toml:"loop_cycles"`
-	KernelCallCycles int64 `toml:"kernel_call_cycles"`
+	FlopCycles       float64 `toml:"flop_cycles"`
+	MemCycles        float64 `toml:"mem_cycles"`
+	LoopCycles       float64 `toml:"loop_cycles"`
+	KernelCallCycles float64 `toml:"kernel_call_cycles"`
 }
 
 // Ops counts a kernel's work by operation class, as its code does it.
@@ -43,9 +47,10 @@ func (o Ops) Add(p Ops) Ops {
 	return Ops{o.Flops + p.Flops, o.Mem + p.Mem, o.Iters + p.Iters, o.Calls + p.Calls}
 }
 
-// Cycles is what the counts cost on this processor.
+// Cycles is what the counts cost on this processor, to the nearest cycle.
 func (s CPUSpec) Cycles(o Ops) int64 {
-	return o.Flops*s.FlopCycles + o.Mem*s.MemCycles + o.Iters*s.LoopCycles + o.Calls*s.KernelCallCycles
+	return int64(math.Round(float64(o.Flops)*s.FlopCycles + float64(o.Mem)*s.MemCycles +
+		float64(o.Iters)*s.LoopCycles + float64(o.Calls)*s.KernelCallCycles))
 }
 
 // Charge occupies the processor for what the counts cost (one Compute).
@@ -72,10 +77,10 @@ var CPUKeys = []router.Key{
 	{Name: "copy_cycles_per_word", Unit: "cycles/word", Default: "1", Allowed: "0..1000000", Doc: "copying or packing memory by the processor"},
 	{Name: "send_flits_per_cycle", Unit: "flits/cycle", Default: "2", Allowed: "1..16", Doc: "send instructions (SEND2) building a message flit by flit"},
 	{Name: "poll_cycles", Unit: "cycles", Default: "4", Allowed: "0..1000000", Doc: "one turn of a wait loop (suspendThread and a flag check)"},
-	{Name: "flop_cycles", Unit: "cycles/flop", Default: "1", Allowed: "0..1000000", Doc: "a floating-point operation charged by Flops"},
-	{Name: "mem_cycles", Unit: "cycles/word", Default: "0", Allowed: "0..1000000", Doc: "a 32-bit word a kernel loads or stores (a double is two), charged by the application kernels' operation counts"},
-	{Name: "loop_cycles", Unit: "cycles/iteration", Default: "0", Allowed: "0..1000000", Doc: "a loop iteration of an application kernel (its increment, compare and branch)"},
-	{Name: "kernel_call_cycles", Unit: "cycles/call", Default: "0", Allowed: "0..1000000", Doc: "a call an application kernel makes to its own functions (library calls cost call_cycles)"},
+	{Name: "flop_cycles", Unit: "cycles/flop", Default: "1", Allowed: "0..1e6, fractions allowed", Doc: "a floating-point operation charged by Flops (average cycles; a charge is rounded to whole cycles)"},
+	{Name: "mem_cycles", Unit: "cycles/word", Default: "0", Allowed: "0..1e6, fractions allowed", Doc: "a 32-bit word a kernel loads or stores (a double is two), charged by the application kernels' operation counts"},
+	{Name: "loop_cycles", Unit: "cycles/iteration", Default: "0", Allowed: "0..1e6, fractions allowed", Doc: "a loop iteration of an application kernel (its increment, compare and branch)"},
+	{Name: "kernel_call_cycles", Unit: "cycles/call", Default: "0", Allowed: "0..1e6, fractions allowed", Doc: "a call an application kernel makes to its own functions (library calls cost call_cycles)"},
 }
 
 // Validate checks every field against CPUKeys.
@@ -92,13 +97,17 @@ func (s CPUSpec) Validate() error {
 		{"copy_cycles_per_word", s.CopyCyclesPerWord, 0, 1e6},
 		{"send_flits_per_cycle", int64(s.SendFlitsPerCycle), 1, 16},
 		{"poll_cycles", s.PollCycles, 0, 1e6},
-		{"flop_cycles", s.FlopCycles, 0, 1e6},
-		{"mem_cycles", s.MemCycles, 0, 1e6},
-		{"loop_cycles", s.LoopCycles, 0, 1e6},
-		{"kernel_call_cycles", s.KernelCallCycles, 0, 1e6},
 	} {
 		if err := router.CheckRange(c.key, c.v, c.lo, c.hi); err != nil {
 			return err
+		}
+	}
+	for _, c := range []struct {
+		key string
+		v   float64
+	}{{"flop_cycles", s.FlopCycles}, {"mem_cycles", s.MemCycles}, {"loop_cycles", s.LoopCycles}, {"kernel_call_cycles", s.KernelCallCycles}} {
+		if !(c.v >= 0 && c.v <= 1e6) { // NaN fails both
+			return &router.KeyError{Key: c.key, Value: fmt.Sprint(c.v), Allowed: "0..1e6 cycles (fractions allowed)"}
 		}
 	}
 	if !(s.ClockHz >= 1e6 && s.ClockHz <= 1e12) {

@@ -96,7 +96,7 @@ func (t *Thread) Compute(cycles int64) {
 }
 
 // Flops charges n floating-point operations at flop_cycles each.
-func (t *Thread) Flops(n int64) { t.Compute(n * t.node.cpu.FlopCycles) }
+func (t *Thread) Flops(n int64) { t.Compute(t.node.cpu.Cycles(Ops{Flops: n})) }
 
 // Suspend gives the processor to threads that are ready (suspendThread);
 // the thread continues after them.

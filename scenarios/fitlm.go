@@ -8,8 +8,9 @@ import (
 )
 
 // lmParam is one parameter of a least-squares fit: its name, bounds and
-// whether the model takes it as an integer (cycles). Fits run in the
-// logarithm of the parameters, so bounds must be positive.
+// whether the model takes it as an integer (cycles). Fits run in
+// u = log(1 + x), so that a parameter moves by factors when it is large
+// and can still reach 0 (bounds must be >= 0).
 type lmParam struct {
 	Name     string
 	Min, Max float64
@@ -26,8 +27,7 @@ type lmFit struct {
 
 // fitLogLM fits the parameters x (starting at x0) so that model(x) comes
 // close to want in relative terms: it minimises the sum over cells of
-// (log model_i - log want_i)^2 by Levenberg-Marquardt in log-parameter
-// space, each step a damped linear least-squares problem solved by gonum
+// (log model_i - log want_i)^2 by Levenberg-Marquardt in log(1 + x), each step a damped linear least-squares problem solved by gonum
 // (mat.Dense.Solve) with a Jacobian from forward differences. The model is
 // a simulation, so every evaluation counts: steps stop after maxSteps, or
 // when a step improves the RMS by less than 0.1%.
@@ -41,7 +41,7 @@ func fitLogLM(model func(x []float64) ([]float64, error), params []lmParam, x0, 
 	fix := func(u []float64) []float64 { // log-space point -> model parameters
 		x := make([]float64, n)
 		for j, p := range params {
-			v := math.Min(math.Max(math.Exp(u[j]), p.Min), p.Max)
+			v := math.Min(math.Max(math.Expm1(u[j]), p.Min), p.Max)
 			if p.Integer {
 				v = math.Round(v)
 			}
@@ -72,7 +72,7 @@ func fitLogLM(model func(x []float64) ([]float64, error), params []lmParam, x0, 
 	}
 	u := make([]float64, n)
 	for j := range u {
-		u[j] = math.Log(x0[j])
+		u[j] = math.Log1p(x0[j])
 	}
 	x := fix(u)
 	r, rms, err := eval(x)
@@ -88,18 +88,17 @@ func fitLogLM(model func(x []float64) ([]float64, error), params []lmParam, x0, 
 		J := mat.NewDense(m, n, nil)
 		for j, p := range params {
 			xj := append([]float64(nil), x...)
-			h := 0.1
-			xj[j] = x[j] * math.Exp(h)
+			xj[j] = math.Expm1(math.Log1p(x[j]) + 0.1)
 			if p.Integer {
 				xj[j] = math.Max(math.Round(xj[j]), x[j]+1)
 			}
 			if xj[j] > p.Max { // step down instead, inside the bounds
-				xj[j] = x[j] / math.Exp(h)
+				xj[j] = math.Expm1(math.Log1p(x[j]) - 0.1)
 				if p.Integer {
 					xj[j] = math.Min(math.Round(xj[j]), x[j]-1)
 				}
 			}
-			h = math.Log(xj[j] / x[j])
+			h := math.Log1p(xj[j]) - math.Log1p(x[j])
 			rj, _, err := eval(xj)
 			if err != nil {
 				return fit, err
@@ -138,7 +137,7 @@ func fitLogLM(model func(x []float64) ([]float64, error), params []lmParam, x0, 
 				improved = true
 				gain := (rms - rmsn) / rms
 				for j := range un { // clamp u to what was evaluated
-					un[j] = math.Log(xn[j])
+					un[j] = math.Log1p(xn[j])
 				}
 				u, x, r, rms = un, xn, rn, rmsn
 				lambda = math.Max(lambda/10, 1e-6)

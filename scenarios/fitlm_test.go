@@ -49,6 +49,18 @@ func TestFitLogLMRecoversKnownModel(t *testing.T) {
 	}
 }
 
+// A parameter can fit to 0 (the fit runs in log(1 + x)).
+func TestFitLogLMReachesZero(t *testing.T) {
+	model := func(x []float64) ([]float64, error) { return []float64{10 + x[0], 20 + 3*x[0], 5 + x[1]}, nil }
+	fit, err := fitLogLM(model, []lmParam{{"a", 0, 100, false}, {"b", 0, 100, false}}, []float64{5, 5}, []float64{10, 20, 8}, 50, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fit.X[0] > 1e-3 || math.Abs(fit.X[1]-3) > 1e-3 {
+		t.Errorf("fitted %v, want [0 3]", fit.X)
+	}
+}
+
 // Bounds hold: a parameter whose best value lies outside them ends on the
 // bound.
 func TestFitLogLMBounds(t *testing.T) {

@@ -16,6 +16,7 @@ type ThesisFitKey struct {
 	Key      string
 	Min, Max float64
 	Start    float64
+	Integer  bool // the key takes whole cycles
 }
 
 // ThesisFitKeys are the keys fitted on Table 5.1: the kernels' cost per
@@ -25,17 +26,17 @@ type ThesisFitKey struct {
 // network (link_flits_per_cycle = 2, as the thesis states), the thesis's
 // library profile, the protocol.
 var ThesisFitKeys = []ThesisFitKey{
-	{"flop_cycles", 1, 1000, 1},
-	{"mem_cycles", 1, 1000, 1},
-	{"loop_cycles", 1, 1000, 1},
-	{"call_cycles", 1, 100000, 20},
-	{"thread_dispatch_cycles", 1, 100000, 10},
+	{"flop_cycles", 0, 1000, 1, false},
+	{"mem_cycles", 0, 1000, 0.5, false},
+	{"loop_cycles", 0, 1000, 0.5, false},
+	{"call_cycles", 0, 100000, 20, true},
+	{"thread_dispatch_cycles", 0, 100000, 10, true},
 }
 
 // ThesisFit is a fit of ThesisFitKeys on table rows.
 type ThesisFit struct {
 	Keys    []string
-	Values  []int64 // cycles, one per key
+	Values  []float64 // cycles, one per key
 	Results []ThesisResult
 	// RMSLog is the root mean square of log(nocsim / thesis) over every
 	// native and MPI time fitted; Start is the same at the starting point.
@@ -47,11 +48,20 @@ type ThesisFit struct {
 func setNodeKeys(sc *Scenario, keys []string, vals []float64) (Scenario, error) {
 	s := *sc
 	for i, k := range keys {
-		if err := s.Set("node", k, strconv.FormatInt(int64(math.Round(vals[i])), 10)); err != nil {
+		if err := s.Set("node", k, keyText(vals[i])); err != nil {
 			return s, err
 		}
 	}
 	return s, nil
+}
+
+// keyText writes a fitted value: whole numbers as integers, fractions to
+// four significant digits (more than the fit resolves).
+func keyText(v float64) string {
+	if v == math.Round(v) {
+		return strconv.FormatInt(int64(v), 10)
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
 }
 
 // FitThesis fits keys (ThesisFitKeys, or a subset) so that rows' native
@@ -65,13 +75,13 @@ func FitThesis(sc *Scenario, rows []ThesisRow, keys []ThesisFitKey, maxSteps int
 	x0 := make([]float64, len(keys))
 	for i, k := range keys {
 		names[i] = k.Key
-		params[i] = lmParam{Name: k.Key, Min: k.Min, Max: k.Max, Integer: true}
+		params[i] = lmParam{Name: k.Key, Min: k.Min, Max: k.Max, Integer: k.Integer}
 		v, err := nodeKey(sc, k.Key)
 		if err != nil {
 			return ThesisFit{}, err
 		}
-		if v <= 0 {
-			v = k.Start
+		if v <= 0 && k.Start > 0 {
+			v = k.Start // 0 is a bound: start where the fit can move
 		}
 		x0[i] = math.Min(math.Max(v, k.Min), k.Max)
 	}
@@ -124,19 +134,20 @@ func FitThesis(sc *Scenario, rows []ThesisRow, keys []ThesisFitKey, maxSteps int
 		return ThesisFit{}, err
 	}
 	out := ThesisFit{Keys: names, Results: last, RMSLog: fit.RMS, Start: startRMS, Evals: fit.Evals + 1, Steps: fit.Steps}
-	for _, v := range fit.X {
-		out.Values = append(out.Values, int64(math.Round(v)))
-	}
+	out.Values = fit.X
 	return out, nil
 }
 
-// nodeKey reads an integer [node] key's value.
+// nodeKey reads a numeric [node] key's value.
 func nodeKey(sc *Scenario, key string) (float64, error) {
 	f, ok := field(reflect.ValueOf(&sc.Node).Elem(), key)
-	if !ok || !f.CanInt() {
-		return 0, fmt.Errorf("[node] %s: not an integer key", key)
+	switch {
+	case ok && f.CanInt():
+		return float64(f.Int()), nil
+	case ok && f.CanFloat():
+		return f.Float(), nil
 	}
-	return float64(f.Int()), nil
+	return 0, fmt.Errorf("[node] %s: not a numeric key", key)
 }
 
 // WriteThesisMachine writes the machine file: base (the machine the fit
@@ -149,7 +160,7 @@ func WriteThesisMachine(w io.Writer, base string, fit ThesisFit) error {
 	fmt.Fprintf(&b, "# Table 5.1 (CG, native and MPI times, %d rows) by least squares on log(time); nothing\n", len(fit.Results))
 	b.WriteString("# is fitted to Table 5.2 (QR), which this machine predicts.\n")
 	fmt.Fprintf(&b, "# RMS of log(nocsim/thesis): %.4f at the start, %.4f fitted (%d evaluations, %d steps).\n", fit.Start, fit.RMSLog, fit.Evals, fit.Steps)
-	fitted := map[string]int64{}
+	fitted := map[string]float64{}
 	for i, k := range fit.Keys {
 		fitted[k] = fit.Values[i]
 	}
@@ -159,7 +170,7 @@ func WriteThesisMachine(w io.Writer, base string, fit ThesisFit) error {
 	flush := func() {
 		for _, k := range fit.Keys {
 			if !done[k] {
-				fmt.Fprintf(&b, "%s = %d # cycles, fitted\n", k, fitted[k])
+				fmt.Fprintf(&b, "%s = %s # cycles, fitted\n", k, keyText(fitted[k]))
 				done[k] = true
 			}
 		}

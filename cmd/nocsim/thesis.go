@@ -241,7 +241,7 @@ func runThesisFit(c *cli.Context) error {
 		return runErr(err)
 	}
 	for i, k := range fit.Keys {
-		fmt.Fprintf(c.App.Writer, "%s = %d cycles\n", k, fit.Values[i])
+		fmt.Fprintf(c.App.Writer, "%s = %.4g cycles\n", k, fit.Values[i])
 	}
 	fmt.Fprintf(c.App.Writer, "RMS of log(nocsim/thesis) over Table 5.1's %d times: %.4f (start %.4f)\n\n", 2*len(fit.Results), fit.RMSLog, fit.Start)
 	return writeThesisTable(c.App.Writer, fit.Results)
