@@ -150,7 +150,7 @@ var workloadUses = map[string][]string{
 	"coll":      {"kind", "op", "algs", "procs", "sizes", "root", "tier"},
 	"app":       {"kind", "app", "variant", "procs", "sizes", "versions", "app_seed", "params", "nonzeros", "distribute", "grid"},
 	"calibrate": {"kind", "sizes", "reps"},
-	"thesis":    {"kind", "table", "procs", "sizes"},
+	"thesis":    {"kind", "table", "procs", "sizes", "distribute"},
 }
 
 // UnusedKeys lists the keys ("section.key") the scenario's workload does

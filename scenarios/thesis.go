@@ -36,6 +36,7 @@ type ThesisRecord struct {
 	Nonzeros           int     `json:"nonzeros,omitempty"`
 	Matrix             int     `json:"matrix,omitempty"`
 	Procs              int     `json:"procs"`
+	Distribute         string  `json:"distribute,omitempty"`
 	ThesisNativeKCycle float64 `json:"thesis_native_kcycles"`
 	ThesisMPIKCycle    float64 `json:"thesis_mpi_kcycles"`
 	ThesisRatio        float64 `json:"thesis_ratio"`
@@ -51,7 +52,7 @@ type ThesisRecord struct {
 // Record is the row's JSON form.
 func (r ThesisResult) Record() ThesisRecord {
 	t := r.Row
-	return ThesisRecord{Nonzeros: t.Nonzeros, Matrix: t.Matrix, Procs: t.Procs,
+	return ThesisRecord{Nonzeros: t.Nonzeros, Matrix: t.Matrix, Procs: t.Procs, Distribute: t.Distribute,
 		ThesisNativeKCycle: t.NativeK, ThesisMPIKCycle: t.MPIK, ThesisRatio: t.Ratio(),
 		NativeKCycle: r.NativeK(), MPIKCycle: r.MPIK(), Ratio: r.Ratio(),
 		NativeErrPct: errPct(r.NativeK(), t.NativeK), MPIErrPct: errPct(r.MPIK(), t.MPIK),

@@ -23,6 +23,14 @@ func ThesisMachine() []byte { return thesisMachine }
 func (sc *Scenario) thesisRows() ([]ThesisRow, error) {
 	w := sc.Workload
 	rows, err := ThesisRows(w.Table, w.Procs, w.Sizes)
+	if err == nil && len(w.Distribute) > 0 {
+		if len(w.Distribute) > 1 || w.Table != "5.1" {
+			return nil, &router.KeyError{Key: "distribute", Value: fmt.Sprint(w.Distribute), Allowed: "one of bcast, alltoall, with table 5.1 (run a file per choice)"}
+		}
+		for i := range rows {
+			rows[i].Distribute = w.Distribute[0]
+		}
+	}
 	if err != nil {
 		key := "procs"
 		if _, ok := ThesisTables[w.Table]; !ok {
@@ -76,7 +84,7 @@ const (
 // iterations.
 func thesisCG(r ThesisRow, native bool) CGConfig {
 	return CGConfig{Procs: r.Procs, N: ThesisCGUnknowns, Nonzeros: r.Nonzeros, Tol: 1e-8,
-		MaxIter: ThesisCGIterations, Iterations: ThesisCGIterations, Native: native, Seed: 1, Variant: "thesis"}
+		MaxIter: ThesisCGIterations, Iterations: ThesisCGIterations, Native: native, Seed: 1, Variant: "thesis", Distribute: r.Distribute}
 }
 
 // thesisQR is the QR run of a Table 5.2 row: section 5.2.1 as written on

@@ -24,6 +24,7 @@ func thesisCommand() *cli.Command {
 		&cli.StringFlag{Name: "procs", Usage: "only the rows with these processor counts, comma-separated (default: every row)"},
 		&cli.StringFlag{Name: "sizes", Usage: "only the rows with these sizes (5.1: nonzeros; 5.2: matrix order), comma-separated (default: every row)"},
 		&cli.BoolFlag{Name: "json", Usage: "print a JSON array, one object per row"},
+		&cli.StringFlag{Name: "distribute", Usage: "table 5.1, MPI version: DistributeP as written (bcast: a loop of packed broadcasts) or as one Alltoallw (alltoall, the thesis's section 6.1 future work)", Value: "bcast"},
 		&cli.StringFlag{Name: "plot-dir", Usage: "draw the table's figures (thesis and nocsim side by side) as PNG files into `DIR`"},
 		&cli.IntFlag{Name: "workers", Usage: "runs simulated in parallel (0 = one per core); results do not depend on it"},
 		quietFlag,
@@ -65,6 +66,16 @@ func runThesis(c *cli.Context) error {
 	rows, err := scenarios.ThesisRows(table, procs, sizes)
 	if err != nil {
 		return usageErr("--procs/--sizes: %v", err)
+	}
+	switch d := c.String("distribute"); {
+	case d != "bcast" && d != "alltoall":
+		return usageErr("--distribute = %q: allowed bcast, alltoall", d)
+	case d == "alltoall" && table != "5.1":
+		return usageErr("--distribute = alltoall: allowed with --table 5.1 (CG) only")
+	case d == "alltoall":
+		for i := range rows {
+			rows[i].Distribute = d
+		}
 	}
 	sc, src, err := thesisScenarioFrom(c)
 	if err != nil {

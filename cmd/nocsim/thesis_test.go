@@ -70,6 +70,8 @@ func TestThesisBadInput(t *testing.T) {
 		{[]string{"thesis", "--table", "5.2", "--sizes", "x"}, "--sizes"},
 		{[]string{"thesis", "--table", "5.1", "--plot-dir", file}, "--plot-dir"},
 		{[]string{"thesis", "--table", "5.1", "--call-cycles", "-1"}, "--call-cycles"},
+		{[]string{"thesis", "--table", "5.1", "--distribute", "ring"}, "--distribute"},
+		{[]string{"thesis", "--table", "5.2", "--distribute", "alltoall"}, "--distribute"},
 		{[]string{"thesis", "fit"}, "--out"},
 		{[]string{"thesis", "fit", "--out", filepath.Join(dir, "m.toml"), "--keys", "flop_cycles,nope"}, "--keys"},
 		{[]string{"thesis", "fit", "--out", filepath.Join(dir, "m.toml"), "--steps", "0"}, "--steps"},
