@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 
 	"nocsim/mpi"
@@ -179,6 +180,11 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 		for _, r := range pr {
 			sum.Lines = append(sum.Lines, fmt.Sprintf("%d bytes: %.1f cycles one way", r.SizeBytes, r.OneWayCycles))
 		}
+		if slices.ContainsFunc(pr, func(r PingRow) bool { return r.SizeBytes > 0 }) {
+			chart = func() error {
+				return out.save("pingpong.png", func(p string) error { return PingPongChart(pr, sc.Network.Mesh).Save(p, 0, 0) })
+			}
+		}
 	case "coll":
 		if sc.onTier() {
 			ts, warnings, err := sc.tierSweep()
@@ -208,6 +214,14 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 		rows = cr
 		for _, r := range cr {
 			sum.Lines = append(sum.Lines, fmt.Sprintf("%s %s, P=%d, %d bytes: %d cycles, correct %v", r.Op, r.Algorithm, r.Procs, r.SizeBytes, r.Cycles, r.Correct))
+		}
+		// Against size when several were run, else against P.
+		x := "procs"
+		if len(sc.collSweep().Sizes) > 1 {
+			x = "size"
+		}
+		if ch := CollChart(cr, x, sc.Network.Mesh); len(ch.Series) > 0 {
+			chart = func() error { return out.save("coll.png", func(p string) error { return ch.Save(p, 0, 0) }) }
 		}
 	case "app":
 		sw := sc.appSweep()
