@@ -13,6 +13,7 @@ import (
 // (cycles) and where the fit starts when the machine leaves it at 0 (the
 // fit works on the logarithm of each key).
 type ThesisFitKey struct {
+	Section  string // "node" or "mpi"
 	Key      string
 	Min, Max float64
 	Start    float64
@@ -26,16 +27,25 @@ type ThesisFitKey struct {
 // network (link_flits_per_cycle = 2, as the thesis states), the thesis's
 // library profile, the protocol.
 var ThesisFitKeys = []ThesisFitKey{
-	{"flop_cycles", 0, 1000, 1, false},
-	{"mem_cycles", 0, 1000, 0.5, false},
-	{"loop_cycles", 0, 1000, 0.5, false},
-	{"call_cycles", 0, 100000, 20, true},
-	{"thread_dispatch_cycles", 0, 100000, 10, true},
+	{"node", "flop_cycles", 0, 1000, 1, false},
+	{"node", "mem_cycles", 0, 1000, 0.5, false},
+	{"node", "loop_cycles", 0, 1000, 0.5, false},
+	{"node", "call_cycles", 0, 100000, 20, true},
+	{"node", "thread_dispatch_cycles", 0, 100000, 10, true},
+	{"node", "poll_cycles", 0, 100000, 4, true},
+	{"node", "copy_cycles_per_word", 0, 100000, 1, true},
+	{"mpi", "match_cycles", 0, 100000, 2, true},
 }
+
+// ThesisDefaultFitKeys are the keys `thesis fit` fits unless told
+// otherwise. flop_cycles stays 1 (a simple in-order FPU): a flop and a
+// memory word come in nearly fixed proportion in CG's loops, so a fit of
+// both cannot tell them apart and drifts to a flop costing nothing.
+var ThesisDefaultFitKeys = []string{"mem_cycles", "loop_cycles", "call_cycles", "thread_dispatch_cycles", "poll_cycles", "copy_cycles_per_word", "match_cycles"}
 
 // ThesisFit is a fit of ThesisFitKeys on table rows.
 type ThesisFit struct {
-	Keys    []string
+	Keys    []string  // "section.key"
 	Values  []float64 // cycles, one per key
 	Results []ThesisResult
 	// RMSLog is the root mean square of log(nocsim / thesis) over every
@@ -44,11 +54,12 @@ type ThesisFit struct {
 	Evals, Steps  int
 }
 
-// setNodeKeys sets [node] keys on a copy of sc.
-func setNodeKeys(sc *Scenario, keys []string, vals []float64) (Scenario, error) {
+// setKeys sets "section.key" keys on a copy of sc.
+func setKeys(sc *Scenario, keys []string, vals []float64) (Scenario, error) {
 	s := *sc
 	for i, k := range keys {
-		if err := s.Set("node", k, keyText(vals[i])); err != nil {
+		sec, key, _ := strings.Cut(k, ".")
+		if err := s.Set(sec, key, keyText(vals[i])); err != nil {
 			return s, err
 		}
 	}
@@ -74,9 +85,9 @@ func FitThesis(sc *Scenario, rows []ThesisRow, keys []ThesisFitKey, maxSteps int
 	params := make([]lmParam, len(keys))
 	x0 := make([]float64, len(keys))
 	for i, k := range keys {
-		names[i] = k.Key
-		params[i] = lmParam{Name: k.Key, Min: k.Min, Max: k.Max, Integer: k.Integer}
-		v, err := nodeKey(sc, k.Key)
+		names[i] = k.Section + "." + k.Key
+		params[i] = lmParam{Name: names[i], Min: k.Min, Max: k.Max, Integer: k.Integer}
+		v, err := numericKey(sc, k.Section, k.Key)
 		if err != nil {
 			return ThesisFit{}, err
 		}
@@ -94,7 +105,7 @@ func FitThesis(sc *Scenario, rows []ThesisRow, keys []ThesisFitKey, maxSteps int
 	}
 	var last []ThesisResult
 	model := func(x []float64) ([]float64, error) {
-		s, err := setNodeKeys(sc, names, x)
+		s, err := setKeys(sc, names, x)
 		if err != nil {
 			return nil, err
 		}
@@ -126,7 +137,7 @@ func FitThesis(sc *Scenario, rows []ThesisRow, keys []ThesisFitKey, maxSteps int
 	}
 	// The results at the fitted point (the last evaluation may have been
 	// a rejected trial).
-	s, err := setNodeKeys(sc, names, fit.X)
+	s, err := setKeys(sc, names, fit.X)
 	if err != nil {
 		return ThesisFit{}, err
 	}
@@ -138,68 +149,74 @@ func FitThesis(sc *Scenario, rows []ThesisRow, keys []ThesisFitKey, maxSteps int
 	return out, nil
 }
 
-// nodeKey reads a numeric [node] key's value.
-func nodeKey(sc *Scenario, key string) (float64, error) {
-	f, ok := field(reflect.ValueOf(&sc.Node).Elem(), key)
+// numericKey reads a numeric [node] or [mpi] key's value.
+func numericKey(sc *Scenario, section, key string) (float64, error) {
+	v := reflect.ValueOf(&sc.Node).Elem()
+	if section == "mpi" {
+		v = reflect.ValueOf(&sc.MPI).Elem()
+	}
+	f, ok := field(v, key)
 	switch {
 	case ok && f.CanInt():
 		return float64(f.Int()), nil
 	case ok && f.CanFloat():
 		return f.Float(), nil
 	}
-	return 0, fmt.Errorf("[node] %s: not a numeric key", key)
+	return 0, fmt.Errorf("[%s] %s: not a numeric key", section, key)
 }
 
 // WriteThesisMachine writes the machine file: base (the machine the fit
-// started from, as TOML text) with the fitted keys set in its [node]
-// section, and a header that says how they were fitted and how well.
+// started from, as TOML text) with the fitted keys set in their sections,
+// and a header that says how they were fitted and how well.
 func WriteThesisMachine(w io.Writer, base string, fit ThesisFit) error {
 	var b strings.Builder
 	b.WriteString("# The SCMP machine of the thesis (J. H. Poole, 2004; seed 000), for `nocsim thesis`.\n")
-	b.WriteString("# Written by `nocsim thesis fit`: the [node] keys below marked \"fitted\" were fitted on\n")
-	fmt.Fprintf(&b, "# Table 5.1 (CG, native and MPI times, %d rows) by least squares on log(time); nothing\n", len(fit.Results))
-	b.WriteString("# is fitted to Table 5.2 (QR), which this machine predicts.\n")
+	b.WriteString("# Written by `nocsim thesis fit`: the keys marked \"fitted\" were fitted on Table 5.1\n")
+	fmt.Fprintf(&b, "# (CG, native and MPI times, %d rows) by least squares on log(time); nothing is fitted\n", len(fit.Results))
+	b.WriteString("# to Table 5.2 (QR), which this machine predicts.\n")
 	fmt.Fprintf(&b, "# RMS of log(nocsim/thesis): %.4f at the start, %.4f fitted (%d evaluations, %d steps).\n", fit.Start, fit.RMSLog, fit.Evals, fit.Steps)
-	fitted := map[string]float64{}
+	fitted := map[string]float64{} // "section.key"
 	for i, k := range fit.Keys {
 		fitted[k] = fit.Values[i]
 	}
-	inNode := false
 	done := map[string]bool{}
-	lines := strings.Split(strings.TrimRight(base, "\n"), "\n")
-	flush := func() {
+	section := ""
+	flush := func() { // the section's fitted keys not yet written
 		for _, k := range fit.Keys {
-			if !done[k] {
-				fmt.Fprintf(&b, "%s = %s # cycles, fitted\n", k, keyText(fitted[k]))
+			if sec, key, _ := strings.Cut(k, "."); sec == section && !done[k] {
+				fmt.Fprintf(&b, "%s = %s # cycles, fitted\n", key, keyText(fitted[k]))
 				done[k] = true
 			}
 		}
 	}
-	for _, l := range lines {
+	for _, l := range strings.Split(strings.TrimRight(base, "\n"), "\n") {
 		t := strings.TrimSpace(l)
-		if strings.HasPrefix(t, "# The SCMP machine of the thesis") || strings.HasPrefix(t, "# Written by `nocsim thesis fit`") ||
-			strings.HasPrefix(t, "# Table 5.1 (CG") || strings.HasPrefix(t, "# is fitted to Table 5.2") || strings.HasPrefix(t, "# RMS of log") {
+		if section == "" && strings.HasPrefix(t, "#") {
 			continue // the old header
 		}
 		if strings.HasPrefix(t, "[") {
-			if inNode {
-				flush()
-			}
-			inNode = t == "[node]"
+			flush()
+			section = strings.Trim(t, "[] ")
 		}
-		if inNode {
-			if k, _, ok := strings.Cut(t, "="); ok {
-				if _, f := fitted[strings.TrimSpace(k)]; f {
-					continue // replaced below
-				}
+		if k, _, ok := strings.Cut(t, "="); ok && !strings.HasPrefix(t, "#") {
+			if _, f := fitted[section+"."+strings.TrimSpace(k)]; f {
+				continue // replaced by the fitted value
 			}
 		}
 		b.WriteString(l + "\n")
 	}
-	if !inNode && len(done) == 0 {
-		b.WriteString("\n[node]\n")
-	}
 	flush()
+	for _, sec := range []string{"node", "mpi"} { // sections the base lacks
+		section = sec
+		var missing bool
+		for _, k := range fit.Keys {
+			missing = missing || strings.HasPrefix(k, sec+".") && !done[k]
+		}
+		if missing {
+			fmt.Fprintf(&b, "\n[%s]\n", sec)
+			flush()
+		}
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -39,4 +40,27 @@ func TestThesisTable51IsLinear(t *testing.T) {
 		t.Errorf("a = %.0f kcycles: want work on all of N (> 0)", a)
 	}
 	t.Logf("a = %.0f, b = %.0f, c = %.4f kcycles", x.AtVec(0), x.AtVec(1), x.AtVec(2))
+}
+
+// The machine file keeps the base's keys and comments, replaces the
+// fitted keys in their sections (adding a section the base lacks), and
+// decodes to a scenario with exactly the fitted values.
+func TestWriteThesisMachine(t *testing.T) {
+	base := "# old header\nname = \"m\"\n\n[network]\nlink_flits_per_cycle = 2 # kept\n\n[node]\nmem_cycles = 9\ncall_cycles = 1\n"
+	fit := ThesisFit{Keys: []string{"node.mem_cycles", "node.loop_cycles", "mpi.match_cycles"}, Values: []float64{0.75, 0.125, 3}}
+	var b strings.Builder
+	if err := WriteThesisMachine(&b, base, fit); err != nil {
+		t.Fatal(err)
+	}
+	text := b.String()
+	if strings.Contains(text, "old header") || !strings.Contains(text, "# kept") {
+		t.Errorf("header or kept comment wrong:\n%s", text)
+	}
+	sc, _, err := Decode(strings.NewReader(text), "m.toml")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	if sc.Node.MemCycles != 0.75 || sc.Node.LoopCycles != 0.125 || sc.MPI.MatchCycle != 3 || sc.Node.CallCycles != 1 || sc.Network.LinkWidth != 2 {
+		t.Errorf("decoded mem %v loop %v match %v call %v link %v:\n%s", sc.Node.MemCycles, sc.Node.LoopCycles, sc.MPI.MatchCycle, sc.Node.CallCycles, sc.Network.LinkWidth, text)
+	}
 }

@@ -167,7 +167,7 @@ func thesisFitCommand() *cli.Command {
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "config", Usage: "machine TOML file to start from (default: the embedded thesis machine); flags override its keys"},
 		&cli.StringFlag{Name: "out", Usage: "write the fitted machine file to `FILE` (the repository's is scenarios/thesis/scmp-thesis.toml)"},
-		&cli.StringFlag{Name: "keys", Usage: "[node] keys to fit, comma-separated (default: all of them)", Value: thesisFitKeyNames()},
+		&cli.StringFlag{Name: "keys", Usage: "keys to fit, comma-separated, among " + thesisFitKeyNames(), Value: strings.Join(scenarios.ThesisDefaultFitKeys, ",")},
 		&cli.IntFlag{Name: "steps", Usage: "most Levenberg-Marquardt steps (each runs the table once per key and once more)", Value: 8},
 		&cli.IntFlag{Name: "workers", Usage: "runs simulated in parallel (0 = one per core); results do not depend on it"},
 		quietFlag,
@@ -252,7 +252,7 @@ func runThesisFit(c *cli.Context) error {
 		return runErr(err)
 	}
 	for i, k := range fit.Keys {
-		fmt.Fprintf(c.App.Writer, "%s = %.4g cycles\n", k, fit.Values[i])
+		fmt.Fprintf(c.App.Writer, "[%s] %s = %.4g cycles\n", strings.Split(k, ".")[0], strings.Split(k, ".")[1], fit.Values[i])
 	}
 	fmt.Fprintf(c.App.Writer, "RMS of log(nocsim/thesis) over Table 5.1's %d times: %.4f (start %.4f)\n\n", 2*len(fit.Results), fit.RMSLog, fit.Start)
 	return writeThesisTable(c.App.Writer, fit.Results)
