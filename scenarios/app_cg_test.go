@@ -1,7 +1,6 @@
 package scenarios
 
 import (
-	"os"
 	"strings"
 	"testing"
 )
@@ -130,18 +129,3 @@ func TestCGBadConfig(t *testing.T) {
 	}
 }
 
-// TestCGTable51 prints a sweep shaped like thesis table 5.1 (nonzeros x
-// processors); it runs only with CG_TABLE=1.
-func TestCGTable51(t *testing.T) {
-	if os.Getenv("CG_TABLE") == "" {
-		t.Skip("set CG_TABLE=1 to run the table 5.1 sweep")
-	}
-	for _, p := range []int{4, 8, 16} {
-		for _, nz := range []int{2000, 5000, 10000, 50000, 500000} {
-			n := nz / 10
-			m, nat := runCGPair(t, "4x4", CGConfig{Procs: p, N: n, Nonzeros: nz, Tol: 1e-8, MaxIter: 500, Seed: 3})
-			t.Logf("nonzeros=%d N=%d P=%d: mpi %d native %d ratio %.3f (%s)", nz, n, p, m.Cycles, nat.Cycles,
-				float64(m.Cycles)/float64(nat.Cycles), nat.Detail)
-		}
-	}
-}
