@@ -50,7 +50,7 @@ func (m *Machine) registerNative() {
 // CreateThread starts handler h on node dst with args as its registers
 // (createThread). The thread runs when dst's processor next yields.
 func (t *Thread) CreateThread(dst int, h HandlerID, args ...uint32) error {
-	t.Compute(t.node.cpu.CallCycles + t.node.cpu.SendCycles(2+len(args)))
+	t.Compute(t.node.cpu.NativeCallCycles + t.node.cpu.SendCycles(2+len(args)))
 	_, err := t.node.m.SendWords(t.node.ID, dst, router.KindThread, uint32(h), 0, args, t.Now())
 	return err
 }
@@ -68,7 +68,7 @@ func (t *Thread) SendFloat(dst int, addr uint32, v float64) error {
 }
 
 func (t *Thread) sendWords(dst int, addr uint32, w []uint32) error {
-	t.Compute(t.node.cpu.CallCycles + t.node.cpu.SendCycles(2+len(w)))
+	t.Compute(t.node.cpu.NativeCallCycles + t.node.cpu.SendCycles(2+len(w)))
 	_, err := t.node.m.SendWords(t.node.ID, dst, router.KindData, addr, 1, w, t.Now())
 	return err
 }
@@ -79,7 +79,7 @@ func (t *Thread) sendWords(dst int, addr uint32, w []uint32) error {
 // message, which ordered delivery makes the last to leave and arrive.
 func (t *Thread) SendBlockNB(dst int, dstAddr, dstStride, srcAddr, srcStride uint32, count int) (*Transfer, error) {
 	cpu := t.node.cpu
-	t.Compute(cpu.CallCycles)
+	t.Compute(cpu.NativeCallCycles)
 	x := &Transfer{}
 	for off := 0; off < count || off == 0; off += MaxBlockWords {
 		n := min(MaxBlockWords, count-off)

@@ -13,7 +13,7 @@ import (
 func TestNodeAndMPIKeysSetAndDecodeAgree(t *testing.T) {
 	values := map[string][2]string{ // key: flag text, TOML text
 		"thread_contexts": {"3", "3"}, "preempt_threads": {"true", "true"}, "clock_hz": {"2e9", "2e9"},
-		"call_cycles": {"7", "7"}, "thread_create_cycles": {"9", "9"}, "thread_dispatch_cycles": {"11", "11"},
+		"call_cycles": {"7", "7"}, "native_call_cycles": {"8", "8"}, "thread_create_cycles": {"9", "9"}, "thread_dispatch_cycles": {"11", "11"},
 		"copy_cycles_per_word": {"2", "2"}, "send_flits_per_cycle": {"4", "4"}, "poll_cycles": {"6", "6"},
 		"flop_cycles": {"3", "3"}, "mem_cycles": {"2", "2"}, "loop_cycles": {"4", "4"}, "kernel_call_cycles": {"5", "5"}, "procs": {"5", "5"}, "library": {"thesis", `"thesis"`}, "protocol": {"niu", `"niu"`}, "eager_bytes": {"64", "64"},
 		"match_cycles": {"5", "5"}, "vector_dma": {"true", "true"}, "coll_long_bytes": {"8192", "8192"},

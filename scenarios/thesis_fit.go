@@ -31,6 +31,7 @@ var ThesisFitKeys = []ThesisFitKey{
 	{"node", "mem_cycles", 0, 1000, 0.5, false},
 	{"node", "loop_cycles", 0, 1000, 0.5, false},
 	{"node", "call_cycles", 0, 100000, 20, true},
+	{"node", "native_call_cycles", 0, 100000, 20, true},
 	{"node", "thread_dispatch_cycles", 0, 100000, 10, true},
 	{"node", "poll_cycles", 0, 100000, 4, true},
 	{"node", "copy_cycles_per_word", 0, 100000, 1, true},
@@ -41,7 +42,7 @@ var ThesisFitKeys = []ThesisFitKey{
 // otherwise. flop_cycles stays 1 (a simple in-order FPU): a flop and a
 // memory word come in nearly fixed proportion in CG's loops, so a fit of
 // both cannot tell them apart and drifts to a flop costing nothing.
-var ThesisDefaultFitKeys = []string{"mem_cycles", "loop_cycles", "call_cycles", "thread_dispatch_cycles", "poll_cycles", "copy_cycles_per_word", "match_cycles"}
+var ThesisDefaultFitKeys = []string{"mem_cycles", "loop_cycles", "call_cycles", "native_call_cycles", "thread_dispatch_cycles", "poll_cycles", "copy_cycles_per_word", "match_cycles"}
 
 // ThesisFit is a fit of ThesisFitKeys on table rows.
 type ThesisFit struct {
