@@ -128,4 +128,3 @@ func TestCGBadConfig(t *testing.T) {
 		t.Error("bad mesh accepted")
 	}
 }
-
