@@ -1,12 +1,17 @@
 package scenarios
 
 import (
+	"bytes"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/BurntSushi/toml"
 )
 
 // ThesisFitKey is a [node] key `nocsim thesis fit` fits, with its bounds
@@ -166,26 +171,53 @@ func numericKey(sc *Scenario, section, key string) (float64, error) {
 	return 0, fmt.Errorf("[%s] %s: not a numeric key", section, key)
 }
 
+// KeyValues is every key of the scenario as TOML value text, by
+// "section.key" (what `validate` prints as the effective configuration).
+func (sc *Scenario) KeyValues() (map[string]string, error) {
+	var b bytes.Buffer
+	if err := toml.NewEncoder(&b).Encode(sc); err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	section := ""
+	for _, l := range strings.Split(b.String(), "\n") {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "[") {
+			section = strings.Trim(t, "[]")
+		} else if k, v, ok := strings.Cut(t, " = "); ok && section != "" {
+			out[section+"."+k] = v
+		}
+	}
+	return out, nil
+}
+
 // WriteThesisMachine writes the machine file: base (the machine the fit
 // started from, as TOML text) with the fitted keys set in their sections,
-// and a header that says how they were fitted and how well.
-func WriteThesisMachine(w io.Writer, base string, fit ThesisFit) error {
+// the keys set apart from the file (set: "section.key" to TOML value text,
+// e.g. a flag's) likewise, and a header that says how the keys were
+// fitted and how well.
+func WriteThesisMachine(w io.Writer, base string, fit ThesisFit, set map[string]string) error {
 	var b strings.Builder
 	b.WriteString("# The SCMP machine of the thesis (J. H. Poole, 2004; seed 000), for `nocsim thesis`.\n")
 	b.WriteString("# Written by `nocsim thesis fit`: the keys marked \"fitted\" were fitted on Table 5.1\n")
 	fmt.Fprintf(&b, "# (CG, native and MPI times, %d rows) by least squares on log(time); nothing is fitted\n", len(fit.Results))
 	b.WriteString("# to Table 5.2 (QR), which this machine predicts.\n")
 	fmt.Fprintf(&b, "# RMS of log(nocsim/thesis): %.4f at the start, %.4f fitted (%d evaluations, %d steps).\n", fit.Start, fit.RMSLog, fit.Evals, fit.Steps)
-	fitted := map[string]float64{} // "section.key"
-	for i, k := range fit.Keys {
-		fitted[k] = fit.Values[i]
+	value := map[string]string{} // "section.key" -> the line's value and comment
+	order := slices.Sorted(maps.Keys(set))
+	for _, k := range order {
+		value[k] = set[k] + " # set apart from the base file"
 	}
+	for i, k := range fit.Keys {
+		value[k] = keyText(fit.Values[i]) + " # cycles, fitted"
+	}
+	keys := append(slices.Clone(fit.Keys), order...)
 	done := map[string]bool{}
 	section := ""
 	flush := func() { // the section's fitted keys not yet written
-		for _, k := range fit.Keys {
+		for _, k := range keys {
 			if sec, key, _ := strings.Cut(k, "."); sec == section && !done[k] {
-				fmt.Fprintf(&b, "%s = %s # cycles, fitted\n", key, keyText(fitted[k]))
+				fmt.Fprintf(&b, "%s = %s\n", key, value[k])
 				done[k] = true
 			}
 		}
@@ -200,17 +232,17 @@ func WriteThesisMachine(w io.Writer, base string, fit ThesisFit) error {
 			section = strings.Trim(t, "[] ")
 		}
 		if k, _, ok := strings.Cut(t, "="); ok && !strings.HasPrefix(t, "#") {
-			if _, f := fitted[section+"."+strings.TrimSpace(k)]; f {
-				continue // replaced by the fitted value
+			if _, f := value[section+"."+strings.TrimSpace(k)]; f {
+				continue // replaced by the fitted or set value
 			}
 		}
 		b.WriteString(l + "\n")
 	}
 	flush()
-	for _, sec := range []string{"node", "mpi"} { // sections the base lacks
+	for _, sec := range []string{"network", "node", "mpi"} { // sections the base lacks
 		section = sec
 		var missing bool
-		for _, k := range fit.Keys {
+		for _, k := range keys {
 			missing = missing || strings.HasPrefix(k, sec+".") && !done[k]
 		}
 		if missing {

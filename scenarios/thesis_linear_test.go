@@ -49,7 +49,7 @@ func TestWriteThesisMachine(t *testing.T) {
 	base := "# old header\nname = \"m\"\n\n[network]\nlink_flits_per_cycle = 2 # kept\n\n[node]\nmem_cycles = 9\ncall_cycles = 1\n"
 	fit := ThesisFit{Keys: []string{"node.mem_cycles", "node.loop_cycles", "mpi.match_cycles"}, Values: []float64{0.75, 0.125, 3}}
 	var b strings.Builder
-	if err := WriteThesisMachine(&b, base, fit); err != nil {
+	if err := WriteThesisMachine(&b, base, fit, map[string]string{"node.call_cycles": "7", "network.vcs": "4"}); err != nil {
 		t.Fatal(err)
 	}
 	text := b.String()
@@ -60,7 +60,7 @@ func TestWriteThesisMachine(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, text)
 	}
-	if sc.Node.MemCycles != 0.75 || sc.Node.LoopCycles != 0.125 || sc.MPI.MatchCycle != 3 || sc.Node.CallCycles != 1 || sc.Network.LinkWidth != 2 {
+	if sc.Node.MemCycles != 0.75 || sc.Node.LoopCycles != 0.125 || sc.MPI.MatchCycle != 3 || sc.Node.CallCycles != 7 || sc.Network.LinkWidth != 2 || sc.Network.VCs != 4 {
 		t.Errorf("decoded mem %v loop %v match %v call %v link %v:\n%s", sc.Node.MemCycles, sc.Node.LoopCycles, sc.MPI.MatchCycle, sc.Node.CallCycles, sc.Network.LinkWidth, text)
 	}
 }

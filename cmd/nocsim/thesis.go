@@ -244,8 +244,22 @@ func runThesisFit(c *cli.Context) error {
 	if err != nil {
 		return runErr(err)
 	}
+	// Keys given by flag go into the file too: it must be the machine the
+	// fit ran on.
+	vals, err := sc.KeyValues()
+	if err != nil {
+		return runErr(err)
+	}
+	set := map[string]string{}
+	for _, sk := range scenarios.Sections() {
+		for _, k := range sk.Keys {
+			if strings.HasPrefix(src(sk.Name, k.Name), "--") {
+				set[sk.Name+"."+k.Name] = vals[sk.Name+"."+k.Name]
+			}
+		}
+	}
 	var b bytes.Buffer
-	if err := scenarios.WriteThesisMachine(&b, string(base), fit); err != nil {
+	if err := scenarios.WriteThesisMachine(&b, string(base), fit, set); err != nil {
 		return runErr(err)
 	}
 	if err := plots.WriteFileAtomic(c.String("out"), &b); err != nil {
