@@ -64,3 +64,37 @@ func (a *allocator) alloc(bytes int) mpi.Buffer {
 	}
 	return mpi.Buffer{Addr: addr, Bytes: b}
 }
+
+// runAppMPI runs an application's MPI version: a world of procs ranks on
+// sc's machine (recording its communication when record is set), prog on
+// every rank, then the checks: the run's own error, the first error a
+// rank met through must (which also stops that rank), and a machine left
+// quiet.
+func (sc *Scenario) runAppMPI(procs int, record func(*mpi.World), prog func(r *mpi.Rank, must func(error))) error {
+	s := *sc
+	s.MPI.Procs = procs
+	w, err := s.newWorld()
+	if err != nil {
+		return err
+	}
+	defer w.M.Close()
+	var failed error
+	must := func(err error) {
+		if err != nil {
+			if failed == nil {
+				failed = err
+			}
+			panic(err)
+		}
+	}
+	done := startRecording(w, record)
+	w.Launch(func(r *mpi.Rank) { prog(r, must) })
+	if err := w.Run(); err != nil {
+		return err
+	}
+	done()
+	if failed != nil {
+		return failed
+	}
+	return w.CheckQuiet()
+}

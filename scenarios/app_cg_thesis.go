@@ -227,25 +227,8 @@ func (c *cgThesis) fullX() []float64 {
 
 // runCGThesisMPI is the MPI version of the thesis variant.
 func runCGThesisMPI(sc0 *Scenario, cfg CGConfig, sys *cgSystem, out *cgOutcome) error {
-	sc := *sc0
-	sc.MPI.Procs = cfg.Procs
-	w, err := sc.newWorld()
-	if err != nil {
-		return err
-	}
-	defer w.M.Close()
-	var failed error
-	must := func(err error) {
-		if err != nil {
-			if failed == nil {
-				failed = err
-			}
-			panic(err)
-		}
-	}
 	P := cfg.Procs
-	done := startRecording(w, cfg.Record)
-	w.Launch(func(r *mpi.Rank) {
+	return sc0.runAppMPI(cfg.Procs, cfg.Record, func(r *mpi.Rank, must func(error)) {
 		k := r.Rank()
 		c := newCGThesis(sys, P, k, r.MustAlloc)
 		comm := r.CommWorld()
@@ -281,14 +264,6 @@ func runCGThesisMPI(sc0 *Scenario, cfg CGConfig, sys *cgSystem, out *cgOutcome) 
 		out.end[k] = r.Now()
 		out.x[k] = c.fullX()
 	})
-	if err := w.Run(); err != nil {
-		return err
-	}
-	done()
-	if failed != nil {
-		return failed
-	}
-	return w.CheckQuiet()
 }
 
 // cgAlltoall is DistributeP as one MPI_Alltoallw: the packed own rows to

@@ -115,26 +115,9 @@ func qr2DUpdateOps(mr, nc int) endpoint.Ops {
 //     (the column reduce and the broadcast back in one call), then updates
 //     A_j -= beta (v^T A_j) v on its rows.
 func runQR2DMPI(sc0 *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) error {
-	sc := *sc0
-	sc.MPI.Procs = cfg.Procs
-	w, err := sc.newWorld()
-	if err != nil {
-		return err
-	}
-	defer w.M.Close()
-	var failed error
-	must := func(err error) {
-		if err != nil {
-			if failed == nil {
-				failed = err
-			}
-			panic(err)
-		}
-	}
 	P, n := cfg.Procs, cfg.N
 	q := qrGridSide(P)
-	done := startRecording(w, cfg.Record)
-	w.Launch(func(r *mpi.Rank) {
+	return sc0.runAppMPI(cfg.Procs, cfg.Record, func(r *mpi.Rank, must func(error)) {
 		me, world := r.Rank(), r.CommWorld()
 		pr, pc := me/q, me%q
 		g := newQRGrid(a, q, pr, pc, r.MustAlloc)
@@ -191,14 +174,6 @@ func runQR2DMPI(sc0 *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) error
 		}
 		out.end[me] = r.Now()
 	})
-	if err := w.Run(); err != nil {
-		return err
-	}
-	done()
-	if failed != nil {
-		return failed
-	}
-	return w.CheckQuiet()
 }
 
 // runQR2DNative is the native SCMP version on the q x q grid: the same

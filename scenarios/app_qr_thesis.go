@@ -203,26 +203,9 @@ func (t *qrTile) getV(b mpi.Buffer, mr int) {
 
 // runQRThesisMPI is the MPI version of the thesis variant.
 func runQRThesisMPI(sc0 *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) error {
-	sc := *sc0
-	sc.MPI.Procs = cfg.Procs
-	w, err := sc.newWorld()
-	if err != nil {
-		return err
-	}
-	defer w.M.Close()
-	var failed error
-	must := func(err error) {
-		if err != nil {
-			if failed == nil {
-				failed = err
-			}
-			panic(err)
-		}
-	}
 	n := cfg.N
 	X, Y := cfg.grid()
-	done := startRecording(w, cfg.Record)
-	w.Launch(func(r *mpi.Rank) {
+	return sc0.runAppMPI(cfg.Procs, cfg.Record, func(r *mpi.Rank, must func(error)) {
 		me, world := r.Rank(), r.CommWorld()
 		t := newQRTile(a, X, Y, me)
 		out.tile[me] = t
@@ -310,12 +293,4 @@ func runQRThesisMPI(sc0 *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) e
 		}
 		out.end[me] = r.Now()
 	})
-	if err := w.Run(); err != nil {
-		return err
-	}
-	done()
-	if failed != nil {
-		return failed
-	}
-	return w.CheckQuiet()
 }
