@@ -8,13 +8,14 @@ import (
 )
 
 // CollChart draws completion time against size (log-log) or against P,
-// one line per algorithm (and per P or size, the other dimension).
-func CollChart(rows []CollRow, x, mesh string) plots.Chart {
-	c := plots.Chart{Title: fmt.Sprintf("%s on a %s mesh", rows[0].Op, mesh), YLabel: "completion time (cycles, last rank)", LogY: true}
+// one line per algorithm (and per P or size, the other dimension); the
+// title names the machine (MachineText).
+func CollChart(rows []CollRow, x, machine string) plots.Chart {
+	c := plots.Chart{Title: fmt.Sprintf("%s: %s", rows[0].Op, machine), YLabel: "completion time (cycles, last rank)", LogY: true}
 	if x == "size" {
 		c.XLabel, c.LogX = "message size (bytes per rank)", true
 	} else {
-		c.XLabel = "ranks (P)"
+		c.XLabel, c.LogX = "ranks (P, log scale)", true
 	}
 	idx := map[string]int{}
 	for _, r := range rows {
@@ -59,4 +60,14 @@ func CollChart(rows []CollRow, x, mesh string) plots.Chart {
 		c.Series = out
 	}
 	return c
+}
+
+// MachineText names what an MPI chart ran on: the mesh, the protocol and
+// the library profile.
+func (sc *Scenario) MachineText() string {
+	lib := sc.MPI.Library
+	if lib == "" {
+		lib = "nocsim"
+	}
+	return fmt.Sprintf("%s mesh, %s protocol, %s library", sc.Network.Mesh, sc.MPI.Protocol, lib)
 }

@@ -220,7 +220,7 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 		if len(sc.collSweep().Sizes) > 1 {
 			x = "size"
 		}
-		if ch := CollChart(cr, x, sc.Network.Mesh); len(ch.Series) > 0 {
+		if ch := CollChart(cr, x, sc.MachineText()); len(ch.Series) > 0 {
 			chart = func() error { return out.save("coll.png", func(p string) error { return ch.Save(p, 0, 0) }) }
 		}
 	case "app":

@@ -102,7 +102,7 @@ func DefaultStudy(prov Provenance, dir string, opt RunOptions, log func(string))
 		if err := write(op+".json", func(b *bytes.Buffer) error { return WriteJSON(b, rows) }); err != nil {
 			return sum, err
 		}
-		if err := chart(op+".png", func(p string) error { return CollChart(rows, "size", base.Network.Mesh).Save(p, 0, 0) }); err != nil {
+		if err := chart(op+".png", func(p string) error { return CollChart(rows, "size", base.MachineText()).Save(p, 0, 0) }); err != nil {
 			return sum, err
 		}
 		sum.Lines = append(sum.Lines, collHeadline(op, rows, params)...)

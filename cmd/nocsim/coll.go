@@ -150,7 +150,7 @@ func runColl(c *cli.Context) error {
 		return runErr(err)
 	}
 	if p := c.String("plot"); p != "" {
-		if err := scenarios.CollChart(rows, xAxis, sc.Network.Mesh).Save(p, 0, 0); err != nil {
+		if err := scenarios.CollChart(rows, xAxis, sc.MachineText()).Save(p, 0, 0); err != nil {
 			return runErr(err)
 		}
 	}

@@ -22,9 +22,10 @@ import (
 // (LogGOPSim's text format).
 func goalCommand() *cli.Command {
 	return &cli.Command{
-		Name:        "goal",
-		Usage:       "GOAL schedules (LogGOPSim's format): run one on the LogGOPS tier or the flit-level chip, compare the two, or generate a collective's",
-		Subcommands: []*cli.Command{goalRunCommand(), goalCompareCommand(), goalGenCommand()},
+		Name:               "goal",
+		Usage:              "GOAL schedules (LogGOPSim's format): run one on the LogGOPS tier or the flit-level chip, compare the two, or generate a collective's",
+		Subcommands:        []*cli.Command{goalRunCommand(), goalCompareCommand(), goalGenCommand()},
+		CustomHelpTemplate: subcommandsHelpTemplate,
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageErr("goal: unknown subcommand %q (see nocsim goal --help)", c.Args().First())

@@ -23,7 +23,7 @@ func sweepCommand() *cli.Command {
 		Subcommands: []*cli.Command{sweepMergeCommand()},
 		// urfave/cli's template for a command with subcommands stops
 		// before the flags under `nocsim help sweep`; this one lists both.
-		CustomHelpTemplate: sweepHelpTemplate,
+		CustomHelpTemplate: subcommandsHelpTemplate,
 		Action: func(c *cli.Context) error {
 			if err := checkWorkers(c, "jobs"); err != nil {
 				return err

@@ -124,7 +124,10 @@ func sweepMergeCommand() *cli.Command {
 	}
 }
 
-const sweepHelpTemplate = `NAME:
+// subcommandsHelpTemplate is the help of a command that has subcommands and
+// flags of its own: urfave/cli's template for such commands stops before
+// both lists.
+const subcommandsHelpTemplate = `NAME:
    {{template "helpNameTemplate" .}}
 
 USAGE:

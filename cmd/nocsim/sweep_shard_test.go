@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -197,21 +198,29 @@ func TestSweepSlurmScript(t *testing.T) {
 	}
 }
 
-// nocsim help sweep lists every flag of sweep and its merge command
-// (urfave/cli's own template for a command with subcommands stops early).
-func TestSweepHelpListsFlags(t *testing.T) {
-	for _, args := range [][]string{{"help", "sweep"}, {"sweep", "--help"}} {
-		code, stdout, stderr := nocsim(t, args...)
-		if code != 0 {
-			t.Fatalf("%q: exit %d: %s", args, code, stderr)
+// nocsim help CMD lists every flag and subcommand of each command that has
+// subcommands (urfave/cli's own template for such a command stops early).
+func TestSubcommandHelpListsFlags(t *testing.T) {
+	for _, cmd := range newApp(io.Discard, io.Discard).Commands {
+		if len(cmd.Subcommands) == 0 {
+			continue
 		}
-		want := []string{"\n   merge "}
-		for _, f := range sweepCommand().Flags {
-			want = append(want, "\n   --"+strings.Join(f.Names(), ", -")+" ")
-		}
-		for _, w := range want {
-			if !strings.Contains(stdout, w) {
-				t.Errorf("%q does not list %q:\n%s", args, w, stdout)
+		for _, args := range [][]string{{"help", cmd.Name}, {cmd.Name, "--help"}} {
+			code, stdout, stderr := nocsim(t, args...)
+			if code != 0 {
+				t.Fatalf("%q: exit %d: %s", args, code, stderr)
+			}
+			var want []string
+			for _, sub := range cmd.Subcommands {
+				want = append(want, "\n   "+sub.Name+" ")
+			}
+			for _, f := range cmd.Flags {
+				want = append(want, "\n   --"+strings.Join(f.Names(), ", -")+" ")
+			}
+			for _, w := range want {
+				if !strings.Contains(stdout, w) {
+					t.Errorf("%q does not list %q:\n%s", args, w, stdout)
+				}
 			}
 		}
 	}

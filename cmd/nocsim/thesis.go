@@ -31,12 +31,13 @@ func thesisCommand() *cli.Command {
 	}
 	all := append(flags, keyFlags(machineSections, "procs", "mesh")...)
 	return &cli.Command{
-		Name:        "thesis",
-		Usage:       "reproduce the SCMP thesis's Table 5.1 (CG) or 5.2 (QR): its times beside nocsim's, native and MPI",
-		UsageText:   "nocsim thesis --table 5.1\nnocsim thesis --table 5.2 --procs 4,16 --sizes 128,256 --plot-dir figs",
-		Flags:       all,
-		Action:      runThesis,
-		Subcommands: []*cli.Command{thesisFitCommand()},
+		Name:               "thesis",
+		Usage:              "reproduce the SCMP thesis's Table 5.1 (CG) or 5.2 (QR): its times beside nocsim's, native and MPI",
+		UsageText:          "nocsim thesis --table 5.1\nnocsim thesis --table 5.2 --procs 4,16 --sizes 128,256 --plot-dir figs",
+		Flags:              all,
+		Action:             runThesis,
+		Subcommands:        []*cli.Command{thesisFitCommand()},
+		CustomHelpTemplate: subcommandsHelpTemplate,
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
 			return usageErr("thesis: %v (see nocsim thesis --help)", err)
 		},
