@@ -182,6 +182,16 @@ func WriteNocTable(w io.Writer, rows []NocRow) error {
 	return err
 }
 
+// NocTitle names the machine a latency chart ran on: mesh, packet size,
+// virtual channels and buffers, and the link rate when it is not 1.
+func (sc *Scenario) NocTitle() string {
+	t := fmt.Sprintf("%s mesh, %d-flit packets, %d VCs x %d flits", sc.Network.Mesh, sc.Noc.PacketFlits, sc.Network.VCs, sc.Network.VCBuf)
+	if w := sc.Network.LinkWidth; w > 1 {
+		t += fmt.Sprintf(", %d flits/cycle links", w)
+	}
+	return t
+}
+
 // NocChart draws average packet latency against offered load, one line per
 // traffic pattern, its analytic zero-load latency dashed, saturated points
 // marked.

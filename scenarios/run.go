@@ -165,7 +165,7 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 			sum.Lines = append(sum.Lines, fmt.Sprintf("%s at %.3f flits/node/cycle: %.1f cycles average latency, %s", r.Traffic, r.OfferedRate, r.AvgPacketLatency, rowSaturation(r)))
 		}
 		chart = func() error {
-			return out.save("latency.png", func(p string) error { return NocChart(nr, sc.Name).Save(p, 0, 0) })
+			return out.save("latency.png", func(p string) error { return NocChart(nr, sc.Name+": "+sc.NocTitle()).Save(p, 0, 0) })
 		}
 	case "pingpong":
 		pp := sc.pingPong()

@@ -58,7 +58,7 @@ func DefaultStudy(prov Provenance, dir string, opt RunOptions, log func(string))
 	if err := write("noc.json", func(b *bytes.Buffer) error { return WriteJSON(b, noc) }); err != nil {
 		return sum, err
 	}
-	if err := chart("latency.png", func(p string) error { return NocChart(noc, base.Network.Mesh+" mesh").Save(p, 0, 0) }); err != nil {
+	if err := chart("latency.png", func(p string) error { return NocChart(noc, base.NocTitle()).Save(p, 0, 0) }); err != nil {
 		return sum, err
 	}
 	sum.Lines = append(sum.Lines, nocHeadline(noc)...)

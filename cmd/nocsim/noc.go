@@ -278,8 +278,7 @@ func simulateNoc(c *cli.Context, sc scenarios.Scenario, src scenarios.Source) er
 		}
 	}
 	if plotPath != "" {
-		title := fmt.Sprintf("%s mesh, %d-flit packets, %d VCs x %d flits", sc.Network.Mesh, sc.Noc.PacketFlits, sc.Network.VCs, sc.Network.VCBuf)
-		if err := scenarios.NocChart(rows, title).Save(plotPath, 0, 0); err != nil {
+		if err := scenarios.NocChart(rows, sc.NocTitle()).Save(plotPath, 0, 0); err != nil {
 			return runErr(err)
 		}
 	}
