@@ -202,16 +202,9 @@ func (m *sim) sent(e event) {
 // the bytes on the CPU, g_data and the bytes on the receive NIC) and
 // completes the receive it matched.
 func (m *sim) data(e event) {
-	op := m.op(e.op)
-	c, n := m.cpu(e.rank, op.CPU), m.nicR(e.rank, op.NIC)
-	if free := max(m.clk[c], m.clk[n]); free > e.t {
-		e.t = free
-		m.q.push(e)
+	c, ok := m.arrive(e, true)
+	if !ok {
 		return
 	}
-	s1 := bytesLess1(op.Bytes)
-	g := m.seg(op.Bytes)
-	m.clk[c] = e.t + g.Or + max(s1*m.perByteO(g, op.Bytes), s1*g.G)
-	m.clk[n] = e.t + g.GapData + s1*g.G
 	m.done(m.hs.recvOf[e.op], m.clk[c])
 }

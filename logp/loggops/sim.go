@@ -407,22 +407,39 @@ func (m *sim) recv(e event) {
 	m.match.add(e.rank, rq, entry{op: e.op, src: op.Peer, tag: op.Tag})
 }
 
+// arrive takes an arriving message onto its receiver at e.t when the
+// receive CPU and NIC are free (otherwise it retries e when they are, and
+// reports false): the CPU busy o_r and the bytes, the NIC its gap (g, or
+// g_data for a handshake's data) and the bytes. It returns the CPU's index.
+func (m *sim) arrive(e event, data bool) (int, bool) {
+	op := m.op(e.op)
+	c, n := m.cpu(e.rank, op.CPU), m.nicR(e.rank, op.NIC)
+	if free := max(m.clk[c], m.clk[n]); free > e.t {
+		e.t = free
+		m.q.push(e)
+		return c, false
+	}
+	s1 := bytesLess1(op.Bytes)
+	g := m.seg(op.Bytes)
+	gap := g.Gap
+	if data {
+		gap = g.GapData
+	}
+	m.clk[c] = e.t + g.Or + max(s1*m.perByteO(g, op.Bytes), s1*g.G)
+	m.clk[n] = e.t + gap + s1*g.G
+	return c, true
+}
+
 func (m *sim) msg(e event) {
 	if m.isHandshake(e.op) {
 		m.rts(e)
 		return
 	}
 	op := m.op(e.op) // the send; LogGOPSim handles it on the receiver's CPU and NIC of the same indices
-	c, n := m.cpu(e.rank, op.CPU), m.nicR(e.rank, op.NIC)
-	if free := max(m.clk[c], m.clk[n]); free > e.t {
-		e.t = free
-		m.q.push(e)
+	c, ok := m.arrive(e, false)
+	if !ok {
 		return
 	}
-	s1 := bytesLess1(op.Bytes)
-	g := m.seg(op.Bytes)
-	m.clk[c] = e.t + g.Or + max(s1*m.perByteO(g, op.Bytes), s1*g.G)
-	m.clk[n] = e.t + g.Gap + s1*g.G
 	have := entry{op: e.op, src: e.from, tag: op.Tag}
 	got, ok := m.match.take(e.rank, rq, &have)
 	if !ok {
