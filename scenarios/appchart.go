@@ -106,7 +106,8 @@ func seriesByVersion(rows []AppRow, y func(AppRow) float64) []plots.Series {
 // problem size, one line per P: the layout of thesis tables 5.1 and 5.2.
 // It has no series when the sweep ran only one version.
 func RatioChart(rows []AppRow) plots.Chart {
-	c := plots.Chart{Title: appName(rows) + ": MPI time / native time", XLabel: "problem size", YLabel: "MPI / native (time ratio)"}
+	c := plots.Chart{Title: appName(rows) + ": MPI time / native time", XLabel: appSizeLabel(rows[0].App) + ", log scale",
+		YLabel: "MPI / native (time ratio)", LogX: true}
 	idx := map[string]int{}
 	multi := multiVariant(rows)
 	for _, r := range rows {
@@ -138,6 +139,19 @@ func multiVariant(rows []AppRow) bool {
 		}
 	}
 	return false
+}
+
+// appSizeLabel says what an application's size counts, with its unit.
+func appSizeLabel(app string) string {
+	switch app {
+	case "cg":
+		return "unknowns N (rows of A)"
+	case "qr", "matmul":
+		return "matrix order N (N x N)"
+	case "globalsum":
+		return "vector length (elements)"
+	}
+	return "problem size"
 }
 
 func appName(rows []AppRow) string {
