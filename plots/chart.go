@@ -335,6 +335,10 @@ func (c Chart) plot() (*plot.Plot, error) {
 	} else {
 		p.Y.Tick.Marker = niceTicks{}
 	}
+	// Room past the largest x and y, so that a marker on the last point
+	// is drawn whole inside the plot rather than cut by its edge.
+	widen(&p.X, c.LogX)
+	widen(&p.Y, c.LogY)
 	return p, nil
 }
 
@@ -437,6 +441,23 @@ func (c Chart) xTicks() []float64 {
 	}
 	slices.Sort(xs)
 	return xs
+}
+
+// edgeRoom is the share of an axis's data range added past its largest
+// value.
+const edgeRoom = 0.03
+
+// widen moves an axis's maximum edgeRoom of its range past the data (by a
+// factor on a log axis).
+func widen(a *plot.Axis, log bool) {
+	if !(a.Max > a.Min) {
+		return
+	}
+	if log && a.Min > 0 {
+		a.Max *= math.Pow(a.Max/a.Min, edgeRoom)
+		return
+	}
+	a.Max += edgeRoom * (a.Max - a.Min)
 }
 
 func logAxis(a *plot.Axis) {

@@ -133,3 +133,18 @@ func TestPlainLogTickLabels(t *testing.T) {
 		t.Errorf("decades without a tick: %v", want)
 	}
 }
+
+// The last point never sits on the plot's edge: both axes reach past the
+// largest value, linear and log.
+func TestAxesLeaveRoomPastTheData(t *testing.T) {
+	s := Series{Name: "a", X: []float64{1, 10}, Y: []float64{5, 50}}
+	for _, log := range []bool{false, true} {
+		p, err := Chart{Series: []Series{s}, LogX: log, LogY: log}.plot()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !(p.X.Max > 10 && p.Y.Max > 50) {
+			t.Errorf("log %v: axes end at x %v, y %v: want past the data (10, 50)", log, p.X.Max, p.Y.Max)
+		}
+	}
+}
