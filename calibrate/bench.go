@@ -254,20 +254,27 @@ func (b *bench) pingPong(reps int) error {
 	return nil
 }
 
+// readyRecv posts the ponger's receive, says it is ready, and waits in
+// the receive: the timed side then knows its message finds it posted.
+func (b *bench) readyRecv(tag int) error {
+	q, err := b.r.Irecv(b.buf, b.m, mpi.Byte, b.peer, tag, b.c)
+	if err != nil {
+		return err
+	}
+	if err := b.ready(); err != nil {
+		return err
+	}
+	_, err = b.r.Wait(q)
+	return err
+}
+
 // sendTime: the ponger posts its receive and waits in it, then says it is
 // ready; the pinger times the Isend call alone: the processor's cost of
 // starting a send (o_s), whatever the protocol then does on the network.
 func (b *bench) sendTime(reps int) error {
 	for range reps {
 		if !b.pinger {
-			q, err := b.r.Irecv(b.buf, b.m, mpi.Byte, b.peer, tagSend, b.c)
-			if err != nil {
-				return err
-			}
-			if err := b.ready(); err != nil {
-				return err
-			}
-			if _, err := b.r.Wait(q); err != nil {
+			if err := b.readyRecv(tagSend); err != nil {
 				return err
 			}
 			continue
@@ -340,14 +347,7 @@ func (b *bench) ctsWait(reps int) error {
 	d := des.Time(b.res.delay) + 1000
 	for range reps {
 		if !b.pinger {
-			q, err := b.r.Irecv(b.buf, b.m, mpi.Byte, b.peer, tagCTS, b.c)
-			if err != nil {
-				return err
-			}
-			if err := b.ready(); err != nil {
-				return err
-			}
-			if _, err := b.r.Wait(q); err != nil {
+			if err := b.readyRecv(tagCTS); err != nil {
 				return err
 			}
 			b.res.ctsEnd = append(b.res.ctsEnd, b.r.Now())
