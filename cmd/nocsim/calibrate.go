@@ -147,7 +147,9 @@ func predictCommand() *cli.Command {
 		UsageText: "nocsim predict --params params.toml --op bcast --alg binomial --procs 64 --size 1024",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "params", Usage: "parameters from `nocsim calibrate --out` (needed unless --optimal is given --L, --o and --g)"},
-			&cli.StringFlag{Name: "optimal", Usage: "print Karp et al.'s optimal LogP schedule instead: bcast (time and tree for --procs) or sum (most operands summed by --time)"},
+			&cli.StringFlag{Name: "model", Usage: "loggp, or hockney: fit the slides' t_s and t_e to a calibration (--csv measurements, else --params at its sizes) and predict p2p or pingpong", Value: "loggp"},
+			&cli.StringFlag{Name: "csv", Usage: "--model hockney: fit these measurements (nocsim calibrate --save-csv; the round trips, at --hops when given)"},
+			&cli.StringFlag{Name: "optimal", Usage: "print an optimal LogP schedule instead: bcast (Karp et al.'s time and tree for --procs), sum (most operands summed by --time) or gather (the flat gather to one root for --procs, its senders stalled by the capacity ceil(L/g))"},
 			&cli.Float64Flag{Name: "L", Usage: "LogP latency for --optimal, cycles (default: from --params at --size and --hops)"},
 			&cli.Float64Flag{Name: "o", Usage: "LogP overhead for --optimal, cycles (default: from --params, (o_s+o_r)/2)"},
 			&cli.Float64Flag{Name: "g", Usage: "LogP gap for --optimal, cycles (default: from --params)"},
@@ -167,6 +169,17 @@ func predictCommand() *cli.Command {
 }
 
 func runPredict(c *cli.Context) error {
+	switch m := c.String("model"); {
+	case m == "hockney":
+		if c.IsSet("optimal") {
+			return usageErr("--model = hockney: not with --optimal (a LogP schedule)")
+		}
+		return runHockney(c)
+	case m != "loggp":
+		return usageErr("--model = %q: allowed loggp, hockney", m)
+	case c.IsSet("csv"):
+		return usageErr("--csv = %q: allowed with --model hockney only (calibrate --csv fits LogGP)", c.String("csv"))
+	}
 	if c.IsSet("optimal") {
 		return runOptimal(c)
 	}
