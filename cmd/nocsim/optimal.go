@@ -18,8 +18,8 @@ import (
 // for --L/--o/--g or parameters fitted by calibrate.
 func runOptimal(c *cli.Context) error {
 	what := c.String("optimal")
-	if what != "bcast" && what != "sum" {
-		return usageErr("--optimal = %q: allowed bcast, sum", what)
+	if what != "bcast" && what != "sum" && what != "gather" {
+		return usageErr("--optimal = %q: allowed bcast, sum, gather", what)
 	}
 	L, o, g, err := optimalParams(c)
 	if err != nil {
@@ -50,12 +50,17 @@ func runOptimal(c *cli.Context) error {
 	if P < 1 || P > mesh.MaxDim*mesh.MaxDim {
 		return usageErr("--procs = %d: allowed 1..%d", P, mesh.MaxDim*mesh.MaxDim)
 	}
+	if what == "gather" {
+		return printGather(c, P, L, o, g)
+	}
 	finish, parent, at := logp.OptimalBroadcast(P, L, o, g)
+	fromMax, _ := logp.MaxInTransit(logp.BroadcastTransits(parent, at, L, o))
 	if c.Bool("json") {
 		return scenarios.WriteJSON(out, map[string]any{"optimal": "bcast", "L": L, "o": o, "g": g, "procs": P,
-			"finish_cycles": finish, "parent": parent, "at_cycles": at})
+			"finish_cycles": finish, "parent": parent, "at_cycles": at, "capacity": logp.Capacity(L, g), "max_in_transit_from_one": fromMax})
 	}
 	fmt.Fprintf(out, "optimal broadcast (LogP L=%g o=%g g=%g), P=%d: %g cycles\n", L, o, g, P, finish)
+	fmt.Fprintf(out, "capacity ceil(L/g) = %s messages in transit per processor; this schedule has at most %d from one sender\n", capacityText(L, g), fromMax)
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "rank\tfrom\tsend_cycles\thas_it_cycles\t")
 	for i := 1; i < P; i++ {
