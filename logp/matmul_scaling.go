@@ -1,6 +1,7 @@
 package logp
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 )
@@ -36,7 +37,7 @@ type MatMulScaling struct {
 	Te     float64 `json:"t_e_cycles_per_element"`
 	MinN   int     `json:"min_n_for_speedup"`
 	FirstP int     `json:"first_upgrade_procs"` // 2 (1d) or 4 (2d): the upgrade MinN is about
-	PeakP  float64 `json:"peak_procs"`
+	PeakP  float64 `json:"-"`                   // +Inf: no peak (JSON: null)
 }
 
 // matMulMaxN bounds the search for MinN: beyond it the condition is
@@ -124,4 +125,18 @@ func (s MatMulScaling) ApproxTotal(p float64) float64 {
 		return s.Tproc*nf*nf*nf/p + s.Ts*p + s.Te*nf*nf
 	}
 	return s.Tproc*nf*nf*nf/p + 2*s.Ts*math.Sqrt(p) + 2*s.Te*nf*nf/math.Sqrt(p)
+}
+
+// MarshalJSON writes PeakP as null when it is unbounded (JSON has no
+// infinity).
+func (s MatMulScaling) MarshalJSON() ([]byte, error) {
+	type plain MatMulScaling
+	out := struct {
+		plain
+		PeakP *float64 `json:"peak_procs"`
+	}{plain: plain(s)}
+	if !math.IsInf(s.PeakP, 0) {
+		out.PeakP = &s.PeakP
+	}
+	return json.Marshal(out)
 }

@@ -76,7 +76,10 @@ type AppRow struct {
 	Efficiency    float64 `json:"efficiency"`
 	MPIOverNative float64 `json:"mpi_over_native,omitempty"`
 	Hockney       float64 `json:"hockney_cycles,omitempty"` // matmul with parameters: the slides' prediction
-	*TierColumns          // MPI runs with parameters: the LogGOPS tier's prediction (xfid.go)
+	// Scaling is, for matmul with parameters, the slides' scalability
+	// conditions at this size (the same for every P of the size).
+	Scaling      *logp.MatMulScaling `json:"scaling,omitempty"`
+	*TierColumns                     // MPI runs with parameters: the LogGOPS tier's prediction (xfid.go)
 }
 
 // Check validates the sweep (each run also validates its own
@@ -280,6 +283,10 @@ func (s *AppSweep) Run(sc *Scenario, opt RunOptions) ([]AppRow, error) {
 				return err
 			}
 			rows[i].Hockney = pr.Cycles
+			if rows[i].Scaling, err = matMulScaling(*s.Params, j.n, j.variant, float64(sc.Node.FlopCycles)); err != nil {
+				errs[i] = err
+				return err
+			}
 		}
 		if recorded != nil && s.Params != nil {
 			if rows[i].TierColumns, err = sc.predictRecorded(recorded, *s.Params, float64(res.Cycles)); err != nil {

@@ -33,7 +33,7 @@ func appCommand() *cli.Command {
 		&cli.StringFlag{Name: "time-plot", Usage: "draw time against P, per version and size (and method), to `FILE`"},
 		&cli.StringFlag{Name: "breakeven-plot", Usage: "globalsum --variant breakeven: draw serial/hypercube time against P to `FILE`"},
 		&cli.StringFlag{Name: "ratio-plot", Usage: "draw the MPI/native time ratio against size, per P, to `FILE`"},
-		&cli.StringFlag{Name: "params", Usage: "LogGP parameters (nocsim calibrate --out): add to every MPI run the LogGOPS tier's prediction of its recorded schedule (and the slides' Hockney prediction to matrix multiply)"},
+		&cli.StringFlag{Name: "params", Usage: "LogGP parameters (nocsim calibrate --out): add to every MPI run the LogGOPS tier's prediction of its recorded schedule (and to matrix multiply the slides' Hockney prediction and scalability conditions)"},
 		&cli.StringFlag{Name: "tier-plot", Usage: "with --params: draw simulated and LogGOPS-tier time against P, per size, to `FILE`"},
 		&cli.IntFlag{Name: "workers", Usage: "runs simulated in parallel (0 = one per core); results do not depend on it"},
 		&cli.StringFlag{Name: "goal-out", Usage: "record each MPI-version run's communication as a GOAL schedule to `FILE`; with several runs, one file per run, PN-NSIZE inserted before the extension (cg.goal -> cg-P4-N64.goal)"},
@@ -146,6 +146,10 @@ func runApp(c *cli.Context) error {
 		err = scenarios.WriteJSON(c.App.Writer, rows)
 	default:
 		err = writeAppTable(c.App.Writer, rows)
+		if err == nil && sw.App == "matmul" && sw.Params != nil {
+			fmt.Fprintln(c.App.Writer)
+			err = scenarios.WriteMatMulScaling(c.App.Writer, rows)
+		}
 		if err == nil && be != nil {
 			fmt.Fprintln(c.App.Writer)
 			err = scenarios.WriteBreakEvenTable(c.App.Writer, be)
