@@ -48,7 +48,7 @@ func (r *Rank) blocking(op op, q *Request, err error) error {
 // the blocking calls are recorded when they do complete.
 func nonBlocking(op op) bool {
 	switch op {
-	case opIsend, opIssend, opIrsend, opIbsend, opIrecv:
+	case opIsend, opIssend, opIrsend, opIbsend, opIrecv, opStart:
 		return true
 	}
 	return false

@@ -26,12 +26,17 @@ const (
 	opCommDup
 	opCommSplit
 	opCommCreate
+	opStart
+	opWaitsome
+	opTestsome
+	opTestany
 	numOps
 )
 
 var opNames = [numOps]string{"MPI_Send", "MPI_Ssend", "MPI_Rsend", "MPI_Bsend", "MPI_Isend", "MPI_Issend", "MPI_Irsend",
 	"MPI_Ibsend", "MPI_Recv", "MPI_Irecv", "MPI_Wait", "MPI_Waitall", "MPI_Waitany", "MPI_Test", "MPI_Testall",
-	"MPI_Probe", "MPI_Iprobe", "MPI_Sendrecv", "MPI_Comm_dup", "MPI_Comm_split", "MPI_Comm_create"}
+	"MPI_Probe", "MPI_Iprobe", "MPI_Sendrecv", "MPI_Comm_dup", "MPI_Comm_split", "MPI_Comm_create",
+	"MPI_Start", "MPI_Waitsome", "MPI_Testsome", "MPI_Testany"}
 
 // OpStats counts one MPI operation on one rank. Times are in cycles.
 type OpStats struct {
