@@ -20,6 +20,7 @@ const (
 	handlerGetBlock HandlerID = iota
 	handlerPar
 	handlerParDone
+	handlerCallback // createThread with a callback (callback.go)
 )
 
 func (m *Machine) registerNative() {
@@ -45,6 +46,7 @@ func (m *Machine) registerNative() {
 		}
 	})
 	m.Register("parExecuteDone", func(t *Thread, _ []uint32) { t.node.parDone++ })
+	m.registerCallback()
 }
 
 // CreateThread starts handler h on node dst with args as its registers
