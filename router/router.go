@@ -90,6 +90,7 @@ type outPort struct {
 	credits *Pipe[int8] // from downstream
 	credit  []int       // free downstream buffer slots per VC
 	owner   []int16     // input VC (port*VCs+vc) holding each output VC, -1 if free
+	held    uint16      // bit c set while output VC c has an owner
 	width   int
 	vaRR    int // input VC first in line for the next VC grant
 	vcRR    int // output VC first in line (vc_alloc = round_robin)
@@ -141,14 +142,16 @@ type Router struct {
 	portOf [64]mesh.Port
 	vcOf   [64]int8
 
-	// scratch for allocation, sized once
-	vaReq [mesh.NumPorts][]int16
-	saReq [mesh.NumPorts][]int16
+	// vcs is spec.VCs, read every cycle
+	vcs int
+
+	// scratch for switch allocation, one request list per output
+	saReq [mesh.NumPorts]switchReqs
 }
 
 func newRouter(eng *des.Engine, spec *Spec, topo mesh.Topology, node int) *Router {
 	r := &Router{Name: "R" + topo.Label(node), node: node, spec: spec, topo: topo, eng: eng,
-		rotateVC: spec.VCAlloc != VCAllocLowest, burst: spec.linkWidth()}
+		rotateVC: spec.VCAlloc != VCAllocLowest, burst: spec.linkWidth(), vcs: spec.VCs}
 	r.id = eng.Register(r)
 	v := spec.VCs
 	store := make([]Flit, int(mesh.NumPorts)*v*spec.VCBuf)
@@ -156,10 +159,6 @@ func newRouter(eng *des.Engine, spec *Spec, topo mesh.Topology, node int) *Route
 	owners := make([]int16, int(mesh.NumPorts)*v)
 	credits := make([]int, int(mesh.NumPorts)*v)
 	sentVC := make([]uint64, int(mesh.NumPorts)*v)
-	// A switch output can be asked for as many flits as all inputs may send
-	// in a cycle, and at more than one flit per VC (link_flits_per_cycle >
-	// 1) that can exceed one request per input VC.
-	reqs := max(int(mesh.NumPorts)*v, 4*spec.linkWidth()+spec.InjectWidth)
 	for p := range mesh.NumPorts {
 		ip := &r.in[p]
 		ip.vcs = vcs[int(p)*v : int(p+1)*v]
@@ -177,8 +176,6 @@ func newRouter(eng *des.Engine, spec *Spec, topo mesh.Topology, node int) *Route
 			op.owner[i] = -1
 			op.credit[i] = spec.VCBuf
 		}
-		r.vaReq[p] = make([]int16, 0, int(mesh.NumPorts)*v)
-		r.saReq[p] = make([]int16, 0, reqs)
 	}
 	for k := 0; k < int(mesh.NumPorts)*v; k++ {
 		r.portOf[k], r.vcOf[k] = mesh.Port(k/v), int8(k%v)
@@ -300,164 +297,6 @@ func (r *Router) route(now des.Time) {
 	}
 }
 
-// allocVCs grants free output VCs to waiting heads, round-robin per output
-// port over the requesting input VCs. Which free VC a head gets is the
-// vc_alloc policy: round_robin starts from a per-output-port pointer moved
-// past each grant, so that successive packets spread over the VCs; lowest
-// takes the lowest free one, which piles traffic onto VC0 and leaves the
-// higher VCs as overflow. An ordered head (KindOrdered) keeps its VC index
-// under either policy.
-func (r *Router) allocVCs(now des.Time) {
-	v := r.spec.VCs
-	for m := r.waitMask; m != 0; m &= m - 1 {
-		k := bits.TrailingZeros64(m)
-		o := r.in[r.portOf[k]].vcs[r.vcOf[k]].out
-		r.vaReq[o] = append(r.vaReq[o], int16(k))
-	}
-	total := int(mesh.NumPorts) * v
-	for o := range mesh.NumPorts {
-		reqs := r.vaReq[o]
-		if len(reqs) == 0 {
-			continue
-		}
-		op := &r.out[o]
-		start := rrStart(reqs, op.vaRR)
-		free := 0
-		for j := 0; j < len(reqs); j++ {
-			q := int(reqs[(start+j)%len(reqs)])
-			vc := &r.in[r.portOf[q]].vcs[r.vcOf[q]]
-			grant := -1
-			if vc.fixed {
-				if k := int(r.vcOf[q]); op.owner[k] < 0 {
-					grant = k
-				}
-			} else if r.rotateVC {
-				c := op.vcRR
-				for range v {
-					if op.owner[c] < 0 {
-						grant = c
-						break
-					}
-					if c++; c == v {
-						c = 0
-					}
-				}
-			} else {
-				for free < v && op.owner[free] >= 0 {
-					free++
-				}
-				if free < v {
-					grant = free
-				}
-			}
-			if grant < 0 {
-				r.Stats.VCStalls++
-				continue
-			}
-			op.owner[grant] = int16(q)
-			if op.vcRR = grant + 1; op.vcRR == v {
-				op.vcRR = 0
-			}
-			vc.outVC = int8(grant)
-			vc.state = vcActive
-			vc.ready = now + r.spec.VCAllocDelay
-			r.waitMask &^= 1 << q
-			r.activeMask |= 1 << q
-			op.vaRR = (q + 1) % total
-		}
-		r.vaReq[o] = reqs[:0]
-	}
-}
-
-// allocSwitch is a separable input-first allocator: each input port picks up
-// to its width of flits from its ready VCs, round-robin over the VCs and at
-// most link_flits_per_cycle from any one VC; then each output port grants up
-// to its width of those requests round-robin. A VC asking for several flits
-// puts one request per flit, adjacent, so an output that grants only some
-// of them sends the VC's first flits.
-func (r *Router) allocSwitch(now des.Time) {
-	v := r.spec.VCs
-	all := uint64(1)<<v - 1
-	burst := r.burst
-	found := false
-	for p := range mesh.NumPorts {
-		pm := (r.activeMask >> (int(p) * v)) & all
-		if pm == 0 {
-			continue
-		}
-		ip := &r.in[p]
-		picked := 0
-		i := ip.rr
-		for j := 0; j < v && picked < ip.width; j++ {
-			if j > 0 {
-				if i++; i == v {
-					i = 0
-				}
-			}
-			if pm&(1<<i) == 0 {
-				continue
-			}
-			vc := &ip.vcs[i]
-			if vc.n == 0 || now < vc.ready {
-				continue
-			}
-			c := r.out[vc.out].credit[vc.outVC]
-			if c == 0 {
-				r.Stats.CreditStall++
-				continue
-			}
-			k := int16(int(p)*v + i)
-			if burst == 1 {
-				r.saReq[vc.out] = append(r.saReq[vc.out], k)
-				picked++
-			} else {
-				for n := vc.burst(min(burst, ip.width-picked, c)); n > 0; n-- {
-					r.saReq[vc.out] = append(r.saReq[vc.out], k)
-					picked++
-				}
-			}
-			found = true
-		}
-	}
-	if !found {
-		return
-	}
-	total := int(mesh.NumPorts) * v
-	for o := range mesh.NumPorts {
-		reqs := r.saReq[o]
-		if len(reqs) == 0 {
-			continue
-		}
-		op := &r.out[o]
-		start := rrStart(reqs, op.saRR)
-		granted := 0
-		for j := 0; j < len(reqs); j++ {
-			q := int(reqs[(start+j)%len(reqs)])
-			if granted == op.width {
-				r.Stats.SwitchStall++
-				continue
-			}
-			granted++
-			r.send(now, q, op)
-			op.saRR = q + 1
-			if op.saRR == total {
-				op.saRR = 0
-			}
-		}
-		r.saReq[o] = reqs[:0]
-	}
-}
-
-// rrStart is where a round-robin arbiter with pointer ptr starts among
-// requests gathered in ascending input-VC order: the first at or after ptr.
-func rrStart(reqs []int16, ptr int) int {
-	start := 0
-	for start < len(reqs) && int(reqs[start]) < ptr {
-		start++
-	}
-	return start
-}
-
 func (r *Router) send(now des.Time, k int, op *outPort) {
 	ip := &r.in[r.portOf[k]]
 	i := int(r.vcOf[k])
@@ -481,6 +320,7 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 	vc.since = now
 	if f.Tail {
 		op.owner[vc.outVC] = -1
+		op.held &^= 1 << vc.outVC
 		vc.state = vcIdle
 		r.activeMask &^= 1 << k
 		if vc.n > 0 {
