@@ -124,6 +124,7 @@ type Router struct {
 	// One bit per input VC (port*VCs+vc) for each stage with work, so a
 	// cycle touches only the VCs that can move.
 	inbox      uint16 // channels with items in flight: bit p flits on input p, bit 8+p credits on output p
+	due        [dueSlots]uint16 // the same bits, by arrival cycle mod dueSlots, for channels shorter than dueSlots
 	routeMask  uint64 // idle with a head at the front, or routing
 	waitMask   uint64 // waiting for an output VC
 	activeMask uint64 // holding an output VC
@@ -212,6 +213,12 @@ func (r *Router) Tick(now des.Time) des.Time {
 		return now + 1
 	}
 	next := des.Never
+	for d := des.Time(1); d < dueSlots; d++ {
+		if r.due[(now+d)&(dueSlots-1)] != 0 {
+			next = now + d
+			break
+		}
+	}
 	for m := r.inbox; m != 0; m &= m - 1 {
 		if k := bits.TrailingZeros16(m); k >= 8 {
 			next = min(next, r.out[k-8].credits.Next())
@@ -222,21 +229,56 @@ func (r *Router) Tick(now des.Time) des.Time {
 	return next
 }
 
-// attach makes the router the consumer of its input channels.
+// attach makes the router the consumer of its input channels, and sizes
+// the buffers of all the channels at its ports for the most they can hold:
+// at most a cycle's sends (the sender's width) in each of the latency+1
+// cycles between a send and the consumer's tick that takes it, and never
+// more than the credits allow (VCs*vc_buf of flits, or of credits). The
+// NIU may free ejection slots in bulk, so its credits get the credit bound.
 func (r *Router) attach() {
+	s := r.spec
+	credits := s.VCs * s.VCBuf
 	for p := range mesh.NumPorts {
-		if c := r.in[p].flits; c != nil {
-			c.wake, c.notify, c.bit = r.id, &r.inbox, 1<<p
+		in, out := &r.in[p], &r.out[p]
+		if c := in.flits; c != nil {
+			r.consume(c.lat, &c.wake, &c.notify, &c.due, &c.bit, 1<<p)
+			c.Reserve(min(credits, int(c.lat+1)*in.width))
 		}
-		if c := r.out[p].credits; c != nil {
-			c.wake, c.notify, c.bit = r.id, &r.inbox, 1<<(8+p)
+		if c := out.credits; c != nil {
+			r.consume(c.lat, &c.wake, &c.notify, &c.due, &c.bit, 1<<(8+p))
+			w := s.linkWidth()
+			if p == mesh.Local {
+				w = credits
+			}
+			c.Reserve(min(credits, int(c.lat+1)*w))
 		}
+		if c := out.flits; c != nil && p == mesh.Local {
+			c.Reserve(min(credits, int(c.lat+1)*out.width))
+		}
+		if c := in.credits; c != nil && p == mesh.Local {
+			c.Reserve(min(credits, int(c.lat+1)*in.width))
+		}
+	}
+}
+
+// consume makes the router the consumer of a channel with delay lat,
+// tracked by arrival cycle when the delay is short enough (the router
+// ticks in every cycle something arrives: each send wakes it for then).
+func (r *Router) consume(lat des.Time, wake *int32, notify **uint16, due **[dueSlots]uint16, bit *uint16, b uint16) {
+	*wake, *bit = r.id, b
+	if lat < dueSlots {
+		*due = &r.due
+	} else {
+		*notify = &r.inbox
 	}
 }
 
 func (r *Router) receive(now des.Time) {
 	v := r.spec.VCs
-	for m := r.inbox; m != 0; m &= m - 1 {
+	slot := &r.due[now&(dueSlots-1)]
+	m := r.inbox | *slot
+	*slot = 0
+	for ; m != 0; m &= m - 1 {
 		k := bits.TrailingZeros16(m)
 		if k >= 8 {
 			op := &r.out[k-8]
