@@ -137,7 +137,7 @@ func (r *Router) allocSwitch(now des.Time) {
 				}
 				n := 1
 				if burst > 1 {
-					n = vc.burst(min(burst, ip.width-picked, c))
+					n = r.burstLen(vc, min(burst, ip.width-picked, c))
 				}
 				k := int8(int(p)*v + i)
 				reqs := &r.saReq[o]

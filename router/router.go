@@ -23,57 +23,59 @@ const MaxVCs = 12
 
 var stateNames = [...]string{"idle", "routing", "waiting for an output VC", "active"}
 
+// inVC is one input virtual channel: 32 bytes, two to a cache line. Its
+// flits are a ring of vc_buf slots in the router's flit store; the cycle
+// its front last moved (for stall reports) is in the router's since, which
+// only describe reads.
 type inVC struct {
-	buf    []Flit // ring of capacity VCBuf
-	head   int
-	n      int
-	state  uint8
-	out    mesh.Port
-	outVC  int8
-	fixed  bool     // the head asked to keep its VC index (KindOrdered)
-	ready  des.Time // cycle from which the current stage may proceed
-	since  des.Time // cycle the current head reached the front, for stall ages
-	stallV uint8    // last reason it could not move, for reports
+	ready des.Time  // cycle from which the current stage may proceed
+	n     int       // flits buffered
+	base  int32     // first slot of its ring in the router's flit store
+	head  int32     // front of the ring, 0 <= head < vc_buf
+	state uint8     // vcIdle .. vcActive
+	out   mesh.Port // output port of the packet at the front
+	outVC int8      // output VC it holds (vcActive)
+	fixed bool      // the head asked to keep its VC index (KindOrdered)
 }
 
-func (v *inVC) front() *Flit { return &v.buf[v.head] }
+func (r *Router) front(vc *inVC) *Flit { return &r.store[vc.base+vc.head] }
 
-// burst is how many flits from the front, at most limit (>= 1), belong to
+// burstLen is how many flits from the front, at most limit (>= 1), belong to
 // the packet at the front: those up to its tail, of the flits buffered.
 // Flits past a tail belong to a packet not yet routed.
-func (v *inVC) burst(limit int) int {
-	n := min(limit, v.n)
+func (r *Router) burstLen(vc *inVC, limit int) int {
+	n := min(limit, vc.n)
+	i := vc.head
 	for j := range n {
-		i := v.head + j
-		if i >= len(v.buf) {
-			i -= len(v.buf)
-		}
-		if v.buf[i].Tail {
+		if r.store[vc.base+i].Tail {
 			return j + 1
+		}
+		if i++; i == r.depth {
+			i = 0
 		}
 	}
 	return n
 }
 
-func (v *inVC) push(f Flit) bool {
-	if v.n == len(v.buf) {
+func (r *Router) push(vc *inVC, f Flit) bool {
+	if vc.n == int(r.depth) {
 		return false
 	}
-	i := v.head + v.n
-	if i >= len(v.buf) {
-		i -= len(v.buf)
+	i := vc.head + int32(vc.n)
+	if i >= r.depth {
+		i -= r.depth
 	}
-	v.buf[i] = f
-	v.n++
+	r.store[vc.base+i] = f
+	vc.n++
 	return true
 }
 
-func (v *inVC) pop() Flit {
-	f := v.buf[v.head]
-	if v.head++; v.head == len(v.buf) {
-		v.head = 0
+func (r *Router) pop(vc *inVC) Flit {
+	f := r.store[vc.base+vc.head]
+	if vc.head++; vc.head == r.depth {
+		vc.head = 0
 	}
-	v.n--
+	vc.n--
 	return f
 }
 
@@ -110,52 +112,54 @@ type Stats struct {
 // Router is one tile's wormhole router. It does not know its position: it
 // routes from the offsets in head flits, as SCMP's routers do.
 type Router struct {
-	Name  string
-	node  int
-	spec  *Spec
-	topo  mesh.Topology
-	eng   *des.Engine
-	id    int32
-	in    [mesh.NumPorts]inPort
-	out   [mesh.NumPorts]outPort
-	flits int // flits buffered in this router
-	Stats Stats
+	// Hot state, read or written every cycle, first and together.
 
 	// One bit per input VC (port*VCs+vc) for each stage with work, so a
 	// cycle touches only the VCs that can move.
-	inbox      uint16 // channels with items in flight: bit p flits on input p, bit 8+p credits on output p
-	due        [dueSlots]uint16 // the same bits, by arrival cycle mod dueSlots, for channels shorter than dueSlots
 	routeMask  uint64 // idle with a head at the front, or routing
 	waitMask   uint64 // waiting for an output VC
 	activeMask uint64 // holding an output VC
-
-	trace func(node int, in, out mesh.Port, f Flit)
-
-	// rotateVC is vc_alloc = round_robin, decided once so that allocation
-	// compares no strings.
-	rotateVC bool
-
+	flits      int    // flits buffered in this router
+	vcs        int    // spec.VCs
 	// burst is link_flits_per_cycle: the most flits one input VC sends
 	// through the switch per cycle.
 	burst int
+	depth int32 // spec.VCBuf: slots in each input VC's ring
+	// rotateVC is vc_alloc = round_robin, decided once so that allocation
+	// compares no strings.
+	rotateVC bool
+	inbox    uint16           // channels with items in flight: bit p flits on input p, bit 8+p credits on output p
+	due      [dueSlots]uint16 // the same bits, by arrival cycle mod dueSlots, for channels shorter than dueSlots
+	eng      *des.Engine
+	spec     *Spec
+	store    []Flit // every input VC's ring, vc_buf slots each, in input-VC order
+	in       [mesh.NumPorts]inPort
+	out      [mesh.NumPorts]outPort
+	Stats    Stats
+	trace    func(node int, in, out mesh.Port, f Flit)
 
 	// port and VC of each input-VC index, to avoid divisions per flit
 	portOf [64]mesh.Port
 	vcOf   [64]int8
 
-	// vcs is spec.VCs, read every cycle
-	vcs int
-
 	// scratch for switch allocation, one request list per output
 	saReq [mesh.NumPorts]switchReqs
+
+	// Cold state.
+	since []des.Time // per input VC: the cycle its front last moved, for stall ages
+	Name  string
+	node  int
+	topo  mesh.Topology
+	id    int32
 }
 
 func newRouter(eng *des.Engine, spec *Spec, topo mesh.Topology, node int) *Router {
 	r := &Router{Name: "R" + topo.Label(node), node: node, spec: spec, topo: topo, eng: eng,
-		rotateVC: spec.VCAlloc != VCAllocLowest, burst: spec.linkWidth(), vcs: spec.VCs}
+		rotateVC: spec.VCAlloc != VCAllocLowest, burst: spec.linkWidth(), vcs: spec.VCs, depth: int32(spec.VCBuf)}
 	r.id = eng.Register(r)
 	v := spec.VCs
-	store := make([]Flit, int(mesh.NumPorts)*v*spec.VCBuf)
+	r.store = make([]Flit, int(mesh.NumPorts)*v*spec.VCBuf)
+	r.since = make([]des.Time, int(mesh.NumPorts)*v)
 	vcs := make([]inVC, int(mesh.NumPorts)*v)
 	owners := make([]int16, int(mesh.NumPorts)*v)
 	credits := make([]int, int(mesh.NumPorts)*v)
@@ -166,7 +170,7 @@ func newRouter(eng *des.Engine, spec *Spec, topo mesh.Topology, node int) *Route
 		ip.width = spec.linkWidth()
 		for i := range ip.vcs {
 			k := int(p)*v + i
-			ip.vcs[i].buf = store[k*spec.VCBuf : (k+1)*spec.VCBuf]
+			ip.vcs[i].base = int32(k * spec.VCBuf)
 		}
 		op := &r.out[p]
 		op.owner = owners[int(p)*v : int(p+1)*v]
@@ -296,12 +300,13 @@ func (r *Router) receive(now des.Time) {
 			f := ip.flits.Recv()
 			vc := &ip.vcs[f.VC]
 			if vc.n == 0 {
-				vc.since = now
+				k := int(p)*v + int(f.VC)
+				r.since[k] = now
 				if vc.state == vcIdle {
-					r.routeMask |= 1 << (int(p)*v + int(f.VC))
+					r.routeMask |= 1 << k
 				}
 			}
-			if !vc.push(f) {
+			if !r.push(vc, f) {
 				panic(fmt.Sprintf("%s in %v vc%d: buffer overflow (credit protocol violated)", r.Name, p, f.VC))
 			}
 			r.flits++
@@ -319,7 +324,7 @@ func (r *Router) route(now des.Time) {
 		k := bits.TrailingZeros64(m)
 		vc := &r.in[r.portOf[k]].vcs[r.vcOf[k]]
 		if vc.state == vcIdle {
-			f := vc.front()
+			f := r.front(vc)
 			if !f.Head {
 				panic(fmt.Sprintf("%s in %v vc%d: body flit of packet %d without a head", r.Name, r.portOf[k], r.vcOf[k], f.Packet))
 			}
@@ -329,7 +334,7 @@ func (r *Router) route(now des.Time) {
 			vc.fixed = f.Kind&KindOrdered != 0
 			vc.state = vcRouting
 			vc.ready = now + r.spec.RouteDelay
-			vc.since = now
+			r.since[k] = now
 		}
 		if now >= vc.ready {
 			vc.state = vcWaitVC
@@ -343,7 +348,7 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 	ip := &r.in[r.portOf[k]]
 	i := int(r.vcOf[k])
 	vc := &ip.vcs[i]
-	f := vc.pop()
+	f := r.pop(vc)
 	r.flits--
 	if ip.rr = i + 1; ip.rr == len(ip.vcs) {
 		ip.rr = 0
@@ -359,7 +364,7 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 	op.sentVC[vc.outVC]++
 	r.Stats.Traversals++
 	r.eng.Progress()
-	vc.since = now
+	r.since[k] = now
 	if f.Tail {
 		op.owner[vc.outVC] = -1
 		op.held &^= 1 << vc.outVC
@@ -380,7 +385,7 @@ func (r *Router) describe(now des.Time, b *strings.Builder, pktName func(int32) 
 			if vc.n == 0 {
 				continue
 			}
-			f := vc.front()
+			f := r.front(vc)
 			fmt.Fprintf(b, "  %s in %v vc%d: %d flit(s), front is flit %d of %s, %s", r.Name, p, i, vc.n, f.Index, pktName(f.Packet), stateNames[vc.state])
 			if vc.state == vcActive || vc.state == vcWaitVC {
 				fmt.Fprintf(b, " -> out %v", vc.out)
@@ -398,7 +403,7 @@ func (r *Router) describe(now des.Time, b *strings.Builder, pktName func(int32) 
 			case vc.state == vcActive:
 				fmt.Fprintf(b, " vc%d", vc.outVC)
 			}
-			fmt.Fprintf(b, "; age %d cycles\n", now-vc.since)
+			fmt.Fprintf(b, "; age %d cycles\n", now-r.since[int(p)*v+i])
 		}
 	}
 }
