@@ -21,12 +21,24 @@ type Pipe[T any] struct {
 	// many input channels visits only those with something in them.
 	notify *uint16
 	bit    uint16
+	// due, if set (instead of notify), gets bit or'ed into the slot of the
+	// arrival cycle, so a consumer visits a channel only in the cycles
+	// something arrives on it, not while it is in flight. It needs
+	// lat < dueSlots and a consumer that ticks in every arrival cycle.
+	due *[dueSlots]uint16
+	// reserve is the buffer the first send makes: the most items the
+	// channel can hold at once, when its consumer knows it (see Reserve).
+	reserve int
 }
 
+// dueSlots is the reach of a due ring in cycles: channels with a delay
+// below it are tracked by arrival cycle. A power of two.
+const dueSlots = 16
+
 // NewPipe returns a pipe with delay lat (at least 1) that wakes ticker wake.
-// Its buffer is made on the first send (8 items, more than a default
-// channel holds in flight) and doubles when full, so a large mesh pays
-// nothing for channels that stay idle.
+// Its buffer is made on the first send (the Reserve bound, or 8 items) and
+// doubles when full, so a large mesh pays nothing for channels that stay
+// idle; with a Reserve bound that holds it never grows again.
 func NewPipe[T any](eng *des.Engine, lat des.Time, wake int32) *Pipe[T] {
 	return &Pipe[T]{lat: lat, eng: eng, wake: wake}
 }
@@ -42,7 +54,9 @@ func (p *Pipe[T]) Send(now des.Time, v T) {
 	}
 	p.buf[(p.head+p.n)&(len(p.buf)-1)] = pipeEntry[T]{at: now + p.lat, v: v}
 	p.n++
-	if p.notify != nil {
+	if p.due != nil {
+		p.due[(now+p.lat)&(dueSlots-1)] |= p.bit
+	} else if p.notify != nil {
 		*p.notify |= p.bit
 	}
 	p.eng.Wake(p.wake, now+p.lat)
@@ -70,8 +84,26 @@ func (p *Pipe[T]) Next() des.Time {
 // Len is the number of items in flight.
 func (p *Pipe[T]) Len() int { return p.n }
 
+// Reserve sets the buffer the first send makes to hold n items (rounded
+// up to a power of two): the most the channel can ever hold, so that it
+// allocates once, on first use, and never again.
+func (p *Pipe[T]) Reserve(n int) {
+	c := 1
+	for c < n {
+		c *= 2
+	}
+	p.reserve = c
+}
+
 func (p *Pipe[T]) grow() {
-	nb := make([]pipeEntry[T], max(8, 2*len(p.buf)))
+	size := 2 * len(p.buf)
+	if size == 0 {
+		size = 8
+		if p.reserve > 0 {
+			size = p.reserve
+		}
+	}
+	nb := make([]pipeEntry[T], size)
 	for i := 0; i < p.n; i++ {
 		nb[i] = p.buf[(p.head+i)&(len(p.buf)-1)]
 	}

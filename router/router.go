@@ -23,57 +23,59 @@ const MaxVCs = 12
 
 var stateNames = [...]string{"idle", "routing", "waiting for an output VC", "active"}
 
+// inVC is one input virtual channel: 32 bytes, two to a cache line. Its
+// flits are a ring of vc_buf slots in the router's flit store; the cycle
+// its front last moved (for stall reports) is in the router's since, which
+// only describe reads.
 type inVC struct {
-	buf    []Flit // ring of capacity VCBuf
-	head   int
-	n      int
-	state  uint8
-	out    mesh.Port
-	outVC  int8
-	fixed  bool     // the head asked to keep its VC index (KindOrdered)
-	ready  des.Time // cycle from which the current stage may proceed
-	since  des.Time // cycle the current head reached the front, for stall ages
-	stallV uint8    // last reason it could not move, for reports
+	ready des.Time  // cycle from which the current stage may proceed
+	n     int       // flits buffered
+	base  int32     // first slot of its ring in the router's flit store
+	head  int32     // front of the ring, 0 <= head < vc_buf
+	state uint8     // vcIdle .. vcActive
+	out   mesh.Port // output port of the packet at the front
+	outVC int8      // output VC it holds (vcActive)
+	fixed bool      // the head asked to keep its VC index (KindOrdered)
 }
 
-func (v *inVC) front() *Flit { return &v.buf[v.head] }
+func (r *Router) front(vc *inVC) *Flit { return &r.store[vc.base+vc.head] }
 
-// burst is how many flits from the front, at most limit (>= 1), belong to
+// burstLen is how many flits from the front, at most limit (>= 1), belong to
 // the packet at the front: those up to its tail, of the flits buffered.
 // Flits past a tail belong to a packet not yet routed.
-func (v *inVC) burst(limit int) int {
-	n := min(limit, v.n)
+func (r *Router) burstLen(vc *inVC, limit int) int {
+	n := min(limit, vc.n)
+	i := vc.head
 	for j := range n {
-		i := v.head + j
-		if i >= len(v.buf) {
-			i -= len(v.buf)
-		}
-		if v.buf[i].Tail {
+		if r.store[vc.base+i].Tail {
 			return j + 1
+		}
+		if i++; i == r.depth {
+			i = 0
 		}
 	}
 	return n
 }
 
-func (v *inVC) push(f Flit) bool {
-	if v.n == len(v.buf) {
+func (r *Router) push(vc *inVC, f Flit) bool {
+	if vc.n == int(r.depth) {
 		return false
 	}
-	i := v.head + v.n
-	if i >= len(v.buf) {
-		i -= len(v.buf)
+	i := vc.head + int32(vc.n)
+	if i >= r.depth {
+		i -= r.depth
 	}
-	v.buf[i] = f
-	v.n++
+	r.store[vc.base+i] = f
+	vc.n++
 	return true
 }
 
-func (v *inVC) pop() Flit {
-	f := v.buf[v.head]
-	if v.head++; v.head == len(v.buf) {
-		v.head = 0
+func (r *Router) pop(vc *inVC) Flit {
+	f := r.store[vc.base+vc.head]
+	if vc.head++; vc.head == r.depth {
+		vc.head = 0
 	}
-	v.n--
+	vc.n--
 	return f
 }
 
@@ -90,6 +92,7 @@ type outPort struct {
 	credits *Pipe[int8] // from downstream
 	credit  []int       // free downstream buffer slots per VC
 	owner   []int16     // input VC (port*VCs+vc) holding each output VC, -1 if free
+	held    uint16      // bit c set while output VC c has an owner
 	width   int
 	vaRR    int // input VC first in line for the next VC grant
 	vcRR    int // output VC first in line (vc_alloc = round_robin)
@@ -109,64 +112,65 @@ type Stats struct {
 // Router is one tile's wormhole router. It does not know its position: it
 // routes from the offsets in head flits, as SCMP's routers do.
 type Router struct {
-	Name  string
-	node  int
-	spec  *Spec
-	topo  mesh.Topology
-	eng   *des.Engine
-	id    int32
-	in    [mesh.NumPorts]inPort
-	out   [mesh.NumPorts]outPort
-	flits int // flits buffered in this router
-	Stats Stats
+	// Hot state, read or written every cycle, first and together.
 
 	// One bit per input VC (port*VCs+vc) for each stage with work, so a
 	// cycle touches only the VCs that can move.
-	inbox      uint16 // channels with items in flight: bit p flits on input p, bit 8+p credits on output p
 	routeMask  uint64 // idle with a head at the front, or routing
 	waitMask   uint64 // waiting for an output VC
 	activeMask uint64 // holding an output VC
-
-	trace func(node int, in, out mesh.Port, f Flit)
-
-	// rotateVC is vc_alloc = round_robin, decided once so that allocation
-	// compares no strings.
-	rotateVC bool
-
+	flits      int    // flits buffered in this router
+	vcs        int    // spec.VCs
 	// burst is link_flits_per_cycle: the most flits one input VC sends
 	// through the switch per cycle.
 	burst int
+	depth int32 // spec.VCBuf: slots in each input VC's ring
+	// rotateVC is vc_alloc = round_robin, decided once so that allocation
+	// compares no strings.
+	rotateVC bool
+	inbox    uint16           // channels with items in flight: bit p flits on input p, bit 8+p credits on output p
+	due      [dueSlots]uint16 // the same bits, by arrival cycle mod dueSlots, for channels shorter than dueSlots
+	eng      *des.Engine
+	spec     *Spec
+	store    []Flit // every input VC's ring, vc_buf slots each, in input-VC order
+	in       [mesh.NumPorts]inPort
+	out      [mesh.NumPorts]outPort
+	Stats    Stats
+	trace    func(node int, in, out mesh.Port, f Flit)
 
 	// port and VC of each input-VC index, to avoid divisions per flit
 	portOf [64]mesh.Port
 	vcOf   [64]int8
 
-	// scratch for allocation, sized once
-	vaReq [mesh.NumPorts][]int16
-	saReq [mesh.NumPorts][]int16
+	// scratch for switch allocation, one request list per output
+	saReq [mesh.NumPorts]switchReqs
+
+	// Cold state.
+	since []des.Time // per input VC: the cycle its front last moved, for stall ages
+	Name  string
+	node  int
+	topo  mesh.Topology
+	id    int32
 }
 
 func newRouter(eng *des.Engine, spec *Spec, topo mesh.Topology, node int) *Router {
 	r := &Router{Name: "R" + topo.Label(node), node: node, spec: spec, topo: topo, eng: eng,
-		rotateVC: spec.VCAlloc != VCAllocLowest, burst: spec.linkWidth()}
+		rotateVC: spec.VCAlloc != VCAllocLowest, burst: spec.linkWidth(), vcs: spec.VCs, depth: int32(spec.VCBuf)}
 	r.id = eng.Register(r)
 	v := spec.VCs
-	store := make([]Flit, int(mesh.NumPorts)*v*spec.VCBuf)
+	r.store = make([]Flit, int(mesh.NumPorts)*v*spec.VCBuf)
+	r.since = make([]des.Time, int(mesh.NumPorts)*v)
 	vcs := make([]inVC, int(mesh.NumPorts)*v)
 	owners := make([]int16, int(mesh.NumPorts)*v)
 	credits := make([]int, int(mesh.NumPorts)*v)
 	sentVC := make([]uint64, int(mesh.NumPorts)*v)
-	// A switch output can be asked for as many flits as all inputs may send
-	// in a cycle, and at more than one flit per VC (link_flits_per_cycle >
-	// 1) that can exceed one request per input VC.
-	reqs := max(int(mesh.NumPorts)*v, 4*spec.linkWidth()+spec.InjectWidth)
 	for p := range mesh.NumPorts {
 		ip := &r.in[p]
 		ip.vcs = vcs[int(p)*v : int(p+1)*v]
 		ip.width = spec.linkWidth()
 		for i := range ip.vcs {
 			k := int(p)*v + i
-			ip.vcs[i].buf = store[k*spec.VCBuf : (k+1)*spec.VCBuf]
+			ip.vcs[i].base = int32(k * spec.VCBuf)
 		}
 		op := &r.out[p]
 		op.owner = owners[int(p)*v : int(p+1)*v]
@@ -177,8 +181,6 @@ func newRouter(eng *des.Engine, spec *Spec, topo mesh.Topology, node int) *Route
 			op.owner[i] = -1
 			op.credit[i] = spec.VCBuf
 		}
-		r.vaReq[p] = make([]int16, 0, int(mesh.NumPorts)*v)
-		r.saReq[p] = make([]int16, 0, reqs)
 	}
 	for k := 0; k < int(mesh.NumPorts)*v; k++ {
 		r.portOf[k], r.vcOf[k] = mesh.Port(k/v), int8(k%v)
@@ -215,6 +217,12 @@ func (r *Router) Tick(now des.Time) des.Time {
 		return now + 1
 	}
 	next := des.Never
+	for d := des.Time(1); d < dueSlots; d++ {
+		if r.due[(now+d)&(dueSlots-1)] != 0 {
+			next = now + d
+			break
+		}
+	}
 	for m := r.inbox; m != 0; m &= m - 1 {
 		if k := bits.TrailingZeros16(m); k >= 8 {
 			next = min(next, r.out[k-8].credits.Next())
@@ -225,21 +233,56 @@ func (r *Router) Tick(now des.Time) des.Time {
 	return next
 }
 
-// attach makes the router the consumer of its input channels.
+// attach makes the router the consumer of its input channels, and sizes
+// the buffers of all the channels at its ports for the most they can hold:
+// at most a cycle's sends (the sender's width) in each of the latency+1
+// cycles between a send and the consumer's tick that takes it, and never
+// more than the credits allow (VCs*vc_buf of flits, or of credits). The
+// NIU may free ejection slots in bulk, so its credits get the credit bound.
 func (r *Router) attach() {
+	s := r.spec
+	credits := s.VCs * s.VCBuf
 	for p := range mesh.NumPorts {
-		if c := r.in[p].flits; c != nil {
-			c.wake, c.notify, c.bit = r.id, &r.inbox, 1<<p
+		in, out := &r.in[p], &r.out[p]
+		if c := in.flits; c != nil {
+			r.consume(c.lat, &c.wake, &c.notify, &c.due, &c.bit, 1<<p)
+			c.Reserve(min(credits, int(c.lat+1)*in.width))
 		}
-		if c := r.out[p].credits; c != nil {
-			c.wake, c.notify, c.bit = r.id, &r.inbox, 1<<(8+p)
+		if c := out.credits; c != nil {
+			r.consume(c.lat, &c.wake, &c.notify, &c.due, &c.bit, 1<<(8+p))
+			w := s.linkWidth()
+			if p == mesh.Local {
+				w = credits
+			}
+			c.Reserve(min(credits, int(c.lat+1)*w))
 		}
+		if c := out.flits; c != nil && p == mesh.Local {
+			c.Reserve(min(credits, int(c.lat+1)*out.width))
+		}
+		if c := in.credits; c != nil && p == mesh.Local {
+			c.Reserve(min(credits, int(c.lat+1)*in.width))
+		}
+	}
+}
+
+// consume makes the router the consumer of a channel with delay lat,
+// tracked by arrival cycle when the delay is short enough (the router
+// ticks in every cycle something arrives: each send wakes it for then).
+func (r *Router) consume(lat des.Time, wake *int32, notify **uint16, due **[dueSlots]uint16, bit *uint16, b uint16) {
+	*wake, *bit = r.id, b
+	if lat < dueSlots {
+		*due = &r.due
+	} else {
+		*notify = &r.inbox
 	}
 }
 
 func (r *Router) receive(now des.Time) {
 	v := r.spec.VCs
-	for m := r.inbox; m != 0; m &= m - 1 {
+	slot := &r.due[now&(dueSlots-1)]
+	m := r.inbox | *slot
+	*slot = 0
+	for ; m != 0; m &= m - 1 {
 		k := bits.TrailingZeros16(m)
 		if k >= 8 {
 			op := &r.out[k-8]
@@ -257,12 +300,13 @@ func (r *Router) receive(now des.Time) {
 			f := ip.flits.Recv()
 			vc := &ip.vcs[f.VC]
 			if vc.n == 0 {
-				vc.since = now
+				k := int(p)*v + int(f.VC)
+				r.since[k] = now
 				if vc.state == vcIdle {
-					r.routeMask |= 1 << (int(p)*v + int(f.VC))
+					r.routeMask |= 1 << k
 				}
 			}
-			if !vc.push(f) {
+			if !r.push(vc, f) {
 				panic(fmt.Sprintf("%s in %v vc%d: buffer overflow (credit protocol violated)", r.Name, p, f.VC))
 			}
 			r.flits++
@@ -280,7 +324,7 @@ func (r *Router) route(now des.Time) {
 		k := bits.TrailingZeros64(m)
 		vc := &r.in[r.portOf[k]].vcs[r.vcOf[k]]
 		if vc.state == vcIdle {
-			f := vc.front()
+			f := r.front(vc)
 			if !f.Head {
 				panic(fmt.Sprintf("%s in %v vc%d: body flit of packet %d without a head", r.Name, r.portOf[k], r.vcOf[k], f.Packet))
 			}
@@ -290,7 +334,7 @@ func (r *Router) route(now des.Time) {
 			vc.fixed = f.Kind&KindOrdered != 0
 			vc.state = vcRouting
 			vc.ready = now + r.spec.RouteDelay
-			vc.since = now
+			r.since[k] = now
 		}
 		if now >= vc.ready {
 			vc.state = vcWaitVC
@@ -300,169 +344,11 @@ func (r *Router) route(now des.Time) {
 	}
 }
 
-// allocVCs grants free output VCs to waiting heads, round-robin per output
-// port over the requesting input VCs. Which free VC a head gets is the
-// vc_alloc policy: round_robin starts from a per-output-port pointer moved
-// past each grant, so that successive packets spread over the VCs; lowest
-// takes the lowest free one, which piles traffic onto VC0 and leaves the
-// higher VCs as overflow. An ordered head (KindOrdered) keeps its VC index
-// under either policy.
-func (r *Router) allocVCs(now des.Time) {
-	v := r.spec.VCs
-	for m := r.waitMask; m != 0; m &= m - 1 {
-		k := bits.TrailingZeros64(m)
-		o := r.in[r.portOf[k]].vcs[r.vcOf[k]].out
-		r.vaReq[o] = append(r.vaReq[o], int16(k))
-	}
-	total := int(mesh.NumPorts) * v
-	for o := range mesh.NumPorts {
-		reqs := r.vaReq[o]
-		if len(reqs) == 0 {
-			continue
-		}
-		op := &r.out[o]
-		start := rrStart(reqs, op.vaRR)
-		free := 0
-		for j := 0; j < len(reqs); j++ {
-			q := int(reqs[(start+j)%len(reqs)])
-			vc := &r.in[r.portOf[q]].vcs[r.vcOf[q]]
-			grant := -1
-			if vc.fixed {
-				if k := int(r.vcOf[q]); op.owner[k] < 0 {
-					grant = k
-				}
-			} else if r.rotateVC {
-				c := op.vcRR
-				for range v {
-					if op.owner[c] < 0 {
-						grant = c
-						break
-					}
-					if c++; c == v {
-						c = 0
-					}
-				}
-			} else {
-				for free < v && op.owner[free] >= 0 {
-					free++
-				}
-				if free < v {
-					grant = free
-				}
-			}
-			if grant < 0 {
-				r.Stats.VCStalls++
-				continue
-			}
-			op.owner[grant] = int16(q)
-			if op.vcRR = grant + 1; op.vcRR == v {
-				op.vcRR = 0
-			}
-			vc.outVC = int8(grant)
-			vc.state = vcActive
-			vc.ready = now + r.spec.VCAllocDelay
-			r.waitMask &^= 1 << q
-			r.activeMask |= 1 << q
-			op.vaRR = (q + 1) % total
-		}
-		r.vaReq[o] = reqs[:0]
-	}
-}
-
-// allocSwitch is a separable input-first allocator: each input port picks up
-// to its width of flits from its ready VCs, round-robin over the VCs and at
-// most link_flits_per_cycle from any one VC; then each output port grants up
-// to its width of those requests round-robin. A VC asking for several flits
-// puts one request per flit, adjacent, so an output that grants only some
-// of them sends the VC's first flits.
-func (r *Router) allocSwitch(now des.Time) {
-	v := r.spec.VCs
-	all := uint64(1)<<v - 1
-	burst := r.burst
-	found := false
-	for p := range mesh.NumPorts {
-		pm := (r.activeMask >> (int(p) * v)) & all
-		if pm == 0 {
-			continue
-		}
-		ip := &r.in[p]
-		picked := 0
-		i := ip.rr
-		for j := 0; j < v && picked < ip.width; j++ {
-			if j > 0 {
-				if i++; i == v {
-					i = 0
-				}
-			}
-			if pm&(1<<i) == 0 {
-				continue
-			}
-			vc := &ip.vcs[i]
-			if vc.n == 0 || now < vc.ready {
-				continue
-			}
-			c := r.out[vc.out].credit[vc.outVC]
-			if c == 0 {
-				r.Stats.CreditStall++
-				continue
-			}
-			k := int16(int(p)*v + i)
-			if burst == 1 {
-				r.saReq[vc.out] = append(r.saReq[vc.out], k)
-				picked++
-			} else {
-				for n := vc.burst(min(burst, ip.width-picked, c)); n > 0; n-- {
-					r.saReq[vc.out] = append(r.saReq[vc.out], k)
-					picked++
-				}
-			}
-			found = true
-		}
-	}
-	if !found {
-		return
-	}
-	total := int(mesh.NumPorts) * v
-	for o := range mesh.NumPorts {
-		reqs := r.saReq[o]
-		if len(reqs) == 0 {
-			continue
-		}
-		op := &r.out[o]
-		start := rrStart(reqs, op.saRR)
-		granted := 0
-		for j := 0; j < len(reqs); j++ {
-			q := int(reqs[(start+j)%len(reqs)])
-			if granted == op.width {
-				r.Stats.SwitchStall++
-				continue
-			}
-			granted++
-			r.send(now, q, op)
-			op.saRR = q + 1
-			if op.saRR == total {
-				op.saRR = 0
-			}
-		}
-		r.saReq[o] = reqs[:0]
-	}
-}
-
-// rrStart is where a round-robin arbiter with pointer ptr starts among
-// requests gathered in ascending input-VC order: the first at or after ptr.
-func rrStart(reqs []int16, ptr int) int {
-	start := 0
-	for start < len(reqs) && int(reqs[start]) < ptr {
-		start++
-	}
-	return start
-}
-
 func (r *Router) send(now des.Time, k int, op *outPort) {
 	ip := &r.in[r.portOf[k]]
 	i := int(r.vcOf[k])
 	vc := &ip.vcs[i]
-	f := vc.pop()
+	f := r.pop(vc)
 	r.flits--
 	if ip.rr = i + 1; ip.rr == len(ip.vcs) {
 		ip.rr = 0
@@ -478,9 +364,10 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 	op.sentVC[vc.outVC]++
 	r.Stats.Traversals++
 	r.eng.Progress()
-	vc.since = now
+	r.since[k] = now
 	if f.Tail {
 		op.owner[vc.outVC] = -1
+		op.held &^= 1 << vc.outVC
 		vc.state = vcIdle
 		r.activeMask &^= 1 << k
 		if vc.n > 0 {
@@ -498,7 +385,7 @@ func (r *Router) describe(now des.Time, b *strings.Builder, pktName func(int32) 
 			if vc.n == 0 {
 				continue
 			}
-			f := vc.front()
+			f := r.front(vc)
 			fmt.Fprintf(b, "  %s in %v vc%d: %d flit(s), front is flit %d of %s, %s", r.Name, p, i, vc.n, f.Index, pktName(f.Packet), stateNames[vc.state])
 			if vc.state == vcActive || vc.state == vcWaitVC {
 				fmt.Fprintf(b, " -> out %v", vc.out)
@@ -516,7 +403,7 @@ func (r *Router) describe(now des.Time, b *strings.Builder, pktName func(int32) 
 			case vc.state == vcActive:
 				fmt.Fprintf(b, " vc%d", vc.outVC)
 			}
-			fmt.Fprintf(b, "; age %d cycles\n", now-vc.since)
+			fmt.Fprintf(b, "; age %d cycles\n", now-r.since[int(p)*v+i])
 		}
 	}
 }

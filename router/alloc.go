@@ -1,0 +1,188 @@
+package router
+
+import (
+	"math/bits"
+
+	"nocsim/des"
+	"nocsim/mesh"
+)
+
+// maxSwitchReqs bounds the switch requests one output gets in a cycle:
+// every input VC once (mesh.NumPorts*MaxVCs = 60), or, when a VC asks for
+// several flits, the inputs' widths (4 links at 16 flits and a local port
+// at 16). Spec.Validate keeps every spec within both.
+const maxSwitchReqs = 4*16 + 16
+
+// allocVCs grants free output VCs to waiting heads, round-robin per output
+// port over the requesting input VCs. Which free VC a head gets is the
+// vc_alloc policy: round_robin starts from a per-output-port pointer moved
+// past each grant, so that successive packets spread over the VCs; lowest
+// takes the lowest free one, which piles traffic onto VC0 and leaves the
+// higher VCs as overflow. An ordered head (KindOrdered) keeps its VC index
+// under either policy.
+//
+// The requests for one output are the set bits of a mask over input-VC
+// indices, taken in round-robin order: from the output's pointer (vaRR)
+// up, then from 0 below it. The pointer moves past each grant, but the
+// order of this cycle's requests is fixed at the start, as a hardware
+// arbiter's would be. Free output VCs are the clear bits of the output's
+// held mask, so each grant is a count of trailing zeros.
+func (r *Router) allocVCs(now des.Time) {
+	v := r.vcs
+	var req [mesh.NumPorts]uint64
+	var outs uint8
+	for m := r.waitMask; m != 0; m &= m - 1 {
+		k := bits.TrailingZeros64(m)
+		o := r.in[r.portOf[k]].vcs[r.vcOf[k]].out
+		req[o] |= 1 << k
+		outs |= 1 << o
+	}
+	all := uint16(1)<<v - 1
+	total := int(mesh.NumPorts) * v
+	for ; outs != 0; outs &= outs - 1 {
+		o := bits.TrailingZeros8(outs)
+		op := &r.out[o]
+		m := req[o]
+		if op.held == all {
+			// Every output VC is held: each request stalls.
+			r.Stats.VCStalls += uint64(bits.OnesCount64(m))
+			continue
+		}
+		below := m & (1<<op.vaRR - 1)
+		for _, part := range [2]uint64{m &^ below, below} {
+			for ; part != 0; part &= part - 1 {
+				q := bits.TrailingZeros64(part)
+				vc := &r.in[r.portOf[q]].vcs[r.vcOf[q]]
+				free := ^op.held & all
+				grant := -1
+				switch {
+				case vc.fixed:
+					if k := int(r.vcOf[q]); free&(1<<k) != 0 {
+						grant = k
+					}
+				case free == 0:
+				case r.rotateVC:
+					// The first free VC at or after the pointer,
+					// wrapping round.
+					if up := free >> op.vcRR << op.vcRR; up != 0 {
+						grant = bits.TrailingZeros16(up)
+					} else {
+						grant = bits.TrailingZeros16(free)
+					}
+				default:
+					grant = bits.TrailingZeros16(free)
+				}
+				if grant < 0 {
+					r.Stats.VCStalls++
+					continue
+				}
+				op.owner[grant] = int16(q)
+				op.held |= 1 << grant
+				if op.vcRR = grant + 1; op.vcRR == v {
+					op.vcRR = 0
+				}
+				vc.outVC = int8(grant)
+				vc.state = vcActive
+				vc.ready = now + r.spec.VCAllocDelay
+				r.waitMask &^= 1 << q
+				r.activeMask |= 1 << q
+				if op.vaRR = q + 1; op.vaRR == total {
+					op.vaRR = 0
+				}
+			}
+		}
+	}
+}
+
+// allocSwitch is a separable input-first allocator: each input port picks up
+// to its width of flits from its ready VCs, round-robin over the VCs and at
+// most link_flits_per_cycle from any one VC; then each output port grants up
+// to its width of those requests round-robin. A VC asking for several flits
+// puts one request per flit, adjacent, so an output that grants only some
+// of them sends the VC's first flits.
+//
+// The input stage walks only the port's active VCs (set bits of
+// activeMask), from the port's pointer up and then from 0, which is the
+// order of a round-robin arbiter over all of them. The output stage visits
+// only outputs with requests (a mask), in port order. An output's
+// requests are kept in the order the inputs made them: ascending by input
+// port, and within a port in that port's round-robin order, so not always
+// ascending by input-VC index; the output's arbiter starts at the first
+// request (in that order) at or after its pointer and wraps round.
+func (r *Router) allocSwitch(now des.Time) {
+	v := r.vcs
+	all := uint64(1)<<v - 1
+	burst := r.burst
+	var outs uint8
+	for p := range mesh.NumPorts {
+		pm := (r.activeMask >> (int(p) * v)) & all
+		if pm == 0 {
+			continue
+		}
+		ip := &r.in[p]
+		picked := 0
+		below := pm & (1<<ip.rr - 1)
+		for _, part := range [2]uint64{pm &^ below, below} {
+			for ; part != 0 && picked < ip.width; part &= part - 1 {
+				i := bits.TrailingZeros64(part)
+				vc := &ip.vcs[i]
+				if vc.n == 0 || now < vc.ready {
+					continue
+				}
+				o := vc.out
+				c := r.out[o].credit[vc.outVC]
+				if c == 0 {
+					r.Stats.CreditStall++
+					continue
+				}
+				n := 1
+				if burst > 1 {
+					n = r.burstLen(vc, min(burst, ip.width-picked, c))
+				}
+				k := int8(int(p)*v + i)
+				reqs := &r.saReq[o]
+				for range n {
+					reqs.q[reqs.n] = k
+					reqs.n++
+				}
+				picked += n
+				outs |= 1 << o
+			}
+		}
+	}
+	total := int(mesh.NumPorts) * v
+	for ; outs != 0; outs &= outs - 1 {
+		o := bits.TrailingZeros8(outs)
+		op := &r.out[o]
+		reqs := &r.saReq[o]
+		n := int(reqs.n)
+		reqs.n = 0
+		start := 0
+		for start < n && int(reqs.q[start]) < op.saRR {
+			start++
+		}
+		if start == n {
+			start = 0
+		}
+		for j, at := 0, start; j < n; j++ {
+			if j == op.width {
+				r.Stats.SwitchStall += uint64(n - j)
+				break
+			}
+			q := int(reqs.q[at])
+			if at++; at == n {
+				at = 0
+			}
+			r.send(now, q, op)
+			if op.saRR = q + 1; op.saRR == total {
+				op.saRR = 0
+			}
+		}
+	}
+}
+
+// switchReqs is one output's switch requests in a cycle: input-VC indices.
+type switchReqs struct {
+	n uint8
+	q [maxSwitchReqs]int8
+}
