@@ -25,6 +25,12 @@ func TestExampleScenariosValidate(t *testing.T) {
 		if !strings.HasPrefix(sc.OutputDir(), "examples") {
 			t.Errorf("%s: output %s is not relative to the scenario file", f, sc.OutputDir())
 		}
+		// A file is named for what it does, and its name key says the
+		// same: two examples once ran one protocol or one variant of the
+		// comparison their file name promised.
+		if want := strings.TrimSuffix(filepath.Base(f), ".toml"); sc.Name != want {
+			t.Errorf("%s: name = %q, want the file's name %q", f, sc.Name, want)
+		}
 	}
 }
 
