@@ -141,3 +141,28 @@ func TestExampleScenariosRun(t *testing.T) {
 		}
 	}
 }
+
+// docs/examples.md lists every shipped scenario with the command that runs
+// it: nocsim sweep for a file with a [sweep] (nocsim run would run only its
+// base point), nocsim run for the others.
+func TestExamplesDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../docs/examples.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob("examples/*.toml")
+	for _, f := range files {
+		sc, _, err := LoadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := "run"
+		if len(sc.Sweep.Axis) > 0 || sc.Sweep.Reps > 1 {
+			cmd = "sweep"
+		}
+		want := "`nocsim " + cmd + " scenarios/" + filepath.ToSlash(f) + "`"
+		if !strings.Contains(string(doc), want) {
+			t.Errorf("docs/examples.md does not show how to run %s: want %s", f, want)
+		}
+	}
+}
