@@ -4,8 +4,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/urfave/cli/v2"
 )
@@ -120,4 +123,74 @@ func section(doc, heading string) string {
 		}
 	}
 	return rest
+}
+
+// Every relative link in README.md and docs/ leads to a file that exists
+// and, with a #fragment, to a heading of that file (GitHub's anchors), so
+// moving text between pages cannot leave a reader at a dead end.
+func TestDocsLinksResolve(t *testing.T) {
+	root := filepath.Join("..", "..")
+	pages := []string{filepath.Join(root, "README.md")}
+	err := filepath.WalkDir(filepath.Join(root, "docs"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") {
+			pages = append(pages, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	for _, p := range pages {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range link.FindAllStringSubmatch(string(b), -1) {
+			target := m[1]
+			if strings.Contains(target, "://") {
+				continue
+			}
+			file, frag, _ := strings.Cut(target, "#")
+			dest := p
+			if file != "" {
+				dest = filepath.Join(filepath.Dir(p), file)
+			}
+			db, err := os.ReadFile(dest)
+			if err != nil {
+				t.Errorf("%s: link %s: %v", p, target, err)
+				continue
+			}
+			if frag != "" && !slices.Contains(anchors(string(db)), frag) {
+				t.Errorf("%s: link %s: %s has no heading with anchor #%s", p, target, dest, frag)
+			}
+		}
+	}
+}
+
+// anchors are the fragments GitHub gives a Markdown file's headings: lower
+// case, punctuation dropped, spaces as hyphens.
+func anchors(doc string) []string {
+	var out []string
+	inCode := false
+	for _, l := range strings.Split(doc, "\n") {
+		if strings.HasPrefix(l, "```") {
+			inCode = !inCode
+		}
+		if inCode || !strings.HasPrefix(l, "#") {
+			continue
+		}
+		h := strings.ToLower(strings.TrimSpace(strings.TrimLeft(l, "#")))
+		var b strings.Builder
+		for _, r := range h {
+			switch {
+			case r == ' ':
+				b.WriteRune('-')
+			case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+				b.WriteRune(r)
+			}
+		}
+		out = append(out, b.String())
+	}
+	return out
 }
