@@ -25,6 +25,12 @@ func TestExampleScenariosValidate(t *testing.T) {
 		if !strings.HasPrefix(sc.OutputDir(), "examples") {
 			t.Errorf("%s: output %s is not relative to the scenario file", f, sc.OutputDir())
 		}
+		// A file is named for what it does, and its name key says the
+		// same: two examples once ran one protocol or one variant of the
+		// comparison their file name promised.
+		if want := strings.TrimSuffix(filepath.Base(f), ".toml"); sc.Name != want {
+			t.Errorf("%s: name = %q, want the file's name %q", f, sc.Name, want)
+		}
 	}
 }
 
@@ -132,6 +138,31 @@ func TestExampleScenariosRun(t *testing.T) {
 		}
 		if len(sum.Files) < 4 {
 			t.Errorf("%s: wrote only %v", f, sum.Files)
+		}
+	}
+}
+
+// docs/examples.md lists every shipped scenario with the command that runs
+// it: nocsim sweep for a file with a [sweep] (nocsim run would run only its
+// base point), nocsim run for the others.
+func TestExamplesDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../docs/examples.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob("examples/*.toml")
+	for _, f := range files {
+		sc, _, err := LoadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := "run"
+		if len(sc.Sweep.Axis) > 0 || sc.Sweep.Reps > 1 {
+			cmd = "sweep"
+		}
+		want := "`nocsim " + cmd + " scenarios/" + filepath.ToSlash(f) + "`"
+		if !strings.Contains(string(doc), want) {
+			t.Errorf("docs/examples.md does not show how to run %s: want %s", f, want)
 		}
 	}
 }

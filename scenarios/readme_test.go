@@ -10,80 +10,85 @@ import (
 	"nocsim/router"
 )
 
-// The README documents every configuration key with its flag, and every
-// traffic pattern: the key registry and the docs cannot drift apart.
-func TestREADMEDocumentsEveryKey(t *testing.T) {
-	b, err := os.ReadFile("../README.md")
+// readDoc reads a page of docs/ (the reference the README points to).
+func readDoc(t *testing.T, page string) string {
+	t.Helper()
+	b, err := os.ReadFile("../docs/" + page)
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc := string(b)
+	return string(b)
+}
+
+// hasLine reports whether doc holds line as one whole line.
+func hasLine(doc, line string) bool {
+	return strings.Contains("\n"+doc, "\n"+line+"\n")
+}
+
+// The configuration reference documents every key exactly as the registry
+// defines it (flag, unit, default, allowed values, meaning): the registry
+// drives the flags, their help and the validation messages, so the
+// reference cannot drift from what the program accepts.
+func TestDocsDocumentEveryKey(t *testing.T) {
+	doc := readDoc(t, "configuration.md")
 	for _, sec := range Sections() {
-		keys := names(sec.Keys)
-		for _, k := range keys {
-			row := "| `" + k + "` | `--" + strings.ReplaceAll(k, "_", "-") + "` |"
-			if !strings.Contains(doc, row) {
-				t.Errorf("README.md has no row for key %s (want a line starting %q)", k, row)
+		if !strings.Contains(doc, "\n`["+sec.Name+"]`: ") {
+			t.Errorf("configuration.md has no table for [%s]", sec.Name)
+		}
+		for _, k := range sec.Keys {
+			row := keyRow(k, "`--"+strings.ReplaceAll(k.Name, "_", "-")+"`")
+			if !hasLine(doc, row) {
+				t.Errorf("configuration.md lacks the [%s] row\n%s", sec.Name, row)
 			}
 		}
 	}
 	for _, p := range mesh.PatternNames {
-		if !strings.Contains(doc, "| `"+p+"` |") {
-			t.Errorf("README.md does not define traffic pattern %s", p)
+		if !strings.Contains(readDoc(t, "network.md"), "| `"+p+"` |") {
+			t.Errorf("network.md does not define traffic pattern %s", p)
 		}
 	}
+}
+
+// keyRow is a key's row in the reference: with a flag column for the keys
+// that are flags, without for [workload], [output] and [sweep].
+func keyRow(k router.Key, flag string) string {
+	cells := []string{"`" + k.Name + "`"}
+	if flag != "" {
+		cells = append(cells, flag)
+	}
+	cells = append(cells, k.Unit, k.Default, k.Allowed, k.Doc)
+	return "| " + strings.Join(cells, " | ") + " |"
+}
+
+// The output page documents every noc column.
+func TestDocsDocumentNocColumns(t *testing.T) {
+	doc := readDoc(t, "output.md")
 	for _, col := range nocColumns {
 		if !strings.Contains(doc, "`"+col+"`") {
-			t.Errorf("README.md does not document output column %s", col)
+			t.Errorf("output.md does not document output column %s", col)
 		}
 	}
 }
 
-func names(ks []router.Key) []string {
-	out := make([]string, len(ks))
-	for i, k := range ks {
-		out[i] = k.Name
-	}
-	return out
-}
-
-// The README's collectives table lists every registered algorithm with
-// its source and message count.
-func TestREADMEListsEveryCollectiveAlgorithm(t *testing.T) {
-	b, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+// The collectives page lists every registered algorithm with its source
+// and message count.
+func TestDocsListEveryCollectiveAlgorithm(t *testing.T) {
+	doc := readDoc(t, "collectives.md")
 	for _, a := range mpi.Algorithms() {
 		row := "| " + a.Op + " | `" + a.Name + "` | " + a.Source + " | " + a.Messages + " |"
-		if !strings.Contains(string(b), row) {
-			t.Errorf("README.md lacks the row %q", row)
+		if !hasLine(doc, row) {
+			t.Errorf("collectives.md lacks the row %q", row)
 		}
 	}
 }
 
-// The README documents every [workload] and [output] key.
-func TestREADMEDocumentsWorkloadKeys(t *testing.T) {
-	b, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range WorkloadKeys {
-		if !strings.Contains(string(b), "| `"+k.Name+"` | "+k.Unit+" |") {
-			t.Errorf("README.md has no row for [workload]/[output] key %s", k.Name)
-		}
-	}
-}
-
-// The README documents the [sweep] keys.
-func TestREADMEDocumentsSweepKeys(t *testing.T) {
-	b, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range SweepKeys {
-		if !strings.Contains(string(b), "| `"+k.Name+"` | "+k.Unit+" |") {
-			t.Errorf("README.md has no row for [sweep] key %s", k.Name)
+// The configuration reference documents every [workload], [output] and
+// [sweep] key as the registry defines it.
+func TestDocsDocumentWorkloadAndSweepKeys(t *testing.T) {
+	doc := readDoc(t, "configuration.md")
+	for _, k := range append(append([]router.Key{}, WorkloadKeys...), SweepKeys...) {
+		if row := keyRow(k, ""); !hasLine(doc, row) {
+			t.Errorf("configuration.md lacks the row\n%s", row)
 		}
 	}
 }

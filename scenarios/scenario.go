@@ -180,13 +180,13 @@ func DecodePreset(r io.Reader, name, preset string) (Scenario, Source, error) {
 			keys[i] = k.String()
 		}
 		sort.Strings(keys)
-		return sc, nil, fmt.Errorf("%s: unknown key %s (allowed sections: network, node, mpi, noc, workload, output, sweep; see README.md for their keys)", name, strings.Join(keys, ", "))
+		return sc, nil, fmt.Errorf("%s: unknown key %s (allowed sections: network, node, mpi, noc, workload, output, sweep; see docs/configuration.md for their keys)", name, strings.Join(keys, ", "))
 	}
 	// The TOML decoder falls back to case-insensitive matching; keys here
 	// are exact, as flags are.
 	for _, k := range md.Keys() {
 		if !exactKey(reflect.TypeOf(sc), k) {
-			return sc, nil, fmt.Errorf("%s: unknown key %s (keys are lower case; see README.md)", name, k.String())
+			return sc, nil, fmt.Errorf("%s: unknown key %s (keys are lower case; see docs/configuration.md)", name, k.String())
 		}
 	}
 	src := func(section, key string) string {

@@ -23,7 +23,7 @@ func collCommand() *cli.Command {
 		&cli.StringFlag{Name: "op", Usage: "operation: " + strings.Join(scenarios.CollOps, ", "), Value: "bcast"},
 		&cli.StringFlag{Name: "algs", Usage: "algorithms, comma-separated (auto = the configured default for the size)", Value: "auto"},
 		&cli.StringFlag{Name: "procs", Usage: "rank counts, comma-separated (default: every tile)"},
-		&cli.StringFlag{Name: "sizes", Usage: "bytes per rank, comma-separated (see README for each operation)", Value: "8,1024,65536"},
+		&cli.StringFlag{Name: "sizes", Usage: "bytes per rank, comma-separated (see docs/commands/coll.md for each operation)", Value: "8,1024,65536"},
 		&cli.IntFlag{Name: "root", Usage: "root rank of rooted operations", Value: 0},
 		&cli.BoolFlag{Name: "json", Usage: "print a JSON array, one object per run"},
 		&cli.StringFlag{Name: "plot", Usage: "draw completion time per algorithm to `FILE` (.png, .svg, .pdf)"},

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// Imports flow one way (README, Architecture): every package imports only
+// Imports flow one way (docs/architecture.md): every package imports only
 // the nocsim packages listed below it, and logp none. A sub-package is held
 // to its top-level package's rule (logp/goal imports nothing of the
 // simulator either); examples are programs, like cmd, and may import any.

@@ -1,5 +1,6 @@
-// Command sendrecv is the README's API example, kept here verbatim so a test
-// can run it: rank 0 sends 1024 doubles to rank 1 on a 4x4 chip.
+// Command sendrecv is the minimal program of docs/api.md, kept there
+// verbatim so a test can run it: rank 0 sends 1024 doubles to rank 1 on a
+// 4x4 chip.
 package main
 
 import (

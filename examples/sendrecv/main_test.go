@@ -6,19 +6,19 @@ import (
 	"testing"
 )
 
-// The README shows this program in full; the copy there must be this file,
+// docs/api.md shows this program in full; the copy there must be this file,
 // so the snippet a reader copies compiles and runs.
-func TestReadmeShowsThisProgram(t *testing.T) {
+func TestDocsShowThisProgram(t *testing.T) {
 	src, err := os.ReadFile("main.go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme, err := os.ReadFile("../../README.md")
+	doc, err := os.ReadFile("../../docs/api.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(readme), "```go\n"+string(src)+"```\n") {
-		t.Fatal("README.md's API example is not examples/sendrecv/main.go verbatim: update one from the other")
+	if !strings.Contains(string(doc), "```go\n"+string(src)+"```\n") {
+		t.Fatal("docs/api.md's minimal program is not examples/sendrecv/main.go verbatim: update one from the other")
 	}
 }
 
