@@ -301,3 +301,29 @@ func TestSweepResumeCLI(t *testing.T) {
 		}
 	}
 }
+
+// run on a file with a [sweep] would give one point, the base, and look like
+// the sweep's result: it is refused before anything runs, pointing to sweep.
+func TestRunRefusesSweepFile(t *testing.T) {
+	dir := t.TempDir()
+	file := writeScenario(t, dir, "s.toml", `name = "s"
+[network]
+mesh = "2x2"
+[noc]
+rates = [0.05]
+[workload]
+kind = "noc"
+[output]
+dir = "out"
+[[sweep.axis]]
+key = "network.vcs"
+values = [2, 4]
+`)
+	code, _, stderr := nocsim(t, "run", "--quiet", file)
+	if code != 2 || !strings.Contains(stderr, "nocsim sweep") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+		t.Fatalf("exit %d, stderr %q: want exit 2 and one line naming nocsim sweep", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out")); !os.IsNotExist(err) {
+		t.Errorf("a refused run wrote %s", filepath.Join(dir, "out"))
+	}
+}

@@ -32,6 +32,12 @@ func runCommand() *cli.Command {
 			if err := checkScenarioDir(sc.OutputDir()); err != nil {
 				return err
 			}
+			// run would ignore the axes and give one point silently, which
+			// reads as the sweep's result.
+			if len(sc.Sweep.Axis) > 0 || sc.Sweep.Reps > 1 {
+				return usageErr("run %s: the file has a [sweep] (%d axes, reps %d); allowed: run it with `nocsim sweep %s`, or remove [sweep] to run its own settings once",
+					c.Args().First(), len(sc.Sweep.Axis), max(sc.Sweep.Reps, 1), c.Args().First())
+			}
 			if validateOnly {
 				return nil
 			}
