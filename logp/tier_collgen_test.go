@@ -35,7 +35,7 @@ var exactOnGenerated = []string{
 // Every registered algorithm's closed form against the tier on its
 // generated schedule (reductions without compute: the closed forms leave
 // the reduction's flops out). The exact ones must stay exact; for the rest
-// the worst relative error is logged, so the table in the README can be
+// the worst relative error is logged, so the table in docs/workloads.md can be
 // checked with go test ./logp -run OnGenerated -v.
 func TestClosedFormsOnGeneratedSchedules(t *testing.T) {
 	for _, op := range collgen.Ops {

@@ -65,7 +65,7 @@ func DefaultSpec() Spec {
 }
 
 // Key documents one configuration key; the table drives validation
-// messages, the README and the effective-config dump.
+// messages, docs/configuration.md and the effective-config dump.
 type Key struct {
 	Name, Unit, Default, Allowed, Doc string
 }

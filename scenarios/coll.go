@@ -36,7 +36,7 @@ type CollSweep struct {
 	Op    string
 	Algs  []string // "auto" allowed
 	Procs []int
-	Sizes []int // bytes per rank (see README for each operation's meaning)
+	Sizes []int // bytes per rank (docs/commands/coll.md gives each operation's meaning)
 	Root  int
 	// Params, when set, resolves "auto" to the algorithm the LogGP model
 	// predicts fastest for each P and size (reported as "model:NAME").

@@ -6,7 +6,7 @@ import (
 
 // Parameters fitted from the simulator's own microbenchmarks choose, for
 // short and medium messages, an algorithm the simulation shows to be the
-// fastest or within 10% of it (README lists the large-message points
+// fastest or within 10% of it (docs/logp.md lists the large-message points
 // where contention makes the model choose wrong).
 func TestModelChoiceWithinTenPercent(t *testing.T) {
 	sc := Defaults()

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// run writes the chart the README promises for every workload kind (the
+// run writes the chart docs/commands/run.md promises for every workload kind (the
 // issue found none for pingpong and coll).
 func TestRunWritesAChartPerKind(t *testing.T) {
 	for _, c := range []struct{ workload, chart string }{

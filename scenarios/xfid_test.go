@@ -35,7 +35,7 @@ func recordProgram(t *testing.T, sc Scenario, procs int, prog func(r *mpi.Rank))
 // run on its CPU) only once it has posted all its sends: calibrate fits
 // that handshake's legs (L_post, L_cts, L_data, o_cts, g_data) and the
 // tier runs them (loggops Segment.Handshake, Params.Cooperative); the
-// errors measured are in the README.
+// errors measured are in docs/workloads.md.
 func TestCrossFidelity(t *testing.T) {
 	for _, preempt := range []bool{false, true} {
 		sc := Defaults()

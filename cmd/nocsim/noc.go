@@ -230,7 +230,7 @@ func runDefault(c *cli.Context) error {
 		return runErr(err)
 	}
 	out := c.App.Writer
-	fmt.Fprintln(out, "nocsim default study (embedded scenario; see README.md):")
+	fmt.Fprintln(out, "nocsim default study (embedded scenario; see docs/commands/nocsim.md):")
 	for _, l := range sum.Lines {
 		fmt.Fprintln(out, "  "+l)
 	}
