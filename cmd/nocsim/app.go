@@ -42,7 +42,7 @@ func appCommand() *cli.Command {
 	all := append(flags, keyFlags(machineSections, "procs")...)
 	return &cli.Command{
 		Name:         "app",
-		Usage:        "run an application (CG, matrix multiply, global sum) in MPI and native SCMP versions over P and size",
+		Usage:        "run an application (CG, QR, matrix multiply, global sum) in MPI and native SCMP versions over P and size",
 		UsageText:    "nocsim app --mesh 4x4 --app cg --procs 1,4,16 --sizes 64,256 --plot cg.png",
 		Flags:        all,
 		Action:       runApp,

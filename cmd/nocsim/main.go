@@ -46,7 +46,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
 		Name:      "nocsim",
 		Usage:     "simulate message passing on the SCMP network-on-chip",
-		UsageText: "nocsim [--quiet]            run the embedded default scenario\nnocsim noc [flags]          latency against offered load under synthetic traffic\nnocsim pingpong [flags]     MPI ping-pong times per message size\nnocsim coll [flags]         MPI collectives per algorithm, P and size",
+		UsageText: "nocsim [--quiet]                 run the embedded default scenario (the main job)\nnocsim COMMAND [flags] [args]    one of the commands below; nocsim help COMMAND lists its flags\n\nEvery command and flag: docs/commands/README.md",
 		Writer:    stdout,
 		ErrWriter: stderr,
 		Flags:     []cli.Flag{quietFlag, versionFlag},
