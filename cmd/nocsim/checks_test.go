@@ -167,7 +167,8 @@ func TestSmallCasesExitTwo(t *testing.T) {
 }
 
 // validate, run and sweep accept exactly the same files: whatever
-// validate refuses, run and sweep refuse with the same message.
+// validate refuses, run and sweep refuse with the same message (and run
+// refuses, besides, a valid file with a [sweep]).
 func TestValidateRunSweepAgree(t *testing.T) {
 	validateOnly = true
 	defer func() { validateOnly = false }()
@@ -186,6 +187,13 @@ func TestValidateRunSweepAgree(t *testing.T) {
 		vc, _, ve := nocsim(t, "validate", p)
 		for _, cmd := range []string{"run", "sweep"} {
 			c, _, e := nocsim(t, "--quiet", cmd, p)
+			if cmd == "run" && vc == 0 && strings.Contains(text, "[[sweep.axis]]") {
+				// valid, but a sweep: run refuses it and names the command that runs it
+				if c != 2 || !strings.Contains(e, "nocsim sweep") {
+					t.Errorf("%q: run exit %d %q, want 2 pointing to nocsim sweep", text, c, e)
+				}
+				continue
+			}
 			if c != vc || vc == 2 && e != ve {
 				t.Errorf("%q: validate exit %d %q, %s exit %d %q", text, vc, ve, cmd, c, e)
 			}
