@@ -234,8 +234,9 @@ func (e *Engine) Run(until Time) error {
 	e.stopped = false
 	e.stall = nil
 	e.lastProg = e.now
-	e.startBeat()
-	defer e.account(e.now, e.events, e.ticks)
+	if e.startBeat() {
+		defer e.account(e.now, e.events, e.ticks)
+	}
 	for !e.stopped {
 		if e.events+e.ticks >= e.beatAt {
 			e.doBeat()

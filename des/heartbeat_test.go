@@ -63,6 +63,8 @@ func TestHeartbeatCadenceAndNoEffect(t *testing.T) {
 
 // Process totals grow by exactly each run's cycles and work.
 func TestProcessTotalsCountEveryRun(t *testing.T) {
+	CountWork(true)
+	defer CountWork(false)
 	before := ProcessTotals()
 	a := busyRun(t, 1000)
 	b := busyRun(t, 5000)
@@ -74,5 +76,15 @@ func TestProcessTotalsCountEveryRun(t *testing.T) {
 	}
 	if got := after.Events - before.Events; got != wantEvents {
 		t.Fatalf("events grew by %d; the runs did %d", got, wantEvents)
+	}
+}
+
+// With counting off (the default) the totals stay put.
+func TestProcessTotalsOffByDefault(t *testing.T) {
+	CountWork(false)
+	before := ProcessTotals()
+	busyRun(t, 1000)
+	if after := ProcessTotals(); after != before {
+		t.Fatalf("totals moved from %+v to %+v with counting off", before, after)
 	}
 }
