@@ -65,10 +65,24 @@ func (s Speed) Add(o Speed) Speed {
 
 // String is the one line printed on stderr at the end of a run.
 func (s Speed) String() string {
-	t := fmt.Sprintf("speed: %.2f CPU s, %d cycles, %.3g cycles/CPU s, %.3g events/CPU s", s.CPUSeconds, s.SimCycles,
-		s.SimCyclesPerCPUSecond, s.EventsPerCPUSecond)
+	t := fmt.Sprintf("speed: %.2f CPU s, %d cycles, %s cycles/CPU s, %s events/CPU s", s.CPUSeconds, s.SimCycles,
+		siText(s.SimCyclesPerCPUSecond), siText(s.EventsPerCPUSecond))
 	if s.FlitHops > 0 {
-		t += fmt.Sprintf(", %.3g flit-hops/CPU s", s.FlitHopsPerCPUSecond)
+		t += fmt.Sprintf(", %s flit-hops/CPU s", siText(s.FlitHopsPerCPUSecond))
 	}
 	return t
+}
+
+// siText writes a rate with three significant digits and an SI prefix:
+// 38.5k, 3.92M.
+func siText(v float64) string {
+	for _, p := range []struct {
+		scale  float64
+		prefix string
+	}{{1e9, "G"}, {1e6, "M"}, {1e3, "k"}} {
+		if v >= p.scale {
+			return fmt.Sprintf("%.3g%s", v/p.scale, p.prefix)
+		}
+	}
+	return fmt.Sprintf("%.3g", v)
 }
