@@ -103,6 +103,9 @@ type Engine struct {
 	reporter   func() string
 	stall      *Stall
 	shuffleRNG *rand.Rand
+
+	beat   Heartbeat // see heartbeat.go
+	beatAt uint64    // events+ticks at which beat is next due
 }
 
 // New returns an empty engine at cycle 0.
@@ -231,7 +234,13 @@ func (e *Engine) Run(until Time) error {
 	e.stopped = false
 	e.stall = nil
 	e.lastProg = e.now
+	if e.startBeat() {
+		defer e.account(e.now, e.events, e.ticks)
+	}
 	for !e.stopped {
+		if e.events+e.ticks >= e.beatAt {
+			e.doBeat()
+		}
 		next, ok := e.nextCycle()
 		if !ok {
 			return nil

@@ -8,11 +8,14 @@ import (
 	"nocsim/plots"
 )
 
+// The app charts' titles name the machine (Scenario.MachineText), as the
+// collective charts do.
+
 // SpeedupChart draws speedup against P per version and size, with the
 // ideal line; the baseline is the smallest P of the sweep, scaled so that
 // it counts as that many ranks' worth of speed.
-func SpeedupChart(rows []AppRow) plots.Chart {
-	c := plots.Chart{Title: fmt.Sprintf("%s speedup (baseline: P=%d, same version)", appName(rows), rows[0].BaselineProcs),
+func SpeedupChart(rows []AppRow, machine string) plots.Chart {
+	c := plots.Chart{Title: fmt.Sprintf("%s speedup (baseline: P=%d, same version; %s)", appName(rows), rows[0].BaselineProcs, machine),
 		XLabel: "ranks (P, log scale)", YLabel: "speedup (baseline P x T(baseline) / T(P), log scale)", LogX: true, LogY: true,
 		Series: seriesByVersion(rows, func(r AppRow) float64 { return r.Speedup })}
 	label := rowLabel(rows)
@@ -55,8 +58,8 @@ func SpeedupChart(rows []AppRow) plots.Chart {
 
 // EfficiencyChart draws parallel efficiency (speedup / P) against P per
 // version and size; the baseline is the same as SpeedupChart's.
-func EfficiencyChart(rows []AppRow) plots.Chart {
-	return plots.Chart{Title: fmt.Sprintf("%s efficiency (baseline: P=%d, same version)", appName(rows), rows[0].BaselineProcs),
+func EfficiencyChart(rows []AppRow, machine string) plots.Chart {
+	return plots.Chart{Title: fmt.Sprintf("%s efficiency (baseline: P=%d, same version; %s)", appName(rows), rows[0].BaselineProcs, machine),
 		XLabel: "ranks (P, log scale)", YLabel: "efficiency (speedup / P)", LogX: true,
 		Series: seriesByVersion(rows, func(r AppRow) float64 { return r.Efficiency })}
 }
@@ -64,8 +67,8 @@ func EfficiencyChart(rows []AppRow) plots.Chart {
 // TimeChart draws simulated time against P per version and size (and
 // method, when the sweep ran several), log-log: where the lines of the
 // global sum's two methods cross is the break-even.
-func TimeChart(rows []AppRow, clockHz float64) plots.Chart {
-	return plots.Chart{Title: fmt.Sprintf("%s time (clock %.0f MHz)", appName(rows), clockHz/1e6),
+func TimeChart(rows []AppRow, clockHz float64, machine string) plots.Chart {
+	return plots.Chart{Title: fmt.Sprintf("%s time (%s, clock %.0f MHz)", appName(rows), machine, clockHz/1e6),
 		XLabel: "ranks (P, log scale)", YLabel: "time (cycles, log scale)", LogX: true, LogY: true,
 		Series: seriesByVersion(rows, func(r AppRow) float64 { return float64(r.Cycles) })}
 }
@@ -105,8 +108,8 @@ func seriesByVersion(rows []AppRow, y func(AppRow) float64) []plots.Series {
 // RatioChart draws the MPI version's time over the native one's against
 // problem size, one line per P: the layout of thesis tables 5.1 and 5.2.
 // It has no series when the sweep ran only one version.
-func RatioChart(rows []AppRow) plots.Chart {
-	c := plots.Chart{Title: appName(rows) + ": MPI time / native time", XLabel: appSizeLabel(rows[0].App) + ", log scale",
+func RatioChart(rows []AppRow, machine string) plots.Chart {
+	c := plots.Chart{Title: appName(rows) + ": MPI time / native time (" + machine + ")", XLabel: appSizeLabel(rows[0].App) + ", log scale",
 		YLabel: "MPI / native (time ratio)", LogX: true}
 	idx := map[string]int{}
 	multi := multiVariant(rows)

@@ -128,6 +128,9 @@ type RunOptions struct {
 	// communication and hands the trace over with the point's name once
 	// the point has run; it may be called from parallel workers.
 	Record func(point string, t *mpi.Trace)
+	// Speed, when set, makes Scenario.Run measure its speed from the
+	// meter's start and write it into meta.json and Summary.Speed.
+	Speed *SpeedMeter
 }
 
 // RunNoc simulates every point, in parallel across points (never inside

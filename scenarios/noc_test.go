@@ -743,11 +743,11 @@ func TestWriteNocCSV(t *testing.T) {
 		if n, _ := strconv.ParseInt(col("cycles"), 10, 64); n != row.Cycles {
 			t.Errorf("row %d cycles %q, want %d", i, col("cycles"), row.Cycles)
 		}
-		if x, _ := strconv.ParseFloat(col("offered_rate"), 64); x != row.OfferedRate {
-			t.Errorf("row %d offered_rate %q, want %v", i, col("offered_rate"), row.OfferedRate)
+		if x, _ := strconv.ParseFloat(col("offered_flits_per_node_cycle"), 64); x != row.OfferedRate {
+			t.Errorf("row %d offered_flits_per_node_cycle %q, want %v", i, col("offered_flits_per_node_cycle"), row.OfferedRate)
 		}
-		if x, _ := strconv.ParseFloat(col("avg_packet_latency"), 64); !near(x, row.AvgPacketLatency) {
-			t.Errorf("row %d avg_packet_latency %q, want %v", i, col("avg_packet_latency"), row.AvgPacketLatency)
+		if x, _ := strconv.ParseFloat(col("avg_packet_latency_cycles"), 64); !near(x, row.AvgPacketLatency) {
+			t.Errorf("row %d avg_packet_latency_cycles %q, want %v", i, col("avg_packet_latency_cycles"), row.AvgPacketLatency)
 		}
 		if col("saturated") != strconv.FormatBool(row.Saturated) || col("traffic") != row.Traffic {
 			t.Errorf("row %d: saturated %q traffic %q, want %v %q", i, col("saturated"), col("traffic"), row.Saturated, row.Traffic)

@@ -25,27 +25,27 @@ type NocRow struct {
 	Traffic            string                 `json:"traffic"`
 	PacketFlits        int                    `json:"packet_flits"`
 	Seed               int64                  `json:"seed"`
-	OfferedRate        float64                `json:"offered_rate"`
-	GeneratedRate      float64                `json:"generated_rate"`
-	AcceptedRate       float64                `json:"accepted_rate"`
-	AvgPacketLatency   float64                `json:"avg_packet_latency"`
-	P50PacketLatency   float64                `json:"p50_packet_latency"`
-	P95PacketLatency   float64                `json:"p95_packet_latency"`
-	P99PacketLatency   float64                `json:"p99_packet_latency"`
-	AvgNetworkLatency  float64                `json:"avg_network_latency"`
-	ZeroLoadLatency    float64                `json:"zero_load_latency"`
+	OfferedRate        float64                `json:"offered_flits_per_node_cycle"`
+	GeneratedRate      float64                `json:"generated_flits_per_node_cycle"`
+	AcceptedRate       float64                `json:"accepted_flits_per_node_cycle"`
+	AvgPacketLatency   float64                `json:"avg_packet_latency_cycles"`
+	P50PacketLatency   float64                `json:"p50_packet_latency_cycles"`
+	P95PacketLatency   float64                `json:"p95_packet_latency_cycles"`
+	P99PacketLatency   float64                `json:"p99_packet_latency_cycles"`
+	AvgNetworkLatency  float64                `json:"avg_network_latency_cycles"`
+	ZeroLoadLatency    float64                `json:"zero_load_latency_cycles"`
 	AvgHops            float64                `json:"avg_hops"`
-	LinkUtilMean       float64                `json:"link_util_mean"`
-	LinkUtilMax        float64                `json:"link_util_max"`
-	VCShares           []float64              `json:"vc_shares"`
-	VCShareMin         float64                `json:"vc_share_min"`
-	VCShareMax         float64                `json:"vc_share_max"`
-	VCStalls           uint64                 `json:"vc_stalls"`
-	SwitchStalls       uint64                 `json:"switch_stalls"`
-	CreditStalls       uint64                 `json:"credit_stalls"`
+	LinkUtilMean       float64                `json:"link_util_mean_flits_per_cycle"`
+	LinkUtilMax        float64                `json:"link_util_max_flits_per_cycle"`
+	VCShares           []float64              `json:"vc_shares_fraction"`
+	VCShareMin         float64                `json:"vc_share_min_fraction"`
+	VCShareMax         float64                `json:"vc_share_max_fraction"`
+	VCStalls           uint64                 `json:"vc_stall_head_cycles"`
+	SwitchStalls       uint64                 `json:"switch_stall_flit_cycles"`
+	CreditStalls       uint64                 `json:"credit_stall_flit_cycles"`
 	MeasuredPackets    int                    `json:"measured_packets"`
 	DeliveredPackets   int                    `json:"delivered_packets"`
-	LatencyTrend       float64                `json:"latency_trend"`
+	LatencyTrend       float64                `json:"latency_trend_ratio"`
 	Saturated          bool                   `json:"saturated"`
 	SaturationReason   string                 `json:"saturation_reason"`
 	Cycles             int64                  `json:"cycles"`
@@ -114,10 +114,10 @@ func WriteNocCSV(w io.Writer, rows []NocRow) error {
 	return cw.Error()
 }
 
-var nocColumns = []string{"mesh", "traffic", "packet_flits", "seed", "offered_rate", "generated_rate", "accepted_rate",
-	"avg_packet_latency", "p50_packet_latency", "p95_packet_latency", "p99_packet_latency", "avg_network_latency",
-	"zero_load_latency", "avg_hops", "link_util_mean", "link_util_max", "vc_share_min", "vc_share_max", "vc_stalls", "switch_stalls", "credit_stalls",
-	"measured_packets", "delivered_packets", "latency_trend", "saturated", "saturation_reason", "cycles", "events", "flit_hops",
+var nocColumns = []string{"mesh", "traffic", "packet_flits", "seed", "offered_flits_per_node_cycle", "generated_flits_per_node_cycle", "accepted_flits_per_node_cycle",
+	"avg_packet_latency_cycles", "p50_packet_latency_cycles", "p95_packet_latency_cycles", "p99_packet_latency_cycles", "avg_network_latency_cycles",
+	"zero_load_latency_cycles", "avg_hops", "link_util_mean_flits_per_cycle", "link_util_max_flits_per_cycle", "vc_share_min_fraction", "vc_share_max_fraction", "vc_stall_head_cycles", "switch_stall_flit_cycles", "credit_stall_flit_cycles",
+	"measured_packets", "delivered_packets", "latency_trend_ratio", "saturated", "saturation_reason", "cycles", "events", "flit_hops",
 	"wall_seconds", "sim_cycles_per_second", "events_per_second", "flit_hops_per_second"}
 
 func (r NocRow) fields() []string {

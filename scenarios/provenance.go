@@ -42,8 +42,9 @@ func BuildProvenance(version string, args []string) Provenance {
 	return p
 }
 
-// Meta is meta.json: what produced a result directory. Date is the only
-// wall-clock field; everything else is the same for the same inputs.
+// Meta is meta.json: what produced a result directory. Date and Speed are
+// the only wall-clock fields; everything else is the same for the same
+// inputs.
 type Meta struct {
 	NocsimVersion string   `json:"nocsim_version"`
 	VCSRevision   string   `json:"vcs_revision"`
@@ -56,11 +57,14 @@ type Meta struct {
 	Seed          int64    `json:"seed"`     // [noc] seed
 	AppSeed       int64    `json:"app_seed"` // [workload] app_seed
 	SweepReps     int      `json:"sweep_reps,omitempty"`
+	// Speed is written once the run is done (absent where the platform
+	// has no process CPU time, and in a directory still being filled).
+	Speed *Speed `json:"speed,omitempty"`
 }
 
 // MetaWallClockKeys are the keys of meta.json that depend on when it was
 // written, not on the inputs.
-var MetaWallClockKeys = []string{"date"}
+var MetaWallClockKeys = []string{"date", "speed"}
 
 func (p Provenance) meta(scenario, workload string, seed, appSeed int64) Meta {
 	return Meta{NocsimVersion: p.Version, VCSRevision: p.Revision, VCSModified: p.Modified, GoVersion: p.GoVersion,

@@ -112,11 +112,22 @@ func (sc *Scenario) record(src Source, prov Provenance, write func(string, func(
 	if err != nil {
 		return err
 	}
+	return recordFiles(eff, sc.meta(prov, nil), write)
+}
+
+func (sc *Scenario) meta(prov Provenance, speed *Speed) Meta {
 	m := prov.meta(sc.Name, sc.Workload.Kind, sc.Noc.Seed, sc.Workload.AppSeed)
 	if len(sc.Sweep.Axis) > 0 || sc.Sweep.Reps > 1 {
 		m.SweepReps = max(sc.Sweep.Reps, 1)
 	}
-	return recordFiles(eff, m, write)
+	m.Speed = speed
+	return m
+}
+
+// WriteSpeedIn rewrites dir's meta.json with the run's speed, once the run
+// is done (a sweep's directory holds meta.json from its start).
+func (sc *Scenario) WriteSpeedIn(dir string, prov Provenance, speed Speed) error {
+	return WriteFile(filepath.Join(dir, "meta.json"), func(b *bytes.Buffer) error { return WriteJSON(b, sc.meta(prov, &speed)) })
 }
 
 // Summary is what `nocsim run` reports.
@@ -124,6 +135,7 @@ type Summary struct {
 	Dir   string
 	Files []string
 	Lines []string // a few lines of headline results
+	Speed *Speed   // with RunOptions.Speed: how fast the run went (also in meta.json)
 }
 
 // Run performs the scenario's workload and writes, into its output
@@ -146,6 +158,7 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 	}
 	var rows any
 	var chart func() error
+	var flitHops uint64 // counted by network (noc) runs only
 	var be []BreakEven
 	var rec *GoalRecording
 	if sc.Output.Goal != "" {
@@ -161,6 +174,9 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 		}
 		nr := NocRows(pts, res)
 		rows = nr
+		for _, r := range nr {
+			flitHops += r.FlitHops
+		}
 		for _, r := range nr {
 			sum.Lines = append(sum.Lines, fmt.Sprintf("%s at %.3f flits/node/cycle: %.1f cycles average latency, %s", r.Traffic, r.OfferedRate, r.AvgPacketLatency, rowSaturation(r)))
 		}
@@ -255,7 +271,7 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 			}
 		}
 		chart = func() error {
-			if err := out.save("time.png", func(p string) error { return TimeChart(ar, sc.Node.ClockHz).Save(p, 0, 0) }); err != nil {
+			if err := out.save("time.png", func(p string) error { return TimeChart(ar, sc.Node.ClockHz, sc.MachineText()).Save(p, 0, 0) }); err != nil {
 				return err
 			}
 			if be != nil {
@@ -263,21 +279,21 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 					return err
 				}
 			}
-			if err := out.save("speedup.png", func(p string) error { return SpeedupChart(ar).Save(p, 0, 0) }); err != nil {
+			if err := out.save("speedup.png", func(p string) error { return SpeedupChart(ar, sc.MachineText()).Save(p, 0, 0) }); err != nil {
 				return err
 			}
-			if err := out.save("efficiency.png", func(p string) error { return EfficiencyChart(ar).Save(p, 0, 0) }); err != nil {
+			if err := out.save("efficiency.png", func(p string) error { return EfficiencyChart(ar, sc.MachineText()).Save(p, 0, 0) }); err != nil {
 				return err
 			}
 			if params != nil {
-				tier := AppTierChart(ar, sc.Network.Mesh, sc.MPI.Protocol, filepath.Base(sc.Workload.Params))
+				tier := AppTierChart(ar, sc.MachineText(), filepath.Base(sc.Workload.Params))
 				if len(tier.Series) > 0 {
 					if err := out.save("tier.png", func(p string) error { return tier.Save(p, 8, 4) }); err != nil {
 						return err
 					}
 				}
 			}
-			if ratio := RatioChart(ar); len(ratio.Series) > 0 {
+			if ratio := RatioChart(ar, sc.MachineText()); len(ratio.Series) > 0 {
 				return out.save("mpi-vs-native.png", func(p string) error { return ratio.Save(p, 0, 0) })
 			}
 			return nil
@@ -353,6 +369,16 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 			return sum, err
 		}
 	}
+	if opt.Speed != nil {
+		// Measured before the charts are drawn would leave their CPU time
+		// out; measured here it counts everything but the final rename.
+		if sp, ok := opt.Speed.Speed(flitHops); ok {
+			sum.Speed = &sp
+			if err := WriteFile(filepath.Join(out.tmp, "meta.json"), func(b *bytes.Buffer) error { return WriteJSON(b, sc.meta(prov, &sp)) }); err != nil {
+				return sum, err
+			}
+		}
+	}
 	return sum, nil
 }
 
@@ -368,10 +394,9 @@ func rowSaturation(r NocRow) string {
 // in field order; slices become semicolon-separated lists.
 func writeRowsCSV(b *bytes.Buffer, rows any) error {
 	v := reflect.ValueOf(rows)
-	if v.Len() == 0 {
-		return nil
-	}
-	t := v.Index(0).Type()
+	// The header comes from the element type, so that a run with no rows
+	// still writes it.
+	t := v.Type().Elem()
 	var names []string
 	var idx []int
 	for i := 0; i < t.NumField(); i++ {

@@ -3,6 +3,7 @@ package scenarios
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -131,19 +132,19 @@ func DefaultStudy(prov Provenance, dir string, opt RunOptions, log func(string))
 		if err := write(app.name+".json", func(b *bytes.Buffer) error { return WriteJSON(b, rows) }); err != nil {
 			return sum, err
 		}
-		if err := chart(app.name+"-speedup.png", func(p string) error { return SpeedupChart(rows).Save(p, 0, 0) }); err != nil {
+		if err := chart(app.name+"-speedup.png", func(p string) error { return SpeedupChart(rows, base.MachineText()).Save(p, 0, 0) }); err != nil {
 			return sum, err
 		}
-		if err := chart(app.name+"-efficiency.png", func(p string) error { return EfficiencyChart(rows).Save(p, 0, 0) }); err != nil {
+		if err := chart(app.name+"-efficiency.png", func(p string) error { return EfficiencyChart(rows, base.MachineText()).Save(p, 0, 0) }); err != nil {
 			return sum, err
 		}
-		if err := chart(app.name+"-mpi-vs-native.png", func(p string) error { return RatioChart(rows).Save(p, 0, 0) }); err != nil {
+		if err := chart(app.name+"-mpi-vs-native.png", func(p string) error { return RatioChart(rows, base.MachineText()).Save(p, 0, 0) }); err != nil {
 			return sum, err
 		}
 		sum.Lines = append(sum.Lines, appHeadline(rows))
 		if sw.Params != nil {
 			if err := chart(app.name+"-tier.png", func(p string) error {
-				return AppTierChart(rows, base.Network.Mesh, base.MPI.Protocol, "params.json").Save(p, 8, 4)
+				return AppTierChart(rows, base.MachineText(), "params.json").Save(p, 8, 4)
 			}); err != nil {
 				return sum, err
 			}
@@ -172,6 +173,16 @@ func DefaultStudy(prov Provenance, dir string, opt RunOptions, log func(string))
 		}
 	}
 	done()
+	if opt.Speed != nil {
+		if sp, ok := opt.Speed.Speed(0); ok {
+			sum.Speed = &sp
+			m := prov.meta(base.Name, "default study", base.Noc.Seed, 1)
+			m.Speed = &sp
+			if err := WriteFile(filepath.Join(out.tmp, "meta.json"), func(b *bytes.Buffer) error { return WriteJSON(b, m) }); err != nil {
+				return sum, err
+			}
+		}
+	}
 	return sum, nil
 }
 

@@ -3,6 +3,7 @@ package scenarios
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/csv"
 	"encoding/hex"
@@ -271,16 +272,22 @@ func RunSweep(pts []SweepPoint, scs []Scenario, dir string, opt SweepOptions) ([
 	}
 	defer fc.Close()
 	var mu sync.Mutex
+	var encErr error // the first point that could not be recorded
 	forEach(len(todo), RunOptions{Workers: opt.Workers}, func(j int) error {
 		i := todo[j]
 		p := runPoint(pts[i], &scs[i])
-		line := pointJSON(p)
+		line, err := pointJSON(p)
 		row := pointCSV(p)
 		mu.Lock()
 		defer mu.Unlock()
 		pts[i] = p
-		f.Write(line)
-		fc.Write(row)
+		if err != nil {
+			// Not recorded at all: neither log gets a partial point.
+			encErr = cmp.Or(encErr, err)
+		} else {
+			f.Write(line)
+			fc.Write(row)
+		}
 		done++
 		if p.Status == "failed" {
 			failed++
@@ -290,6 +297,9 @@ func RunSweep(pts []SweepPoint, scs []Scenario, dir string, opt SweepOptions) ([
 		}
 		return nil
 	})
+	if encErr != nil {
+		return pts, counts, encErr
+	}
 	if err := writePointLogs(log, csvLog, pts, finished); err != nil {
 		return pts, counts, err
 	}
@@ -302,7 +312,11 @@ func writePointLogs(log, csvLog string, pts []SweepPoint, keep func(SweepPoint) 
 	if err := WriteFile(log, func(b *bytes.Buffer) error {
 		for _, p := range pts {
 			if keep(p) {
-				b.Write(pointJSON(p))
+				line, err := pointJSON(p)
+				if err != nil {
+					return err
+				}
+				b.Write(line)
 			}
 		}
 		return nil
@@ -320,9 +334,14 @@ func writePointLogs(log, csvLog string, pts []SweepPoint, keep func(SweepPoint) 
 	})
 }
 
-func pointJSON(p SweepPoint) []byte {
-	b, _ := json.Marshal(p)
-	return append(b, '\n')
+// pointJSON is one line of points.jsonl. A point that cannot be encoded
+// (a NaN metric) is an error: the line is written whole or not at all.
+func pointJSON(p SweepPoint) ([]byte, error) {
+	b, err := json.Marshal(p)
+	if err != nil {
+		return nil, fmt.Errorf("point %d: cannot record it in points.jsonl: %w", p.Index, err)
+	}
+	return append(b, '\n'), nil
 }
 
 // pointCSVHeader names the columns of points.csv.
@@ -430,7 +449,7 @@ func (sc *Scenario) workloadRows() (any, string, error) {
 		if err != nil {
 			return nil, "", err
 		}
-		return NocRows(pts, res), "avg_packet_latency", nil
+		return NocRows(pts, res), "avg_packet_latency_cycles", nil
 	case "pingpong":
 		rows, _, err := sc.pingPong().Run(sc)
 		return rows, "one_way_cycles", err

@@ -117,6 +117,22 @@ func MergeShards(dirs []string, out string) (MergeResult, error) {
 			m.Date = s.meta.Date
 		}
 	}
+	// The sweep's speed is that of all its shards together; a shard
+	// without one (an older nocsim) leaves it unknown.
+	m.Speed = nil
+	if first.meta.Speed != nil {
+		sum := Speed{}
+		for _, s := range shards {
+			if s.meta.Speed == nil {
+				sum = Speed{}
+				break
+			}
+			sum = sum.Add(*s.meta.Speed)
+		}
+		if sum.CPUSeconds > 0 {
+			m.Speed = &sum
+		}
+	}
 	m.CommandLine = withoutShardFlags(m.CommandLine)
 	res.Scenario, res.Points = ref.man.Scenario, len(all)
 	return res, writeMerged(out, all, first.config, m, ref.man, &res)

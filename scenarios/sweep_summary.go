@@ -17,7 +17,7 @@ import (
 
 // rowIDColumns are the result columns that say which row is which (the
 // rest are measurements).
-var rowIDColumns = []string{"traffic", "offered_rate", "op", "algorithm", "variant", "version", "procs", "size", "size_bytes"}
+var rowIDColumns = []string{"traffic", "offered_flits_per_node_cycle", "op", "algorithm", "variant", "version", "procs", "size", "size_bytes"}
 
 // sweepStat is one (settings, result row) aggregated over repetitions.
 type sweepStat struct {
@@ -254,7 +254,7 @@ func SweepChart(pts []SweepPoint, name string) (c plots.Chart, ok bool) {
 // metricUnit labels the metric's axis with its unit.
 func metricUnit(metric string) string {
 	switch metric {
-	case "avg_packet_latency":
+	case "avg_packet_latency_cycles":
 		return "average packet latency (cycles)"
 	case "one_way_cycles":
 		return "one-way time (cycles)"

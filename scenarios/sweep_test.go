@@ -85,10 +85,10 @@ func TestSweep(t *testing.T) {
 		t.Errorf("%d of 4 overloaded points recorded as saturated", sat)
 	}
 	summary, _ := os.ReadFile(filepath.Join(a, "out", "summary.csv"))
-	if !strings.HasPrefix(string(summary), "network.vcs,noc.rates,row,row_label,status,reps,avg_packet_latency_mean") {
+	if !strings.HasPrefix(string(summary), "network.vcs,noc.rates,row,row_label,status,reps,avg_packet_latency_cycles_mean") {
 		t.Errorf("summary header: %s", strings.SplitN(string(summary), "\n", 2)[0])
 	}
-	if !strings.Contains(string(summary), "1,0.05,0,offered_rate=0.05,ok,2,") {
+	if !strings.Contains(string(summary), "1,0.05,0,offered_flits_per_node_cycle=0.05,ok,2,") {
 		t.Errorf("summary does not label the light point's row:\n%s", summary)
 	}
 	checkSweepChart(t, one)

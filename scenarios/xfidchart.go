@@ -11,8 +11,8 @@ import (
 // time against P per size (and method), each with the LogGOPS tier's
 // prediction of its recorded schedule dashed beside it. Empty (no series)
 // when no run has a prediction.
-func AppTierChart(rows []AppRow, mesh, protocol, params string) plots.Chart {
-	c := plots.Chart{Title: fmt.Sprintf("%s: simulated and LogGOPS tier (%s mesh, %s, params %s)", appName(rows), mesh, protocol, params),
+func AppTierChart(rows []AppRow, machine, params string) plots.Chart {
+	c := plots.Chart{Title: fmt.Sprintf("%s: simulated and LogGOPS tier (%s, params %s)", appName(rows), machine, params),
 		XLabel: "ranks (P)", YLabel: "time (cycles)", LogY: true}
 	type key struct {
 		variant string

@@ -123,8 +123,9 @@ func runApp(c *cli.Context) error {
 	if validateOnly {
 		return nil
 	}
-	bar := newProgress(c.App.ErrWriter, "app", quiet(c))
-	opt := scenarios.RunOptions{Workers: c.Int("workers"), Progress: bar.update}
+	job := startJob(c, "app")
+	defer job.stop()
+	opt := scenarios.RunOptions{Workers: c.Int("workers"), Progress: job.bar.update}
 	rec := goalRecording(c, &opt)
 	rows, err := sw.Run(&sc, opt)
 	if err != nil {
@@ -159,17 +160,17 @@ func runApp(c *cli.Context) error {
 		return runErr(err)
 	}
 	if p := c.String("plot"); p != "" {
-		if err := scenarios.SpeedupChart(rows).Save(p, 0, 0); err != nil {
+		if err := scenarios.SpeedupChart(rows, sc.MachineText()).Save(p, 0, 0); err != nil {
 			return runErr(err)
 		}
 	}
 	if p := c.String("time-plot"); p != "" {
-		if err := scenarios.TimeChart(rows, sc.Node.ClockHz).Save(p, 0, 0); err != nil {
+		if err := scenarios.TimeChart(rows, sc.Node.ClockHz, sc.MachineText()).Save(p, 0, 0); err != nil {
 			return runErr(err)
 		}
 	}
 	if p := c.String("tier-plot"); p != "" {
-		ch := scenarios.AppTierChart(rows, sc.Network.Mesh, sc.MPI.Protocol, filepath.Base(c.String("params")))
+		ch := scenarios.AppTierChart(rows, sc.MachineText(), filepath.Base(c.String("params")))
 		if err := ch.Save(p, 8, 4); err != nil {
 			return runErr(err)
 		}
@@ -180,7 +181,7 @@ func runApp(c *cli.Context) error {
 		}
 	}
 	if p := c.String("ratio-plot"); p != "" {
-		ch := scenarios.RatioChart(rows)
+		ch := scenarios.RatioChart(rows, sc.MachineText())
 		if len(ch.Series) == 0 {
 			return usageErr("--ratio-plot needs both versions (--versions mpi,native)")
 		}
@@ -193,6 +194,7 @@ func runApp(c *cli.Context) error {
 			return runErr(fmt.Errorf("%s %s, P=%d, size %d: wrong answer (%s)", r.App, r.Version, r.Procs, r.Size, r.Detail))
 		}
 	}
+	job.end(0)
 	return nil
 }
 

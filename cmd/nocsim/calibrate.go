@@ -87,12 +87,12 @@ func runCalibrate(c *cli.Context) error {
 		}
 		cal = scenarios.Calibration{Measurements: ms, Report: rep}
 	} else {
-		if !quiet(c) {
-			fmt.Fprintln(c.App.ErrWriter, "calibrate: running microbenchmarks ...")
-		}
+		job := startJob(c, "calibrate: microbenchmarks")
+		defer job.stop()
 		if cal, err = sc.Calibrate(sizes, c.Int("reps")); err != nil {
 			return runErr(err)
 		}
+		defer job.end(0) // once the report is written
 	}
 	rep := cal.Report
 	if c.Bool("json") {

@@ -123,8 +123,9 @@ func runColl(c *cli.Context) error {
 	if validateOnly {
 		return nil
 	}
-	bar := newProgress(c.App.ErrWriter, "coll", quiet(c))
-	opt := scenarios.RunOptions{Workers: c.Int("workers"), Progress: bar.update}
+	job := startJob(c, "coll")
+	defer job.stop()
+	opt := scenarios.RunOptions{Workers: c.Int("workers"), Progress: job.bar.update}
 	rec := goalRecording(c, &opt)
 	rows, err := sw.Run(&sc, opt)
 	if err != nil {
@@ -159,6 +160,7 @@ func runColl(c *cli.Context) error {
 			return runErr(fmt.Errorf("%s %s, P=%d, %d bytes gave a wrong result: %s", r.Op, r.Algorithm, r.Procs, r.SizeBytes, r.Error))
 		}
 	}
+	job.end(0)
 	return nil
 }
 

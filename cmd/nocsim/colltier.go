@@ -121,8 +121,9 @@ func runCollTier(c *cli.Context) error {
 	if validateOnly {
 		return nil
 	}
-	bar := newProgress(c.App.ErrWriter, "coll (loggops)", quiet(c))
-	rows, err := sw.Run(scenarios.RunOptions{Workers: c.Int("workers"), Progress: bar.update})
+	job := startJob(c, "coll (loggops)")
+	defer job.stop()
+	rows, err := sw.Run(scenarios.RunOptions{Workers: c.Int("workers"), Progress: job.bar.update})
 	if err != nil {
 		return runErr(err)
 	}
@@ -139,6 +140,7 @@ func runCollTier(c *cli.Context) error {
 			return runErr(err)
 		}
 	}
+	job.end(0)
 	return nil
 }
 

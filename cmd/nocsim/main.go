@@ -92,7 +92,7 @@ func provenance(c *cli.Context) scenarios.Provenance {
 // the flags costs microseconds an input.
 var validateOnly bool
 
-var quietFlag = &cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar on stderr"}
+var quietFlag = &cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "nothing on stderr: no progress, no speed figures"}
 
 func usageErr(format string, a ...any) error {
 	return cli.Exit(fmt.Sprintf(format, a...), exitUsage)

@@ -97,8 +97,8 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
-var wantKeys = []string{"traffic", "offered_rate", "accepted_rate", "avg_packet_latency", "avg_network_latency",
-	"p99_packet_latency", "zero_load_latency", "avg_hops", "saturated", "cycles", "wall_seconds",
+var wantKeys = []string{"traffic", "offered_flits_per_node_cycle", "accepted_flits_per_node_cycle", "avg_packet_latency_cycles", "avg_network_latency_cycles",
+	"p99_packet_latency_cycles", "zero_load_latency_cycles", "avg_hops", "saturated", "cycles", "wall_seconds",
 	"sim_cycles_per_second", "flit_hops_per_second"}
 
 func decodeJSON(t *testing.T, stdout string) []map[string]any {
@@ -134,8 +134,8 @@ func TestNocJSON(t *testing.T) {
 			t.Errorf("object %d: traffic %v mesh %v", i, r["traffic"], r["mesh"])
 		}
 	}
-	if rows[0]["offered_rate"].(json.Number).String() != "0.05" || rows[1]["offered_rate"].(json.Number).String() != "0.1" {
-		t.Errorf("offered rates %v, %v: not in the order given", rows[0]["offered_rate"], rows[1]["offered_rate"])
+	if rows[0]["offered_flits_per_node_cycle"].(json.Number).String() != "0.05" || rows[1]["offered_flits_per_node_cycle"].(json.Number).String() != "0.1" {
+		t.Errorf("offered rates %v, %v: not in the order given", rows[0]["offered_flits_per_node_cycle"], rows[1]["offered_flits_per_node_cycle"])
 	}
 	// Exactly the keys of a NocRow, in order.
 	var keys []string

@@ -225,9 +225,13 @@ func runDefault(c *cli.Context) error {
 	if validateOnly {
 		return nil
 	}
-	sum, err := scenarios.DefaultStudy(provenance(c), defaultDir, scenarios.RunOptions{}, logf)
+	meter := scenarios.StartSpeed()
+	sum, err := scenarios.DefaultStudy(provenance(c), defaultDir, scenarios.RunOptions{Speed: &meter}, logf)
 	if err != nil {
 		return runErr(err)
+	}
+	if sum.Speed != nil {
+		logf(sum.Speed.String())
 	}
 	out := c.App.Writer
 	fmt.Fprintln(out, "nocsim default study (embedded scenario; see docs/commands/nocsim.md):")
@@ -258,8 +262,9 @@ func simulateNoc(c *cli.Context, sc scenarios.Scenario, src scenarios.Source) er
 	if validateOnly {
 		return nil
 	}
-	bar := newProgress(c.App.ErrWriter, "noc", quiet(c))
-	res, err := scenarios.RunNoc(pts, scenarios.RunOptions{Workers: c.Int("workers"), Progress: bar.update})
+	job := startJob(c, "noc")
+	defer job.stop()
+	res, err := scenarios.RunNoc(pts, scenarios.RunOptions{Workers: c.Int("workers"), Progress: job.bar.update})
 	if err != nil {
 		return runErr(err)
 	}
@@ -282,5 +287,10 @@ func simulateNoc(c *cli.Context, sc scenarios.Scenario, src scenarios.Source) er
 			return runErr(err)
 		}
 	}
+	var hops uint64
+	for _, r := range rows {
+		hops += r.FlitHops
+	}
+	job.end(hops)
 	return nil
 }

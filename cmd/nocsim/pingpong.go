@@ -83,6 +83,8 @@ func runPingPong(c *cli.Context) error {
 		rec = scenarios.NewGoalRecording()
 		pp.Record = func(w *mpi.World) { rec.Record("pingpong", w.Trace()) }
 	}
+	job := startJob(c, "pingpong")
+	defer job.stop()
 	rows, w, err := pp.Run(&sc)
 	if err != nil {
 		return runErr(err)
@@ -107,6 +109,7 @@ func runPingPong(c *cli.Context) error {
 			return runErr(err)
 		}
 	}
+	job.end(0)
 	return nil
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -94,8 +95,12 @@ func TestRunProvenanceAndDeterminism(t *testing.T) {
 	file := writeScenario(t, dir, "gs.toml", gsScenario)
 	before := time.Now().UTC().Truncate(time.Second)
 	args := []string{"run", "--quiet", file}
-	if code, _, stderr := nocsim(t, args...); code != 0 {
+	code, _, stderr := nocsim(t, args...)
+	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if stderr != "" {
+		t.Errorf("--quiet run wrote on stderr: %q", stderr)
 	}
 	first := readTree(t, filepath.Join(dir, "out"))
 	var meta scenarios.Meta
@@ -109,6 +114,22 @@ func TestRunProvenanceAndDeterminism(t *testing.T) {
 	build := scenarios.BuildProvenance(version, nil)
 	want := scenarios.Meta{NocsimVersion: version, VCSRevision: build.Revision, VCSModified: build.Modified, GoVersion: runtime.Version(),
 		Date: meta.Date, CommandLine: append([]string{"nocsim"}, args...), Scenario: "gs", Workload: "app", Seed: 1, AppSeed: 3}
+	// The run's speed, per CPU second: the rates are the counts over the
+	// CPU time, and the run simulated something.
+	if sp := meta.Speed; sp == nil {
+		t.Error("meta.json has no speed")
+	} else {
+		if sp.CPUSeconds <= 0 || sp.SimCycles == 0 || sp.Events == 0 {
+			t.Errorf("speed %+v: no CPU time or no work counted", *sp)
+		}
+		if got := float64(sp.SimCycles) / sp.CPUSeconds; math.Abs(got-sp.SimCyclesPerCPUSecond) > 1e-9*got {
+			t.Errorf("sim_cycles_per_cpu_second %v, want cycles/CPU s = %v", sp.SimCyclesPerCPUSecond, got)
+		}
+		if got := float64(sp.Events) / sp.CPUSeconds; math.Abs(got-sp.EventsPerCPUSecond) > 1e-9*got {
+			t.Errorf("events_per_cpu_second %v, want events/CPU s = %v", sp.EventsPerCPUSecond, got)
+		}
+		want.Speed = sp
+	}
 	if !reflect.DeepEqual(meta, want) {
 		t.Errorf("meta.json\n%+v\nwant\n%+v", meta, want)
 	}

@@ -41,12 +41,15 @@ func runCommand() *cli.Command {
 			if validateOnly {
 				return nil
 			}
-			if !quiet(c) {
-				fmt.Fprintf(c.App.ErrWriter, "run: %s (%s)\n", sc.Name, sc.Workload.Kind)
-			}
-			sum, err := sc.Run(src, provenance(c), scenarios.RunOptions{Workers: c.Int("workers")})
+			job := startJob(c, fmt.Sprintf("run %s (%s)", sc.Name, sc.Workload.Kind))
+			defer job.stop()
+			sum, err := sc.Run(src, provenance(c), scenarios.RunOptions{Workers: c.Int("workers"), Progress: job.bar.update, Speed: &job.speed})
+			job.stop()
 			if err != nil {
 				return runErr(err)
+			}
+			if sum.Speed != nil {
+				job.report(*sum.Speed)
 			}
 			out := c.App.Writer
 			fmt.Fprintf(out, "scenario %q: %s\n", sc.Name, sc.Workload.Kind)

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"path/filepath"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -63,21 +62,8 @@ func sweepCommand() *cli.Command {
 			if validateOnly {
 				return nil
 			}
-			start := time.Now()
-			show := func(done, failed, total int) {
-				if quiet(c) {
-					return
-				}
-				eta := ""
-				if done > 0 {
-					left := time.Duration(float64(time.Since(start)) / float64(done) * float64(total-done))
-					eta = fmt.Sprintf(", ETA %s", left.Round(time.Second))
-				}
-				fmt.Fprintf(c.App.ErrWriter, "\rsweep %d/%d points, %d failed%s   ", done, total, failed, eta)
-				if done == total {
-					fmt.Fprintln(c.App.ErrWriter)
-				}
-			}
+			job := startJob(c, "sweep")
+			defer job.stop()
 			if so.sharded {
 				if err := scenarios.StartShard(dir); err != nil {
 					return runErr(err)
@@ -91,10 +77,21 @@ func sweepCommand() *cli.Command {
 			resumed := func(rc scenarios.ResumeCounts) {
 				fmt.Fprintf(c.App.ErrWriter, "sweep: resume: %d points reused, %d recomputed, %d recorded points dropped (not points of this sweep, or unreadable)\n",
 					rc.Reused, rc.Recomputed, rc.Dropped)
+				// The ETA counts only the points this process computes.
+				job.bar.resumed(rc.Reused, rc.Reused+rc.Recomputed)
 			}
-			pts, _, err = scenarios.RunSweep(pts, scs, dir, scenarios.SweepOptions{Workers: c.Int("jobs"), Resume: c.Bool("resume"), Progress: show, Resumed: resumed})
+			pts, _, err = scenarios.RunSweep(pts, scs, dir, scenarios.SweepOptions{Workers: c.Int("jobs"), Resume: c.Bool("resume"), Progress: job.bar.sweepUpdate, Resumed: resumed})
+			job.stop()
 			if err != nil {
 				return runErr(err)
+			}
+			// The speed goes into meta.json once the points are done (a
+			// resumed sweep's speed counts the points computed here).
+			if sp, ok := job.speed.Speed(0); ok {
+				if err := sc.WriteSpeedIn(dir, provenance(c), sp); err != nil {
+					return runErr(err)
+				}
+				job.report(sp)
 			}
 			failed := 0
 			for _, p := range pts {

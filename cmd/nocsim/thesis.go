@@ -94,8 +94,9 @@ func runThesis(c *cli.Context) error {
 	if validateOnly {
 		return nil
 	}
-	bar := newProgress(c.App.ErrWriter, "thesis "+table, quiet(c))
-	res, err := scenarios.RunThesis(&sc, rows, scenarios.RunOptions{Workers: c.Int("workers"), Progress: bar.update})
+	job := startJob(c, "thesis "+table)
+	defer job.stop()
+	res, err := scenarios.RunThesis(&sc, rows, scenarios.RunOptions{Workers: c.Int("workers"), Progress: job.bar.update})
 	if err != nil {
 		return runErr(err)
 	}
@@ -132,6 +133,7 @@ func runThesis(c *cli.Context) error {
 			return runErr(fmt.Errorf("table %s, size %d, P=%d: wrong answer (%s)", r.Row.Table, r.Row.Size(), r.Row.Procs, r.Detail))
 		}
 	}
+	job.end(0)
 	return nil
 }
 

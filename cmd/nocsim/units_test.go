@@ -1,0 +1,148 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// unitSuffixes are the units a column name may end in (after "_", or as
+// the whole name: "cycles", "events"). Counts name what they count.
+var unitSuffixes = []string{
+	"cycles", "kcycles", "seconds", "bytes", "flits", "hops", "packets", "events", "messages", "procs", "ops",
+	"nonzeros", "pct", "fraction", "ratio", "per_second", "per_cpu_second", "flits_per_node_cycle", "flits_per_cycle",
+}
+
+// unitless are the names that carry no unit, each for a reason.
+var unitless = map[string]string{
+	"mesh":              "a name (WxH)",
+	"traffic":           "a pattern's name",
+	"seed":              "a random seed, an identifier",
+	"saturated":         "a flag",
+	"saturation_reason": "text",
+	"links":             "a list of per-link objects, whose keys are checked themselves",
+	"from":              "a node or rank number, an identifier",
+	"to":                "a node or rank number, an identifier",
+	"root":              "a rank number, an identifier",
+	"dir":               "a port's name (N/E/S/W)",
+	"op":                "a collective's name",
+	"algorithm":         "an algorithm's name",
+	"chosen_algorithm":  "an algorithm's name",
+	"protocol":          "a protocol's name",
+	"correct":           "a flag",
+	"error":             "text",
+	"detail":            "text",
+	"app":               "an application's name",
+	"variant":           "a variant's name",
+	"version":           "mpi or native",
+	"distribute":        "a distribution's name",
+	"kind":              "a benchmark's name (calibration CSV)",
+	"n":                 "repetitions averaged, a plain count (calibration CSV, a format real measurements are read in)",
+	"size":              "an application's problem size, in the app's own measure (vector length, matrix order): README's Applications section says which",
+	"speedup":           "dimensionless: a time over a time",
+	"efficiency":        "dimensionless: speedup over P",
+	"mpi_over_native":   "dimensionless: a time over a time",
+	"relative_error":    "dimensionless: (predicted - simulated) / simulated",
+}
+
+func hasUnit(name string) bool {
+	if _, ok := unitless[name]; ok {
+		return true
+	}
+	for _, u := range unitSuffixes {
+		if name == u || strings.HasSuffix(name, "_"+u) {
+			return true
+		}
+	}
+	return false
+}
+
+// jsonKeys collects every object key in a JSON document, at any depth.
+func jsonKeys(v any, into map[string]bool) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			into[k] = true
+			jsonKeys(e, into)
+		}
+	case []any:
+		for _, e := range x {
+			jsonKeys(e, into)
+		}
+	}
+}
+
+// Every column of the noc, coll, app, pingpong and calibrate outputs (JSON
+// keys and CSV headers) names its unit, or is a name, flag or ratio listed
+// with its reason in unitless.
+func TestOutputColumnsNameTheirUnits(t *testing.T) {
+	dir := t.TempDir()
+	nocCSV, calCSV := filepath.Join(dir, "noc.csv"), filepath.Join(dir, "cal.csv")
+	runs := []struct {
+		name string
+		args []string
+		csv  string
+	}{
+		{"noc", nocArgs("--json", "--quiet", "--csv", nocCSV), nocCSV},
+		{"coll", []string{"coll", "--mesh", "2x2", "--op", "bcast", "--procs", "4", "--sizes", "8", "--json", "--quiet"}, ""},
+		{"app", []string{"app", "--mesh", "2x2", "--app", "globalsum", "--procs", "1,4", "--sizes", "64", "--versions", "mpi,native", "--json", "--quiet"}, ""},
+		{"pingpong", []string{"pingpong", "--mesh", "2x2", "--from", "0", "--to", "3", "--sizes", "8,1024", "--json", "--quiet"}, ""},
+		{"calibrate", []string{"calibrate", "--mesh", "2x2", "--sizes", "8,64,512,4096", "--save-csv", calCSV, "--quiet"}, calCSV},
+	}
+	for _, r := range runs {
+		t.Run(r.name, func(t *testing.T) {
+			code, out, stderr := nocsim(t, r.args...)
+			if code != 0 {
+				t.Fatalf("%v: exit %d: %s", r.args, code, stderr)
+			}
+			keys := map[string]bool{}
+			if slices.Contains(r.args, "--json") {
+				var v any
+				if err := json.Unmarshal([]byte(out), &v); err != nil {
+					t.Fatalf("stdout is not JSON: %v", err)
+				}
+				jsonKeys(v, keys)
+			}
+			if r.csv != "" {
+				f, err := os.Open(r.csv)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer f.Close()
+				header, err := csv.NewReader(f).Read()
+				if err != nil {
+					t.Fatalf("%s: %v", r.csv, err)
+				}
+				for _, h := range header {
+					keys[h] = true
+				}
+			}
+			if len(keys) == 0 {
+				t.Fatal("no columns found")
+			}
+			for k := range keys {
+				if !hasUnit(k) {
+					t.Errorf("column %q names no unit (allowed suffixes %v, or a reasoned entry in unitless)", k, unitSuffixes)
+				}
+			}
+		})
+	}
+}
+
+// The check itself: names without a unit are caught.
+func TestHasUnitRejectsBareNames(t *testing.T) {
+	for _, bad := range []string{"avg_packet_latency", "offered_rate", "latency", "vc_stalls", "cycles_x"} {
+		if hasUnit(bad) {
+			t.Errorf("%q accepted as naming a unit", bad)
+		}
+	}
+	for _, good := range []string{"avg_packet_latency_cycles", "cycles", "size_bytes", "sim_cycles_per_cpu_second"} {
+		if !hasUnit(good) {
+			t.Errorf("%q rejected", good)
+		}
+	}
+}
