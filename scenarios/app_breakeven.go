@@ -151,10 +151,10 @@ func WriteBreakEvenTable(out io.Writer, bs []BreakEven) error {
 // BreakEvenChart draws serial time / hypercube time against P, one line
 // per size and pairing (Radke's native-serial against MPI-hypercube solid,
 // the same-style pairings dashed), over the ratio-1 line: a line crossing
-// it is a break-even.
-func BreakEvenChart(bs []BreakEven) plots.Chart {
-	c := plots.Chart{Title: "global sum: serial / hypercube time (below 1: serial faster)",
-		XLabel: "ranks (P)", YLabel: "serial time / hypercube time", LogX: true}
+// it is a break-even. machine names what ran (Scenario.MachineText).
+func BreakEvenChart(bs []BreakEven, machine string) plots.Chart {
+	c := plots.Chart{Title: fmt.Sprintf("global sum: serial / hypercube time, below 1 serial faster (%s)", machine),
+		XLabel: "ranks (P, log scale)", YLabel: "serial time / hypercube time (ratio)", LogX: true}
 	one := plots.Series{Name: "break-even (ratio 1)", Reference: true}
 	for _, b := range bs {
 		s := plots.Series{Name: fmt.Sprintf("serial %s / hypercube %s, size %d", b.SerialVersion, b.HypercubeVersion, b.Size),

@@ -14,7 +14,8 @@ import (
 // SpeedupChart draws speedup against P per version and size, with the
 // ideal line; the baseline is the smallest P of the sweep, scaled so that
 // it counts as that many ranks' worth of speed.
-func SpeedupChart(rows []AppRow, machine string) plots.Chart {
+// params names the parameters file the Hockney lines come from.
+func SpeedupChart(rows []AppRow, machine, params string) plots.Chart {
 	c := plots.Chart{Title: fmt.Sprintf("%s speedup (baseline: P=%d, same version; %s)", appName(rows), rows[0].BaselineProcs, machine),
 		XLabel: "ranks (P, log scale)", YLabel: "speedup (baseline P x T(baseline) / T(P), log scale)", LogX: true, LogY: true,
 		Series: seriesByVersion(rows, func(r AppRow) float64 { return r.Speedup })}
@@ -53,6 +54,9 @@ func SpeedupChart(rows []AppRow, machine string) plots.Chart {
 		}
 	}
 	c.Series = append(out, ideal)
+	if t := withParams("", out, params); t != "" {
+		c.Title = strings.TrimSuffix(c.Title, ")") + t + ")"
+	}
 	return c
 }
 

@@ -53,7 +53,7 @@ func TestAppChartTitlesNameTheMachine(t *testing.T) {
 		{App: "cg", Version: "mpi", Procs: 4, Size: 64, Cycles: 400, BaselineProcs: 1, Speedup: 2.5, Efficiency: 0.625, MPIOverNative: 1.5},
 	}
 	for name, title := range map[string]string{
-		"speedup":    SpeedupChart(rows, machine).Title,
+		"speedup":    SpeedupChart(rows, machine, "").Title,
 		"efficiency": EfficiencyChart(rows, machine).Title,
 		"time":       TimeChart(rows, sc.Node.ClockHz, machine).Title,
 		"ratio":      RatioChart(rows, machine).Title,

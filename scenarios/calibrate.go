@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	"nocsim/calibrate"
 	"nocsim/logp"
@@ -163,10 +165,20 @@ func hopsText(h int) string {
 
 // CalibrationChart draws the measured one-way times (RTT/2) against size
 // for each hop count, with the fitted model dashed beside them; the first
-// size of every segment after the first is marked.
-func CalibrationChart(c Calibration) plots.Chart {
-	ch := plots.Chart{Title: "one-way time: simulated and LogGP fit", XLabel: "message size (bytes)",
-		YLabel: "one-way time (cycles)", LogX: true, LogY: true, MarkLegend: "segment start"}
+// size of every segment after the first is marked. The title names the
+// machine (Scenario.MachineText) and params, the file the fit was written
+// to ("" when it was not written).
+func CalibrationChart(c Calibration, machine, params string) plots.Chart {
+	kind := "simulated"
+	if strings.HasPrefix(c.Report.Params.Source, logp.SourceCSVPrefix) {
+		kind = "measured" // a real machine's times, read from a CSV file
+	}
+	saved := "fit not saved"
+	if params != "" {
+		saved = "fit saved as " + params
+	}
+	ch := plots.Chart{Title: fmt.Sprintf("one-way time: %s and LogGP fit (%s; %s)", kind, machine, saved), XLabel: "message size (bytes, log scale)",
+		YLabel: "one-way time (cycles, log scale)", LogX: true, LogY: true, MarkLegend: "segment start"}
 	byHops := map[int][]calibrate.Measurement{}
 	var order []int
 	for _, m := range c.Measurements {
@@ -180,11 +192,14 @@ func CalibrationChart(c Calibration) plots.Chart {
 	}
 	p := c.Report.Params
 	for _, h := range order {
-		sim := plots.Series{Name: "simulated, " + hopsText(h), JoinMarked: true}
+		sim := plots.Series{Name: kind + ", " + hopsText(h), JoinMarked: true}
 		model := plots.Series{Name: "LogGP, " + hopsText(h), Dashed: true, Companion: true}
 		for _, m := range byHops[h] {
 			x := math.Max(float64(m.Bytes), 1)
 			sim.X = append(sim.X, x)
+			if !slices.Contains(ch.XTicks, x) {
+				ch.XTicks = append(ch.XTicks, x)
+			}
 			sim.Y = append(sim.Y, m.Cycles/2)
 			start := false
 			for _, b := range c.Report.Breakpoints {
@@ -196,6 +211,9 @@ func CalibrationChart(c Calibration) plots.Chart {
 		}
 		ch.Series = append(ch.Series, sim, model)
 	}
+	// Ticked at every size run, even past the ten the chart would tick by
+	// itself (the default sizes are eleven).
+	slices.Sort(ch.XTicks)
 	return ch
 }
 

@@ -9,8 +9,9 @@ import (
 
 // CollChart draws completion time against size (log-log) or against P,
 // one line per algorithm (and per P or size, the other dimension); the
-// title names the machine (MachineText).
-func CollChart(rows []CollRow, x, machine string) plots.Chart {
+// title names the machine (MachineText) and, when the model's predictions
+// are drawn, params (the parameters file's name).
+func CollChart(rows []CollRow, x, machine, params string) plots.Chart {
 	c := plots.Chart{Title: fmt.Sprintf("%s: %s", rows[0].Op, machine), YLabel: "completion time (cycles, last rank)", LogY: true}
 	if x == "size" {
 		c.XLabel, c.LogX = "message size (bytes per rank)", true
@@ -58,8 +59,18 @@ func CollChart(rows []CollRow, x, machine string) plots.Chart {
 			}
 		}
 		c.Series = out
+		c.Title = withParams(c.Title, c.Series, params)
 	}
 	return c
+}
+
+// withParams adds the parameters' name to a title when series holds a
+// model line drawn from them (a dashed companion).
+func withParams(title string, series []plots.Series, params string) string {
+	if params == "" || !slices.ContainsFunc(series, func(s plots.Series) bool { return s.Companion && s.Dashed }) {
+		return title
+	}
+	return title + ", params " + params
 }
 
 // MachineText names what an MPI chart ran on: the mesh, the protocol and

@@ -2,6 +2,9 @@ package scenarios
 
 import (
 	"path/filepath"
+	"strings"
+
+	"nocsim/logp"
 
 	"nocsim/logp/collgen"
 	"nocsim/router"
@@ -31,5 +34,26 @@ func (sc *Scenario) tierSweep() (*TierSweep, []string, error) {
 	}
 	return &TierSweep{Op: w.Op, Algs: w.Algs, Procs: w.Procs, Sizes: sizes, Root: w.Root,
 		Params: FittedTierParams(*p), Opt: collgen.DefaultOptions(), OptimalLogP: p.OptimalLogP,
-		ParamsName: "fitted " + filepath.Base(sc.Workload.Params)}, warnings, nil
+		ParamsName: FittedParamsName(sc.Workload.Params, *p)}, warnings, nil
+}
+
+// FittedParamsName names fitted parameters for a LogGOPS tier chart's
+// title: the file and the machine they were fitted on (the tier simulates
+// no chip, so that machine is the one its times describe).
+func FittedParamsName(path string, p logp.Params) string {
+	var on []string
+	if p.Mesh != "" {
+		on = append(on, p.Mesh+" mesh")
+	}
+	if p.Protocol != "" {
+		on = append(on, p.Protocol+" protocol")
+	}
+	if strings.HasPrefix(p.Source, logp.SourceCSVPrefix) {
+		on = append(on, "measured in "+filepath.Base(strings.TrimPrefix(p.Source, logp.SourceCSVPrefix)))
+	}
+	name := "fitted " + filepath.Base(path)
+	if len(on) > 0 {
+		name += ": " + strings.Join(on, ", ")
+	}
+	return name
 }

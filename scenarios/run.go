@@ -198,7 +198,7 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 		}
 		if slices.ContainsFunc(pr, func(r PingRow) bool { return r.SizeBytes > 0 }) {
 			chart = func() error {
-				return out.save("pingpong.png", func(p string) error { return PingPongChart(pr, sc.Network.Mesh).Save(p, 0, 0) })
+				return out.save("pingpong.png", func(p string) error { return PingPongChart(pr, sc.MachineText()).Save(p, 0, 0) })
 			}
 		}
 	case "coll":
@@ -236,7 +236,7 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 		if len(sc.collSweep().Sizes) > 1 {
 			x = "size"
 		}
-		if ch := CollChart(cr, x, sc.MachineText()); len(ch.Series) > 0 {
+		if ch := CollChart(cr, x, sc.MachineText(), ""); len(ch.Series) > 0 {
 			chart = func() error { return out.save("coll.png", func(p string) error { return ch.Save(p, 0, 0) }) }
 		}
 	case "app":
@@ -275,11 +275,13 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 				return err
 			}
 			if be != nil {
-				if err := out.save("breakeven.png", func(p string) error { return BreakEvenChart(be).Save(p, 0, 0) }); err != nil {
+				if err := out.save("breakeven.png", func(p string) error { return BreakEvenChart(be, sc.MachineText()).Save(p, 0, 0) }); err != nil {
 					return err
 				}
 			}
-			if err := out.save("speedup.png", func(p string) error { return SpeedupChart(ar, sc.MachineText()).Save(p, 0, 0) }); err != nil {
+			if err := out.save("speedup.png", func(p string) error {
+				return SpeedupChart(ar, sc.MachineText(), filepath.Base(sc.Workload.Params)).Save(p, 0, 0)
+			}); err != nil {
 				return err
 			}
 			if err := out.save("efficiency.png", func(p string) error { return EfficiencyChart(ar, sc.MachineText()).Save(p, 0, 0) }); err != nil {
@@ -312,7 +314,7 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 		}
 		rows = recs
 		chart = func() error {
-			for _, ch := range ThesisCharts(res, sc.Name) {
+			for _, ch := range ThesisCharts(res, sc.Name+": "+sc.MachineText()) {
 				if err := out.save(ch.File, func(p string) error { return ch.Chart.Save(p, 8, 4.5) }); err != nil {
 					return err
 				}
@@ -329,7 +331,9 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 			return sum, err
 		}
 		rows = cal.Report
+		saved := ""
 		if err := cal.Report.Params.Validate(); err == nil {
+			saved = "params.json"
 			var pb bytes.Buffer
 			if err := WriteJSON(&pb, cal.Report.Params); err != nil {
 				return sum, err
@@ -342,7 +346,7 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 		cal.Report.WriteText(&tb)
 		sum.Lines = strings.Split(strings.TrimSpace(tb.String()), "\n")
 		chart = func() error {
-			return out.save("oneway.png", func(p string) error { return CalibrationChart(cal).Save(p, 0, 0) })
+			return out.save("oneway.png", func(p string) error { return CalibrationChart(cal, sc.MachineText(), saved).Save(p, 0, 0) })
 		}
 	}
 	if err := write("results.json", func(b *bytes.Buffer) error { return WriteJSON(b, rows) }); err != nil {

@@ -43,7 +43,7 @@ func TestPingPongChartSeries(t *testing.T) {
 	rows := []PingRow{{SizeBytes: 0, Protocol: "scmp", From: 0, To: 3, Hops: 2, OneWayCycles: 200},
 		{SizeBytes: 8, Protocol: "scmp", From: 0, To: 3, Hops: 2, OneWayCycles: 210},
 		{SizeBytes: 1024, Protocol: "scmp", From: 0, To: 3, Hops: 2, OneWayCycles: 500}}
-	c := PingPongChart(rows, "2x2")
+	c := PingPongChart(rows, "2x2 mesh, scmp protocol, nocsim library")
 	if len(c.Series) != 1 || !slices.Equal(c.Series[0].X, []float64{8, 1024}) || !slices.Equal(c.Series[0].Y, []float64{210, 500}) {
 		t.Errorf("series %+v: want the non-empty sizes and their one-way times", c.Series)
 	}

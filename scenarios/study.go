@@ -81,7 +81,7 @@ func DefaultStudy(prov Provenance, dir string, opt RunOptions, log func(string))
 	if err := write("calibration.txt", func(b *bytes.Buffer) error { return cal.Report.WriteText(b) }); err != nil {
 		return sum, err
 	}
-	if err := chart("oneway.png", func(p string) error { return CalibrationChart(cal).Save(p, 0, 0) }); err != nil {
+	if err := chart("oneway.png", func(p string) error { return CalibrationChart(cal, base.MachineText(), "params.json").Save(p, 0, 0) }); err != nil {
 		return sum, err
 	}
 	last := params.Segments[len(params.Segments)-1]
@@ -103,7 +103,7 @@ func DefaultStudy(prov Provenance, dir string, opt RunOptions, log func(string))
 		if err := write(op+".json", func(b *bytes.Buffer) error { return WriteJSON(b, rows) }); err != nil {
 			return sum, err
 		}
-		if err := chart(op+".png", func(p string) error { return CollChart(rows, "size", base.MachineText()).Save(p, 0, 0) }); err != nil {
+		if err := chart(op+".png", func(p string) error { return CollChart(rows, "size", base.MachineText(), "params.json").Save(p, 0, 0) }); err != nil {
 			return sum, err
 		}
 		sum.Lines = append(sum.Lines, collHeadline(op, rows, params)...)
@@ -132,7 +132,7 @@ func DefaultStudy(prov Provenance, dir string, opt RunOptions, log func(string))
 		if err := write(app.name+".json", func(b *bytes.Buffer) error { return WriteJSON(b, rows) }); err != nil {
 			return sum, err
 		}
-		if err := chart(app.name+"-speedup.png", func(p string) error { return SpeedupChart(rows, base.MachineText()).Save(p, 0, 0) }); err != nil {
+		if err := chart(app.name+"-speedup.png", func(p string) error { return SpeedupChart(rows, base.MachineText(), "params.json").Save(p, 0, 0) }); err != nil {
 			return sum, err
 		}
 		if err := chart(app.name+"-efficiency.png", func(p string) error { return EfficiencyChart(rows, base.MachineText()).Save(p, 0, 0) }); err != nil {
@@ -164,7 +164,7 @@ func DefaultStudy(prov Provenance, dir string, opt RunOptions, log func(string))
 	if err := write("globalsum.json", func(b *bytes.Buffer) error { return WriteJSON(b, BreakEvenResult{rows, be}) }); err != nil {
 		return sum, err
 	}
-	if err := chart("globalsum-breakeven.png", func(p string) error { return BreakEvenChart(be).Save(p, 0, 0) }); err != nil {
+	if err := chart("globalsum-breakeven.png", func(p string) error { return BreakEvenChart(be, base.MachineText()).Save(p, 0, 0) }); err != nil {
 		return sum, err
 	}
 	for _, b := range be {

@@ -270,7 +270,13 @@ func writeMerged(out string, pts []SweepPoint, config []byte, m Meta, man ShardM
 		return err
 	}
 	if man.Plots {
-		if ch, ok := SweepChart(pts, man.Scenario); ok {
+		// The shards' effective configuration names the machine; a title
+		// without it is still a chart of the points.
+		var base *Scenario
+		if sc, _, err := Decode(bytes.NewReader(config), "config.toml"); err == nil {
+			base = &sc
+		}
+		if ch, ok := SweepChart(pts, man.Scenario, base); ok {
 			if err := ch.Save(filepath.Join(tmp, "sweep.png"), 0, 0); err != nil {
 				return err
 			}

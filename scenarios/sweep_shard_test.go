@@ -158,7 +158,7 @@ func TestMergeEqualsLocalRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ch, ok := SweepChart(lpts, sc.Name)
+	ch, ok := SweepChart(lpts, sc.Name, &sc)
 	if !ok {
 		t.Fatal("the local sweep draws no chart")
 	}

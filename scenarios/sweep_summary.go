@@ -196,8 +196,9 @@ func csvField(s string) string {
 // SweepChart draws the metric's mean against the first numeric axis, one
 // line per setting of the other axes and result row, with the 95%
 // interval as error bars and saturated settings marked. ok is false when
-// no axis is numeric.
-func SweepChart(pts []SweepPoint, name string) (c plots.Chart, ok bool) {
+// no axis is numeric. base, the sweep's scenario (nil if unknown), gives
+// the title the machine's parts that no axis varies.
+func SweepChart(pts []SweepPoint, name string, base *Scenario) (c plots.Chart, ok bool) {
 	axes, metric := sweepAxes(pts), sweepMetric(pts)
 	x := ""
 	for _, a := range axes {
@@ -215,8 +216,21 @@ func SweepChart(pts []SweepPoint, name string) (c plots.Chart, ok bool) {
 	if x == "" {
 		return c, false
 	}
-	c = plots.Chart{Title: fmt.Sprintf("sweep %s: %s (mean, 95%% interval)", name, metric), XLabel: x, YLabel: metricUnit(metric),
+	title := fmt.Sprintf("sweep %s: %s (mean, 95%% interval)", name, metric)
+	if m := base.fixedMachineText(axes); m != "" {
+		title += "; " + m
+	}
+	unit := axisUnit(x)
+	c = plots.Chart{Title: title, XLabel: fmt.Sprintf("%s (%s)", x, unit), YLabel: metricUnit(metric),
 		MarkLegend: "saturated"}
+	// Rank counts and sizes, the values of doubling sweeps, go on a log
+	// axis (ticked at the values run), as on every other chart.
+	if unit == "ranks" || strings.HasPrefix(unit, "bytes") {
+		c.LogX = !slices.ContainsFunc(pts, func(p SweepPoint) bool { v, _ := strconv.ParseFloat(p.Settings[x], 64); return v <= 0 })
+		if c.LogX {
+			c.XLabel = fmt.Sprintf("%s (%s, log scale)", x, unit)
+		}
+	}
 	idx := map[string]int{}
 	for _, st := range summarise(pts) {
 		if st.row < 0 || st.status == "failed" || math.IsNaN(st.mean) {

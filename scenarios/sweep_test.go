@@ -91,7 +91,7 @@ func TestSweep(t *testing.T) {
 	if !strings.Contains(string(summary), "1,0.05,0,offered_flits_per_node_cycle=0.05,ok,2,") {
 		t.Errorf("summary does not label the light point's row:\n%s", summary)
 	}
-	checkSweepChart(t, one)
+	checkSweepChart(t, one, &scs[0])
 	// Keep the first three points, as a killed sweep would, and resume.
 	log := filepath.Join(a, "out", "points.jsonl")
 	full, _ := os.ReadFile(log)
@@ -114,12 +114,20 @@ func TestSweep(t *testing.T) {
 
 // checkSweepChart: one line per rate against the VC count, each point the
 // mean of the repetitions with Student's t 95% half-width (t(0.975, 1) =
-// 12.706 for two repetitions).
-func checkSweepChart(t *testing.T, pts []SweepPoint) {
+// 12.706 for two repetitions). The title names the sweep, the metric and
+// the machine's parts no axis varies (not the VC count, which is swept).
+func checkSweepChart(t *testing.T, pts []SweepPoint, base *Scenario) {
 	t.Helper()
-	c, ok := SweepChart(pts, "t")
-	if !ok || c.XLabel != "network.vcs" || len(c.Series) != 2 {
-		t.Fatalf("chart: ok %v, x %q, %d series", ok, c.XLabel, len(c.Series))
+	c, ok := SweepChart(pts, "t", base)
+	if !ok || c.XLabel != "network.vcs (VCs per port)" || len(c.Series) != 2 || c.LogX {
+		t.Fatalf("chart: ok %v, x %q (log %v), %d series", ok, c.XLabel, c.LogX, len(c.Series))
+	}
+	checkChart(t, c, chartWant{title: []string{"sweep t", "avg_packet_latency_cycles", base.Network.Mesh + " mesh", fmt.Sprintf("%d-flit packets", base.Noc.PacketFlits)},
+		notTitle: []string{"VCs x"}, ticks: []float64{1, 2}})
+	for _, s := range c.Series {
+		if len(s.Marks) != len(s.X) || s.Dashed || s.Companion || s.Reference {
+			t.Errorf("%s: %d marks for %d points, dashed %v, companion %v, reference %v", s.Name, len(s.Marks), len(s.X), s.Dashed, s.Companion, s.Reference)
+		}
 	}
 	for _, s := range c.Series {
 		for i, x := range s.X {

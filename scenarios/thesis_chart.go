@@ -19,7 +19,8 @@ type ThesisChart struct {
 // native ratio against nonzeros, per P) and Figure 5.6 (time against
 // nonzeros at P = 4); for 5.2, the ratio against matrix order per P and
 // Figures 5.4 and 5.5 (speedup for 256x256 and 512x512). machine names
-// the machine in the titles. A figure whose rows were not run is left out.
+// what ran in the titles: the scenario or machine file and its
+// MachineText. A figure whose rows were not run is left out.
 func ThesisCharts(res []ThesisResult, machine string) []ThesisChart {
 	if len(res) == 0 {
 		return nil
@@ -80,7 +81,7 @@ func sizeTicks(res []ThesisResult) []float64 {
 }
 
 func thesisRatioChart(res []ThesisResult, xlabel, title string) (plots.Chart, bool) {
-	c := plots.Chart{Title: title, XLabel: xlabel, YLabel: "MPI time / native time", LogX: true, XTicks: sizeTicks(res)}
+	c := plots.Chart{Title: title, XLabel: xlabel, YLabel: "MPI time / native time (ratio)", LogX: true, XTicks: sizeTicks(res)}
 	for _, p := range procsOf(res) {
 		var x, ours, theirs []float64
 		for _, r := range res {

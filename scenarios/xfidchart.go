@@ -13,7 +13,7 @@ import (
 // when no run has a prediction.
 func AppTierChart(rows []AppRow, machine, params string) plots.Chart {
 	c := plots.Chart{Title: fmt.Sprintf("%s: simulated and LogGOPS tier (%s, params %s)", appName(rows), machine, params),
-		XLabel: "ranks (P)", YLabel: "time (cycles)", LogY: true}
+		XLabel: "ranks (P, log scale)", YLabel: "time (cycles, log scale)", LogX: true, LogY: true}
 	type key struct {
 		variant string
 		size    int

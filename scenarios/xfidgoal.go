@@ -117,15 +117,15 @@ func (c *ScheduleComparison) WriteJSON(out io.Writer) error {
 	return enc.Encode(c)
 }
 
-// Chart draws each rank's finish on both tiers; paramsName names the
-// parameters in the title.
-func (c *ScheduleComparison) Chart(paramsName string) plots.Chart {
+// Chart draws each rank's finish on both tiers; the title names the
+// schedule (its file), the machine and the parameters.
+func (c *ScheduleComparison) Chart(schedule, paramsName string) plots.Chart {
 	sim := plots.Series{Name: "simulated (flit level)"}
 	pred := plots.Series{Name: "predicted (LogGOPS tier)", Dashed: true}
 	for _, r := range c.Ranks {
 		sim.X, sim.Y = append(sim.X, float64(r.Rank)), append(sim.Y, r.Simulated)
 		pred.X, pred.Y = append(pred.X, float64(r.Rank)), append(pred.Y, r.Predicted)
 	}
-	return plots.Chart{Title: fmt.Sprintf("finish per rank: mesh %s, %s, params %s", c.Mesh, c.Protocol, paramsName),
-		XLabel: "rank", YLabel: "finish (cycles)", Series: []plots.Series{sim, pred}}
+	return plots.Chart{Title: fmt.Sprintf("%s, finish per rank: %s mesh, %s protocol, params %s", schedule, c.Mesh, c.Protocol, paramsName),
+		XLabel: "rank (MPI rank number)", YLabel: "finish (cycles)", Series: []plots.Series{sim, pred}}
 }

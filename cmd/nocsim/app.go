@@ -160,7 +160,7 @@ func runApp(c *cli.Context) error {
 		return runErr(err)
 	}
 	if p := c.String("plot"); p != "" {
-		if err := scenarios.SpeedupChart(rows, sc.MachineText()).Save(p, 0, 0); err != nil {
+		if err := scenarios.SpeedupChart(rows, sc.MachineText(), filepath.Base(c.String("params"))).Save(p, 0, 0); err != nil {
 			return runErr(err)
 		}
 	}
@@ -176,7 +176,7 @@ func runApp(c *cli.Context) error {
 		}
 	}
 	if p := c.String("breakeven-plot"); p != "" {
-		if err := scenarios.BreakEvenChart(be).Save(p, 0, 0); err != nil {
+		if err := scenarios.BreakEvenChart(be, sc.MachineText()).Save(p, 0, 0); err != nil {
 			return runErr(err)
 		}
 	}

@@ -71,6 +71,7 @@ func runCalibrate(c *cli.Context) error {
 		return nil
 	}
 	var cal scenarios.Calibration
+	machine := sc.MachineText()
 	if path := c.String("csv"); path != "" {
 		f, err := os.Open(path)
 		if err != nil {
@@ -86,6 +87,7 @@ func runCalibrate(c *cli.Context) error {
 			return usageErr("--csv %s: %v", path, err)
 		}
 		cal = scenarios.Calibration{Measurements: ms, Report: rep}
+		machine = "measured in " + filepath.Base(path)
 	} else {
 		job := startJob(c, "calibrate: microbenchmarks")
 		defer job.stop()
@@ -120,7 +122,11 @@ func runCalibrate(c *cli.Context) error {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return runErr(err)
 		}
-		if err := scenarios.CalibrationChart(cal).Save(filepath.Join(dir, "oneway.png"), 0, 0); err != nil {
+		saved := ""
+		if out != "" {
+			saved = filepath.Base(out)
+		}
+		if err := scenarios.CalibrationChart(cal, machine, saved).Save(filepath.Join(dir, "oneway.png"), 0, 0); err != nil {
 			return runErr(err)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -151,7 +152,7 @@ func runColl(c *cli.Context) error {
 		return runErr(err)
 	}
 	if p := c.String("plot"); p != "" {
-		if err := scenarios.CollChart(rows, xAxis, sc.MachineText()).Save(p, 0, 0); err != nil {
+		if err := scenarios.CollChart(rows, xAxis, sc.MachineText(), filepath.Base(c.String("params"))).Save(p, 0, 0); err != nil {
 			return runErr(err)
 		}
 	}

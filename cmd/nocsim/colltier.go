@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -63,7 +62,7 @@ func tierParams(c *cli.Context, sw *scenarios.TierSweep) error {
 			return usageErr("--params: %v", err)
 		}
 		sw.Params, sw.OptimalLogP = scenarios.FittedTierParams(p), p.OptimalLogP
-		sw.ParamsName = "fitted " + filepath.Base(path)
+		sw.ParamsName = scenarios.FittedParamsName(path, p)
 		return nil
 	}
 	if !given["L"] || !given["g"] || !given["o"] && !(given["o-s"] && given["o-r"]) {

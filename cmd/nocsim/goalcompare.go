@@ -95,7 +95,7 @@ func runGoalCompare(c *cli.Context) error {
 		return runErr(err)
 	}
 	if pl := c.String("plot"); pl != "" {
-		if err := cmp.Chart(filepath.Base(c.String("params"))).Save(pl, 8, 4); err != nil {
+		if err := cmp.Chart(filepath.Base(path), filepath.Base(c.String("params"))).Save(pl, 8, 4); err != nil {
 			return runErr(err)
 		}
 	}

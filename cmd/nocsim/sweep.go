@@ -110,7 +110,7 @@ func sweepCommand() *cli.Command {
 			}
 			fmt.Fprintf(c.App.Writer, "sweep %q: %d points, %d failed; %s/points.jsonl and %s/summary.csv\n", sc.Name, len(pts), failed, dir, dir)
 			if sc.Output.Plots {
-				if ch, ok := scenarios.SweepChart(pts, sc.Name); ok {
+				if ch, ok := scenarios.SweepChart(pts, sc.Name, &sc); ok {
 					path := filepath.Join(dir, "sweep.png")
 					if err := ch.Save(path, 0, 0); err != nil {
 						return runErr(err)
