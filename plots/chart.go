@@ -14,6 +14,7 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -236,6 +237,9 @@ func (c Chart) draw(cv vg.CanvasSizer) (err error) {
 	p.Legend = plot.NewLegend()
 	w := l.Rectangle(dc).Size().X + vg.Points(8)
 	pc := draw.Crop(dc, 0, -w, 0, 0)
+	// A title that says what ran (machine, protocol, library, parameters)
+	// is often wider than the plot: gonum would cut both its ends off.
+	p.Title.Text = wrap(p.Title.TextStyle, p.Title.Text, pc.Size().X-vg.Points(8))
 	l.Top, l.Left = true, true
 	l.Draw(draw.Crop(dc, dc.Size().X-w+vg.Points(4), 0, 0, -vg.Points(24)))
 	if c.LogY && c.YLabel != "" {
@@ -472,6 +476,28 @@ func logAxis(a *plot.Axis) {
 		a.Min /= 10
 		a.Max *= 10
 	}
+}
+
+// wrap breaks text at spaces into lines no wider than width (a single
+// word wider than width keeps its own line).
+func wrap(sty text.Style, s string, width vg.Length) string {
+	if sty.Width(s) <= width {
+		return s
+	}
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = w
+		case sty.Width(line+" "+w) <= width:
+			line += " " + w
+		default:
+			lines = append(lines, line)
+			line = w
+		}
+	}
+	return strings.Join(append(lines, line), "\n")
 }
 
 type glyphThumb draw.GlyphStyle

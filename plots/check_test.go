@@ -4,6 +4,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
 )
 
 // A label passes only with a non-empty parenthesised part; the error
@@ -52,5 +55,26 @@ func TestXTickValues(t *testing.T) {
 	many.Series = []Series{s}
 	if got := many.XTickValues(); got != nil {
 		t.Errorf("%d values: ticks %v, want the axis's own", maxAutoTicks+1, got)
+	}
+}
+
+// A title wider than the plot is broken at spaces into lines that fit,
+// every word kept in order; a short one is left alone.
+func TestWrapTitle(t *testing.T) {
+	sty := plot.New().Title.TextStyle
+	long := "one-way time: simulated and LogGP fit (4x4 mesh, scmp protocol, nocsim library; fit saved as params.json)"
+	width := vg.Inch * 4
+	got := wrap(sty, long, width)
+	lines := strings.Split(got, "\n")
+	if len(lines) < 2 || strings.Join(lines, " ") != long {
+		t.Errorf("wrapped into %q", lines)
+	}
+	for _, l := range lines {
+		if sty.Width(l) > width {
+			t.Errorf("line %q is %v wide, more than %v", l, sty.Width(l), width)
+		}
+	}
+	if got := wrap(sty, "bcast: 4x4 mesh", width); got != "bcast: 4x4 mesh" {
+		t.Errorf("short title changed to %q", got)
 	}
 }
