@@ -272,6 +272,8 @@ func metricUnit(metric string) string {
 		return "average packet latency (cycles)"
 	case "one_way_cycles":
 		return "one-way time (cycles)"
+	case "cycles":
+		return "time (cycles)" // not "cycles (cycles)"
 	}
 	return metric + " (cycles)"
 }
