@@ -103,6 +103,9 @@ func runApp(c *cli.Context) error {
 	if c.String("goal-out") != "" && !slices.Contains(sw.Versions, "mpi") {
 		return usageErr("--goal-out records the MPI version's runs: --versions = %s has no mpi", c.String("versions"))
 	}
+	if c.String("goal-out") != "" && sw.MPIOnly() {
+		return usageErr("--goal-out: not with --app %s --variant %s: one-sided operations are not recorded as GOAL schedules", sw.App, sw.Variant)
+	}
 	if c.IsSet("breakeven-plot") && !sw.BreakEven() {
 		return usageErr("--breakeven-plot needs --app globalsum --variant breakeven")
 	}
