@@ -15,6 +15,9 @@ const (
 	ErrRank           // invalid rank
 	ErrGroup          // invalid group
 	ErrBuffer         // invalid buffer
+	ErrRMARange       // RMA target outside the window
+	ErrRMASync        // RMA call outside an access or exposure epoch
+	ErrWin            // invalid or freed window
 )
 
 var classNames = [...]string{
@@ -26,6 +29,9 @@ var classNames = [...]string{
 	ErrRank:     "MPI_ERR_RANK",
 	ErrGroup:    "MPI_ERR_GROUP",
 	ErrBuffer:   "MPI_ERR_BUFFER",
+	ErrRMARange: "MPI_ERR_RMA_RANGE",
+	ErrRMASync:  "MPI_ERR_RMA_SYNC",
+	ErrWin:      "MPI_ERR_WIN",
 }
 
 func (c Class) String() string {

@@ -30,13 +30,25 @@ const (
 	opWaitsome
 	opTestsome
 	opTestany
+	opWinCreate
+	opWinFree
+	opPut
+	opGet
+	opAccumulate
+	opWinFence
+	opWinPost
+	opWinStart
+	opWinComplete
+	opWinWait
 	numOps
 )
 
 var opNames = [numOps]string{"MPI_Send", "MPI_Ssend", "MPI_Rsend", "MPI_Bsend", "MPI_Isend", "MPI_Issend", "MPI_Irsend",
 	"MPI_Ibsend", "MPI_Recv", "MPI_Irecv", "MPI_Wait", "MPI_Waitall", "MPI_Waitany", "MPI_Test", "MPI_Testall",
 	"MPI_Probe", "MPI_Iprobe", "MPI_Sendrecv", "MPI_Comm_dup", "MPI_Comm_split", "MPI_Comm_create",
-	"MPI_Start", "MPI_Waitsome", "MPI_Testsome", "MPI_Testany"}
+	"MPI_Start", "MPI_Waitsome", "MPI_Testsome", "MPI_Testany",
+	"MPI_Win_create", "MPI_Win_free", "MPI_Put", "MPI_Get", "MPI_Accumulate", "MPI_Win_fence", "MPI_Win_post",
+	"MPI_Win_start", "MPI_Win_complete", "MPI_Win_wait"}
 
 // OpStats counts one MPI operation on one rank. Times are in cycles.
 type OpStats struct {

@@ -21,6 +21,7 @@ type World struct {
 	trace    *tracer
 	collArgs map[string]collCall // collective calls some ranks have made, for the mismatch check
 	optTrees map[int]*optTree    // optimal bcast trees by communicator size (coll_optimal.go)
+	rma      rmaState            // one-sided communication's windows and handlers (win.go)
 }
 
 type handlers struct {
@@ -52,6 +53,7 @@ func NewWorld(m *endpoint.Machine, cfg Config) (*World, error) {
 	if cfg.thesisLib() {
 		w.thesisHandlers()
 	}
+	w.rmaHandlers()
 	all := make([]int, cfg.Procs)
 	for i := range all {
 		all[i] = i

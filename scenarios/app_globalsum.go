@@ -25,6 +25,8 @@ type GlobalSumConfig struct {
 	//   "hypercube": log2(Procs) exchange steps; at step k each rank
 	//                swaps its partial sum with rank^(1<<k) and adds the
 	//                partner's (Procs must be a power of two).
+	//   "onesided", "accumulate": the serial sum with one-sided MPI
+	//                (app_globalsum_rma.go); MPI only.
 	Method string
 	// Native runs the native SCMP version (DMA blocks and flag words)
 	// instead of the MPI one.
@@ -53,13 +55,18 @@ func (cfg GlobalSumConfig) check(sc *Scenario) error {
 	switch cfg.Method {
 	case "serial":
 		return nil
+	case "onesided", "accumulate":
+		if cfg.Native {
+			return fmt.Errorf("globalsum: Method = %q has no native version (it is the native serial sum's pattern written in MPI)", cfg.Method)
+		}
+		return nil
 	case "hypercube":
 		if cfg.Procs&(cfg.Procs-1) != 0 {
 			return fmt.Errorf("globalsum: Procs = %d: allowed a power of two (1, 2, 4, 8, ...) for the hypercube method", cfg.Procs)
 		}
 		return nil
 	}
-	return fmt.Errorf("globalsum: Method = %q: allowed \"serial\", \"hypercube\"", cfg.Method)
+	return fmt.Errorf("globalsum: Method = %q: allowed \"serial\", \"hypercube\", \"onesided\", \"accumulate\"", cfg.Method)
 }
 
 // gsVectors draws every rank's vector: integers in -100..100.
@@ -102,6 +109,8 @@ func RunGlobalSum(sc *Scenario, cfg GlobalSumConfig) (AppResult, error) {
 	if cfg.Native {
 		res.Version = "native"
 		out, res.Cycles, err = gsNative(&s, cfg, vs)
+	} else if cfg.Method == "onesided" || cfg.Method == "accumulate" {
+		out, res.Cycles, err = gsRMA(&s, cfg, vs)
 	} else {
 		out, res.Cycles, err = gsMPI(&s, cfg, vs)
 	}

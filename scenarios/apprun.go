@@ -16,7 +16,15 @@ var Apps = map[string][]string{
 	"cg":        {"", "thesis"},
 	"qr":        {"1d", "2d", "thesis"},
 	"matmul":    {"1d", "2d"},
-	"globalsum": {"serial", "hypercube", "breakeven"},
+	"globalsum": {"serial", "hypercube", "breakeven", "onesided", "accumulate", "rma"},
+	"halo":      {"compare", "twosided", "fence", "pscw"},
+}
+
+// oneSided tells whether an application method uses one-sided MPI, which
+// has no native version and no recorded schedule (the recorder sees
+// messages, not RMA).
+func oneSided(app, method string) bool {
+	return app == "halo" || app == "globalsum" && (method == "onesided" || method == "accumulate")
 }
 
 // BreakEven tells whether the sweep is the global sum's serial against
@@ -26,10 +34,21 @@ func (s *AppSweep) BreakEven() bool { return s.App == "globalsum" && s.Variant =
 // methods is what one sweep runs: the variant itself, or, for the global
 // sum's "breakeven", both methods side by side.
 func (s *AppSweep) methods() []string {
-	if s.BreakEven() {
+	switch {
+	case s.BreakEven():
 		return []string{"serial", "hypercube"}
+	case s.App == "globalsum" && s.Variant == "rma":
+		return []string{"serial", "hypercube", "onesided", "accumulate"}
+	case s.App == "halo" && s.Variant == "compare":
+		return HaloMethods
 	}
 	return []string{s.Variant}
+}
+
+// MPIOnly tells whether every method of the sweep is MPI only (one-sided,
+// or the rma comparison), so that the versions default to mpi alone.
+func (s *AppSweep) MPIOnly() bool {
+	return s.App == "halo" || s.App == "globalsum" && (s.Variant == "rma" || oneSided(s.App, s.Variant))
 }
 
 // AppSweep runs an application over rank counts, sizes and versions.
@@ -94,7 +113,7 @@ func (s *AppSweep) Check(sc *Scenario, src Source) error {
 	variants, ok := Apps[s.App]
 	switch {
 	case !ok:
-		return bad("app", s.App, "cg, qr, matmul, globalsum")
+		return bad("app", s.App, "cg, qr, matmul, globalsum, halo")
 	case !slices.Contains(variants, s.Variant):
 		return bad("variant", s.Variant, strings.Join(variants, ", "))
 	case len(s.Procs) == 0:
@@ -108,6 +127,14 @@ func (s *AppSweep) Check(sc *Scenario, src Source) error {
 		if v != "mpi" && v != "native" {
 			return bad("versions", v, "mpi, native")
 		}
+		for _, m := range s.methods() {
+			if v == "native" && (oneSided(s.App, m) || s.Variant == "rma") {
+				return bad("versions", v, fmt.Sprintf("mpi (%s %s compares MPI versions; one-sided MPI has no native version)", s.App, s.Variant))
+			}
+		}
+	}
+	if s.Params != nil && slices.ContainsFunc(s.methods(), func(m string) bool { return oneSided(s.App, m) }) {
+		return bad("params", "set", fmt.Sprintf("not with %s %s: the LogGOPS tier replays recorded messages, and one-sided operations are not recorded", s.App, s.Variant))
 	}
 	if s.Nonzeros && s.App != "cg" {
 		return bad("nonzeros", "true", "with app cg only")
@@ -164,6 +191,8 @@ func (s *AppSweep) validate(sc *Scenario, p, n int) error {
 			err = QRConfig{Procs: p, N: n, Seed: s.Seed, Grid: method, GridX: x, GridY: y}.validate(sc)
 		case "matmul":
 			_, err = MatMulConfig{Procs: p, N: n, Decomp: method, Seed: s.Seed}.check(sc)
+		case "halo":
+			err = HaloConfig{Procs: p, N: n, Method: method, Seed: s.Seed}.check(sc)
 		default:
 			err = GlobalSumConfig{Procs: p, N: n, Method: method, Seed: s.Seed}.check(sc)
 		}
@@ -204,7 +233,7 @@ func (s *AppSweep) cgConfig(variant, distribute string, p, n int, native bool, r
 
 func (s *AppSweep) runOne(sc *Scenario, variant, version, distribute string, p, n int, record func(*mpi.World)) (AppResult, error) {
 	native := version == "native"
-	if native {
+	if native || oneSided(s.App, variant) {
 		record = nil
 	}
 	switch s.App {
@@ -215,6 +244,8 @@ func (s *AppSweep) runOne(sc *Scenario, variant, version, distribute string, p, 
 		return RunQR(sc, QRConfig{Procs: p, N: n, Native: native, Seed: s.Seed, Grid: variant, GridX: x, GridY: y, Record: record})
 	case "matmul":
 		return RunMatMul(sc, MatMulConfig{Procs: p, N: n, Decomp: variant, Native: native, Seed: s.Seed, Record: record})
+	case "halo":
+		return RunHalo(sc, HaloConfig{Procs: p, N: n, Method: variant, Seed: s.Seed})
 	default:
 		return RunGlobalSum(sc, GlobalSumConfig{Procs: p, N: n, Method: variant, Native: native, Seed: s.Seed, Record: record})
 	}

@@ -138,8 +138,14 @@ func appNeed(app, method, version string, P, n int) int {
 			need = (1 + slots) * f8(n)
 		} else {
 			need = 2 * f8(n)
+			if method == "onesided" {
+				need += f8(P * n) // rank 0's slots
+			}
+			need += r4(4 * 16 * P) // a window's flag block and exchange
 		}
 		msg = 8 * n
+	case "halo":
+		need, msg = 2*f8((haloRows+2)*n)+r4(4*16*P), 8*n
 	case "matmul":
 		if method == "2d" {
 			q := max(int(math.Sqrt(float64(P))), 1)

@@ -19,8 +19,8 @@ import (
 func appCommand() *cli.Command {
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "config", Usage: "scenario TOML file; flags override its keys"},
-		&cli.StringFlag{Name: "app", Usage: "cg, qr, matmul or globalsum", Value: "cg"},
-		&cli.StringFlag{Name: "variant", Usage: "cg: thesis (section 5.1 as written: 3 Reduces and 4+P Bcasts an iteration; default: 3 Allreduces); qr: 1d, 2d or thesis (section 5.2.1 on an X x Y grid); matmul: 1d or 2d; globalsum: serial, hypercube or breakeven (both, with the P where the hypercube starts to win)"},
+		&cli.StringFlag{Name: "app", Usage: "cg, qr, matmul, globalsum or halo", Value: "cg"},
+		&cli.StringFlag{Name: "variant", Usage: "cg: thesis (section 5.1 as written: 3 Reduces and 4+P Bcasts an iteration; default: 3 Allreduces); qr: 1d, 2d or thesis (section 5.2.1 on an X x Y grid); matmul: 1d or 2d; globalsum: serial, hypercube, breakeven (both, with the P where the hypercube starts to win), onesided (Puts into rank 0's window), accumulate (Accumulates onto it) or rma (all four methods); halo: compare (all three), twosided (Sendrecv), fence (Puts and MPI_Win_fence) or pscw (Puts between post-start and complete-wait)"},
 		&cli.StringFlag{Name: "nonzeros", Usage: "cg: nonzero counts, comma-separated, instead of --sizes (thesis table 5.1); each run has nonzeros/5 unknowns"},
 		&cli.StringFlag{Name: "distribute", Usage: "cg --variant thesis, MPI version: DistributeP as bcast (a loop of packed broadcasts, as written), alltoall (one Alltoallw with a vector datatype, section 6.1), or both comma-separated", Value: "bcast"},
 		&cli.StringFlag{Name: "grid", Usage: "qr --variant thesis: the processor grid `XxY` (X*Y = every P; default from P: 4 2x2, 16 4x4, 32 8x4, 64 8x8)"},
@@ -42,7 +42,7 @@ func appCommand() *cli.Command {
 	all := append(flags, keyFlags(machineSections, "procs")...)
 	return &cli.Command{
 		Name:         "app",
-		Usage:        "run an application (CG, QR, matrix multiply, global sum) in MPI and native SCMP versions over P and size",
+		Usage:        "run an application (CG, QR, matrix multiply, global sum, halo exchange) in MPI and native SCMP versions over P and size",
 		UsageText:    "nocsim app --mesh 4x4 --app cg --procs 1,4,16 --sizes 64,256 --plot cg.png",
 		Flags:        all,
 		Action:       runApp,
@@ -83,7 +83,11 @@ func runApp(c *cli.Context) error {
 		}
 	}
 	sw.Grid = c.String("grid")
-	for _, v := range strings.Split(c.String("versions"), ",") {
+	versions := c.String("versions")
+	if !c.IsSet("versions") && sw.MPIOnly() {
+		versions = "mpi" // one-sided MPI has no native version
+	}
+	for _, v := range strings.Split(versions, ",") {
 		sw.Versions = append(sw.Versions, strings.TrimSpace(v))
 	}
 	if err := sw.Check(&sc, src); err != nil {
@@ -98,6 +102,9 @@ func runApp(c *cli.Context) error {
 	}
 	if c.String("goal-out") != "" && !slices.Contains(sw.Versions, "mpi") {
 		return usageErr("--goal-out records the MPI version's runs: --versions = %s has no mpi", c.String("versions"))
+	}
+	if c.String("goal-out") != "" && sw.MPIOnly() {
+		return usageErr("--goal-out: not with --app %s --variant %s: one-sided operations are not recorded as GOAL schedules", sw.App, sw.Variant)
 	}
 	if c.IsSet("breakeven-plot") && !sw.BreakEven() {
 		return usageErr("--breakeven-plot needs --app globalsum --variant breakeven")
