@@ -106,7 +106,18 @@ var (
 	glyphRadius = vg.Points(2.5)
 	markRadius  = vg.Points(4)
 	dashes      = []vg.Length{vg.Points(6), vg.Points(3)}
+	// companion (model) lines: wide, pale, long dashes (see plot)
+	companionWidth  = vg.Points(3.5)
+	companionDashes = []vg.Length{vg.Points(9), vg.Points(3)}
 )
+
+// pale is col blended halfway to white: a model line's shade, kept apart
+// from its measurement's full colour but recognisably the same hue.
+func pale(col color.Color) color.Color {
+	r, g, b, _ := col.RGBA()
+	mix := func(v uint32) uint8 { return uint8((v>>8 + 0xff) / 2) }
+	return color.RGBA{mix(r), mix(g), mix(b), 0xff}
+}
 
 // Canvases are built directly rather than through draw.NewFormattedCanvas
 // so that the allowed formats are exactly the documented ones.
@@ -271,6 +282,11 @@ func (c Chart) plot() (*plot.Plot, error) {
 
 	anyMarked := false
 	cis := c.colourIndices()
+	// Model lines (companions) go under the measurements, wide and pale:
+	// where a model fits well its line would otherwise lie hidden exactly
+	// under the measured one; a pale band behind a thin line with points
+	// keeps both in sight.
+	var under, over []plot.Plotter
 	for i, s := range c.Series {
 		ci := max(cis[i], 0)
 		line, err := plotter.NewLine(s.joined())
@@ -289,8 +305,16 @@ func (c Chart) plot() (*plot.Plot, error) {
 		if s.Reference {
 			line.Color, line.Dashes = color.Gray{Y: 0x50}, dashes
 		}
-		if s.Companion || s.Reference {
-			p.Add(line)
+		if s.Companion && !s.Reference {
+			line.Color = pale(col)
+			line.Width = companionWidth
+			line.Dashes = companionDashes
+			under = append(under, line)
+			p.Legend.Add(s.Name, line)
+			continue
+		}
+		if s.Reference {
+			over = append(over, line)
 			p.Legend.Add(s.Name, line)
 			continue
 		}
@@ -307,7 +331,7 @@ func (c Chart) plot() (*plot.Plot, error) {
 		for j := range s.X {
 			anyMarked = anyMarked || s.marked(j)
 		}
-		p.Add(line, pts)
+		over = append(over, line, pts)
 		p.Legend.Add(s.Name, line, pts)
 		if len(s.YErr) > 0 {
 			bars, err := plotter.NewYErrorBars(yErrs{s})
@@ -315,9 +339,11 @@ func (c Chart) plot() (*plot.Plot, error) {
 				return nil, fmt.Errorf("series %d (%q): %w", i, s.Name, err)
 			}
 			bars.Color = col
-			p.Add(bars)
+			over = append(over, bars)
 		}
 	}
+	p.Add(under...)
+	p.Add(over...)
 	if c.MarkLegend != "" && anyMarked {
 		p.Legend.Add(c.MarkLegend, glyphThumb{Color: color.Black, Radius: markRadius, Shape: markGlyph})
 	}
