@@ -137,13 +137,13 @@ func TestAllreduce256Ranks(t *testing.T) {
 // CG (the default MPI variant: P broadcasts and three allreduces an
 // iteration) on every tile of a 64x64 mesh. Its traffic grows as P^2 per
 // iteration (16.8 M messages an iteration at P = 4096), so the tile count
-// is set by NOCSIM_SCALE_CG_PROCS (default 1024) and the run does two
+// is set by NOCSIM_SCALE_CG_PROCS (default 256) and the run does two
 // iterations; each rank holds a full copy of p and x (2 x 8 x N bytes).
 //
 //	NOCSIM_SCALE_CG_PROCS=4096 go test ./scenarios -run ScaleCG -scale -v -timeout 10h
 func TestScaleCG(t *testing.T) {
 	needScale(t)
-	P := 1024
+	P := 256
 	if v := os.Getenv("NOCSIM_SCALE_CG_PROCS"); v != "" {
 		if _, err := fmt.Sscan(v, &P); err != nil || P < 1 || P > 4096 {
 			t.Fatalf("NOCSIM_SCALE_CG_PROCS = %q: allowed 1..4096", v)
