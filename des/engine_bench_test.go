@@ -143,3 +143,28 @@ func TestMallocsCatchesRareAllocation(t *testing.T) {
 		t.Fatalf("%d allocations counted over 5000 events allocating every 1000th; want at least 5", got)
 	}
 }
+
+// BenchmarkTickers measures the ticker kernel: n tickers that tick a few
+// cycles at a time, sleep and wake each other (the hoppers of the id-order
+// tests), visited in wake order or in id order; it reports ticks per
+// second of the process's CPU time.
+//
+//	go test ./des -run '^$' -bench Tickers -count 6
+func BenchmarkTickers(b *testing.B) {
+	for _, n := range []int{64, 4096} {
+		for _, byID := range []bool{false, true} {
+			b.Run(fmt.Sprintf("N=%d/byID=%v", n, byID), func(b *testing.B) {
+				var ticks uint64
+				c0, ok := ProcessCPUTime()
+				if !ok {
+					b.Skip("process CPU time not available on this system")
+				}
+				for b.Loop() {
+					ticks += uint64(len(runHoppers(n, byID)))
+				}
+				c1, _ := ProcessCPUTime()
+				b.ReportMetric(float64(ticks)/(c1-c0).Seconds(), "ticks/cpu-s")
+			})
+		}
+	}
+}
