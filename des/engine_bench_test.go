@@ -45,6 +45,11 @@ func (s *steady) step() {
 	}
 }
 
+// BenchmarkScheduleAndRun measures the event kernel: events handled per
+// second of the process's CPU time (ProcessCPUTime, so that other load on a
+// shared machine does not count), with n events pending.
+//
+//	go test ./des -run '^$' -bench ScheduleAndRun -count 6
 func BenchmarkScheduleAndRun(b *testing.B) {
 	for _, n := range []int{64, 1000} {
 		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
@@ -54,14 +59,19 @@ func BenchmarkScheduleAndRun(b *testing.B) {
 			}
 			start := s.e.Events()
 			b.ReportAllocs()
+			c0, ok := ProcessCPUTime()
+			if !ok {
+				b.Skip("process CPU time not available on this system")
+			}
 			for b.Loop() {
 				s.step()
 			}
+			c1, _ := ProcessCPUTime()
 			handled := s.e.Events() - start
 			if s.e.Pending() != n {
 				b.Fatalf("Pending = %d, want %d", s.e.Pending(), n)
 			}
-			b.ReportMetric(float64(handled)/b.Elapsed().Seconds(), "events/s")
+			b.ReportMetric(float64(handled)/(c1-c0).Seconds(), "events/cpu-s")
 		})
 	}
 }
@@ -131,5 +141,30 @@ func TestMallocsCatchesRareAllocation(t *testing.T) {
 	})
 	if got < 5 {
 		t.Fatalf("%d allocations counted over 5000 events allocating every 1000th; want at least 5", got)
+	}
+}
+
+// BenchmarkTickers measures the ticker kernel: n tickers that tick a few
+// cycles at a time, sleep and wake each other (the hoppers of the id-order
+// tests), visited in wake order or in id order; it reports ticks per
+// second of the process's CPU time.
+//
+//	go test ./des -run '^$' -bench Tickers -count 6
+func BenchmarkTickers(b *testing.B) {
+	for _, n := range []int{64, 4096} {
+		for _, byID := range []bool{false, true} {
+			b.Run(fmt.Sprintf("N=%d/byID=%v", n, byID), func(b *testing.B) {
+				var ticks uint64
+				c0, ok := ProcessCPUTime()
+				if !ok {
+					b.Skip("process CPU time not available on this system")
+				}
+				for b.Loop() {
+					ticks += uint64(len(runHoppers(n, byID)))
+				}
+				c1, _ := ProcessCPUTime()
+				b.ReportMetric(float64(ticks)/(c1-c0).Seconds(), "ticks/cpu-s")
+			})
+		}
 	}
 }

@@ -779,10 +779,17 @@ func (n *tokenNode) Tick(now Time) Time {
 }
 
 func runTokenNet(shuffleSeed uint64, shuffle bool) (logs [][]string, states []uint64, ticks, events uint64, now Time) {
+	return runTokenNetOn(func(e *Engine) {
+		if shuffle {
+			e.ShuffleTicks(shuffleSeed)
+		}
+	})
+}
+
+// runTokenNetOn runs the token network on an engine that setup prepares.
+func runTokenNetOn(setup func(e *Engine)) (logs [][]string, states []uint64, ticks, events uint64, now Time) {
 	e := New()
-	if shuffle {
-		e.ShuffleTicks(shuffleSeed)
-	}
+	setup(e)
 	net := &tokenNet{e: e}
 	const nodes = 12
 	for i := range nodes {

@@ -1,0 +1,185 @@
+package des
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+)
+
+// A system that keeps the Ticker contract gives the same result visited
+// in id order as in wake order.
+func TestTickByIDDoesNotChangeResults(t *testing.T) {
+	logs0, states0, ticks0, events0, now0 := runTokenNet(0, false)
+	logs, states, ticks, events, now := runTokenNetOn(func(e *Engine) { e.TickByID() })
+	if !reflect.DeepEqual(logs, logs0) {
+		t.Fatal("token logs differ between id order and wake order")
+	}
+	if !slices.Equal(states, states0) || ticks != ticks0 || events != events0 || now != now0 {
+		t.Fatalf("states/ticks/events/now differ: %v/%d/%d/%d vs %v/%d/%d/%d",
+			states, ticks, events, now, states0, ticks0, events0, now0)
+	}
+}
+
+// hopper ticks for a few cycles, then sleeps until a wake-up it draws at
+// random (or for good), and wakes another ticker at random; every tick is
+// logged as (cycle, id). It keeps the Ticker contract: what it does depends
+// only on its own state and the cycles it ticks at, its wake-ups are for
+// later cycles, and like a channel's consumer it remembers the wake-ups
+// sent to it, since a Wake while it is busy changes nothing.
+type hopper struct {
+	e    *Engine
+	id   int32
+	n    int32 // tickers in all
+	rng  *rand.Rand
+	busy int
+	log  *[][2]int64
+	left int // wake-ups still to hand out, so that the run ends
+	hs   []*hopper
+	due  []Time // wake-ups sent to it
+}
+
+func (h *hopper) Tick(now Time) Time {
+	*h.log = append(*h.log, [2]int64{now, int64(h.id)})
+	if h.left > 0 {
+		h.left--
+		// A far wake-up now and then goes through the event heap.
+		d := 1 + Time(h.rng.IntN(12))
+		if h.rng.IntN(50) == 0 {
+			d = wheelSize + Time(h.rng.IntN(100))
+		}
+		to := h.hs[h.rng.IntN(int(h.n))]
+		to.due = append(to.due, now+d)
+		h.e.Wake(to.id, now+d)
+	}
+	next := Never
+	h.due = slices.DeleteFunc(h.due, func(at Time) bool { return at <= now })
+	for _, at := range h.due {
+		next = min(next, at)
+	}
+	if h.busy > 0 {
+		h.busy--
+		return now + 1
+	}
+	h.busy = h.rng.IntN(3)
+	if h.rng.IntN(4) == 0 {
+		return next
+	}
+	return min(next, now+2+Time(h.rng.IntN(20)))
+}
+
+// runHoppers runs n hoppers; byID selects the visiting order.
+func runHoppers(n int, byID bool) [][2]int64 {
+	e := New()
+	if byID {
+		e.TickByID()
+	}
+	var log [][2]int64
+	var hs []*hopper
+	for i := range n {
+		h := &hopper{e: e, n: int32(n), rng: rand.New(rand.NewPCG(uint64(i), 5)), log: &log, left: 20}
+		h.id = e.Register(h)
+		hs = append(hs, h)
+	}
+	for _, h := range hs {
+		h.hs = hs
+	}
+	for i := 0; i < n; i += 7 {
+		e.Wake(int32(i), Time(i%5))
+	}
+	if err := e.Run(-1); err != nil {
+		panic(err)
+	}
+	return log
+}
+
+// In id order every cycle visits its busy tickers in increasing id, and
+// exactly the same tickers tick at the same cycles as in wake order. The
+// sizes cross the bit set's 64-ticker words and 4096-ticker summary words.
+func TestTickByIDVisitsInIDOrder(t *testing.T) {
+	for _, n := range []int{1, 63, 64, 65, 200, 4095, 4096, 4097, 9000} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			byID := runHoppers(n, true)
+			plain := runHoppers(n, false)
+			if len(byID) < 2*n {
+				t.Fatalf("only %d ticks for %d tickers", len(byID), n)
+			}
+			for i := 1; i < len(byID); i++ {
+				a, b := byID[i-1], byID[i]
+				if b[0] < a[0] || b[0] == a[0] && b[1] <= a[1] {
+					t.Fatalf("tick %d: (cycle %d, id %d) after (cycle %d, id %d)", i, b[0], b[1], a[0], a[1])
+				}
+			}
+			slices.SortFunc(plain, func(a, b [2]int64) int {
+				if a[0] != b[0] {
+					return int(a[0] - b[0])
+				}
+				return int(a[1] - b[1])
+			})
+			if !slices.Equal(byID, plain) {
+				t.Fatalf("id order ticked %d (cycle, id) pairs, wake order %d, and they differ", len(byID), len(plain))
+			}
+		})
+	}
+}
+
+// Wheel buckets are sized by the wake-ups they hold, not by the number of
+// tickers: 100000 tickers of which a handful wake each cycle leave every
+// bucket at most twice the busiest cycle's wake-ups (at least 8).
+func TestWheelBucketsSizedByActivity(t *testing.T) {
+	const n = 100_000
+	e := New()
+	var log [][2]int64
+	var hs []*hopper
+	for i := range n {
+		h := &hopper{e: e, n: 20, rng: rand.New(rand.NewPCG(uint64(i), 9)), log: &log, left: 100}
+		h.id = e.Register(h)
+		hs = append(hs, h)
+	}
+	for _, h := range hs {
+		h.hs = hs
+	}
+	perCycle := map[Time]int{}
+	for i := range 20 {
+		e.Wake(int32(i), 0)
+	}
+	// The hoppers wake only tickers 0..19, so at most 20 wake-ups can
+	// land in one cycle.
+	if err := e.Run(-1); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range log {
+		perCycle[Time(l[0])]++
+	}
+	peak := 0
+	for _, c := range perCycle {
+		peak = max(peak, c)
+	}
+	if peak > 20 {
+		t.Fatalf("%d tickers ticked in one cycle; only 20 can be woken", peak)
+	}
+	for i, b := range e.wheel {
+		if cap(b) > max(8, 2*20) {
+			t.Fatalf("wheel bucket %d has capacity %d with %d tickers, at most 20 wake-ups per cycle", i, cap(b), n)
+		}
+	}
+}
+
+// TickByID and ShuffleTicks exclude each other: one asks for a fixed
+// order, the other for a random one.
+func TestTickByIDAndShuffleExclusive(t *testing.T) {
+	for _, order := range []func(e *Engine){
+		func(e *Engine) { e.TickByID(); e.ShuffleTicks(1) },
+		func(e *Engine) { e.ShuffleTicks(1); e.TickByID() },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Error("combining TickByID and ShuffleTicks did not panic")
+				}
+			}()
+			order(New())
+		}()
+	}
+}
