@@ -27,6 +27,10 @@ type Machine struct {
 	handlers []handlerEntry
 	live     int // unfinished threads on all nodes
 	err      error
+
+	freeThreads []*Thread    // finished handler threads, for reuse
+	freeCos     []*coroutine // idle coroutines, for reuse
+	cosMade     int          // coroutines ever created (tests check reuse)
 }
 
 type handlerEntry struct {
@@ -126,17 +130,27 @@ func (m *Machine) Describe() string {
 	return b.String()
 }
 
-// Close ends every coroutine still suspended, so an abandoned run leaves
-// nothing behind.
+// Close ends every coroutine, suspended in a thread or idle in the pool,
+// so an abandoned run leaves no goroutine behind.
 func (m *Machine) Close() {
 	for _, n := range m.Nodes {
 		for _, t := range n.threads {
-			t.stop()
+			if t.co != nil {
+				t.co.stop()
+				t.co = nil
+			}
 			t.state = threadDone
 		}
 		clear(n.threads)
 		n.threads = n.threads[:0]
 	}
+	for _, c := range m.freeCos {
+		c.stop()
+	}
+	clear(m.freeCos)
+	m.freeCos = m.freeCos[:0]
+	clear(m.freeThreads)
+	m.freeThreads = m.freeThreads[:0]
 	m.live = 0
 }
 
