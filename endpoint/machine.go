@@ -102,6 +102,12 @@ func (e *DeadlockError) Error() string {
 func (m *Machine) Run(until des.Time) error {
 	m.Eng.SetWatchdog(m.Eng.Watchdog(), m.Describe)
 	err := m.Eng.Run(until)
+	if m.live == 0 {
+		// Nothing left to run: end the idle coroutines now rather than at
+		// Close, so that a finished machine holds no goroutines (each one
+		// a stack the garbage collector scans).
+		m.stopIdle()
+	}
 	switch {
 	case m.err != nil:
 		return m.err
@@ -144,14 +150,19 @@ func (m *Machine) Close() {
 		clear(n.threads)
 		n.threads = n.threads[:0]
 	}
+	m.stopIdle()
+	clear(m.freeThreads)
+	m.freeThreads = m.freeThreads[:0]
+	m.live = 0
+}
+
+// stopIdle ends the pooled coroutines.
+func (m *Machine) stopIdle() {
 	for _, c := range m.freeCos {
 		c.stop()
 	}
 	clear(m.freeCos)
 	m.freeCos = m.freeCos[:0]
-	clear(m.freeThreads)
-	m.freeThreads = m.freeThreads[:0]
-	m.live = 0
 }
 
 // Seconds converts cycles to seconds at the machine's clock.

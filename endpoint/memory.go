@@ -20,7 +20,17 @@ type Memory struct {
 	segs  []segment  // allocated heap blocks, by address
 	free  []span     // free heap spans, by address
 	last  int        // segment of the last heap access, as DMA runs sequentially
+
+	// Freed small blocks' byte slices by word count, for the next Alloc
+	// of that size: a library's flag words and small temporaries come and
+	// go with every message. Only the Go storage is reused; addresses are
+	// handed out exactly as without it.
+	spare *[spareWords + 1][][]byte // made on the first small Free
 }
+
+// spareWords is the largest block whose storage Free keeps, and
+// spareKeep how many of each size it keeps.
+const spareWords, spareKeep = 16, 64
 
 type segment struct {
 	addr  uint32
@@ -118,7 +128,16 @@ func (m *Memory) Alloc(n int) (uint32, []byte, error) {
 		} else {
 			m.free[i] = span{f.addr + words, f.words - words}
 		}
-		b := make([]byte, words*4)
+		var b []byte
+		if words <= spareWords && m.spare != nil && len(m.spare[words]) > 0 {
+			s := m.spare[words]
+			b = s[len(s)-1]
+			s[len(s)-1] = nil
+			m.spare[words] = s[:len(s)-1]
+			clear(b)
+		} else {
+			b = make([]byte, words*4)
+		}
 		j := sort.Search(len(m.segs), func(j int) bool { return m.segs[j].addr > addr })
 		m.segs = append(m.segs, segment{})
 		copy(m.segs[j+1:], m.segs[j:])
@@ -135,6 +154,14 @@ func (m *Memory) Free(addr uint32) error {
 		return fmt.Errorf("free of word %d, which is not an allocated block", addr)
 	}
 	sp := span{addr, uint32(len(m.segs[j].bytes) / 4)}
+	if b := m.segs[j].bytes; sp.words <= spareWords {
+		if m.spare == nil {
+			m.spare = new([spareWords + 1][][]byte)
+		}
+		if len(m.spare[sp.words]) < spareKeep {
+			m.spare[sp.words] = append(m.spare[sp.words], b[:cap(b)])
+		}
+	}
 	m.segs = append(m.segs[:j], m.segs[j+1:]...)
 	m.last = 0
 	i := sort.Search(len(m.free), func(i int) bool { return m.free[i].addr > addr })
