@@ -143,7 +143,7 @@ func BenchmarkAllreduce64(b *testing.B) {
 				}
 				cycles += float64(w.M.Eng.Now())
 				for _, r := range w.Ranks {
-					msgs += float64(len(r.Messages()))
+					msgs += float64(r.Received())
 				}
 			}
 			sec := cpu.seconds()

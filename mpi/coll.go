@@ -86,11 +86,7 @@ func (r *Rank) beginColl(name string, c *Comm, key string) (*coll, error) {
 		return nil, err
 	}
 	start := r.t.Now()
-	if key == "" {
-		r.call = fmt.Sprintf("%s(comm %s)", name, c.name)
-	} else {
-		r.call = fmt.Sprintf("%s(%s, comm %s)", name, key, c.name)
-	}
+	r.call = callDesc{kind: callColl, name: name, comm: c, key: key}
 	r.t.Compute(r.w.M.CPU.CallCycles)
 	c.collSeq++
 	x := &coll{r: r, c: c, in: c.internal(), tag: collTagBase + int(c.collSeq&(1<<30-1)), name: name, start: start}
@@ -108,7 +104,7 @@ func (x *coll) end(bytes int) {
 	r.lastAlg = x.alg
 	r.collStats(x.name).add(r.t.Now()-x.start, bytes, 0)
 	r.w.traceCall(r, x.name, x.start, r.t.Now())
-	r.call = "running (outside MPI)"
+	r.call = textCall("running (outside MPI)")
 }
 
 // checkCollective compares the arguments every rank gives the same
@@ -178,16 +174,24 @@ func (x *coll) irecv(b Buffer, n, src int) (*Request, error) {
 
 func (x *coll) send(b Buffer, n, dst int) error {
 	q, err := x.isend(b, n, dst)
-	return x.r.blocking(opSend, q, err)
+	err = x.r.blocking(opSend, q, err)
+	x.r.retire(q)
+	return err
 }
 
 func (x *coll) recv(b Buffer, n, src int) error {
 	q, err := x.irecv(b, n, src)
-	return x.r.blocking(opRecv, q, err)
+	err = x.r.blocking(opRecv, q, err)
+	x.r.retire(q)
+	return err
 }
 
+// waitall completes internal requests, which are then recycled.
 func (x *coll) waitall(qs ...*Request) error {
-	_, err := x.r.Waitall(qs)
+	r := x.r
+	// Inside a collective the call is not a user call: no description.
+	err := r.waitall(r.enterCall(textCall("MPI_Waitall")), qs, nil)
+	r.retireAll(qs)
 	return err
 }
 

@@ -244,7 +244,7 @@ func (r *Rank) requestContext() uint32 {
 		return 0
 	}
 	prev := r.call
-	r.call = prev + " (waiting for a context id from " + w.M.Nodes[server].Name + ")"
+	r.call = textCall(prev.String() + " (waiting for a context id from " + w.M.Nodes[server].Name + ")")
 	r.wait(func() bool { return flag.Uint32(0) != 0 })
 	r.call = prev
 	return flag.Uint32(0)

@@ -21,6 +21,7 @@ type World struct {
 	trace    *tracer
 	collArgs map[string]collCall // collective calls some ranks have made, for the mismatch check
 	optTrees map[int]*optTree    // optimal bcast trees by communicator size (coll_optimal.go)
+	logMsgs  bool                // ranks keep their Messages
 }
 
 type handlers struct {
@@ -82,15 +83,15 @@ func (w *World) Launch(prog func(r *Rank)) {
 					if !ok {
 						panic(v)
 					}
-					r.call = "failed: " + e.Error()
+					r.call = textCall("failed: " + e.Error())
 					w.fail(fmt.Errorf("rank %d: %w", r.rank, e))
 				}
 			}()
 			prog(r)
 			r.end, r.ended = r.t.Now(), true
 			r.recFlush()
-			if r.call == "" {
-				r.call = "finished"
+			if r.call == (callDesc{}) {
+				r.call = textCall("finished")
 			}
 		})
 	}
@@ -131,7 +132,7 @@ func (e *DeadlockError) Error() string {
 func (w *World) report() string {
 	var b strings.Builder
 	for _, r := range w.Ranks {
-		if r.call != "finished" {
+		if r.call != textCall("finished") {
 			fmt.Fprintf(&b, "  rank %d in %s\n", r.rank, r.call)
 		}
 	}
