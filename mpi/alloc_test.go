@@ -59,27 +59,38 @@ func TestPingPongSteadyStateAllocatesNothing(t *testing.T) {
 	}
 }
 
-// Collectives allocate little per call in steady state: 64 Allreduces of
-// 8 bytes on 16 ranks cost what 32 do plus a bounded amount per call (the
-// call's own bookkeeping, never per message: each call moves dozens).
+// A collective call allocates a bounded amount per rank, nothing per
+// message: 64 Allreduces on 16 ranks cost what 32 do plus at most two
+// allocations per rank and call (the call's own record), where each call
+// moves 64 (8 bytes, recursive doubling) or 480 (4 KiB, ring) messages.
 func TestAllreduceSteadyStateAllocations(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 6 collective jobs")
 	}
+	const P = 16
 	for _, size := range []int{8, 4096} {
-		perCall := steadyAllocs(t, 32, func(calls int) *World {
+		var msgs, calls int
+		perCall := steadyAllocs(t, 32, func(n int) *World {
 			w := benchWorld(t, 4, 4, "scmp")
-			n := size / 8
+			count := size / 8
 			w.Launch(func(r *Rank) {
 				in, out := r.MustAlloc(size), r.MustAlloc(size)
-				for i := 0; i < calls; i++ {
-					if err := r.Allreduce(in, out, n, Float64, OpSum, r.CommWorld()); err != nil {
+				for i := 0; i < n; i++ {
+					if err := r.Allreduce(in, out, count, Float64, OpSum, r.CommWorld()); err != nil {
 						panic(err)
 					}
 				}
+				if r.Rank() == 0 {
+					calls += n
+				}
+				msgs += r.Received()
 			})
 			return w
 		})
-		t.Logf("%d bytes: %.1f allocations per Allreduce on 16 ranks", size, perCall)
+		perMsg := perCall / (float64(msgs) / float64(calls))
+		t.Logf("%d bytes: %.1f allocations per Allreduce on %d ranks, %.3f per message", size, perCall, P, perMsg)
+		if perCall > 2*P {
+			t.Errorf("%d bytes: %.1f allocations per Allreduce on %d ranks, want at most %d", size, perCall, P, 2*P)
+		}
 	}
 }

@@ -12,7 +12,7 @@ type callDesc struct {
 	name string // the MPI function
 	a, b int    // send: dest, tag; receive: source, tag; Sendrecv: dest, source
 	comm *Comm
-	key  string // collective: its arguments ("" for none)
+	key  collArgs // collective: its arguments (zero for none)
 }
 
 type callKind uint8
@@ -44,7 +44,7 @@ func (c callDesc) String() string {
 	case callSendrecv:
 		return fmt.Sprintf("MPI_Sendrecv(dest=%d, source=%d, comm %s)", c.a, c.b, c.comm.name)
 	case callColl:
-		if c.key == "" {
+		if c.key == (collArgs{}) {
 			return fmt.Sprintf("%s(comm %s)", c.name, c.comm.name)
 		}
 		return fmt.Sprintf("%s(%s, comm %s)", c.name, c.key, c.comm.name)
@@ -57,3 +57,47 @@ func (c callDesc) String() string {
 type rankCall Rank
 
 func (c *rankCall) String() string { return c.call.String() }
+
+// collArgs are a collective call's arguments that every rank must agree
+// on, kept as parts: the mismatch check compares them as a value, and they
+// are formatted only for a report or an error.
+type collArgs struct {
+	format string // with up to two %d verbs, then %s for s when hasS
+	a, b   int
+	s      string
+	n      uint8 // how many of a, b the format uses
+	hasS   bool
+}
+
+// argsI are arguments described by format with the ints given (0 to 2).
+func argsI(format string, v ...int) collArgs {
+	k := collArgs{format: format, n: uint8(len(v))}
+	if len(v) > 0 {
+		k.a = v[0]
+	}
+	if len(v) > 1 {
+		k.b = v[1]
+	}
+	return k
+}
+
+// argsIS is argsI with a final string argument.
+func argsIS(format, s string, v ...int) collArgs {
+	k := argsI(format, v...)
+	k.s, k.hasS = s, true
+	return k
+}
+
+func (k collArgs) String() string {
+	var v []any
+	if k.n > 0 {
+		v = append(v, k.a)
+	}
+	if k.n > 1 {
+		v = append(v, k.b)
+	}
+	if k.hasS {
+		v = append(v, k.s)
+	}
+	return fmt.Sprintf(k.format, v...)
+}

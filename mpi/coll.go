@@ -81,7 +81,7 @@ type coll struct {
 // beginColl starts a collective: checks the communicator, charges the
 // call, picks this call's tag and records its arguments for the mismatch
 // check. key describes the arguments every rank must agree on.
-func (r *Rank) beginColl(name string, c *Comm, key string) (*coll, error) {
+func (r *Rank) beginColl(name string, c *Comm, key collArgs) (*coll, error) {
 	if err := r.checkComm(name, c); err != nil {
 		return nil, err
 	}
@@ -90,7 +90,7 @@ func (r *Rank) beginColl(name string, c *Comm, key string) (*coll, error) {
 	r.t.Compute(r.w.M.CPU.CallCycles)
 	c.collSeq++
 	x := &coll{r: r, c: c, in: c.internal(), tag: collTagBase + int(c.collSeq&(1<<30-1)), name: name, start: start}
-	if err := r.w.checkCollective(c, c.collSeq, r.rank, name+"("+key+")"); err != nil {
+	if err := r.w.checkCollective(c, c.collSeq, r.rank, collSig{name, key}); err != nil {
 		return nil, err
 	}
 	r.internal++
@@ -110,8 +110,8 @@ func (x *coll) end(bytes int) {
 // checkCollective compares the arguments every rank gives the same
 // collective call. It is the simulator checking the program, as MPI
 // correctness tools do, and costs no simulated time.
-func (w *World) checkCollective(c *Comm, seq uint32, rank int, args string) error {
-	key := fmt.Sprintf("%d/%d", c.ctx, seq)
+func (w *World) checkCollective(c *Comm, seq uint32, rank int, args collSig) error {
+	key := collKey{c.ctx, seq}
 	first, ok := w.collArgs[key]
 	if !ok {
 		w.collArgs[key] = collCall{rank, args, 1}
@@ -132,11 +132,23 @@ func (w *World) checkCollective(c *Comm, seq uint32, rank int, args string) erro
 	return nil
 }
 
+// collKey names one collective call: its communicator's context and the
+// call's number on it.
+type collKey struct{ ctx, seq uint32 }
+
 type collCall struct {
 	rank int
-	args string
+	args collSig
 	seen int
 }
+
+// collSig is a collective call as the mismatch check compares it.
+type collSig struct {
+	name string
+	args collArgs
+}
+
+func (s collSig) String() string { return s.name + "(" + s.args.String() + ")" }
 
 // pick resolves an algorithm name from the configuration: "auto" takes
 // the short-message default below coll_long_bytes and the long one above.

@@ -25,6 +25,7 @@ type Rank struct {
 	argBuf     []uint32            // a message's words, built before sending
 	waitSet    []*Request          // what Waitall (or Sendrecv) waits for
 	waitSetFn  func() bool         // whether every request of waitSet arrived
+	freeRed    []*redColl          // reduction records of finished calls, for reuse
 	nextReq    uint32
 
 	barrier    map[uint32]*int   // thesis profile: barrierCount by communicator context

@@ -19,9 +19,9 @@ type World struct {
 	nextCtx  uint32 // context ids handed out by the highest-numbered tile
 	err      error
 	trace    *tracer
-	collArgs map[string]collCall // collective calls some ranks have made, for the mismatch check
-	optTrees map[int]*optTree    // optimal bcast trees by communicator size (coll_optimal.go)
-	logMsgs  bool                // ranks keep their Messages
+	collArgs map[collKey]collCall // collective calls some ranks have made, for the mismatch check
+	optTrees map[int]*optTree     // optimal bcast trees by communicator size (coll_optimal.go)
+	logMsgs  bool                 // ranks keep their Messages
 }
 
 type handlers struct {
@@ -41,7 +41,7 @@ func NewWorld(m *endpoint.Machine, cfg Config) (*World, error) {
 	if cfg.Procs == 0 {
 		cfg.Procs = len(m.Nodes)
 	}
-	w := &World{M: m, Cfg: cfg, nextCtx: firstFreeContext, collArgs: map[string]collCall{}}
+	w := &World{M: m, Cfg: cfg, nextCtx: firstFreeContext, collArgs: map[collKey]collCall{}}
 	w.h = handlers{
 		postSend:       m.Register("_MPI_Post_send", w.threadPostSend),
 		requestData:    m.Register("_MPI_Request_data", w.threadRequestData),
