@@ -14,7 +14,8 @@ import (
 type HandlerID uint32
 
 // ThreadFunc is the body of a thread created by a THREAD message; args are
-// the message's data words.
+// the message's data words. The thread's record and args are reused once
+// the handler returns, so it must not keep either.
 type ThreadFunc func(t *Thread, args []uint32)
 
 // Machine is the whole chip: the network, and a processor with memory at
