@@ -233,15 +233,17 @@ func (w *World) sendData(r *Rank, a []uint32, t *endpoint.Thread) {
 	dst, addr, flag, words := int(a[1]), a[2], a[3], int(a[4])
 	stride := max(q.stride, 1)
 	if t != nil {
-		q.xfer = &q.xferB
-		err := t.SendBlockNBTo(q.xfer, dst, addr, 1, q.data.Addr, stride, words)
+		// The send is seen complete only once the flag is sent too (q.xfer
+		// set last), as the handler returns its transfer then.
+		x := &q.xferB
+		err := t.SendBlockNBTo(x, dst, addr, 1, q.data.Addr, stride, words)
 		if err == nil {
 			err = t.SendInt(dst, flag, 1)
 		}
 		if err != nil {
-			q.xfer = nil
 			w.fail(fmt.Errorf("rank %d: sending data to rank %d: %w", r.rank, dst, err))
 		}
+		q.xfer = x
 		return
 	}
 	now := w.M.Eng.Now()
