@@ -86,7 +86,8 @@ func (f *Fabric) SendWords(src, dst int, kind uint8, addr, stride uint32, words 
 	p.Hops = int32(f.Topo.Hops(src, dst))
 	p.Created = now
 	p.DstAddr, p.DstStride = addr, stride
-	p.words = append([]uint32(nil), words...)
+	p.wordsBuf = append(p.wordsBuf[:0], words...) // the recycled record's buffer
+	p.words = p.wordsBuf
 	p.built = true
 	p.Ordered = f.machine != nil
 	f.NIUs[src].enqueue(p)
@@ -168,7 +169,7 @@ func (f *Fabric) consume(n *NIU, fl router.Flit, now des.Time) {
 		if n.node != nil {
 			switch p.Kind {
 			case router.KindThread:
-				n.node.threadArrived(HandlerID(n.ejHandler[fl.VC]), append([]uint32(nil), n.ejArgs[fl.VC]...))
+				n.node.threadArrived(HandlerID(n.ejHandler[fl.VC]), n.ejArgs[fl.VC]) // it copies them
 			case router.KindControl:
 				n.node.controlArrived(HandlerID(n.ejHandler[fl.VC]), n.ejArgs[fl.VC])
 			}

@@ -14,7 +14,8 @@ import (
 type HandlerID uint32
 
 // ThreadFunc is the body of a thread created by a THREAD message; args are
-// the message's data words.
+// the message's data words. The thread's record and args are reused once
+// the handler returns, so it must not keep either.
 type ThreadFunc func(t *Thread, args []uint32)
 
 // Machine is the whole chip: the network, and a processor with memory at
@@ -27,6 +28,10 @@ type Machine struct {
 	handlers []handlerEntry
 	live     int // unfinished threads on all nodes
 	err      error
+
+	freeThreads []*Thread    // finished handler threads, for reuse
+	freeCos     []*coroutine // idle coroutines, for reuse
+	cosMade     int          // coroutines ever created (tests check reuse)
 }
 
 type handlerEntry struct {
@@ -98,6 +103,12 @@ func (e *DeadlockError) Error() string {
 func (m *Machine) Run(until des.Time) error {
 	m.Eng.SetWatchdog(m.Eng.Watchdog(), m.Describe)
 	err := m.Eng.Run(until)
+	if m.live == 0 {
+		// Nothing left to run: end the idle coroutines now rather than at
+		// Close, so that a finished machine holds no goroutines (each one
+		// a stack the garbage collector scans).
+		m.stopIdle()
+	}
 	switch {
 	case m.err != nil:
 		return m.err
@@ -126,18 +137,33 @@ func (m *Machine) Describe() string {
 	return b.String()
 }
 
-// Close ends every coroutine still suspended, so an abandoned run leaves
-// nothing behind.
+// Close ends every coroutine, suspended in a thread or idle in the pool,
+// so an abandoned run leaves no goroutine behind.
 func (m *Machine) Close() {
 	for _, n := range m.Nodes {
 		for _, t := range n.threads {
-			t.stop()
+			if t.co != nil {
+				t.co.stop()
+				t.co = nil
+			}
 			t.state = threadDone
 		}
 		clear(n.threads)
 		n.threads = n.threads[:0]
 	}
+	m.stopIdle()
+	clear(m.freeThreads)
+	m.freeThreads = m.freeThreads[:0]
 	m.live = 0
+}
+
+// stopIdle ends the pooled coroutines.
+func (m *Machine) stopIdle() {
+	for _, c := range m.freeCos {
+		c.stop()
+	}
+	clear(m.freeCos)
+	m.freeCos = m.freeCos[:0]
 }
 
 // Seconds converts cycles to seconds at the machine's clock.

@@ -20,7 +20,27 @@ type Memory struct {
 	segs  []segment  // allocated heap blocks, by address
 	free  []span     // free heap spans, by address
 	last  int        // segment of the last heap access, as DMA runs sequentially
+
+	// Freed small blocks' byte slices by word count, for the next Alloc
+	// of that size: a library's flag words and small temporaries come and
+	// go with every message. Only the Go storage is reused; addresses are
+	// handed out exactly as without it.
+	spare *spareStore // made on the first Free
 }
+
+// spareStore is freed blocks' storage kept for reuse.
+type spareStore struct {
+	small [spareWords + 1][][]byte // by word count
+	big   [spareBig][]byte         // a few larger blocks, any size
+}
+
+// spareWords is the largest block whose storage Free keeps, and
+// spareKeep how many of each size it keeps.
+const spareWords, spareKeep = 16, 64
+
+// spareBig is how many larger freed blocks' storage Free keeps: a
+// collective's scratch vectors are freed and wanted again at each call.
+const spareBig = 4
 
 type segment struct {
 	addr  uint32
@@ -118,7 +138,10 @@ func (m *Memory) Alloc(n int) (uint32, []byte, error) {
 		} else {
 			m.free[i] = span{f.addr + words, f.words - words}
 		}
-		b := make([]byte, words*4)
+		b := m.spareBytes(words)
+		if b == nil {
+			b = make([]byte, words*4)
+		}
 		j := sort.Search(len(m.segs), func(j int) bool { return m.segs[j].addr > addr })
 		m.segs = append(m.segs, segment{})
 		copy(m.segs[j+1:], m.segs[j:])
@@ -135,6 +158,7 @@ func (m *Memory) Free(addr uint32) error {
 		return fmt.Errorf("free of word %d, which is not an allocated block", addr)
 	}
 	sp := span{addr, uint32(len(m.segs[j].bytes) / 4)}
+	m.keepSpare(m.segs[j].bytes)
 	m.segs = append(m.segs[:j], m.segs[j+1:]...)
 	m.last = 0
 	i := sort.Search(len(m.free), func(i int) bool { return m.free[i].addr > addr })
@@ -160,4 +184,57 @@ func (m *Memory) inRange(addr, stride uint32, count int) bool {
 	}
 	last := uint64(addr) + uint64(stride)*uint64(count-1)
 	return last < uint64(m.size)
+}
+
+// spareBytes returns kept storage for a block of words words, zeroed, or
+// nil.
+func (m *Memory) spareBytes(words uint32) []byte {
+	sp := m.spare
+	if sp == nil {
+		return nil
+	}
+	if words <= spareWords {
+		s := sp.small[words]
+		if len(s) == 0 {
+			return nil
+		}
+		b := s[len(s)-1]
+		s[len(s)-1] = nil
+		sp.small[words] = s[:len(s)-1]
+		clear(b)
+		return b
+	}
+	for i, b := range sp.big {
+		if len(b) == int(words)*4 {
+			sp.big[i] = nil
+			clear(b)
+			return b
+		}
+	}
+	return nil
+}
+
+// keepSpare keeps a freed block's storage (its full length) for reuse,
+// a bounded amount of it.
+func (m *Memory) keepSpare(b []byte) {
+	if m.spare == nil {
+		m.spare = new(spareStore)
+	}
+	sp := m.spare
+	words := uint32(len(b) / 4)
+	if words <= spareWords {
+		if len(sp.small[words]) < spareKeep {
+			sp.small[words] = append(sp.small[words], b)
+		}
+		return
+	}
+	for i := range sp.big {
+		if sp.big[i] == nil {
+			sp.big[i] = b
+			return
+		}
+	}
+	// Full: drop the oldest, so the sizes in use now win.
+	copy(sp.big[:], sp.big[1:])
+	sp.big[spareBig-1] = b
 }

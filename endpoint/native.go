@@ -80,9 +80,20 @@ func (t *Thread) sendWords(dst int, addr uint32, w []uint32) error {
 // longer than one SENDM message are split; the Transfer follows the last
 // message, which ordered delivery makes the last to leave and arrive.
 func (t *Thread) SendBlockNB(dst int, dstAddr, dstStride, srcAddr, srcStride uint32, count int) (*Transfer, error) {
+	x := &Transfer{}
+	if err := t.SendBlockNBTo(x, dst, dstAddr, dstStride, srcAddr, srcStride, count); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// SendBlockNBTo is SendBlockNB following the transfer in x (reset to
+// zero first), which the caller provides so that a send allocates nothing.
+// x must stay valid until x.Delivered.
+func (t *Thread) SendBlockNBTo(x *Transfer, dst int, dstAddr, dstStride, srcAddr, srcStride uint32, count int) error {
 	cpu := t.node.cpu
 	t.Compute(cpu.NativeCallCycles)
-	x := &Transfer{}
+	*x = Transfer{}
 	for off := 0; off < count || off == 0; off += MaxBlockWords {
 		n := min(MaxBlockWords, count-off)
 		// SENDH builds the head and address flits; SENDM(E) hands the
@@ -91,7 +102,7 @@ func (t *Thread) SendBlockNB(dst int, dstAddr, dstStride, srcAddr, srcStride uin
 		p, err := t.node.m.SendBlock(t.node.ID, dst, router.KindData,
 			dstAddr+uint32(off)*dstStride, dstStride, srcAddr+uint32(off)*srcStride, srcStride, n, t.Now())
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if off+n >= count {
 			p.Xfer = x
@@ -100,7 +111,7 @@ func (t *Thread) SendBlockNB(dst int, dstAddr, dstStride, srcAddr, srcStride uin
 			break
 		}
 	}
-	return x, nil
+	return nil
 }
 
 // SendBlock is SendBlockNB that waits until the DMA has read every word

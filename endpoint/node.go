@@ -35,7 +35,8 @@ type Node struct {
 
 // Start runs body as the node's main thread from the current cycle.
 func (n *Node) Start(name string, body func(t *Thread)) {
-	n.Main = newThread(n, name, true, body)
+	n.Main = n.m.newThread(n, name, true)
+	n.Main.body = body
 	n.adopt(n.Main)
 	n.makeReady(n.Main, false)
 }
@@ -50,14 +51,16 @@ func (n *Node) reserveContext() bool {
 }
 
 // threadArrived makes a thread for a THREAD message whose context was
-// reserved at its head.
+// reserved at its head. args is copied: the caller may reuse it.
 func (n *Node) threadArrived(h HandlerID, args []uint32) {
 	fn, name := n.m.handler(h)
 	if fn == nil {
 		n.m.fault(fmt.Errorf("%s: THREAD message for unknown handler %d", n.Name, h))
 		return
 	}
-	t := newThread(n, name, false, func(t *Thread) { fn(t, args) })
+	t := n.m.newThread(n, name, false)
+	t.fn = fn
+	t.args = append(t.args[:0], args...)
 	n.adopt(t)
 	n.m.Eng.Schedule(n.m.Eng.Now()+n.cpu.ThreadCreateCycles, threadReadyEvent{t}, 0)
 }
@@ -90,7 +93,7 @@ func (n *Node) makeReady(t *Thread, preempt bool) {
 		m.state = threadReady
 		n.running = nil
 		n.release()
-		n.ready = append([]*Thread{t, m}, n.ready...)
+		n.ready = slices.Insert(n.ready, 0, t, m)
 	} else if preempt {
 		// Ahead of the main thread, behind handlers that came earlier.
 		i := 0
@@ -111,8 +114,12 @@ func (n *Node) dispatch() {
 	if n.running != nil || len(n.ready) == 0 {
 		return
 	}
+	// Shift rather than reslice: the list stays short, and reslicing
+	// from the front would make every later append reallocate.
 	t := n.ready[0]
-	n.ready = n.ready[1:]
+	copy(n.ready, n.ready[1:])
+	n.ready[len(n.ready)-1] = nil
+	n.ready = n.ready[:len(n.ready)-1]
 	n.running = t
 	t.state = threadRunning
 	cost := t.remaining
@@ -152,9 +159,12 @@ func (n *Node) run(t *Thread) {
 	n.running = t
 	n.lastRun = t
 	t.state = threadRunning
-	_, alive := t.next()
+	if t.co == nil {
+		n.m.startCoroutine(t)
+	}
+	_, alive := t.co.next()
 	n.m.Eng.Progress()
-	if !alive || t.err != nil {
+	if !alive || t.ended || t.err != nil {
 		n.finish(t)
 		return
 	}
@@ -180,21 +190,26 @@ func (n *Node) adopt(t *Thread) {
 	n.m.live++
 }
 
-// finish ends t and drops it from every list, so that a finished thread
-// (its coroutine, closure and arguments) can be collected: a long run
-// creates one per THREAD message.
+// finish ends t and drops it from every list; its coroutine and record
+// go back to the machine's pools for the next THREAD message, so a long
+// run keeps only as many as ever ran at once.
 func (n *Node) finish(t *Thread) {
 	t.state = threadDone
-	t.next, t.stop, t.yield = nil, nil, nil
+	t.gen++ // no resume event of this incarnation may match again
 	if i := slices.Index(n.threads, t); i >= 0 {
 		n.threads = slices.Delete(n.threads, i, i+1)
 	}
 	n.m.live--
 	n.running = nil
+	if n.lastRun == t {
+		n.lastRun = nil
+	}
 	if t.err != nil {
 		n.m.fault(t.err)
 	}
-	if !t.main {
+	main := t.main
+	n.m.recycle(t)
+	if !main {
 		n.ctxUsed--
 		n.NIU.contextFreed()
 	}
@@ -229,7 +244,7 @@ func (n *Node) describe(b *strings.Builder) {
 	for _, t := range n.threads {
 		switch t.state {
 		case threadBlocked:
-			fmt.Fprintf(b, "  %s %s: waiting for %s\n", n.Name, t.Name, t.what)
+			fmt.Fprintf(b, "  %s %s: waiting for %s\n", n.Name, t.Name, t.waitingFor())
 		case threadReady:
 			fmt.Fprintf(b, "  %s %s: ready\n", n.Name, t.Name)
 		case threadRunning:

@@ -34,6 +34,8 @@ type Packet struct {
 	built bool     // built by the processor (send instructions), not DMA
 	words []uint32 // the data words of a processor-built message
 
+	wordsBuf []uint32 // words' storage, kept when the record is recycled
+
 	received int32 // flits consumed so far, for in-order delivery checks
 	live     bool
 }
@@ -63,7 +65,8 @@ func (t *packetTable) alloc() *Packet {
 		t.pkts = append(t.pkts, Packet{})
 	}
 	p := &t.pkts[id]
-	*p = Packet{ID: id, live: true}
+	// Keep the words buffer: a processor-built message reuses it.
+	*p = Packet{ID: id, live: true, wordsBuf: p.wordsBuf[:0]}
 	return p
 }
 

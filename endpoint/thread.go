@@ -14,22 +14,30 @@ import (
 // a coroutine: it holds the processor until it computes, suspends or waits,
 // and exactly one coroutine of the whole machine runs at any moment, so a
 // run is deterministic and never depends on wall-clock time.
+//
+// A handler's Thread and its coroutine are recycled when it ends (the
+// machine keeps a pool of each), so a long run's THREAD messages neither
+// allocate nor accumulate: a handler must not keep its *Thread, or its
+// args slice, past its return.
 type Thread struct {
 	Name string
 	node *Node
 	main bool
 
-	next  func() (struct{}, bool)
-	stop  func()
-	yield func(struct{}) bool
+	co   *coroutine // while started: the coroutine running the body
+	body func(t *Thread)
+	fn   ThreadFunc // a handler's body, with args
+	args []uint32   // a handler's arguments (its own copy, reused)
 
 	req        request
-	cond       func() bool // while blocked: what it waits for
-	what       string      // the same, for reports
-	gen        int64       // generation of its resume event; older ones are stale
-	computeEnd des.Time    // while computing: when the computation ends
-	remaining  des.Time    // computation left after a preemption
+	cond       func() bool  // while blocked: what it waits for
+	what       string       // the same, for reports
+	whatS      fmt.Stringer // or this, formatted only for a report
+	gen        int64        // generation of its resume event; older ones are stale
+	computeEnd des.Time     // while computing: when the computation ends
+	remaining  des.Time     // computation left after a preemption
 	state      threadState
+	ended      bool // the body returned (or panicked)
 	err        error
 }
 
@@ -58,18 +66,104 @@ type request struct {
 // errStopped unwinds a coroutine whose machine is shutting down.
 var errStopped = errors.New("thread stopped")
 
-func newThread(n *Node, name string, main bool, body func(t *Thread)) *Thread {
-	t := &Thread{Name: name, node: n, main: main}
-	t.next, t.stop = iter.Pull(func(yield func(struct{}) bool) {
-		t.yield = yield
-		defer func() {
-			if r := recover(); r != nil && r != errStopped {
-				t.err = fmt.Errorf("%s on %s: panic: %v\n%s", t.Name, n.Name, r, debug.Stack())
+// coroutine runs thread bodies one after another: when a body ends it
+// reports so and waits, suspended, for the next thread the machine gives
+// it. Creating one (iter.Pull) costs a goroutine and several allocations;
+// reusing one costs a switch.
+type coroutine struct {
+	next    func() (struct{}, bool)
+	stop    func()
+	yield   func(struct{}) bool
+	t       *Thread // the thread it runs now
+	stopped bool    // Close unwound it
+}
+
+func newCoroutine() *coroutine {
+	c := &coroutine{}
+	c.next, c.stop = iter.Pull(func(yield func(struct{}) bool) {
+		c.yield = yield
+		for {
+			c.runBody()
+			if c.stopped {
+				return
 			}
-		}()
-		body(t)
+			c.t.ended = true
+			c.t = nil
+			// Idle until the machine hands it the next thread.
+			if !yield(struct{}{}) {
+				return
+			}
+		}
 	})
+	return c
+}
+
+// runBody runs the current thread's body, turning a panic into the
+// thread's error (with its stack) and a shutdown into a stop.
+func (c *coroutine) runBody() {
+	t := c.t
+	defer func() {
+		if r := recover(); r != nil {
+			if r == errStopped {
+				c.stopped = true
+				return
+			}
+			t.err = fmt.Errorf("%s on %s: panic: %v\n%s", t.Name, t.node.Name, r, debug.Stack())
+		}
+	}()
+	if t.fn != nil {
+		t.fn(t, t.args)
+	} else {
+		t.body(t)
+	}
+}
+
+// newThread makes a thread with a recycled record when one is free; gen
+// carries on across reuse, so a stale resume event never matches.
+func (m *Machine) newThread(n *Node, name string, main bool) *Thread {
+	var t *Thread
+	if k := len(m.freeThreads); k > 0 {
+		t = m.freeThreads[k-1]
+		m.freeThreads[k-1] = nil
+		m.freeThreads = m.freeThreads[:k-1]
+	} else {
+		t = &Thread{}
+	}
+	t.Name, t.node, t.main = name, n, main
+	t.state, t.ended, t.err = threadReady, false, nil
+	t.computeEnd, t.remaining = 0, 0
 	return t
+}
+
+// startCoroutine gives t a coroutine from the pool, or a new one.
+func (m *Machine) startCoroutine(t *Thread) {
+	var c *coroutine
+	if k := len(m.freeCos); k > 0 {
+		c = m.freeCos[k-1]
+		m.freeCos[k-1] = nil
+		m.freeCos = m.freeCos[:k-1]
+	} else {
+		c = newCoroutine()
+		m.cosMade++
+	}
+	c.t = t
+	t.co = c
+}
+
+// recycle returns a finished thread's coroutine and record to the pools.
+// Main threads keep their record: programs may hold it.
+func (m *Machine) recycle(t *Thread) {
+	if t.co != nil && !t.co.stopped {
+		m.freeCos = append(m.freeCos, t.co)
+	}
+	t.co = nil
+	t.body, t.fn = nil, nil
+	t.cond, t.what, t.whatS = nil, "", nil
+	if !t.main {
+		t.node = nil
+		t.args = t.args[:0]
+		m.freeThreads = append(m.freeThreads, t)
+	}
 }
 
 // Node is the tile the thread runs on.
@@ -80,7 +174,7 @@ func (t *Thread) Now() des.Time { return t.node.m.Eng.Now() }
 
 func (t *Thread) pause(r request) {
 	t.req = r
-	if !t.yield(struct{}{}) {
+	if !t.co.yield(struct{}{}) {
 		panic(errStopped)
 	}
 }
@@ -113,6 +207,25 @@ func (t *Thread) WaitUntil(what string, cond func() bool) {
 		t.cond, t.what = nil, ""
 		t.Compute(t.node.cpu.PollCycles)
 	}
+}
+
+// WaitFor is WaitUntil with a description formatted only if a report
+// needs it, so that a wait costs no formatting.
+func (t *Thread) WaitFor(what fmt.Stringer, cond func() bool) {
+	for !cond() {
+		t.cond, t.whatS = cond, what
+		t.pause(request{kind: reqBlock})
+		t.cond, t.whatS = nil, nil
+		t.Compute(t.node.cpu.PollCycles)
+	}
+}
+
+// waitingFor describes what a blocked thread waits for.
+func (t *Thread) waitingFor() string {
+	if t.whatS != nil {
+		return t.whatS.String()
+	}
+	return t.what
 }
 
 // Handle resumes the thread when its computation (or dispatch) ends.

@@ -81,20 +81,16 @@ type coll struct {
 // beginColl starts a collective: checks the communicator, charges the
 // call, picks this call's tag and records its arguments for the mismatch
 // check. key describes the arguments every rank must agree on.
-func (r *Rank) beginColl(name string, c *Comm, key string) (*coll, error) {
+func (r *Rank) beginColl(name string, c *Comm, key collArgs) (*coll, error) {
 	if err := r.checkComm(name, c); err != nil {
 		return nil, err
 	}
 	start := r.t.Now()
-	if key == "" {
-		r.call = fmt.Sprintf("%s(comm %s)", name, c.name)
-	} else {
-		r.call = fmt.Sprintf("%s(%s, comm %s)", name, key, c.name)
-	}
+	r.call = callDesc{kind: callColl, name: name, comm: c, key: key}
 	r.t.Compute(r.w.M.CPU.CallCycles)
 	c.collSeq++
 	x := &coll{r: r, c: c, in: c.internal(), tag: collTagBase + int(c.collSeq&(1<<30-1)), name: name, start: start}
-	if err := r.w.checkCollective(c, c.collSeq, r.rank, name+"("+key+")"); err != nil {
+	if err := r.w.checkCollective(c, c.collSeq, r.rank, collSig{name, key}); err != nil {
 		return nil, err
 	}
 	r.internal++
@@ -108,14 +104,14 @@ func (x *coll) end(bytes int) {
 	r.lastAlg = x.alg
 	r.collStats(x.name).add(r.t.Now()-x.start, bytes, 0)
 	r.w.traceCall(r, x.name, x.start, r.t.Now())
-	r.call = "running (outside MPI)"
+	r.call = textCall("running (outside MPI)")
 }
 
 // checkCollective compares the arguments every rank gives the same
 // collective call. It is the simulator checking the program, as MPI
 // correctness tools do, and costs no simulated time.
-func (w *World) checkCollective(c *Comm, seq uint32, rank int, args string) error {
-	key := fmt.Sprintf("%d/%d", c.ctx, seq)
+func (w *World) checkCollective(c *Comm, seq uint32, rank int, args collSig) error {
+	key := collKey{c.ctx, seq}
 	first, ok := w.collArgs[key]
 	if !ok {
 		w.collArgs[key] = collCall{rank, args, 1}
@@ -136,11 +132,23 @@ func (w *World) checkCollective(c *Comm, seq uint32, rank int, args string) erro
 	return nil
 }
 
+// collKey names one collective call: its communicator's context and the
+// call's number on it.
+type collKey struct{ ctx, seq uint32 }
+
 type collCall struct {
 	rank int
-	args string
+	args collSig
 	seen int
 }
+
+// collSig is a collective call as the mismatch check compares it.
+type collSig struct {
+	name string
+	args collArgs
+}
+
+func (s collSig) String() string { return s.name + "(" + s.args.String() + ")" }
 
 // pick resolves an algorithm name from the configuration: "auto" takes
 // the short-message default below coll_long_bytes and the long one above.
@@ -178,16 +186,24 @@ func (x *coll) irecv(b Buffer, n, src int) (*Request, error) {
 
 func (x *coll) send(b Buffer, n, dst int) error {
 	q, err := x.isend(b, n, dst)
-	return x.r.blocking(opSend, q, err)
+	err = x.r.blocking(opSend, q, err)
+	x.r.retire(q)
+	return err
 }
 
 func (x *coll) recv(b Buffer, n, src int) error {
 	q, err := x.irecv(b, n, src)
-	return x.r.blocking(opRecv, q, err)
+	err = x.r.blocking(opRecv, q, err)
+	x.r.retire(q)
+	return err
 }
 
+// waitall completes internal requests, which are then recycled.
 func (x *coll) waitall(qs ...*Request) error {
-	_, err := x.r.Waitall(qs)
+	r := x.r
+	// Inside a collective the call is not a user call: no description.
+	err := r.waitall(r.enterCall(textCall("MPI_Waitall")), qs, nil)
+	r.retireAll(qs)
 	return err
 }
 

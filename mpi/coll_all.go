@@ -91,7 +91,7 @@ func (x *coll) allBlockUnpack(src []byte, b allBlock) error {
 // is already in its block of rbuf.
 func (r *Rank) Allgather(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, rcount int, rdt *Datatype, c *Comm) error {
 	n := rcount * rdt.Size()
-	x, err := r.beginColl("MPI_Allgather", c, fmt.Sprintf("%d bytes per rank", n))
+	x, err := r.beginColl("MPI_Allgather", c, argsI("%d bytes per rank", n))
 	if err != nil {
 		return err
 	}
@@ -111,7 +111,7 @@ func (r *Rank) Allgather(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, rc
 // rdt at displs[i] extents of rdt in rbuf.
 func (r *Rank) Allgatherv(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, rcounts, displs []int, rdt *Datatype, c *Comm) error {
 	P := allSize(c)
-	x, err := r.beginColl("MPI_Allgatherv", c, fmt.Sprintf("MPI_Allgatherv, %d ranks", P))
+	x, err := r.beginColl("MPI_Allgatherv", c, argsI("MPI_Allgatherv, %d ranks", P))
 	if err != nil {
 		return err
 	}
@@ -335,7 +335,7 @@ func (g *allgatherWork) recursiveDoubling() error {
 // from rbuf (and replaced by what arrives).
 func (r *Rank) Alltoall(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, rcount int, rdt *Datatype, c *Comm) error {
 	n := rcount * rdt.Size()
-	x, err := r.beginColl("MPI_Alltoall", c, fmt.Sprintf("%d bytes to each rank", n))
+	x, err := r.beginColl("MPI_Alltoall", c, argsI("%d bytes to each rank", n))
 	if err != nil {
 		return err
 	}
@@ -370,7 +370,7 @@ func (r *Rank) Alltoall(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, rco
 // by the receive arguments.
 func (r *Rank) Alltoallv(sbuf Buffer, scounts, sdispls []int, sdt *Datatype, rbuf Buffer, rcounts, rdispls []int, rdt *Datatype, c *Comm) error {
 	P := allSize(c)
-	x, err := r.beginColl("MPI_Alltoallv", c, fmt.Sprintf("MPI_Alltoallv, %d ranks", P))
+	x, err := r.beginColl("MPI_Alltoallv", c, argsI("MPI_Alltoallv, %d ranks", P))
 	if err != nil {
 		return err
 	}
@@ -403,7 +403,7 @@ func (r *Rank) Alltoallv(sbuf Buffer, scounts, sdispls []int, sdt *Datatype, rbu
 // bytes. With sbuf == InPlace the data to send is taken from rbuf.
 func (r *Rank) Alltoallw(sbuf Buffer, scounts, sdispls []int, sdts []*Datatype, rbuf Buffer, rcounts, rdispls []int, rdts []*Datatype, c *Comm) error {
 	P := allSize(c)
-	x, err := r.beginColl("MPI_Alltoallw", c, fmt.Sprintf("MPI_Alltoallw, %d ranks", P))
+	x, err := r.beginColl("MPI_Alltoallw", c, argsI("MPI_Alltoallw, %d ranks", P))
 	if err != nil {
 		return err
 	}

@@ -32,7 +32,7 @@ func init() {
 // sbuf. sbuf may be InPlace at the root, which then reduces rbuf.
 func (r *Rank) Reduce(sbuf, rbuf Buffer, count int, dt *Datatype, op *Op, root int, c *Comm) error {
 	bytes := count * dt.Size()
-	x, err := r.beginColl("MPI_Reduce", c, fmt.Sprintf("root=%d, %d bytes, %s", root, bytes, redOpName(op)))
+	x, err := r.beginColl("MPI_Reduce", c, argsIS("root=%d, %d bytes, %s", redOpName(op), root, bytes))
 	if err != nil {
 		return err
 	}
@@ -104,7 +104,7 @@ func (r *Rank) Reduce(sbuf, rbuf Buffer, count int, dt *Datatype, op *Op, root i
 // rank's sbuf (InPlace: of every rank's rbuf).
 func (r *Rank) Allreduce(sbuf, rbuf Buffer, count int, dt *Datatype, op *Op, c *Comm) error {
 	bytes := count * dt.Size()
-	x, err := r.beginColl("MPI_Allreduce", c, fmt.Sprintf("%d bytes, %s", bytes, redOpName(op)))
+	x, err := r.beginColl("MPI_Allreduce", c, argsIS("%d bytes, %s", redOpName(op), bytes))
 	if err != nil {
 		return err
 	}
@@ -159,7 +159,7 @@ func (r *Rank) ReduceScatter(sbuf, rbuf Buffer, rcounts []int, dt *Datatype, op 
 	for i, n := range rcounts {
 		bytes[i] = n * dt.Size()
 	}
-	return r.reduceScatter("MPI_Reduce_scatter", fmt.Sprintf("%v bytes, %s", bytes, redOpName(op)), sbuf, rbuf, rcounts, dt, op, c)
+	return r.reduceScatter("MPI_Reduce_scatter", argsIS("%s", fmt.Sprintf("%v bytes, %s", bytes, redOpName(op))), sbuf, rbuf, rcounts, dt, op, c)
 }
 
 // ReduceScatterBlock is MPI_Reduce_scatter_block: ReduceScatter with
@@ -172,10 +172,10 @@ func (r *Rank) ReduceScatterBlock(sbuf, rbuf Buffer, rcount int, dt *Datatype, o
 	for i := range rcounts {
 		rcounts[i] = rcount
 	}
-	return r.reduceScatter("MPI_Reduce_scatter_block", fmt.Sprintf("%d bytes each, %s", rcount*dt.Size(), redOpName(op)), sbuf, rbuf, rcounts, dt, op, c)
+	return r.reduceScatter("MPI_Reduce_scatter_block", argsIS("%d bytes each, %s", redOpName(op), rcount*dt.Size()), sbuf, rbuf, rcounts, dt, op, c)
 }
 
-func (r *Rank) reduceScatter(name, key string, sbuf, rbuf Buffer, rcounts []int, dt *Datatype, op *Op, c *Comm) error {
+func (r *Rank) reduceScatter(name string, key collArgs, sbuf, rbuf Buffer, rcounts []int, dt *Datatype, op *Op, c *Comm) error {
 	x, err := r.beginColl(name, c, key)
 	if err != nil {
 		return err
@@ -244,7 +244,7 @@ func (r *Rank) Exscan(sbuf, rbuf Buffer, count int, dt *Datatype, op *Op, c *Com
 
 func (r *Rank) scan(name string, ex bool, sbuf, rbuf Buffer, count int, dt *Datatype, op *Op, c *Comm) error {
 	bytes := count * dt.Size()
-	x, err := r.beginColl(name, c, fmt.Sprintf("%d bytes, %s", bytes, redOpName(op)))
+	x, err := r.beginColl(name, c, argsIS("%d bytes, %s", redOpName(op), bytes))
 	if err != nil {
 		return err
 	}
@@ -305,7 +305,17 @@ func (x *coll) newRed(o *Op, t *Datatype) (*redColl, error) {
 	case !t.predef || len(t.runs) != 1:
 		return nil, errorf(ErrType, x.name, "%s needs a predefined datatype", o.name)
 	}
-	return &redColl{coll: x, o: o, t: t, es: t.Size()}, nil
+	r := x.r
+	var rd *redColl
+	if k := len(r.freeRed); k > 0 {
+		rd = r.freeRed[k-1]
+		r.freeRed[k-1] = nil
+		r.freeRed = r.freeRed[:k-1]
+	} else {
+		rd = &redColl{}
+	}
+	*rd = redColl{coll: x, o: o, t: t, es: t.Size(), scratch: rd.scratch[:0]}
+	return rd, nil
 }
 
 func (rd *redColl) fallback(alg string) string {
@@ -344,8 +354,13 @@ func (rd *redColl) buffers(sbuf, rbuf Buffer, n, m int) (in, out Buffer, inPlace
 		d1()
 		return
 	}
+	if rd.t.Contiguous() {
+		return in, out, false, noop, nil // nothing was packed
+	}
 	return in, out, false, func() { d2(); d1() }, nil
 }
+
+func noop() {}
 
 // newBuf is scratch of n bytes, freed when the operation ends.
 func (rd *redColl) newBuf(n int) (Buffer, error) {
@@ -357,11 +372,15 @@ func (rd *redColl) newBuf(n int) (Buffer, error) {
 	return b, nil
 }
 
+// release frees the scratch and hands the record back to its rank.
 func (rd *redColl) release() {
 	for _, b := range rd.scratch {
 		rd.free(b)
 	}
-	rd.scratch = nil
+	clear(rd.scratch)
+	r := rd.r
+	*rd = redColl{scratch: rd.scratch[:0]}
+	r.freeRed = append(r.freeRed, rd)
 }
 
 // combine computes inout = in op inout over count packed elements.

@@ -482,7 +482,7 @@ func redMessages(t *testing.T, P int, cfg Config, fn string, k *redKind, count i
 	w := redRun(t, P, cfg, []*redCall{c})
 	n := 0
 	for _, r := range w.Ranks {
-		n += len(r.Messages())
+		n += r.Received()
 	}
 	return n
 }

@@ -1,7 +1,6 @@
 package mpi
 
 import (
-	"fmt"
 	"slices"
 )
 
@@ -40,7 +39,7 @@ func init() {
 
 // Barrier is MPI_Barrier.
 func (r *Rank) Barrier(c *Comm) error {
-	x, err := r.beginColl("MPI_Barrier", c, "")
+	x, err := r.beginColl("MPI_Barrier", c, collArgs{})
 	if err != nil {
 		return err
 	}
@@ -62,7 +61,7 @@ func (r *Rank) Barrier(c *Comm) error {
 // Bcast is MPI_Bcast.
 func (r *Rank) Bcast(buf Buffer, count int, dt *Datatype, root int, c *Comm) error {
 	n := count * dt.Size()
-	x, err := r.beginColl("MPI_Bcast", c, fmt.Sprintf("root=%d, %d bytes", root, n))
+	x, err := r.beginColl("MPI_Bcast", c, argsI("root=%d, %d bytes", root, n))
 	if err != nil {
 		return err
 	}
@@ -112,7 +111,7 @@ func (r *Rank) Scatter(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, rcou
 	if isRoot {
 		per = scount * sdt.Size()
 	}
-	x, err := r.beginColl("MPI_Scatter", c, fmt.Sprintf("root=%d, %d bytes per rank", root, per))
+	x, err := r.beginColl("MPI_Scatter", c, argsI("root=%d, %d bytes per rank", root, per))
 	if err != nil {
 		return err
 	}
@@ -129,7 +128,7 @@ func (r *Rank) Scatter(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, rcou
 // Scatterv is MPI_Scatterv: rank i gets scounts[i] elements of sdt from
 // element displs[i] of the root's sbuf.
 func (r *Rank) Scatterv(sbuf Buffer, scounts, displs []int, sdt *Datatype, rbuf Buffer, rcount int, rdt *Datatype, root int, c *Comm) error {
-	x, err := r.beginColl("MPI_Scatterv", c, fmt.Sprintf("root=%d", root))
+	x, err := r.beginColl("MPI_Scatterv", c, argsI("root=%d", root))
 	if err != nil {
 		return err
 	}
@@ -151,7 +150,7 @@ func (r *Rank) Gather(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, rcoun
 	if isRoot {
 		per = rcount * rdt.Size()
 	}
-	x, err := r.beginColl("MPI_Gather", c, fmt.Sprintf("root=%d, %d bytes per rank", root, per))
+	x, err := r.beginColl("MPI_Gather", c, argsI("root=%d, %d bytes per rank", root, per))
 	if err != nil {
 		return err
 	}
@@ -168,7 +167,7 @@ func (r *Rank) Gather(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, rcoun
 // Gatherv is MPI_Gatherv: rank i's block lands as rcounts[i] elements of
 // rdt at element displs[i] of the root's rbuf.
 func (r *Rank) Gatherv(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, rcounts, displs []int, rdt *Datatype, root int, c *Comm) error {
-	x, err := r.beginColl("MPI_Gatherv", c, fmt.Sprintf("root=%d", root))
+	x, err := r.beginColl("MPI_Gatherv", c, argsI("root=%d", root))
 	if err != nil {
 		return err
 	}

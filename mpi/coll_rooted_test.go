@@ -662,14 +662,14 @@ func TestRootedAutoSelection(t *testing.T) {
 	for _, p := range probes {
 		got := 0
 		rtRun(t, P, DefaultConfig(), func(r *Rank, c *Comm) {
-			s, m := len(r.sendOrder), len(r.log)
+			s, m := r.sent, r.received
 			if err := p.call(r, c, p.n); err != nil {
 				t.Errorf("%s: %v", p.name, err)
 			}
 			if r.Rank() == 0 {
-				got = len(r.log) - m
+				got = r.received - m
 				if p.sends {
-					got = len(r.sendOrder) - s
+					got = r.sent - s
 				}
 			}
 		})

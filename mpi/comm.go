@@ -27,6 +27,7 @@ type Comm struct {
 	freed bool
 
 	collSeq uint32 // collective calls made on this communicator
+	in      *Comm  // the internal twin, made on first use
 }
 
 // Size is MPI_Comm_size.
@@ -43,7 +44,10 @@ func (c *Comm) Name() string { return c.name }
 
 // internal is the communicator's hidden twin for library traffic.
 func (c *Comm) internal() *Comm {
-	return &Comm{r: c.r, ctx: c.ctx + 1, group: c.group, rank: c.rank, name: c.name + " (internal)"}
+	if c.in == nil {
+		c.in = &Comm{r: c.r, ctx: c.ctx + 1, group: c.group, rank: c.rank, name: c.name + " (internal)"}
+	}
+	return c.in
 }
 
 // Internal tags used while building communicators.
@@ -244,7 +248,7 @@ func (r *Rank) requestContext() uint32 {
 		return 0
 	}
 	prev := r.call
-	r.call = prev + " (waiting for a context id from " + w.M.Nodes[server].Name + ")"
+	r.call = textCall(prev.String() + " (waiting for a context id from " + w.M.Nodes[server].Name + ")")
 	r.wait(func() bool { return flag.Uint32(0) != 0 })
 	r.call = prev
 	return flag.Uint32(0)

@@ -1,7 +1,6 @@
 package mpi
 
 import (
-	"fmt"
 	"slices"
 )
 
@@ -33,7 +32,7 @@ func (r *Rank) blocking(op op, q *Request, err error) error {
 	r.recBegin()
 	defer r.recEnd()
 	r.thesisCall() // the MPI_Wait a blocking call makes (thesis §4.2.2)
-	blocked := r.wait(q.arrived)
+	blocked := r.wait(q.arrivedFn)
 	r.complete(q)
 	r.recJoin(q)
 	bytes := q.bytes
@@ -59,20 +58,26 @@ func nonBlocking(op op) bool {
 // as the thesis's library); under eager, short messages complete at once.
 func (r *Rank) Send(buf Buffer, count int, dt *Datatype, dest, tag int, comm *Comm) error {
 	q, err := r.isend(opSend, modeStandard, buf, count, dt, dest, tag, comm)
-	return r.blocking(opSend, q, err)
+	err = r.blocking(opSend, q, err)
+	r.retire(q)
+	return err
 }
 
 // Ssend is MPI_Ssend.
 func (r *Rank) Ssend(buf Buffer, count int, dt *Datatype, dest, tag int, comm *Comm) error {
 	q, err := r.isend(opSsend, modeSync, buf, count, dt, dest, tag, comm)
-	return r.blocking(opSsend, q, err)
+	err = r.blocking(opSsend, q, err)
+	r.retire(q)
+	return err
 }
 
 // Rsend is MPI_Rsend; a ready send whose receive is not posted is an
 // erroneous program, and the run ends with that error.
 func (r *Rank) Rsend(buf Buffer, count int, dt *Datatype, dest, tag int, comm *Comm) error {
 	q, err := r.isend(opRsend, modeReady, buf, count, dt, dest, tag, comm)
-	return r.blocking(opRsend, q, err)
+	err = r.blocking(opRsend, q, err)
+	r.retire(q)
+	return err
 }
 
 // Bsend is MPI_Bsend: it returns once the message is copied into the
@@ -89,7 +94,9 @@ func (r *Rank) Recv(buf Buffer, count int, dt *Datatype, source, tag int, comm *
 		return Status{}, err
 	}
 	err = r.blocking(opRecv, q, nil)
-	return q.status, err
+	st := q.status
+	r.retire(q)
+	return st, err
 }
 
 // Irecv is MPI_Irecv.
@@ -116,17 +123,20 @@ func (r *Rank) Sendrecv(sbuf Buffer, scount int, sdt *Datatype, dest, stag int,
 	if err != nil {
 		return Status{}, err
 	}
-	r.call = fmt.Sprintf("MPI_Sendrecv(dest=%d, source=%d, comm %s)", dest, source, comm.name)
+	r.call = callDesc{kind: callSendrecv, a: dest, b: source, comm: comm}
 	r.thesisCall() // its MPI_Waitall (thesis §4.2.2: blocking calls are non-blocking ones and a wait)
-	blocked := r.wait(func() bool { return rq.arrived() && sq.arrived() })
+	blocked := r.waitAll(rq, sq)
 	r.complete(sq)
 	r.complete(rq)
 	r.recJoin(rq, sq)
 	r.leave(opSendrecv, start, rq.status.Bytes, blocked)
+	st, err := rq.status, rq.err
 	if sq.err != nil {
-		return rq.status, sq.err
+		err = sq.err
 	}
-	return rq.status, rq.err
+	r.retire(rq)
+	r.retire(sq)
+	return st, err
 }
 
 // checkArgs validates what every point-to-point call shares.
@@ -157,15 +167,17 @@ func (r *Rank) newRequest(op op, send bool, buf Buffer, count int, dt *Datatype,
 	// developed to simplify the creation of MPI_Request objects".
 	r.thesisCall()
 	r.nextReq++
-	return &Request{r: r, id: r.nextReq, op: op, send: send, buf: buf, count: count, dt: dt, peer: peer, tag: tag,
-		comm: comm, bytes: count * dt.Size(), proto: r.w.Cfg.Protocol, posted: r.t.Now(), rec: -1}
+	q := r.allocRequest()
+	q.r, q.id, q.op, q.send, q.buf, q.count, q.dt, q.peer, q.tag = r, r.nextReq, op, send, buf, count, dt, peer, tag
+	q.comm, q.bytes, q.proto, q.posted, q.rec = comm, count*dt.Size(), r.w.Cfg.Protocol, r.t.Now(), -1
+	return q
 }
 
 func (r *Rank) isend(op op, mode sendMode, buf Buffer, count int, dt *Datatype, dest, tag int, comm *Comm) (*Request, error) {
 	name := opNames[op]
 	r.recBegin()
 	defer r.recEnd()
-	start := r.enter(op, "%s(dest=%d, tag=%d, comm %s)", name, dest, tag, commName(comm))
+	start := r.enterCall(callDesc{kind: callSend, name: name, a: dest, b: tag, comm: comm})
 	if err := r.checkArgs(name, buf, count, dt, dest, tag, comm, false); err != nil {
 		r.leave(op, start, 0, 0)
 		return nil, err
@@ -225,6 +237,7 @@ func (r *Rank) isend(op op, mode sendMode, buf Buffer, count int, dt *Datatype, 
 		r.sendOrder = slices.DeleteFunc(r.sendOrder, (*Request).arrived)
 	}
 	r.sendOrder = append(r.sendOrder, q)
+	r.sent++
 	r.recPost(q)
 	r.w.traceSend(r.rank, q.id, start)
 	q.callStart = start
@@ -279,17 +292,9 @@ func commName(c *Comm) string {
 
 func (r *Rank) irecv(op op, buf Buffer, count int, dt *Datatype, source, tag int, comm *Comm) (*Request, error) {
 	name := opNames[op]
-	src := "MPI_ANY_SOURCE"
-	if source != AnySource {
-		src = fmt.Sprint(source)
-	}
-	tg := "MPI_ANY_TAG"
-	if tag != AnyTag {
-		tg = fmt.Sprint(tag)
-	}
 	r.recBegin()
 	defer r.recEnd()
-	start := r.enter(op, "%s(source=%s, tag=%s, comm %s)", name, src, tg, commName(comm))
+	start := r.enterCall(callDesc{kind: callRecv, name: name, a: source, b: tag, comm: comm})
 	if err := r.checkArgs(name, buf, count, dt, source, tag, comm, true); err != nil {
 		r.leave(op, start, 0, 0)
 		return nil, err
@@ -350,11 +355,11 @@ func (r *Rank) BufferAttach(b Buffer) error {
 // BufferDetach is MPI_Buffer_detach: it waits for buffered sends to leave
 // and returns the buffer.
 func (r *Rank) BufferDetach() (Buffer, error) {
-	r.call = "MPI_Buffer_detach"
+	r.call = textCall("MPI_Buffer_detach")
 	r.wait(func() bool { return r.bsendIdle() })
 	b := r.bsend
 	r.bsend, r.bsendUsed = Buffer{}, 0
-	r.call = "running (outside MPI)"
+	r.call = textCall("running (outside MPI)")
 	return b, nil
 }
 

@@ -30,6 +30,7 @@ func job(t *testing.T, w, h int, cfg Config, cpu func(*endpoint.CPUSpec)) *World
 	if err != nil {
 		t.Fatal(err)
 	}
+	world.LogMessages() // tests look at what every rank received
 	return world
 }
 

@@ -50,14 +50,15 @@ func (w *World) startSend(r *Rank, q *Request) error {
 	switch {
 	case eager:
 		q.proto = "eager"
-		words := toWords(q.data.Bytes[:q.bytes])
-		args := append([]uint32{uint32(r.rank), uint32(q.tag), q.comm.ctx, uint32(q.bytes), uint32(q.mode), q.id}, words...)
+		args := append(r.argBuf[:0], uint32(r.rank), uint32(q.tag), q.comm.ctx, uint32(q.bytes), uint32(q.mode), q.id)
+		args = appendWords(args, q.data.Bytes[:q.bytes])
+		r.argBuf = args
 		r.t.Compute(m.CPU.SendCycles(2 + len(args)))
 		p, err := m.SendWords(r.node.ID, dst, router.KindThread, uint32(w.h.eager), 0, args, r.t.Now())
 		if err != nil {
 			return errorf(ErrOther, opNames[q.op], "%v", err)
 		}
-		q.xfer = &endpoint.Transfer{}
+		q.xfer = &q.xferB
 		p.Xfer = q.xfer
 		q.local = true // the data went into the message
 	case w.Cfg.Protocol == "niu":
@@ -77,12 +78,12 @@ func (w *World) startSend(r *Rank, q *Request) error {
 	return nil
 }
 
-func toWords(b []byte) []uint32 {
-	w := make([]uint32, (len(b)+3)/4)
-	for i := range w {
+// appendWords appends b as little-endian words, the last zero-padded.
+func appendWords(w []uint32, b []byte) []uint32 {
+	for i := 0; i < len(b); i += 4 {
 		var x [4]byte
-		copy(x[:], b[4*i:])
-		w[i] = le.Uint32(x[:])
+		copy(x[:], b[i:])
+		w = append(w, le.Uint32(x[:]))
 	}
 	return w
 }
@@ -172,7 +173,8 @@ func (w *World) requestData(r *Rank, q *Request, e *envelope, t *endpoint.Thread
 // postSend is _MPI_Post_send at the receiver: match a posted receive, or
 // queue the announcement.
 func (w *World) postSend(r *Rank, a []uint32, t *endpoint.Thread) {
-	e := &envelope{src: int(a[0]), tag: int(int32(a[1])), ctx: a[2], bytes: int(a[3]), sreq: a[4], mode: sendMode(a[5])}
+	e := r.newEnvelope()
+	e.src, e.tag, e.ctx, e.bytes, e.sreq, e.mode = int(a[0]), int(int32(a[1])), a[2], int(a[3]), a[4], sendMode(a[5])
 	if q := w.takePosted(r, e, t); q != nil {
 		w.requestData(r, q, e, t)
 		return
@@ -231,7 +233,10 @@ func (w *World) sendData(r *Rank, a []uint32, t *endpoint.Thread) {
 	dst, addr, flag, words := int(a[1]), a[2], a[3], int(a[4])
 	stride := max(q.stride, 1)
 	if t != nil {
-		x, err := t.SendBlockNB(dst, addr, 1, q.data.Addr, stride, words)
+		// The send is seen complete only once the flag is sent too (q.xfer
+		// set last), as the handler returns its transfer then.
+		x := &q.xferB
+		err := t.SendBlockNBTo(x, dst, addr, 1, q.data.Addr, stride, words)
 		if err == nil {
 			err = t.SendInt(dst, flag, 1)
 		}
@@ -242,7 +247,7 @@ func (w *World) sendData(r *Rank, a []uint32, t *endpoint.Thread) {
 		return
 	}
 	now := w.M.Eng.Now()
-	q.xfer = &endpoint.Transfer{}
+	q.xfer = &q.xferB
 	for off := 0; off < words || off == 0; off += endpoint.MaxBlockWords {
 		n := min(endpoint.MaxBlockWords, words-off)
 		p, err := w.M.SendBlock(r.node.ID, dst, router.KindData, addr+uint32(off), 1, q.data.Addr+uint32(off)*stride, stride, n, now)
@@ -273,11 +278,15 @@ func (w *World) ctlRequestData(n *endpoint.Node, a []uint32) {
 // threadEager is the eager protocol's handler: the data is in the message.
 func (w *World) threadEager(t *endpoint.Thread, a []uint32) {
 	r := w.rankOf(t.Node())
-	e := &envelope{src: int(a[0]), tag: int(int32(a[1])), ctx: a[2], bytes: int(a[3]), mode: sendMode(a[4]), sreq: a[5], eager: true}
-	payload := make([]byte, 4*len(a[eagerHeader:]))
-	for i, x := range a[eagerHeader:] {
-		le.PutUint32(payload[4*i:], x)
+	e := r.newEnvelope()
+	e.src, e.tag, e.ctx, e.bytes, e.mode, e.sreq, e.eager = int(a[0]), int(int32(a[1])), a[2], int(a[3]), sendMode(a[4]), a[5], true
+	// The data is copied out of the message now: the arguments belong to
+	// the thread, whose record is reused once it ends.
+	payload := e.payload[:0]
+	for _, x := range a[eagerHeader:] {
+		payload = le.AppendUint32(payload, x)
 	}
+	e.payload = payload
 	copyCycles := w.M.CPU.CopyCyclesPerWord * int64(len(a)-eagerHeader)
 	if q := w.takePosted(r, e, t); q != nil {
 		t.Compute(copyCycles)
@@ -291,6 +300,5 @@ func (w *World) threadEager(t *endpoint.Thread, a []uint32) {
 	}
 	// Unexpected: the library keeps a copy until a receive asks for it.
 	t.Compute(copyCycles)
-	e.payload = payload
 	r.unexpected = append(r.unexpected, e)
 }

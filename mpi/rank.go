@@ -20,6 +20,12 @@ type Rank struct {
 	unexpected []*envelope         // sends announced before their receive
 	sends      map[uint32]*Request // sends waiting for their receiver, by id
 	sendOrder  []*Request          // every send, for reports
+	retired    []*Request          // completed requests the program never saw, for reuse
+	freeEnv    []*envelope         // envelopes whose receive completed, for reuse
+	argBuf     []uint32            // a message's words, built before sending
+	waitSet    []*Request          // what Waitall (or Sendrecv) waits for
+	waitSetFn  func() bool         // whether every request of waitSet arrived
+	freeRed    []*redColl          // reduction records of finished calls, for reuse
 	nextReq    uint32
 
 	barrier    map[uint32]*int   // thesis profile: barrierCount by communicator context
@@ -28,14 +34,16 @@ type Rank struct {
 	bsend     Buffer // attached by Buffer_attach
 	bsendUsed int
 
-	call     string // the MPI call the rank is in, for reports
-	lastAlg  string // the algorithm of the last collective call, "auto" resolved
-	internal int    // inside a collective: its messages are not user calls
+	call     callDesc // the MPI call the rank is in, for reports
+	lastAlg  string   // the algorithm of the last collective call, "auto" resolved
+	internal int      // inside a collective: its messages are not user calls
 	stats    [numOps]OpStats
 	coll     map[string]*OpStats // collective calls, by MPI name
-	log      []Message
-	rec      *recorder // when the run is recorded
-	end      des.Time  // when the rank's program returned (0 before)
+	log      []Message           // with World.LogMessages
+	received int                 // messages received
+	sent     int                 // sends posted
+	rec      *recorder           // when the run is recorded
+	end      des.Time            // when the rank's program returned (0 before)
 	ended    bool
 }
 
@@ -106,11 +114,22 @@ func (r *Rank) Free(b Buffer) error {
 // charged call_cycles.
 func (r *Rank) enter(op op, format string, a ...any) des.Time {
 	if r.internal == 0 {
-		r.call = fmt.Sprintf(format, a...)
+		r.call = textCall(fmt.Sprintf(format, a...))
 	}
 	start := r.t.Now()
 	r.t.Compute(r.w.M.CPU.CallCycles)
 	_ = op
+	return start
+}
+
+// enterCall is enter with the call's description in parts, formatted
+// only if a report needs it.
+func (r *Rank) enterCall(d callDesc) des.Time {
+	if r.internal == 0 {
+		r.call = d
+	}
+	start := r.t.Now()
+	r.t.Compute(r.w.M.CPU.CallCycles)
 	return start
 }
 
@@ -121,7 +140,27 @@ func (r *Rank) leave(op op, start des.Time, bytes int, blocked des.Time) {
 	}
 	r.stats[op].add(r.t.Now()-start, bytes, blocked)
 	r.w.traceCall(r, opNames[op], start, r.t.Now())
-	r.call = "running (outside MPI)"
+	r.call = textCall("running (outside MPI)")
+}
+
+// waitAll is wait until every non-nil request of qs has arrived, without
+// making a closure per call.
+func (r *Rank) waitAll(qs ...*Request) des.Time {
+	if r.waitSetFn == nil {
+		r.waitSetFn = func() bool {
+			for _, q := range r.waitSet {
+				if q != nil && !q.arrived() {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	r.waitSet = append(r.waitSet[:0], qs...)
+	d := r.wait(r.waitSetFn)
+	clear(r.waitSet)
+	r.waitSet = r.waitSet[:0]
+	return d
 }
 
 // wait blocks the rank's main thread in a wait loop until cond holds and
@@ -131,6 +170,6 @@ func (r *Rank) wait(cond func() bool) des.Time {
 		return 0
 	}
 	start := r.t.Now()
-	r.t.WaitUntil(r.call, cond)
+	r.t.WaitFor((*rankCall)(r), cond)
 	return r.t.Now() - start
 }

@@ -253,7 +253,7 @@ func onlyPosted(deps []int32, state []uint8) bool {
 // has arrived (or, with need empty, any of pend), completes the arrived
 // ones and returns their operations.
 func (r *Rank) waitQuiet(pend, need []int32, reqs []*Request) ([]int32, error) {
-	r.call = fmt.Sprintf("replaying a schedule: waiting for %d of %d posted operations", max(len(need), 1), len(pend))
+	r.call = textCall(fmt.Sprintf("replaying a schedule: waiting for %d of %d posted operations", max(len(need), 1), len(pend)))
 	r.wait(func() bool {
 		if len(need) == 0 {
 			return slices.ContainsFunc(pend, func(i int32) bool { return reqs[i].arrived() })

@@ -67,6 +67,9 @@ type Request struct {
 	got    bool   // receive: the data is in place without a flag (eager)
 	local  bool   // send: complete as soon as it is handed over (eager, buffered)
 	xfer   *endpoint.Transfer
+	xferB  endpoint.Transfer // what xfer points to, when the library follows its own message
+
+	arrivedFn func() bool // arrived, made once per request record: a wait allocates nothing
 
 	matched   bool
 	from      *envelope // receive: the send it matched
@@ -133,8 +136,11 @@ func (r *Rank) complete(q *Request) {
 		if q.from != nil {
 			r.w.traceMessage(q.from.src, q.from.sreq, r.rank, q.status.Bytes, q.proto, r.t.Now())
 		}
-		r.log = append(r.log, Message{Source: q.status.Source, Dest: q.comm.rank, Tag: q.status.Tag, Bytes: q.status.Bytes,
-			Protocol: q.proto, Posted: q.posted, Handshake: q.handshake, Done: r.t.Now()})
+		r.received++
+		if r.w.logMsgs {
+			r.log = append(r.log, Message{Source: q.status.Source, Dest: q.comm.rank, Tag: q.status.Tag, Bytes: q.status.Bytes,
+				Protocol: q.proto, Posted: q.posted, Handshake: q.handshake, Done: r.t.Now()})
+		}
 		if q.flag.Bytes != nil {
 			r.node.Mem.Free(q.flag.Addr)
 		}
@@ -187,33 +193,33 @@ func (r *Rank) Test(q *Request) (bool, Status, error) {
 // Waitall is MPI_Waitall; the error is the first request's error, if any.
 func (r *Rank) Waitall(qs []*Request) ([]Status, error) {
 	start := r.enter(opWaitall, "MPI_Waitall on %d requests", len(qs))
+	st := make([]Status, len(qs))
+	return st, r.waitall(start, qs, st)
+}
+
+// waitall is Waitall after its call's charge, filling st (nil for none).
+func (r *Rank) waitall(start des.Time, qs []*Request, st []Status) error {
 	// After the call's charge: a replay's waits are not charged, so
 	// the charge is the program's computation.
 	r.recBegin()
 	defer r.recEnd()
-	blocked := r.wait(func() bool {
-		for _, q := range qs {
-			if q != nil && !q.arrived() {
-				return false
-			}
-		}
-		return true
-	})
-	st := make([]Status, len(qs))
+	blocked := r.waitAll(qs...)
 	var first error
 	for i, q := range qs {
 		if q == nil {
 			continue
 		}
 		r.complete(q)
-		st[i] = q.status
+		if st != nil {
+			st[i] = q.status
+		}
 		if first == nil {
 			first = q.err
 		}
 	}
 	r.recJoin(qs...)
 	r.leave(opWaitall, start, 0, blocked)
-	return st, first
+	return first
 }
 
 // Waitany is MPI_Waitany: it completes the first arrived request, in index

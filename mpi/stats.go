@@ -97,5 +97,15 @@ type Message struct {
 	Done              des.Time
 }
 
-// Messages returns the messages this rank received, in completion order.
+// Messages returns the messages this rank received, in completion order,
+// if World.LogMessages was called before the run (nil otherwise).
 func (r *Rank) Messages() []Message { return r.log }
+
+// Received counts the point-to-point messages this rank received (a
+// collective's included), logged or not.
+func (r *Rank) Received() int { return r.received }
+
+// LogMessages makes every rank keep the list Messages returns. A run
+// without it keeps no per-message record, so its memory does not grow with
+// its length.
+func (w *World) LogMessages() { w.logMsgs = true }

@@ -103,13 +103,13 @@ func (r *Rank) thesisBarrier(c *Comm) error {
 		if err := r.t.CreateThread(c.group.WorldRank(0), w.h.barrierArrive, c.ctx); err != nil {
 			return errorf(ErrOther, "MPI_Barrier", "%v", err)
 		}
-		r.call = prev + " (waiting for rank 0's release)"
+		r.call = textCall(prev.String() + " (waiting for rank 0's release)")
 		r.wait(func() bool { return *count != 0 })
 		*count = 0
 		return nil
 	}
 	*count++
-	r.call = prev + " (rank 0 waiting for every barrierCount increment)"
+	r.call = textCall(prev.String() + " (rank 0 waiting for every barrierCount increment)")
 	r.wait(func() bool { return *count >= P })
 	*count = 0
 	for i := 1; i < P; i++ {
@@ -156,7 +156,7 @@ func (r *Rank) thesisContext(c *Comm) (uint32, error) {
 			return 0, errorf(ErrOther, "MPI_Comm_dup", "%v", err)
 		}
 		prev := r.call
-		r.call = prev + " (waiting for the new context id from rank 0)"
+		r.call = textCall(prev.String() + " (waiting for the new context id from rank 0)")
 		r.wait(func() bool { return flag.Uint32(0) != 0 })
 		r.call = prev
 		id = flag.Uint32(0)

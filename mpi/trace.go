@@ -41,7 +41,7 @@ func (w *World) traceCall(r *Rank, name string, start, end des.Time) {
 	}
 	d := w.us(end - start)
 	w.trace.events = append(w.trace.events, traceEvent{Name: name, Cat: "mpi", Ph: "X", Ts: w.us(start), Dur: &d, Tid: r.rank,
-		Args: map[string]any{"call": r.call, "cycles": end - start}})
+		Args: map[string]any{"call": r.call.String(), "cycles": end - start}})
 }
 
 func (w *World) traceSend(src int, id uint32, at des.Time) {

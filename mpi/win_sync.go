@@ -151,7 +151,7 @@ func (win *Win) Start(g *Group) error {
 	}
 	win.startGroup = js
 	win.fenced = false
-	r.call = fmt.Sprintf("%s(waiting for the posts of ranks %v)", name, js)
+	r.call = textCall(fmt.Sprintf("%s(waiting for the posts of ranks %v)", name, js))
 	blocked = r.wait(func() bool {
 		for _, j := range js {
 			if win.flag(flagPost, j) < win.postSeen[j] {
@@ -222,7 +222,7 @@ func (win *Win) Wait() error {
 	for _, j := range js {
 		win.waitSeen[j]++
 	}
-	r.call = fmt.Sprintf("%s(waiting for ranks %v to complete)", name, js)
+	r.call = textCall(fmt.Sprintf("%s(waiting for ranks %v to complete)", name, js))
 	blocked = r.wait(func() bool { return win.completed(js) })
 	win.postGroup = nil
 	return nil

@@ -19,9 +19,10 @@ type World struct {
 	nextCtx  uint32 // context ids handed out by the highest-numbered tile
 	err      error
 	trace    *tracer
-	collArgs map[string]collCall // collective calls some ranks have made, for the mismatch check
-	optTrees map[int]*optTree    // optimal bcast trees by communicator size (coll_optimal.go)
-	rma      rmaState            // one-sided communication's windows and handlers (win.go)
+	collArgs map[collKey]collCall // collective calls some ranks have made, for the mismatch check
+	optTrees map[int]*optTree     // optimal bcast trees by communicator size (coll_optimal.go)
+	logMsgs  bool                 // ranks keep their Messages
+	rma      rmaState             // one-sided communication's windows and handlers (win.go)
 }
 
 type handlers struct {
@@ -41,7 +42,7 @@ func NewWorld(m *endpoint.Machine, cfg Config) (*World, error) {
 	if cfg.Procs == 0 {
 		cfg.Procs = len(m.Nodes)
 	}
-	w := &World{M: m, Cfg: cfg, nextCtx: firstFreeContext, collArgs: map[string]collCall{}}
+	w := &World{M: m, Cfg: cfg, nextCtx: firstFreeContext, collArgs: map[collKey]collCall{}}
 	w.h = handlers{
 		postSend:       m.Register("_MPI_Post_send", w.threadPostSend),
 		requestData:    m.Register("_MPI_Request_data", w.threadRequestData),
@@ -84,15 +85,15 @@ func (w *World) Launch(prog func(r *Rank)) {
 					if !ok {
 						panic(v)
 					}
-					r.call = "failed: " + e.Error()
+					r.call = textCall("failed: " + e.Error())
 					w.fail(fmt.Errorf("rank %d: %w", r.rank, e))
 				}
 			}()
 			prog(r)
 			r.end, r.ended = r.t.Now(), true
 			r.recFlush()
-			if r.call == "" {
-				r.call = "finished"
+			if r.call == (callDesc{}) {
+				r.call = textCall("finished")
 			}
 		})
 	}
@@ -133,7 +134,7 @@ func (e *DeadlockError) Error() string {
 func (w *World) report() string {
 	var b strings.Builder
 	for _, r := range w.Ranks {
-		if r.call != "finished" {
+		if r.call != textCall("finished") {
 			fmt.Fprintf(&b, "  rank %d in %s\n", r.rank, r.call)
 		}
 	}

@@ -141,7 +141,7 @@ func (sc0 *Scenario) RunGoalFlit(s *goal.Schedule, record func(*mpi.Trace)) (*Go
 	for i, r := range w.Ranks {
 		at, _ := r.Finished()
 		res.RankFinish[i] = float64(at)
-		res.Messages += len(r.Messages())
+		res.Messages += r.Received()
 	}
 	res.MaxFinish = slices.Max(res.RankFinish)
 	return res, nil
