@@ -48,11 +48,20 @@ func NewPipe[T any](eng *des.Engine, lat des.Time, wake int32) *Pipe[T] {
 func (p *Pipe[T]) SetWake(id int32) { p.wake = id }
 
 // Send puts v on the pipe at cycle now.
-func (p *Pipe[T]) Send(now des.Time, v T) {
+func (p *Pipe[T]) Send(now des.Time, v T) { *p.slot(now) = v }
+
+// slot appends an item sent at cycle now and returns where its value goes,
+// so that a sender can fill it in place. Writing through the buffer
+// instead of building an entry on the stack and copying it matters for
+// flits: a 20-byte value copied twice in a row through the stack moves as
+// two overlapping 16-byte halves, and the processor cannot forward such a
+// pair of stores to the load that follows them, which stalls every copy.
+func (p *Pipe[T]) slot(now des.Time) *T {
 	if p.n == len(p.buf) {
 		p.grow()
 	}
-	p.buf[(p.head+p.n)&(len(p.buf)-1)] = pipeEntry[T]{at: now + p.lat, v: v}
+	e := &p.buf[(p.head+p.n)&(len(p.buf)-1)]
+	e.at = now + p.lat
 	p.n++
 	if p.due != nil {
 		p.due[(now+p.lat)&(dueSlots-1)] |= p.bit
@@ -60,6 +69,15 @@ func (p *Pipe[T]) Send(now des.Time, v T) {
 		*p.notify |= p.bit
 	}
 	p.eng.Wake(p.wake, now+p.lat)
+	return &e.v
+}
+
+// front is the oldest item, in place; call only when Ready. drop removes it.
+func (p *Pipe[T]) front() *T { return &p.buf[p.head].v }
+
+func (p *Pipe[T]) drop() {
+	p.head = (p.head + 1) & (len(p.buf) - 1)
+	p.n--
 }
 
 // Ready reports whether an item has arrived by cycle now.

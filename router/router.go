@@ -57,28 +57,6 @@ func (r *Router) burstLen(vc *inVC, limit int) int {
 	return n
 }
 
-func (r *Router) push(vc *inVC, f Flit) bool {
-	if vc.n == int(r.depth) {
-		return false
-	}
-	i := vc.head + int32(vc.n)
-	if i >= r.depth {
-		i -= r.depth
-	}
-	r.store[vc.base+i] = f
-	vc.n++
-	return true
-}
-
-func (r *Router) pop(vc *inVC) Flit {
-	f := r.store[vc.base+vc.head]
-	if vc.head++; vc.head == r.depth {
-		vc.head = 0
-	}
-	vc.n--
-	return f
-}
-
 type inPort struct {
 	flits   *Pipe[Flit] // from upstream; nil on a mesh edge
 	credits *Pipe[int8] // to upstream
@@ -297,7 +275,9 @@ func (r *Router) receive(now des.Time) {
 		p := mesh.Port(k)
 		ip := &r.in[p]
 		for ip.flits.Ready(now) {
-			f := ip.flits.Recv()
+			// The flit moves from the channel straight into its slot,
+			// with no copy on the stack (see Pipe.slot).
+			f := ip.flits.front()
 			vc := &ip.vcs[f.VC]
 			if vc.n == 0 {
 				k := int(p)*v + int(f.VC)
@@ -306,9 +286,16 @@ func (r *Router) receive(now des.Time) {
 					r.routeMask |= 1 << k
 				}
 			}
-			if !r.push(vc, f) {
+			if vc.n == int(r.depth) {
 				panic(fmt.Sprintf("%s in %v vc%d: buffer overflow (credit protocol violated)", r.Name, p, f.VC))
 			}
+			i := vc.head + int32(vc.n)
+			if i >= r.depth {
+				i -= r.depth
+			}
+			r.store[vc.base+i] = *f
+			vc.n++
+			ip.flits.drop()
 			r.flits++
 		}
 		if ip.flits.n == 0 {
@@ -348,24 +335,32 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 	ip := &r.in[r.portOf[k]]
 	i := int(r.vcOf[k])
 	vc := &ip.vcs[i]
-	f := r.pop(vc)
-	r.flits--
+	// The flit is copied once, from its slot straight into the output
+	// channel (see Pipe.slot), and its slot is then released.
+	f := &r.store[vc.base+vc.head]
+	if r.trace != nil {
+		r.trace(r.node, r.portOf[k], vc.out, *f)
+	}
 	if ip.rr = i + 1; ip.rr == len(ip.vcs) {
 		ip.rr = 0
 	}
 	ip.credits.Send(now, int8(i))
-	if r.trace != nil {
-		r.trace(r.node, r.portOf[k], vc.out, f)
+	out := op.flits.slot(now)
+	*out = *f
+	out.VC = vc.outVC
+	tail := f.Tail
+	if vc.head++; vc.head == r.depth {
+		vc.head = 0
 	}
-	f.VC = vc.outVC
+	vc.n--
+	r.flits--
 	op.credit[vc.outVC]--
-	op.flits.Send(now, f)
 	op.sent++
 	op.sentVC[vc.outVC]++
 	r.Stats.Traversals++
 	r.eng.Progress()
 	r.since[k] = now
-	if f.Tail {
+	if tail {
 		op.owner[vc.outVC] = -1
 		op.held &^= 1 << vc.outVC
 		vc.state = vcIdle
