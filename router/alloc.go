@@ -33,7 +33,7 @@ func (r *Router) allocVCs(now des.Time) {
 	var outs uint8
 	for m := r.waitMask; m != 0; m &= m - 1 {
 		k := bits.TrailingZeros64(m)
-		o := r.in[r.portOf[k]].vcs[r.vcOf[k]].out
+		o := r.ivc[k].out
 		req[o] |= 1 << k
 		outs |= 1 << o
 	}
@@ -52,7 +52,7 @@ func (r *Router) allocVCs(now des.Time) {
 		for _, part := range [2]uint64{m &^ below, below} {
 			for ; part != 0; part &= part - 1 {
 				q := bits.TrailingZeros64(part)
-				vc := &r.in[r.portOf[q]].vcs[r.vcOf[q]]
+				vc := &r.ivc[q]
 				free := ^op.held & all
 				grant := -1
 				switch {
@@ -76,7 +76,7 @@ func (r *Router) allocVCs(now des.Time) {
 					r.Stats.VCStalls++
 					continue
 				}
-				op.owner[grant] = int16(q)
+				op.owner[grant] = int8(q)
 				op.held |= 1 << grant
 				if op.vcRR = grant + 1; op.vcRR == v {
 					op.vcRR = 0
@@ -125,7 +125,7 @@ func (r *Router) allocSwitch(now des.Time) {
 		for _, part := range [2]uint64{pm &^ below, below} {
 			for ; part != 0 && picked < ip.width; part &= part - 1 {
 				i := bits.TrailingZeros64(part)
-				vc := &ip.vcs[i]
+				vc := &r.ivc[int(p)*v+i]
 				if vc.n == 0 || now < vc.ready {
 					continue
 				}
@@ -137,7 +137,7 @@ func (r *Router) allocSwitch(now des.Time) {
 				}
 				n := 1
 				if burst > 1 {
-					n = r.burstLen(vc, min(burst, ip.width-picked, c))
+					n = r.burstLen(vc, min(burst, ip.width-picked, int(c)))
 				}
 				k := int8(int(p)*v + i)
 				reqs := &r.saReq[o]

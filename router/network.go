@@ -131,7 +131,7 @@ func (n *Network) LinkVCCounts(dst []uint64) []uint64 {
 	for _, r := range n.Routers {
 		for p := mesh.North; p < mesh.NumPorts; p++ {
 			if r.out[p].flits != nil {
-				dst = append(dst, r.out[p].sentVC...)
+				dst = append(dst, r.sentVC[int(p)*r.vcs:int(p+1)*r.vcs]...)
 			}
 		}
 	}
@@ -189,8 +189,8 @@ func (n *Network) CheckQuiescent() error {
 			if op.credits.Len() != 0 {
 				return fmt.Errorf("%s out %v: %d credits in flight", r.Name, p, op.credits.Len())
 			}
-			for v := range op.credit {
-				if op.credit[v] != n.Spec.VCBuf || op.owner[v] != -1 {
+			for v := range n.Spec.VCs {
+				if int(op.credit[v]) != n.Spec.VCBuf || op.owner[v] != -1 {
 					return fmt.Errorf("%s out %v vc%d: %d of %d credits, owner %d", r.Name, p, v, op.credit[v], n.Spec.VCBuf, op.owner[v])
 				}
 			}

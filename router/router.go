@@ -60,23 +60,24 @@ func (r *Router) burstLen(vc *inVC, limit int) int {
 type inPort struct {
 	flits   *Pipe[Flit] // from upstream; nil on a mesh edge
 	credits *Pipe[int8] // to upstream
-	vcs     []inVC
-	width   int // flits it may send through the switch per cycle
-	rr      int
+	width   int         // flits it may send through the switch per cycle
+	rr      int         // VC first in line for the switch
 }
 
+// outPort keeps its per-VC state in small arrays inside the router, not
+// in slices of their own, so that allocation reads no slice headers and
+// touches no cache lines beyond the router's.
 type outPort struct {
-	flits   *Pipe[Flit] // to downstream; nil on a mesh edge
-	credits *Pipe[int8] // from downstream
-	credit  []int       // free downstream buffer slots per VC
-	owner   []int16     // input VC (port*VCs+vc) holding each output VC, -1 if free
-	held    uint16      // bit c set while output VC c has an owner
+	flits   *Pipe[Flit]   // to downstream; nil on a mesh edge
+	credits *Pipe[int8]   // from downstream
+	credit  [MaxVCs]int16 // free downstream buffer slots per VC (vc_buf <= 1024)
+	owner   [MaxVCs]int8  // input VC (port*VCs+vc) holding each output VC, -1 if free
+	held    uint16        // bit c set while output VC c has an owner
 	width   int
 	vaRR    int // input VC first in line for the next VC grant
 	vcRR    int // output VC first in line (vc_alloc = round_robin)
 	saRR    int
-	sent    uint64   // flits sent, for link utilisation
-	sentVC  []uint64 // flits sent per output VC, for VC balance
+	sent    uint64 // flits sent, for link utilisation
 }
 
 // Stats are a router's cumulative counters.
@@ -111,6 +112,7 @@ type Router struct {
 	eng      *des.Engine
 	spec     *Spec
 	store    []Flit // every input VC's ring, vc_buf slots each, in input-VC order
+	ivc      []inVC // input VCs by index port*VCs+vc
 	in       [mesh.NumPorts]inPort
 	out      [mesh.NumPorts]outPort
 	Stats    Stats
@@ -124,11 +126,12 @@ type Router struct {
 	saReq [mesh.NumPorts]switchReqs
 
 	// Cold state.
-	since []des.Time // per input VC: the cycle its front last moved, for stall ages
-	Name  string
-	node  int
-	topo  mesh.Topology
-	id    int32
+	since  []des.Time // per input VC: the cycle its front last moved, for stall ages
+	sentVC []uint64   // flits sent per output VC (port*VCs+vc), for VC balance
+	Name   string
+	node   int
+	topo   mesh.Topology
+	id     int32
 }
 
 func newRouter(eng *des.Engine, spec *Spec, topo mesh.Topology, node int) *Router {
@@ -138,26 +141,18 @@ func newRouter(eng *des.Engine, spec *Spec, topo mesh.Topology, node int) *Route
 	v := spec.VCs
 	r.store = make([]Flit, int(mesh.NumPorts)*v*spec.VCBuf)
 	r.since = make([]des.Time, int(mesh.NumPorts)*v)
-	vcs := make([]inVC, int(mesh.NumPorts)*v)
-	owners := make([]int16, int(mesh.NumPorts)*v)
-	credits := make([]int, int(mesh.NumPorts)*v)
-	sentVC := make([]uint64, int(mesh.NumPorts)*v)
+	r.ivc = make([]inVC, int(mesh.NumPorts)*v)
+	r.sentVC = make([]uint64, int(mesh.NumPorts)*v)
+	for k := range r.ivc {
+		r.ivc[k].base = int32(k * spec.VCBuf)
+	}
 	for p := range mesh.NumPorts {
-		ip := &r.in[p]
-		ip.vcs = vcs[int(p)*v : int(p+1)*v]
-		ip.width = spec.linkWidth()
-		for i := range ip.vcs {
-			k := int(p)*v + i
-			ip.vcs[i].base = int32(k * spec.VCBuf)
-		}
+		r.in[p].width = spec.linkWidth()
 		op := &r.out[p]
-		op.owner = owners[int(p)*v : int(p+1)*v]
-		op.credit = credits[int(p)*v : int(p+1)*v]
-		op.sentVC = sentVC[int(p)*v : int(p+1)*v]
 		op.width = spec.linkWidth()
-		for i := range op.owner {
+		for i := range v {
 			op.owner[i] = -1
-			op.credit[i] = spec.VCBuf
+			op.credit[i] = int16(spec.VCBuf)
 		}
 	}
 	for k := 0; k < int(mesh.NumPorts)*v; k++ {
@@ -176,7 +171,10 @@ func (r *Router) LinkFlits(p mesh.Port) uint64 { return r.out[p].sent }
 
 // LinkVCFlits is the number of flits sent through output port p on its
 // output VC vc so far.
-func (r *Router) LinkVCFlits(p mesh.Port, vc int) uint64 { return r.out[p].sentVC[vc] }
+func (r *Router) LinkVCFlits(p mesh.Port, vc int) uint64 { return r.sentVC[int(p)*r.vcs+vc] }
+
+// inVC is input VC i of port p.
+func (r *Router) inVC(p mesh.Port, i int) *inVC { return &r.ivc[int(p)*r.vcs+i] }
 
 // Tick runs one router cycle: receive, route, allocate VCs, allocate the
 // switch and send. It returns the next cycle it has work in.
@@ -278,9 +276,9 @@ func (r *Router) receive(now des.Time) {
 			// The flit moves from the channel straight into its slot,
 			// with no copy on the stack (see Pipe.slot).
 			f := ip.flits.front()
-			vc := &ip.vcs[f.VC]
+			k := int(p)*v + int(f.VC)
+			vc := &r.ivc[k]
 			if vc.n == 0 {
-				k := int(p)*v + int(f.VC)
 				r.since[k] = now
 				if vc.state == vcIdle {
 					r.routeMask |= 1 << k
@@ -309,7 +307,7 @@ func (r *Router) receive(now des.Time) {
 func (r *Router) route(now des.Time) {
 	for m := r.routeMask; m != 0; m &= m - 1 {
 		k := bits.TrailingZeros64(m)
-		vc := &r.in[r.portOf[k]].vcs[r.vcOf[k]]
+		vc := &r.ivc[k]
 		if vc.state == vcIdle {
 			f := r.front(vc)
 			if !f.Head {
@@ -334,14 +332,14 @@ func (r *Router) route(now des.Time) {
 func (r *Router) send(now des.Time, k int, op *outPort) {
 	ip := &r.in[r.portOf[k]]
 	i := int(r.vcOf[k])
-	vc := &ip.vcs[i]
+	vc := &r.ivc[k]
 	// The flit is copied once, from its slot straight into the output
 	// channel (see Pipe.slot), and its slot is then released.
 	f := &r.store[vc.base+vc.head]
 	if r.trace != nil {
 		r.trace(r.node, r.portOf[k], vc.out, *f)
 	}
-	if ip.rr = i + 1; ip.rr == len(ip.vcs) {
+	if ip.rr = i + 1; ip.rr == r.vcs {
 		ip.rr = 0
 	}
 	ip.credits.Send(now, int8(i))
@@ -356,7 +354,7 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 	r.flits--
 	op.credit[vc.outVC]--
 	op.sent++
-	op.sentVC[vc.outVC]++
+	r.sentVC[int(vc.out)*r.vcs+int(vc.outVC)]++
 	r.Stats.Traversals++
 	r.eng.Progress()
 	r.since[k] = now
@@ -375,8 +373,8 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 func (r *Router) describe(now des.Time, b *strings.Builder, pktName func(int32) string) {
 	v := r.spec.VCs
 	for p := range mesh.NumPorts {
-		for i := range r.in[p].vcs {
-			vc := &r.in[p].vcs[i]
+		for i := range v {
+			vc := r.inVC(p, i)
 			if vc.n == 0 {
 				continue
 			}
@@ -388,7 +386,7 @@ func (r *Router) describe(now des.Time, b *strings.Builder, pktName func(int32) 
 			switch {
 			case vc.state == vcWaitVC:
 				b.WriteString("; all output VCs held by:")
-				for k, q := range r.out[vc.out].owner {
+				for k, q := range r.out[vc.out].owner[:v] {
 					if q >= 0 {
 						fmt.Fprintf(b, " vc%d<-%v vc%d", k, mesh.Port(int(q)/v), int(q)%v)
 					}

@@ -43,7 +43,7 @@ func testVCStateMachine(t *testing.T, rate int) {
 	}
 	b.watch(0, 100, func(now des.Time) {
 		for i, p := range ports {
-			s := r.in[p].vcs[0].state
+			s := r.inVC(p, 0).state
 			if n := len(seq[i]); n == 0 || seq[i][n-1] != s {
 				seq[i] = append(seq[i], s)
 			}
@@ -159,9 +159,9 @@ func testCreditConservation(t *testing.T, rate int) {
 						continue
 					}
 					j, _ := b.m.Neighbor(i, p)
-					down := &b.net.Routers[j].in[p.Opposite()]
+					down := b.net.Routers[j]
 					for v := range spec.VCs {
-						check(now, r.Name+" out "+p.String(), op.credit[v], pipeFlits(op.flits, int8(v)), down.vcs[v].n, pipeCredits(op.credits, int8(v)))
+						check(now, r.Name+" out "+p.String(), int(op.credit[v]), pipeFlits(op.flits, int8(v)), down.inVC(p.Opposite(), v).n, pipeCredits(op.credits, int8(v)))
 					}
 				}
 				// The NIU ends: injection into the router, ejection to a
@@ -169,8 +169,8 @@ func testCreditConservation(t *testing.T, rate int) {
 				ni := b.nis[i]
 				for v := range spec.VCs {
 					lp := b.net.Local[i]
-					check(now, r.Name+" inject", ni.credit[v], pipeFlits(lp.Inject, int8(v)), r.in[mesh.Local].vcs[v].n, pipeCredits(lp.InjectCredit, int8(v)))
-					check(now, r.Name+" eject", r.out[mesh.Local].credit[v], pipeFlits(lp.Eject, int8(v)), 0, pipeCredits(lp.EjectCredit, int8(v)))
+					check(now, r.Name+" inject", ni.credit[v], pipeFlits(lp.Inject, int8(v)), r.inVC(mesh.Local, v).n, pipeCredits(lp.InjectCredit, int8(v)))
+					check(now, r.Name+" eject", int(r.out[mesh.Local].credit[v]), pipeFlits(lp.Eject, int8(v)), 0, pipeCredits(lp.EjectCredit, int8(v)))
 				}
 			}
 		})
