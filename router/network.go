@@ -46,21 +46,26 @@ func Build(eng *des.Engine, topo mesh.Topology, spec Spec) *Network {
 			}
 			d := n.Routers[j]
 			q := p.Opposite()
-			link := NewPipe[Flit](eng, hop+sp.LinkLatency, d.id)
+			link := &d.inLinks[q]
+			link.init(eng, hop+sp.LinkLatency, d.id)
 			r.out[p].flits = link
 			d.in[q].flits = link
-			credit := NewPipe[int8](eng, sp.CreditDelay, r.id)
+			credit := &r.inCredits[p]
+			credit.init(eng, sp.CreditDelay, r.id)
 			d.in[q].credits = credit
 			r.out[p].credits = credit
 		}
 	}
 	n.Local = make([]LocalPort, len(n.Routers))
 	for i, r := range n.Routers {
+		// The channels into the router live inside it, as the links'.
+		r.inLinks[mesh.Local].init(eng, sp.InjectLatency, r.id)
+		r.inCredits[mesh.Local].init(eng, sp.CreditDelay, r.id)
 		lp := LocalPort{
-			Inject:       NewPipe[Flit](eng, sp.InjectLatency, r.id),
+			Inject:       &r.inLinks[mesh.Local],
 			InjectCredit: NewPipe[int8](eng, sp.CreditDelay, -1),
 			Eject:        NewPipe[Flit](eng, hop+sp.EjectLatency, -1),
-			EjectCredit:  NewPipe[int8](eng, sp.CreditDelay, r.id),
+			EjectCredit:  &r.inCredits[mesh.Local],
 		}
 		r.in[mesh.Local].flits = lp.Inject
 		r.in[mesh.Local].credits = lp.InjectCredit

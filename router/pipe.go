@@ -10,22 +10,26 @@ type pipeEntry[T any] struct {
 // Pipe is a channel with a fixed delay: what is sent at cycle t can be
 // received from cycle t+Lat on. Every send wakes the consumer for the
 // arrival cycle, so consumers sleep while things are in flight.
+//
+// The fields both ends use on every item come first and fill one 64-byte
+// line (buf to bit); a router keeps its incoming channels inside itself
+// (see Build), so that they share its cache lines.
 type Pipe[T any] struct {
 	buf  []pipeEntry[T]
-	head int
-	n    int
+	head int32
+	n    int32
 	lat  des.Time
 	eng  *des.Engine
-	wake int32
-	// notify, if set, gets bit or'ed in on every send, so a consumer with
-	// many input channels visits only those with something in them.
-	notify *uint16
-	bit    uint16
 	// due, if set (instead of notify), gets bit or'ed into the slot of the
 	// arrival cycle, so a consumer visits a channel only in the cycles
 	// something arrives on it, not while it is in flight. It needs
 	// lat < dueSlots and a consumer that ticks in every arrival cycle.
-	due *[dueSlots]uint16
+	due  *[dueSlots]uint16
+	wake int32
+	bit  uint16
+	// notify, if set, gets bit or'ed in on every send, so a consumer with
+	// many input channels visits only those with something in them.
+	notify *uint16
 	// reserve is the buffer the first send makes: the most items the
 	// channel can hold at once, when its consumer knows it (see Reserve).
 	reserve int
@@ -43,6 +47,11 @@ func NewPipe[T any](eng *des.Engine, lat des.Time, wake int32) *Pipe[T] {
 	return &Pipe[T]{lat: lat, eng: eng, wake: wake}
 }
 
+// init makes p, in place, what NewPipe would return.
+func (p *Pipe[T]) init(eng *des.Engine, lat des.Time, wake int32) {
+	*p = Pipe[T]{lat: lat, eng: eng, wake: wake}
+}
+
 // SetWake changes which ticker the pipe wakes; used when the consumer is
 // registered after the pipe is built.
 func (p *Pipe[T]) SetWake(id int32) { p.wake = id }
@@ -57,10 +66,10 @@ func (p *Pipe[T]) Send(now des.Time, v T) { *p.slot(now) = v }
 // two overlapping 16-byte halves, and the processor cannot forward such a
 // pair of stores to the load that follows them, which stalls every copy.
 func (p *Pipe[T]) slot(now des.Time) *T {
-	if p.n == len(p.buf) {
+	if int(p.n) == len(p.buf) {
 		p.grow()
 	}
-	e := &p.buf[(p.head+p.n)&(len(p.buf)-1)]
+	e := &p.buf[int(p.head+p.n)&(len(p.buf)-1)]
 	e.at = now + p.lat
 	p.n++
 	if p.due != nil {
@@ -76,7 +85,7 @@ func (p *Pipe[T]) slot(now des.Time) *T {
 func (p *Pipe[T]) front() *T { return &p.buf[p.head].v }
 
 func (p *Pipe[T]) drop() {
-	p.head = (p.head + 1) & (len(p.buf) - 1)
+	p.head = (p.head + 1) & int32(len(p.buf)-1)
 	p.n--
 }
 
@@ -86,7 +95,7 @@ func (p *Pipe[T]) Ready(now des.Time) bool { return p.n > 0 && p.buf[p.head].at 
 // Recv takes the oldest item; call only when Ready.
 func (p *Pipe[T]) Recv() T {
 	v := p.buf[p.head].v
-	p.head = (p.head + 1) & (len(p.buf) - 1)
+	p.head = (p.head + 1) & int32(len(p.buf)-1)
 	p.n--
 	return v
 }
@@ -100,7 +109,7 @@ func (p *Pipe[T]) Next() des.Time {
 }
 
 // Len is the number of items in flight.
-func (p *Pipe[T]) Len() int { return p.n }
+func (p *Pipe[T]) Len() int { return int(p.n) }
 
 // Reserve sets the buffer the first send makes to hold n items (rounded
 // up to a power of two): the most the channel can ever hold, so that it
@@ -122,8 +131,8 @@ func (p *Pipe[T]) grow() {
 		}
 	}
 	nb := make([]pipeEntry[T], size)
-	for i := 0; i < p.n; i++ {
-		nb[i] = p.buf[(p.head+i)&(len(p.buf)-1)]
+	for i := range int(p.n) {
+		nb[i] = p.buf[(int(p.head)+i)&(len(p.buf)-1)]
 	}
 	p.buf, p.head = nb, 0
 }

@@ -24,30 +24,32 @@ const MaxVCs = 12
 var stateNames = [...]string{"idle", "routing", "waiting for an output VC", "active"}
 
 // inVC is one input virtual channel: 32 bytes, two to a cache line. Its
-// flits are a ring of vc_buf slots in the router's flit store; the cycle
-// its front last moved (for stall reports) is in the router's since, which
-// only describe reads.
+// flits are a ring of vc_buf slots in the router's flit store. The cycle
+// its front last moved (for stall reports) is here too, although only
+// describe reads it, because it is written on every move and a line of
+// its own would cost a cache miss each time.
 type inVC struct {
 	ready des.Time  // cycle from which the current stage may proceed
-	n     int       // flits buffered
+	since des.Time  // cycle the front last moved
 	base  int32     // first slot of its ring in the router's flit store
-	head  int32     // front of the ring, 0 <= head < vc_buf
+	n     int16     // flits buffered (vc_buf <= 1024)
+	head  int16     // front of the ring, 0 <= head < vc_buf
 	state uint8     // vcIdle .. vcActive
 	out   mesh.Port // output port of the packet at the front
 	outVC int8      // output VC it holds (vcActive)
 	fixed bool      // the head asked to keep its VC index (KindOrdered)
 }
 
-func (r *Router) front(vc *inVC) *Flit { return &r.store[vc.base+vc.head] }
+func (r *Router) front(vc *inVC) *Flit { return &r.store[vc.base+int32(vc.head)] }
 
 // burstLen is how many flits from the front, at most limit (>= 1), belong to
 // the packet at the front: those up to its tail, of the flits buffered.
 // Flits past a tail belong to a packet not yet routed.
 func (r *Router) burstLen(vc *inVC, limit int) int {
-	n := min(limit, vc.n)
+	n := min(limit, int(vc.n))
 	i := vc.head
 	for j := range n {
-		if r.store[vc.base+i].Tail {
+		if r.store[vc.base+int32(i)].Tail {
 			return j + 1
 		}
 		if i++; i == r.depth {
@@ -103,7 +105,7 @@ type Router struct {
 	// burst is link_flits_per_cycle: the most flits one input VC sends
 	// through the switch per cycle.
 	burst int
-	depth int32 // spec.VCBuf: slots in each input VC's ring
+	depth int16 // spec.VCBuf: slots in each input VC's ring
 	// rotateVC is vc_alloc = round_robin, decided once so that allocation
 	// compares no strings.
 	rotateVC bool
@@ -125,9 +127,15 @@ type Router struct {
 	// scratch for switch allocation, one request list per output
 	saReq [mesh.NumPorts]switchReqs
 
+	// The channels the router consumes, kept inside it so that a tick
+	// reads them from the router's own block of memory: flits arriving
+	// at input p (in[p].flits) and credits returning to output p
+	// (out[p].credits). Build wires them; on a mesh edge they stay unused.
+	inLinks   [mesh.NumPorts]Pipe[Flit]
+	inCredits [mesh.NumPorts]Pipe[int8]
+
 	// Cold state.
-	since  []des.Time // per input VC: the cycle its front last moved, for stall ages
-	sentVC []uint64   // flits sent per output VC (port*VCs+vc), for VC balance
+	sentVC []uint64 // flits sent per output VC (port*VCs+vc), for VC balance
 	Name   string
 	node   int
 	topo   mesh.Topology
@@ -136,11 +144,10 @@ type Router struct {
 
 func newRouter(eng *des.Engine, spec *Spec, topo mesh.Topology, node int) *Router {
 	r := &Router{Name: "R" + topo.Label(node), node: node, spec: spec, topo: topo, eng: eng,
-		rotateVC: spec.VCAlloc != VCAllocLowest, burst: spec.linkWidth(), vcs: spec.VCs, depth: int32(spec.VCBuf)}
+		rotateVC: spec.VCAlloc != VCAllocLowest, burst: spec.linkWidth(), vcs: spec.VCs, depth: int16(spec.VCBuf)}
 	r.id = eng.Register(r)
 	v := spec.VCs
 	r.store = make([]Flit, int(mesh.NumPorts)*v*spec.VCBuf)
-	r.since = make([]des.Time, int(mesh.NumPorts)*v)
 	r.ivc = make([]inVC, int(mesh.NumPorts)*v)
 	r.sentVC = make([]uint64, int(mesh.NumPorts)*v)
 	for k := range r.ivc {
@@ -279,19 +286,19 @@ func (r *Router) receive(now des.Time) {
 			k := int(p)*v + int(f.VC)
 			vc := &r.ivc[k]
 			if vc.n == 0 {
-				r.since[k] = now
+				vc.since = now
 				if vc.state == vcIdle {
 					r.routeMask |= 1 << k
 				}
 			}
-			if vc.n == int(r.depth) {
+			if vc.n == r.depth {
 				panic(fmt.Sprintf("%s in %v vc%d: buffer overflow (credit protocol violated)", r.Name, p, f.VC))
 			}
-			i := vc.head + int32(vc.n)
+			i := vc.head + vc.n
 			if i >= r.depth {
 				i -= r.depth
 			}
-			r.store[vc.base+i] = *f
+			r.store[vc.base+int32(i)] = *f
 			vc.n++
 			ip.flits.drop()
 			r.flits++
@@ -319,7 +326,7 @@ func (r *Router) route(now des.Time) {
 			vc.fixed = f.Kind&KindOrdered != 0
 			vc.state = vcRouting
 			vc.ready = now + r.spec.RouteDelay
-			r.since[k] = now
+			vc.since = now
 		}
 		if now >= vc.ready {
 			vc.state = vcWaitVC
@@ -335,7 +342,7 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 	vc := &r.ivc[k]
 	// The flit is copied once, from its slot straight into the output
 	// channel (see Pipe.slot), and its slot is then released.
-	f := &r.store[vc.base+vc.head]
+	f := &r.store[vc.base+int32(vc.head)]
 	if r.trace != nil {
 		r.trace(r.node, r.portOf[k], vc.out, *f)
 	}
@@ -357,7 +364,7 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 	r.sentVC[int(vc.out)*r.vcs+int(vc.outVC)]++
 	r.Stats.Traversals++
 	r.eng.Progress()
-	r.since[k] = now
+	vc.since = now
 	if tail {
 		op.owner[vc.outVC] = -1
 		op.held &^= 1 << vc.outVC
@@ -396,7 +403,7 @@ func (r *Router) describe(now des.Time, b *strings.Builder, pktName func(int32) 
 			case vc.state == vcActive:
 				fmt.Fprintf(b, " vc%d", vc.outVC)
 			}
-			fmt.Fprintf(b, "; age %d cycles\n", now-r.since[int(p)*v+i])
+			fmt.Fprintf(b, "; age %d cycles\n", now-vc.since)
 		}
 	}
 }

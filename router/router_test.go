@@ -105,8 +105,8 @@ func randomTraffic(b *bench, seed uint64, perNode, maxLen int) int {
 // credits by their value.
 func pipeFlits(p *Pipe[Flit], vc int8) int {
 	c := 0
-	for i := range p.n {
-		if p.buf[(p.head+i)&(len(p.buf)-1)].v.VC == vc {
+	for i := range int(p.n) {
+		if p.buf[(int(p.head)+i)&(len(p.buf)-1)].v.VC == vc {
 			c++
 		}
 	}
@@ -115,8 +115,8 @@ func pipeFlits(p *Pipe[Flit], vc int8) int {
 
 func pipeCredits(p *Pipe[int8], vc int8) int {
 	c := 0
-	for i := range p.n {
-		if p.buf[(p.head+i)&(len(p.buf)-1)].v == vc {
+	for i := range int(p.n) {
+		if p.buf[(int(p.head)+i)&(len(p.buf)-1)].v == vc {
 			c++
 		}
 	}
@@ -161,7 +161,7 @@ func testCreditConservation(t *testing.T, rate int) {
 					j, _ := b.m.Neighbor(i, p)
 					down := b.net.Routers[j]
 					for v := range spec.VCs {
-						check(now, r.Name+" out "+p.String(), int(op.credit[v]), pipeFlits(op.flits, int8(v)), down.inVC(p.Opposite(), v).n, pipeCredits(op.credits, int8(v)))
+						check(now, r.Name+" out "+p.String(), int(op.credit[v]), pipeFlits(op.flits, int8(v)), int(down.inVC(p.Opposite(), v).n), pipeCredits(op.credits, int8(v)))
 					}
 				}
 				// The NIU ends: injection into the router, ejection to a
@@ -169,7 +169,7 @@ func testCreditConservation(t *testing.T, rate int) {
 				ni := b.nis[i]
 				for v := range spec.VCs {
 					lp := b.net.Local[i]
-					check(now, r.Name+" inject", ni.credit[v], pipeFlits(lp.Inject, int8(v)), r.inVC(mesh.Local, v).n, pipeCredits(lp.InjectCredit, int8(v)))
+					check(now, r.Name+" inject", ni.credit[v], pipeFlits(lp.Inject, int8(v)), int(r.inVC(mesh.Local, v).n), pipeCredits(lp.InjectCredit, int8(v)))
 					check(now, r.Name+" eject", int(r.out[mesh.Local].credit[v]), pipeFlits(lp.Eject, int8(v)), 0, pipeCredits(lp.EjectCredit, int8(v)))
 				}
 			}
