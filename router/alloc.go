@@ -8,9 +8,9 @@ import (
 )
 
 // maxSwitchReqs bounds the switch requests one output gets in a cycle:
-// every input VC once (mesh.NumPorts*MaxVCs = 60), or, when a VC asks for
-// several flits, the inputs' widths (4 links at 16 flits and a local port
-// at 16). Spec.Validate keeps every spec within both.
+// each input puts at most its width of requests, so all of them at most
+// the inputs' widths summed (4 links at 16 flits and a local port at 16;
+// Spec.Validate keeps every spec within it).
 const maxSwitchReqs = 4*16 + 16
 
 // allocVCs grants free output VCs to waiting heads, round-robin per output
@@ -57,7 +57,7 @@ func (r *Router) allocVCs(now des.Time) {
 				grant := -1
 				switch {
 				case vc.fixed:
-					if k := int(r.vcOf[q]); free&(1<<k) != 0 {
+					if k := r.vcOf(q); free&(1<<k) != 0 {
 						grant = k
 					}
 				case free == 0:
@@ -140,11 +140,11 @@ func (r *Router) allocSwitch(now des.Time) {
 					n = r.burstLen(vc, min(burst, ip.width-picked, int(c)))
 				}
 				k := int8(int(p)*v + i)
-				reqs := &r.saReq[o]
-				for range n {
-					reqs.q[reqs.n] = k
-					reqs.n++
+				at := int(o)*r.saStride + int(r.saN[o])
+				for j := range n {
+					r.saQ[at+j] = k
 				}
+				r.saN[o] += uint8(n)
 				picked += n
 				outs |= 1 << o
 			}
@@ -154,11 +154,12 @@ func (r *Router) allocSwitch(now des.Time) {
 	for ; outs != 0; outs &= outs - 1 {
 		o := bits.TrailingZeros8(outs)
 		op := &r.out[o]
-		reqs := &r.saReq[o]
-		n := int(reqs.n)
-		reqs.n = 0
+		n := int(r.saN[o])
+		r.saN[o] = 0
+		q0 := int(o) * r.saStride
+		reqs := r.saQ[q0 : q0+n]
 		start := 0
-		for start < n && int(reqs.q[start]) < op.saRR {
+		for start < n && int(reqs[start]) < op.saRR {
 			start++
 		}
 		if start == n {
@@ -169,7 +170,7 @@ func (r *Router) allocSwitch(now des.Time) {
 				r.Stats.SwitchStall += uint64(n - j)
 				break
 			}
-			q := int(reqs.q[at])
+			q := int(reqs[at])
 			if at++; at == n {
 				at = 0
 			}
@@ -179,10 +180,4 @@ func (r *Router) allocSwitch(now des.Time) {
 			}
 		}
 	}
-}
-
-// switchReqs is one output's switch requests in a cycle: input-VC indices.
-type switchReqs struct {
-	n uint8
-	q [maxSwitchReqs]int8
 }

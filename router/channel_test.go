@@ -34,10 +34,10 @@ func TestChannelsStayWithinReserve(t *testing.T) {
 				for p := range r.in {
 					var sizes [][2]int
 					if c := r.in[p].flits; c != nil {
-						sizes = append(sizes, [2]int{len(c.buf), c.reserve})
+						sizes = append(sizes, [2]int{len(c.buf), int(c.reserve)})
 					}
 					if c := r.out[p].credits; c != nil {
-						sizes = append(sizes, [2]int{len(c.buf), c.reserve})
+						sizes = append(sizes, [2]int{len(c.buf), int(c.reserve)})
 					}
 					for _, sz := range sizes {
 						n, reserve := sz[0], sz[1]

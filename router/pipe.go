@@ -1,6 +1,11 @@
 package router
 
-import "nocsim/des"
+import (
+	"fmt"
+	"math"
+
+	"nocsim/des"
+)
 
 type pipeEntry[T any] struct {
 	at des.Time
@@ -11,28 +16,27 @@ type pipeEntry[T any] struct {
 // received from cycle t+Lat on. Every send wakes the consumer for the
 // arrival cycle, so consumers sleep while things are in flight.
 //
-// The fields both ends use on every item come first and fill one 64-byte
-// line (buf to bit); a router keeps its incoming channels inside itself
-// (see Build), so that they share its cache lines.
+// It is 64 bytes, one cache line: a router keeps the channels it consumes
+// inside itself, aligned to lines (see Router), so that both ends of a
+// channel touch one line of it per item.
 type Pipe[T any] struct {
 	buf  []pipeEntry[T]
 	head int32
 	n    int32
-	lat  des.Time
-	eng  *des.Engine
-	// due, if set (instead of notify), gets bit or'ed into the slot of the
-	// arrival cycle, so a consumer visits a channel only in the cycles
-	// something arrives on it, not while it is in flight. It needs
-	// lat < dueSlots and a consumer that ticks in every arrival cycle.
-	due  *[dueSlots]uint16
+	lat  int32 // delay in cycles, at least 1 (spec delays are at most a few thousand)
 	wake int32
-	bit  uint16
-	// notify, if set, gets bit or'ed in on every send, so a consumer with
-	// many input channels visits only those with something in them.
-	notify *uint16
+	eng  *des.Engine
+	// sig, if set, is the consumer's signal bits, and bit is or'ed in on
+	// every send: into sig[arrival cycle mod dueSlots] when lat <
+	// dueSlots, so that a consumer visits a channel only in the cycles
+	// something arrives on it (it must tick in every such cycle), and
+	// otherwise into sig[dueSlots], so that a consumer with many input
+	// channels visits only those with something in them.
+	sig *[dueSlots + 1]uint16
+	bit uint16
 	// reserve is the buffer the first send makes: the most items the
 	// channel can hold at once, when its consumer knows it (see Reserve).
-	reserve int
+	reserve int32
 }
 
 // dueSlots is the reach of a due ring in cycles: channels with a delay
@@ -44,12 +48,17 @@ const dueSlots = 16
 // doubles when full, so a large mesh pays nothing for channels that stay
 // idle; with a Reserve bound that holds it never grows again.
 func NewPipe[T any](eng *des.Engine, lat des.Time, wake int32) *Pipe[T] {
-	return &Pipe[T]{lat: lat, eng: eng, wake: wake}
+	p := new(Pipe[T])
+	p.init(eng, lat, wake)
+	return p
 }
 
 // init makes p, in place, what NewPipe would return.
 func (p *Pipe[T]) init(eng *des.Engine, lat des.Time, wake int32) {
-	*p = Pipe[T]{lat: lat, eng: eng, wake: wake}
+	if lat < 1 || lat > math.MaxInt32 {
+		panic(fmt.Sprintf("router: channel delay %d out of range", lat))
+	}
+	*p = Pipe[T]{lat: int32(lat), eng: eng, wake: wake}
 }
 
 // SetWake changes which ticker the pipe wakes; used when the consumer is
@@ -69,15 +78,26 @@ func (p *Pipe[T]) slot(now des.Time) *T {
 	if int(p.n) == len(p.buf) {
 		p.grow()
 	}
+	at := now + des.Time(p.lat)
 	e := &p.buf[int(p.head+p.n)&(len(p.buf)-1)]
-	e.at = now + p.lat
+	e.at = at
 	p.n++
-	if p.due != nil {
-		p.due[(now+p.lat)&(dueSlots-1)] |= p.bit
-	} else if p.notify != nil {
-		*p.notify |= p.bit
+	if s := p.sig; s != nil {
+		if p.lat < dueSlots {
+			// The consumer ticks in every cycle with a bit in its ring,
+			// so if another channel already set one for this cycle, it
+			// has been woken for it and waking it again would change
+			// nothing.
+			old := s[at&(dueSlots-1)]
+			s[at&(dueSlots-1)] = old | p.bit
+			if old != 0 {
+				return &e.v
+			}
+		} else {
+			s[dueSlots] |= p.bit
+		}
 	}
-	p.eng.Wake(p.wake, now+p.lat)
+	p.eng.Wake(p.wake, at)
 	return &e.v
 }
 
@@ -119,7 +139,7 @@ func (p *Pipe[T]) Reserve(n int) {
 	for c < n {
 		c *= 2
 	}
-	p.reserve = c
+	p.reserve = int32(c)
 }
 
 func (p *Pipe[T]) grow() {
@@ -127,7 +147,7 @@ func (p *Pipe[T]) grow() {
 	if size == 0 {
 		size = 8
 		if p.reserve > 0 {
-			size = p.reserve
+			size = int(p.reserve)
 		}
 	}
 	nb := make([]pipeEntry[T], size)

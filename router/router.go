@@ -93,7 +93,10 @@ type Stats struct {
 // Router is one tile's wormhole router. It does not know its position: it
 // routes from the offsets in head flits, as SCMP's routers do.
 type Router struct {
-	// Hot state, read or written every cycle, first and together.
+	// Hot state, read or written every cycle, together. The first 56
+	// bytes fill the line that the allocator's 8-byte object header
+	// starts (a Router has pointers and is over 512 bytes), so that the
+	// channels after them start on a line (layout_test.go checks it).
 
 	// One bit per input VC (port*VCs+vc) for each stage with work, so a
 	// cycle touches only the VCs that can move.
@@ -105,34 +108,43 @@ type Router struct {
 	// burst is link_flits_per_cycle: the most flits one input VC sends
 	// through the switch per cycle.
 	burst int
-	depth int16 // spec.VCBuf: slots in each input VC's ring
-	// rotateVC is vc_alloc = round_robin, decided once so that allocation
-	// compares no strings.
-	rotateVC bool
-	inbox    uint16           // channels with items in flight: bit p flits on input p, bit 8+p credits on output p
-	due      [dueSlots]uint16 // the same bits, by arrival cycle mod dueSlots, for channels shorter than dueSlots
-	eng      *des.Engine
-	spec     *Spec
-	store    []Flit // every input VC's ring, vc_buf slots each, in input-VC order
-	ivc      []inVC // input VCs by index port*VCs+vc
-	in       [mesh.NumPorts]inPort
-	out      [mesh.NumPorts]outPort
-	Stats    Stats
-	trace    func(node int, in, out mesh.Port, f Flit)
-
-	// port and VC of each input-VC index, to avoid divisions per flit
-	portOf [64]mesh.Port
-	vcOf   [64]int8
-
-	// scratch for switch allocation, one request list per output
-	saReq [mesh.NumPorts]switchReqs
+	eng   *des.Engine
 
 	// The channels the router consumes, kept inside it so that a tick
 	// reads them from the router's own block of memory: flits arriving
 	// at input p (in[p].flits) and credits returning to output p
 	// (out[p].credits). Build wires them; on a mesh edge they stay unused.
+	// A Pipe is 64 bytes, so each is one cache line.
 	inLinks   [mesh.NumPorts]Pipe[Flit]
 	inCredits [mesh.NumPorts]Pipe[int8]
+
+	depth int16 // spec.VCBuf: slots in each input VC's ring
+	// rotateVC is vc_alloc = round_robin, decided once so that allocation
+	// compares no strings.
+	rotateVC bool
+	// sig is the channels with items arriving (bit p flits on input p,
+	// bit 8+p credits on output p): by arrival cycle mod dueSlots for
+	// channels shorter than dueSlots, and in sig[dueSlots] while items
+	// are in flight for longer ones (see Pipe.sig).
+	sig   [dueSlots + 1]uint16
+	spec  *Spec
+	store []Flit // every input VC's ring, vc_buf slots each, in input-VC order
+	ivc   []inVC // input VCs by index port*VCs+vc
+	in    [mesh.NumPorts]inPort
+	out   [mesh.NumPorts]outPort
+	Stats Stats
+	trace func(node int, in, out mesh.Port, f Flit)
+
+	// port<<4 | VC of each input-VC index, to avoid divisions per flit
+	pvOf [64]uint8
+
+	// Scratch for switch allocation: one request list per output, of
+	// saN[o] input-VC indices from saQ[o*saStride]. The lists are packed
+	// by the most requests one output can get in a cycle (saStride, the
+	// inputs' widths summed), so that a cycle's requests share a line.
+	saN      [mesh.NumPorts]uint8
+	saStride int
+	saQ      [int(mesh.NumPorts) * maxSwitchReqs]int8
 
 	// Cold state.
 	sentVC []uint64 // flits sent per output VC (port*VCs+vc), for VC balance
@@ -163,10 +175,13 @@ func newRouter(eng *des.Engine, spec *Spec, topo mesh.Topology, node int) *Route
 		}
 	}
 	for k := 0; k < int(mesh.NumPorts)*v; k++ {
-		r.portOf[k], r.vcOf[k] = mesh.Port(k/v), int8(k%v)
+		r.pvOf[k] = uint8(k/v)<<4 | uint8(k%v)
 	}
 	r.in[mesh.Local].width = spec.InjectWidth
 	r.out[mesh.Local].width = spec.EjectWidth
+	for p := range mesh.NumPorts {
+		r.saStride += r.in[p].width
+	}
 	return r
 }
 
@@ -179,6 +194,12 @@ func (r *Router) LinkFlits(p mesh.Port) uint64 { return r.out[p].sent }
 // LinkVCFlits is the number of flits sent through output port p on its
 // output VC vc so far.
 func (r *Router) LinkVCFlits(p mesh.Port, vc int) uint64 { return r.sentVC[int(p)*r.vcs+vc] }
+
+// portOf is the port of input VC k (port*VCs+vc).
+func (r *Router) portOf(k int) mesh.Port { return mesh.Port(r.pvOf[k] >> 4) }
+
+// vcOf is the VC index within its port of input VC k.
+func (r *Router) vcOf(k int) int { return int(r.pvOf[k] & 15) }
 
 // inVC is input VC i of port p.
 func (r *Router) inVC(p mesh.Port, i int) *inVC { return &r.ivc[int(p)*r.vcs+i] }
@@ -201,12 +222,12 @@ func (r *Router) Tick(now des.Time) des.Time {
 	}
 	next := des.Never
 	for d := des.Time(1); d < dueSlots; d++ {
-		if r.due[(now+d)&(dueSlots-1)] != 0 {
+		if r.sig[(now+d)&(dueSlots-1)] != 0 {
 			next = now + d
 			break
 		}
 	}
-	for m := r.inbox; m != 0; m &= m - 1 {
+	for m := r.sig[dueSlots]; m != 0; m &= m - 1 {
 		if k := bits.TrailingZeros16(m); k >= 8 {
 			next = min(next, r.out[k-8].credits.Next())
 		} else {
@@ -228,42 +249,30 @@ func (r *Router) attach() {
 	for p := range mesh.NumPorts {
 		in, out := &r.in[p], &r.out[p]
 		if c := in.flits; c != nil {
-			r.consume(c.lat, &c.wake, &c.notify, &c.due, &c.bit, 1<<p)
-			c.Reserve(min(credits, int(c.lat+1)*in.width))
+			c.wake, c.sig, c.bit = r.id, &r.sig, 1<<p
+			c.Reserve(min(credits, (int(c.lat)+1)*in.width))
 		}
 		if c := out.credits; c != nil {
-			r.consume(c.lat, &c.wake, &c.notify, &c.due, &c.bit, 1<<(8+p))
+			c.wake, c.sig, c.bit = r.id, &r.sig, 1<<(8+p)
 			w := s.linkWidth()
 			if p == mesh.Local {
 				w = credits
 			}
-			c.Reserve(min(credits, int(c.lat+1)*w))
+			c.Reserve(min(credits, (int(c.lat)+1)*w))
 		}
 		if c := out.flits; c != nil && p == mesh.Local {
-			c.Reserve(min(credits, int(c.lat+1)*out.width))
+			c.Reserve(min(credits, (int(c.lat)+1)*out.width))
 		}
 		if c := in.credits; c != nil && p == mesh.Local {
-			c.Reserve(min(credits, int(c.lat+1)*in.width))
+			c.Reserve(min(credits, (int(c.lat)+1)*in.width))
 		}
-	}
-}
-
-// consume makes the router the consumer of a channel with delay lat,
-// tracked by arrival cycle when the delay is short enough (the router
-// ticks in every cycle something arrives: each send wakes it for then).
-func (r *Router) consume(lat des.Time, wake *int32, notify **uint16, due **[dueSlots]uint16, bit *uint16, b uint16) {
-	*wake, *bit = r.id, b
-	if lat < dueSlots {
-		*due = &r.due
-	} else {
-		*notify = &r.inbox
 	}
 }
 
 func (r *Router) receive(now des.Time) {
 	v := r.spec.VCs
-	slot := &r.due[now&(dueSlots-1)]
-	m := r.inbox | *slot
+	slot := &r.sig[now&(dueSlots-1)]
+	m := r.sig[dueSlots] | *slot
 	*slot = 0
 	for ; m != 0; m &= m - 1 {
 		k := bits.TrailingZeros16(m)
@@ -273,7 +282,7 @@ func (r *Router) receive(now des.Time) {
 				op.credit[op.credits.Recv()]++
 			}
 			if op.credits.n == 0 {
-				r.inbox &^= 1 << k
+				r.sig[dueSlots] &^= 1 << k
 			}
 			continue
 		}
@@ -304,7 +313,7 @@ func (r *Router) receive(now des.Time) {
 			r.flits++
 		}
 		if ip.flits.n == 0 {
-			r.inbox &^= 1 << k
+			r.sig[dueSlots] &^= 1 << k
 		}
 	}
 }
@@ -318,7 +327,7 @@ func (r *Router) route(now des.Time) {
 		if vc.state == vcIdle {
 			f := r.front(vc)
 			if !f.Head {
-				panic(fmt.Sprintf("%s in %v vc%d: body flit of packet %d without a head", r.Name, r.portOf[k], r.vcOf[k], f.Packet))
+				panic(fmt.Sprintf("%s in %v vc%d: body flit of packet %d without a head", r.Name, r.portOf(k), r.vcOf(k), f.Packet))
 			}
 			port, dx, dy := r.topo.Route(int(f.DX), int(f.DY))
 			f.DX, f.DY = int16(dx), int16(dy)
@@ -337,14 +346,14 @@ func (r *Router) route(now des.Time) {
 }
 
 func (r *Router) send(now des.Time, k int, op *outPort) {
-	ip := &r.in[r.portOf[k]]
-	i := int(r.vcOf[k])
+	ip := &r.in[r.portOf(k)]
+	i := r.vcOf(k)
 	vc := &r.ivc[k]
 	// The flit is copied once, from its slot straight into the output
 	// channel (see Pipe.slot), and its slot is then released.
 	f := &r.store[vc.base+int32(vc.head)]
 	if r.trace != nil {
-		r.trace(r.node, r.portOf[k], vc.out, *f)
+		r.trace(r.node, r.portOf(k), vc.out, *f)
 	}
 	if ip.rr = i + 1; ip.rr == r.vcs {
 		ip.rr = 0
