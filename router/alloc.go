@@ -114,40 +114,45 @@ func (r *Router) allocSwitch(now des.Time) {
 	all := uint64(1)<<v - 1
 	burst := r.burst
 	var outs uint8
-	for p := range mesh.NumPorts {
-		pm := (r.activeMask >> (int(p) * v)) & all
-		if pm == 0 {
-			continue
-		}
+	// Visit only the ports with active VCs, in port order.
+	for rest := r.activeMask; rest != 0; {
+		p := r.portOf(bits.TrailingZeros64(rest))
+		base := int(p) * v
+		pm := (rest >> base) & all
+		rest &^= all << base
 		ip := &r.in[p]
 		picked := 0
-		below := pm & (1<<ip.rr - 1)
-		for _, part := range [2]uint64{pm &^ below, below} {
-			for ; part != 0 && picked < ip.width; part &= part - 1 {
-				i := bits.TrailingZeros64(part)
-				vc := &r.ivc[int(p)*v+i]
-				if vc.n == 0 || now < vc.ready {
-					continue
-				}
-				o := vc.out
-				c := r.out[o].credit[vc.outVC]
-				if c == 0 {
-					r.Stats.CreditStall++
-					continue
-				}
-				n := 1
-				if burst > 1 {
-					n = r.burstLen(vc, min(burst, ip.width-picked, int(c)))
-				}
-				k := int8(int(p)*v + i)
-				at := int(o)*r.saStride + int(r.saN[o])
-				for j := range n {
-					r.saQ[at+j] = k
-				}
-				r.saN[o] += uint8(n)
-				picked += n
-				outs |= 1 << o
+		// The port's active VCs from its pointer up, then from 0: the
+		// mask rotated right by the pointer, walked from its low bit.
+		rr := ip.rr
+		rot := (pm>>rr | pm<<(v-rr)) & all
+		for ; rot != 0 && picked < ip.width; rot &= rot - 1 {
+			i := bits.TrailingZeros64(rot) + rr
+			if i >= v {
+				i -= v
 			}
+			vc := &r.ivc[base+i]
+			if vc.n == 0 || now < vc.ready {
+				continue
+			}
+			o := vc.out
+			c := r.out[o].credit[vc.outVC]
+			if c == 0 {
+				r.Stats.CreditStall++
+				continue
+			}
+			n := 1
+			if burst > 1 {
+				n = r.burstLen(vc, min(burst, ip.width-picked, int(c)))
+			}
+			k := int8(base + i)
+			at := int(o)*r.saStride + int(r.saN[o])
+			for j := range n {
+				r.saQ[at+j] = k
+			}
+			r.saN[o] += uint8(n)
+			picked += n
+			outs |= 1 << o
 		}
 	}
 	total := int(mesh.NumPorts) * v
@@ -157,6 +162,15 @@ func (r *Router) allocSwitch(now des.Time) {
 		n := int(r.saN[o])
 		r.saN[o] = 0
 		q0 := int(o) * r.saStride
+		if n == 1 {
+			// A lone request: the arbiter grants it whatever its pointer.
+			q := int(r.saQ[q0])
+			r.send(now, q, op)
+			if op.saRR = q + 1; op.saRR == total {
+				op.saRR = 0
+			}
+			continue
+		}
 		reqs := r.saQ[q0 : q0+n]
 		start := 0
 		for start < n && int(reqs[start]) < op.saRR {
