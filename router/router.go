@@ -270,7 +270,7 @@ func (r *Router) attach() {
 }
 
 func (r *Router) receive(now des.Time) {
-	v := r.spec.VCs
+	v := r.vcs
 	slot := &r.sig[now&(dueSlots-1)]
 	m := r.sig[dueSlots] | *slot
 	*slot = 0
