@@ -101,9 +101,10 @@ func (r *Router) allocVCs(now des.Time) {
 // puts one request per flit, adjacent, so an output that grants only some
 // of them sends the VC's first flits.
 //
-// The input stage walks only the port's active VCs (set bits of
-// activeMask), from the port's pointer up and then from 0, which is the
-// order of a round-robin arbiter over all of them. The output stage visits
+// The input stage walks only the port's active VCs that hold flits (set
+// bits of activeMask & fullMask; an empty VC could not send anyway), from
+// the port's pointer up and then from 0, which is the order of a
+// round-robin arbiter over all of them. The output stage visits
 // only outputs with requests (a mask), in port order. An output's
 // requests are kept in the order the inputs made them: ascending by input
 // port, and within a port in that port's round-robin order, so not always
@@ -114,8 +115,8 @@ func (r *Router) allocSwitch(now des.Time) {
 	all := uint64(1)<<v - 1
 	burst := r.burst
 	var outs uint8
-	// Visit only the ports with active VCs, in port order.
-	for rest := r.activeMask; rest != 0; {
+	// Visit only the ports with active VCs holding flits, in port order.
+	for rest := r.activeMask & r.fullMask; rest != 0; {
 		p := r.portOf(bits.TrailingZeros64(rest))
 		base := int(p) * v
 		pm := (rest >> base) & all
@@ -132,7 +133,7 @@ func (r *Router) allocSwitch(now des.Time) {
 				i -= v
 			}
 			vc := &r.ivc[base+i]
-			if vc.n == 0 || now < vc.ready {
+			if now < vc.ready {
 				continue
 			}
 			o := vc.out

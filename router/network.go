@@ -180,8 +180,8 @@ func (n *Network) Describe(pktName func(int32) string) string {
 // back with its sender. It returns the first violation found.
 func (n *Network) CheckQuiescent() error {
 	for _, r := range n.Routers {
-		if r.flits != 0 || r.routeMask|r.waitMask|r.activeMask != 0 {
-			return fmt.Errorf("%s: %d flits buffered, VC masks %x/%x/%x", r.Name, r.flits, r.routeMask, r.waitMask, r.activeMask)
+		if r.flits != 0 || r.routeMask|r.waitMask|r.activeMask|r.fullMask != 0 {
+			return fmt.Errorf("%s: %d flits buffered, VC masks %x/%x/%x/%x", r.Name, r.flits, r.routeMask, r.waitMask, r.activeMask, r.fullMask)
 		}
 		for p := range mesh.NumPorts {
 			if c := r.in[p].flits; c != nil && c.Len() != 0 {

@@ -103,12 +103,10 @@ type Router struct {
 	routeMask  uint64 // idle with a head at the front, or routing
 	waitMask   uint64 // waiting for an output VC
 	activeMask uint64 // holding an output VC
+	fullMask   uint64 // holding flits, so that switch allocation skips empty VCs unread
 	flits      int    // flits buffered in this router
 	vcs        int    // spec.VCs
-	// burst is link_flits_per_cycle: the most flits one input VC sends
-	// through the switch per cycle.
-	burst int
-	eng   *des.Engine
+	eng        *des.Engine
 
 	// The channels the router consumes, kept inside it so that a tick
 	// reads them from the router's own block of memory: flits arriving
@@ -118,6 +116,9 @@ type Router struct {
 	inLinks   [mesh.NumPorts]Pipe[Flit]
 	inCredits [mesh.NumPorts]Pipe[int8]
 
+	// burst is link_flits_per_cycle: the most flits one input VC sends
+	// through the switch per cycle.
+	burst int
 	depth int16 // spec.VCBuf: slots in each input VC's ring
 	// rotateVC is vc_alloc = round_robin, decided once so that allocation
 	// compares no strings.
@@ -288,6 +289,7 @@ func (r *Router) receive(now des.Time) {
 			vc := &r.ivc[k]
 			if vc.n == 0 {
 				vc.since = now
+				r.fullMask |= 1 << k
 				if vc.state == vcIdle {
 					r.routeMask |= 1 << k
 				}
@@ -368,7 +370,9 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 	if vc.head++; vc.head == r.depth {
 		vc.head = 0
 	}
-	vc.n--
+	if vc.n--; vc.n == 0 {
+		r.fullMask &^= 1 << k
+	}
 	r.flits--
 	op.credit[vc.outVC]--
 	op.sent++
