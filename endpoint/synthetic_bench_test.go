@@ -1,6 +1,7 @@
 package endpoint
 
 import (
+	"fmt"
 	"testing"
 
 	"nocsim/des"
@@ -8,14 +9,14 @@ import (
 	"nocsim/router"
 )
 
-// benchSynthetic runs one 8x8 uniform point per iteration and reports its
-// speed per CPU second of the process (des.ProcessCPUTime, so that other
-// processes on a shared machine do not inflate it). A traversal is one
-// flit through one router's switch: a flit crossing h links traverses h+1
-// routers, its source's and its destination's included (SynthResult's
+// benchSynthetic runs one k x k uniform point per iteration and reports
+// its speed per CPU second of the process (des.ProcessCPUTime, so that
+// other processes on a shared machine do not inflate it). A traversal is
+// one flit through one router's switch: a flit crossing h links traverses
+// h+1 routers, its source's and its destination's included (SynthResult's
 // FlitHops, the routers' Stats.Traversals).
-func benchSynthetic(b *testing.B, rate float64) {
-	m, _ := mesh.New(8, 8)
+func benchSynthetic(b *testing.B, k int, rate float64, warmup, measure des.Time) {
+	m, _ := mesh.New(k, k)
 	p, _ := mesh.NewPattern("uniform", m, mesh.HotspotSpec{})
 	var cycles, traversals, events float64
 	cpu0, ok := des.ProcessCPUTime()
@@ -24,7 +25,7 @@ func benchSynthetic(b *testing.B, rate float64) {
 	}
 	for b.Loop() {
 		s := Synthetic{Mesh: m, Router: router.DefaultSpec(), Endpoint: DefaultSpec(), Pattern: p, Rate: rate,
-			PacketFlits: 5, Warmup: 1000, Measure: 5000, DrainMax: 5000, Watchdog: 10000, Seed: 1}
+			PacketFlits: 5, Warmup: warmup, Measure: measure, DrainMax: 5000, Watchdog: 10000, Seed: 1}
 		res, err := s.Run()
 		if err != nil {
 			b.Fatal(err)
@@ -46,6 +47,23 @@ func benchSynthetic(b *testing.B, rate float64) {
 //
 //	go test ./endpoint -run '^$' -bench Mesh8x8Uniform -count 6
 func BenchmarkMesh8x8Uniform(b *testing.B) {
-	b.Run("rate=0.1", func(b *testing.B) { benchSynthetic(b, 0.1) })
-	b.Run("rate=0.3", func(b *testing.B) { benchSynthetic(b, 0.3) })
+	b.Run("rate=0.1", func(b *testing.B) { benchSynthetic(b, 8, 0.1, 1000, 5000) })
+	b.Run("rate=0.3", func(b *testing.B) { benchSynthetic(b, 8, 0.3, 1000, 5000) })
+}
+
+// BenchmarkMeshScaleUniform measures k x k meshes under uniform traffic at
+// 20% of the bisection bound (4/k flits/node/cycle), the load at which
+// issue 12 compares the CPU cost of a traversal across sizes. Shorter
+// runs on larger meshes keep each point to a similar number of traversals.
+//
+//	go test ./endpoint -run '^$' -bench MeshScaleUniform -count 6
+func BenchmarkMeshScaleUniform(b *testing.B) {
+	for _, c := range []struct {
+		k               int
+		warmup, measure des.Time
+	}{{8, 1000, 5000}, {16, 1000, 3000}, {32, 500, 1500}, {64, 200, 400}} {
+		b.Run(fmt.Sprintf("k=%d", c.k), func(b *testing.B) {
+			benchSynthetic(b, c.k, 0.2*4/float64(c.k), c.warmup, c.measure)
+		})
+	}
 }

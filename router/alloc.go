@@ -8,9 +8,9 @@ import (
 )
 
 // maxSwitchReqs bounds the switch requests one output gets in a cycle:
-// every input VC once (mesh.NumPorts*MaxVCs = 60), or, when a VC asks for
-// several flits, the inputs' widths (4 links at 16 flits and a local port
-// at 16). Spec.Validate keeps every spec within both.
+// each input puts at most its width of requests, so all of them at most
+// the inputs' widths summed (4 links at 16 flits and a local port at 16;
+// Spec.Validate keeps every spec within it).
 const maxSwitchReqs = 4*16 + 16
 
 // allocVCs grants free output VCs to waiting heads, round-robin per output
@@ -33,7 +33,7 @@ func (r *Router) allocVCs(now des.Time) {
 	var outs uint8
 	for m := r.waitMask; m != 0; m &= m - 1 {
 		k := bits.TrailingZeros64(m)
-		o := r.in[r.portOf[k]].vcs[r.vcOf[k]].out
+		o := r.ivc[k].out
 		req[o] |= 1 << k
 		outs |= 1 << o
 	}
@@ -52,12 +52,12 @@ func (r *Router) allocVCs(now des.Time) {
 		for _, part := range [2]uint64{m &^ below, below} {
 			for ; part != 0; part &= part - 1 {
 				q := bits.TrailingZeros64(part)
-				vc := &r.in[r.portOf[q]].vcs[r.vcOf[q]]
+				vc := &r.ivc[q]
 				free := ^op.held & all
 				grant := -1
 				switch {
 				case vc.fixed:
-					if k := int(r.vcOf[q]); free&(1<<k) != 0 {
+					if k := r.vcOf(q); free&(1<<k) != 0 {
 						grant = k
 					}
 				case free == 0:
@@ -76,7 +76,7 @@ func (r *Router) allocVCs(now des.Time) {
 					r.Stats.VCStalls++
 					continue
 				}
-				op.owner[grant] = int16(q)
+				op.owner[grant] = int8(q)
 				op.held |= 1 << grant
 				if op.vcRR = grant + 1; op.vcRR == v {
 					op.vcRR = 0
@@ -101,9 +101,10 @@ func (r *Router) allocVCs(now des.Time) {
 // puts one request per flit, adjacent, so an output that grants only some
 // of them sends the VC's first flits.
 //
-// The input stage walks only the port's active VCs (set bits of
-// activeMask), from the port's pointer up and then from 0, which is the
-// order of a round-robin arbiter over all of them. The output stage visits
+// The input stage walks only the port's active VCs that hold flits (set
+// bits of activeMask & fullMask; an empty VC could not send anyway), from
+// the port's pointer up and then from 0, which is the order of a
+// round-robin arbiter over all of them. The output stage visits
 // only outputs with requests (a mask), in port order. An output's
 // requests are kept in the order the inputs made them: ascending by input
 // port, and within a port in that port's round-robin order, so not always
@@ -114,51 +115,66 @@ func (r *Router) allocSwitch(now des.Time) {
 	all := uint64(1)<<v - 1
 	burst := r.burst
 	var outs uint8
-	for p := range mesh.NumPorts {
-		pm := (r.activeMask >> (int(p) * v)) & all
-		if pm == 0 {
-			continue
-		}
+	// Visit only the ports with active VCs holding flits, in port order.
+	for rest := r.activeMask & r.fullMask; rest != 0; {
+		p := r.portOf(bits.TrailingZeros64(rest))
+		base := int(p) * v
+		pm := (rest >> base) & all
+		rest &^= all << base
 		ip := &r.in[p]
 		picked := 0
-		below := pm & (1<<ip.rr - 1)
-		for _, part := range [2]uint64{pm &^ below, below} {
-			for ; part != 0 && picked < ip.width; part &= part - 1 {
-				i := bits.TrailingZeros64(part)
-				vc := &ip.vcs[i]
-				if vc.n == 0 || now < vc.ready {
-					continue
-				}
-				o := vc.out
-				c := r.out[o].credit[vc.outVC]
-				if c == 0 {
-					r.Stats.CreditStall++
-					continue
-				}
-				n := 1
-				if burst > 1 {
-					n = r.burstLen(vc, min(burst, ip.width-picked, c))
-				}
-				k := int8(int(p)*v + i)
-				reqs := &r.saReq[o]
-				for range n {
-					reqs.q[reqs.n] = k
-					reqs.n++
-				}
-				picked += n
-				outs |= 1 << o
+		// The port's active VCs from its pointer up, then from 0: the
+		// mask rotated right by the pointer, walked from its low bit.
+		rr := ip.rr
+		rot := (pm>>rr | pm<<(v-rr)) & all
+		for ; rot != 0 && picked < ip.width; rot &= rot - 1 {
+			i := bits.TrailingZeros64(rot) + rr
+			if i >= v {
+				i -= v
 			}
+			vc := &r.ivc[base+i]
+			if now < vc.ready {
+				continue
+			}
+			o := vc.out
+			c := r.out[o].credit[vc.outVC]
+			if c == 0 {
+				r.Stats.CreditStall++
+				continue
+			}
+			n := 1
+			if burst > 1 {
+				n = r.burstLen(vc, min(burst, ip.width-picked, int(c)))
+			}
+			k := int8(base + i)
+			at := int(o)*r.saStride + int(r.saN[o])
+			for j := range n {
+				r.saQ[at+j] = k
+			}
+			r.saN[o] += uint8(n)
+			picked += n
+			outs |= 1 << o
 		}
 	}
 	total := int(mesh.NumPorts) * v
 	for ; outs != 0; outs &= outs - 1 {
 		o := bits.TrailingZeros8(outs)
 		op := &r.out[o]
-		reqs := &r.saReq[o]
-		n := int(reqs.n)
-		reqs.n = 0
+		n := int(r.saN[o])
+		r.saN[o] = 0
+		q0 := int(o) * r.saStride
+		if n == 1 {
+			// A lone request: the arbiter grants it whatever its pointer.
+			q := int(r.saQ[q0])
+			r.send(now, q, op)
+			if op.saRR = q + 1; op.saRR == total {
+				op.saRR = 0
+			}
+			continue
+		}
+		reqs := r.saQ[q0 : q0+n]
 		start := 0
-		for start < n && int(reqs.q[start]) < op.saRR {
+		for start < n && int(reqs[start]) < op.saRR {
 			start++
 		}
 		if start == n {
@@ -169,7 +185,7 @@ func (r *Router) allocSwitch(now des.Time) {
 				r.Stats.SwitchStall += uint64(n - j)
 				break
 			}
-			q := int(reqs.q[at])
+			q := int(reqs[at])
 			if at++; at == n {
 				at = 0
 			}
@@ -179,10 +195,4 @@ func (r *Router) allocSwitch(now des.Time) {
 			}
 		}
 	}
-}
-
-// switchReqs is one output's switch requests in a cycle: input-VC indices.
-type switchReqs struct {
-	n uint8
-	q [maxSwitchReqs]int8
 }

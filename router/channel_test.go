@@ -9,7 +9,7 @@ import (
 // reserves for it, and under traffic that fills the network it never grows
 // past it: the bound (sender's width times latency+1, at most the credits)
 // holds. Long delays (at or beyond dueSlots) take the other tracking path
-// (the inbox mask); every flit must still arrive and every credit come
+// (the in-flight mask, sig[dueSlots]); every flit must still arrive and every credit come
 // home (b.run checks quiescence).
 func TestChannelsStayWithinReserve(t *testing.T) {
 	for _, c := range []struct{ width, link, credit int }{
@@ -34,10 +34,10 @@ func TestChannelsStayWithinReserve(t *testing.T) {
 				for p := range r.in {
 					var sizes [][2]int
 					if c := r.in[p].flits; c != nil {
-						sizes = append(sizes, [2]int{len(c.buf), c.reserve})
+						sizes = append(sizes, [2]int{len(c.buf), int(c.reserve)})
 					}
 					if c := r.out[p].credits; c != nil {
-						sizes = append(sizes, [2]int{len(c.buf), c.reserve})
+						sizes = append(sizes, [2]int{len(c.buf), int(c.reserve)})
 					}
 					for _, sz := range sizes {
 						n, reserve := sz[0], sz[1]

@@ -46,21 +46,26 @@ func Build(eng *des.Engine, topo mesh.Topology, spec Spec) *Network {
 			}
 			d := n.Routers[j]
 			q := p.Opposite()
-			link := NewPipe[Flit](eng, hop+sp.LinkLatency, d.id)
+			link := &d.inLinks[q]
+			link.init(eng, hop+sp.LinkLatency, d.id)
 			r.out[p].flits = link
 			d.in[q].flits = link
-			credit := NewPipe[int8](eng, sp.CreditDelay, r.id)
+			credit := &r.inCredits[p]
+			credit.init(eng, sp.CreditDelay, r.id)
 			d.in[q].credits = credit
 			r.out[p].credits = credit
 		}
 	}
 	n.Local = make([]LocalPort, len(n.Routers))
 	for i, r := range n.Routers {
+		// The channels into the router live inside it, as the links'.
+		r.inLinks[mesh.Local].init(eng, sp.InjectLatency, r.id)
+		r.inCredits[mesh.Local].init(eng, sp.CreditDelay, r.id)
 		lp := LocalPort{
-			Inject:       NewPipe[Flit](eng, sp.InjectLatency, r.id),
+			Inject:       &r.inLinks[mesh.Local],
 			InjectCredit: NewPipe[int8](eng, sp.CreditDelay, -1),
 			Eject:        NewPipe[Flit](eng, hop+sp.EjectLatency, -1),
-			EjectCredit:  NewPipe[int8](eng, sp.CreditDelay, r.id),
+			EjectCredit:  &r.inCredits[mesh.Local],
 		}
 		r.in[mesh.Local].flits = lp.Inject
 		r.in[mesh.Local].credits = lp.InjectCredit
@@ -131,7 +136,7 @@ func (n *Network) LinkVCCounts(dst []uint64) []uint64 {
 	for _, r := range n.Routers {
 		for p := mesh.North; p < mesh.NumPorts; p++ {
 			if r.out[p].flits != nil {
-				dst = append(dst, r.out[p].sentVC...)
+				dst = append(dst, r.sentVC[int(p)*r.vcs:int(p+1)*r.vcs]...)
 			}
 		}
 	}
@@ -175,8 +180,8 @@ func (n *Network) Describe(pktName func(int32) string) string {
 // back with its sender. It returns the first violation found.
 func (n *Network) CheckQuiescent() error {
 	for _, r := range n.Routers {
-		if r.flits != 0 || r.routeMask|r.waitMask|r.activeMask != 0 {
-			return fmt.Errorf("%s: %d flits buffered, VC masks %x/%x/%x", r.Name, r.flits, r.routeMask, r.waitMask, r.activeMask)
+		if r.flits != 0 || r.routeMask|r.waitMask|r.activeMask|r.fullMask != 0 {
+			return fmt.Errorf("%s: %d flits buffered, VC masks %x/%x/%x/%x", r.Name, r.flits, r.routeMask, r.waitMask, r.activeMask, r.fullMask)
 		}
 		for p := range mesh.NumPorts {
 			if c := r.in[p].flits; c != nil && c.Len() != 0 {
@@ -189,8 +194,8 @@ func (n *Network) CheckQuiescent() error {
 			if op.credits.Len() != 0 {
 				return fmt.Errorf("%s out %v: %d credits in flight", r.Name, p, op.credits.Len())
 			}
-			for v := range op.credit {
-				if op.credit[v] != n.Spec.VCBuf || op.owner[v] != -1 {
+			for v := range n.Spec.VCs {
+				if int(op.credit[v]) != n.Spec.VCBuf || op.owner[v] != -1 {
 					return fmt.Errorf("%s out %v vc%d: %d of %d credits, owner %d", r.Name, p, v, op.credit[v], n.Spec.VCBuf, op.owner[v])
 				}
 			}

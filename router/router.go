@@ -24,30 +24,32 @@ const MaxVCs = 12
 var stateNames = [...]string{"idle", "routing", "waiting for an output VC", "active"}
 
 // inVC is one input virtual channel: 32 bytes, two to a cache line. Its
-// flits are a ring of vc_buf slots in the router's flit store; the cycle
-// its front last moved (for stall reports) is in the router's since, which
-// only describe reads.
+// flits are a ring of vc_buf slots in the router's flit store. The cycle
+// its front last moved (for stall reports) is here too, although only
+// describe reads it, because it is written on every move and a line of
+// its own would cost a cache miss each time.
 type inVC struct {
 	ready des.Time  // cycle from which the current stage may proceed
-	n     int       // flits buffered
+	since des.Time  // cycle the front last moved
 	base  int32     // first slot of its ring in the router's flit store
-	head  int32     // front of the ring, 0 <= head < vc_buf
+	n     int16     // flits buffered (vc_buf <= 1024)
+	head  int16     // front of the ring, 0 <= head < vc_buf
 	state uint8     // vcIdle .. vcActive
 	out   mesh.Port // output port of the packet at the front
 	outVC int8      // output VC it holds (vcActive)
 	fixed bool      // the head asked to keep its VC index (KindOrdered)
 }
 
-func (r *Router) front(vc *inVC) *Flit { return &r.store[vc.base+vc.head] }
+func (r *Router) front(vc *inVC) *Flit { return &r.store[vc.base+int32(vc.head)] }
 
 // burstLen is how many flits from the front, at most limit (>= 1), belong to
 // the packet at the front: those up to its tail, of the flits buffered.
 // Flits past a tail belong to a packet not yet routed.
 func (r *Router) burstLen(vc *inVC, limit int) int {
-	n := min(limit, vc.n)
+	n := min(limit, int(vc.n))
 	i := vc.head
 	for j := range n {
-		if r.store[vc.base+i].Tail {
+		if r.store[vc.base+int32(i)].Tail {
 			return j + 1
 		}
 		if i++; i == r.depth {
@@ -57,48 +59,27 @@ func (r *Router) burstLen(vc *inVC, limit int) int {
 	return n
 }
 
-func (r *Router) push(vc *inVC, f Flit) bool {
-	if vc.n == int(r.depth) {
-		return false
-	}
-	i := vc.head + int32(vc.n)
-	if i >= r.depth {
-		i -= r.depth
-	}
-	r.store[vc.base+i] = f
-	vc.n++
-	return true
-}
-
-func (r *Router) pop(vc *inVC) Flit {
-	f := r.store[vc.base+vc.head]
-	if vc.head++; vc.head == r.depth {
-		vc.head = 0
-	}
-	vc.n--
-	return f
-}
-
 type inPort struct {
 	flits   *Pipe[Flit] // from upstream; nil on a mesh edge
 	credits *Pipe[int8] // to upstream
-	vcs     []inVC
-	width   int // flits it may send through the switch per cycle
-	rr      int
+	width   int         // flits it may send through the switch per cycle
+	rr      int         // VC first in line for the switch
 }
 
+// outPort keeps its per-VC state in small arrays inside the router, not
+// in slices of their own, so that allocation reads no slice headers and
+// touches no cache lines beyond the router's.
 type outPort struct {
-	flits   *Pipe[Flit] // to downstream; nil on a mesh edge
-	credits *Pipe[int8] // from downstream
-	credit  []int       // free downstream buffer slots per VC
-	owner   []int16     // input VC (port*VCs+vc) holding each output VC, -1 if free
-	held    uint16      // bit c set while output VC c has an owner
+	flits   *Pipe[Flit]   // to downstream; nil on a mesh edge
+	credits *Pipe[int8]   // from downstream
+	credit  [MaxVCs]int16 // free downstream buffer slots per VC (vc_buf <= 1024)
+	owner   [MaxVCs]int8  // input VC (port*VCs+vc) holding each output VC, -1 if free
+	held    uint16        // bit c set while output VC c has an owner
 	width   int
 	vaRR    int // input VC first in line for the next VC grant
 	vcRR    int // output VC first in line (vc_alloc = round_robin)
 	saRR    int
-	sent    uint64   // flits sent, for link utilisation
-	sentVC  []uint64 // flits sent per output VC, for VC balance
+	sent    uint64 // flits sent, for link utilisation
 }
 
 // Stats are a router's cumulative counters.
@@ -112,81 +93,96 @@ type Stats struct {
 // Router is one tile's wormhole router. It does not know its position: it
 // routes from the offsets in head flits, as SCMP's routers do.
 type Router struct {
-	// Hot state, read or written every cycle, first and together.
+	// Hot state, read or written every cycle, together. The first 56
+	// bytes fill the line that the allocator's 8-byte object header
+	// starts (a Router has pointers and is over 512 bytes), so that the
+	// channels after them start on a line (layout_test.go checks it).
 
 	// One bit per input VC (port*VCs+vc) for each stage with work, so a
 	// cycle touches only the VCs that can move.
 	routeMask  uint64 // idle with a head at the front, or routing
 	waitMask   uint64 // waiting for an output VC
 	activeMask uint64 // holding an output VC
+	fullMask   uint64 // holding flits, so that switch allocation skips empty VCs unread
 	flits      int    // flits buffered in this router
 	vcs        int    // spec.VCs
+	eng        *des.Engine
+
+	// The channels the router consumes, kept inside it so that a tick
+	// reads them from the router's own block of memory: flits arriving
+	// at input p (in[p].flits) and credits returning to output p
+	// (out[p].credits). Build wires them; on a mesh edge they stay unused.
+	// A Pipe is 64 bytes, so each is one cache line.
+	inLinks   [mesh.NumPorts]Pipe[Flit]
+	inCredits [mesh.NumPorts]Pipe[int8]
+
 	// burst is link_flits_per_cycle: the most flits one input VC sends
 	// through the switch per cycle.
 	burst int
-	depth int32 // spec.VCBuf: slots in each input VC's ring
+	depth int16 // spec.VCBuf: slots in each input VC's ring
 	// rotateVC is vc_alloc = round_robin, decided once so that allocation
 	// compares no strings.
 	rotateVC bool
-	inbox    uint16           // channels with items in flight: bit p flits on input p, bit 8+p credits on output p
-	due      [dueSlots]uint16 // the same bits, by arrival cycle mod dueSlots, for channels shorter than dueSlots
-	eng      *des.Engine
-	spec     *Spec
-	store    []Flit // every input VC's ring, vc_buf slots each, in input-VC order
-	in       [mesh.NumPorts]inPort
-	out      [mesh.NumPorts]outPort
-	Stats    Stats
-	trace    func(node int, in, out mesh.Port, f Flit)
+	// sig is the channels with items arriving (bit p flits on input p,
+	// bit 8+p credits on output p): by arrival cycle mod dueSlots for
+	// channels shorter than dueSlots, and in sig[dueSlots] while items
+	// are in flight for longer ones (see Pipe.sig).
+	sig   [dueSlots + 1]uint16
+	spec  *Spec
+	store []Flit // every input VC's ring, vc_buf slots each, in input-VC order
+	ivc   []inVC // input VCs by index port*VCs+vc
+	in    [mesh.NumPorts]inPort
+	out   [mesh.NumPorts]outPort
+	Stats Stats
+	trace func(node int, in, out mesh.Port, f Flit)
 
-	// port and VC of each input-VC index, to avoid divisions per flit
-	portOf [64]mesh.Port
-	vcOf   [64]int8
+	// port<<4 | VC of each input-VC index, to avoid divisions per flit
+	pvOf [64]uint8
 
-	// scratch for switch allocation, one request list per output
-	saReq [mesh.NumPorts]switchReqs
+	// Scratch for switch allocation: one request list per output, of
+	// saN[o] input-VC indices from saQ[o*saStride]. The lists are packed
+	// by the most requests one output can get in a cycle (saStride, the
+	// inputs' widths summed), so that a cycle's requests share a line.
+	saN      [mesh.NumPorts]uint8
+	saStride int
+	saQ      [int(mesh.NumPorts) * maxSwitchReqs]int8
 
 	// Cold state.
-	since []des.Time // per input VC: the cycle its front last moved, for stall ages
-	Name  string
-	node  int
-	topo  mesh.Topology
-	id    int32
+	sentVC []uint64 // flits sent per output VC (port*VCs+vc), for VC balance
+	Name   string
+	node   int
+	topo   mesh.Topology
+	id     int32
 }
 
 func newRouter(eng *des.Engine, spec *Spec, topo mesh.Topology, node int) *Router {
 	r := &Router{Name: "R" + topo.Label(node), node: node, spec: spec, topo: topo, eng: eng,
-		rotateVC: spec.VCAlloc != VCAllocLowest, burst: spec.linkWidth(), vcs: spec.VCs, depth: int32(spec.VCBuf)}
+		rotateVC: spec.VCAlloc != VCAllocLowest, burst: spec.linkWidth(), vcs: spec.VCs, depth: int16(spec.VCBuf)}
 	r.id = eng.Register(r)
 	v := spec.VCs
 	r.store = make([]Flit, int(mesh.NumPorts)*v*spec.VCBuf)
-	r.since = make([]des.Time, int(mesh.NumPorts)*v)
-	vcs := make([]inVC, int(mesh.NumPorts)*v)
-	owners := make([]int16, int(mesh.NumPorts)*v)
-	credits := make([]int, int(mesh.NumPorts)*v)
-	sentVC := make([]uint64, int(mesh.NumPorts)*v)
+	r.ivc = make([]inVC, int(mesh.NumPorts)*v)
+	r.sentVC = make([]uint64, int(mesh.NumPorts)*v)
+	for k := range r.ivc {
+		r.ivc[k].base = int32(k * spec.VCBuf)
+	}
 	for p := range mesh.NumPorts {
-		ip := &r.in[p]
-		ip.vcs = vcs[int(p)*v : int(p+1)*v]
-		ip.width = spec.linkWidth()
-		for i := range ip.vcs {
-			k := int(p)*v + i
-			ip.vcs[i].base = int32(k * spec.VCBuf)
-		}
+		r.in[p].width = spec.linkWidth()
 		op := &r.out[p]
-		op.owner = owners[int(p)*v : int(p+1)*v]
-		op.credit = credits[int(p)*v : int(p+1)*v]
-		op.sentVC = sentVC[int(p)*v : int(p+1)*v]
 		op.width = spec.linkWidth()
-		for i := range op.owner {
+		for i := range v {
 			op.owner[i] = -1
-			op.credit[i] = spec.VCBuf
+			op.credit[i] = int16(spec.VCBuf)
 		}
 	}
 	for k := 0; k < int(mesh.NumPorts)*v; k++ {
-		r.portOf[k], r.vcOf[k] = mesh.Port(k/v), int8(k%v)
+		r.pvOf[k] = uint8(k/v)<<4 | uint8(k%v)
 	}
 	r.in[mesh.Local].width = spec.InjectWidth
 	r.out[mesh.Local].width = spec.EjectWidth
+	for p := range mesh.NumPorts {
+		r.saStride += r.in[p].width
+	}
 	return r
 }
 
@@ -198,7 +194,16 @@ func (r *Router) LinkFlits(p mesh.Port) uint64 { return r.out[p].sent }
 
 // LinkVCFlits is the number of flits sent through output port p on its
 // output VC vc so far.
-func (r *Router) LinkVCFlits(p mesh.Port, vc int) uint64 { return r.out[p].sentVC[vc] }
+func (r *Router) LinkVCFlits(p mesh.Port, vc int) uint64 { return r.sentVC[int(p)*r.vcs+vc] }
+
+// portOf is the port of input VC k (port*VCs+vc).
+func (r *Router) portOf(k int) mesh.Port { return mesh.Port(r.pvOf[k] >> 4) }
+
+// vcOf is the VC index within its port of input VC k.
+func (r *Router) vcOf(k int) int { return int(r.pvOf[k] & 15) }
+
+// inVC is input VC i of port p.
+func (r *Router) inVC(p mesh.Port, i int) *inVC { return &r.ivc[int(p)*r.vcs+i] }
 
 // Tick runs one router cycle: receive, route, allocate VCs, allocate the
 // switch and send. It returns the next cycle it has work in.
@@ -218,12 +223,12 @@ func (r *Router) Tick(now des.Time) des.Time {
 	}
 	next := des.Never
 	for d := des.Time(1); d < dueSlots; d++ {
-		if r.due[(now+d)&(dueSlots-1)] != 0 {
+		if r.sig[(now+d)&(dueSlots-1)] != 0 {
 			next = now + d
 			break
 		}
 	}
-	for m := r.inbox; m != 0; m &= m - 1 {
+	for m := r.sig[dueSlots]; m != 0; m &= m - 1 {
 		if k := bits.TrailingZeros16(m); k >= 8 {
 			next = min(next, r.out[k-8].credits.Next())
 		} else {
@@ -245,74 +250,74 @@ func (r *Router) attach() {
 	for p := range mesh.NumPorts {
 		in, out := &r.in[p], &r.out[p]
 		if c := in.flits; c != nil {
-			r.consume(c.lat, &c.wake, &c.notify, &c.due, &c.bit, 1<<p)
-			c.Reserve(min(credits, int(c.lat+1)*in.width))
+			c.wake, c.sig, c.bit = r.id, &r.sig, 1<<p
+			c.Reserve(min(credits, (int(c.lat)+1)*in.width))
 		}
 		if c := out.credits; c != nil {
-			r.consume(c.lat, &c.wake, &c.notify, &c.due, &c.bit, 1<<(8+p))
+			c.wake, c.sig, c.bit = r.id, &r.sig, 1<<(8+p)
 			w := s.linkWidth()
 			if p == mesh.Local {
 				w = credits
 			}
-			c.Reserve(min(credits, int(c.lat+1)*w))
+			c.Reserve(min(credits, (int(c.lat)+1)*w))
 		}
 		if c := out.flits; c != nil && p == mesh.Local {
-			c.Reserve(min(credits, int(c.lat+1)*out.width))
+			c.Reserve(min(credits, (int(c.lat)+1)*out.width))
 		}
 		if c := in.credits; c != nil && p == mesh.Local {
-			c.Reserve(min(credits, int(c.lat+1)*in.width))
+			c.Reserve(min(credits, (int(c.lat)+1)*in.width))
 		}
-	}
-}
-
-// consume makes the router the consumer of a channel with delay lat,
-// tracked by arrival cycle when the delay is short enough (the router
-// ticks in every cycle something arrives: each send wakes it for then).
-func (r *Router) consume(lat des.Time, wake *int32, notify **uint16, due **[dueSlots]uint16, bit *uint16, b uint16) {
-	*wake, *bit = r.id, b
-	if lat < dueSlots {
-		*due = &r.due
-	} else {
-		*notify = &r.inbox
 	}
 }
 
 func (r *Router) receive(now des.Time) {
-	v := r.spec.VCs
-	slot := &r.due[now&(dueSlots-1)]
-	m := r.inbox | *slot
+	v := r.vcs
+	slot := &r.sig[now&(dueSlots-1)]
+	m := r.sig[dueSlots] | *slot
 	*slot = 0
-	for ; m != 0; m &= m - 1 {
-		k := bits.TrailingZeros16(m)
-		if k >= 8 {
-			op := &r.out[k-8]
-			for op.credits.Ready(now) {
-				op.credit[op.credits.Recv()]++
-			}
-			if op.credits.n == 0 {
-				r.inbox &^= 1 << k
-			}
-			continue
-		}
-		p := mesh.Port(k)
+	// Flits (bits 0-7), then credits (bits 8-15), in two loops so that no
+	// branch has to guess which kind each channel is; they touch disjoint
+	// state, so the order between them does not matter.
+	for fm := m & 0xff; fm != 0; fm &= fm - 1 {
+		p := mesh.Port(bits.TrailingZeros16(fm))
 		ip := &r.in[p]
 		for ip.flits.Ready(now) {
-			f := ip.flits.Recv()
-			vc := &ip.vcs[f.VC]
+			// The flit moves from the channel straight into its slot,
+			// with no copy on the stack (see Pipe.slot).
+			f := ip.flits.front()
+			k := int(p)*v + int(f.VC)
+			vc := &r.ivc[k]
 			if vc.n == 0 {
-				k := int(p)*v + int(f.VC)
-				r.since[k] = now
+				vc.since = now
+				r.fullMask |= 1 << k
 				if vc.state == vcIdle {
 					r.routeMask |= 1 << k
 				}
 			}
-			if !r.push(vc, f) {
+			if vc.n == r.depth {
 				panic(fmt.Sprintf("%s in %v vc%d: buffer overflow (credit protocol violated)", r.Name, p, f.VC))
 			}
+			i := vc.head + vc.n
+			if i >= r.depth {
+				i -= r.depth
+			}
+			r.store[vc.base+int32(i)] = *f
+			vc.n++
+			ip.flits.drop()
 			r.flits++
 		}
 		if ip.flits.n == 0 {
-			r.inbox &^= 1 << k
+			r.sig[dueSlots] &^= 1 << p
+		}
+	}
+	for cm := m >> 8; cm != 0; cm &= cm - 1 {
+		p := bits.TrailingZeros16(cm)
+		op := &r.out[p]
+		for op.credits.Ready(now) {
+			op.credit[op.credits.Recv()]++
+		}
+		if op.credits.n == 0 {
+			r.sig[dueSlots] &^= 1 << (8 + p)
 		}
 	}
 }
@@ -322,11 +327,11 @@ func (r *Router) receive(now des.Time) {
 func (r *Router) route(now des.Time) {
 	for m := r.routeMask; m != 0; m &= m - 1 {
 		k := bits.TrailingZeros64(m)
-		vc := &r.in[r.portOf[k]].vcs[r.vcOf[k]]
+		vc := &r.ivc[k]
 		if vc.state == vcIdle {
 			f := r.front(vc)
 			if !f.Head {
-				panic(fmt.Sprintf("%s in %v vc%d: body flit of packet %d without a head", r.Name, r.portOf[k], r.vcOf[k], f.Packet))
+				panic(fmt.Sprintf("%s in %v vc%d: body flit of packet %d without a head", r.Name, r.portOf(k), r.vcOf(k), f.Packet))
 			}
 			port, dx, dy := r.topo.Route(int(f.DX), int(f.DY))
 			f.DX, f.DY = int16(dx), int16(dy)
@@ -334,7 +339,7 @@ func (r *Router) route(now des.Time) {
 			vc.fixed = f.Kind&KindOrdered != 0
 			vc.state = vcRouting
 			vc.ready = now + r.spec.RouteDelay
-			r.since[k] = now
+			vc.since = now
 		}
 		if now >= vc.ready {
 			vc.state = vcWaitVC
@@ -345,27 +350,37 @@ func (r *Router) route(now des.Time) {
 }
 
 func (r *Router) send(now des.Time, k int, op *outPort) {
-	ip := &r.in[r.portOf[k]]
-	i := int(r.vcOf[k])
-	vc := &ip.vcs[i]
-	f := r.pop(vc)
-	r.flits--
-	if ip.rr = i + 1; ip.rr == len(ip.vcs) {
+	ip := &r.in[r.portOf(k)]
+	i := r.vcOf(k)
+	vc := &r.ivc[k]
+	// The flit is copied once, from its slot straight into the output
+	// channel (see Pipe.slot), and its slot is then released.
+	f := &r.store[vc.base+int32(vc.head)]
+	if r.trace != nil {
+		r.trace(r.node, r.portOf(k), vc.out, *f)
+	}
+	if ip.rr = i + 1; ip.rr == r.vcs {
 		ip.rr = 0
 	}
 	ip.credits.Send(now, int8(i))
-	if r.trace != nil {
-		r.trace(r.node, r.portOf[k], vc.out, f)
+	out := op.flits.slot(now)
+	*out = *f
+	out.VC = vc.outVC
+	tail := f.Tail
+	if vc.head++; vc.head == r.depth {
+		vc.head = 0
 	}
-	f.VC = vc.outVC
+	if vc.n--; vc.n == 0 {
+		r.fullMask &^= 1 << k
+	}
+	r.flits--
 	op.credit[vc.outVC]--
-	op.flits.Send(now, f)
 	op.sent++
-	op.sentVC[vc.outVC]++
+	r.sentVC[int(vc.out)*r.vcs+int(vc.outVC)]++
 	r.Stats.Traversals++
 	r.eng.Progress()
-	r.since[k] = now
-	if f.Tail {
+	vc.since = now
+	if tail {
 		op.owner[vc.outVC] = -1
 		op.held &^= 1 << vc.outVC
 		vc.state = vcIdle
@@ -380,8 +395,8 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 func (r *Router) describe(now des.Time, b *strings.Builder, pktName func(int32) string) {
 	v := r.spec.VCs
 	for p := range mesh.NumPorts {
-		for i := range r.in[p].vcs {
-			vc := &r.in[p].vcs[i]
+		for i := range v {
+			vc := r.inVC(p, i)
 			if vc.n == 0 {
 				continue
 			}
@@ -393,7 +408,7 @@ func (r *Router) describe(now des.Time, b *strings.Builder, pktName func(int32) 
 			switch {
 			case vc.state == vcWaitVC:
 				b.WriteString("; all output VCs held by:")
-				for k, q := range r.out[vc.out].owner {
+				for k, q := range r.out[vc.out].owner[:v] {
 					if q >= 0 {
 						fmt.Fprintf(b, " vc%d<-%v vc%d", k, mesh.Port(int(q)/v), int(q)%v)
 					}
@@ -403,7 +418,7 @@ func (r *Router) describe(now des.Time, b *strings.Builder, pktName func(int32) 
 			case vc.state == vcActive:
 				fmt.Fprintf(b, " vc%d", vc.outVC)
 			}
-			fmt.Fprintf(b, "; age %d cycles\n", now-r.since[int(p)*v+i])
+			fmt.Fprintf(b, "; age %d cycles\n", now-vc.since)
 		}
 	}
 }

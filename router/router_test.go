@@ -43,7 +43,7 @@ func testVCStateMachine(t *testing.T, rate int) {
 	}
 	b.watch(0, 100, func(now des.Time) {
 		for i, p := range ports {
-			s := r.in[p].vcs[0].state
+			s := r.inVC(p, 0).state
 			if n := len(seq[i]); n == 0 || seq[i][n-1] != s {
 				seq[i] = append(seq[i], s)
 			}
@@ -105,8 +105,8 @@ func randomTraffic(b *bench, seed uint64, perNode, maxLen int) int {
 // credits by their value.
 func pipeFlits(p *Pipe[Flit], vc int8) int {
 	c := 0
-	for i := range p.n {
-		if p.buf[(p.head+i)&(len(p.buf)-1)].v.VC == vc {
+	for i := range int(p.n) {
+		if p.buf[(int(p.head)+i)&(len(p.buf)-1)].v.VC == vc {
 			c++
 		}
 	}
@@ -115,8 +115,8 @@ func pipeFlits(p *Pipe[Flit], vc int8) int {
 
 func pipeCredits(p *Pipe[int8], vc int8) int {
 	c := 0
-	for i := range p.n {
-		if p.buf[(p.head+i)&(len(p.buf)-1)].v == vc {
+	for i := range int(p.n) {
+		if p.buf[(int(p.head)+i)&(len(p.buf)-1)].v == vc {
 			c++
 		}
 	}
@@ -159,9 +159,9 @@ func testCreditConservation(t *testing.T, rate int) {
 						continue
 					}
 					j, _ := b.m.Neighbor(i, p)
-					down := &b.net.Routers[j].in[p.Opposite()]
+					down := b.net.Routers[j]
 					for v := range spec.VCs {
-						check(now, r.Name+" out "+p.String(), op.credit[v], pipeFlits(op.flits, int8(v)), down.vcs[v].n, pipeCredits(op.credits, int8(v)))
+						check(now, r.Name+" out "+p.String(), int(op.credit[v]), pipeFlits(op.flits, int8(v)), int(down.inVC(p.Opposite(), v).n), pipeCredits(op.credits, int8(v)))
 					}
 				}
 				// The NIU ends: injection into the router, ejection to a
@@ -169,8 +169,8 @@ func testCreditConservation(t *testing.T, rate int) {
 				ni := b.nis[i]
 				for v := range spec.VCs {
 					lp := b.net.Local[i]
-					check(now, r.Name+" inject", ni.credit[v], pipeFlits(lp.Inject, int8(v)), r.in[mesh.Local].vcs[v].n, pipeCredits(lp.InjectCredit, int8(v)))
-					check(now, r.Name+" eject", r.out[mesh.Local].credit[v], pipeFlits(lp.Eject, int8(v)), 0, pipeCredits(lp.EjectCredit, int8(v)))
+					check(now, r.Name+" inject", ni.credit[v], pipeFlits(lp.Inject, int8(v)), int(r.inVC(mesh.Local, v).n), pipeCredits(lp.InjectCredit, int8(v)))
+					check(now, r.Name+" eject", int(r.out[mesh.Local].credit[v]), pipeFlits(lp.Eject, int8(v)), 0, pipeCredits(lp.EjectCredit, int8(v)))
 				}
 			}
 		})
@@ -293,6 +293,48 @@ func testWormholeOrderAndWidths(t *testing.T, rate int) {
 		if maxOut[true] != spec.EjectWidth || maxOut[false] != rate || maxVC != rate {
 			t.Errorf("%s: most flits per cycle seen: %d ejected (width %d), %d on a link and %d from one VC (link_flits_per_cycle %d)",
 				policy, maxOut[true], spec.EjectWidth, maxOut[false], maxVC, rate)
+		}
+	}
+}
+
+// The stage masks say what the VCs' own state says, at every cycle: a VC
+// is in fullMask exactly when it buffers flits, in activeMask exactly when
+// it holds an output VC, in waitMask exactly when it waits for one, and
+// the router's flit count is the sum of its VCs'.
+func TestStateMasksMatchVCs(t *testing.T) {
+	for _, rate := range linkRates {
+		spec := DefaultSpec()
+		spec.VCBuf, spec.LinkWidth = 4, rate
+		b := newBench(t, 3, 3, spec)
+		randomTraffic(b, 1, 40, 11)
+		bad, sawFull := 0, false
+		b.watch(0, 5000, func(now des.Time) {
+			for _, r := range b.net.Routers {
+				flits := 0
+				for k := range r.ivc {
+					vc := &r.ivc[k]
+					flits += int(vc.n)
+					sawFull = sawFull || vc.n > 0
+					full := r.fullMask>>k&1 == 1
+					active := r.activeMask>>k&1 == 1
+					wait := r.waitMask>>k&1 == 1
+					if full != (vc.n > 0) || active != (vc.state == vcActive) || wait != (vc.state == vcWaitVC) {
+						if bad++; bad <= 5 {
+							t.Errorf("cycle %d %s vc %d: %d flits, state %s, masks full %v active %v wait %v",
+								now, r.Name, k, vc.n, stateNames[vc.state], full, active, wait)
+						}
+					}
+				}
+				if flits != r.flits {
+					if bad++; bad <= 5 {
+						t.Errorf("cycle %d %s: VCs hold %d flits, router counts %d", now, r.Name, flits, r.flits)
+					}
+				}
+			}
+		})
+		b.run(t)
+		if !sawFull {
+			t.Fatal("no VC ever held a flit: the traffic did not exercise the masks")
 		}
 	}
 }

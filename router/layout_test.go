@@ -1,0 +1,29 @@
+package router
+
+import (
+	"testing"
+	"unsafe"
+)
+
+// The channels a router consumes are meant to take one cache line each
+// (see Pipe and Router): a Pipe must stay 64 bytes and each router's
+// channels must start on a line boundary in memory. The second depends on
+// the allocator (its object header and size classes) as well as on the
+// Router's fields, so it is checked on routers Build made.
+func TestChannelsFillOneLineEach(t *testing.T) {
+	if s := unsafe.Sizeof(Pipe[Flit]{}); s != 64 {
+		t.Errorf("Pipe[Flit] is %d bytes, want 64", s)
+	}
+	if s := unsafe.Sizeof(Pipe[int8]{}); s != 64 {
+		t.Errorf("Pipe[int8] is %d bytes, want 64", s)
+	}
+	b := newBench(t, 3, 3, DefaultSpec())
+	for _, r := range b.net.Routers {
+		if p := uintptr(unsafe.Pointer(&r.inLinks)); p%64 != 0 {
+			t.Errorf("%s's channels at %#x, not on a line", r.Name, p)
+		}
+		if p := uintptr(unsafe.Pointer(&r.inCredits)); p%64 != 0 {
+			t.Errorf("%s's credit channels at %#x, not on a line", r.Name, p)
+		}
+	}
+}
