@@ -1,7 +1,6 @@
 package endpoint
 
 import (
-	"fmt"
 	"testing"
 
 	"nocsim/des"
@@ -49,21 +48,4 @@ func benchSynthetic(b *testing.B, k int, rate float64, warmup, measure des.Time)
 func BenchmarkMesh8x8Uniform(b *testing.B) {
 	b.Run("rate=0.1", func(b *testing.B) { benchSynthetic(b, 8, 0.1, 1000, 5000) })
 	b.Run("rate=0.3", func(b *testing.B) { benchSynthetic(b, 8, 0.3, 1000, 5000) })
-}
-
-// BenchmarkMeshScaleUniform measures k x k meshes under uniform traffic at
-// 20% of the bisection bound (4/k flits/node/cycle), the load at which
-// issue 12 compares the CPU cost of a traversal across sizes. Shorter
-// runs on larger meshes keep each point to a similar number of traversals.
-//
-//	go test ./endpoint -run '^$' -bench MeshScaleUniform -count 6
-func BenchmarkMeshScaleUniform(b *testing.B) {
-	for _, c := range []struct {
-		k               int
-		warmup, measure des.Time
-	}{{8, 1000, 5000}, {16, 1000, 3000}, {32, 500, 1500}, {64, 200, 400}} {
-		b.Run(fmt.Sprintf("k=%d", c.k), func(b *testing.B) {
-			benchSynthetic(b, c.k, 0.2*4/float64(c.k), c.warmup, c.measure)
-		})
-	}
 }
