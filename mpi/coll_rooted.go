@@ -54,6 +54,8 @@ func (r *Rank) Barrier(c *Comm) error {
 		return x.rtBarrierTree4()
 	case "dissemination":
 		return x.rtBarrierDissemination()
+	case "tree4_scatter":
+		return x.crayBarrier()
 	default:
 		return x.rtUnknown(alg)
 	}
@@ -95,6 +97,8 @@ func (r *Rank) Bcast(buf Buffer, count int, dt *Datatype, root int, c *Comm) err
 		err = x.rtBcastScatterAllgather(b, n, root)
 	case "optimal":
 		err = x.rtBcastOptimal(b, n, root)
+	case "pull_rma":
+		err = x.crayBcastPull(b, n, root)
 	default:
 		err = x.rtUnknown(alg)
 	}
@@ -491,6 +495,8 @@ func (x *coll) rtScatter(bl *rtBlocks, rbuf Buffer, rcount int, rdt *Datatype, r
 		err = x.rtScatterFlat(bl, rb, mine, root, own)
 	case "binomial":
 		err = x.rtScatterBinomial(bl, rb, mine, root, vec, own, &late)
+	case "pull_rma":
+		err = x.crayScatterPull(bl, rb, mine, root, own)
 	default:
 		err = x.rtUnknown(alg)
 	}
