@@ -115,9 +115,11 @@ func rtDirect(bl *rtBlocks, i int) bool {
 // scans its start flags, pulling from any sender whose flag is set and
 // decrementing that sender's check-in counter, until it has heard from
 // every rank: "the use of the scan loop allows for receives to be
-// processed out of order". Each pass of the scan goes through the flags in
-// rank order and takes every one that is set; a pass that finds none
-// waits until a flag is set. Last, it waits until its own check-in count
+// processed out of order". Each pass of the scan goes round the flags from
+// me+1 and takes every one that is set; a pass that finds none waits until
+// a flag is set. (The paper does not say where a scan starts. Starting
+// each rank at rank 0 makes ranks that enter together all pull from rank 0
+// first, then all from rank 1: a convoy, serialised on one NIU at a time.) Last, it waits until its own check-in count
 // is zero: every rank has pulled its blocks. ss and rs are the staged
 // send and receive blocks (alltoallRun), the rank's own block moved.
 func (x *coll) crayAlltoallPull(ss, rs *alltoallStage) error {
@@ -146,7 +148,8 @@ func (x *coll) crayAlltoallPull(ss, rs *alltoallStage) error {
 	}
 	for left > 0 {
 		k.waitFor(any)
-		for i := range P {
+		for j := 1; j < P; j++ {
+			i := (me + j) % P
 			if heard[i] || !k.started(i) {
 				continue
 			}

@@ -390,10 +390,10 @@ func TestCrayScatterNonRootsPull(t *testing.T) {
 
 // TestCrayAlltoallScanOutOfOrder: receivers take blocks as the senders'
 // start flags arrive, not in rank order. Rank P-1 enters first, then P-2,
-// and so on, far apart: when rank me starts its scan, the flags of the
-// ranks above it are all set, and one pass takes them in rank order; the
-// flags of the ranks below arrive one by one, highest first, and are taken
-// as they come. So rank me pulls from me+1, ..., P-1, then me-1, ..., 0:
+// and so on, far apart: when rank me starts its scan (at me+1), the flags
+// of the ranks above it are all set, and one pass takes them in rank
+// order; the flags of the ranks below arrive one by one, highest first,
+// and are taken as they come. So rank me pulls from me+1, ..., P-1, then me-1, ..., 0:
 // never from rank 0 first (but rank 0 itself), where a loop over the
 // ranks in order would start with rank 0 and wait for it. 5P(P-1)
 // messages.

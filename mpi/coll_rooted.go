@@ -15,8 +15,10 @@ const (
 	// patterns, carried over MPI messages (library = "thesis" runs the
 	// mechanisms themselves: THREAD-message counters, figure 4.3 as drawn).
 	rtThesisLike = "after Poole 2004 §4.2.4, over MPI messages"
-	rtCray       = "Nicholson & Goozen, Cray X1 MPI"
-	rtMPICH      = "standard (MPICH)"
+	// rtCray marks versions over MPI messages of Cray X1 patterns; the
+	// X1's own, on remote memory access, are in coll_cray.go.
+	rtCray  = "after Nicholson & Goozen, Cray X1 MPI, over MPI messages"
+	rtMPICH = "standard (MPICH)"
 )
 
 func init() {
