@@ -85,8 +85,10 @@ var Ops = func() map[string][]string {
 // algorithms (the reductions', recursive-doubling allgather, the
 // scatter-allgather broadcast) replay each rank's steps over its arrivals,
 // sweeping the ranks where they wait on each other both ways. All 31
-// algorithms equal the tier on the MPI layer's own schedules
-// (logp/collgen) for P = 2..100 (tier_collgen_test.go).
+// algorithms on MPI messages equal the tier on the MPI layer's own
+// schedules (logp/collgen) for P = 2..100 (tier_collgen_test.go); the
+// Cray X1's four on native primitives (predict_cray.go) are critical
+// paths checked against the chip.
 // Contention in the mesh is not modelled, nor is the reductions' compute
 // (named with 0 cycles so its absence is visible).
 func (p Params) Predict(op, alg string, P, bytes int) (Prediction, error) {
