@@ -84,11 +84,13 @@ func scatterPullRMA(e *env) { crayPulls(e, e.m, true) }
 
 // alltoallPullScan: every rank stores P-1 start flags back to back, then
 // pulls its P-1 blocks one at a time (from me+1 on, so each source serves
-// one puller at a time), each a round trip (the request, the block and its
-// flag back, then the check-in sent), while its processor also serves the
-// P-1 getBlocks and check-ins of the others. All ranks move blocks at
-// once: with large blocks the mesh's contention, not modelled, makes the
-// chip slower (half again to twice, 1 KiB blocks on 8 to 16 ranks of 4x4).
+// one puller at a time), each a round trip (the request, the handler's
+// start, the block and its flag back, then the check-in sent; the flag's
+// L includes the poll that sees it), while its processor also serves the
+// P-1 getBlocks and check-ins of the others, which the chip shows to be on
+// the path. All ranks move blocks at once: with large blocks the mesh's
+// contention, not modelled, makes the chip slower (about twice, 1 KiB
+// blocks on 8 to 16 ranks of 4x4).
 func alltoallPullScan(e *env) {
 	n := float64(e.P - 1)
 	m := e.m
@@ -99,9 +101,9 @@ func alltoallPullScan(e *env) {
 	}
 	e.add("(P-2) x max(o_s, g): start stores", (n-1)*cs.sendIv())
 	e.msg("last start store ", 1, cs)
-	e.add("(P-1) x getBlock round trip", get*n*(cg.os+cg.l+cg.or+cb.os+cb.om+cb.l+cb.bytes()+cw.os+cw.l+cw.or))
+	e.add("(P-1) x getBlock round trip: request, o_r, block o_s + (m-1)max(G,O), flag o_s + L", get*n*(cg.os+cg.l+cg.or+cb.os+cb.om+cb.bytes()+cw.os+cw.l))
 	e.add("(P-1) x check-in o_s", n*cw.os)
-	e.add("(P-1) x serving the others: getBlock and check-in o_r", n*(get*(cg.or+cb.os+cb.om+cw.os)+cw.or))
+	e.add("(P-1) x serving the others: getBlock o_r + 2 o_s, check-in o_r", n*(get*(cg.or+cb.os+cb.om+cw.os)+cw.or))
 }
 
 func pad4(m int) int { return (m + 3) &^ 3 }
