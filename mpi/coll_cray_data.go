@@ -22,10 +22,13 @@ func (x *coll) crayBcastPull(b Buffer, n, root int) error {
 	if me != root {
 		k.waitFor(func() bool { return k.started(root) })
 		src, got := k.take(root)
-		if got != n {
-			return errorf(ErrTruncate, x.name, "rank %d: the root broadcasts %d bytes to a %d-byte buffer", x.r.rank, got, n)
+		// A size mismatch still pulls (what fits) and checks in, so the
+		// root is not left waiting; the error is this rank's.
+		err := k.fetch(root, src, b, min(got, n))
+		if err == nil && got != n {
+			err = errorf(ErrTruncate, x.name, "rank %d: the root broadcasts %d bytes to a %d-byte buffer", x.r.rank, got, n)
 		}
-		return k.fetch(root, src, b, n)
+		return err
 	}
 	k.expose(P - 1)
 	src, small := b.Addr, n < craySmallBytes
@@ -57,10 +60,11 @@ func (x *coll) crayScatterPull(bl *rtBlocks, rb Buffer, mine, root int, own func
 	if me != root {
 		k.waitFor(func() bool { return k.started(root) })
 		src, got := k.take(root)
-		if got > mine {
-			return errorf(ErrTruncate, x.name, "rank %d: the root sends %d bytes into a %d-byte receive", x.r.rank, got, mine)
+		err := k.fetch(root, src, rb, min(got, mine)) // as in crayBcastPull
+		if err == nil && got > mine {
+			err = errorf(ErrTruncate, x.name, "rank %d: the root sends %d bytes into a %d-byte receive", x.r.rank, got, mine)
 		}
-		return k.fetch(root, src, rb, got)
+		return err
 	}
 	addr := make([]uint32, P)
 	size := 0
@@ -135,6 +139,7 @@ func (x *coll) crayAlltoallPull(ss, rs *alltoallStage) error {
 			return err
 		}
 	}
+	var late error
 	left := P - 1
 	heard := make([]bool, P)
 	heard[me] = true
@@ -154,16 +159,17 @@ func (x *coll) crayAlltoallPull(ss, rs *alltoallStage) error {
 				continue
 			}
 			src, got := k.take(i)
-			if want := rs.view[i].Len(); got != want {
-				return errorf(ErrTruncate, x.name, "rank %d: rank %d sends %d bytes for a %d-byte block", x.r.rank, x.c.group.WorldRank(i), got, want)
-			}
-			if err := k.fetch(i, src, rs.view[i], got); err != nil {
+			want := rs.view[i].Len()
+			if err := k.fetch(i, src, rs.view[i], min(got, want)); err != nil {
 				return err
+			}
+			if got != want && late == nil { // as in crayBcastPull: reported once all is pulled
+				late = errorf(ErrTruncate, x.name, "rank %d: rank %d sends %d bytes for a %d-byte block", x.r.rank, x.c.group.WorldRank(i), got, want)
 			}
 			heard[i] = true
 			left--
 		}
 	}
 	k.drained()
-	return nil
+	return late
 }

@@ -1,6 +1,7 @@
 package mpi
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -445,6 +446,46 @@ func TestCrayAlltoallScanOutOfOrder(t *testing.T) {
 			for _, what := range []string{cmSlot, cmGet, cmBlock, cmFlag, cmCheckIn} {
 				if n := crayCount(msgs, what); n != P*(P-1) {
 					t.Errorf("%d %s messages, want P(P-1) = %d", n, what, P*(P-1))
+				}
+			}
+		})
+	}
+}
+
+// TestCraySizeMismatchEndsCleanly: a rank whose receive is smaller than
+// what it is sent reports a truncation, after pulling what fits and
+// checking in, so the rank that exposed the data is not left waiting and
+// the run ends.
+func TestCraySizeMismatchEndsCleanly(t *testing.T) {
+	const P = 5
+	for _, op := range []string{"scatter", "alltoall"} {
+		t.Run(op, func(t *testing.T) {
+			alg := "pull_rma"
+			if op == "alltoall" {
+				alg = "pull_scan"
+			}
+			errs := make([]error, P)
+			crayJob(t, P, crayCfg(op, alg), func(r *Rank) {
+				me := r.Rank()
+				counts, displs := make([]int, P), make([]int, P)
+				for i := range P {
+					counts[i], displs[i] = 8, 8*i
+				}
+				rcounts := slices.Clone(counts)
+				if me == 2 {
+					rcounts[0] = 4 // rank 2 expects 4 bytes where 8 come
+				}
+				sb, rb := r.MustAlloc(8*P), r.MustAlloc(8*P)
+				if op == "scatter" {
+					errs[me] = r.Scatterv(sb, counts, displs, Byte, rb, rcounts[0], Byte, 0, r.CommWorld())
+				} else {
+					errs[me] = r.Alltoallv(sb, counts, displs, Byte, rb, rcounts, displs, Byte, r.CommWorld())
+				}
+			})
+			for i, err := range errs {
+				var e *Error
+				if bad := errors.As(err, &e) && e.Class == ErrTruncate; bad != (i == 2) || (err != nil) != (i == 2) {
+					t.Errorf("rank %d: %v", i, err)
 				}
 			}
 		})
