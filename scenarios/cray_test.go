@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"nocsim/des"
@@ -124,5 +125,13 @@ func TestCrayPredictions(t *testing.T) {
 				t.Errorf("%s %s P=%d %dB: chip %d cycles (correct %v), form %.0f (%+.0f%%)", c.op, c.alg, r.Procs, r.SizeBytes, r.Cycles, r.Correct, x.Cycles, 100*e)
 			}
 		}
+	}
+}
+
+// The LogGOPS tier refuses the native algorithms, saying why.
+func TestCrayNotOnLogGOPSTier(t *testing.T) {
+	s := &TierSweep{Op: "alltoall", Algs: []string{"pull_scan"}, Procs: []int{4}, Sizes: []int{8}}
+	if err := s.Check(); err == nil || !strings.Contains(err.Error(), "native primitives") {
+		t.Errorf("pull_scan on the LogGOPS tier: %v, want a refusal naming the native primitives", err)
 	}
 }
