@@ -20,6 +20,11 @@ type Algorithm struct {
 	Name     string // selectable name
 	Source   string // where it comes from
 	Messages string // messages sent, for P ranks
+	// Native marks an algorithm run on SCMP's native primitives (remote
+	// stores, getBlock, THREAD handlers) instead of MPI messages: a
+	// recording sees none of its traffic, and logp/collgen has no
+	// schedule for it.
+	Native bool
 }
 
 var registry []Algorithm

@@ -567,7 +567,7 @@ func (x *coll) alltoallRun(alg string, sb, rb []allBlock, uniform bool) error {
 		// varying counts fall back to post_all.
 		alg = "post_all"
 	}
-	if alg != "post_all" && alg != "pairwise" {
+	if alg != "post_all" && alg != "pairwise" && alg != "pull_scan" {
 		return errorf(ErrArg, x.name, "unknown alltoall algorithm %q", alg)
 	}
 	inPlace := sb == nil
@@ -599,6 +599,8 @@ func (x *coll) alltoallRun(alg string, sb, rb []allBlock, uniform bool) error {
 	}
 	if alg == "post_all" {
 		err = x.alltoallPostAll(sb, rb, ss, rs)
+	} else if alg == "pull_scan" {
+		err = x.crayAlltoallPull(ss, rs)
 	} else {
 		err = x.alltoallPairwise(sb, rb, ss, rs)
 	}

@@ -14,8 +14,10 @@ const (
 	// patterns, carried over MPI messages (library = "thesis" runs the
 	// mechanisms themselves: THREAD-message counters, figure 4.3 as drawn).
 	rtThesisLike = "after Poole 2004 §4.2.4, over MPI messages"
-	rtCray       = "Nicholson & Goozen, Cray X1 MPI"
-	rtMPICH      = "standard (MPICH)"
+	// rtCray marks versions over MPI messages of Cray X1 patterns; the
+	// X1's own, on remote memory access, are in coll_cray.go.
+	rtCray  = "after Nicholson & Goozen, Cray X1 MPI, over MPI messages"
+	rtMPICH = "standard (MPICH)"
 )
 
 func init() {
@@ -53,6 +55,8 @@ func (r *Rank) Barrier(c *Comm) error {
 		return x.rtBarrierTree4()
 	case "dissemination":
 		return x.rtBarrierDissemination()
+	case "tree4_scatter":
+		return x.crayBarrier()
 	default:
 		return x.rtUnknown(alg)
 	}
@@ -94,6 +98,8 @@ func (r *Rank) Bcast(buf Buffer, count int, dt *Datatype, root int, c *Comm) err
 		err = x.rtBcastScatterAllgather(b, n, root)
 	case "optimal":
 		err = x.rtBcastOptimal(b, n, root)
+	case "pull_rma":
+		err = x.crayBcastPull(b, n, root)
 	default:
 		err = x.rtUnknown(alg)
 	}
@@ -490,6 +496,8 @@ func (x *coll) rtScatter(bl *rtBlocks, rbuf Buffer, rcount int, rdt *Datatype, r
 		err = x.rtScatterFlat(bl, rb, mine, root, own)
 	case "binomial":
 		err = x.rtScatterBinomial(bl, rb, mine, root, vec, own, &late)
+	case "pull_rma":
+		err = x.crayScatterPull(bl, rb, mine, root, own)
 	default:
 		err = x.rtUnknown(alg)
 	}

@@ -212,9 +212,9 @@ func rtCfg(op, alg string) Config {
 
 func TestRootedRegistry(t *testing.T) {
 	want := map[string][]string{
-		"barrier": {"central", "dissemination", "tree4"},
-		"bcast":   {"binomial", "flat", "optimal", "pull", "scatter_allgather"},
-		"scatter": {"binomial", "flat"},
+		"barrier": {"central", "dissemination", "tree4", "tree4_scatter"},
+		"bcast":   {"binomial", "flat", "optimal", "pull", "pull_rma", "scatter_allgather"},
+		"scatter": {"binomial", "flat", "pull_rma"},
 		"gather":  {"binomial", "flat", "push"},
 	}
 	for op, names := range want {

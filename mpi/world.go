@@ -23,6 +23,9 @@ type World struct {
 	optTrees map[int]*optTree     // optimal bcast trees by communicator size (coll_optimal.go)
 	logMsgs  bool                 // ranks keep their Messages
 	rma      rmaState             // one-sided communication's windows and handlers (win.go)
+
+	cray      []Buffer               // each rank's Cray collective structures (coll_cray.go)
+	craySyncs map[craySyncKey]uint32 // the Cray barrier's level words (coll_cray.go)
 }
 
 type handlers struct {
@@ -32,6 +35,9 @@ type handlers struct {
 
 	// The thesis profile's (thesis.go).
 	barrierArrive, barrierRelease, ctxAsk endpoint.HandlerID
+
+	// The Cray X1 collectives' (coll_cray.go).
+	crayFadd, crayCheckIn endpoint.HandlerID
 }
 
 // NewWorld prepares an MPI job on m. Nothing runs until Launch and Run.
@@ -64,6 +70,13 @@ func NewWorld(m *endpoint.Machine, cfg Config) (*World, error) {
 		r := &Rank{w: w, rank: i, node: m.Nodes[i], sends: map[uint32]*Request{}}
 		r.world = &Comm{r: r, ctx: worldContext, group: worldGroup, rank: i, name: "MPI_COMM_WORLD"}
 		w.Ranks = append(w.Ranks, r)
+	}
+	if cfg.usesCray() {
+		// Only then, and last: every other handler keeps its id, and
+		// other jobs' memory is as it was.
+		if err := w.crayInit(); err != nil {
+			return nil, err
+		}
 	}
 	return w, nil
 }

@@ -250,10 +250,16 @@ func PredictRows(p logp.Params, rows []CollRow) error {
 func AlgorithmsFor(op string) []string { return mpi.AlgorithmNames(registryOp(op)) }
 
 // ChooseAlgorithm is the registered algorithm the model predicts fastest
-// for op at P ranks and size bytes (ties keep registry order).
+// for op at P ranks and size bytes (ties keep registry order), among those
+// that run on MPI messages, whose costs the parameters were fitted to.
 func ChooseAlgorithm(p logp.Params, op string, procs, size int) (string, float64, error) {
 	best, bestT := "", math.Inf(1)
 	for _, a := range mpi.AlgorithmNames(registryOp(op)) {
+		if mpi.IsNative(registryOp(op), a) {
+			// Parameters fitted to MPI messages do not describe the
+			// native primitives these run on (their forms overestimate).
+			continue
+		}
 		pr, err := p.Predict(registryOp(op), a, procs, size)
 		var big *logp.TooManyRanksError
 		if errors.As(err, &big) {

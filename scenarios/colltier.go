@@ -8,6 +8,7 @@ import (
 	"nocsim/logp"
 	"nocsim/logp/collgen"
 	"nocsim/logp/loggops"
+	"nocsim/mpi"
 	"nocsim/plots"
 	"nocsim/router"
 )
@@ -84,6 +85,9 @@ func (s *TierSweep) Check() error {
 		return bad("algs", "[]", strings.Join(names, ", "))
 	}
 	for _, a := range s.Algs {
+		if mpi.IsNative(registryOp(s.Op), a) {
+			return bad("algs", a, strings.Join(names, ", ")+" (this one runs on SCMP's native primitives, not MPI messages: it has no schedule)")
+		}
 		if !slices.Contains(names, a) {
 			return bad("algs", a, strings.Join(names, ", ")+" (the loggops tier needs named algorithms, not auto)")
 		}
