@@ -49,26 +49,36 @@ type Options struct {
 // what goes into logp.Params (MaxBytes 0 for the last segment); MinBytes
 // and MaxBytes are the smallest and largest sizes measured in it.
 type SegmentFit struct {
-	Seg                   logp.Segment
-	MinBytes, MaxBytes    int
-	L, Lh, Os, Or, Gap, G Estimate
-	O                     Estimate // NaN CI when not measured
+	Seg      logp.Segment `json:"segment_params"` // as in the parameters file (docs/logp.md gives the units)
+	MinBytes int          `json:"min_bytes"`
+	MaxBytes int          `json:"max_bytes"`
+	L        Estimate     `json:"L_cycles"`
+	Lh       Estimate     `json:"L_per_hop_cycles"`
+	Os       Estimate     `json:"o_s_cycles"`
+	Or       Estimate     `json:"o_r_cycles"`
+	Gap      Estimate     `json:"g_cycles"`
+	G        Estimate     `json:"G_cycles_per_byte"`
+	O        Estimate     `json:"O_cycles_per_byte"` // NaN CI when not measured
 	// Netgauge's estimates from PRTT, when measured: the gap from
 	// PRTT(n,0,s) - PRTT(1,0,s) and the send overhead from PRTT(n,d,s);
 	// NaN when not measured. They stand in for trains and send times
 	// when those are missing, and are compared with them otherwise.
-	PRTTGap, PRTTOs Estimate
-	R2              float64 // of the one-way fit, weighted by 1/T² (relative errors)
-	Residuals       []Residual
-	Warnings        []string
-	Handshake       *HandshakeFit // nil: not fitted (Options.Handshake unset, or a warning says why)
+	PRTTGap   Estimate      `json:"prtt_g_cycles"`
+	PRTTOs    Estimate      `json:"prtt_o_s_cycles"`
+	R2        float64       `json:"r2_ratio"` // of the one-way fit, weighted by 1/T² (relative errors)
+	Residuals []Residual    `json:"residuals"`
+	Warnings  []string      `json:"warnings"`
+	Handshake *HandshakeFit `json:"handshake"` // nil: not fitted (Options.Handshake unset, or a warning says why)
 }
 
 // Residual is the model's one-way time against the measured RTT/2 for one
 // size and hop count; RelErr = (Predicted - Measured) / Measured.
 type Residual struct {
-	Bytes, Hops                 int
-	Measured, Predicted, RelErr float64
+	Bytes     int     `json:"bytes"`
+	Hops      int     `json:"hops"`
+	Measured  float64 `json:"measured_cycles"`
+	Predicted float64 `json:"predicted_cycles"`
+	RelErr    float64 `json:"rel_err_fraction"`
 }
 
 // Report is the outcome of a fit. Params holds the fitted values as they
@@ -78,10 +88,10 @@ type Residual struct {
 // switch, or any other change of regime in the one-way time). Warnings
 // repeats the segments' warnings, prefixed with their segment.
 type Report struct {
-	Params      logp.Params
-	Segments    []SegmentFit
-	Breakpoints []int
-	Warnings    []string
+	Params      logp.Params  `json:"params"` // as in the parameters file (docs/logp.md gives the units)
+	Segments    []SegmentFit `json:"segments"`
+	Breakpoints []int        `json:"breakpoints_bytes"`
+	Warnings    []string     `json:"warnings"`
 }
 
 // onePoint is a one-way time: half the median round trip at (Bytes, Hops).

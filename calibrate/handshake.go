@@ -15,8 +15,14 @@ import (
 // not used to fit it (the one-to-one train) or only in part (the
 // fan-out's spacing), with what was measured.
 type HandshakeFit struct {
-	Lpost, Lcts, LctsH, Ldata, LdataH, Octs, GapData Estimate
-	Checks                                           []HandshakeCheck
+	Lpost   Estimate         `json:"L_post_cycles"`
+	Lcts    Estimate         `json:"L_cts_cycles"`
+	LctsH   Estimate         `json:"L_cts_per_hop_cycles"`
+	Ldata   Estimate         `json:"L_data_cycles"`
+	LdataH  Estimate         `json:"L_data_per_hop_cycles"`
+	Octs    Estimate         `json:"o_cts_cycles"`
+	GapData Estimate         `json:"g_data_cycles"`
+	Checks  []HandshakeCheck `json:"checks"`
 }
 
 // HandshakeCheck is the tier's prediction of one benchmark against the
@@ -24,9 +30,13 @@ type HandshakeFit struct {
 // Kind fanout the completions' spacing; RelErr = (Predicted - Measured) /
 // Measured.
 type HandshakeCheck struct {
-	Kind                        string
-	Bytes, Hops, N              int
-	Measured, Predicted, RelErr float64
+	Kind      string  `json:"kind"`
+	Bytes     int     `json:"bytes"`
+	Hops      int     `json:"hops"`
+	N         int     `json:"messages"`
+	Measured  float64 `json:"measured_cycles"`
+	Predicted float64 `json:"predicted_cycles"`
+	RelErr    float64 `json:"rel_err_fraction"`
 }
 
 // fitHandshake fits every segment's handshake legs, when Options.Handshake

@@ -28,7 +28,8 @@ func (e Estimate) MarshalJSON() ([]byte, error) {
 		}
 		return strconv.FormatFloat(x, 'g', -1, 64)
 	}
-	return []byte(`{"Value":` + num(e.Value) + `,"CI95":` + num(e.CI95) + `}`), nil
+	// The unit is the enclosing key's (L_cycles, G_cycles_per_byte, ...).
+	return []byte(`{"value":` + num(e.Value) + `,"ci95":` + num(e.CI95) + `}`), nil
 }
 
 // linfit is a weighted least-squares fit y ≈ X·beta.
