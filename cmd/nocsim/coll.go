@@ -13,6 +13,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"nocsim/mpi"
 	"nocsim/plots"
 	"nocsim/router"
 	"nocsim/scenarios"
@@ -116,6 +117,15 @@ func runColl(c *cli.Context) error {
 	if p := c.String("plot"); p != "" {
 		if err := plots.CheckExt(p); err != nil {
 			return usageErr("--plot: %v", err)
+		}
+	}
+	if c.String("goal-out") != "" {
+		// A native algorithm moves data with remote stores and getBlocks, which
+		// are not MPI messages: its schedule would be empty.
+		for _, a := range sw.Algs {
+			if mpi.IsNative(sw.Op, a) {
+				return usageErr("--goal-out: not with --algs %s (%s): its remote stores and getBlocks are not recorded as GOAL messages; allowed algorithms of %s built on MPI messages", a, sw.Op, sw.Op)
+			}
 		}
 	}
 	if err := checkOutputFlags(c, []string{"plot", "goal-out"}, nil); err != nil {

@@ -62,6 +62,8 @@ func TestCollBadInput(t *testing.T) {
 		{[]string{"--library", "thesis", "--algs", "flat"}, `--algs = flat: allowed auto with library = "thesis"`},
 		{[]string{"--library", "thesis", "--bcast", "binomial"}, `--bcast = "binomial": allowed auto with library = "thesis"`},
 		{[]string{"--library", "thesis", "--protocol", "niu"}, `--protocol = "niu": allowed scmp with library = "thesis"`},
+		// a native algorithm's remote stores are not MPI messages: no schedule to write
+		{[]string{"--mesh", "4x4", "--op", "barrier", "--algs", "tree4_scatter", "--procs", "16", "--goal-out", filepath.Join(t.TempDir(), "b.goal")}, "--goal-out"},
 	} {
 		code, out, stderr := nocsim(t, append([]string{"coll", "--quiet"}, c.args...)...)
 		if code != 2 || out != "" || !strings.Contains(stderr, c.flag) {
