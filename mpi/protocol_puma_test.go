@@ -159,3 +159,30 @@ func TestPumaLongPull(t *testing.T) {
 		}
 	}
 }
+
+// A put message needs room for its header and a word of data in the NIU
+// queue; a machine whose queue is smaller refuses puma_long, naming the key.
+func TestPumaLongNeedsQueue(t *testing.T) {
+	cfg := cfgFor("puma_long")
+	cfg.EagerBytes = 0
+	for _, q := range []int{pumaHeader + 2, pumaHeader + 3} {
+		err := cfg.Validate(4, q)
+		if fits := q-2-pumaHeader >= 1; fits != (err == nil) {
+			t.Errorf("queue of %d flits: %v", q, err)
+		}
+		if ke, ok := err.(*router.KeyError); err != nil && (!ok || ke.Key != "protocol") {
+			t.Errorf("queue of %d flits: %v, want an error naming protocol", q, err)
+		}
+	}
+}
+
+// Into posted receives, puma_long saves the rendezvous's handshake: a short
+// message's one-way time is below scmp's.
+func TestPumaLongBeatsRendezvousWhenPosted(t *testing.T) {
+	for _, n := range []int{4, 64} {
+		p, s := oneWay(t, cfgFor("puma_long"), nil, 15, n), oneWay(t, cfgFor("scmp"), nil, 15, n)
+		if p >= s {
+			t.Errorf("%d bytes: puma_long one-way %d cycles, scmp %d: want puma_long faster", n, p, s)
+		}
+	}
+}
