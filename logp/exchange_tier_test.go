@@ -30,7 +30,7 @@ var exchangeMachines = []logp.Segment{
 func TestExchangeFormsOnOddMachines(t *testing.T) {
 	algs := [][2]string{
 		{"allreduce", "recursive_doubling"}, {"allreduce", "reduce_scatter_allgather"}, {"allreduce", "ring"},
-		{"reduce", "reduce_scatter_gather"}, {"reduce_scatter", "recursive_halving"},
+		{"reduce", "reduce_scatter_gather"}, {"reduce", "ring"}, {"reduce_scatter", "recursive_halving"},
 		{"reduce_scatter", "reduce_scatterv"}, {"reduce_scatter", "ring"}, {"scan", "recursive_doubling"},
 		{"allgather", "recursive_doubling"}, {"bcast", "scatter_allgather"},
 	}

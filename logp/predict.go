@@ -48,7 +48,7 @@ var models = map[string]map[string]model{
 	"gather":         {"flat": gatherFlat, "binomial": gatherBinomial, "push": gatherPush},
 	"allgather":      {"gather_bcast": allgatherGatherBcast, "ring": allgatherRing, "recursive_doubling": allgatherRecursiveDoubling},
 	"alltoall":       {"post_all": alltoallPostAll, "pairwise": alltoallPairwise, "bruck": alltoallBruck, "pull_scan": alltoallPullScan},
-	"reduce":         {"flat": reduceFlat, "binomial": reduceBinomial, "reduce_scatter_gather": reduceScatterGather},
+	"reduce":         {"flat": reduceFlat, "binomial": reduceBinomial, "reduce_scatter_gather": reduceScatterGather, "ring": reduceRing},
 	"allreduce":      {"reduce_bcast": allreduceReduceBcast, "recursive_doubling": allreduceRecursiveDoubling, "ring": allreduceRing, "reduce_scatter_allgather": allreduceReduceScatterAllgather},
 	"reduce_scatter": {"reduce_scatterv": reduceScatterReduceScatterv, "ring": reduceScatterRing, "recursive_halving": reduceScatterRecursiveHalving},
 	"scan":           {"chain": scanChain, "recursive_doubling": scanRecursiveDoubling},

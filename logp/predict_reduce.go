@@ -211,3 +211,22 @@ func scanRecursiveDoubling(e *env) {
 	}
 	e.xterms("ceil(log2 P) steps (exact recurrence)", x.finish(e))
 }
+
+// reduceRing is Puma's bucket reduce (mpi/coll_ring.go): the ring
+// reduce-scatter (P-1 steps), then P-1 ring steps carrying the blocks to
+// the root (rank 0): in step t the ranks r > t pass block r-t to r+1,
+// rank P-1's going to the root.
+func reduceRing(e *env) {
+	es := elemBytes(e.m)
+	P, bo := e.P, redSplit(e.m/es, e.P, es)
+	blk := func(i int) int { i = (i%P + P) % P; return (bo[i+1] - bo[i]) * es }
+	x := newXsteps(e)
+	x.ringRS(bo, es)
+	for t := range P - 1 {
+		for r := t + 1; r < P; r++ {
+			x.pair(r, (r+1)%P, blk(r-t))
+		}
+		x.run()
+	}
+	e.xterms("(P-1) ring reduce-scatter steps, (P-1) ring gather steps (exact recurrence)", x.replayed())
+}

@@ -49,7 +49,7 @@ func TestOpsAreNocsimsAlgorithms(t *testing.T) {
 		"gather":         {"binomial", "flat", "push"},
 		"allgather":      {"gather_bcast", "recursive_doubling", "ring"},
 		"alltoall":       {"bruck", "pairwise", "post_all", "pull_scan"},
-		"reduce":         {"binomial", "flat", "reduce_scatter_gather"},
+		"reduce":         {"binomial", "flat", "reduce_scatter_gather", "ring"},
 		"allreduce":      {"recursive_doubling", "reduce_bcast", "reduce_scatter_allgather", "ring"},
 		"reduce_scatter": {"recursive_halving", "reduce_scatterv", "ring"},
 		"scan":           {"chain", "recursive_doubling"},
@@ -132,7 +132,7 @@ func TestPredictMonotoneInBytes(t *testing.T) {
 	notMonotone := map[string]bool{
 		"allreduce/reduce_scatter_allgather": true, "allreduce/ring": true,
 		"reduce/reduce_scatter_gather": true, "reduce_scatter/recursive_halving": true,
-		"reduce_scatter/reduce_scatterv": true, "reduce_scatter/ring": true,
+		"reduce_scatter/reduce_scatterv": true, "reduce_scatter/ring": true, "reduce/ring": true,
 		"scan/recursive_doubling": true, "bcast/scatter_allgather": true,
 	}
 	for _, op := range slices.Sorted(maps.Keys(Ops)) {
@@ -166,7 +166,7 @@ func TestPredictMonotoneInP(t *testing.T) {
 		"reduce/reduce_scatter_gather": true, "reduce_scatter/recursive_halving": true,
 		"allreduce/reduce_scatter_allgather": true,
 		// split a fixed vector into ceil(m/P)-byte blocks
-		"bcast/scatter_allgather": true, "allreduce/ring": true,
+		"bcast/scatter_allgather": true, "allreduce/ring": true, "reduce/ring": true,
 		"reduce_scatter/reduce_scatterv": true, "reduce_scatter/ring": true,
 	}
 	for _, op := range slices.Sorted(maps.Keys(Ops)) {

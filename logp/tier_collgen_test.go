@@ -26,7 +26,7 @@ var exactOnGenerated = []string{
 	"gather/binomial", "gather/flat", "gather/push",
 	"reduce/binomial", "reduce/flat",
 	"reduce_scatter/ring",
-	"reduce/reduce_scatter_gather",
+	"reduce/reduce_scatter_gather", "reduce/ring",
 	"reduce_scatter/recursive_halving", "reduce_scatter/reduce_scatterv",
 	"scan/chain", "scan/recursive_doubling",
 	"scatter/binomial", "scatter/flat",

@@ -78,8 +78,8 @@ func (r *Rank) Reduce(sbuf, rbuf Buffer, count int, dt *Datatype, op *Op, root i
 		in = b
 	}
 	alg := x.pick("reduce", r.w.Cfg.Reduce, bytes, "binomial", "reduce_scatter_gather")
-	if alg == "reduce_scatter_gather" && !op.Commutative() {
-		alg = rd.fallback("binomial") // recursive halving reorders operands
+	if (alg == "reduce_scatter_gather" || alg == "ring") && !op.Commutative() {
+		alg = rd.fallback("binomial") // recursive halving and the ring reorder operands
 	}
 	switch alg {
 	case "thesis":
@@ -91,6 +91,8 @@ func (r *Rank) Reduce(sbuf, rbuf Buffer, count int, dt *Datatype, op *Op, root i
 		err = rd.reduceFlat(in, out, count, root)
 	case "reduce_scatter_gather":
 		err = rd.reduceRSG(in, out, count, root)
+	case "ring":
+		err = rd.reduceRing(in, out, count, root)
 	default:
 		err = errorf(ErrArg, x.name, "unknown reduce algorithm %q", alg)
 	}

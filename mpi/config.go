@@ -9,7 +9,7 @@ import (
 )
 
 // Protocols lists the point-to-point protocols.
-var Protocols = []string{"scmp", "eager", "niu"}
+var Protocols = []string{"scmp", "eager", "niu", "puma_long"}
 
 // Libraries lists the library profiles: "nocsim" runs the algorithms the
 // keys below select; "thesis" runs every mechanism of the thesis's library
@@ -64,7 +64,7 @@ func DefaultConfig() Config {
 var Keys = []router.Key{
 	{Name: "procs", Unit: "ranks", Default: "0 (every tile)", Allowed: "0..W*H", Doc: "MPI_COMM_WORLD size; rank i runs on tile i"},
 	{Name: "library", Unit: "name", Default: "nocsim", Allowed: strings.Join(Libraries, ", "), Doc: "library profile: nocsim (the algorithms the keys below select) or thesis (the thesis's library as chapter 4 describes it: barrierCount barrier, flat broadcast, halving reduce, every internal call charged; only with protocol scmp, vector_dma false and every algorithm key auto)"},
-	{Name: "protocol", Unit: "name", Default: "scmp", Allowed: strings.Join(Protocols, ", "), Doc: "point-to-point protocol: scmp (thesis rendezvous with THREAD messages), eager (short messages inside the THREAD message), niu (rendezvous handled by the NIUs)"},
+	{Name: "protocol", Unit: "name", Default: "scmp", Allowed: strings.Join(Protocols, ", "), Doc: "point-to-point protocol: scmp (thesis rendezvous with THREAD messages), eager (short messages inside the THREAD message), niu (rendezvous handled by the NIUs), puma_long (Puma's optimistic long protocol: header and data sent at once; the receiver pulls the data when no receive was posted)"},
 	{Name: "eager_bytes", Unit: "bytes", Default: "128", Allowed: "0..4*(niu_queue_flits-8)", Doc: "largest message the eager protocol sends inside its THREAD message; larger ones use rendezvous"},
 	{Name: "match_cycles", Unit: "cycles/entry", Default: "2", Allowed: "0..1000000", Doc: "processor time per queue entry examined when matching"},
 	{Name: "vector_dma", Unit: "bool", Default: "false", Allowed: "true, false", Doc: "send a strided vector of 4-byte elements with the DMA engine's source stride instead of packing it first"},
@@ -99,6 +99,9 @@ func (c Config) Validate(nodes, queueFlits int) error {
 	}
 	if !found {
 		return &router.KeyError{Key: "protocol", Value: fmt.Sprintf("%q", c.Protocol), Allowed: strings.Join(Protocols, ", ")}
+	}
+	if c.Protocol == "puma_long" && queueFlits-2-pumaHeader < 1 {
+		return &router.KeyError{Key: "protocol", Value: `"puma_long"`, Allowed: fmt.Sprintf("scmp, eager or niu on this machine: a puma_long put message needs an NIU queue of at least %d flits, it has %d", 3+pumaHeader, queueFlits)}
 	}
 	if err := c.checkLibrary(); err != nil {
 		return err

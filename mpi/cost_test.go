@@ -50,7 +50,14 @@ func TestOneWayLinearInSize(t *testing.T) {
 			t.Errorf("%s: one-way %d, %d, %d cycles at 4, 16, 64 KiB: slopes %.3f and %.3f cycles/byte differ", proto, a, b, c, slope1, slope2)
 		}
 		// One flit carries four bytes and a link moves one flit a cycle.
-		if slope2 < 0.24 || slope2 > 0.27 {
+		// puma_long's puts into a posted receive pass through the
+		// receiver's handler, which copies a word a cycle
+		// (copy_cycles_per_word 1) and starts once per put message: a
+		// little slower than the link, never faster.
+		if proto == "puma_long" && (slope2 < 0.25 || slope2 > 0.375) {
+			t.Errorf("%s: %.3f cycles/byte, want 1/4 to 3/8 (a word per cycle, plus a handler per put message)", proto, slope2)
+		}
+		if proto != "puma_long" && (slope2 < 0.24 || slope2 > 0.27) {
 			t.Errorf("%s: %.3f cycles/byte, want about 1/4 (a word per cycle)", proto, slope2)
 		}
 	}

@@ -207,7 +207,8 @@ func (r *Rank) isend(op op, mode sendMode, buf Buffer, count int, dt *Datatype, 
 		q.local = true
 	case dt.Contiguous():
 		q.data, _ = buf.Slice(0, q.bytes)
-	case r.w.Cfg.VectorDMA && !r.w.eager(q):
+	case r.w.Cfg.VectorDMA && !r.w.eager(q) && r.w.Cfg.Protocol != "puma_long":
+		// (puma_long's processor builds its put messages from packed data.)
 		if first, stride, ok := wordStride(dt, count); ok {
 			// The DMA engine gathers the vector itself: no packing.
 			q.data = Buffer{Addr: buf.Addr + uint32(first), Bytes: buf.Bytes}

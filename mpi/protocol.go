@@ -61,6 +61,8 @@ func (w *World) startSend(r *Rank, q *Request) error {
 		q.xfer = &q.xferB
 		p.Xfer = q.xfer
 		q.local = true // the data went into the message
+	case w.Cfg.Protocol == "puma_long" && q.mode != modeBuffered:
+		return w.pumaSend(r, q)
 	case w.Cfg.Protocol == "niu":
 		r.sends[q.id] = q
 		args := []uint32{uint32(r.rank), uint32(q.tag), q.comm.ctx, uint32(q.bytes), q.id, uint32(q.mode)}

@@ -19,6 +19,7 @@ type Rank struct {
 	posted     []*Request          // receives waiting for a send
 	unexpected []*envelope         // sends announced before their receive
 	sends      map[uint32]*Request // sends waiting for their receiver, by id
+	pumaIn     []pumaIncoming      // puma_long puts whose first message has arrived
 	sendOrder  []*Request          // every send, for reports
 	retired    []*Request          // completed requests the program never saw, for reuse
 	freeEnv    []*envelope         // envelopes whose receive completed, for reuse

@@ -90,6 +90,8 @@ func (q *Request) arrived() bool {
 	switch {
 	case q.done:
 		return true
+	case q.send && q.proto == "puma_long":
+		return q.pumaArrived()
 	case q.send:
 		return q.local || q.xfer != nil && q.xfer.Sent
 	default:
@@ -144,6 +146,11 @@ func (r *Rank) complete(q *Request) {
 		if q.flag.Bytes != nil {
 			r.node.Mem.Free(q.flag.Addr)
 		}
+	}
+	if q.send && q.flag.Bytes != nil {
+		// A puma_long send: its put was acknowledged or its data pulled.
+		delete(r.sends, q.id)
+		r.node.Mem.Free(q.flag.Addr)
 	}
 	if q.temp {
 		r.node.Mem.Free(q.data.Addr)

@@ -38,6 +38,9 @@ type handlers struct {
 
 	// The Cray X1 collectives' (coll_cray.go).
 	crayFadd, crayCheckIn endpoint.HandlerID
+
+	// The puma_long protocol's put message (protocol_puma.go).
+	pumaPut endpoint.HandlerID
 }
 
 // NewWorld prepares an MPI job on m. Nothing runs until Launch and Run.
@@ -70,6 +73,10 @@ func NewWorld(m *endpoint.Machine, cfg Config) (*World, error) {
 		r := &Rank{w: w, rank: i, node: m.Nodes[i], sends: map[uint32]*Request{}}
 		r.world = &Comm{r: r, ctx: worldContext, group: worldGroup, rank: i, name: "MPI_COMM_WORLD"}
 		w.Ranks = append(w.Ranks, r)
+	}
+	if cfg.Protocol == "puma_long" {
+		// Only then: every other job's handlers keep their ids.
+		w.h.pumaPut = m.Register("_MPI_Puma_put", w.threadPumaPut)
 	}
 	if cfg.usesCray() {
 		// Only then, and last: every other handler keeps its id, and

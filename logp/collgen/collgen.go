@@ -61,7 +61,7 @@ var algorithms = map[string][]string{
 	"gather":         {"binomial", "flat", "push"},
 	"allgather":      {"gather_bcast", "recursive_doubling", "ring"},
 	"alltoall":       {"bruck", "pairwise", "post_all"},
-	"reduce":         {"binomial", "flat", "reduce_scatter_gather"},
+	"reduce":         {"binomial", "flat", "reduce_scatter_gather", "ring"},
 	"allreduce":      {"recursive_doubling", "reduce_bcast", "reduce_scatter_allgather", "ring"},
 	"reduce_scatter": {"recursive_halving", "reduce_scatterv", "ring"},
 	"scan":           {"chain", "recursive_doubling"},

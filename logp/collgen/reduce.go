@@ -161,6 +161,8 @@ func (g *gen) reduce(alg string) func(me int) {
 			}
 			g.copies(n)
 		}
+	case "ring":
+		return g.reduceRing(count, root)
 	}
 	// reduce_scatter_gather (Rabenseifner's)
 	f := newFold(P)
