@@ -40,16 +40,16 @@ type model func(e *env)
 // models maps op, then algorithm, to its formula, under the names nocsim's
 // MPI registers (mpi.Algorithms). The formulas live in predict_rooted.go,
 // predict_all.go, predict_reduce.go, predict_rabenseifner.go,
-// predict_optimal.go and predict_cray.go.
+// predict_optimal.go, predict_cray.go and predict_mesh.go.
 var models = map[string]map[string]model{
-	"barrier":        {"central": barrierCentral, "tree4": barrierTree4, "dissemination": barrierDissemination, "tree4_scatter": barrierTree4Scatter},
-	"bcast":          {"flat": bcastFlat, "binomial": bcastBinomial, "pull": bcastPull, "scatter_allgather": bcastScatterAllgather, "optimal": bcastOptimal, "pull_rma": bcastPullRMA},
+	"barrier":        {"central": barrierCentral, "tree4": barrierTree4, "dissemination": barrierDissemination, "tree4_scatter": barrierTree4Scatter, "mesh": barrierMesh},
+	"bcast":          {"flat": bcastFlat, "binomial": bcastBinomial, "pull": bcastPull, "scatter_allgather": bcastScatterAllgather, "optimal": bcastOptimal, "pull_rma": bcastPullRMA, "mesh": bcastMesh},
 	"scatter":        {"flat": scatterFlat, "binomial": scatterBinomial, "pull_rma": scatterPullRMA},
 	"gather":         {"flat": gatherFlat, "binomial": gatherBinomial, "push": gatherPush},
 	"allgather":      {"gather_bcast": allgatherGatherBcast, "ring": allgatherRing, "recursive_doubling": allgatherRecursiveDoubling},
 	"alltoall":       {"post_all": alltoallPostAll, "pairwise": alltoallPairwise, "bruck": alltoallBruck, "pull_scan": alltoallPullScan},
-	"reduce":         {"flat": reduceFlat, "binomial": reduceBinomial, "reduce_scatter_gather": reduceScatterGather, "ring": reduceRing},
-	"allreduce":      {"reduce_bcast": allreduceReduceBcast, "recursive_doubling": allreduceRecursiveDoubling, "ring": allreduceRing, "reduce_scatter_allgather": allreduceReduceScatterAllgather},
+	"reduce":         {"flat": reduceFlat, "binomial": reduceBinomial, "reduce_scatter_gather": reduceScatterGather, "ring": reduceRing, "mesh": reduceMesh},
+	"allreduce":      {"reduce_bcast": allreduceReduceBcast, "recursive_doubling": allreduceRecursiveDoubling, "ring": allreduceRing, "reduce_scatter_allgather": allreduceReduceScatterAllgather, "mesh": allreduceMesh},
 	"reduce_scatter": {"reduce_scatterv": reduceScatterReduceScatterv, "ring": reduceScatterRing, "recursive_halving": reduceScatterRecursiveHalving},
 	"scan":           {"chain": scanChain, "recursive_doubling": scanRecursiveDoubling},
 }
@@ -84,7 +84,7 @@ var Ops = func() map[string][]string {
 // the time (pull, push, post_all) are replayed in time order; the exchange
 // algorithms (the reductions', recursive-doubling allgather, the
 // scatter-allgather broadcast) replay each rank's steps over its arrivals,
-// sweeping the ranks where they wait on each other both ways. All 31
+// sweeping the ranks where they wait on each other both ways. All 35
 // algorithms on MPI messages equal the tier on the MPI layer's own
 // schedules (logp/collgen) for P = 2..100 (tier_collgen_test.go); the
 // Cray X1's four on native primitives (predict_cray.go) are critical

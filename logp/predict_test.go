@@ -43,14 +43,14 @@ func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*max(1, math.Abs(a), 
 // init functions), so a calibration can look each one up.
 func TestOpsAreNocsimsAlgorithms(t *testing.T) {
 	want := map[string][]string{
-		"barrier":        {"central", "dissemination", "tree4", "tree4_scatter"},
-		"bcast":          {"binomial", "flat", "optimal", "pull", "pull_rma", "scatter_allgather"},
+		"barrier":        {"central", "dissemination", "mesh", "tree4", "tree4_scatter"},
+		"bcast":          {"binomial", "flat", "mesh", "optimal", "pull", "pull_rma", "scatter_allgather"},
 		"scatter":        {"binomial", "flat", "pull_rma"},
 		"gather":         {"binomial", "flat", "push"},
 		"allgather":      {"gather_bcast", "recursive_doubling", "ring"},
 		"alltoall":       {"bruck", "pairwise", "post_all", "pull_scan"},
-		"reduce":         {"binomial", "flat", "reduce_scatter_gather", "ring"},
-		"allreduce":      {"recursive_doubling", "reduce_bcast", "reduce_scatter_allgather", "ring"},
+		"reduce":         {"binomial", "flat", "mesh", "reduce_scatter_gather", "ring"},
+		"allreduce":      {"mesh", "recursive_doubling", "reduce_bcast", "reduce_scatter_allgather", "ring"},
 		"reduce_scatter": {"recursive_halving", "reduce_scatterv", "ring"},
 		"scan":           {"chain", "recursive_doubling"},
 	}
@@ -168,6 +168,10 @@ func TestPredictMonotoneInP(t *testing.T) {
 		// split a fixed vector into ceil(m/P)-byte blocks
 		"bcast/scatter_allgather": true, "allreduce/ring": true, "reduce/ring": true,
 		"reduce_scatter/reduce_scatterv": true, "reduce_scatter/ring": true,
+		// placed on the smallest square holding P ranks (no machine mesh
+		// here), which widens with P: a 17th rank starts a 5x5 mesh whose
+		// row and column trees are shallower than the 4x4's
+		"bcast/mesh": true, "reduce/mesh": true, "allreduce/mesh": true, "barrier/mesh": true,
 	}
 	for _, op := range slices.Sorted(maps.Keys(Ops)) {
 		for _, alg := range Ops[op] {
@@ -347,7 +351,7 @@ func TestPredictErrors(t *testing.T) {
 		want    []string
 	}{
 		{machine, "bcst", "flat", 4, 8, []string{`"bcst"`, "allgather", "barrier", "scan"}},
-		{machine, "bcast", "tree4", 4, 8, []string{`bcast algorithm "tree4"`, "binomial, flat, optimal, pull, pull_rma, scatter_allgather"}},
+		{machine, "bcast", "tree4", 4, 8, []string{`bcast algorithm "tree4"`, "binomial, flat, mesh, optimal, pull, pull_rma, scatter_allgather"}},
 		{machine, "bcast", "flat", 0, 8, []string{"P = 0"}},
 		{machine, "bcast", "flat", 4, -1, []string{"-1 bytes"}},
 		{Params{P: 4}, "bcast", "flat", 4, 8, []string{"no segment"}},

@@ -18,13 +18,13 @@ import (
 // here, and TestClosedFormsOnGeneratedSchedules would log how far it is.
 var exactOnGenerated = []string{
 	"allgather/gather_bcast", "allgather/recursive_doubling", "allgather/ring",
-	"allreduce/reduce_bcast",
+	"allreduce/mesh", "allreduce/reduce_bcast",
 	"allreduce/recursive_doubling", "allreduce/reduce_scatter_allgather", "allreduce/ring",
 	"alltoall/bruck", "alltoall/pairwise", "alltoall/post_all",
-	"barrier/central", "barrier/dissemination", "barrier/tree4",
-	"bcast/binomial", "bcast/flat", "bcast/optimal", "bcast/pull", "bcast/scatter_allgather",
+	"barrier/central", "barrier/dissemination", "barrier/mesh", "barrier/tree4",
+	"bcast/binomial", "bcast/flat", "bcast/mesh", "bcast/optimal", "bcast/pull", "bcast/scatter_allgather",
 	"gather/binomial", "gather/flat", "gather/push",
-	"reduce/binomial", "reduce/flat",
+	"reduce/binomial", "reduce/flat", "reduce/mesh",
 	"reduce_scatter/ring",
 	"reduce/reduce_scatter_gather", "reduce/ring",
 	"reduce_scatter/recursive_halving", "reduce_scatter/reduce_scatterv",

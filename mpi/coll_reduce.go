@@ -78,8 +78,8 @@ func (r *Rank) Reduce(sbuf, rbuf Buffer, count int, dt *Datatype, op *Op, root i
 		in = b
 	}
 	alg := x.pick("reduce", r.w.Cfg.Reduce, bytes, "binomial", "reduce_scatter_gather")
-	if (alg == "reduce_scatter_gather" || alg == "ring") && !op.Commutative() {
-		alg = rd.fallback("binomial") // recursive halving and the ring reorder operands
+	if (alg == "reduce_scatter_gather" || alg == "ring" || alg == "mesh") && !op.Commutative() {
+		alg = rd.fallback("binomial") // recursive halving, the ring and the mesh's tree reorder operands
 	}
 	switch alg {
 	case "thesis":
@@ -93,6 +93,8 @@ func (r *Rank) Reduce(sbuf, rbuf Buffer, count int, dt *Datatype, op *Op, root i
 		err = rd.reduceRSG(in, out, count, root)
 	case "ring":
 		err = rd.reduceRing(in, out, count, root)
+	case "mesh":
+		err = rd.meshReduce(in, out, count, root)
 	default:
 		err = errorf(ErrArg, x.name, "unknown reduce algorithm %q", alg)
 	}
@@ -122,8 +124,8 @@ func (r *Rank) Allreduce(sbuf, rbuf Buffer, count int, dt *Datatype, op *Op, c *
 	}
 	defer done()
 	alg := x.pick("allreduce", r.w.Cfg.Allreduce, bytes, "recursive_doubling", "ring")
-	if (alg == "ring" || alg == "reduce_scatter_allgather") && !op.Commutative() {
-		alg = rd.fallback("recursive_doubling") // both reorder the operands
+	if (alg == "ring" || alg == "reduce_scatter_allgather" || alg == "mesh") && !op.Commutative() {
+		alg = rd.fallback("recursive_doubling") // all three reorder the operands
 	}
 	switch alg {
 	case "thesis":
@@ -143,6 +145,10 @@ func (r *Rank) Allreduce(sbuf, rbuf Buffer, count int, dt *Datatype, op *Op, c *
 		err = rd.allreduceRing(in, out, count, inPlace)
 	case "reduce_scatter_allgather":
 		err = rd.allreduceRSAG(in, out, count)
+	case "mesh":
+		if err = rd.meshReduce(in, out, count, 0); err == nil {
+			err = rd.meshBcast(out, bytes, 0)
+		}
 	default:
 		err = errorf(ErrArg, x.name, "unknown allreduce algorithm %q", alg)
 	}

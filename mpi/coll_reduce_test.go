@@ -451,8 +451,8 @@ func TestReduceScan(t *testing.T) { redFamily(t, "scan", "Scan", "Exscan") }
 
 func TestReduceRegistered(t *testing.T) {
 	want := map[string][]string{
-		"reduce":         {"binomial", "flat", "reduce_scatter_gather", "ring"},
-		"allreduce":      {"recursive_doubling", "reduce_bcast", "reduce_scatter_allgather", "ring"},
+		"reduce":         {"binomial", "flat", "mesh", "reduce_scatter_gather", "ring"},
+		"allreduce":      {"mesh", "recursive_doubling", "reduce_bcast", "reduce_scatter_allgather", "ring"},
 		"reduce_scatter": {"recursive_halving", "reduce_scatterv", "ring"},
 		"scan":           {"chain", "recursive_doubling"},
 	}
@@ -507,12 +507,16 @@ func TestReduceMessageCounts(t *testing.T) {
 		{"reduce", "binomial", "Reduce", redSum32, 10, binom},
 		{"reduce", "binomial", "Reduce", redMat, 10, func(P int) int { return P }}, // non-commutative: via rank 0
 		{"reduce", "flat", "Reduce", redMat, 10, binom},
+		{"reduce", "mesh", "Reduce", redSum32, 10, binom},
+		{"reduce", "mesh", "Reduce", redMat, 10, func(P int) int { return P }}, // non-commutative: binomial's
 		{"reduce", "auto", "Reduce", redSum32, 10, binom},
 		{"reduce", "ring", "Reduce", redSum32, 100, func(P int) int { return P*(P-1) + P*(P-1)/2 }},
 		{"reduce", "ring", "Reduce", redMat, 100, func(P int) int { return P }}, // non-commutative: binomial via rank 0
 		{"reduce", "auto", "Reduce", redMat, 2000, func(P int) int { return P }},
 		{"allreduce", "reduce_bcast", "Allreduce", redSum32, 10, func(P int) int { return 2 * (P - 1) }},
 		{"allreduce", "recursive_doubling", "Allreduce", redMat, 10, rdAll},
+		{"allreduce", "mesh", "Allreduce", redSum32, 10, func(P int) int { return 2 * (P - 1) }},
+		{"allreduce", "mesh", "Allreduce", redMat, 10, rdAll}, // non-commutative: recursive doubling
 		{"allreduce", "ring", "Allreduce", redSum32, 100, ring},
 		{"allreduce", "ring", "Allreduce", redMat, 100, rdAll},
 		{"allreduce", "reduce_scatter_allgather", "Allreduce", redSum32, 100, func(P int) int { p := pof2(P); return 2*p*log2(P) + 2*(P-p) }},

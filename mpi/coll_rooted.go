@@ -57,6 +57,8 @@ func (r *Rank) Barrier(c *Comm) error {
 		return x.rtBarrierDissemination()
 	case "tree4_scatter":
 		return x.crayBarrier()
+	case "mesh":
+		return x.meshBarrier()
 	default:
 		return x.rtUnknown(alg)
 	}
@@ -100,6 +102,8 @@ func (r *Rank) Bcast(buf Buffer, count int, dt *Datatype, root int, c *Comm) err
 		err = x.rtBcastOptimal(b, n, root)
 	case "pull_rma":
 		err = x.crayBcastPull(b, n, root)
+	case "mesh":
+		err = x.meshBcast(b, n, root)
 	default:
 		err = x.rtUnknown(alg)
 	}

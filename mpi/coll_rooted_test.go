@@ -212,8 +212,8 @@ func rtCfg(op, alg string) Config {
 
 func TestRootedRegistry(t *testing.T) {
 	want := map[string][]string{
-		"barrier": {"central", "dissemination", "tree4", "tree4_scatter"},
-		"bcast":   {"binomial", "flat", "optimal", "pull", "pull_rma", "scatter_allgather"},
+		"barrier": {"central", "dissemination", "mesh", "tree4", "tree4_scatter"},
+		"bcast":   {"binomial", "flat", "mesh", "optimal", "pull", "pull_rma", "scatter_allgather"},
 		"scatter": {"binomial", "flat", "pull_rma"},
 		"gather":  {"binomial", "flat", "push"},
 	}

@@ -15,14 +15,15 @@ type World struct {
 	Cfg   Config
 	Ranks []*Rank
 
-	h        handlers
-	nextCtx  uint32 // context ids handed out by the highest-numbered tile
-	err      error
-	trace    *tracer
-	collArgs map[collKey]collCall // collective calls some ranks have made, for the mismatch check
-	optTrees map[int]*optTree     // optimal bcast trees by communicator size (coll_optimal.go)
-	logMsgs  bool                 // ranks keep their Messages
-	rma      rmaState             // one-sided communication's windows and handlers (win.go)
+	h         handlers
+	nextCtx   uint32 // context ids handed out by the highest-numbered tile
+	err       error
+	trace     *tracer
+	collArgs  map[collKey]collCall // collective calls some ranks have made, for the mismatch check
+	optTrees  map[int]*optTree     // optimal bcast trees by communicator size (coll_optimal.go)
+	meshGrids map[*Group]*meshGrid // communicators' ranks by mesh row (coll_mesh.go)
+	logMsgs   bool                 // ranks keep their Messages
+	rma       rmaState             // one-sided communication's windows and handlers (win.go)
 
 	cray      []Buffer               // each rank's Cray collective structures (coll_cray.go)
 	craySyncs map[craySyncKey]uint32 // the Cray barrier's level words (coll_cray.go)

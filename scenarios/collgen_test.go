@@ -41,6 +41,7 @@ func TestGeneratedMatchesRecorded(t *testing.T) {
 	opt.FlopCycles = uint64(sc.Node.FlopCycles)
 	opt.CopyCyclesPerWord = uint64(sc.Node.CopyCyclesPerWord)
 	opt.OptimalL, opt.OptimalO, opt.OptimalG = sc.MPI.OptimalL, sc.MPI.OptimalO, sc.MPI.OptimalG
+	opt.MeshW = 4 // the mesh algorithms' ranks on the 4x4 mesh
 	checked := 0
 	for _, a := range mpi.Algorithms() {
 		if a.Native {

@@ -41,6 +41,11 @@ type TierSweep struct {
 	// tree is built for at a message size (as the chip run with the same
 	// parameters builds it); otherwise Opt's.
 	OptimalLogP func(bytes int) (L, o, g float64)
+	// MeshWidth, when set, is the width of the mesh the ranks sit on
+	// (rank i on tile i), which the mesh algorithms' trees follow; nil:
+	// the smallest square holding them (as logp's forms take without a
+	// machine).
+	MeshWidth func(procs int) int
 	// ParamsName says where the parameters came from (a fitted file, or
 	// their values), for chart titles.
 	ParamsName string
@@ -158,6 +163,9 @@ func (s *TierSweep) Run(opt RunOptions) ([]TierRow, error) {
 		}
 		if !collgen.Rooted(s.Op) {
 			o.Root = 0
+		}
+		if s.MeshWidth != nil {
+			o.MeshW = s.MeshWidth(j.procs)
 		}
 		sch, err := collgen.Generate(s.Op, j.alg, j.procs, int64(j.sz), o)
 		if err != nil {

@@ -33,7 +33,7 @@ func (sc *Scenario) tierSweep() (*TierSweep, []string, error) {
 		sizes = []int{8, 1024, 65536}
 	}
 	return &TierSweep{Op: w.Op, Algs: w.Algs, Procs: w.Procs, Sizes: sizes, Root: w.Root,
-		Params: FittedTierParams(*p), Opt: collgen.DefaultOptions(), OptimalLogP: p.OptimalLogP,
+		Params: FittedTierParams(*p), Opt: collgen.DefaultOptions(), OptimalLogP: p.OptimalLogP, MeshWidth: p.MeshWidth,
 		ParamsName: FittedParamsName(sc.Workload.Params, *p)}, warnings, nil
 }
 

@@ -61,7 +61,7 @@ func tierParams(c *cli.Context, sw *scenarios.TierSweep) error {
 		if err != nil {
 			return usageErr("--params: %v", err)
 		}
-		sw.Params, sw.OptimalLogP = scenarios.FittedTierParams(p), p.OptimalLogP
+		sw.Params, sw.OptimalLogP, sw.MeshWidth = scenarios.FittedTierParams(p), p.OptimalLogP, p.MeshWidth
 		sw.ParamsName = scenarios.FittedParamsName(path, p)
 		return nil
 	}

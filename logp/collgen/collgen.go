@@ -31,6 +31,11 @@ type Options struct {
 	// optimal broadcast's tree is built for (mpi's optimal_L, optimal_o,
 	// optimal_g).
 	OptimalL, OptimalO, OptimalG float64
+	// MeshW is the width of the mesh the mesh algorithms place ranks on
+	// (rank i on tile i, row-major, as nocsim's World does); 0 is the
+	// smallest square holding the ranks (logp.SquareWidth), as
+	// logp.Params.MeshWidth takes without a machine.
+	MeshW int
 }
 
 // DefaultOptions are root 0, float64 elements, one cycle per element
@@ -55,14 +60,14 @@ var Ops = []string{"barrier", "bcast", "scatter", "gather", "allgather", "alltoa
 // algorithms maps each operation to its algorithm names, sorted; they are
 // the mpi package's registered names (a test in scenarios keeps them so).
 var algorithms = map[string][]string{
-	"barrier":        {"central", "dissemination", "tree4"},
-	"bcast":          {"binomial", "flat", "optimal", "pull", "scatter_allgather"},
+	"barrier":        {"central", "dissemination", "mesh", "tree4"},
+	"bcast":          {"binomial", "flat", "mesh", "optimal", "pull", "scatter_allgather"},
 	"scatter":        {"binomial", "flat"},
 	"gather":         {"binomial", "flat", "push"},
 	"allgather":      {"gather_bcast", "recursive_doubling", "ring"},
 	"alltoall":       {"bruck", "pairwise", "post_all"},
-	"reduce":         {"binomial", "flat", "reduce_scatter_gather", "ring"},
-	"allreduce":      {"recursive_doubling", "reduce_bcast", "reduce_scatter_allgather", "ring"},
+	"reduce":         {"binomial", "flat", "mesh", "reduce_scatter_gather", "ring"},
+	"allreduce":      {"mesh", "recursive_doubling", "reduce_bcast", "reduce_scatter_allgather", "ring"},
 	"reduce_scatter": {"recursive_halving", "reduce_scatterv", "ring"},
 	"scan":           {"chain", "recursive_doubling"},
 }
@@ -128,6 +133,9 @@ func Generate(op, alg string, procs int, bytes int64, opt Options) (*goal.Schedu
 	}
 	if Rooted(op) && (opt.Root < 0 || opt.Root >= procs) {
 		return nil, fmt.Errorf("collgen: root %d: allowed 0..%d", opt.Root, procs-1)
+	}
+	if opt.MeshW < 0 || opt.MeshW > MaxProcs {
+		return nil, fmt.Errorf("collgen: mesh width %d: allowed 0..%d (0: the smallest square)", opt.MeshW, MaxProcs)
 	}
 	if opt.Tag < 0 || opt.Tag > 1<<31-1 {
 		return nil, fmt.Errorf("collgen: tag %d: allowed 0..%d", opt.Tag, 1<<31-1)

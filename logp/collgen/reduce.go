@@ -127,6 +127,9 @@ func (g *gen) reduce(alg string) func(me int) {
 	switch alg {
 	case "binomial":
 		return func(me int) { g.reduceBinomial(me, count, root) }
+	case "mesh":
+		t := g.meshTree(root)
+		return func(me int) { g.meshReduce(t, me, count) }
 	case "flat":
 		return func(me int) {
 			if me != root {
@@ -206,6 +209,12 @@ func (g *gen) reduce(alg string) func(me int) {
 func (g *gen) allreduce(alg string) func(me int) {
 	P, n, count := g.P, g.n, g.count()
 	switch alg {
+	case "mesh":
+		t := g.meshTree(0)
+		return func(me int) {
+			g.meshReduce(t, me, count)
+			g.meshBcast(t, me, n)
+		}
 	case "reduce_bcast":
 		return func(me int) {
 			g.reduceBinomial(me, count, 0)

@@ -1,6 +1,10 @@
 package collgen
 
-import "nocsim/logp"
+import (
+	"slices"
+
+	"nocsim/logp"
+)
 
 // Barrier, broadcast, scatter and gather: the patterns of mpi/coll_rooted.go,
 // function by function (rtBarrierCentral is barrierCentral here, and so on).
@@ -36,6 +40,22 @@ func abs(rel, root, P int) int { return (rel + root) % P }
 func (g *gen) barrier(alg string) func(me int) {
 	P := g.P
 	switch alg {
+	case "mesh":
+		t := g.meshTree(0)
+		return func(me int) {
+			for _, k := range slices.Backward(t.kids[me]) {
+				g.recv(k, 0)
+			}
+			if p := t.parent[me]; p >= 0 {
+				g.send(p, 0)
+				g.recv(p, 0)
+			}
+			var s step
+			for _, k := range t.kids[me] {
+				g.isend(&s, k, 0)
+			}
+			g.wait(&s)
+		}
 	case "central":
 		return func(me int) {
 			var s step
@@ -86,6 +106,9 @@ func (g *gen) barrier(alg string) func(me int) {
 func (g *gen) bcast(alg string) func(me int) {
 	P, n, root := g.P, g.n, g.opt.Root
 	switch alg {
+	case "mesh":
+		t := g.meshTree(root)
+		return func(me int) { g.meshBcast(t, me, n) }
 	case "flat":
 		return func(me int) {
 			if me != root {

@@ -1,0 +1,244 @@
+package logp
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// The dimensional ("mesh") collectives of nocsim's mpi/coll_mesh.go: a
+// broadcast along the root's mesh row by a binomial tree, then down every
+// column by binomial trees (the hybrid collectives of Puma; the SCMP
+// thesis's topology-aware collectives, §6.4). Reduce walks the same tree
+// up, allreduce is a reduce to rank 0 and a broadcast from it, barrier
+// the same with empty messages. The forms take ranks 0..P-1 on tiles
+// 0..P-1 of a mesh MeshWidth(P) tiles wide (row-major, as nocsim places
+// them), and cost every message of the tree over its own hop count (its
+// row or column distance), not the machine's average: that is what the
+// algorithms are for. They are the critical paths of the tree with
+// LogGOPS's rules, so at 0 cycles per hop they equal the LogGOPS tier on
+// logp/collgen's schedules. Contention is not modelled (the phases are
+// built to avoid it).
+
+// MeshWidth is the mesh width the mesh forms place P ranks on: the
+// machine's (Params.Mesh "WxH") when the ranks fit it, else the smallest
+// square that holds them.
+func (p Params) MeshWidth(P int) int {
+	var w, h int
+	if _, err := fmt.Sscanf(p.Mesh, "%dx%d", &w, &h); err == nil && w >= 1 && h >= 1 && P <= w*h {
+		return w
+	}
+	return SquareWidth(P)
+}
+
+// SquareWidth is ceil(sqrt(P)), the width of the smallest square mesh
+// holding P ranks (at least 1).
+func SquareWidth(P int) int {
+	w := max(int(math.Sqrt(float64(P))), 1)
+	for w*w < P {
+		w++
+	}
+	for w > 1 && (w-1)*(w-1) >= P {
+		w--
+	}
+	return w
+}
+
+// MeshTree is the broadcast tree of nocsim's mesh collectives from root,
+// ranks 0..P-1 on tiles 0..P-1 of a W-wide mesh: parent[r] (-1 at the
+// root) and kids[r] in the order r sends to them (along the root's row,
+// biggest subtree first, then down its column, then, in a row longer
+// than the root's, to the members no column reaches). mpi builds the same
+// tree from the tiles' coordinates (mpi can not import logp; a test in
+// scenarios checks that they agree, message for message).
+func MeshTree(P, W, root int) (parent []int, kids [][]int) {
+	var rows [][]int
+	for lo := 0; lo < P; lo += W {
+		row := make([]int, 0, W)
+		for r := lo; r < min(lo+W, P); r++ {
+			row = append(row, r)
+		}
+		rows = append(rows, row)
+	}
+	parent, kids = make([]int, P), make([][]int, P)
+	R, jr := root/W, root%W
+	rowR := rows[R]
+	nR := len(rowR)
+	binomial := func(list []int, at int) {
+		n := len(list)
+		for i, r := range list {
+			rel := (i - at + n) % n
+			if rel != 0 {
+				parent[r] = list[(binParent(rel)+at)%n]
+			}
+			for _, c := range binKids(rel, n, nil) {
+				kids[r] = append(kids[r], list[(c+at)%n])
+			}
+		}
+	}
+	parent[root] = -1
+	binomial(rowR, jr)
+	for j := range nR {
+		var col []int
+		at := 0
+		for i, row := range rows {
+			if j < len(row) {
+				if i == R {
+					at = len(col)
+				}
+				col = append(col, row[j])
+			}
+		}
+		binomial(col, at)
+	}
+	for _, row := range rows {
+		for j := nR; j < len(row); j++ {
+			p := row[j%nR]
+			parent[row[j]] = p
+			kids[p] = append(kids[p], row[j])
+		}
+	}
+	return parent, kids
+}
+
+// meshEnv is the tree of one mesh prediction and its ranks' hop counts.
+type meshEnv struct {
+	*env
+	W      int
+	parent []int
+	kids   [][]int
+	order  []int // ranks, every parent before its children
+}
+
+func (e *env) meshTree(root int) *meshEnv {
+	W := e.p.MeshWidth(e.P)
+	parent, kids := MeshTree(e.P, W, root)
+	order := []int{root}
+	for i := 0; i < len(order); i++ {
+		order = append(order, kids[order[i]]...)
+	}
+	return &meshEnv{env: e, W: W, parent: parent, kids: kids, order: order}
+}
+
+// cost is the message of m bytes from rank a to rank b, over their hops.
+func (t *meshEnv) cost(m, a, b int) cost {
+	dx, dy := a%t.W-b%t.W, a/t.W-b/t.W
+	return t.p.cost(m, float64(abs(dx)+abs(dy)))
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// up is the reduction up the tree: a rank handles its children's m
+// bytes as they arrive (LogGOPS: an arriving message is handled once the
+// processor and receive interface are free, whether or not its receive
+// is posted yet), then sends to its parent. ready[r] is
+// when r has handled its children (and starts its send), rnic[r] when its
+// receive interface is free after them.
+func (t *meshEnv) up(m int) (ready, rnic []pathTime) {
+	ready, rnic = make([]pathTime, t.P), make([]pathTime, t.P)
+	var arr []pathTime
+	for _, r := range slices.Backward(t.order) {
+		arr = arr[:0]
+		for _, k := range t.kids[r] {
+			arr = append(arr, ready[k].arrive(t.cost(m, k, r)))
+		}
+		// Same-size messages: their order among equal times changes no
+		// time (only a per-hop latency makes them differ).
+		slices.SortStableFunc(arr, func(a, b pathTime) int { return cmp.Compare(a.t, b.t) })
+		var cpu, nic pathTime
+		for _, a := range arr {
+			c := t.cost(m, 0, 0) // o_r, g and G do not depend on the hops
+			h := latest(a, cpu, nic)
+			cpu, nic = h.handle(c), h.add(c.g+c.gm)
+		}
+		ready[r], rnic[r] = cpu, nic
+	}
+	return ready, rnic
+}
+
+// down is the broadcast down the tree of m bytes, each rank sending to
+// its children back to back once it has the data. With ready (after an
+// up pass), a rank other than the root posts its receive once its send to
+// the parent is done, handles the message once its receive interface is
+// free, and starts sending once its send interface is; without, the root
+// starts at 0. It returns the last rank's finish.
+func (t *meshEnv) down(m int, ready, rnic []pathTime) pathTime {
+	P := t.P
+	start := make([]pathTime, P) // when r's parent starts sending to r
+	var end pathTime
+	for _, r := range t.order {
+		var first pathTime
+		if ready != nil {
+			first = ready[r]
+		}
+		if p := t.parent[r]; p >= 0 {
+			c := t.cost(m, p, r)
+			got := start[r].arrive(c)
+			if ready != nil {
+				cu := t.cost(m, r, p)
+				got = latest(got, ready[r].add(cu.os+cu.om), rnic[r])
+				got = got.handle(c)
+				first = latest(got, ready[r].add(cu.g+cu.gm))
+			} else {
+				got = got.handle(c)
+				first = got
+			}
+			end = latest(end, got)
+		}
+		s := first
+		for _, k := range t.kids[r] {
+			c := t.cost(m, r, k)
+			start[k] = s
+			end = latest(end, s.add(c.os+c.om))
+			s = s.add(c.sendIv())
+		}
+	}
+	return end
+}
+
+// upEnd is the finish of an up pass alone: the root's, or a rank's send
+// to its parent.
+func (t *meshEnv) upEnd(m int, ready []pathTime) pathTime {
+	var end pathTime
+	for r, x := range ready {
+		if p := t.parent[r]; p >= 0 {
+			c := t.cost(m, r, p)
+			x = x.add(c.os + c.om)
+		}
+		end = latest(end, x)
+	}
+	return end
+}
+
+const meshWait = "waits: sends to earlier children, queued receives, the interfaces"
+
+func bcastMesh(e *env) {
+	t := e.meshTree(0)
+	e.path("", t.down(e.m, nil, nil), meshWait)
+}
+
+func reduceMesh(e *env) {
+	t := e.meshTree(0)
+	ready, _ := t.up(e.m)
+	e.path("", t.upEnd(e.m, ready), meshWait)
+	e.add(noCompute, 0)
+}
+
+func allreduceMesh(e *env) {
+	t := e.meshTree(0)
+	ready, rnic := t.up(e.m)
+	e.path("", t.down(e.m, ready, rnic), meshWait)
+	e.add(noCompute, 0)
+}
+
+func barrierMesh(e *env) {
+	t := e.meshTree(0)
+	ready, rnic := t.up(0)
+	e.path("", t.down(0, ready, rnic), meshWait)
+}

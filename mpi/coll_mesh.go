@@ -1,0 +1,229 @@
+package mpi
+
+import "slices"
+
+// Dimensional ("mesh") collectives: broadcast, reduce, allreduce and
+// barrier that follow the physical mesh, rows first, then columns. They
+// are the hybrid collectives of Puma (Brightwell & Shuler, after the
+// InterCom work at the University of Texas), which use the physical
+// dimensions of the Paragon's mesh, and the topology-aware collectives the
+// SCMP thesis leaves as future work (§6.4).
+//
+// The communicator's ranks are placed by their tiles' actual coordinates,
+// not by rank order: rows are the mesh rows that hold members (top to
+// bottom), and a row's members are ordered by column. A broadcast goes
+// along the root's row by a binomial tree, then from each member of that
+// row down its column by a binomial tree; with XY routing a row message
+// uses only row links and a column message only column links, so the
+// phases of different rows (or columns) never share a link. Column j is
+// the j-th member of every row, which is the physical column whenever the
+// rows hold the same columns (a whole mesh, whole rows, a split by
+// column). A row longer than the root's has members no column reaches:
+// member j of it gets the data from member j mod (root row's length) of
+// the same row (a third, row-only phase). Reduce is the same tree walked
+// up, allreduce a reduce to rank 0 and a broadcast from it, barrier the
+// same with empty messages.
+
+const meshSource = "Brightwell & Shuler, MPI on Puma portals: the hybrid \"dimensional\" collectives (rows, then columns); Poole 2004 §6.4 (topology-aware collectives, future work)"
+
+func init() {
+	for _, a := range []Algorithm{
+		{Op: "barrier", Name: "mesh", Source: meshSource, Messages: "2(P-1)"},
+		{Op: "bcast", Name: "mesh", Source: meshSource, Messages: "P-1"},
+		{Op: "reduce", Name: "mesh", Source: meshSource, Messages: "P-1 (non-commutative op: binomial's)"},
+		{Op: "allreduce", Name: "mesh", Source: meshSource, Messages: "2(P-1) (non-commutative op: recursive_doubling's)"},
+	} {
+		register(a)
+	}
+}
+
+// meshGrid is a communicator's ranks by mesh row: rows[i] holds the ranks
+// of the i-th occupied row, ordered by column (then rank); row and col
+// give each rank's row and position in it.
+type meshGrid struct {
+	rows     [][]int
+	row, col []int
+}
+
+// meshGridOf builds the grid of group g once per World: groups are
+// immutable and placement never changes, as a library would work it out
+// when the communicator is created (no simulated time).
+func (w *World) meshGridOf(g *Group) *meshGrid {
+	if mg := w.meshGrids[g]; mg != nil {
+		return mg
+	}
+	mg := buildMeshGrid(g.Size(), func(i int) (int, int) {
+		// Rank i runs on tile g.ranks[i]; offsets from tile 0 are its
+		// column and row.
+		return w.M.Topo.Offsets(0, w.Ranks[g.ranks[i]].node.ID)
+	})
+	if w.meshGrids == nil {
+		w.meshGrids = map[*Group]*meshGrid{}
+	}
+	w.meshGrids[g] = mg
+	return mg
+}
+
+// buildMeshGrid groups P ranks by row, rank i being at column and row
+// at(i).
+func buildMeshGrid(P int, at func(i int) (x, y int)) *meshGrid {
+	type pos struct{ x, y, rank int }
+	ps := make([]pos, P)
+	for i := range P {
+		x, y := at(i)
+		ps[i] = pos{x, y, i}
+	}
+	slices.SortFunc(ps, func(a, b pos) int {
+		if a.y != b.y {
+			return a.y - b.y
+		}
+		if a.x != b.x {
+			return a.x - b.x
+		}
+		return a.rank - b.rank
+	})
+	mg := &meshGrid{row: make([]int, P), col: make([]int, P)}
+	for i, p := range ps {
+		if i == 0 || p.y != ps[i-1].y {
+			mg.rows = append(mg.rows, nil)
+		}
+		k := len(mg.rows) - 1
+		mg.row[p.rank], mg.col[p.rank] = k, len(mg.rows[k])
+		mg.rows[k] = append(mg.rows[k], p.rank)
+	}
+	return mg
+}
+
+// tree is one rank's place in the broadcast tree from root: its
+// parent (-1 at the root) and its children in the order it serves them
+// (row children, biggest subtree first, then column children, then the
+// third phase's).
+func (mg *meshGrid) tree(me, root int, kids []int) (parent int, _ []int) {
+	kids = kids[:0]
+	parent = -1
+	R, jr := mg.row[root], mg.col[root]
+	rowR := mg.rows[R]
+	nR := len(rowR)
+	y, j := mg.row[me], mg.col[me]
+	if y == R { // phase 1: the root's row
+		rel := (j - jr + nR) % nR
+		if rel != 0 {
+			parent = rowR[(rtParent(rel)+jr)%nR]
+		}
+		for _, k := range rtKids(rel, nR) {
+			kids = append(kids, rowR[(k.rel+jr)%nR])
+		}
+	}
+	if j < nR { // phase 2: column j, from the root's row
+		var col []int
+		kR, k := 0, 0
+		for i, row := range mg.rows {
+			if j < len(row) {
+				if i == R {
+					kR = len(col)
+				}
+				if i == y {
+					k = len(col)
+				}
+				col = append(col, row[j])
+			}
+		}
+		n := len(col)
+		rel := (k - kR + n) % n
+		if rel != 0 {
+			parent = col[(rtParent(rel)+kR)%n]
+		}
+		for _, c := range rtKids(rel, n) {
+			kids = append(kids, col[(c.rel+kR)%n])
+		}
+		for t := j + nR; t < len(mg.rows[y]); t += nR { // phase 3
+			kids = append(kids, mg.rows[y][t])
+		}
+	} else {
+		parent = mg.rows[y][j%nR]
+	}
+	return parent, kids
+}
+
+// meshTree is the calling rank's place in the tree from root on its
+// communicator.
+func (x *coll) meshTree(root int) (int, []int) {
+	return x.r.w.meshGridOf(x.c.group).tree(x.c.Rank(), root, nil)
+}
+
+// meshBcast: receive from the parent, then send to every child, posted
+// at once (as the binomial tree does).
+func (x *coll) meshBcast(b Buffer, n, root int) error {
+	parent, kids := x.meshTree(root)
+	if parent >= 0 {
+		if err := x.recv(b, n, parent); err != nil {
+			return err
+		}
+	}
+	s := x.rtStep()
+	for _, k := range kids {
+		s.send(b, 0, n, k)
+	}
+	return s.wait()
+}
+
+// meshBarrier: empty arrivals up the tree from rank 0 (children in the
+// reverse of the order the release serves them, so the smallest subtree,
+// which finishes first, is taken first), then the release down it.
+func (x *coll) meshBarrier() error {
+	parent, kids := x.meshTree(0)
+	for _, k := range slices.Backward(kids) {
+		if err := x.recv(Buffer{}, 0, k); err != nil {
+			return err
+		}
+	}
+	if parent >= 0 {
+		if err := x.send(Buffer{}, 0, parent); err != nil {
+			return err
+		}
+		if err := x.recv(Buffer{}, 0, parent); err != nil {
+			return err
+		}
+	}
+	s := x.rtStep()
+	for _, k := range kids {
+		s.send(Buffer{}, 0, 0, k)
+	}
+	return s.wait()
+}
+
+// meshReduce is the broadcast tree walked up (commutative ops only): a
+// rank receives its children's partial results one after the other, the
+// smallest subtree first, folds each into its own, and sends the result
+// to its parent. out (which may be in) gets the result at root.
+func (rd *redColl) meshReduce(in, out Buffer, count, root int) error {
+	n := count * rd.es
+	parent, kids := rd.meshTree(root)
+	cur := in
+	var bufs [2]Buffer
+	which := 0
+	for _, k := range slices.Backward(kids) {
+		if bufs[which].Bytes == nil {
+			b, err := rd.newBuf(n)
+			if err != nil {
+				return err
+			}
+			bufs[which] = b
+		}
+		b := bufs[which]
+		if err := rd.recv(b, n, k); err != nil {
+			return err
+		}
+		if err := rd.combine(cur, b, count); err != nil {
+			return err
+		}
+		cur, which = b, which^1
+	}
+	if parent >= 0 {
+		return rd.send(cur, n, parent)
+	}
+	if !redSame(cur, out) {
+		rd.copy(out, cur, n)
+	}
+	return nil
+}

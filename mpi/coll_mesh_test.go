@@ -1,0 +1,257 @@
+package mpi
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// meshTreeCheck checks the tree from root over ranks on tiles of a W-wide
+// mesh: every rank but the root has one parent, which lists it as a
+// child; every rank is reached from the root; and every edge joins ranks
+// of one mesh row or one mesh column when every occupied row holds the
+// same columns (otherwise of one row, or of the same position in rows).
+func meshTreeCheck(t *testing.T, W int, tiles []int, root int) {
+	t.Helper()
+	P := len(tiles)
+	mg := buildMeshGrid(P, func(i int) (int, int) { return tiles[i] % W, tiles[i] / W })
+	sameCols := true
+	for _, row := range mg.rows {
+		if len(row) != len(mg.rows[0]) {
+			sameCols = false
+			break
+		}
+		for j, r := range row {
+			if tiles[r]%W != tiles[mg.rows[0][j]]%W {
+				sameCols = false
+			}
+		}
+	}
+	parent := make([]int, P)
+	kids := make([][]int, P)
+	for me := range P {
+		parent[me], kids[me] = mg.tree(me, root, nil)
+	}
+	name := fmt.Sprintf("W=%d tiles=%v root=%d", W, tiles, root)
+	if parent[root] != -1 {
+		t.Fatalf("%s: root has parent %d", name, parent[root])
+	}
+	seen := make([]bool, P)
+	queue := []int{root}
+	seen[root] = true
+	for len(queue) > 0 {
+		r := queue[0]
+		queue = queue[1:]
+		for _, k := range kids[r] {
+			if seen[k] || parent[k] != r {
+				t.Fatalf("%s: rank %d lists child %d (seen %v, its parent %d)", name, r, k, seen[k], parent[k])
+			}
+			seen[k] = true
+			queue = append(queue, k)
+			ax, ay := tiles[r]%W, tiles[r]/W
+			bx, by := tiles[k]%W, tiles[k]/W
+			switch {
+			case ay == by:
+			case sameCols && ax == bx:
+			case !sameCols && mg.col[r] == mg.col[k]:
+			default:
+				t.Fatalf("%s: edge %d (%d,%d) -> %d (%d,%d) crosses row and column", name, r, ax, ay, k, bx, by)
+			}
+		}
+	}
+	for i, s := range seen {
+		if !s {
+			t.Fatalf("%s: rank %d never reached", name, i)
+		}
+	}
+}
+
+// TestMeshTree checks the tree on whole meshes, leading rows, a column
+// split, ragged last rows and random subsets of tiles in random rank
+// order, from every root.
+func TestMeshTree(t *testing.T) {
+	seq := func(n, step int) []int {
+		out := make([]int, n)
+		for i := range out {
+			out[i] = i * step
+		}
+		return out
+	}
+	cases := []struct {
+		W     int
+		tiles []int
+	}{
+		{4, seq(16, 1)}, {4, seq(12, 1)}, {4, seq(13, 1)}, {4, seq(8, 2)}, {8, seq(64, 1)},
+		{5, seq(23, 1)}, {3, seq(1, 1)}, {6, seq(6, 1)}, {1, seq(7, 1)},
+	}
+	rng := rand.New(rand.NewPCG(14, 4))
+	for range 30 {
+		W := 1 + rng.IntN(8)
+		tiles := rng.Perm(W * (1 + rng.IntN(8)))
+		cases = append(cases, struct {
+			W     int
+			tiles []int
+		}{W, tiles[:1+rng.IntN(len(tiles))]})
+	}
+	for _, c := range cases {
+		for root := range c.tiles {
+			meshTreeCheck(t, c.W, c.tiles, root)
+		}
+	}
+}
+
+// meshSends lists the sends rank r recorded from op index from on, as
+// (source tile, destination tile) pairs in posting order.
+func meshSends(r *Rank, from int) [][2]int {
+	var out [][2]int
+	for _, op := range r.rec.ops[from:] {
+		if op.Kind == TraceSend {
+			out = append(out, [2]int{r.node.ID, int(op.Peer)})
+		}
+	}
+	return out
+}
+
+// meshCall runs one collective with the mesh algorithm on c, with an
+// exact (integer) result check where there is a result.
+func meshCall(t *testing.T, r *Rank, c *Comm, op string, root int) {
+	const count = 5
+	P, me := c.Size(), c.Rank()
+	val := func(i, k int) int64 { return int64(1000*i + k*k + 7) }
+	in, out := rtBuf(r, 8*count), rtBuf(r, 8*count)
+	defer r.Free(in)
+	defer r.Free(out)
+	for k := range count {
+		putInt64(in.Bytes[8*k:], val(me, k))
+	}
+	var err error
+	wantSum := func(k int) int64 {
+		var s int64
+		for i := range P {
+			s += val(i, k)
+		}
+		return s
+	}
+	switch op {
+	case "barrier":
+		err = r.Barrier(c)
+	case "bcast":
+		if me != root {
+			clear(in.Bytes)
+		}
+		if err = r.Bcast(in, count, Int64, root, c); err == nil {
+			for k := range count {
+				if got := getInt64(in.Bytes[8*k:]); got != val(root, k) {
+					t.Errorf("bcast P=%d root=%d rank %d: element %d is %d, want %d", P, root, me, k, got, val(root, k))
+				}
+			}
+		}
+	case "reduce", "allreduce":
+		if op == "reduce" {
+			err = r.Reduce(in, out, count, Int64, OpSum, root, c)
+		} else {
+			err = r.Allreduce(in, out, count, Int64, OpSum, c)
+		}
+		if err == nil && (op == "allreduce" || me == root) {
+			for k := range count {
+				if got := getInt64(out.Bytes[8*k:]); got != wantSum(k) {
+					t.Errorf("%s P=%d root=%d rank %d: element %d is %d, want %d", op, P, root, me, k, got, wantSum(k))
+				}
+			}
+		}
+	}
+	if err != nil {
+		t.Errorf("%s P=%d rank %d: %v", op, P, me, err)
+	}
+}
+
+// TestMeshFollowsDimensions runs the four mesh collectives on whole
+// meshes, leading rows (P=12 on 4x4), a ragged last row (P=13, root in
+// it) and on the two halves of a split by column parity, and checks from
+// the recording that every message joins two tiles of one mesh row or
+// one mesh column (so XY routing keeps it on that row's or column's
+// links), that a broadcast's and a reduction's row messages are the root
+// row's W-1 on whole rows (the rest being column messages), that a rank
+// in the root's row sends its row messages before its column ones (rows
+// first, then columns), and that the counts are the registered ones.
+func TestMeshFollowsDimensions(t *testing.T) {
+	type tc struct {
+		W, H, P int
+		split   bool // two communicators: even and odd columns
+		root    int
+	}
+	cases := []tc{{4, 4, 16, false, 0}, {4, 4, 16, false, 6}, {4, 4, 12, false, 5}, {4, 4, 13, false, 12}, {8, 8, 64, false, 0}, {4, 4, 16, true, 1}}
+	for _, c := range cases {
+		for _, op := range []string{"bcast", "reduce", "allreduce", "barrier"} {
+			t.Run(fmt.Sprintf("%dx%d/P=%d/split=%v/%s", c.W, c.H, c.P, c.split, op), func(t *testing.T) {
+				t.Parallel()
+				cfg := DefaultConfig()
+				cfg.Procs = c.P
+				cfg.SetAlgorithm(op, "mesh")
+				w := job(t, c.W, c.H, cfg, nil)
+				w.Record()
+				sends := make([][][2]int, c.P)
+				sizes := make([]int, c.P)
+				w.Launch(func(r *Rank) {
+					comm := r.CommWorld()
+					if c.split {
+						var err error
+						if comm, err = r.CommSplit(comm, r.Rank()%2, r.Rank()); err != nil {
+							t.Error(err)
+							return
+						}
+					}
+					from := len(r.rec.ops)
+					meshCall(t, r, comm, op, c.root)
+					sends[r.Rank()], sizes[r.Rank()] = meshSends(r, from), comm.Size()
+				})
+				if err := w.Run(); err != nil {
+					t.Fatal(err)
+				}
+				rtNoLeaks(t, w)
+				total, row, col := 0, 0, 0
+				rootRow := -1
+				if !c.split {
+					rootRow = c.root / c.W
+				}
+				for me, ss := range sends {
+					colSeen := false
+					for _, s := range ss {
+						ax, ay, bx, by := s[0]%c.W, s[0]/c.W, s[1]%c.W, s[1]/c.W
+						switch {
+						case ay == by:
+							row++
+							if colSeen && ay == rootRow && op == "bcast" {
+								t.Errorf("rank %d sends along its row after down its column: %v", me, ss)
+							}
+						case ax == bx:
+							col++
+							colSeen = true
+						default:
+							t.Errorf("message %d (%d,%d) -> %d (%d,%d) crosses row and column", s[0], ax, ay, s[1], bx, by)
+						}
+						total++
+					}
+				}
+				per := c.P - 1
+				if c.split {
+					per = c.P - 2 // two communicators of P/2
+				}
+				if op == "allreduce" || op == "barrier" {
+					per *= 2
+				}
+				if total != per {
+					t.Errorf("%d messages, want %d", total, per)
+				}
+				if !c.split && c.P%c.W == 0 && (op == "bcast" || op == "reduce") {
+					if row != c.W-1 || col != c.P-c.W {
+						t.Errorf("%d row and %d column messages, want %d and %d", row, col, c.W-1, c.P-c.W)
+					}
+				}
+			})
+		}
+	}
+}
+
+func putInt64(b []byte, v int64) { le.PutUint64(b, uint64(v)) }
+func getInt64(b []byte) int64    { return int64(le.Uint64(b)) }
