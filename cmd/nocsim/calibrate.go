@@ -73,14 +73,9 @@ func runCalibrate(c *cli.Context) error {
 	var cal scenarios.Calibration
 	machine := sc.MachineText()
 	if path := c.String("csv"); path != "" {
-		f, err := os.Open(path)
+		ms, err := readMeasurementsCSV(path)
 		if err != nil {
-			return usageErr("--csv: %v", err)
-		}
-		ms, err := calibrate.ReadCSV(f)
-		f.Close()
-		if err != nil {
-			return usageErr("--csv %s: %v", path, err)
+			return err
 		}
 		rep, err := sc.FitMeasured(ms, path)
 		if err != nil {
@@ -361,4 +356,19 @@ func paramsForRun(c *cli.Context, sc *scenarios.Scenario) (*logp.Params, error) 
 		warn(c, "--params %s: %s", path, w)
 	}
 	return &p, nil
+}
+
+// readMeasurementsCSV reads --csv (calibrate --save-csv's format, or a real
+// machine's measurements); any failure is bad input, named by the flag.
+func readMeasurementsCSV(path string) ([]calibrate.Measurement, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, usageErr("--csv: %v", err)
+	}
+	defer f.Close()
+	ms, err := calibrate.ReadCSV(f)
+	if err != nil {
+		return nil, usageErr("--csv %s: %v", path, err)
+	}
+	return ms, nil
 }

@@ -3,12 +3,10 @@ package main
 import (
 	"fmt"
 	"math"
-	"os"
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
-	"nocsim/calibrate"
 	"nocsim/logp"
 	"nocsim/mesh"
 	"nocsim/scenarios"
@@ -39,14 +37,9 @@ func runHockney(c *cli.Context) error {
 			}
 			hops = int(h)
 		}
-		f, err := os.Open(path)
+		ms, err := readMeasurementsCSV(path)
 		if err != nil {
-			return usageErr("--csv: %v", err)
-		}
-		ms, err := calibrate.ReadCSV(f)
-		f.Close()
-		if err != nil {
-			return usageErr("--csv %s: %v", path, err)
+			return err
 		}
 		if fit, err = scenarios.FitHockneyMeasured(ms, hops, path); err != nil {
 			return usageErr("--csv %s: %v", path, err)
