@@ -236,7 +236,19 @@ func collHeadline(op string, rows []CollRow, p logp.Params) []string {
 		}
 		b := best[k]
 		pick, _, _ := ChooseAlgorithm(p, op, k.procs, k.size)
-		out = append(out, fmt.Sprintf("%s, P=16, %d bytes: fastest %s (%d cycles); the model picks %s", op, k.size, b.Algorithm, b.Cycles, pick))
+		// Say how the pick did on the chip: a tie (two algorithms with the
+		// same tree) reads otherwise as if the model had missed.
+		how := ""
+		for _, r := range rows {
+			if r.Procs == k.procs && r.SizeBytes == k.size && r.Algorithm == pick && pick != b.Algorithm {
+				if r.Cycles == b.Cycles {
+					how = fmt.Sprintf(" (%d cycles, as fast)", r.Cycles)
+				} else {
+					how = fmt.Sprintf(" (%d cycles, %.0f%% slower)", r.Cycles, 100*float64(r.Cycles-b.Cycles)/float64(b.Cycles))
+				}
+			}
+		}
+		out = append(out, fmt.Sprintf("%s, P=16, %d bytes: fastest %s (%d cycles); the model picks %s%s", op, k.size, b.Algorithm, b.Cycles, pick, how))
 	}
 	return out
 }
