@@ -2,7 +2,6 @@ package plots
 
 import (
 	"bytes"
-	"image/png"
 	"math"
 	"os"
 	"path/filepath"
@@ -97,16 +96,7 @@ func TestSavePNGSize(t *testing.T) {
 			if err := sampleChart().Save(path, tt.w, tt.h); err != nil {
 				t.Fatal(err)
 			}
-			f, err := os.Open(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			img, err := png.Decode(f)
-			if err != nil {
-				t.Fatalf("decoding %s: %v", path, err)
-			}
-			if b := img.Bounds(); b.Dx() != tt.wantW || b.Dy() != tt.wantH {
+			if b := readPNG(t, path).Bounds(); b.Dx() != tt.wantW || b.Dy() != tt.wantH {
 				t.Fatalf("image is %dx%d, want %dx%d", b.Dx(), b.Dy(), tt.wantW, tt.wantH)
 			}
 		})
@@ -321,16 +311,7 @@ func TestLegendColumnWidensCanvas(t *testing.T) {
 		if err := c.Save(p, w, 0); err != nil {
 			t.Fatal(err)
 		}
-		f, err := os.Open(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		cfg, err := png.DecodeConfig(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return cfg.Width
+		return readPNG(t, p).Bounds().Dx()
 	}
 	short := Chart{Title: "t", XLabel: "x", YLabel: "y", Series: []Series{{Name: "a", X: []float64{1, 2}, Y: []float64{3, 4}}}}
 	long := short

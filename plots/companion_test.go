@@ -2,8 +2,6 @@ package plots
 
 import (
 	"image/color"
-	"image/png"
-	"os"
 	"path/filepath"
 	"testing"
 )
@@ -22,15 +20,7 @@ func TestCompanionVisibleUnderItsMeasurement(t *testing.T) {
 	if err := c.Save(path, 0, 0); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := readPNG(t, path)
 	full, model := palette[0], color.RGBAModel.Convert(pale(palette[0])).(color.RGBA)
 	near := func(a, b color.RGBA) bool {
 		d := func(p, q uint8) int { return max(int(p)-int(q), int(q)-int(p)) }

@@ -1,8 +1,6 @@
 package plots
 
 import (
-	"image/png"
-	"os"
 	"path/filepath"
 	"testing"
 )
@@ -11,15 +9,7 @@ import (
 // pixels are not white: the top grid line of the plot area.
 func firstWideRow(t *testing.T, path string) int {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := readPNG(t, path)
 	b := img.Bounds()
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		dark := 0
