@@ -49,6 +49,8 @@ func (sc *Scenario) checkPoint(src Source) error {
 		}
 	case "calibrate":
 		err = sc.CheckCalibration(sc.calibrationSizes(), w.Reps)
+	case "pairs":
+		err = sc.pairsBench().Check(sc, src)
 	case "thesis":
 		var rows []ThesisRow
 		if rows, err = sc.thesisRows(); err == nil {
@@ -151,6 +153,7 @@ var workloadUses = map[string][]string{
 	"app":       {"kind", "app", "variant", "procs", "sizes", "versions", "app_seed", "params", "nonzeros", "distribute", "grid"},
 	"calibrate": {"kind", "sizes", "reps"},
 	"thesis":    {"kind", "table", "procs", "sizes", "distribute"},
+	"pairs":     {"kind", "sizes", "reps", "versions", "pairs", "placement"},
 }
 
 // UnusedKeys lists the keys ("section.key") the scenario's workload does
@@ -212,8 +215,8 @@ func (sc *Scenario) checkSweep() error {
 	if sw.Reps < 0 || sw.Reps > 1000 {
 		return fmt.Errorf("[sweep] reps = %d: allowed 1..1000 (0 means 1)", sw.Reps)
 	}
-	if (len(sw.Axis) > 0 || sw.Reps > 1) && !slices.Contains([]string{"noc", "pingpong", "coll", "app"}, sc.Workload.Kind) {
-		return fmt.Errorf("[sweep] with [workload] kind = %q: allowed kinds noc, pingpong, coll, app (a calibration is not swept)", sc.Workload.Kind)
+	if (len(sw.Axis) > 0 || sw.Reps > 1) && !slices.Contains([]string{"noc", "pingpong", "coll", "app", "pairs"}, sc.Workload.Kind) {
+		return fmt.Errorf("[sweep] with [workload] kind = %q: allowed kinds noc, pingpong, coll, app, pairs (a calibration is not swept)", sc.Workload.Kind)
 	}
 	seen := map[string]bool{}
 	total := max(sw.Reps, 1)

@@ -71,6 +71,18 @@ func (sc *Scenario) pingPong() *PingPong {
 	return &PingPong{From: w.From, To: to, Sizes: sizes, Reps: w.Reps}
 }
 
+func (sc *Scenario) pairsBench() *Pairs {
+	w := sc.Workload
+	pairs, sizes := w.Pairs, w.Sizes
+	if len(pairs) == 0 {
+		pairs = DefaultPairCounts(pairsProcs(sc))
+	}
+	if len(sizes) == 0 {
+		sizes = DefaultPairsSizes
+	}
+	return &Pairs{Pairs: pairs, Sizes: sizes, Reps: w.Reps, Versions: w.Versions, Placement: w.Placement}
+}
+
 func (sc *Scenario) collSweep() *CollSweep {
 	w := sc.Workload
 	sizes := w.Sizes
@@ -299,6 +311,24 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 				return out.save("mpi-vs-native.png", func(p string) error { return ratio.Save(p, 0, 0) })
 			}
 			return nil
+		}
+	case "pairs":
+		pr, err := sc.pairsBench().Run(sc, opt)
+		if err != nil {
+			return sum, err
+		}
+		rows = pr
+		for _, r := range pr {
+			sum.Lines = append(sum.Lines, fmt.Sprintf("%s, %d pairs, %d bytes: %.3f bytes/cycle per pair (%.1f MB/s), %.3f aggregate, correct %v",
+				r.Version, r.Pairs, r.SizeBytes, r.MeanPairBW, r.MeanPairMBps, r.AggregateBW, r.Correct))
+		}
+		chart = func() error {
+			for _, v := range sc.pairsBench().Versions {
+				if err := out.save("pairs-"+v+".png", func(p string) error { return PairsChart(pr, v, sc.MachineText()).Save(p, 0, 0) }); err != nil {
+					return err
+				}
+			}
+			return out.save("pairs-aggregate.png", func(p string) error { return PairsAggregateChart(pr, sc.MachineText()).Save(p, 0, 0) })
 		}
 	case "thesis":
 		trows, _ := sc.thesisRows()

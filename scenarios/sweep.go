@@ -467,8 +467,11 @@ func (sc *Scenario) workloadRows() (any, string, error) {
 	case "app":
 		rows, err := sc.appSweep().Run(sc, opt)
 		return rows, "cycles", err
+	case "pairs":
+		rows, err := sc.pairsBench().Run(sc, opt)
+		return rows, "mean_pair_bandwidth_bytes_per_cycle", err
 	}
-	return nil, "", fmt.Errorf("sweeps run noc, pingpong, coll and app workloads, not %q", sc.Workload.Kind)
+	return nil, "", fmt.Errorf("sweeps run noc, pingpong, coll, app and pairs workloads, not %q", sc.Workload.Kind)
 }
 
 func settingsKey(s map[string]string) string {

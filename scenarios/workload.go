@@ -37,6 +37,9 @@ type Workload struct {
 	Tier       string   `toml:"tier"`
 	// Table is the thesis table a "thesis" workload reproduces.
 	Table string `toml:"table"`
+	// Pairs and Placement are the pairs benchmark's (pairs.go).
+	Pairs     []int  `toml:"pairs"`
+	Placement string `toml:"placement"`
 }
 
 // Output is the [output] section.
@@ -47,22 +50,22 @@ type Output struct {
 }
 
 // WorkloadKinds lists what a scenario file can run.
-var WorkloadKinds = []string{"noc", "pingpong", "coll", "app", "calibrate", "thesis"}
+var WorkloadKinds = []string{"noc", "pingpong", "coll", "app", "calibrate", "thesis", "pairs"}
 
 // WorkloadKeys documents the [workload] and [output] keys.
 var WorkloadKeys = []router.Key{
-	{Name: "kind", Unit: "name", Default: "noc", Allowed: strings.Join(WorkloadKinds, ", "), Doc: "noc: the [noc] sweep; pingpong, coll, app, thesis: as the commands of that name; calibrate: fit LogGP"},
+	{Name: "kind", Unit: "name", Default: "noc", Allowed: strings.Join(WorkloadKinds, ", "), Doc: "noc: the [noc] sweep; pingpong, coll, app, thesis, pairs: as the commands of that name; calibrate: fit LogGP"},
 	{Name: "from", Unit: "rank", Default: "0", Allowed: "0..P-1", Doc: "pingpong: sending rank"},
 	{Name: "to", Unit: "rank", Default: "-1 (the last)", Allowed: "0..P-1, not from", Doc: "pingpong: echoing rank"},
-	{Name: "sizes", Unit: "bytes or problem sizes", Default: "per kind", Allowed: "as the command's --sizes", Doc: "pingpong, coll, calibrate: message sizes; app: problem sizes"},
-	{Name: "reps", Unit: "count", Default: "3", Allowed: "1..1000", Doc: "pingpong and calibrate: repetitions"},
+	{Name: "sizes", Unit: "bytes or problem sizes", Default: "per kind", Allowed: "as the command's --sizes", Doc: "pingpong, coll, calibrate, pairs: message sizes; app: problem sizes"},
+	{Name: "reps", Unit: "count", Default: "3", Allowed: "1..1000", Doc: "pingpong and calibrate: repetitions; pairs: transfers per pair per size"},
 	{Name: "op", Unit: "name", Default: "bcast", Allowed: "as nocsim coll --op", Doc: "coll: the operation"},
 	{Name: "algs", Unit: "names", Default: "auto", Allowed: "as nocsim coll --algs", Doc: "coll: algorithms"},
 	{Name: "procs", Unit: "ranks", Default: "every tile", Allowed: "1..W*H each", Doc: "coll and app: rank counts"},
 	{Name: "root", Unit: "rank", Default: "0", Allowed: "0..P-1", Doc: "coll: root"},
 	{Name: "app", Unit: "name", Default: "cg", Allowed: "cg, qr, matmul, globalsum, halo", Doc: "app: the application"},
 	{Name: "variant", Unit: "name", Default: "the first", Allowed: "cg: thesis; qr: 1d, 2d, thesis; matmul: 1d, 2d; globalsum: serial, hypercube, breakeven, onesided, accumulate, rma; halo: compare, twosided, fence, pscw", Doc: "app: the variant (globalsum breakeven runs both methods and reports where the hypercube starts to win; globalsum rma and halo compare run every method, MPI only)"},
-	{Name: "versions", Unit: "names", Default: "mpi, native", Allowed: "mpi, native", Doc: "app: versions"},
+	{Name: "versions", Unit: "names", Default: "mpi, native", Allowed: "mpi, native", Doc: "app and pairs: versions"},
 	{Name: "app_seed", Unit: "integer", Default: "1", Allowed: ">= 0", Doc: "app: seed of the generated problem"},
 	{Name: "nonzeros", Unit: "bool", Default: "false", Allowed: "true, false (true with app cg only)", Doc: "app cg: sizes are nonzero counts (thesis table 5.1), each run with nonzeros/5 unknowns, as app --nonzeros"},
 	{Name: "distribute", Unit: "names", Default: "bcast", Allowed: "bcast, alltoall (alltoall with app cg, variant thesis)", Doc: "app cg thesis, MPI version: DistributeP as a loop of packed Bcasts or one Alltoallw, as app --distribute"},
@@ -70,13 +73,15 @@ var WorkloadKeys = []router.Key{
 	{Name: "params", Unit: "file", Default: "(none)", Allowed: "a parameters file (nocsim calibrate --out) of the run's protocol; relative to the scenario file", Doc: "app: predict every MPI run on the LogGOPS tier from its recorded schedule (tier columns, tier.png), and matrix multiply by Hockney, as app --params; coll with tier loggops: the tier's parameters"},
 	{Name: "tier", Unit: "name", Default: "chip", Allowed: "chip, loggops", Doc: "coll: chip (the flit-level simulation) or loggops (the algorithm's generated schedule on the LogGOPS tier with [workload] params; procs up to 2^24, past the mesh)"},
 	{Name: "table", Unit: "name", Default: "5.1", Allowed: "5.1, 5.2", Doc: "thesis: the table to reproduce (procs and sizes, when given, select its rows), as nocsim thesis --table"},
+	{Name: "pairs", Unit: "pairs", Default: "1, 2, 4, ... below P/2, and P/2", Allowed: "1..P/2 each", Doc: "pairs: concurrent sender-receiver pair counts, as pairs --pairs"},
+	{Name: "placement", Unit: "name", Default: "neighbor", Allowed: "neighbor, across", Doc: "pairs: neighbor puts pair j on ranks 2j -> 2j+1 (Radke's i -> i+1), across on j -> j+P/2, as pairs --placement"},
 	{Name: "dir", Unit: "path", Default: "results/NAME", Allowed: "a directory, relative to the scenario file", Doc: "[output] where results, the effective configuration and charts go"},
 	{Name: "plots", Unit: "bool", Default: "true", Allowed: "true, false", Doc: "[output] draw the charts"},
 	{Name: "goal", Unit: "file name", Default: "(none)", Allowed: "a file name without directory; kinds pingpong, coll, app; not with [sweep]", Doc: "[output] record every MPI run as a GOAL schedule in the output directory: one file, or one per point (the point inserted before the extension) when the run has several"},
 }
 
 func defaultWorkload() Workload {
-	return Workload{Kind: "noc", To: -1, Reps: 3, Op: "bcast", Algs: []string{"auto"}, App: "cg", Versions: []string{"mpi", "native"}, AppSeed: 1, Table: "5.1"}
+	return Workload{Kind: "noc", To: -1, Reps: 3, Op: "bcast", Algs: []string{"auto"}, App: "cg", Versions: []string{"mpi", "native"}, AppSeed: 1, Table: "5.1", Placement: "neighbor"}
 }
 
 // LoadFile decodes a scenario file; errors name the file and, for an

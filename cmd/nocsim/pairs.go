@@ -1,0 +1,173 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+
+	"nocsim/plots"
+	"nocsim/router"
+	"nocsim/scenarios"
+)
+
+func pairsCommand() *cli.Command {
+	flags := []cli.Flag{
+		&cli.StringFlag{Name: "config", Usage: "scenario TOML file; flags override its keys"},
+		&cli.StringFlag{Name: "pairs", Usage: "concurrent pair counts, comma-separated, each 1..P/2 (default 1, 2, 4, ... below P/2, and P/2)"},
+		&cli.StringFlag{Name: "sizes", Usage: "transfer sizes in bytes, comma-separated", Value: "16,64,256,1024,4096,16384,65536"},
+		&cli.IntFlag{Name: "reps", Usage: "measured transfers per pair per size (MPI: after one warm-up)", Value: 3},
+		&cli.StringFlag{Name: "versions", Usage: "mpi (Send/Recv stream), native (DMA block transfers) or both", Value: "mpi,native"},
+		&cli.StringFlag{Name: "placement", Usage: "neighbor: pair j is ranks 2j -> 2j+1 (Radke's i -> i+1); across: j -> j+P/2", Value: "neighbor"},
+		&cli.BoolFlag{Name: "json", Usage: "print a JSON array, one object per version, pair count and size"},
+		&cli.StringFlag{Name: "csv", Usage: "also write the rows as CSV to `FILE`"},
+		&cli.StringFlag{Name: "plot", Usage: "draw bandwidth per pair against size, one series per pair count, to `FILE` (.png, .svg, .pdf); with both versions one file each, -mpi and -native inserted before the extension"},
+		&cli.StringFlag{Name: "aggregate-plot", Usage: "draw the aggregate bandwidth at the largest size against the pair count, per version, to `FILE`"},
+		&cli.IntFlag{Name: "workers", Usage: "points simulated in parallel (0 = one per core); results do not depend on it"},
+		quietFlag,
+	}
+	return &cli.Command{
+		Name:      "pairs",
+		Usage:     "Radke's bandwidth study: bandwidth per pair and aggregate against transfer size, for 1 to P/2 pairs transferring at once",
+		UsageText: "nocsim pairs --mesh 4x4 --pairs 1,2,4,8 --sizes 16,256,4096,65536 --versions mpi,native --plot pairs.png",
+		Flags:     append(flags, keyFlags(machineSections)...),
+		Action:    runPairs,
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return usageErr("pairs: %v (see nocsim pairs --help)", err)
+		},
+	}
+}
+
+// pairsPlotPaths is where --plot draws each version: the path itself for
+// one version, else the version inserted before the extension.
+func pairsPlotPaths(path string, versions []string) []string {
+	if len(versions) == 1 {
+		return []string{path}
+	}
+	ext := filepath.Ext(path)
+	var out []string
+	for _, v := range versions {
+		out = append(out, strings.TrimSuffix(path, ext)+"-"+v+ext)
+	}
+	return out
+}
+
+func runPairs(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return usageErr("pairs takes no arguments, got %q", c.Args().Slice())
+	}
+	sc, src, err := scenarioFrom(c)
+	if err != nil {
+		return err
+	}
+	p := &scenarios.Pairs{Reps: c.Int("reps"), Placement: c.String("placement")}
+	if p.Sizes, err = parseInts("sizes", c.String("sizes")); err != nil {
+		return usageErr("%v", err)
+	}
+	if c.IsSet("pairs") {
+		if p.Pairs, err = parseInts("pairs", c.String("pairs")); err != nil {
+			return usageErr("%v", err)
+		}
+	} else if m, err := scenarios.ParseMesh(sc.Network.Mesh); err == nil {
+		procs := m.Nodes()
+		if sc.MPI.Procs > 0 {
+			procs = sc.MPI.Procs
+		}
+		p.Pairs = scenarios.DefaultPairCounts(procs)
+	}
+	for _, v := range strings.Split(c.String("versions"), ",") {
+		p.Versions = append(p.Versions, strings.TrimSpace(v))
+	}
+	if err := p.Check(&sc, src); err != nil {
+		var ke *router.KeyError
+		if errors.As(err, &ke) && slices.Contains([]string{"pairs", "sizes", "reps", "versions", "placement"}, ke.Key) {
+			return usageErr("--%s = %s: allowed %s", ke.Key, ke.Value, ke.Allowed)
+		}
+		return usageErr("%v", err)
+	}
+	if err := checkWorkers(c, "workers"); err != nil {
+		return err
+	}
+	var plotPaths []string
+	if path := c.String("plot"); path != "" {
+		plotPaths = pairsPlotPaths(path, p.Versions)
+	}
+	for _, f := range []string{"plot", "aggregate-plot"} {
+		if path := c.String(f); path != "" {
+			if err := plots.CheckExt(path); err != nil {
+				return usageErr("--%s: %v", f, err)
+			}
+		}
+	}
+	if err := checkOutputFlags(c, []string{"plot", "aggregate-plot", "csv"}, nil); err != nil {
+		return err
+	}
+	for _, path := range plotPaths {
+		if err := checkOutputFile("--plot", path); err != nil {
+			return err
+		}
+	}
+	if validateOnly {
+		return nil
+	}
+	job := startJob(c, "pairs")
+	defer job.stop()
+	rows, err := p.Run(&sc, scenarios.RunOptions{Workers: c.Int("workers"), Progress: job.bar.update})
+	if err != nil {
+		return runErr(err)
+	}
+	if c.Bool("json") {
+		err = scenarios.WriteJSON(c.App.Writer, rows)
+	} else {
+		err = writePairsTable(c.App.Writer, rows)
+	}
+	if err != nil {
+		return runErr(err)
+	}
+	if path := c.String("csv"); path != "" {
+		if err := scenarios.WriteFile(path, func(b *bytes.Buffer) error { return scenarios.WritePairsCSV(b, rows) }); err != nil {
+			return runErr(err)
+		}
+	}
+	for i, path := range plotPaths {
+		if err := scenarios.PairsChart(rows, p.Versions[i], sc.MachineText()).Save(path, 0, 0); err != nil {
+			return runErr(err)
+		}
+	}
+	if path := c.String("aggregate-plot"); path != "" {
+		if err := scenarios.PairsAggregateChart(rows, sc.MachineText()).Save(path, 0, 0); err != nil {
+			return runErr(err)
+		}
+	}
+	for _, r := range rows {
+		if !r.Correct {
+			return runErr(fmt.Errorf("%s, %d pairs, %d bytes: wrong data at a receiver: %s", r.Version, r.Pairs, r.SizeBytes, r.Error))
+		}
+	}
+	job.end(0)
+	return nil
+}
+
+func writePairsTable(out io.Writer, rows []scenarios.PairsRow) error {
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "version\tprotocol\tpairs\tsize\tper pair\tper pair\taggregate\tper pair\taggregate\tstart skew\tcorrect\t")
+	fmt.Fprintln(tw, "\t\t\t(bytes)\t(B/cycle, mean)\t(B/cycle, min)\t(B/cycle)\t(MB/s, mean)\t(MB/s)\t(cycles)\t\t")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.3f\t%.3f\t%.3f\t%.1f\t%.1f\t%d\t%v\t\n", r.Version, r.Protocol, r.Pairs, r.SizeBytes,
+			r.MeanPairBW, r.MinPairBW, r.AggregateBW, r.MeanPairMBps, r.AggregateMBps, r.StartSkewCycles, r.Correct)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(rows) > 0 {
+		_, err := fmt.Fprintf(out, "placement %s, %d ranks, %d transfers per pair per size\n", rows[0].Placement, rows[0].Procs, rows[0].Messages)
+		return err
+	}
+	return nil
+}
