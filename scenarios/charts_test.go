@@ -403,3 +403,53 @@ func TestNocChartAxes(t *testing.T) {
 		{name: "uniform zero-load", x: []float64{0.1, 0.3}, y: []float64{35, 35}, dashed: true, companion: true},
 	})
 }
+
+// The pairs charts: one series per pair count of the version asked for,
+// bandwidth per pair in MB/s against size on a log axis; the aggregate
+// chart one series per version at the largest size, against pairs on a
+// log axis, with the no-sharing guide (the fewest pairs' best aggregate
+// times the pair count); both titles name the machine and the placement.
+func TestPairsCharts(t *testing.T) {
+	var rows []PairsRow
+	for _, v := range []string{"mpi", "native"} {
+		for _, k := range []int{1, 2, 4} {
+			for _, n := range []int{16, 1024, 65536} {
+				bw := float64(n) / float64(k*100)
+				if v == "native" {
+					bw *= 2
+				}
+				rows = append(rows, PairsRow{Version: v, Placement: "across", Pairs: k, SizeBytes: n, MeanPairMBps: bw, AggregateMBps: bw * float64(k) / 2})
+			}
+		}
+	}
+	c := PairsChart(rows, "native", testMachine)
+	checkChart(t, c, chartWant{title: []string{"native DMA", "across placement", testMachine}, notTitle: []string{"MPI"}, logX: true, ticks: []float64{16, 1024, 65536}})
+	var want []seriesWant
+	for _, k := range []int{1, 2, 4} {
+		s := seriesWant{name: pairsText(k), x: []float64{16, 1024, 65536}}
+		for _, n := range []float64{16, 1024, 65536} {
+			s.y = append(s.y, 2*n/float64(k*100))
+		}
+		want = append(want, s)
+	}
+	checkSeries(t, c, want)
+	if !strings.Contains(c.YLabel, "MB/s") || !strings.Contains(c.XLabel, "bytes") {
+		t.Errorf("labels %q, %q: want MB/s and bytes", c.YLabel, c.XLabel)
+	}
+
+	a := PairsAggregateChart(rows, testMachine)
+	checkChart(t, a, chartWant{title: []string{"65536 bytes", "across placement", testMachine}, logX: true, ticks: []float64{1, 2, 4}})
+	agg := func(scale float64) []float64 {
+		var y []float64
+		for _, k := range []float64{1, 2, 4} {
+			y = append(y, scale*65536/(k*100)*k/2)
+		}
+		return y
+	}
+	best := agg(2)[0] // native's one pair
+	checkSeries(t, a, []seriesWant{
+		{name: "MPI Send/Recv", x: []float64{1, 2, 4}, y: agg(1)},
+		{name: "native DMA", x: []float64{1, 2, 4}, y: agg(2)},
+		{name: "no sharing (fewest pairs' x pairs)", x: []float64{1, 2, 4}, y: []float64{best, 2 * best, 4 * best}, reference: true},
+	})
+}

@@ -15,7 +15,7 @@ import (
 var unitSuffixes = []string{
 	"cycles", "kcycles", "seconds", "bytes", "flits", "hops", "packets", "events", "messages", "procs", "ops",
 	"nonzeros", "pct", "fraction", "ratio", "per_second", "per_cpu_second", "flits_per_node_cycle", "flits_per_cycle",
-	"cycles_per_byte",
+	"cycles_per_byte", "bytes_per_cycle", "pairs",
 }
 
 // unitless are the names that carry no unit, each for a reason.
@@ -40,6 +40,7 @@ var unitless = map[string]string{
 	"app":               "an application's name",
 	"variant":           "a variant's name",
 	"version":           "mpi or native",
+	"placement":         "a pair layout's name (neighbor, across)",
 	"distribute":        "a distribution's name",
 	"kind":              "a benchmark's name (calibration CSV)",
 	"n":                 "repetitions averaged, a plain count (calibration CSV, a format real measurements are read in)",
@@ -94,12 +95,12 @@ func jsonKeys(v any, into map[string]bool) {
 	}
 }
 
-// Every column of the noc, coll, app, pingpong and calibrate outputs (JSON
+// Every column of the noc, coll, app, pingpong, pairs and calibrate outputs (JSON
 // keys and CSV headers) names its unit, or is a name, flag or ratio listed
 // with its reason in unitless.
 func TestOutputColumnsNameTheirUnits(t *testing.T) {
 	dir := t.TempDir()
-	nocCSV, calCSV := filepath.Join(dir, "noc.csv"), filepath.Join(dir, "cal.csv")
+	nocCSV, calCSV, pairsCSV := filepath.Join(dir, "noc.csv"), filepath.Join(dir, "cal.csv"), filepath.Join(dir, "pairs.csv")
 	runs := []struct {
 		name string
 		args []string
@@ -109,6 +110,7 @@ func TestOutputColumnsNameTheirUnits(t *testing.T) {
 		{"coll", []string{"coll", "--mesh", "2x2", "--op", "bcast", "--procs", "4", "--sizes", "8", "--json", "--quiet"}, ""},
 		{"app", []string{"app", "--mesh", "2x2", "--app", "globalsum", "--procs", "1,4", "--sizes", "64", "--versions", "mpi,native", "--json", "--quiet"}, ""},
 		{"pingpong", []string{"pingpong", "--mesh", "2x2", "--from", "0", "--to", "3", "--sizes", "8,1024", "--json", "--quiet"}, ""},
+		{"pairs", []string{"pairs", "--mesh", "2x2", "--sizes", "16,64", "--csv", pairsCSV, "--json", "--quiet"}, pairsCSV},
 		{"calibrate", []string{"calibrate", "--mesh", "2x2", "--sizes", "8,64,512,4096", "--save-csv", calCSV, "--json", "--quiet"}, calCSV},
 	}
 	for _, r := range runs {

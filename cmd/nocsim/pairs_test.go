@@ -1,0 +1,64 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"nocsim/scenarios"
+)
+
+// Bad input is one line naming the flag, exit 2, before anything runs.
+func TestPairsBadFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--pairs", "9"}, "--pairs = 9: allowed 1..8"},
+		{[]string{"--pairs", "0"}, "--pairs = 0"},
+		{[]string{"--pairs", "x"}, "--pairs"},
+		{[]string{"--sizes", "0"}, "--sizes = 0"},
+		{[]string{"--sizes", "18"}, "multiple of 4"},
+		{[]string{"--sizes", "16777216"}, "memory_words"},
+		{[]string{"--reps", "1001"}, "--reps = 1001: allowed 1..1000"},
+		{[]string{"--placement", "ring"}, "--placement"},
+		{[]string{"--versions", "shmem"}, "--versions"},
+		{[]string{"--plot", "x.txt"}, "--plot"},
+		{[]string{"extra"}, "no arguments"},
+	} {
+		args := append([]string{"pairs", "--mesh", "4x4", "--quiet"}, c.args...)
+		code, _, stderr := nocsim(t, args...)
+		if code != 2 || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and one line with %q", c.args, code, stderr, c.want)
+		}
+	}
+}
+
+// A run prints its rows, writes the CSV and one chart per version plus
+// the aggregate chart, and says on stderr how fast it went.
+func TestPairsRunWritesOutputs(t *testing.T) {
+	dir := t.TempDir()
+	plot, agg, csvPath := filepath.Join(dir, "bw.png"), filepath.Join(dir, "agg.svg"), filepath.Join(dir, "p.csv")
+	code, out, stderr := nocsim(t, "pairs", "--mesh", "4x2", "--sizes", "16,256", "--json", "--plot", plot, "--aggregate-plot", agg, "--csv", csvPath)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rows []scenarios.PairsRow
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatal(err)
+	}
+	// Default pairs on 8 ranks: 1, 2 and P/2 = 4; two versions, two sizes.
+	if len(rows) != 2*3*2 {
+		t.Errorf("%d rows, want 12", len(rows))
+	}
+	for _, f := range []string{filepath.Join(dir, "bw-mpi.png"), filepath.Join(dir, "bw-native.png"), agg, csvPath} {
+		if st, err := os.Stat(f); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	if !strings.Contains(stderr, "speed:") {
+		t.Errorf("stderr %q has no speed line", stderr)
+	}
+}
