@@ -17,7 +17,7 @@ import (
 
 // rowIDColumns are the result columns that say which row is which (the
 // rest are measurements).
-var rowIDColumns = []string{"traffic", "offered_flits_per_node_cycle", "op", "algorithm", "variant", "version", "procs", "size", "size_bytes"}
+var rowIDColumns = []string{"traffic", "offered_flits_per_node_cycle", "op", "algorithm", "variant", "version", "procs", "pairs", "size", "size_bytes"}
 
 // sweepStat is one (settings, result row) aggregated over repetitions.
 type sweepStat struct {
