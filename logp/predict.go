@@ -247,9 +247,21 @@ type env struct {
 	p    Params
 	P, m int
 	h    float64
+	// hops, when set, is the hop count from rank a to rank b, which the
+	// replay (xprogs.finish) then costs each message's latency over
+	// instead of the average h (the mesh forms).
+	hops func(a, b int) int
 }
 
 func (e *env) cost(m int) cost { return e.p.cost(m, e.h) }
+
+// costAB is the cost of a message of m bytes from rank a to rank b.
+func (e *env) costAB(m, a, b int) cost {
+	if e.hops == nil {
+		return e.cost(m)
+	}
+	return e.p.cost(m, float64(e.hops(a, b)))
+}
 
 // ceilLog2 is the number of rounds of a doubling algorithm on P ranks.
 func ceilLog2(P int) int { return bits.Len(uint(P - 1)) }

@@ -11,8 +11,8 @@ import (
 // broadcast along the root's mesh row by a binomial tree, then down every
 // column by binomial trees (the hybrid collectives of Puma; the SCMP
 // thesis's topology-aware collectives, §6.4). Reduce walks the same tree
-// up, allreduce is a reduce to rank 0 and a broadcast from it, barrier
-// the same with empty messages. The forms take ranks 0..P-1 on tiles
+// up; the allreduce and barrier are dimensional exchanges
+// (predict_mesh_dims.go). The forms take ranks 0..P-1 on tiles
 // 0..P-1 of a mesh MeshWidth(P) tiles wide (row-major, as nocsim places
 // them), and cost every message of the tree over its own hop count (its
 // row or column distance), not the machine's average: that is what the
@@ -137,11 +137,10 @@ func abs(x int) int {
 // up is the reduction up the tree: a rank handles its children's m
 // bytes as they arrive (LogGOPS: an arriving message is handled once the
 // processor and receive interface are free, whether or not its receive
-// is posted yet), then sends to its parent. ready[r] is
-// when r has handled its children (and starts its send), rnic[r] when its
-// receive interface is free after them.
-func (t *meshEnv) up(m int) (ready, rnic []pathTime) {
-	ready, rnic = make([]pathTime, t.P), make([]pathTime, t.P)
+// is posted yet), then sends to its parent. ready[r] is when r has
+// handled its children (and starts its send).
+func (t *meshEnv) up(m int) (ready []pathTime) {
+	ready = make([]pathTime, t.P)
 	var arr []pathTime
 	for _, r := range slices.Backward(t.order) {
 		arr = arr[:0]
@@ -157,39 +156,22 @@ func (t *meshEnv) up(m int) (ready, rnic []pathTime) {
 			h := latest(a, cpu, nic)
 			cpu, nic = h.handle(c), h.add(c.g+c.gm)
 		}
-		ready[r], rnic[r] = cpu, nic
+		ready[r] = cpu
 	}
-	return ready, rnic
+	return ready
 }
 
-// down is the broadcast down the tree of m bytes, each rank sending to
-// its children back to back once it has the data. With ready (after an
-// up pass), a rank other than the root posts its receive once its send to
-// the parent is done, handles the message once its receive interface is
-// free, and starts sending once its send interface is; without, the root
-// starts at 0. It returns the last rank's finish.
-func (t *meshEnv) down(m int, ready, rnic []pathTime) pathTime {
-	P := t.P
-	start := make([]pathTime, P) // when r's parent starts sending to r
+// down is the broadcast down the tree of m bytes from the root at 0,
+// each rank sending to its children back to back once it has the data.
+// It returns the last rank's finish.
+func (t *meshEnv) down(m int) pathTime {
+	start := make([]pathTime, t.P) // when r's parent starts sending to r
 	var end pathTime
 	for _, r := range t.order {
 		var first pathTime
-		if ready != nil {
-			first = ready[r]
-		}
 		if p := t.parent[r]; p >= 0 {
-			c := t.cost(m, p, r)
-			got := start[r].arrive(c)
-			if ready != nil {
-				cu := t.cost(m, r, p)
-				got = latest(got, ready[r].add(cu.os+cu.om), rnic[r])
-				got = got.handle(c)
-				first = latest(got, ready[r].add(cu.g+cu.gm))
-			} else {
-				got = got.handle(c)
-				first = got
-			}
-			end = latest(end, got)
+			first = start[r].arrive(t.cost(m, p, r)).handle(t.cost(m, p, r))
+			end = latest(end, first)
 		}
 		s := first
 		for _, k := range t.kids[r] {
@@ -220,25 +202,12 @@ const meshWait = "waits: sends to earlier children, queued receives, the interfa
 
 func bcastMesh(e *env) {
 	t := e.meshTree(0)
-	e.path("", t.down(e.m, nil, nil), meshWait)
+	e.path("", t.down(e.m), meshWait)
 }
 
 func reduceMesh(e *env) {
 	t := e.meshTree(0)
-	ready, _ := t.up(e.m)
+	ready := t.up(e.m)
 	e.path("", t.upEnd(e.m, ready), meshWait)
 	e.add(noCompute, 0)
-}
-
-func allreduceMesh(e *env) {
-	t := e.meshTree(0)
-	ready, rnic := t.up(e.m)
-	e.path("", t.down(e.m, ready, rnic), meshWait)
-	e.add(noCompute, 0)
-}
-
-func barrierMesh(e *env) {
-	t := e.meshTree(0)
-	ready, rnic := t.up(0)
-	e.path("", t.down(0, ready, rnic), meshWait)
 }

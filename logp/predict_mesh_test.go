@@ -85,7 +85,11 @@ func TestMeshFormsOnTierWithHops(t *testing.T) {
 				}
 				opt := collgen.DefaultOptions()
 				opt.FlopCycles, opt.MeshW = 0, W
-				for _, m := range []int{8, 1000} {
+				ms := []int{8, 1000}
+				if op == "allreduce" {
+					ms = append(ms, 4096, 8200) // the long form: row reduce-scatter, column allreduce, row allgather
+				}
+				for _, m := range ms {
 					x, err := p.Predict(op, "mesh", P, m)
 					if err != nil {
 						t.Fatal(err)

@@ -266,7 +266,7 @@ func (x xprogs) finish(e *env) float64 {
 					continue // not replayed yet
 				}
 				if by := q.startKey[src[r][k]]; by != nil {
-					c := e.cost(s.rb)
+					c := e.costAB(s.rb, s.from, r)
 					x[r].arrive[k], x[r].sentBy[k] = by.t+c.os+c.l, by
 				}
 			}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"maps"
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 	"testing"
@@ -173,10 +174,15 @@ func TestPredictMonotoneInP(t *testing.T) {
 		// row and column trees are shallower than the 4x4's
 		"bcast/mesh": true, "reduce/mesh": true, "allreduce/mesh": true, "barrier/mesh": true,
 	}
+	// The dimensional allreduce and barrier fold a short last row into a
+	// full one and fold every row or column that is not a power of two:
+	// a power of two that leaves the square ragged (8 on 3x3) is slower
+	// than the next whole 2^k x 2^k mesh, so they are checked over those.
+	square := map[string]bool{"allreduce/mesh": true, "barrier/mesh": true}
 	for _, op := range slices.Sorted(maps.Keys(Ops)) {
 		for _, alg := range Ops[op] {
 			for _, m := range []int{8, 300, 100000} {
-				prev, prevPow := -1.0, -1.0
+				prev, prevPow, prevP := -1.0, -1.0, 0
 				for P := 2; P <= 256; P++ {
 					if exempt[op+"/"+alg] && P&(P-1) != 0 {
 						continue // only powers of two are checked: spare the O(P^2) rings
@@ -186,11 +192,11 @@ func TestPredictMonotoneInP(t *testing.T) {
 						t.Errorf("%s/%s m=%d: %v cycles on %d ranks, less than %v on %d", op, alg, m, x, P, prev, P-1)
 					}
 					prev = x
-					if P&(P-1) == 0 {
+					if P&(P-1) == 0 && (!square[op+"/"+alg] || bits.Len(uint(P))%2 == 1) {
 						if x < prevPow {
-							t.Errorf("%s/%s m=%d: %v cycles on %d ranks, less than %v on %d", op, alg, m, x, P, prevPow, P/2)
+							t.Errorf("%s/%s m=%d: %v cycles on %d ranks, less than %v on %d", op, alg, m, x, P, prevPow, prevP)
 						}
-						prevPow = x
+						prevPow, prevP = x, P
 					}
 				}
 			}

@@ -21,17 +21,17 @@ import "slices"
 // column). A row longer than the root's has members no column reaches:
 // member j of it gets the data from member j mod (root row's length) of
 // the same row (a third, row-only phase). Reduce is the same tree walked
-// up, allreduce a reduce to rank 0 and a broadcast from it, barrier the
-// same with empty messages.
+// up. Allreduce and barrier are dimensional exchanges, every row at once
+// then every column (coll_mesh_dims.go).
 
 const meshSource = "Brightwell & Shuler, MPI on Puma portals: the hybrid \"dimensional\" collectives (rows, then columns); Poole 2004 §6.4 (topology-aware collectives, future work)"
 
 func init() {
 	for _, a := range []Algorithm{
-		{Op: "barrier", Name: "mesh", Source: meshSource, Messages: "2(P-1)"},
+		{Op: "barrier", Name: "mesh", Source: meshSource, Messages: "W x H mesh: H d(W) + W d(H), d(k) = k ceil(log2 k) (dissemination in each row, then each column); a short row of s: d(s) + 1 + s"},
 		{Op: "bcast", Name: "mesh", Source: meshSource, Messages: "P-1"},
 		{Op: "reduce", Name: "mesh", Source: meshSource, Messages: "P-1 (non-commutative op: binomial's)"},
-		{Op: "allreduce", Name: "mesh", Source: meshSource, Messages: "2(P-1) (non-commutative op: recursive_doubling's)"},
+		{Op: "allreduce", Name: "mesh", Source: meshSource + "; Barnett et al., InterCom (dimensional reduce-scatter/allgather)", Messages: "W x H mesh, under 4 KiB: H a(W) + W a(H), a(k) = p log2 p + 2(k-p), p = 2^floor(log2 k) (recursive doubling in each row, then each column); from 4 KiB: H b(W) + p a'(H), b(k) = 2p log2 p + 2(k-p) (a row's reduce-scatter and allgather), a' the column allreduce of a block by the same rule; a short row of s: its own + 1 + s (non-commutative op: recursive_doubling's)"},
 	} {
 		register(a)
 	}
@@ -43,6 +43,7 @@ func init() {
 type meshGrid struct {
 	rows     [][]int
 	row, col []int
+	dim      *meshDims // the dimensional phases' layout (coll_mesh_dims.go), built on first use
 }
 
 // meshGridOf builds the grid of group g once per World: groups are
@@ -167,30 +168,9 @@ func (x *coll) meshBcast(b Buffer, n, root int) error {
 	return s.wait()
 }
 
-// meshBarrier: empty arrivals up the tree from rank 0 (children in the
-// reverse of the order the release serves them, so the smallest subtree,
-// which finishes first, is taken first), then the release down it.
-func (x *coll) meshBarrier() error {
-	parent, kids := x.meshTree(0)
-	for _, k := range slices.Backward(kids) {
-		if err := x.recv(Buffer{}, 0, k); err != nil {
-			return err
-		}
-	}
-	if parent >= 0 {
-		if err := x.send(Buffer{}, 0, parent); err != nil {
-			return err
-		}
-		if err := x.recv(Buffer{}, 0, parent); err != nil {
-			return err
-		}
-	}
-	s := x.rtStep()
-	for _, k := range kids {
-		s.send(Buffer{}, 0, 0, k)
-	}
-	return s.wait()
-}
+// meshBarrier is the dimensional dissemination barrier
+// (coll_mesh_dims.go).
+func (x *coll) meshBarrier() error { return x.meshDimsRun(nil, Buffer{}, 0) }
 
 // meshReduce is the broadcast tree walked up (commutative ops only): a
 // rank receives its children's partial results one after the other, the

@@ -2,6 +2,7 @@ package mpi
 
 import (
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 )
@@ -114,8 +115,7 @@ func meshSends(r *Rank, from int) [][2]int {
 
 // meshCall runs one collective with the mesh algorithm on c, with an
 // exact (integer) result check where there is a result.
-func meshCall(t *testing.T, r *Rank, c *Comm, op string, root int) {
-	const count = 5
+func meshCall(t *testing.T, r *Rank, c *Comm, op string, root, count int) {
 	P, me := c.Size(), c.Rank()
 	val := func(i, k int) int64 { return int64(1000*i + k*k + 7) }
 	in, out := rtBuf(r, 8*count), rtBuf(r, 8*count)
@@ -179,11 +179,22 @@ func TestMeshFollowsDimensions(t *testing.T) {
 		W, H, P int
 		split   bool // two communicators: even and odd columns
 		root    int
+		count   int // int64 elements
 	}
-	cases := []tc{{4, 4, 16, false, 0}, {4, 4, 16, false, 6}, {4, 4, 12, false, 5}, {4, 4, 13, false, 12}, {8, 8, 64, false, 0}, {4, 4, 16, true, 1}}
+	cases := []tc{{4, 4, 16, false, 0, 5}, {4, 4, 16, false, 6, 5}, {4, 4, 12, false, 5, 5}, {4, 4, 13, false, 12, 5}, {8, 8, 64, false, 0, 5}, {4, 4, 16, true, 1, 5},
+		{5, 4, 19, false, 0, 5}, {6, 3, 18, false, 0, 5}}
+	// Long vectors (8 KiB): the row reduce-scatter, column allreduce of a
+	// block, row allgather.
+	for _, c := range []tc{{4, 4, 16, false, 0, 1024}, {4, 4, 13, false, 0, 1024}, {6, 3, 17, false, 0, 1024}, {4, 4, 16, true, 0, 1024}, {8, 4, 32, false, 0, 4096}} {
+		cases = append(cases, c)
+	}
 	for _, c := range cases {
-		for _, op := range []string{"bcast", "reduce", "allreduce", "barrier"} {
-			t.Run(fmt.Sprintf("%dx%d/P=%d/split=%v/%s", c.W, c.H, c.P, c.split, op), func(t *testing.T) {
+		ops := []string{"bcast", "reduce", "allreduce", "barrier"}
+		if c.count != 5 {
+			ops = []string{"allreduce"}
+		}
+		for _, op := range ops {
+			t.Run(fmt.Sprintf("%dx%d/P=%d/split=%v/%s/%d", c.W, c.H, c.P, c.split, op, c.count), func(t *testing.T) {
 				t.Parallel()
 				cfg := DefaultConfig()
 				cfg.Procs = c.P
@@ -202,7 +213,7 @@ func TestMeshFollowsDimensions(t *testing.T) {
 						}
 					}
 					from := len(r.rec.ops)
-					meshCall(t, r, comm, op, c.root)
+					meshCall(t, r, comm, op, c.root, c.count)
 					sends[r.Rank()], sizes[r.Rank()] = meshSends(r, from), comm.Size()
 				})
 				if err := w.Run(); err != nil {
@@ -215,8 +226,16 @@ func TestMeshFollowsDimensions(t *testing.T) {
 					rootRow = c.root / c.W
 				}
 				for me, ss := range sends {
-					colSeen := false
+					colSeen, colDone := false, false
 					for _, s := range ss {
+						if ay, by := s[0]/c.W, s[1]/c.W; ay == by && colSeen {
+							colDone = true
+						} else if ay != by && colDone && c.P%c.W == 0 {
+							t.Errorf("rank %d: a second column phase: %v", me, ss)
+						}
+						if c.P%c.W == 0 && (op == "barrier" || op == "allreduce" && c.count == 5) && colSeen && s[0]/c.W == s[1]/c.W {
+							t.Errorf("rank %d sends along its row after its column phase: %v", me, ss)
+						}
 						ax, ay, bx, by := s[0]%c.W, s[0]/c.W, s[1]%c.W, s[1]/c.W
 						switch {
 						case ay == by:
@@ -238,7 +257,18 @@ func TestMeshFollowsDimensions(t *testing.T) {
 					per = c.P - 2 // two communicators of P/2
 				}
 				if op == "allreduce" || op == "barrier" {
-					per *= 2
+					per = 0
+					for parity := range 2 {
+						var tiles []int
+						for i := range c.P {
+							if !c.split || i%2 == parity {
+								tiles = append(tiles, i)
+							}
+						}
+						if len(tiles) > 0 && (c.split || parity == 0) {
+							per += meshDimsMessages(c.W, tiles, 8*c.count, op == "barrier")
+						}
+					}
 				}
 				if total != per {
 					t.Errorf("%d messages, want %d", total, per)
@@ -251,6 +281,65 @@ func TestMeshFollowsDimensions(t *testing.T) {
 			})
 		}
 	}
+}
+
+// meshDimsMessages counts the messages of the dimensional allreduce of
+// n bytes (or barrier) on ranks at tiles of a W-wide mesh, from the
+// algorithm's definition: per dimension of k ranks (p = 2^floor(log2 k)),
+// recursive doubling sends p log2 p + 2(k-p), Rabenseifner (from 4 KiB)
+// 2p log2 p + 2(k-p), dissemination k ceil(log2 k); a short row adds one
+// message to its host row and its length back.
+func meshDimsMessages(W int, tiles []int, n int, barrier bool) int {
+	lg := func(k int) int { return bits.Len(uint(k)) - 1 }
+	pof2 := func(k int) int { return 1 << lg(k) }
+	dim := func(k, n int) int {
+		p := pof2(k)
+		switch {
+		case barrier:
+			return k * bits.Len(uint(k-1))
+		case n >= 4096:
+			return 2*p*lg(p) + 2*(k-p)
+		}
+		return p*lg(p) + 2*(k-p)
+	}
+	rowLen := map[int]int{}
+	for _, tile := range tiles {
+		rowLen[tile/W]++
+	}
+	L := 0
+	for _, l := range rowLen {
+		L = max(L, l)
+	}
+	M, total := 0, 0
+	for _, l := range rowLen {
+		if l == L {
+			M++
+		} else {
+			total += dim(l, n) + 1 + l
+		}
+	}
+	if barrier || n < 4096 {
+		return total + M*dim(L, n) + L*dim(M, n)
+	}
+	// Long: a row's reduce-scatter and allgather are Rabenseifner's
+	// messages; each of its p non-folded places allreduces a block of
+	// about n/p bytes in its column.
+	p := pof2(L)
+	total += M * dim(L, n)
+	for j := range p {
+		blk := 8 * ((n/8)*(j+1)/p - (n/8)*j/p)
+		total += dim(M, blk)
+	}
+	return total
+}
+
+// seqTiles is tiles 0..P-1, where World places ranks 0..P-1.
+func seqTiles(P int) []int {
+	out := make([]int, P)
+	for i := range out {
+		out[i] = i
+	}
+	return out
 }
 
 func putInt64(b []byte, v int64) { le.PutUint64(b, uint64(v)) }

@@ -146,9 +146,7 @@ func (r *Rank) Allreduce(sbuf, rbuf Buffer, count int, dt *Datatype, op *Op, c *
 	case "reduce_scatter_allgather":
 		err = rd.allreduceRSAG(in, out, count)
 	case "mesh":
-		if err = rd.meshReduce(in, out, count, 0); err == nil {
-			err = rd.meshBcast(out, bytes, 0)
-		}
+		err = rd.meshAllreduce(in, out, count)
 	default:
 		err = errorf(ErrArg, x.name, "unknown allreduce algorithm %q", alg)
 	}
@@ -488,20 +486,29 @@ func (rd *redColl) absorbFolded(acc Buffer, n, count, me int, f redFold) error {
 
 // redFold describes how a non-power-of-two P folds onto pof2 ranks: the
 // first 2*rem ranks pair up, the even one of each pair handing its data
-// to the odd one; new rank j stands for ranks of the same order.
-type redFold struct{ pof2, rem int }
+// to the odd one; new rank j stands for ranks of the same order. With
+// ranks set, the P ranks are ranks[0..P-1] of the communicator (a mesh
+// row or column, coll_mesh_dims.go), and real gives communicator ranks.
+type redFold struct {
+	pof2, rem int
+	ranks     []int
+}
 
 func newRedFold(P int) redFold {
 	pof2 := 1 << (bits.Len(uint(P)) - 1)
-	return redFold{pof2, P - pof2}
+	return redFold{pof2: pof2, rem: P - pof2}
 }
 
 // real is the rank acting as new rank j.
 func (f redFold) real(j int) int {
+	i := j + f.rem
 	if j < f.rem {
-		return 2*j + 1
+		i = 2*j + 1
 	}
-	return j + f.rem
+	if f.ranks != nil {
+		return f.ranks[i]
+	}
+	return i
 }
 
 // newRank is rank i's new rank, or -1 for the even rank of a folded pair.

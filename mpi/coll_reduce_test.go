@@ -515,7 +515,8 @@ func TestReduceMessageCounts(t *testing.T) {
 		{"reduce", "auto", "Reduce", redMat, 2000, func(P int) int { return P }},
 		{"allreduce", "reduce_bcast", "Allreduce", redSum32, 10, func(P int) int { return 2 * (P - 1) }},
 		{"allreduce", "recursive_doubling", "Allreduce", redMat, 10, rdAll},
-		{"allreduce", "mesh", "Allreduce", redSum32, 10, func(P int) int { return 2 * (P - 1) }},
+		// the dimensional allreduce on the 4x4 mesh (coll_mesh_test.go)
+		{"allreduce", "mesh", "Allreduce", redSum32, 10, func(P int) int { return meshDimsMessages(4, seqTiles(P), 40, false) }},
 		{"allreduce", "mesh", "Allreduce", redMat, 10, rdAll}, // non-commutative: recursive doubling
 		{"allreduce", "ring", "Allreduce", redSum32, 100, ring},
 		{"allreduce", "ring", "Allreduce", redMat, 100, rdAll},

@@ -52,3 +52,138 @@ func (g *gen) meshReduce(t meshTree, me int, count int64) {
 	}
 	g.copies(n)
 }
+
+// The dimensional allreduce and barrier of mpi/coll_mesh_dims.go (layout:
+// logp.MeshDims).
+
+func (g *gen) meshDims() *logp.MeshDims {
+	W := g.opt.MeshW
+	if W == 0 {
+		W = logp.SquareWidth(g.P)
+	}
+	return logp.NewMeshDims(g.P, W)
+}
+
+// meshDimsRun is mpi's meshDimsRun (and, for the allreduce, the copy of
+// the input to the result buffer before it).
+func (g *gen) meshDimsRun(d *logp.MeshDims, me int, count int64, barrier bool) {
+	n := count * g.es()
+	if barrier {
+		n = 0
+	} else {
+		g.copies(n)
+	}
+	y, j := d.Row[me], d.Col[me]
+	row := d.Rows[y]
+	if h := d.Host[y]; h >= 0 {
+		g.meshDim(row, j, count, barrier)
+		if j == 0 {
+			g.send(d.Rows[h][0], n)
+		}
+		g.recv(d.Rows[h][j], n)
+		return
+	}
+	if j == 0 {
+		for _, gi := range d.Guests[y] {
+			g.recv(d.Rows[gi][0], n)
+			if !barrier {
+				g.flops(count)
+			}
+		}
+	}
+	if barrier || n < logp.MeshLongBytes {
+		g.meshDim(row, j, count, barrier)
+		g.meshDim(d.Cols[j], d.At[y], count, barrier)
+	} else {
+		g.meshLong(row, j, d.Cols[j], d.At[y], count)
+	}
+	var s step
+	for _, gi := range d.Guests[y] {
+		if j < len(d.Rows[gi]) {
+			g.isend(&s, d.Rows[gi][j], n)
+		}
+	}
+	g.wait(&s)
+}
+
+// meshDim is mpi's meshDim: the allreduce of count elements among list
+// (the caller list[i]), or the dissemination barrier.
+func (g *gen) meshDim(list []int, i int, count int64, barrier bool) {
+	P := len(list)
+	if barrier {
+		for k := 1; k < P; k <<= 1 {
+			g.sendrecv(list[(i+k)%P], 0, list[(i-k+P)%P], 0)
+		}
+		return
+	}
+	if P == 1 {
+		return
+	}
+	n := count * g.es()
+	f := newFold(P)
+	f.ranks = list
+	nr := g.meshFoldIn(f, list, i, count)
+	if nr < 0 {
+		return
+	}
+	if n >= logp.MeshLongBytes {
+		bo := split(count, f.pof2, g.opt.ElemBytes)
+		g.halve(0, bo, nr, f)
+		g.doubling(bo, nr, f)
+	} else {
+		for mask := 1; mask < f.pof2; mask <<= 1 {
+			peer := f.real(nr ^ mask)
+			g.sendrecv(peer, n, peer, n)
+			g.flops(count)
+		}
+	}
+	if i < 2*f.rem {
+		g.send(list[i-1], n)
+	}
+}
+
+// meshLong is mpi's meshLong: halving within row, the block's allreduce
+// within col, doubling within row.
+func (g *gen) meshLong(row []int, i int, col []int, k int, count int64) {
+	f := newFold(len(row))
+	f.ranks = row
+	nr := g.meshFoldIn(f, row, i, count)
+	if nr < 0 {
+		return
+	}
+	bo := split(count, f.pof2, g.opt.ElemBytes)
+	g.halve(0, bo, nr, f)
+	g.meshDim(col, k, bo[nr+1]-bo[nr], false)
+	g.doubling(bo, nr, f)
+	if i < 2*f.rem {
+		g.send(row[i-1], count*g.es())
+	}
+}
+
+// meshFoldIn is mpi's foldIn over list.
+func (g *gen) meshFoldIn(f fold, list []int, i int, count int64) int {
+	n := count * g.es()
+	nr := f.newRank(i)
+	if nr < 0 {
+		g.send(list[i+1], n)
+		g.recv(list[i+1], n)
+		return -1
+	}
+	if i < 2*f.rem {
+		g.recv(list[i-1], n)
+		g.flops(count)
+	}
+	return nr
+}
+
+// doubling is mpi's allgatherRD: the recursive-doubling allgather of
+// blocks bo among f's pof2 ranks.
+func (g *gen) doubling(bo []int64, nr int, f fold) {
+	es := g.es()
+	for mask := 1; mask < f.pof2; mask <<= 1 {
+		pn := nr ^ mask
+		lo, plo := nr&^(mask-1), pn&^(mask-1)
+		peer := f.real(pn)
+		g.sendrecv(peer, (bo[lo+mask]-bo[lo])*es, peer, (bo[plo+mask]-bo[plo])*es)
+	}
+}

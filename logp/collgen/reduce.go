@@ -9,21 +9,30 @@ package collgen
 // fold is mpi's redFold: a non-power-of-two P folds onto pof2 ranks, the
 // first 2*rem pairing up, the even rank of a pair handing its data to the
 // odd one.
-type fold struct{ pof2, rem int }
+// With ranks set, the ranks are ranks[0..] (a mesh row or column) and
+// real gives those.
+type fold struct {
+	pof2, rem int
+	ranks     []int
+}
 
 func newFold(P int) fold {
 	p := 1
 	for p*2 <= P {
 		p *= 2
 	}
-	return fold{p, P - p}
+	return fold{pof2: p, rem: P - p}
 }
 
 func (f fold) real(j int) int {
+	i := j + f.rem
 	if j < f.rem {
-		return 2*j + 1
+		i = 2*j + 1
 	}
-	return j + f.rem
+	if f.ranks != nil {
+		return f.ranks[i]
+	}
+	return i
 }
 
 func (f fold) newRank(i int) int {
@@ -210,11 +219,8 @@ func (g *gen) allreduce(alg string) func(me int) {
 	P, n, count := g.P, g.n, g.count()
 	switch alg {
 	case "mesh":
-		t := g.meshTree(0)
-		return func(me int) {
-			g.meshReduce(t, me, count)
-			g.meshBcast(t, me, n)
-		}
+		d := g.meshDims()
+		return func(me int) { g.meshDimsRun(d, me, count, false) }
 	case "reduce_bcast":
 		return func(me int) {
 			g.reduceBinomial(me, count, 0)

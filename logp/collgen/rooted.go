@@ -1,8 +1,6 @@
 package collgen
 
 import (
-	"slices"
-
 	"nocsim/logp"
 )
 
@@ -41,21 +39,8 @@ func (g *gen) barrier(alg string) func(me int) {
 	P := g.P
 	switch alg {
 	case "mesh":
-		t := g.meshTree(0)
-		return func(me int) {
-			for _, k := range slices.Backward(t.kids[me]) {
-				g.recv(k, 0)
-			}
-			if p := t.parent[me]; p >= 0 {
-				g.send(p, 0)
-				g.recv(p, 0)
-			}
-			var s step
-			for _, k := range t.kids[me] {
-				g.isend(&s, k, 0)
-			}
-			g.wait(&s)
-		}
+		d := g.meshDims()
+		return func(me int) { g.meshDimsRun(d, me, 0, true) }
 	case "central":
 		return func(me int) {
 			var s step
