@@ -53,12 +53,12 @@ func (r *Router) allocVCs(now des.Time) {
 			for ; part != 0; part &= part - 1 {
 				q := bits.TrailingZeros64(part)
 				vc := &r.ivc[q]
-				free := ^op.held & all
+				free := ^op.held & all & vc.mask
 				grant := -1
 				switch {
-				case vc.fixed:
-					if k := r.vcOf(q); free&(1<<k) != 0 {
-						grant = k
+				case vc.want >= 0:
+					if free&(1<<vc.want) != 0 {
+						grant = int(vc.want)
 					}
 				case free == 0:
 				case r.rotateVC:
