@@ -41,7 +41,7 @@ type Calibration struct {
 // and across the mesh (0 and the last tile), then fits LogGP with a hop
 // term.
 func (sc *Scenario) Calibrate(sizes []int, reps int) (Calibration, error) {
-	m, _ := ParseMesh(sc.Network.Mesh)
+	m, _ := sc.Network.Topology()
 	n := m.Nodes()
 	if n < 2 {
 		return Calibration{}, fmt.Errorf("calibration needs at least two tiles, mesh %s has one", sc.Network.Mesh)
@@ -72,7 +72,7 @@ func (sc *Scenario) Calibrate(sizes []int, reps int) (Calibration, error) {
 // fanoutReceivers are the fan-out benchmark's receivers: up to four tiles
 // at one distance from tile 0, the distance with the most (the nearer on
 // a tie), so that their data legs differ only in when they leave.
-func fanoutReceivers(m mesh.Mesh) (to []int, hops int) {
+func fanoutReceivers(m mesh.Topology) (to []int, hops int) {
 	by := map[int][]int{}
 	for t := 1; t < m.Nodes(); t++ {
 		h := m.Hops(0, t)
@@ -80,7 +80,7 @@ func fanoutReceivers(m mesh.Mesh) (to []int, hops int) {
 			by[h] = append(by[h], t)
 		}
 	}
-	for h := 1; h <= m.W+m.H; h++ {
+	for h := 1; h <= diameter(m); h++ {
 		if len(by[h]) > len(to) {
 			to, hops = by[h], h
 		}
@@ -98,7 +98,7 @@ func (sc *Scenario) FitMeasured(ms []calibrate.Measurement, path string) (calibr
 }
 
 func (sc *Scenario) fitOptions() calibrate.Options {
-	m, _ := ParseMesh(sc.Network.Mesh)
+	m, _ := sc.Network.Topology()
 	procs := sc.MPI.Procs
 	if procs == 0 {
 		procs = m.Nodes()
@@ -110,7 +110,7 @@ func (sc *Scenario) fitOptions() calibrate.Options {
 		}
 	}
 	return calibrate.Options{P: procs, Protocol: sc.MPI.Protocol, ClockHz: sc.Node.ClockHz,
-		AvgHops: hops / float64(procs*procs), Source: logp.SourceSimulator, Mesh: fmt.Sprintf("%dx%d", m.W, m.H),
+		AvgHops: hops / float64(procs*procs), Source: logp.SourceSimulator, Mesh: fittedMesh(m),
 		Word: 4, // the DMA engine moves whole words; other sizes are copied
 		// Under scmp the clear-to-send is a thread on the sender; on a
 		// cooperative processor it waits until the program does, which
@@ -281,4 +281,15 @@ func baseAlg(a string) string {
 		return a[6:]
 	}
 	return a
+}
+
+// fittedMesh is the mesh a simulator calibration records, "WxH", which
+// TierParamsFor reads back to place ranks with hop-aware latency. On a
+// ring or bus it records none, so that the hops are not taken for a
+// mesh's: the parameters then use the fit's average hop count.
+func fittedMesh(t mesh.Topology) string {
+	if m, ok := t.(mesh.Mesh); ok {
+		return fmt.Sprintf("%dx%d", m.W, m.H)
+	}
+	return ""
 }
