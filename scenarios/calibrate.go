@@ -38,16 +38,22 @@ type Calibration struct {
 }
 
 // Calibrate runs the microbenchmarks between neighbouring tiles (0 and 1)
-// and across the mesh (0 and the last tile), then fits LogGP with a hop
-// term.
+// and across the network (0 and the tile farthest from it: the last on a
+// mesh, the opposite station on a ring), then fits LogGP with a hop term.
 func (sc *Scenario) Calibrate(sizes []int, reps int) (Calibration, error) {
 	m, _ := sc.Network.Topology()
 	n := m.Nodes()
 	if n < 2 {
 		return Calibration{}, fmt.Errorf("calibration needs at least two tiles, mesh %s has one", sc.Network.Mesh)
 	}
+	far := n - 1
+	for t := 1; t < n; t++ {
+		if m.Hops(0, t) > m.Hops(0, far) {
+			far = t
+		}
+	}
 	var ms []calibrate.Measurement
-	for _, to := range []int{1, n - 1} {
+	for _, to := range []int{1, far} {
 		got, err := calibrate.Run(sc.WorldFactory(), 0, to, m.Hops(0, to), sizes, reps)
 		if err != nil {
 			return Calibration{}, err
