@@ -19,7 +19,9 @@ const maxSwitchReqs = 4*16 + 16
 // past each grant, so that successive packets spread over the VCs; lowest
 // takes the lowest free one, which piles traffic onto VC0 and leaves the
 // higher VCs as overflow. An ordered head (KindOrdered) keeps its VC index
-// under either policy.
+// under either policy. A head may take only the output VCs of its class
+// (inVC.mask, set by route): all of them on a mesh, one half on a ring,
+// where the dateline's classes keep the channel dependencies acyclic.
 //
 // The requests for one output are the set bits of a mask over input-VC
 // indices, taken in round-robin order: from the output's pointer (vaRR)
