@@ -3,6 +3,7 @@ package endpoint
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"nocsim/des"
@@ -147,5 +148,38 @@ func TestBusSyntheticCapacity(t *testing.T) {
 	}
 	if sat.LinkUtilMax > 1 {
 		t.Errorf("bus utilisation %v flits/cycle above its width", sat.LinkUtilMax)
+	}
+}
+
+// The bus allocates nothing per flit or per cycle: a run carrying four
+// times the packets makes no more allocations than the short one beyond a
+// few buffers growing (the packets themselves are queued before the run).
+func TestBusRunAllocatesNothingPerFlit(t *testing.T) {
+	mallocs := func(perNode int) uint64 {
+		b := mustBus(t, 8)
+		eng := des.New()
+		es := DefaultSpec()
+		es.QueueFlits = 1 << 16
+		f := NewFabric(eng, b, router.DefaultSpec(), es)
+		rng := rand.New(rand.NewPCG(1, 2))
+		for range perNode {
+			for src := range 8 {
+				f.SendSynthetic(src, rng.IntN(8), 5, 0)
+			}
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		if err := eng.Run(-1); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		if f.Err() != nil || f.LivePackets() != 0 {
+			t.Fatalf("%v, %d packets left", f.Err(), f.LivePackets())
+		}
+		return after.Mallocs - before.Mallocs
+	}
+	short, long := mallocs(100), mallocs(400)
+	if long > short+64 {
+		t.Errorf("%d allocations carrying 3200 packets, %d carrying 800: the bus allocates per flit", long, short)
 	}
 }
