@@ -20,7 +20,8 @@ import (
 // packet creation at every tile, warm-up, a measurement window, and a drain
 // during which only packets created in the window are waited for.
 type Synthetic struct {
-	Mesh        mesh.Mesh
+	Mesh        mesh.Mesh     // the tiles, W x H: the patterns' node numbering
+	Topo        mesh.Topology // the network joining them; nil means Mesh itself
 	Router      router.Spec
 	Endpoint    Spec
 	Pattern     mesh.Pattern
@@ -78,6 +79,14 @@ type LinkVCFlits struct {
 	To      int      `json:"to"`   // node it enters
 	Dir     string   `json:"dir"`  // output port it leaves by: N, E, S or W
 	VCFlits []uint64 `json:"vc_flits"`
+}
+
+// topo is the network the point runs on.
+func (s *Synthetic) topo() mesh.Topology {
+	if s.Topo == nil {
+		return s.Mesh
+	}
+	return s.Topo
 }
 
 // SimCyclesPerSecond is simulated cycles per wall-clock second.
@@ -148,15 +157,15 @@ func MaxRate(rs router.Spec, packetFlits int) float64 {
 	return math.Min(float64(rs.InjectWidth), float64(packetFlits))
 }
 
-// ZeroLoad is the analytic zero-load latency averaged over the pattern's
-// source-destination distribution, every source equally likely. T0 is
-// affine in the hop count, so this is T0 at the mean hop count; the mean
-// costs O(nodes), not O(nodes^2), so that a 256x256 mesh is as cheap as a
-// small one.
-func ZeroLoad(m mesh.Mesh, rs router.Spec, p mesh.Pattern, packetFlits int) float64 {
-	t0 := float64(rs.ZeroLoadLatency(0, packetFlits))
-	perHop := float64(rs.ZeroLoadLatency(1, packetFlits)) - t0
-	return t0 + perHop*meanHops(m, p)
+// ZeroLoad is the analytic zero-load latency on topology t averaged over
+// the pattern's source-destination distribution, every source equally
+// likely. T0 is affine in the hop count (constant on a bus), so this is T0
+// at the mean hop count; the mean costs O(nodes), not O(nodes^2), so that
+// a 256x256 mesh is as cheap as a small one.
+func ZeroLoad(t mesh.Topology, rs router.Spec, p mesh.Pattern, packetFlits int) float64 {
+	t0 := float64(rs.ZeroLoad(t, 0, packetFlits))
+	perHop := float64(rs.ZeroLoad(t, 1, packetFlits)) - t0
+	return t0 + perHop*meanHops(t, p)
 }
 
 // sourceFree names the patterns whose destination distribution is the
@@ -167,9 +176,9 @@ var sourceFree = map[string]bool{"uniform": true, "hotspot": true}
 // distribution that ignores the source, the hops from every source to d
 // sum in closed form per dimension; otherwise (permutations) each source
 // has few destinations.
-func meanHops(m mesh.Mesh, p mesh.Pattern) float64 {
-	n := m.Nodes()
-	if sourceFree[p.Name()] {
+func meanHops(t mesh.Topology, p mesh.Pattern) float64 {
+	n := t.Nodes()
+	if m, ok := t.(mesh.Mesh); ok && sourceFree[p.Name()] {
 		sum := 0.0
 		p.Dist(0, func(d int, w float64) {
 			x, y := m.XY(d)
@@ -177,9 +186,19 @@ func meanHops(m mesh.Mesh, p mesh.Pattern) float64 {
 		})
 		return sum / float64(n)
 	}
+	if sourceFree[p.Name()] {
+		// A ring and a bus look the same from every node, so the mean
+		// distance from all sources to d is the one to node 0, for
+		// every d.
+		sum := 0.0
+		for s := range n {
+			sum += float64(t.Hops(s, 0))
+		}
+		return sum / float64(n)
+	}
 	sum := 0.0
 	for s := 0; s < n; s++ {
-		p.Dist(s, func(d int, w float64) { sum += w * float64(m.Hops(s, d)) })
+		p.Dist(s, func(d int, w float64) { sum += w * float64(t.Hops(s, d)) })
 	}
 	return sum / float64(n)
 }
@@ -259,7 +278,8 @@ func (s *Synthetic) Run() (SynthResult, error) {
 		// on large meshes.
 		eng.TickByID()
 	}
-	f := NewFabric(eng, s.Mesh, s.Router, s.Endpoint)
+	topo := s.topo()
+	f := NewFabric(eng, topo, s.Router, s.Endpoint)
 	eng.SetWatchdog(s.Watchdog, f.Describe)
 	if s.onStart != nil {
 		s.onStart(eng)
@@ -268,7 +288,7 @@ func (s *Synthetic) Run() (SynthResult, error) {
 		p: s.Rate / float64(s.PacketFlits), on: s.Rate > 0,
 		mStart: s.Warmup, mEnd: s.Warmup + s.Measure, end: s.Warmup + s.Measure + s.DrainMax}
 	g.logq = math.Log1p(-g.p)
-	n := s.Mesh.Nodes()
+	n := topo.Nodes()
 	if g.on {
 		for i := 0; i < n; i++ {
 			if d, ok := g.gap(); ok {
@@ -278,7 +298,7 @@ func (s *Synthetic) Run() (SynthResult, error) {
 	}
 
 	res := SynthResult{Traffic: s.Pattern.Name(), OfferedRate: s.Rate,
-		ZeroLoadLatency: ZeroLoad(s.Mesh, s.Router, s.Pattern, s.PacketFlits)}
+		ZeroLoadLatency: ZeroLoad(topo, s.Router, s.Pattern, s.PacketFlits)}
 	// Latencies are whole cycles, so a count per latency gives the exact
 	// mean and quantiles in memory bounded by the longest latency rather
 	// than by the number of packets: a run ten times longer needs no more.

@@ -117,7 +117,7 @@ func TestZeroLoadMatchesBruteForce(t *testing.T) {
 // loneLatency is the latency of a single packet of length flits from src
 // to dst on an otherwise idle network: creation at the source NIU to the
 // tail's consumption at the destination.
-func loneLatency(t *testing.T, m mesh.Mesh, rs router.Spec, src, dst, length int) des.Time {
+func loneLatency(t *testing.T, m mesh.Topology, rs router.Spec, src, dst, length int) des.Time {
 	t.Helper()
 	eng := des.New()
 	f := NewFabric(eng, m, rs, DefaultSpec())

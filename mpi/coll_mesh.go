@@ -1,6 +1,10 @@
 package mpi
 
-import "slices"
+import (
+	"slices"
+
+	"nocsim/mesh"
+)
 
 // Dimensional ("mesh") collectives: broadcast, reduce, allreduce and
 // barrier that follow the physical mesh, rows first, then columns. They
@@ -56,7 +60,14 @@ func (w *World) meshGridOf(g *Group) *meshGrid {
 	mg := buildMeshGrid(g.Size(), func(i int) (int, int) {
 		// Rank i runs on tile g.ranks[i]; offsets from tile 0 are its
 		// column and row.
-		return w.M.Topo.Offsets(0, w.Ranks[g.ranks[i]].node.ID)
+		node := w.Ranks[g.ranks[i]].node.ID
+		if _, ok := w.M.Topo.(mesh.Mesh); !ok {
+			// A ring or a bus has no rows: the whole communicator is
+			// one row in station order, and the family runs as its row
+			// phase's tree alone.
+			return node, 0
+		}
+		return w.M.Topo.Offsets(0, node)
 	})
 	if w.meshGrids == nil {
 		w.meshGrids = map[*Group]*meshGrid{}

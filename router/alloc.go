@@ -19,7 +19,9 @@ const maxSwitchReqs = 4*16 + 16
 // past each grant, so that successive packets spread over the VCs; lowest
 // takes the lowest free one, which piles traffic onto VC0 and leaves the
 // higher VCs as overflow. An ordered head (KindOrdered) keeps its VC index
-// under either policy.
+// under either policy. A head may take only the output VCs of its class
+// (inVC.mask, set by route): all of them on a mesh, one half on a ring,
+// where the dateline's classes keep the channel dependencies acyclic.
 //
 // The requests for one output are the set bits of a mask over input-VC
 // indices, taken in round-robin order: from the output's pointer (vaRR)
@@ -53,12 +55,12 @@ func (r *Router) allocVCs(now des.Time) {
 			for ; part != 0; part &= part - 1 {
 				q := bits.TrailingZeros64(part)
 				vc := &r.ivc[q]
-				free := ^op.held & all
+				free := ^op.held & all & vc.mask
 				grant := -1
 				switch {
-				case vc.fixed:
-					if k := r.vcOf(q); free&(1<<k) != 0 {
-						grant = k
+				case vc.want >= 0:
+					if free&(1<<vc.want) != 0 {
+						grant = int(vc.want)
 					}
 				case free == 0:
 				case r.rotateVC:

@@ -27,3 +27,11 @@ func TestChannelsFillOneLineEach(t *testing.T) {
 		}
 	}
 }
+
+// An input VC stays 32 bytes, two to a cache line, with the class mask
+// and the ordered VC a ring's dateline needs.
+func TestInVCIsHalfALine(t *testing.T) {
+	if s := unsafe.Sizeof(inVC{}); s != 32 {
+		t.Errorf("inVC is %d bytes, want 32", s)
+	}
+}

@@ -23,8 +23,9 @@ type Network struct {
 	Eng     *des.Engine
 	Topo    mesh.Topology
 	Spec    Spec
-	Routers []*Router
+	Routers []*Router // none on a bus
 	Local   []LocalPort
+	Bus     *Bus // the shared medium, on a mesh.Bus topology; nil otherwise
 }
 
 // Build wires one router per node and a link each way between neighbours.
@@ -33,6 +34,10 @@ type Network struct {
 func Build(eng *des.Engine, topo mesh.Topology, spec Spec) *Network {
 	n := &Network{Eng: eng, Topo: topo, Spec: spec}
 	sp := &n.Spec
+	if _, ok := topo.(mesh.Bus); ok {
+		buildBus(n)
+		return n
+	}
 	n.Routers = make([]*Router, topo.Nodes())
 	for i := range n.Routers {
 		n.Routers[i] = newRouter(eng, sp, topo, i)
@@ -82,7 +87,11 @@ func Build(eng *des.Engine, topo mesh.Topology, spec Spec) *Network {
 // SetTrace calls fn for every flit a router switches, with the router's
 // node, the input and output ports, and the flit (whose VC is still the
 // input VC). It is for tests and debugging; nil turns it off.
+// On a bus, the node is the sender and both ports are Local.
 func (n *Network) SetTrace(fn func(node int, in, out mesh.Port, f Flit)) {
+	if n.Bus != nil {
+		n.Bus.trace = fn
+	}
 	for _, r := range n.Routers {
 		r.trace = fn
 	}
@@ -91,6 +100,9 @@ func (n *Network) SetTrace(fn func(node int, in, out mesh.Port, f Flit)) {
 // Buffered is the number of flits held in router buffers and on links.
 func (n *Network) Buffered() int {
 	t := 0
+	if n.Bus != nil {
+		t = n.Bus.buffered()
+	}
 	for _, r := range n.Routers {
 		t += r.flits
 		for p := mesh.North; p < mesh.NumPorts; p++ {
@@ -104,8 +116,13 @@ func (n *Network) Buffered() int {
 }
 
 // Totals sums the routers' counters.
+// On a bus, Traversals are flits carried and CreditStall the cycles the
+// bus was held by a transfer waiting for ejection credit.
 func (n *Network) Totals() Stats {
 	var s Stats
+	if n.Bus != nil {
+		s = n.Bus.Stats
+	}
 	for _, r := range n.Routers {
 		s.Traversals += r.Stats.Traversals
 		s.VCStalls += r.Stats.VCStalls
@@ -116,9 +133,12 @@ func (n *Network) Totals() Stats {
 }
 
 // LinkCounts returns the flits sent so far on every router-to-router link,
-// in a fixed order (router, then port N, E, S, W).
+// in a fixed order (router, then port N, E, S, W). A bus is one link.
 func (n *Network) LinkCounts(dst []uint64) []uint64 {
 	dst = dst[:0]
+	if n.Bus != nil {
+		dst = append(dst, n.Bus.sent)
+	}
 	for _, r := range n.Routers {
 		for p := mesh.North; p < mesh.NumPorts; p++ {
 			if r.out[p].flits != nil {
@@ -133,6 +153,9 @@ func (n *Network) LinkCounts(dst []uint64) []uint64 {
 // per VC: link i of LinkCounts' order holds entries i*VCs .. i*VCs+VCs-1.
 func (n *Network) LinkVCCounts(dst []uint64) []uint64 {
 	dst = dst[:0]
+	if n.Bus != nil {
+		dst = append(dst, n.Bus.sentVC...)
+	}
 	for _, r := range n.Routers {
 		for p := mesh.North; p < mesh.NumPorts; p++ {
 			if r.out[p].flits != nil {
@@ -144,7 +167,8 @@ func (n *Network) LinkVCCounts(dst []uint64) []uint64 {
 }
 
 // Link is one router-to-router link: the node it leaves, the node it
-// enters and the output port it leaves by.
+// enters and the output port it leaves by. A bus is the one link from -1
+// to -1 by Local: it joins every node.
 type Link struct {
 	From, To int
 	Dir      mesh.Port
@@ -153,6 +177,9 @@ type Link struct {
 // Links lists the router-to-router links in LinkCounts' order.
 func (n *Network) Links() []Link {
 	var ls []Link
+	if n.Bus != nil {
+		ls = append(ls, Link{From: -1, To: -1, Dir: mesh.Local})
+	}
 	for i, r := range n.Routers {
 		for p := mesh.North; p < mesh.NumPorts; p++ {
 			if r.out[p].flits != nil {
@@ -169,6 +196,9 @@ func (n *Network) Links() []Link {
 func (n *Network) Describe(pktName func(int32) string) string {
 	var b strings.Builder
 	now := n.Eng.Now()
+	if n.Bus != nil {
+		n.Bus.describe(now, &b, pktName)
+	}
 	for _, r := range n.Routers {
 		r.describe(now, &b, pktName)
 	}
@@ -179,6 +209,9 @@ func (n *Network) Describe(pktName func(int32) string) string {
 // flit buffered or in flight, every VC idle and unowned, and every credit
 // back with its sender. It returns the first violation found.
 func (n *Network) CheckQuiescent() error {
+	if n.Bus != nil {
+		return n.Bus.checkQuiescent()
+	}
 	for _, r := range n.Routers {
 		if r.flits != 0 || r.routeMask|r.waitMask|r.activeMask|r.fullMask != 0 {
 			return fmt.Errorf("%s: %d flits buffered, VC masks %x/%x/%x/%x", r.Name, r.flits, r.routeMask, r.waitMask, r.activeMask, r.fullMask)

@@ -37,7 +37,8 @@ type inVC struct {
 	state uint8     // vcIdle .. vcActive
 	out   mesh.Port // output port of the packet at the front
 	outVC int8      // output VC it holds (vcActive)
-	fixed bool      // the head asked to keep its VC index (KindOrdered)
+	want  int8      // the output VC an ordered head (KindOrdered) must get, else -1
+	mask  uint16    // output VCs the head may take: its class's (all on a mesh)
 }
 
 func (r *Router) front(vc *inVC) *Flit { return &r.store[vc.base+int32(vc.head)] }
@@ -148,6 +149,10 @@ type Router struct {
 	saQ      [int(mesh.NumPorts) * maxSwitchReqs]int8
 
 	// Cold state.
+	// cls is the topology's class routing, if it has one (a ring's
+	// dateline); nil on a mesh, so that route pays one predictable branch.
+	cls    mesh.ClassRouter
+	half   int      // VCs per class (spec.VCs/2) when cls is set
 	sentVC []uint64 // flits sent per output VC (port*VCs+vc), for VC balance
 	Name   string
 	node   int
@@ -160,6 +165,13 @@ func newRouter(eng *des.Engine, spec *Spec, topo mesh.Topology, node int) *Route
 		rotateVC: spec.VCAlloc != VCAllocLowest, burst: spec.linkWidth(), vcs: spec.VCs, depth: int16(spec.VCBuf)}
 	r.id = eng.Register(r)
 	v := spec.VCs
+	if c, ok := topo.(mesh.ClassRouter); ok {
+		if v < 2 || v%2 != 0 {
+			// scenarios refuses this with a KeyError on vcs first.
+			panic(fmt.Sprintf("router: %s needs an even number of VCs, at least 2, for its VC classes; got %d", topo.Name(), v))
+		}
+		r.cls, r.half = c, v/2
+	}
 	r.store = make([]Flit, int(mesh.NumPorts)*v*spec.VCBuf)
 	r.ivc = make([]inVC, int(mesh.NumPorts)*v)
 	r.sentVC = make([]uint64, int(mesh.NumPorts)*v)
@@ -333,10 +345,22 @@ func (r *Router) route(now des.Time) {
 			if !f.Head {
 				panic(fmt.Sprintf("%s in %v vc%d: body flit of packet %d without a head", r.Name, r.portOf(k), r.vcOf(k), f.Packet))
 			}
-			port, dx, dy := r.topo.Route(int(f.DX), int(f.DY))
+			var port mesh.Port
+			var dx, dy int
+			vc.mask = 1<<r.vcs - 1
+			vc.want = -1
+			if f.Kind&KindOrdered != 0 {
+				vc.want = int8(r.vcOf(k))
+			}
+			if r.cls == nil {
+				port, dx, dy = r.topo.Route(int(f.DX), int(f.DY))
+			} else {
+				var c int
+				port, dx, dy, c = r.cls.RouteClass(int(f.DX), int(f.DY))
+				r.restrict(vc, c)
+			}
 			f.DX, f.DY = int16(dx), int16(dy)
 			vc.out = port
-			vc.fixed = f.Kind&KindOrdered != 0
 			vc.state = vcRouting
 			vc.ready = now + r.spec.RouteDelay
 			vc.since = now
@@ -346,6 +370,22 @@ func (r *Router) route(now des.Time) {
 			r.routeMask &^= 1 << k
 			r.waitMask |= 1 << k
 		}
+	}
+}
+
+// restrict limits a routed head to VC class c of its output port: the
+// lower half of the VCs for class 0, the upper half for class 1, any for
+// -1. An ordered head keeps its VC index within the class (mod the half,
+// plus the class's base), so that packets on one path still take the same
+// VC at every hop and cannot overtake one another.
+func (r *Router) restrict(vc *inVC, c int) {
+	if c < 0 {
+		return
+	}
+	base := c * r.half
+	vc.mask = (1<<r.half - 1) << base
+	if vc.want >= 0 {
+		vc.want = int8(base + int(vc.want)%r.half)
 	}
 }
 

@@ -38,16 +38,22 @@ type Calibration struct {
 }
 
 // Calibrate runs the microbenchmarks between neighbouring tiles (0 and 1)
-// and across the mesh (0 and the last tile), then fits LogGP with a hop
-// term.
+// and across the network (0 and the tile farthest from it: the last on a
+// mesh, the opposite station on a ring), then fits LogGP with a hop term.
 func (sc *Scenario) Calibrate(sizes []int, reps int) (Calibration, error) {
-	m, _ := ParseMesh(sc.Network.Mesh)
+	m, _ := sc.Network.Topology()
 	n := m.Nodes()
 	if n < 2 {
 		return Calibration{}, fmt.Errorf("calibration needs at least two tiles, mesh %s has one", sc.Network.Mesh)
 	}
+	far := n - 1
+	for t := 1; t < n; t++ {
+		if m.Hops(0, t) > m.Hops(0, far) {
+			far = t
+		}
+	}
 	var ms []calibrate.Measurement
-	for _, to := range []int{1, n - 1} {
+	for _, to := range []int{1, far} {
 		got, err := calibrate.Run(sc.WorldFactory(), 0, to, m.Hops(0, to), sizes, reps)
 		if err != nil {
 			return Calibration{}, err
@@ -72,7 +78,7 @@ func (sc *Scenario) Calibrate(sizes []int, reps int) (Calibration, error) {
 // fanoutReceivers are the fan-out benchmark's receivers: up to four tiles
 // at one distance from tile 0, the distance with the most (the nearer on
 // a tie), so that their data legs differ only in when they leave.
-func fanoutReceivers(m mesh.Mesh) (to []int, hops int) {
+func fanoutReceivers(m mesh.Topology) (to []int, hops int) {
 	by := map[int][]int{}
 	for t := 1; t < m.Nodes(); t++ {
 		h := m.Hops(0, t)
@@ -80,7 +86,7 @@ func fanoutReceivers(m mesh.Mesh) (to []int, hops int) {
 			by[h] = append(by[h], t)
 		}
 	}
-	for h := 1; h <= m.W+m.H; h++ {
+	for h := 1; h <= diameter(m); h++ {
 		if len(by[h]) > len(to) {
 			to, hops = by[h], h
 		}
@@ -98,7 +104,7 @@ func (sc *Scenario) FitMeasured(ms []calibrate.Measurement, path string) (calibr
 }
 
 func (sc *Scenario) fitOptions() calibrate.Options {
-	m, _ := ParseMesh(sc.Network.Mesh)
+	m, _ := sc.Network.Topology()
 	procs := sc.MPI.Procs
 	if procs == 0 {
 		procs = m.Nodes()
@@ -110,7 +116,7 @@ func (sc *Scenario) fitOptions() calibrate.Options {
 		}
 	}
 	return calibrate.Options{P: procs, Protocol: sc.MPI.Protocol, ClockHz: sc.Node.ClockHz,
-		AvgHops: hops / float64(procs*procs), Source: logp.SourceSimulator, Mesh: fmt.Sprintf("%dx%d", m.W, m.H),
+		AvgHops: hops / float64(procs*procs), Source: logp.SourceSimulator, Mesh: fittedMesh(m),
 		Word: 4, // the DMA engine moves whole words; other sizes are copied
 		// Under scmp the clear-to-send is a thread on the sender; on a
 		// cooperative processor it waits until the program does, which
@@ -281,4 +287,15 @@ func baseAlg(a string) string {
 		return a[6:]
 	}
 	return a
+}
+
+// fittedMesh is the mesh a simulator calibration records, "WxH", which
+// TierParamsFor reads back to place ranks with hop-aware latency. On a
+// ring or bus it records none, so that the hops are not taken for a
+// mesh's: the parameters then use the fit's average hop count.
+func fittedMesh(t mesh.Topology) string {
+	if m, ok := t.(mesh.Mesh); ok {
+		return fmt.Sprintf("%dx%d", m.W, m.H)
+	}
+	return ""
 }

@@ -14,6 +14,9 @@ func (sc *Scenario) checkMachine(src Source) error {
 	if err != nil {
 		return explain(err, src)
 	}
+	if _, err := sc.Network.Topology(); err != nil {
+		return explain(err, src)
+	}
 	if err := sc.Network.checkPreset(); err != nil {
 		return explain(err, src)
 	}
@@ -31,10 +34,10 @@ func (sc *Scenario) checkMachine(src Source) error {
 // newMachine builds a fresh chip from a validated scenario, for native
 // SCMP programs (and under every MPI job).
 func (sc *Scenario) newMachine() *endpoint.Machine {
-	m, _ := ParseMesh(sc.Network.Mesh)
+	t, _ := sc.Network.Topology()
 	eng := des.New()
 	eng.SetWatchdog(des.Time(sc.Noc.WatchdogCycles), nil)
-	return endpoint.NewMachine(eng, m, sc.Network.RouterSpec, sc.Network.NodeSpec, sc.Node)
+	return endpoint.NewMachine(eng, t, sc.Network.RouterSpec, sc.Network.NodeSpec, sc.Node)
 }
 
 // newWorld builds a fresh machine and MPI job from a validated scenario.

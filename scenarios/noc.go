@@ -62,6 +62,10 @@ func (sc *Scenario) NocPoints(src Source) ([]endpoint.Synthetic, error) {
 	if err != nil {
 		return nil, explain(err, src)
 	}
+	topo, err := sc.Network.Topology()
+	if err != nil {
+		return nil, explain(err, src)
+	}
 	if err := sc.Network.checkPreset(); err != nil {
 		return nil, explain(err, src)
 	}
@@ -91,10 +95,10 @@ func (sc *Scenario) NocPoints(src Source) ([]endpoint.Synthetic, error) {
 	// A packet created at the end of the window needs at least the longest
 	// zero-load latency to arrive; a shorter drain would report it lost
 	// and the point saturated whatever the load.
-	if diam := m.W + m.H - 2; n.PacketFlits >= 1 {
-		if need := sc.Network.RouterSpec.ZeroLoadLatency(diam, n.PacketFlits); n.DrainCycles >= 0 && n.DrainCycles < need {
+	if diam := diameter(topo); n.PacketFlits >= 1 {
+		if need := sc.Network.RouterSpec.ZeroLoad(topo, diam, n.PacketFlits); n.DrainCycles >= 0 && n.DrainCycles < need {
 			return nil, explain(&router.KeyError{Key: "drain_cycles", Value: fmt.Sprint(n.DrainCycles),
-				Allowed: fmt.Sprintf("at least %d on a %dx%d mesh (the zero-load latency of a %d-flit packet over its %d-hop diameter), so that measured packets can arrive", need, m.W, m.H, n.PacketFlits, diam)}, src)
+				Allowed: fmt.Sprintf("at least %d on a %s (the zero-load latency of a %d-flit packet over its %d-hop diameter), so that measured packets can arrive", need, describeTopo(topo), n.PacketFlits, diam)}, src)
 		}
 	}
 	var pts []endpoint.Synthetic
@@ -105,7 +109,7 @@ func (sc *Scenario) NocPoints(src Source) ([]endpoint.Synthetic, error) {
 		}
 		for _, r := range n.Rates {
 			p := endpoint.Synthetic{
-				Mesh: m, Router: sc.Network.RouterSpec, Endpoint: sc.Network.NodeSpec,
+				Mesh: m, Topo: topo, Router: sc.Network.RouterSpec, Endpoint: sc.Network.NodeSpec,
 				Pattern: pat, Rate: r, PacketFlits: n.PacketFlits,
 				Warmup: des.Time(n.WarmupCycles), Measure: des.Time(n.MeasureCycles),
 				DrainMax: des.Time(n.DrainCycles), Watchdog: des.Time(n.WatchdogCycles),

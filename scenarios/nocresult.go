@@ -69,7 +69,7 @@ func NocRows(pts []endpoint.Synthetic, res []endpoint.SynthResult) []NocRow {
 		p := pts[i]
 		ev := r.Events + r.Ticks
 		rows[i] = NocRow{
-			Mesh: fmt.Sprintf("%dx%d", p.Mesh.W, p.Mesh.H), Traffic: r.Traffic, PacketFlits: p.PacketFlits, Seed: int64(p.Seed),
+			Mesh: meshLabel(p.Mesh, topoKey(p.Topo)), Traffic: r.Traffic, PacketFlits: p.PacketFlits, Seed: int64(p.Seed),
 			OfferedRate: r.OfferedRate, GeneratedRate: r.GeneratedRate, AcceptedRate: r.AcceptedRate,
 			AvgPacketLatency: r.AvgPacketLatency, P50PacketLatency: r.P50, P95PacketLatency: r.P95, P99PacketLatency: r.P99,
 			AvgNetworkLatency: r.AvgNetworkLatency, ZeroLoadLatency: r.ZeroLoadLatency, AvgHops: r.AvgHops,

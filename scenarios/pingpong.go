@@ -109,7 +109,7 @@ func (p *PingPong) Run(sc *Scenario) ([]PingRow, *mpi.World, error) {
 		return nil, w, err
 	}
 	done()
-	m, _ := ParseMesh(sc.Network.Mesh)
+	m, _ := sc.Network.Topology()
 	rows := make([]PingRow, len(p.Sizes))
 	for i, n := range p.Sizes {
 		rt := float64(rtt[i]) / float64(p.Reps)

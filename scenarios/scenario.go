@@ -29,6 +29,8 @@ type (
 // Network is the [network] section: the mesh, the router and the NIU.
 type Network struct {
 	Mesh string `toml:"mesh"`
+	// Topo is how the tiles are joined (see Network.Topology).
+	Topo string `toml:"topology"`
 	// Preset names the router configuration the keys start from (see
 	// router.Preset); keys written in the file or given as flags win.
 	Preset string `toml:"preset"`
@@ -75,7 +77,7 @@ func DefaultTOML() string { return defaultTOML }
 func Defaults() Scenario {
 	return Scenario{
 		Name:    "default",
-		Network: Network{Mesh: "8x8", Preset: router.PresetSCMP, RouterSpec: router.DefaultSpec(), NodeSpec: endpoint.DefaultSpec()},
+		Network: Network{Mesh: "8x8", Topo: TopoMesh, Preset: router.PresetSCMP, RouterSpec: router.DefaultSpec(), NodeSpec: endpoint.DefaultSpec()},
 		Node:    endpoint.DefaultCPUSpec(),
 		MPI:     mpi.DefaultConfig(),
 		Noc: Noc{Traffic: []string{"uniform"}, Rates: []float64{0.02, 0.1, 0.2, 0.3},
@@ -104,6 +106,8 @@ var NocKeys = []router.Key{
 func NetworkKeys() []router.Key {
 	keys := []router.Key{
 		{Name: "mesh", Unit: "W x H tiles", Default: "8x8", Allowed: fmt.Sprintf("1..%d each", mesh.MaxDim), Doc: "mesh size; node id = y*W + x"},
+		{Name: "topology", Unit: "name", Default: TopoMesh, Allowed: strings.Join(TopologyNames, ", "),
+			Doc: "how the W*H tiles are joined: a 2D mesh, a bidirectional ring (shorter way, ties clockwise), a unidirectional ring, or one shared bus; on a ring or bus node i is the i-th station"},
 		{Name: "preset", Unit: "name", Default: router.PresetSCMP, Allowed: strings.Join(router.PresetNames, ", "),
 			Doc: "router settings the other keys start from: scmp (SCMP-like) or booksim (BookSim2's default router); keys set explicitly win"},
 	}

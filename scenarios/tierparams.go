@@ -16,8 +16,9 @@ import (
 //     word_bytes becomes the tier's Word, so O is charged only to sizes
 //     that are not a whole number of words, as calibrate fitted it;
 //
-//   - a message's latency is L + L_per_hop·h with h the XY-routing hop
-//     count between the two ranks' tiles, the distance the fit measured;
+//   - a message's latency is L + L_per_hop·h with h the hop count between
+//     the two ranks' tiles on m (XY routing on a mesh), the distance the
+//     fit measured;
 //
 //   - S is the protocol's eager threshold: messages above it complete
 //     at the sender only when the receiver has matched them (the tier's
@@ -35,7 +36,7 @@ import (
 // With these, the tier's one-way time of an isolated s-byte message over
 // h hops is o_s + L + h·L_per_hop + (s-1)G + o_r, exactly the fitted
 // one-way time that calibrate's residuals check, handshake or not.
-func TierParams(p logp.Params, m mesh.Mesh, place []int, S uint64) (loggops.Params, error) {
+func TierParams(p logp.Params, m mesh.Topology, place []int, S uint64) (loggops.Params, error) {
 	if err := p.Validate(); err != nil {
 		return loggops.Params{}, err
 	}

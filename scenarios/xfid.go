@@ -73,7 +73,7 @@ func (sc *Scenario) PredictTrace(t *mpi.Trace, p logp.Params) (*loggops.Result, 
 	if err != nil {
 		return nil, err
 	}
-	m, err := ParseMesh(sc.Network.Mesh)
+	m, err := sc.Network.Topology()
 	if err != nil {
 		return nil, err
 	}

@@ -39,7 +39,7 @@ type RankComparison struct {
 // and receives as MPI non-blocking calls, calc as computation) and on the
 // LogGOPS tier with p mapped by TierParams.
 func (sc *Scenario) CompareSchedule(s *goal.Schedule, p logp.Params) (*ScheduleComparison, error) {
-	m, err := ParseMesh(sc.Network.Mesh)
+	m, err := sc.Network.Topology()
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +73,8 @@ func (sc *Scenario) CompareSchedule(s *goal.Schedule, p logp.Params) (*ScheduleC
 	if err := w.Run(); err != nil {
 		return nil, fmt.Errorf("flit level: %w", err)
 	}
-	out := &ScheduleComparison{Mesh: fmt.Sprintf("%dx%d", m.W, m.H), Protocol: run.MPI.Protocol, Predicted: tier.Max}
+	mm, _ := ParseMesh(sc.Network.Mesh)
+	out := &ScheduleComparison{Mesh: meshLabel(mm, topoOmit(sc.Network)), Protocol: run.MPI.Protocol, Predicted: tier.Max}
 	for r := range s.Ranks {
 		sim := float64(fin[r])
 		out.Ranks = append(out.Ranks, RankComparison{Rank: r, Simulated: sim, Predicted: tier.Finish[r], ErrorPct: pctErr(tier.Finish[r], sim)})

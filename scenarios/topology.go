@@ -1,0 +1,113 @@
+package scenarios
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"nocsim/mesh"
+	"nocsim/router"
+)
+
+// The [network] topology values.
+const (
+	TopoMesh    = "mesh"
+	TopoRing    = "ring"
+	TopoRingUni = "ring_uni"
+	TopoBus     = "bus"
+)
+
+// TopologyNames lists the accepted topology values, for errors and docs.
+var TopologyNames = []string{TopoMesh, TopoRing, TopoRingUni, TopoBus}
+
+// Topology builds the network the section describes: its W x H tiles
+// joined as a mesh, a ring (node i the i-th station) or a bus. It checks
+// what the topology needs of the router keys, so every command that builds
+// a machine refuses the same things the same way.
+func (n Network) Topology() (mesh.Topology, error) {
+	m, err := ParseMesh(n.Mesh)
+	if err != nil {
+		return nil, err
+	}
+	switch n.topologyName() {
+	case TopoMesh:
+		return m, nil
+	case TopoRing, TopoRingUni:
+		if v := n.VCs; v < 2 || v%2 != 0 {
+			return nil, &router.KeyError{Key: "vcs", Value: fmt.Sprint(v),
+				Allowed: fmt.Sprintf("an even number from 2 to %d on topology %s (half the VCs before the dateline, half after)", router.MaxVCs, n.topologyName())}
+		}
+		r, err := mesh.NewRing(m.Nodes(), n.topologyName() == TopoRingUni)
+		if err != nil {
+			return nil, &router.KeyError{Key: "mesh", Value: strconv.Quote(n.Mesh), Allowed: fmt.Sprintf("W*H up to %d tiles on a ring", mesh.MaxRingNodes)}
+		}
+		return r, nil
+	case TopoBus:
+		return mesh.NewBus(m.Nodes())
+	}
+	return nil, &router.KeyError{Key: "topology", Value: strconv.Quote(n.Topo), Allowed: strings.Join(TopologyNames, ", ")}
+}
+
+// topologyName is the topology key's value, "mesh" when unset.
+func (n Network) topologyName() string {
+	if n.Topo == "" {
+		return TopoMesh
+	}
+	return n.Topo
+}
+
+// diameter is the most hops a route on t takes.
+func diameter(t mesh.Topology) int {
+	switch t := t.(type) {
+	case mesh.Mesh:
+		return t.W + t.H - 2
+	case mesh.Ring:
+		if t.Uni {
+			return t.N - 1
+		}
+		return t.N / 2
+	}
+	return 1
+}
+
+// describeTopo names t as errors do: "8x8 mesh", "ring 16".
+func describeTopo(t mesh.Topology) string {
+	if m, ok := t.(mesh.Mesh); ok {
+		return fmt.Sprintf("%dx%d mesh", m.W, m.H)
+	}
+	return t.Name()
+}
+
+// topoOmit is the topology as results record it: empty on a mesh, so that
+// a mesh's results read as they did before topologies existed.
+func topoOmit(n Network) string {
+	if t := n.topologyName(); t != TopoMesh {
+		return t
+	}
+	return ""
+}
+
+// topoKey is the topology value that built t, empty for a mesh (as
+// topoOmit).
+func topoKey(t mesh.Topology) string {
+	switch t := t.(type) {
+	case mesh.Ring:
+		if t.Uni {
+			return TopoRingUni
+		}
+		return TopoRing
+	case mesh.Bus:
+		return TopoBus
+	}
+	return ""
+}
+
+// meshLabel is the "mesh" that results record: the tiles, "WxH", followed
+// by the topology when it is not a mesh ("16x1 ring"), so that a mesh's
+// results read exactly as before topologies existed.
+func meshLabel(m mesh.Mesh, topo string) string {
+	if topo == "" {
+		return fmt.Sprintf("%dx%d", m.W, m.H)
+	}
+	return fmt.Sprintf("%dx%d %s", m.W, m.H, topo)
+}

@@ -1,0 +1,103 @@
+package scenarios_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"nocsim/endpoint"
+	"nocsim/mesh"
+	"nocsim/router"
+	"nocsim/scenarios"
+)
+
+// Network.Topology builds what the key names over the mesh key's tiles,
+// and refuses an unknown name and a ring without an even number of VCs,
+// naming the key, the value and what is allowed.
+func TestNetworkTopology(t *testing.T) {
+	base := scenarios.Defaults().Network
+	base.Mesh = "4x3"
+	for _, tc := range []struct {
+		topo string
+		vcs  int
+		want mesh.Topology
+		key  string
+	}{
+		{"", 2, mesh.Mesh{W: 4, H: 3}, ""},
+		{"mesh", 3, mesh.Mesh{W: 4, H: 3}, ""},
+		{"ring", 2, mesh.Ring{N: 12}, ""},
+		{"ring_uni", 4, mesh.Ring{N: 12, Uni: true}, ""},
+		{"bus", 1, mesh.Bus{N: 12}, ""},
+		{"ring", 3, nil, "vcs"},
+		{"ring_uni", 1, nil, "vcs"},
+		{"torus", 2, nil, "topology"},
+		{"Ring", 2, nil, "topology"},
+	} {
+		n := base
+		n.Topo, n.VCs = tc.topo, tc.vcs
+		got, err := n.Topology()
+		if tc.key == "" {
+			if err != nil || got != tc.want {
+				t.Errorf("topology %q vcs %d: %v, %v; want %v", tc.topo, tc.vcs, got, err, tc.want)
+			}
+			continue
+		}
+		var ke *router.KeyError
+		if !errors.As(err, &ke) || ke.Key != tc.key || !strings.Contains(err.Error(), tc.key) {
+			t.Errorf("topology %q vcs %d: error %v, want a KeyError on %s", tc.topo, tc.vcs, err, tc.key)
+			continue
+		}
+		if tc.key == "topology" && (!strings.Contains(ke.Value, tc.topo) || !strings.Contains(ke.Allowed, "ring_uni")) {
+			t.Errorf("topology %q: error %q should name the value and the allowed list", tc.topo, err)
+		}
+		if tc.key == "vcs" && !strings.Contains(ke.Allowed, tc.topo) {
+			t.Errorf("vcs on %s: error %q should name the topology", tc.topo, err)
+		}
+		if strings.Contains(err.Error(), "\n") {
+			t.Errorf("error %q is not one line", err)
+		}
+	}
+}
+
+// A noc sweep on a ring records the topology with the tiles, and its
+// drain check uses the ring's diameter: a unidirectional ring of 16 needs
+// a longer drain than the bidirectional one.
+func TestNocPointsOnRing(t *testing.T) {
+	sc := scenarios.Defaults()
+	sc.Network.Mesh = "16x1"
+	rs := sc.Network.RouterSpec
+	for _, tc := range []struct {
+		topo  string
+		ok    bool
+		drain int64
+	}{
+		{"ring", true, int64(rs.ZeroLoadLatency(8, sc.Noc.PacketFlits))},
+		{"ring", false, int64(rs.ZeroLoadLatency(8, sc.Noc.PacketFlits)) - 1},
+		{"ring_uni", false, int64(rs.ZeroLoadLatency(8, sc.Noc.PacketFlits))},
+		{"ring_uni", true, int64(rs.ZeroLoadLatency(15, sc.Noc.PacketFlits))},
+		{"bus", true, int64(rs.BusZeroLoadLatency(sc.Noc.PacketFlits))},
+		{"bus", false, int64(rs.BusZeroLoadLatency(sc.Noc.PacketFlits)) - 1},
+	} {
+		s := sc
+		s.Network.Topo = tc.topo
+		s.Noc.DrainCycles = tc.drain
+		pts, err := s.NocPoints(nil)
+		if (err == nil) != tc.ok {
+			t.Errorf("%s drain %d: error %v, want ok = %v", tc.topo, tc.drain, err, tc.ok)
+			continue
+		}
+		if err != nil {
+			if !strings.Contains(err.Error(), "drain_cycles") {
+				t.Errorf("%s: %v does not name drain_cycles", tc.topo, err)
+			}
+			continue
+		}
+		if got := pts[0].Topo.Name(); !strings.HasPrefix(got, tc.topo+" ") {
+			t.Errorf("%s: points run on %s", tc.topo, got)
+		}
+		rows := scenarios.NocRows(pts, make([]endpoint.SynthResult, len(pts)))
+		if want := "16x1 " + tc.topo; rows[0].Mesh != want {
+			t.Errorf("%s: rows record mesh %q, want %q", tc.topo, rows[0].Mesh, want)
+		}
+	}
+}
