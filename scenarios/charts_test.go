@@ -452,4 +452,26 @@ func TestPairsCharts(t *testing.T) {
 		{name: "native DMA", x: []float64{1, 2, 4}, y: agg(2)},
 		{name: "no sharing (fewest pairs' x pairs)", x: []float64{1, 2, 4}, y: []float64{best, 2 * best, 4 * best}, reference: true},
 	})
+
+	// The topology comparison: one series per topology of the version
+	// asked for, at the largest size, against pairs; a series that lies
+	// on an earlier one says so in its name, since it hides under it.
+	var trows []PairsRow
+	for _, topo := range []string{TopoMesh, TopoRing, TopoBus} {
+		for _, k := range []int{1, 2, 4} {
+			bw := 4000.0
+			if topo == TopoBus {
+				bw /= float64(k)
+			}
+			trows = append(trows, PairsRow{Topology: topo, Version: "native", Placement: "neighbor", Pairs: k, SizeBytes: 65536, MeanPairMBps: bw},
+				PairsRow{Topology: topo, Version: "native", Placement: "neighbor", Pairs: k, SizeBytes: 16, MeanPairMBps: 1})
+		}
+	}
+	tc := PairsTopologyChart(trows, "native", testMachine)
+	checkChart(t, tc, chartWant{title: []string{"65536 bytes", "native DMA", "neighbor placement", testMachine}, logX: true, ticks: []float64{1, 2, 4}})
+	checkSeries(t, tc, []seriesWant{
+		{name: "mesh", x: []float64{1, 2, 4}, y: []float64{4000, 4000, 4000}},
+		{name: "bidirectional ring (same as mesh)", x: []float64{1, 2, 4}, y: []float64{4000, 4000, 4000}},
+		{name: "bus", x: []float64{1, 2, 4}, y: []float64{4000, 2000, 1000}},
+	})
 }

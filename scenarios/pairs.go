@@ -35,6 +35,7 @@ var PairsVersions = []string{"mpi", "native"}
 // transfers, so a pair is timed from when both its ends could take part.
 // StartSkewCycles says how far apart the pairs' starts were.
 type PairsRow struct {
+	Topology  string `json:"topology"` // [network] topology: mesh, ring, ring_uni, bus
 	Version   string `json:"version"`
 	Protocol  string `json:"protocol"` // MPI protocol, or "dma" (native)
 	Placement string `json:"placement"`
@@ -71,6 +72,22 @@ type Pairs struct {
 	Reps      int   // measured transfers per pair per size, 1..1000
 	Versions  []string
 	Placement string
+	// Topologies, when set, runs the study on each of these [network]
+	// topologies over the same tiles, in turn; unset runs the scenario's.
+	Topologies []string
+}
+
+// topoScenarios is the scenario once per topology the study runs on.
+func (p *Pairs) topoScenarios(sc *Scenario) []Scenario {
+	if len(p.Topologies) == 0 {
+		return []Scenario{*sc}
+	}
+	out := make([]Scenario, len(p.Topologies))
+	for i, t := range p.Topologies {
+		out[i] = *sc
+		out[i].Network.Topo = t
+	}
+	return out
 }
 
 // pairsMaxBytes bounds a transfer; the memory check refuses less where the
@@ -104,8 +121,15 @@ func pairsProcs(sc *Scenario) int {
 
 // Check validates the benchmark and the machine it runs on.
 func (p *Pairs) Check(sc *Scenario, src Source) error {
-	if err := sc.checkMachine(src); err != nil {
-		return err
+	for _, t := range p.Topologies {
+		if !slices.Contains(TopologyNames, t) {
+			return &router.KeyError{Key: "topologies", Value: fmt.Sprintf("%q", t), Allowed: strings.Join(TopologyNames, ", ")}
+		}
+	}
+	for _, tsc := range p.topoScenarios(sc) {
+		if err := tsc.checkMachine(src); err != nil {
+			return err
+		}
 	}
 	procs := pairsProcs(sc)
 	bad := func(key string, v any, allowed string) error {
@@ -204,17 +228,21 @@ type pairsPoint struct {
 }
 
 // Run simulates every point, in parallel across points; rows come in
-// (version, pairs, size) order whatever the number of workers.
+// (topology, version, pairs, size) order whatever the number of workers.
 func (p *Pairs) Run(sc *Scenario, opt RunOptions) ([]PairsRow, error) {
 	type job struct {
+		sc        *Scenario
 		version   string
 		pairs, sz int
 	}
 	var jobs []job
-	for _, v := range p.Versions {
-		for _, k := range p.Pairs {
-			for _, n := range p.Sizes {
-				jobs = append(jobs, job{v, k, n})
+	scs := p.topoScenarios(sc)
+	for t := range scs {
+		for _, v := range p.Versions {
+			for _, k := range p.Pairs {
+				for _, n := range p.Sizes {
+					jobs = append(jobs, job{&scs[t], v, k, n})
+				}
 			}
 		}
 	}
@@ -225,15 +253,15 @@ func (p *Pairs) Run(sc *Scenario, opt RunOptions) ([]PairsRow, error) {
 		j := jobs[i]
 		var pt pairsPoint
 		if j.version == "native" {
-			pt, errs[i] = p.runNative(sc, procs, j.pairs, j.sz)
+			pt, errs[i] = p.runNative(j.sc, procs, j.pairs, j.sz)
 		} else {
-			pt, errs[i] = p.runMPI(sc, procs, j.pairs, j.sz)
+			pt, errs[i] = p.runMPI(j.sc, procs, j.pairs, j.sz)
 		}
 		if errs[i] != nil {
-			errs[i] = fmt.Errorf("pairs %s, %d pairs, %d bytes: %w", j.version, j.pairs, j.sz, errs[i])
+			errs[i] = fmt.Errorf("pairs %s %s, %d pairs, %d bytes: %w", j.sc.Network.TopologyName(), j.version, j.pairs, j.sz, errs[i])
 			return errs[i]
 		}
-		rows[i] = p.row(sc, j.version, procs, j.pairs, j.sz, pt)
+		rows[i] = p.row(j.sc, j.version, procs, j.pairs, j.sz, pt)
 		return nil
 	})
 	for _, e := range errs {
@@ -250,7 +278,7 @@ func (p *Pairs) row(sc *Scenario, version string, procs, k, size int, pt pairsPo
 	if version == "native" {
 		proto = "dma"
 	}
-	r := PairsRow{Version: version, Protocol: proto, Placement: p.Placement, Pairs: k, Procs: procs, SizeBytes: size,
+	r := PairsRow{Topology: sc.Network.TopologyName(), Version: version, Protocol: proto, Placement: p.Placement, Pairs: k, Procs: procs, SizeBytes: size,
 		Messages: p.Reps, PairCycles: make([]des.Time, k), Correct: pt.err == nil}
 	if pt.err != nil {
 		r.Error = pt.err.Error()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"nocsim/router"
@@ -272,4 +273,46 @@ func FuzzPairsCheck(f *testing.F) {
 			t.Errorf("accepted %+v", p)
 		}
 	})
+}
+
+// Radke's contrast on 16 tiles, neighbor pairs at 64 KiB, one study over
+// every topology: on the bus all transfers share one medium, so the
+// aggregate stays at one pair's bandwidth (within 2%) and the slowest pair
+// gets 1/k of it (within 2%), Radke's ProLiant; on the mesh and the
+// bidirectional ring the pairs use disjoint links and the bandwidth per
+// pair does not fall (within 2%), Radke's KSR1. The rows say their
+// topology, in the order asked.
+func TestPairsTopologies(t *testing.T) {
+	sc := Defaults()
+	sc.Network.Mesh = "4x4"
+	topos := []string{TopoMesh, TopoRing, TopoBus}
+	rows := pairsRun(t, &sc, &Pairs{Pairs: []int{1, 2, 8}, Sizes: []int{65536}, Reps: 2, Versions: []string{"native"}, Placement: "neighbor", Topologies: topos})
+	if len(rows) != 9 {
+		t.Fatalf("%d rows, want 3 topologies x 3 pair counts", len(rows))
+	}
+	one := map[string]float64{}
+	for i, r := range rows {
+		if want := topos[i/3]; r.Topology != want {
+			t.Fatalf("row %d: topology %q, want %q", i, r.Topology, want)
+		}
+		if r.Pairs == 1 {
+			one[r.Topology] = r.MeanPairBW
+			continue
+		}
+		k := float64(r.Pairs)
+		switch r.Topology {
+		case TopoBus:
+			if !within(r.AggregateBW, one[r.Topology], 0.02) || !within(r.MinPairBW, one[r.Topology]/k, 0.02) {
+				t.Errorf("bus, %d pairs: aggregate %.4f, slowest pair %.4f bytes/cycle; want one pair's %.4f and 1/%d of it",
+					r.Pairs, r.AggregateBW, r.MinPairBW, one[r.Topology], r.Pairs)
+			}
+		default:
+			if !within(r.MinPairBW, one[r.Topology], 0.02) {
+				t.Errorf("%s, %d pairs: slowest pair %.4f bytes/cycle, want one pair's %.4f", r.Topology, r.Pairs, r.MinPairBW, one[r.Topology])
+			}
+		}
+	}
+	if err := (&Pairs{Pairs: []int{1}, Sizes: []int{64}, Reps: 1, Versions: []string{"mpi"}, Placement: "neighbor", Topologies: []string{"torus"}}).Check(&sc, nil); err == nil || !strings.Contains(err.Error(), "topologies") {
+		t.Errorf("topology torus: got %v, want an error naming topologies", err)
+	}
 }

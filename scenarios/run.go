@@ -80,7 +80,7 @@ func (sc *Scenario) pairsBench() *Pairs {
 	if len(sizes) == 0 {
 		sizes = DefaultPairsSizes
 	}
-	return &Pairs{Pairs: pairs, Sizes: sizes, Reps: w.Reps, Versions: w.Versions, Placement: w.Placement}
+	return &Pairs{Pairs: pairs, Sizes: sizes, Reps: w.Reps, Versions: w.Versions, Placement: w.Placement, Topologies: w.Topologies}
 }
 
 func (sc *Scenario) collSweep() *CollSweep {
@@ -319,17 +319,10 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 		}
 		rows = pr
 		for _, r := range pr {
-			sum.Lines = append(sum.Lines, fmt.Sprintf("%s, %d pairs, %d bytes: %.3f bytes/cycle per pair (%.1f MB/s), %.3f aggregate, correct %v",
-				r.Version, r.Pairs, r.SizeBytes, r.MeanPairBW, r.MeanPairMBps, r.AggregateBW, r.Correct))
+			sum.Lines = append(sum.Lines, fmt.Sprintf("%s %s, %d pairs, %d bytes: %.3f bytes/cycle per pair (%.1f MB/s), %.3f aggregate, correct %v",
+				r.Topology, r.Version, r.Pairs, r.SizeBytes, r.MeanPairBW, r.MeanPairMBps, r.AggregateBW, r.Correct))
 		}
-		chart = func() error {
-			for _, v := range sc.pairsBench().Versions {
-				if err := out.save("pairs-"+v+".png", func(p string) error { return PairsChart(pr, v, sc.MachineText()).Save(p, 0, 0) }); err != nil {
-					return err
-				}
-			}
-			return out.save("pairs-aggregate.png", func(p string) error { return PairsAggregateChart(pr, sc.MachineText()).Save(p, 0, 0) })
-		}
+		chart = func() error { return sc.pairsCharts(pr, out) }
 	case "thesis":
 		trows, _ := sc.thesisRows()
 		res, err := RunThesis(sc, trows, opt)

@@ -29,15 +29,15 @@ func (n Network) Topology() (mesh.Topology, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch n.topologyName() {
+	switch n.TopologyName() {
 	case TopoMesh:
 		return m, nil
 	case TopoRing, TopoRingUni:
 		if v := n.VCs; v < 2 || v%2 != 0 {
 			return nil, &router.KeyError{Key: "vcs", Value: fmt.Sprint(v),
-				Allowed: fmt.Sprintf("an even number from 2 to %d on topology %s (half the VCs before the dateline, half after)", router.MaxVCs, n.topologyName())}
+				Allowed: fmt.Sprintf("an even number from 2 to %d on topology %s (half the VCs before the dateline, half after)", router.MaxVCs, n.TopologyName())}
 		}
-		r, err := mesh.NewRing(m.Nodes(), n.topologyName() == TopoRingUni)
+		r, err := mesh.NewRing(m.Nodes(), n.TopologyName() == TopoRingUni)
 		if err != nil {
 			return nil, &router.KeyError{Key: "mesh", Value: strconv.Quote(n.Mesh), Allowed: fmt.Sprintf("W*H up to %d tiles on a ring", mesh.MaxRingNodes)}
 		}
@@ -48,12 +48,32 @@ func (n Network) Topology() (mesh.Topology, error) {
 	return nil, &router.KeyError{Key: "topology", Value: strconv.Quote(n.Topo), Allowed: strings.Join(TopologyNames, ", ")}
 }
 
-// topologyName is the topology key's value, "mesh" when unset.
-func (n Network) topologyName() string {
+// TopologyName is the topology key's value, "mesh" when unset.
+func (n Network) TopologyName() string {
 	if n.Topo == "" {
 		return TopoMesh
 	}
 	return n.Topo
+}
+
+// text names the network for chart titles: "8x8 mesh", "16-tile
+// bidirectional ring", "16-tile unidirectional ring", "16-tile bus".
+func (n Network) text() string {
+	t := n.TopologyName()
+	if t == TopoMesh {
+		return n.Mesh + " mesh"
+	}
+	tiles := n.Mesh
+	if m, err := ParseMesh(n.Mesh); err == nil {
+		tiles = fmt.Sprint(m.Nodes())
+	}
+	switch t {
+	case TopoRing:
+		return tiles + "-tile bidirectional ring"
+	case TopoRingUni:
+		return tiles + "-tile unidirectional ring"
+	}
+	return tiles + "-tile " + t
 }
 
 // diameter is the most hops a route on t takes.
@@ -81,7 +101,7 @@ func describeTopo(t mesh.Topology) string {
 // topoOmit is the topology as results record it: empty on a mesh, so that
 // a mesh's results read as they did before topologies existed.
 func topoOmit(n Network) string {
-	if t := n.topologyName(); t != TopoMesh {
+	if t := n.TopologyName(); t != TopoMesh {
 		return t
 	}
 	return ""

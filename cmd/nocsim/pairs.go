@@ -29,6 +29,8 @@ func pairsCommand() *cli.Command {
 		&cli.StringFlag{Name: "csv", Usage: "also write the rows as CSV to `FILE`"},
 		&cli.StringFlag{Name: "plot", Usage: "draw bandwidth per pair against size, one series per pair count, to `FILE` (.png, .svg, .pdf); with both versions one file each, -mpi and -native inserted before the extension"},
 		&cli.StringFlag{Name: "aggregate-plot", Usage: "draw the aggregate bandwidth at the largest size against the pair count, per version, to `FILE`"},
+		&cli.StringFlag{Name: "topologies", Usage: "run the study on each of these networks over the same tiles, comma-separated: mesh, ring, ring_uni, bus (default: the scenario's topology); --plot and --aggregate-plot then draw one file per topology, its name inserted before the extension"},
+		&cli.StringFlag{Name: "compare-plot", Usage: "draw bandwidth per pair at the largest size against the pair count, one series per topology (Radke's bus-against-ring contrast), to `FILE`; with both versions one file each"},
 		&cli.IntFlag{Name: "workers", Usage: "points simulated in parallel (0 = one per core); results do not depend on it"},
 		quietFlag,
 	}
@@ -44,16 +46,70 @@ func pairsCommand() *cli.Command {
 	}
 }
 
-// pairsPlotPaths is where --plot draws each version: the path itself for
-// one version, else the version inserted before the extension.
-func pairsPlotPaths(path string, versions []string) []string {
-	if len(versions) == 1 {
+// pairsPlotPaths is where a plot flag draws each of names (versions or
+// topologies): the path itself for one, else "-name" inserted before the
+// extension.
+func pairsPlotPaths(path string, names []string) []string {
+	if len(names) == 1 {
 		return []string{path}
 	}
 	ext := filepath.Ext(path)
 	var out []string
-	for _, v := range versions {
+	for _, v := range names {
 		out = append(out, strings.TrimSuffix(path, ext)+"-"+v+ext)
+	}
+	return out
+}
+
+// pairsPlot is one chart file a pairs run draws.
+type pairsPlot struct {
+	path, flag string
+	draw       func() plots.Chart
+}
+
+// pairsPlots lists the files --plot, --aggregate-plot and --compare-plot
+// ask for: per topology (when several) and per version (when several).
+func pairsPlots(c *cli.Context, sc *scenarios.Scenario, p *scenarios.Pairs, rows *[]scenarios.PairsRow) []pairsPlot {
+	topos := p.Topologies
+	if len(topos) == 0 {
+		topos = []string{sc.Network.TopologyName()}
+	}
+	of := func(t string) []scenarios.PairsRow {
+		var out []scenarios.PairsRow
+		for _, r := range *rows {
+			if r.Topology == t {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	var out []pairsPlot
+	for ti, tpath := range pairsPlotPaths(c.String("plot"), topos) {
+		if c.String("plot") == "" {
+			break
+		}
+		tsc := *sc
+		tsc.Network.Topo = topos[ti]
+		for vi, path := range pairsPlotPaths(tpath, p.Versions) {
+			t, v := topos[ti], p.Versions[vi]
+			out = append(out, pairsPlot{path, "--plot", func() plots.Chart { return scenarios.PairsChart(of(t), v, tsc.MachineText()) }})
+		}
+	}
+	for ti, path := range pairsPlotPaths(c.String("aggregate-plot"), topos) {
+		if c.String("aggregate-plot") == "" {
+			break
+		}
+		tsc := *sc
+		tsc.Network.Topo = topos[ti]
+		t := topos[ti]
+		out = append(out, pairsPlot{path, "--aggregate-plot", func() plots.Chart { return scenarios.PairsAggregateChart(of(t), tsc.MachineText()) }})
+	}
+	for vi, path := range pairsPlotPaths(c.String("compare-plot"), p.Versions) {
+		if c.String("compare-plot") == "" {
+			break
+		}
+		v := p.Versions[vi]
+		out = append(out, pairsPlot{path, "--compare-plot", func() plots.Chart { return scenarios.PairsTopologyChart(*rows, v, sc.TilesText()) }})
 	}
 	return out
 }
@@ -84,9 +140,14 @@ func runPairs(c *cli.Context) error {
 	for _, v := range strings.Split(c.String("versions"), ",") {
 		p.Versions = append(p.Versions, strings.TrimSpace(v))
 	}
+	if c.IsSet("topologies") {
+		for _, t := range strings.Split(c.String("topologies"), ",") {
+			p.Topologies = append(p.Topologies, strings.TrimSpace(t))
+		}
+	}
 	if err := p.Check(&sc, src); err != nil {
 		var ke *router.KeyError
-		if errors.As(err, &ke) && slices.Contains([]string{"pairs", "sizes", "reps", "versions", "placement"}, ke.Key) {
+		if errors.As(err, &ke) && slices.Contains([]string{"pairs", "sizes", "reps", "versions", "placement", "topologies"}, ke.Key) {
 			return usageErr("--%s = %s: allowed %s", ke.Key, ke.Value, ke.Allowed)
 		}
 		return usageErr("%v", err)
@@ -94,22 +155,20 @@ func runPairs(c *cli.Context) error {
 	if err := checkWorkers(c, "workers"); err != nil {
 		return err
 	}
-	var plotPaths []string
-	if path := c.String("plot"); path != "" {
-		plotPaths = pairsPlotPaths(path, p.Versions)
-	}
-	for _, f := range []string{"plot", "aggregate-plot"} {
+	for _, f := range []string{"plot", "aggregate-plot", "compare-plot"} {
 		if path := c.String(f); path != "" {
 			if err := plots.CheckExt(path); err != nil {
 				return usageErr("--%s: %v", f, err)
 			}
 		}
 	}
-	if err := checkOutputFlags(c, []string{"plot", "aggregate-plot", "csv"}, nil); err != nil {
+	if err := checkOutputFlags(c, []string{"plot", "aggregate-plot", "compare-plot", "csv"}, nil); err != nil {
 		return err
 	}
-	for _, path := range plotPaths {
-		if err := checkOutputFile("--plot", path); err != nil {
+	var rows []scenarios.PairsRow
+	charts := pairsPlots(c, &sc, p, &rows)
+	for _, ch := range charts {
+		if err := checkOutputFile(ch.flag, ch.path); err != nil {
 			return err
 		}
 	}
@@ -118,7 +177,7 @@ func runPairs(c *cli.Context) error {
 	}
 	job := startJob(c, "pairs")
 	defer job.stop()
-	rows, err := p.Run(&sc, scenarios.RunOptions{Workers: c.Int("workers"), Progress: job.bar.update})
+	rows, err = p.Run(&sc, scenarios.RunOptions{Workers: c.Int("workers"), Progress: job.bar.update})
 	if err != nil {
 		return runErr(err)
 	}
@@ -135,13 +194,8 @@ func runPairs(c *cli.Context) error {
 			return runErr(err)
 		}
 	}
-	for i, path := range plotPaths {
-		if err := scenarios.PairsChart(rows, p.Versions[i], sc.MachineText()).Save(path, 0, 0); err != nil {
-			return runErr(err)
-		}
-	}
-	if path := c.String("aggregate-plot"); path != "" {
-		if err := scenarios.PairsAggregateChart(rows, sc.MachineText()).Save(path, 0, 0); err != nil {
+	for _, ch := range charts {
+		if err := ch.draw().Save(ch.path, 0, 0); err != nil {
 			return runErr(err)
 		}
 	}
@@ -156,10 +210,10 @@ func runPairs(c *cli.Context) error {
 
 func writePairsTable(out io.Writer, rows []scenarios.PairsRow) error {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "version\tprotocol\tpairs\tsize\tper pair\tper pair\taggregate\tper pair\taggregate\tstart skew\tcorrect\t")
-	fmt.Fprintln(tw, "\t\t\t(bytes)\t(B/cycle, mean)\t(B/cycle, min)\t(B/cycle)\t(MB/s, mean)\t(MB/s)\t(cycles)\t\t")
+	fmt.Fprintln(tw, "topology\tversion\tprotocol\tpairs\tsize\tper pair\tper pair\taggregate\tper pair\taggregate\tstart skew\tcorrect\t")
+	fmt.Fprintln(tw, "\t\t\t\t(bytes)\t(B/cycle, mean)\t(B/cycle, min)\t(B/cycle)\t(MB/s, mean)\t(MB/s)\t(cycles)\t\t")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.3f\t%.3f\t%.3f\t%.1f\t%.1f\t%d\t%v\t\n", r.Version, r.Protocol, r.Pairs, r.SizeBytes,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%.3f\t%.3f\t%.3f\t%.1f\t%.1f\t%d\t%v\t\n", r.Topology, r.Version, r.Protocol, r.Pairs, r.SizeBytes,
 			r.MeanPairBW, r.MinPairBW, r.AggregateBW, r.MeanPairMBps, r.AggregateMBps, r.StartSkewCycles, r.Correct)
 	}
 	if err := tw.Flush(); err != nil {

@@ -26,6 +26,9 @@ func TestPairsBadFlags(t *testing.T) {
 		{[]string{"--placement", "ring"}, "--placement"},
 		{[]string{"--versions", "shmem"}, "--versions"},
 		{[]string{"--plot", "x.txt"}, "--plot"},
+		{[]string{"--topologies", "mesh,torus"}, `--topologies = "torus": allowed mesh, ring, ring_uni, bus`},
+		{[]string{"--topologies", "ring", "--vcs", "3"}, "--vcs = 3"},
+		{[]string{"--compare-plot", "x.txt"}, "--compare-plot"},
 		{[]string{"extra"}, "no arguments"},
 	} {
 		args := append([]string{"pairs", "--mesh", "4x4", "--quiet"}, c.args...)
@@ -60,5 +63,34 @@ func TestPairsRunWritesOutputs(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "speed:") {
 		t.Errorf("stderr %q has no speed line", stderr)
+	}
+}
+
+// --topologies runs the study once per network, rows in the order asked,
+// each saying its topology; --plot draws a file per topology and version
+// and --compare-plot one per version.
+func TestPairsTopologiesFlag(t *testing.T) {
+	dir := t.TempDir()
+	code, out, stderr := nocsim(t, "pairs", "--quiet", "--mesh", "2x2", "--pairs", "1,2", "--sizes", "64", "--reps", "1", "--json",
+		"--topologies", "bus,ring", "--plot", filepath.Join(dir, "bw.png"), "--compare-plot", filepath.Join(dir, "cmp.png"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rows []scenarios.PairsRow
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2*2*2 {
+		t.Fatalf("%d rows, want 2 topologies x 2 versions x 2 pair counts", len(rows))
+	}
+	for i, r := range rows {
+		if want := []string{"bus", "ring"}[i/4]; r.Topology != want {
+			t.Errorf("row %d: topology %q, want %q", i, r.Topology, want)
+		}
+	}
+	for _, f := range []string{"bw-bus-mpi.png", "bw-bus-native.png", "bw-ring-mpi.png", "bw-ring-native.png", "cmp-mpi.png", "cmp-native.png"} {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
 	}
 }
