@@ -46,24 +46,8 @@ func (rd *redColl) allreduceRSAG(in, out Buffer, count int) error {
 	if err := rd.halve(out, bo, nr, f); err != nil {
 		return err
 	}
-	// Allgather: before the round of mask, this rank holds blocks
-	// lo..lo+mask-1 (lo = nr with its low bits cleared) and its partner
-	// the neighbouring run; they swap them, doubling the run.
-	span := func(lo, k int) (Buffer, error) { return out.Slice(bo[lo]*es, (bo[lo+k]-bo[lo])*es) }
-	for mask := 1; mask < f.pof2; mask <<= 1 {
-		pn := nr ^ mask
-		sb, err := span(nr&^(mask-1), mask)
-		if err != nil {
-			return err
-		}
-		rb, err := span(pn&^(mask-1), mask)
-		if err != nil {
-			return err
-		}
-		peer := f.real(pn)
-		if err := rd.sendrecv(sb, sb.Len(), peer, rb, rb.Len(), peer); err != nil {
-			return err
-		}
+	if err := rd.allgatherRD(out, bo, nr, f); err != nil {
+		return err
 	}
 	if me < 2*f.rem {
 		return rd.send(out, n, me-1)
