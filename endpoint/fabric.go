@@ -132,7 +132,7 @@ func (f *Fabric) SendBlock(src, dst int, kind uint8, dstAddr, dstStride, srcAddr
 // consume handles one flit at its destination NIU: checks that it belongs
 // there and arrives in order, writes DATA words into memory, and completes
 // the packet at its tail.
-func (f *Fabric) consume(n *NIU, fl router.Flit, now des.Time) {
+func (f *Fabric) consume(n *NIU, fl *router.Flit, now des.Time) {
 	p := f.pkts.get(fl.Packet)
 	switch {
 	case !p.live:

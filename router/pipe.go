@@ -109,6 +109,19 @@ func (p *Pipe[T]) drop() {
 	p.n--
 }
 
+// Slot puts an item on the pipe at cycle now and returns where its value
+// goes, for a sender that builds the item in place (see slot).
+func (p *Pipe[T]) Slot(now des.Time) *T { return p.slot(now) }
+
+// Front is the oldest item, in place, and Drop removes it; call them
+// only when Ready. A consumer that stores items elsewhere copies them
+// from the pipe's buffer straight to their place with these, instead of
+// through a value on the stack as Recv returns it.
+func (p *Pipe[T]) Front() *T { return p.front() }
+
+// Drop removes the oldest item; see Front.
+func (p *Pipe[T]) Drop() { p.drop() }
+
 // Ready reports whether an item has arrived by cycle now.
 func (p *Pipe[T]) Ready(now des.Time) bool { return p.n > 0 && p.buf[p.head].at <= now }
 
