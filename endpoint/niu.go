@@ -38,6 +38,9 @@ type NIU struct {
 	curIdx int32
 	credit []int
 	vcRR   int
+	// injWait is set when injection stopped for want of a credit: the
+	// NIU then sleeps until one arrives instead of looking every cycle.
+	injWait bool
 
 	ej        []ejVC
 	ejN       int
@@ -117,7 +120,10 @@ func newNIU(f *Fabric, node int) *NIU {
 		n.ej[i].buf = make([]router.Flit, s.VCBuf)
 	}
 	n.id = f.Eng.Register(n)
-	n.lp.InjectCredit.SetWake(n.id)
+	// Returning credits wake the NIU only while it has something to send
+	// (see Tick): one with nothing to send collects them at its next tick,
+	// before it uses any, so collecting them late changes nothing.
+	n.lp.InjectCredit.SetWake(-1)
 	n.lp.Eject.SetWake(n.id)
 	return n
 }
@@ -194,22 +200,48 @@ func (n *NIU) Tick(now des.Time) des.Time {
 	if !n.paused {
 		n.eject(now)
 	}
-	if n.cur >= 0 || n.pend.n > 0 || n.ejN > 0 && !n.paused && !n.ejBlocked {
+	sending := n.cur >= 0 || n.pend.n > 0
+	if sending && !n.injWait || n.ejN > 0 && !n.paused && !n.ejBlocked {
 		return now + 1
 	}
-	return min(n.lp.InjectCredit.Next(), n.lp.Eject.Next())
+	next := n.lp.Eject.Next()
+	if sending {
+		// Waiting for a credit: the next one wakes the NIU, whether it
+		// is on its way now or sent later.
+		n.lp.InjectCredit.SetWake(n.id)
+		return min(next, n.lp.InjectCredit.Next())
+	}
+	n.lp.InjectCredit.SetWake(-1)
+	return next
+}
+
+// creditsHome is, per local-input VC, the NIU's credits counting those in
+// its credit channel, on their way back or arrived: it collects them only
+// when it has something to send.
+func (n *NIU) creditsHome() []int {
+	c := append([]int(nil), n.credit...)
+	for i := range n.lp.InjectCredit.Len() {
+		c[n.lp.InjectCredit.At(i)]++
+	}
+	return c
 }
 
 func (n *NIU) inject(now des.Time) {
+	n.injWait = false
 	for sent := 0; sent < n.inW; {
 		if n.cur < 0 {
-			if n.pend.n == 0 || !n.pickVC(n.fab.pkts.get(n.pend.front())) {
+			if n.pend.n == 0 {
+				return
+			}
+			if !n.pickVC(n.fab.pkts.get(n.pend.front())) {
+				n.injWait = true
 				return
 			}
 			n.cur = n.pend.pop()
 			n.curIdx = 0
 		}
 		if n.credit[n.curVC] == 0 {
+			n.injWait = true
 			return
 		}
 		p := n.fab.pkts.get(n.cur)
