@@ -80,9 +80,9 @@ type Engine struct {
 	// few cycles ahead (a flit or credit arriving over a channel), so a
 	// bucket append replaces a heap operation. Stale wheel entries (the
 	// ticker was woken earlier, or is busy) are skipped when their bucket
-	// comes up. Buckets grow by appending and keep their capacity, so
-	// they end up sized to the most wake-ups one cycle has seen, not to
-	// the number of tickers.
+	// comes up. Buckets keep their capacity, so they end up sized to the
+	// most wake-ups one cycle has seen (growBucket), not to the number of
+	// tickers.
 	tickers []Ticker
 	busy    []bool
 	wakeAt  []Time // for sleeping tickers: the pending wake-up, or Never
@@ -91,7 +91,7 @@ type Engine struct {
 	wheel   [][]int32
 	inWheel int
 	farWake wakeHandler
-	// bucketCap is the capacity a wheel bucket gets when it must grow.
+	// bucketCap is every wheel bucket's capacity (see growBucket).
 	bucketCap int
 
 	// With TickByID, busy tickers are a bit set instead of the active
@@ -183,25 +183,26 @@ func (e *Engine) Wake(id int32, at Time) {
 	}
 	b := &e.wheel[at&(wheelSize-1)]
 	if len(*b) == cap(*b) {
-		e.growBucket(b)
+		e.growBucket()
 	}
 	*b = append(*b, id)
 	e.inWheel++
 }
 
-// growBucket makes room in a full wheel bucket. A bucket is made with the
-// largest capacity any bucket has needed so far, and one outgrowing that
-// doubles it: every bucket then reaches the busiest cycle's size after a
-// few allocations, and none is sized by the number of tickers.
-func (e *Engine) growBucket(b *[]int32) {
-	c := max(e.bucketCap, 8)
-	if cap(*b) >= c {
-		c = 2 * cap(*b)
+// growBucket makes room in a full wheel bucket. The buckets share one
+// array, bucketCap entries each, and the first to outgrow it doubles them
+// all at once: a bucket growing on its own would allocate the first time
+// it met the busiest cycle's wake-ups, which in a long steady run happens
+// now and then for ever, and the shared array costs one allocation per
+// doubling. Each holds at most twice the busiest cycle's wake-ups, so none
+// is sized by the number of tickers.
+func (e *Engine) growBucket() {
+	c := max(2*e.bucketCap, 8)
+	nb := make([]int32, wheelSize*c)
+	for i, b := range e.wheel {
+		e.wheel[i] = append(nb[i*c:i*c:(i+1)*c], b...)
 	}
 	e.bucketCap = c
-	nb := make([]int32, len(*b), c)
-	copy(nb, *b)
-	*b = nb
 }
 
 // Activate wakes ticker id at the first cycle that has not ticked yet.

@@ -38,6 +38,9 @@ type NIU struct {
 	curIdx int32
 	credit []int
 	vcRR   int
+	// injWait is set when injection stopped for want of a credit: the
+	// NIU then sleeps until one arrives instead of looking every cycle.
+	injWait bool
 
 	ej        []ejVC
 	ejN       int
@@ -69,12 +72,11 @@ type ring struct {
 func (r *ring) push(v int32) {
 	if r.n == len(r.buf) {
 		nb := make([]int32, max(8, 2*len(r.buf)))
-		for i := 0; i < r.n; i++ {
-			nb[i] = r.buf[(r.head+i)%len(r.buf)]
-		}
+		k := copy(nb, r.buf[r.head:])
+		copy(nb[k:], r.buf[:r.head])
 		r.buf, r.head = nb, 0
 	}
-	r.buf[(r.head+r.n)%len(r.buf)] = v
+	r.buf[wrap(r.head+r.n, len(r.buf))] = v
 	r.n++
 }
 
@@ -82,9 +84,18 @@ func (r *ring) front() int32 { return r.buf[r.head] }
 
 func (r *ring) pop() int32 {
 	v := r.buf[r.head]
-	r.head = (r.head + 1) % len(r.buf)
+	r.head = wrap(r.head+1, len(r.buf))
 	r.n--
 	return v
+}
+
+// wrap is i mod n for 0 <= i < 2n: the rings' indices advance by at most
+// their length, and a compare costs less than a division by a variable.
+func wrap(i, n int) int {
+	if i >= n {
+		i -= n
+	}
+	return i
 }
 
 func newNIU(f *Fabric, node int) *NIU {
@@ -109,7 +120,10 @@ func newNIU(f *Fabric, node int) *NIU {
 		n.ej[i].buf = make([]router.Flit, s.VCBuf)
 	}
 	n.id = f.Eng.Register(n)
-	n.lp.InjectCredit.SetWake(n.id)
+	// Returning credits wake the NIU only while it has something to send
+	// (see Tick): one with nothing to send collects them at its next tick,
+	// before it uses any, so collecting them late changes nothing.
+	n.lp.InjectCredit.SetWake(-1)
 	n.lp.Eject.SetWake(n.id)
 	return n
 }
@@ -171,13 +185,14 @@ func (n *NIU) Tick(now des.Time) des.Time {
 	for n.lp.InjectCredit.Ready(now) {
 		n.credit[n.lp.InjectCredit.Recv()]++
 	}
-	for n.lp.Eject.Ready(now) {
-		f := n.lp.Eject.Recv()
+	for ej := n.lp.Eject; ej.Ready(now); ej.Drop() {
+		// Copied from the channel's buffer straight into the VC's.
+		f := ej.Front()
 		vc := &n.ej[f.VC]
 		if vc.n == len(vc.buf) {
 			panic(fmt.Sprintf("%s vc%d: ejection buffer overflow (credit protocol violated)", n.Name, f.VC))
 		}
-		vc.buf[(vc.head+vc.n)%len(vc.buf)] = f
+		vc.buf[wrap(vc.head+vc.n, len(vc.buf))] = *f
 		vc.n++
 		n.ejN++
 	}
@@ -185,26 +200,54 @@ func (n *NIU) Tick(now des.Time) des.Time {
 	if !n.paused {
 		n.eject(now)
 	}
-	if n.cur >= 0 || n.pend.n > 0 || n.ejN > 0 && !n.paused && !n.ejBlocked {
+	sending := n.cur >= 0 || n.pend.n > 0
+	if sending && !n.injWait || n.ejN > 0 && !n.paused && !n.ejBlocked {
 		return now + 1
 	}
-	return min(n.lp.InjectCredit.Next(), n.lp.Eject.Next())
+	next := n.lp.Eject.Next()
+	if sending {
+		// Waiting for a credit: the next one wakes the NIU, whether it
+		// is on its way now or sent later.
+		n.lp.InjectCredit.SetWake(n.id)
+		return min(next, n.lp.InjectCredit.Next())
+	}
+	n.lp.InjectCredit.SetWake(-1)
+	return next
+}
+
+// creditsHome is, per local-input VC, the NIU's credits counting those in
+// its credit channel, on their way back or arrived: it collects them only
+// when it has something to send.
+func (n *NIU) creditsHome() []int {
+	c := append([]int(nil), n.credit...)
+	for i := range n.lp.InjectCredit.Len() {
+		c[n.lp.InjectCredit.At(i)]++
+	}
+	return c
 }
 
 func (n *NIU) inject(now des.Time) {
+	n.injWait = false
 	for sent := 0; sent < n.inW; {
 		if n.cur < 0 {
-			if n.pend.n == 0 || !n.pickVC(n.fab.pkts.get(n.pend.front())) {
+			if n.pend.n == 0 {
+				return
+			}
+			if !n.pickVC(n.fab.pkts.get(n.pend.front())) {
+				n.injWait = true
 				return
 			}
 			n.cur = n.pend.pop()
 			n.curIdx = 0
 		}
 		if n.credit[n.curVC] == 0 {
+			n.injWait = true
 			return
 		}
 		p := n.fab.pkts.get(n.cur)
-		f := router.Flit{Packet: p.ID, Index: n.curIdx, VC: n.curVC}
+		// Built in the channel's buffer, not on the stack and copied.
+		f := n.lp.Inject.Slot(now)
+		*f = router.Flit{Packet: p.ID, Index: n.curIdx, VC: n.curVC}
 		switch {
 		case n.curIdx == 0:
 			f.Head = true
@@ -231,13 +274,13 @@ func (n *NIU) inject(now des.Time) {
 			f.Word = synthWord(p.ID, 0)
 		}
 		n.curIdx++
-		f.Tail = n.curIdx == p.Len
+		tail := n.curIdx == p.Len
+		f.Tail = tail // f is not used past here: callbacks may send on the channel and move its buffer
 		n.credit[n.curVC]--
-		n.lp.Inject.Send(now, f)
 		n.Injected++
 		n.fab.Eng.Progress()
 		sent++
-		if f.Tail {
+		if tail {
 			if p.built {
 				n.queued -= int(p.Len)
 				n.admit()
@@ -270,13 +313,13 @@ func (n *NIU) pickVC(p *Packet) bool {
 		n.curVC = int8(i)
 		return true
 	}
-	for k := 0; k < v; k++ {
-		i := (n.vcRR + k) % v
+	for k, i := 0, n.vcRR; k < v; k++ {
 		if n.credit[i] > 0 {
 			n.curVC = int8(i)
-			n.vcRR = (i + 1) % v
+			n.vcRR = wrap(i+1, v)
 			return true
 		}
+		i = wrap(i+1, v)
 	}
 	return false
 }
@@ -286,23 +329,25 @@ func (n *NIU) eject(now des.Time) {
 	n.ejBlocked = false
 	for got := 0; got < n.ejW && n.ejN > 0; got++ {
 		took := false
-		for k := 0; k < v; k++ {
-			i := (n.ejRR + k) % v
+		for k, i := 0, n.ejRR; k < v; k, i = k+1, wrap(i+1, v) {
 			vc := &n.ej[i]
 			if vc.n == 0 {
 				continue
 			}
-			f := vc.buf[vc.head]
+			f := &vc.buf[vc.head]
 			if f.Head && f.Kind&^router.KindOrdered == router.KindThread && n.node != nil && !n.node.reserveContext() {
 				// No thread context: the message waits here, and
 				// behind it its VC backs up into the network.
 				continue
 			}
 			took = true
-			vc.head = (vc.head + 1) % len(vc.buf)
+			// The slot is not refilled before consume returns: its
+			// credit goes back now but arrives a cycle later at the
+			// earliest, and new flits are taken only at a Tick.
+			vc.head = wrap(vc.head+1, len(vc.buf))
 			vc.n--
 			n.ejN--
-			n.ejRR = (i + 1) % v
+			n.ejRR = wrap(i+1, v)
 			n.lp.EjectCredit.Send(now, int8(i))
 			n.Ejected++
 			n.fab.Eng.Progress()

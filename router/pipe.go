@@ -62,7 +62,10 @@ func (p *Pipe[T]) init(eng *des.Engine, lat des.Time, wake int32) {
 }
 
 // SetWake changes which ticker the pipe wakes; used when the consumer is
-// registered after the pipe is built.
+// registered after the pipe is built, or by a consumer that reads the
+// pipe only when it needs to. A negative id wakes nobody: the consumer
+// then polls the pipe, and must look for items that arrived while it
+// slept (Next).
 func (p *Pipe[T]) SetWake(id int32) { p.wake = id }
 
 // Send puts v on the pipe at cycle now.
@@ -97,7 +100,9 @@ func (p *Pipe[T]) slot(now des.Time) *T {
 			s[dueSlots] |= p.bit
 		}
 	}
-	p.eng.Wake(p.wake, at)
+	if p.wake >= 0 {
+		p.eng.Wake(p.wake, at)
+	}
 	return &e.v
 }
 
@@ -108,6 +113,19 @@ func (p *Pipe[T]) drop() {
 	p.head = (p.head + 1) & int32(len(p.buf)-1)
 	p.n--
 }
+
+// Slot puts an item on the pipe at cycle now and returns where its value
+// goes, for a sender that builds the item in place (see slot).
+func (p *Pipe[T]) Slot(now des.Time) *T { return p.slot(now) }
+
+// Front is the oldest item, in place, and Drop removes it; call them
+// only when Ready. A consumer that stores items elsewhere copies them
+// from the pipe's buffer straight to their place with these, instead of
+// through a value on the stack as Recv returns it.
+func (p *Pipe[T]) Front() *T { return p.front() }
+
+// Drop removes the oldest item; see Front.
+func (p *Pipe[T]) Drop() { p.drop() }
 
 // Ready reports whether an item has arrived by cycle now.
 func (p *Pipe[T]) Ready(now des.Time) bool { return p.n > 0 && p.buf[p.head].at <= now }
@@ -127,6 +145,10 @@ func (p *Pipe[T]) Next() des.Time {
 	}
 	return p.buf[p.head].at
 }
+
+// At is the i-th oldest item (0 is the front), for checks that look at
+// what is in flight without taking it.
+func (p *Pipe[T]) At(i int) T { return p.buf[(int(p.head)+i)&(len(p.buf)-1)].v }
 
 // Len is the number of items in flight.
 func (p *Pipe[T]) Len() int { return int(p.n) }

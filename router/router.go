@@ -277,7 +277,9 @@ func (r *Router) attach() {
 			c.Reserve(min(credits, (int(c.lat)+1)*out.width))
 		}
 		if c := in.credits; c != nil && p == mesh.Local {
-			c.Reserve(min(credits, (int(c.lat)+1)*in.width))
+			// The NIU leaves credits in the channel while it has
+			// nothing to send, so it may hold all of them.
+			c.Reserve(credits)
 		}
 	}
 }
