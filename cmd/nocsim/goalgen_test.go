@@ -55,6 +55,7 @@ func TestGoalGenBadInput(t *testing.T) {
 	}{
 		{[]string{"goal", "gen", "--op", "bogus", "--alg", "x", "--procs", "4", "--size", "1"}, "--op"},
 		{[]string{"goal", "gen", "--op", "bcast", "--alg", "ring", "--procs", "4", "--size", "1"}, "--alg"},
+		{[]string{"goal", "gen", "--op", "barrier", "--alg", "tree4_scatter", "--procs", "4"}, "has no GOAL schedule"},
 		{[]string{"goal", "gen", "--op", "bcast", "--alg", "flat", "--procs", "4"}, "--size"},
 		{[]string{"goal", "gen", "--alg", "flat", "--procs", "4", "--size", "1"}, "--op"},
 		{base("--procs", "0"), "--procs"},
