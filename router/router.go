@@ -62,25 +62,48 @@ func (r *Router) burstLen(vc *inVC, limit int) int {
 
 type inPort struct {
 	flits   *Pipe[Flit] // from upstream; nil on a mesh edge
-	credits *Pipe[int8] // to upstream
+	credits *Pipe[int8] // to upstream, unless up is set
 	width   int         // flits it may send through the switch per cycle
 	rr      int         // VC first in line for the switch
+	// up, if set, replaces credits on a link whose credit delay is below
+	// creditSlots: the upstream router's ring of credits on their way
+	// back (outPort.back), with its signal bits (upSig, upBit) and id.
+	up    *[creditSlots][MaxVCs]uint8
+	upSig *[dueSlots + 1]uint16
+	upBit uint16
+	upID  int32
+	upLat int32
 }
+
+// creditSlots bounds the credit delay a link's credits may have to go
+// through a ring of per-VC counts (outPort.back) instead of a Pipe: a
+// credit sent at cycle t lands in slot (t+delay) mod creditSlots, and the
+// receiver empties that slot in the cycle it arrives (its signal bit
+// makes it tick then), so the delay must be below creditSlots for the
+// slots in use never to overlap. A power of two.
+const creditSlots = 4
 
 // outPort keeps its per-VC state in small arrays inside the router, not
 // in slices of their own, so that allocation reads no slice headers and
 // touches no cache lines beyond the router's.
 type outPort struct {
 	flits   *Pipe[Flit]   // to downstream; nil on a mesh edge
-	credits *Pipe[int8]   // from downstream
+	credits *Pipe[int8]   // from downstream; nil if back carries them
 	credit  [MaxVCs]int16 // free downstream buffer slots per VC (vc_buf <= 1024)
-	owner   [MaxVCs]int8  // input VC (port*VCs+vc) holding each output VC, -1 if free
-	held    uint16        // bit c set while output VC c has an owner
-	width   int
-	vaRR    int // input VC first in line for the next VC grant
-	vcRR    int // output VC first in line (vc_alloc = round_robin)
-	saRR    int
-	sent    uint64 // flits sent, for link utilisation
+	// back is the credits on their way back from downstream, per VC, by
+	// arrival cycle mod creditSlots, on a link with a short credit delay
+	// (see inPort.up): a credit then costs the sender two increments in
+	// this router's memory and the receiver a few adds, with no channel
+	// buffer to go through. At most a cycle's sends of one VC (the
+	// link's width, <= 16) arrive in a cycle.
+	back  [creditSlots][MaxVCs]uint8
+	owner [MaxVCs]int8 // input VC (port*VCs+vc) holding each output VC, -1 if free
+	held  uint16       // bit c set while output VC c has an owner
+	width int
+	vaRR  int // input VC first in line for the next VC grant
+	vcRR  int // output VC first in line (vc_alloc = round_robin)
+	saRR  int
+	sent  uint64 // flits sent, for link utilisation
 }
 
 // Stats are a router's cumulative counters.
@@ -327,6 +350,16 @@ func (r *Router) receive(now des.Time) {
 	for cm := m >> 8; cm != 0; cm &= cm - 1 {
 		p := bits.TrailingZeros16(cm)
 		op := &r.out[p]
+		if op.credits == nil {
+			// A short credit delay: the signal bit says this cycle's
+			// slot has some.
+			b := &op.back[now&(creditSlots-1)]
+			for i := range v {
+				op.credit[i] += int16(b[i])
+				b[i] = 0
+			}
+			continue
+		}
 		for op.credits.Ready(now) {
 			op.credit[op.credits.Recv()]++
 		}
@@ -404,7 +437,11 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 	if ip.rr = i + 1; ip.rr == r.vcs {
 		ip.rr = 0
 	}
-	ip.credits.Send(now, int8(i))
+	if ip.up != nil {
+		r.creditBack(now, ip, i)
+	} else {
+		ip.credits.Send(now, int8(i))
+	}
 	out := op.flits.slot(now)
 	*out = *f
 	out.VC = vc.outVC
@@ -431,6 +468,40 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 			r.routeMask |= 1 << k
 		}
 	}
+}
+
+// creditBack returns a credit for VC i of input port ip over its ring
+// (inPort.up), waking the upstream router for the arrival cycle as
+// Pipe.slot would.
+func (r *Router) creditBack(now des.Time, ip *inPort, i int) {
+	at := now + des.Time(ip.upLat)
+	ip.up[at&(creditSlots-1)][i]++
+	s := ip.upSig
+	old := s[at&(dueSlots-1)]
+	s[at&(dueSlots-1)] = old | ip.upBit
+	if old == 0 {
+		r.eng.Wake(ip.upID, at)
+	}
+}
+
+// creditsBack is the number of credits for VC vc on their way back to
+// output port p.
+func (r *Router) creditsBack(p mesh.Port, vc int) int {
+	op := &r.out[p]
+	if op.credits != nil {
+		c := 0
+		for i := range op.credits.Len() {
+			if int(op.credits.At(i)) == vc {
+				c++
+			}
+		}
+		return c
+	}
+	c := 0
+	for _, b := range op.back {
+		c += int(b[vc])
+	}
+	return c
 }
 
 // describe reports every input VC that holds flits, and why it is stuck.
