@@ -62,8 +62,7 @@ func Build(eng *des.Engine, topo mesh.Topology, spec Spec) *Network {
 				d.in[q].upID, d.in[q].upLat = r.id, int32(sp.CreditDelay)
 				continue
 			}
-			credit := &r.inCredits[p]
-			credit.init(eng, sp.CreditDelay, r.id)
+			credit := NewPipe[int8](eng, sp.CreditDelay, r.id)
 			d.in[q].credits = credit
 			r.out[p].credits = credit
 		}
@@ -72,12 +71,12 @@ func Build(eng *des.Engine, topo mesh.Topology, spec Spec) *Network {
 	for i, r := range n.Routers {
 		// The channels into the router live inside it, as the links'.
 		r.inLinks[mesh.Local].init(eng, sp.InjectLatency, r.id)
-		r.inCredits[mesh.Local].init(eng, sp.CreditDelay, r.id)
+		r.localCredits.init(eng, sp.CreditDelay, r.id)
 		lp := LocalPort{
 			Inject:       &r.inLinks[mesh.Local],
 			InjectCredit: NewPipe[int8](eng, sp.CreditDelay, -1),
 			Eject:        NewPipe[Flit](eng, hop+sp.EjectLatency, -1),
-			EjectCredit:  &r.inCredits[mesh.Local],
+			EjectCredit:  &r.localCredits,
 		}
 		r.in[mesh.Local].flits = lp.Inject
 		r.in[mesh.Local].credits = lp.InjectCredit

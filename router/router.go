@@ -134,11 +134,13 @@ type Router struct {
 
 	// The channels the router consumes, kept inside it so that a tick
 	// reads them from the router's own block of memory: flits arriving
-	// at input p (in[p].flits) and credits returning to output p
-	// (out[p].credits). Build wires them; on a mesh edge they stay unused.
+	// at input p (in[p].flits) and credits returning from the NIU
+	// (out[Local].credits; links' credits come back through
+	// outPort.back, or, with a long credit delay, through channels of
+	// their own). Build wires them; on a mesh edge they stay unused.
 	// A Pipe is 64 bytes, so each is one cache line.
-	inLinks   [mesh.NumPorts]Pipe[Flit]
-	inCredits [mesh.NumPorts]Pipe[int8]
+	inLinks      [mesh.NumPorts]Pipe[Flit]
+	localCredits Pipe[int8]
 
 	// burst is link_flits_per_cycle: the most flits one input VC sends
 	// through the switch per cycle.
