@@ -2,6 +2,7 @@ package router
 
 import (
 	"fmt"
+	"math/bits"
 	"strings"
 
 	"nocsim/des"
@@ -51,10 +52,16 @@ func Build(eng *des.Engine, topo mesh.Topology, spec Spec) *Network {
 			}
 			d := n.Routers[j]
 			q := p.Opposite()
-			link := &d.inLinks[q]
-			link.init(eng, hop+sp.LinkLatency, d.id)
-			r.out[p].flits = link
-			d.in[q].flits = link
+			if lat := hop + sp.LinkLatency; sp.linkWidth() == 1 && lat >= 1 && lat < linkSlots {
+				// The default spec's links: through d's ring.
+				op := &r.out[p]
+				op.down, op.downQ, op.downBit = d, int8(q-1), 1<<q
+				r.linkLat = lat
+			} else {
+				link := NewPipe[Flit](eng, hop+sp.LinkLatency, d.id)
+				r.out[p].flits = link
+				d.in[q].flits = link
+			}
 			if sp.CreditDelay < creditSlots {
 				// The short delay of nearly every spec: credits go
 				// through a ring of counts in r (outPort.back).
@@ -70,10 +77,10 @@ func Build(eng *des.Engine, topo mesh.Topology, spec Spec) *Network {
 	n.Local = make([]LocalPort, len(n.Routers))
 	for i, r := range n.Routers {
 		// The channels into the router live inside it, as the links'.
-		r.inLinks[mesh.Local].init(eng, sp.InjectLatency, r.id)
+		r.localLink.init(eng, sp.InjectLatency, r.id)
 		r.localCredits.init(eng, sp.CreditDelay, r.id)
 		lp := LocalPort{
-			Inject:       &r.inLinks[mesh.Local],
+			Inject:       &r.localLink,
 			InjectCredit: NewPipe[int8](eng, sp.CreditDelay, -1),
 			Eject:        NewPipe[Flit](eng, hop+sp.EjectLatency, -1),
 			EjectCredit:  &r.localCredits,
@@ -114,6 +121,8 @@ func (n *Network) Buffered() int {
 		for p := mesh.North; p < mesh.NumPorts; p++ {
 			if r.in[p].flits != nil {
 				t += r.in[p].flits.Len()
+			} else {
+				t += bits.OnesCount8(r.lfull[p-1])
 			}
 		}
 		t += r.in[mesh.Local].flits.Len() + r.out[mesh.Local].flits.Len()
@@ -147,7 +156,7 @@ func (n *Network) LinkCounts(dst []uint64) []uint64 {
 	}
 	for _, r := range n.Routers {
 		for p := mesh.North; p < mesh.NumPorts; p++ {
-			if r.out[p].flits != nil {
+			if r.linked(p) {
 				dst = append(dst, r.out[p].sent)
 			}
 		}
@@ -164,7 +173,7 @@ func (n *Network) LinkVCCounts(dst []uint64) []uint64 {
 	}
 	for _, r := range n.Routers {
 		for p := mesh.North; p < mesh.NumPorts; p++ {
-			if r.out[p].flits != nil {
+			if r.linked(p) {
 				dst = append(dst, r.sentVC[int(p)*r.vcs:int(p+1)*r.vcs]...)
 			}
 		}
@@ -188,7 +197,7 @@ func (n *Network) Links() []Link {
 	}
 	for i, r := range n.Routers {
 		for p := mesh.North; p < mesh.NumPorts; p++ {
-			if r.out[p].flits != nil {
+			if r.linked(p) {
 				j, _ := n.Topo.Neighbor(i, p)
 				ls = append(ls, Link{From: i, To: j, Dir: p})
 			}
@@ -226,8 +235,11 @@ func (n *Network) CheckQuiescent() error {
 			if c := r.in[p].flits; c != nil && c.Len() != 0 {
 				return fmt.Errorf("%s in %v: %d flits in flight", r.Name, p, c.Len())
 			}
+			if p != mesh.Local && r.lfull[p-1] != 0 {
+				return fmt.Errorf("%s in %v: flits in flight", r.Name, p)
+			}
 			op := &r.out[p]
-			if op.flits == nil {
+			if !r.linked(p) {
 				continue
 			}
 			for v := range n.Spec.VCs {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 	"strings"
+	"unsafe"
 
 	"nocsim/des"
 	"nocsim/mesh"
@@ -83,6 +84,16 @@ type inPort struct {
 // slots in use never to overlap. A power of two.
 const creditSlots = 4
 
+// linkSlots is the slots of a ring link (Router.lring): links one flit
+// wide with a delay below it go through one. A power of two.
+const linkSlots = 4
+
+// linkSlot is one flit of a ring link, padded to half a line.
+type linkSlot struct {
+	f Flit
+	_ [32 - unsafe.Sizeof(Flit{})]byte
+}
+
 // outPort keeps its per-VC state in small arrays inside the router, not
 // in slices of their own, so that allocation reads no slice headers and
 // touches no cache lines beyond the router's.
@@ -90,6 +101,12 @@ type outPort struct {
 	flits   *Pipe[Flit]   // to downstream; nil on a mesh edge
 	credits *Pipe[int8]   // from downstream; nil if back carries them
 	credit  [MaxVCs]int16 // free downstream buffer slots per VC (vc_buf <= 1024)
+	// down, if set, replaces flits on a link through the downstream
+	// router's ring (Router.lring): downQ is its input port minus one,
+	// downBit that port's signal bit.
+	down    *Router
+	downQ   int8
+	downBit uint16
 	// back is the credits on their way back from downstream, per VC, by
 	// arrival cycle mod creditSlots, on a link with a short credit delay
 	// (see inPort.up): a credit then costs the sender two increments in
@@ -132,15 +149,20 @@ type Router struct {
 	vcs        int    // spec.VCs
 	eng        *des.Engine
 
-	// The channels the router consumes, kept inside it so that a tick
-	// reads them from the router's own block of memory: flits arriving
-	// at input p (in[p].flits) and credits returning from the NIU
-	// (out[Local].credits; links' credits come back through
-	// outPort.back, or, with a long credit delay, through channels of
-	// their own). Build wires them; on a mesh edge they stay unused.
-	// A Pipe is 64 bytes, so each is one cache line.
-	inLinks      [mesh.NumPorts]Pipe[Flit]
+	// The channels from the NIU, kept inside the router so that a tick
+	// reads them from its own block of memory: flits injected
+	// (in[Local].flits) and ejection credits (out[Local].credits). A
+	// Pipe is 64 bytes, so each is one cache line.
+	localLink    Pipe[Flit]
 	localCredits Pipe[int8]
+	// lring is the flits arriving on input link p (lring[p-1]) by arrival
+	// cycle mod linkSlots, on links one flit wide whose delay is below
+	// linkSlots (the default spec's): the sender writes each flit
+	// straight into its slot (see landing), so that a flit costs one line
+	// here at each end, with no channel state or buffer to go through.
+	// Slots are 32 bytes, so none straddles a line. Links of other
+	// specs are Pipes of their own (in[p].flits); on a mesh edge, nothing.
+	lring [mesh.NumPorts - 1][linkSlots]linkSlot
 
 	// burst is link_flits_per_cycle: the most flits one input VC sends
 	// through the switch per cycle.
@@ -153,14 +175,18 @@ type Router struct {
 	// bit 8+p credits on output p): by arrival cycle mod dueSlots for
 	// channels shorter than dueSlots, and in sig[dueSlots] while items
 	// are in flight for longer ones (see Pipe.sig).
-	sig   [dueSlots + 1]uint16
-	spec  *Spec
-	store []Flit // every input VC's ring, vc_buf slots each, in input-VC order
-	ivc   []inVC // input VCs by index port*VCs+vc
-	in    [mesh.NumPorts]inPort
-	out   [mesh.NumPorts]outPort
-	Stats Stats
-	trace func(node int, in, out mesh.Port, f Flit)
+	sig [dueSlots + 1]uint16
+	// lfull[p-1] has bit s set while lring[p-1][s] holds a flit.
+	lfull [mesh.NumPorts - 1]uint8
+	// linkLat is the delay of a link through lring (see ringLinks).
+	linkLat des.Time
+	spec    *Spec
+	store   []Flit // every input VC's ring, vc_buf slots each, in input-VC order
+	ivc     []inVC // input VCs by index port*VCs+vc
+	in      [mesh.NumPorts]inPort
+	out     [mesh.NumPorts]outPort
+	Stats   Stats
+	trace   func(node int, in, out mesh.Port, f Flit)
 
 	// port<<4 | VC of each input-VC index, to avoid divisions per flit
 	pvOf [64]uint8
@@ -320,30 +346,17 @@ func (r *Router) receive(now des.Time) {
 	for fm := m & 0xff; fm != 0; fm &= fm - 1 {
 		p := mesh.Port(bits.TrailingZeros16(fm))
 		ip := &r.in[p]
+		if ip.flits == nil {
+			// A ring link (an edge never signals): this cycle's slot
+			// holds the one flit it carries.
+			q, s := p-1, now&(linkSlots-1)
+			r.lfull[q] &^= 1 << s
+			r.accept(now, p, v, &r.lring[q][s].f)
+			continue
+		}
 		for ip.flits.Ready(now) {
-			// The flit moves from the channel straight into its slot,
-			// with no copy on the stack (see Pipe.slot).
-			f := ip.flits.front()
-			k := int(p)*v + int(f.VC)
-			vc := &r.ivc[k]
-			if vc.n == 0 {
-				vc.since = now
-				r.fullMask |= 1 << k
-				if vc.state == vcIdle {
-					r.routeMask |= 1 << k
-				}
-			}
-			if vc.n == r.depth {
-				panic(fmt.Sprintf("%s in %v vc%d: buffer overflow (credit protocol violated)", r.Name, p, f.VC))
-			}
-			i := vc.head + vc.n
-			if i >= r.depth {
-				i -= r.depth
-			}
-			r.store[vc.base+int32(i)] = *f
-			vc.n++
+			r.accept(now, p, v, ip.flits.front())
 			ip.flits.drop()
-			r.flits++
 		}
 		if ip.flits.n == 0 {
 			r.sig[dueSlots] &^= 1 << p
@@ -369,6 +382,34 @@ func (r *Router) receive(now des.Time) {
 			r.sig[dueSlots] &^= 1 << (8 + p)
 		}
 	}
+}
+
+// accept moves an arriving flit from its channel straight into its slot
+// in the input VC, with no copy on the stack (see Pipe.slot).
+func (r *Router) accept(now des.Time, p mesh.Port, v int, f *Flit) {
+	k := int(p)*v + int(f.VC)
+	vc := &r.ivc[k]
+	if vc.n == 0 {
+		vc.since = now
+		r.fullMask |= 1 << k
+		if vc.state == vcIdle {
+			r.routeMask |= 1 << k
+		}
+	}
+	if vc.n == r.depth {
+		r.overflow(p, f.VC)
+	}
+	i := vc.head + vc.n
+	if i >= r.depth {
+		i -= r.depth
+	}
+	r.store[vc.base+int32(i)] = *f
+	vc.n++
+	r.flits++
+}
+
+func (r *Router) overflow(p mesh.Port, vc int8) {
+	panic(fmt.Sprintf("%s in %v vc%d: buffer overflow (credit protocol violated)", r.Name, p, vc))
 }
 
 // route advances heads through route computation. The routing function
@@ -444,7 +485,12 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 	} else {
 		ip.credits.Send(now, int8(i))
 	}
-	out := op.flits.slot(now)
+	var out *Flit
+	if d := op.down; d != nil {
+		out = d.landing(now+r.linkLat, op.downQ, op.downBit)
+	} else {
+		out = op.flits.slot(now)
+	}
 	*out = *f
 	out.VC = vc.outVC
 	tail := f.Tail
@@ -471,6 +517,47 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 		}
 	}
 }
+
+// landing is where a flit arriving at cycle at on ring link q+1 goes
+// (Router.lring); it wakes the router for that cycle as Pipe.slot would.
+func (r *Router) landing(at des.Time, q int8, bit uint16) *Flit {
+	s := at & (linkSlots - 1)
+	if r.lfull[q]&(1<<s) != 0 {
+		panic(fmt.Sprintf("%s in %v: two flits arrive in cycle %d", r.Name, mesh.Port(q+1), at))
+	}
+	r.lfull[q] |= 1 << s
+	old := r.sig[at&(dueSlots-1)]
+	r.sig[at&(dueSlots-1)] = old | bit
+	if old == 0 {
+		r.eng.Wake(r.id, at)
+	}
+	return &r.lring[q][s].f
+}
+
+// linkFlits is the number of flits on VC vc on their way to input port p.
+func (r *Router) linkFlits(p mesh.Port, vc int) int {
+	c := 0
+	if l := r.in[p].flits; l != nil {
+		for i := range l.Len() {
+			if int(l.At(i).VC) == vc {
+				c++
+			}
+		}
+		return c
+	}
+	if p == mesh.Local {
+		return 0
+	}
+	for s, sl := range r.lring[p-1] {
+		if r.lfull[p-1]&(1<<s) != 0 && int(sl.f.VC) == vc {
+			c++
+		}
+	}
+	return c
+}
+
+// linked reports whether output port p has a link (it is not on an edge).
+func (r *Router) linked(p mesh.Port) bool { return r.out[p].flits != nil || r.out[p].down != nil }
 
 // creditBack returns a credit for VC i of input port ip over its ring
 // (inPort.up), waking the upstream router for the arrival cycle as

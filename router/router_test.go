@@ -160,13 +160,13 @@ func testCreditConservation(t *testing.T, rate int, delay des.Time) {
 			for i, r := range b.net.Routers {
 				for p := mesh.North; p < mesh.NumPorts; p++ {
 					op := &r.out[p]
-					if op.flits == nil {
+					if !r.linked(p) {
 						continue
 					}
 					j, _ := b.m.Neighbor(i, p)
 					down := b.net.Routers[j]
 					for v := range spec.VCs {
-						check(now, r.Name+" out "+p.String(), int(op.credit[v]), pipeFlits(op.flits, int8(v)), int(down.inVC(p.Opposite(), v).n), r.creditsBack(p, v))
+						check(now, r.Name+" out "+p.String(), int(op.credit[v]), down.linkFlits(p.Opposite(), v), int(down.inVC(p.Opposite(), v).n), r.creditsBack(p, v))
 					}
 				}
 				// The NIU ends: injection into the router, ejection to a
