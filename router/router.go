@@ -195,9 +195,14 @@ type Router struct {
 	// saN[o] input-VC indices from saQ[o*saStride]. The lists are packed
 	// by the most requests one output can get in a cycle (saStride, the
 	// inputs' widths summed), so that a cycle's requests share a line.
+	// saQ is saBuf unless the widths need more (up to NumPorts *
+	// maxSwitchReqs): a buffer for the widest spec would take a sixth
+	// of the router, and on a large mesh the routers' size is what
+	// decides how many fit the caches.
 	saN      [mesh.NumPorts]uint8
 	saStride int
-	saQ      [int(mesh.NumPorts) * maxSwitchReqs]int8
+	saQ      []int8
+	saBuf    [64]int8
 
 	// Cold state.
 	// cls is the topology's class routing, if it has one (a ring's
@@ -245,6 +250,10 @@ func newRouter(eng *des.Engine, spec *Spec, topo mesh.Topology, node int) *Route
 	r.out[mesh.Local].width = spec.EjectWidth
 	for p := range mesh.NumPorts {
 		r.saStride += r.in[p].width
+	}
+	r.saQ = r.saBuf[:]
+	if n := int(mesh.NumPorts) * r.saStride; n > len(r.saBuf) {
+		r.saQ = make([]int8, n)
 	}
 	return r
 }
