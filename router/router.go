@@ -158,7 +158,7 @@ type Router struct {
 	// lring is the flits arriving on input link p (lring[p-1]) by arrival
 	// cycle mod linkSlots, on links one flit wide whose delay is below
 	// linkSlots (the default spec's): the sender writes each flit
-	// straight into its slot (see landing), so that a flit costs one line
+	// straight into its slot (see send), so that a flit costs one line
 	// here at each end, with no channel state or buffer to go through.
 	// Slots are 32 bytes, so none straddles a line. Links of other
 	// specs are Pipes of their own (in[p].flits); on a mesh edge, nothing.
@@ -358,9 +358,30 @@ func (r *Router) receive(now des.Time) {
 		if ip.flits == nil {
 			// A ring link (an edge never signals): this cycle's slot
 			// holds the one flit it carries.
+			// accept, written out: this is the path nearly every flit
+			// takes, and the call is not inlined.
 			q, s := p-1, now&(linkSlots-1)
 			r.lfull[q] &^= 1 << s
-			r.accept(now, p, v, &r.lring[q][s].f)
+			f := &r.lring[q][s].f
+			k := int(p)*v + int(f.VC)
+			vc := &r.ivc[k]
+			if vc.n == 0 {
+				vc.since = now
+				r.fullMask |= 1 << k
+				if vc.state == vcIdle {
+					r.routeMask |= 1 << k
+				}
+			}
+			if vc.n == r.depth {
+				r.overflow(p, f.VC)
+			}
+			i := vc.head + vc.n
+			if i >= r.depth {
+				i -= r.depth
+			}
+			r.store[vc.base+int32(i)] = *f
+			vc.n++
+			r.flits++
 			continue
 		}
 		for ip.flits.Ready(now) {
@@ -489,14 +510,37 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 	if ip.rr = i + 1; ip.rr == r.vcs {
 		ip.rr = 0
 	}
+	// The credit goes back, and the flit forward, through rings when
+	// the links have them (inPort.up, outPort.down), each waking its
+	// receiver for the arrival cycle as Pipe.slot would. Written out
+	// here, not in calls of their own: nearly every flit takes these
+	// paths, and such calls are not inlined.
 	if ip.up != nil {
-		r.creditBack(now, ip, i)
+		at := now + des.Time(ip.upLat)
+		ip.up[at&(creditSlots-1)][i]++
+		s := ip.upSig
+		old := s[at&(dueSlots-1)]
+		s[at&(dueSlots-1)] = old | ip.upBit
+		if old == 0 {
+			r.eng.Wake(ip.upID, at)
+		}
 	} else {
 		ip.credits.Send(now, int8(i))
 	}
 	var out *Flit
 	if d := op.down; d != nil {
-		out = d.landing(now+r.linkLat, op.downQ, op.downBit)
+		at := now + r.linkLat
+		s, q := at&(linkSlots-1), op.downQ
+		if d.lfull[q]&(1<<s) != 0 {
+			d.collide(q, at)
+		}
+		d.lfull[q] |= 1 << s
+		old := d.sig[at&(dueSlots-1)]
+		d.sig[at&(dueSlots-1)] = old | op.downBit
+		if old == 0 {
+			d.eng.Wake(d.id, at)
+		}
+		out = &d.lring[q][s].f
 	} else {
 		out = op.flits.slot(now)
 	}
@@ -527,20 +571,10 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 	}
 }
 
-// landing is where a flit arriving at cycle at on ring link q+1 goes
-// (Router.lring); it wakes the router for that cycle as Pipe.slot would.
-func (r *Router) landing(at des.Time, q int8, bit uint16) *Flit {
-	s := at & (linkSlots - 1)
-	if r.lfull[q]&(1<<s) != 0 {
-		panic(fmt.Sprintf("%s in %v: two flits arrive in cycle %d", r.Name, mesh.Port(q+1), at))
-	}
-	r.lfull[q] |= 1 << s
-	old := r.sig[at&(dueSlots-1)]
-	r.sig[at&(dueSlots-1)] = old | bit
-	if old == 0 {
-		r.eng.Wake(r.id, at)
-	}
-	return &r.lring[q][s].f
+// collide reports two flits arriving on ring link q+1 in one cycle,
+// which a link one flit wide cannot carry.
+func (r *Router) collide(q int8, at des.Time) {
+	panic(fmt.Sprintf("%s in %v: two flits arrive in cycle %d", r.Name, mesh.Port(q+1), at))
 }
 
 // linkFlits is the number of flits on VC vc on their way to input port p.
@@ -567,20 +601,6 @@ func (r *Router) linkFlits(p mesh.Port, vc int) int {
 
 // linked reports whether output port p has a link (it is not on an edge).
 func (r *Router) linked(p mesh.Port) bool { return r.out[p].flits != nil || r.out[p].down != nil }
-
-// creditBack returns a credit for VC i of input port ip over its ring
-// (inPort.up), waking the upstream router for the arrival cycle as
-// Pipe.slot would.
-func (r *Router) creditBack(now des.Time, ip *inPort, i int) {
-	at := now + des.Time(ip.upLat)
-	ip.up[at&(creditSlots-1)][i]++
-	s := ip.upSig
-	old := s[at&(dueSlots-1)]
-	s[at&(dueSlots-1)] = old | ip.upBit
-	if old == 0 {
-		r.eng.Wake(ip.upID, at)
-	}
-}
 
 // creditsBack is the number of credits for VC vc on their way back to
 // output port p.
