@@ -236,7 +236,7 @@ func (n *Network) CheckQuiescent() error {
 				return fmt.Errorf("%s in %v: %d flits in flight", r.Name, p, c.Len())
 			}
 			if p != mesh.Local && r.lfull[p-1] != 0 {
-				return fmt.Errorf("%s in %v: flits in flight", r.Name, p)
+				return fmt.Errorf("%s in %v: %d flits in flight", r.Name, p, bits.OnesCount8(r.lfull[p-1]))
 			}
 			op := &r.out[p]
 			if !r.linked(p) {

@@ -178,7 +178,7 @@ type Router struct {
 	sig [dueSlots + 1]uint16
 	// lfull[p-1] has bit s set while lring[p-1][s] holds a flit.
 	lfull [mesh.NumPorts - 1]uint8
-	// linkLat is the delay of a link through lring (see ringLinks).
+	// linkLat is the delay of this router's links through rings (Build).
 	linkLat des.Time
 	spec    *Spec
 	store   []Flit // every input VC's ring, vc_buf slots each, in input-VC order
@@ -357,9 +357,9 @@ func (r *Router) receive(now des.Time) {
 		ip := &r.in[p]
 		if ip.flits == nil {
 			// A ring link (an edge never signals): this cycle's slot
-			// holds the one flit it carries.
-			// accept, written out: this is the path nearly every flit
-			// takes, and the call is not inlined.
+			// holds the one flit it carries. accept, written out:
+			// nearly every flit takes this path, and the call is not
+			// inlined.
 			q, s := p-1, now&(linkSlots-1)
 			r.lfull[q] &^= 1 << s
 			f := &r.lring[q][s].f
