@@ -10,10 +10,12 @@ import (
 // past it: the bound (sender's width times latency+1, at most the credits)
 // holds. Long delays (at or beyond dueSlots) take the other tracking path
 // (the in-flight mask, sig[dueSlots]); every flit must still arrive and every credit come
-// home (b.run checks quiescence).
+// home (b.run checks quiescence). One-flit links with short delays go
+// through rings, not channels (Router.lring, outPort.back), and links 16
+// flits wide need a switch request list beyond the router's own (saBuf).
 func TestChannelsStayWithinReserve(t *testing.T) {
 	for _, c := range []struct{ width, link, credit int }{
-		{1, 1, 1}, {2, 1, 2}, {1, dueSlots - 1, dueSlots}, {2, dueSlots + 4, 1}, {3, 2, dueSlots + 1},
+		{1, 1, 1}, {2, 1, 2}, {1, dueSlots - 1, dueSlots}, {2, dueSlots + 4, 1}, {3, 2, dueSlots + 1}, {16, 1, 1},
 	} {
 		t.Run(fmt.Sprintf("width=%d/link=%d/credit=%d", c.width, c.link, c.credit), func(t *testing.T) {
 			spec := DefaultSpec()

@@ -19,10 +19,10 @@ func TestChannelsFillOneLineEach(t *testing.T) {
 	}
 	b := newBench(t, 3, 3, DefaultSpec())
 	for _, r := range b.net.Routers {
-		if p := uintptr(unsafe.Pointer(&r.inLinks)); p%64 != 0 {
+		if p := uintptr(unsafe.Pointer(&r.localLink)); p%64 != 0 {
 			t.Errorf("%s's channels at %#x, not on a line", r.Name, p)
 		}
-		if p := uintptr(unsafe.Pointer(&r.inCredits)); p%64 != 0 {
+		if p := uintptr(unsafe.Pointer(&r.localCredits)); p%64 != 0 {
 			t.Errorf("%s's credit channels at %#x, not on a line", r.Name, p)
 		}
 	}

@@ -2,6 +2,7 @@ package router
 
 import (
 	"fmt"
+	"math/bits"
 	"strings"
 
 	"nocsim/des"
@@ -51,12 +52,24 @@ func Build(eng *des.Engine, topo mesh.Topology, spec Spec) *Network {
 			}
 			d := n.Routers[j]
 			q := p.Opposite()
-			link := &d.inLinks[q]
-			link.init(eng, hop+sp.LinkLatency, d.id)
-			r.out[p].flits = link
-			d.in[q].flits = link
-			credit := &r.inCredits[p]
-			credit.init(eng, sp.CreditDelay, r.id)
+			if lat := hop + sp.LinkLatency; sp.linkWidth() == 1 && lat >= 1 && lat < linkSlots {
+				// The default spec's links: through d's ring.
+				op := &r.out[p]
+				op.down, op.downQ, op.downBit = d, int8(q-1), 1<<q
+				r.linkLat = lat
+			} else {
+				link := NewPipe[Flit](eng, hop+sp.LinkLatency, d.id)
+				r.out[p].flits = link
+				d.in[q].flits = link
+			}
+			if sp.CreditDelay < creditSlots {
+				// The short delay of nearly every spec: credits go
+				// through a ring of counts in r (outPort.back).
+				d.in[q].up, d.in[q].upSig, d.in[q].upBit = &r.out[p].back, &r.sig, 1<<(8+p)
+				d.in[q].upID, d.in[q].upLat = r.id, int32(sp.CreditDelay)
+				continue
+			}
+			credit := NewPipe[int8](eng, sp.CreditDelay, r.id)
 			d.in[q].credits = credit
 			r.out[p].credits = credit
 		}
@@ -64,13 +77,13 @@ func Build(eng *des.Engine, topo mesh.Topology, spec Spec) *Network {
 	n.Local = make([]LocalPort, len(n.Routers))
 	for i, r := range n.Routers {
 		// The channels into the router live inside it, as the links'.
-		r.inLinks[mesh.Local].init(eng, sp.InjectLatency, r.id)
-		r.inCredits[mesh.Local].init(eng, sp.CreditDelay, r.id)
+		r.localLink.init(eng, sp.InjectLatency, r.id)
+		r.localCredits.init(eng, sp.CreditDelay, r.id)
 		lp := LocalPort{
-			Inject:       &r.inLinks[mesh.Local],
+			Inject:       &r.localLink,
 			InjectCredit: NewPipe[int8](eng, sp.CreditDelay, -1),
 			Eject:        NewPipe[Flit](eng, hop+sp.EjectLatency, -1),
-			EjectCredit:  &r.inCredits[mesh.Local],
+			EjectCredit:  &r.localCredits,
 		}
 		r.in[mesh.Local].flits = lp.Inject
 		r.in[mesh.Local].credits = lp.InjectCredit
@@ -108,6 +121,8 @@ func (n *Network) Buffered() int {
 		for p := mesh.North; p < mesh.NumPorts; p++ {
 			if r.in[p].flits != nil {
 				t += r.in[p].flits.Len()
+			} else {
+				t += bits.OnesCount8(r.lfull[p-1])
 			}
 		}
 		t += r.in[mesh.Local].flits.Len() + r.out[mesh.Local].flits.Len()
@@ -141,7 +156,7 @@ func (n *Network) LinkCounts(dst []uint64) []uint64 {
 	}
 	for _, r := range n.Routers {
 		for p := mesh.North; p < mesh.NumPorts; p++ {
-			if r.out[p].flits != nil {
+			if r.linked(p) {
 				dst = append(dst, r.out[p].sent)
 			}
 		}
@@ -158,7 +173,7 @@ func (n *Network) LinkVCCounts(dst []uint64) []uint64 {
 	}
 	for _, r := range n.Routers {
 		for p := mesh.North; p < mesh.NumPorts; p++ {
-			if r.out[p].flits != nil {
+			if r.linked(p) {
 				dst = append(dst, r.sentVC[int(p)*r.vcs:int(p+1)*r.vcs]...)
 			}
 		}
@@ -182,7 +197,7 @@ func (n *Network) Links() []Link {
 	}
 	for i, r := range n.Routers {
 		for p := mesh.North; p < mesh.NumPorts; p++ {
-			if r.out[p].flits != nil {
+			if r.linked(p) {
 				j, _ := n.Topo.Neighbor(i, p)
 				ls = append(ls, Link{From: i, To: j, Dir: p})
 			}
@@ -220,14 +235,17 @@ func (n *Network) CheckQuiescent() error {
 			if c := r.in[p].flits; c != nil && c.Len() != 0 {
 				return fmt.Errorf("%s in %v: %d flits in flight", r.Name, p, c.Len())
 			}
+			if p != mesh.Local && r.lfull[p-1] != 0 {
+				return fmt.Errorf("%s in %v: %d flits in flight", r.Name, p, bits.OnesCount8(r.lfull[p-1]))
+			}
 			op := &r.out[p]
-			if op.flits == nil {
+			if !r.linked(p) {
 				continue
 			}
-			if op.credits.Len() != 0 {
-				return fmt.Errorf("%s out %v: %d credits in flight", r.Name, p, op.credits.Len())
-			}
 			for v := range n.Spec.VCs {
+				if c := r.creditsBack(p, v); c != 0 {
+					return fmt.Errorf("%s out %v vc%d: %d credits in flight", r.Name, p, v, c)
+				}
 				if int(op.credit[v]) != n.Spec.VCBuf || op.owner[v] != -1 {
 					return fmt.Errorf("%s out %v vc%d: %d of %d credits, owner %d", r.Name, p, v, op.credit[v], n.Spec.VCBuf, op.owner[v])
 				}

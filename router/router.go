@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 	"strings"
+	"unsafe"
 
 	"nocsim/des"
 	"nocsim/mesh"
@@ -62,9 +63,35 @@ func (r *Router) burstLen(vc *inVC, limit int) int {
 
 type inPort struct {
 	flits   *Pipe[Flit] // from upstream; nil on a mesh edge
-	credits *Pipe[int8] // to upstream
+	credits *Pipe[int8] // to upstream, unless up is set
 	width   int         // flits it may send through the switch per cycle
 	rr      int         // VC first in line for the switch
+	// up, if set, replaces credits on a link whose credit delay is below
+	// creditSlots: the upstream router's ring of credits on their way
+	// back (outPort.back), with its signal bits (upSig, upBit) and id.
+	up    *[creditSlots][MaxVCs]uint8
+	upSig *[dueSlots + 1]uint16
+	upBit uint16
+	upID  int32
+	upLat int32
+}
+
+// creditSlots bounds the credit delay a link's credits may have to go
+// through a ring of per-VC counts (outPort.back) instead of a Pipe: a
+// credit sent at cycle t lands in slot (t+delay) mod creditSlots, and the
+// receiver empties that slot in the cycle it arrives (its signal bit
+// makes it tick then), so the delay must be below creditSlots for the
+// slots in use never to overlap. A power of two.
+const creditSlots = 4
+
+// linkSlots is the slots of a ring link (Router.lring): links one flit
+// wide with a delay below it go through one. A power of two.
+const linkSlots = 4
+
+// linkSlot is one flit of a ring link, padded to half a line.
+type linkSlot struct {
+	f Flit
+	_ [32 - unsafe.Sizeof(Flit{})]byte
 }
 
 // outPort keeps its per-VC state in small arrays inside the router, not
@@ -72,15 +99,28 @@ type inPort struct {
 // touches no cache lines beyond the router's.
 type outPort struct {
 	flits   *Pipe[Flit]   // to downstream; nil on a mesh edge
-	credits *Pipe[int8]   // from downstream
+	credits *Pipe[int8]   // from downstream; nil if back carries them
 	credit  [MaxVCs]int16 // free downstream buffer slots per VC (vc_buf <= 1024)
-	owner   [MaxVCs]int8  // input VC (port*VCs+vc) holding each output VC, -1 if free
-	held    uint16        // bit c set while output VC c has an owner
-	width   int
-	vaRR    int // input VC first in line for the next VC grant
-	vcRR    int // output VC first in line (vc_alloc = round_robin)
-	saRR    int
-	sent    uint64 // flits sent, for link utilisation
+	// down, if set, replaces flits on a link through the downstream
+	// router's ring (Router.lring): downQ is its input port minus one,
+	// downBit that port's signal bit.
+	down    *Router
+	downQ   int8
+	downBit uint16
+	// back is the credits on their way back from downstream, per VC, by
+	// arrival cycle mod creditSlots, on a link with a short credit delay
+	// (see inPort.up): a credit then costs the sender two increments in
+	// this router's memory and the receiver a few adds, with no channel
+	// buffer to go through. At most a cycle's sends of one VC (the
+	// link's width, <= 16) arrive in a cycle.
+	back  [creditSlots][MaxVCs]uint8
+	owner [MaxVCs]int8 // input VC (port*VCs+vc) holding each output VC, -1 if free
+	held  uint16       // bit c set while output VC c has an owner
+	width int
+	vaRR  int // input VC first in line for the next VC grant
+	vcRR  int // output VC first in line (vc_alloc = round_robin)
+	saRR  int
+	sent  uint64 // flits sent, for link utilisation
 }
 
 // Stats are a router's cumulative counters.
@@ -109,13 +149,20 @@ type Router struct {
 	vcs        int    // spec.VCs
 	eng        *des.Engine
 
-	// The channels the router consumes, kept inside it so that a tick
-	// reads them from the router's own block of memory: flits arriving
-	// at input p (in[p].flits) and credits returning to output p
-	// (out[p].credits). Build wires them; on a mesh edge they stay unused.
-	// A Pipe is 64 bytes, so each is one cache line.
-	inLinks   [mesh.NumPorts]Pipe[Flit]
-	inCredits [mesh.NumPorts]Pipe[int8]
+	// The channels from the NIU, kept inside the router so that a tick
+	// reads them from its own block of memory: flits injected
+	// (in[Local].flits) and ejection credits (out[Local].credits). A
+	// Pipe is 64 bytes, so each is one cache line.
+	localLink    Pipe[Flit]
+	localCredits Pipe[int8]
+	// lring is the flits arriving on input link p (lring[p-1]) by arrival
+	// cycle mod linkSlots, on links one flit wide whose delay is below
+	// linkSlots (the default spec's): the sender writes each flit
+	// straight into its slot (see send), so that a flit costs one line
+	// here at each end, with no channel state or buffer to go through.
+	// Slots are 32 bytes, so none straddles a line. Links of other
+	// specs are Pipes of their own (in[p].flits); on a mesh edge, nothing.
+	lring [mesh.NumPorts - 1][linkSlots]linkSlot
 
 	// burst is link_flits_per_cycle: the most flits one input VC sends
 	// through the switch per cycle.
@@ -128,14 +175,18 @@ type Router struct {
 	// bit 8+p credits on output p): by arrival cycle mod dueSlots for
 	// channels shorter than dueSlots, and in sig[dueSlots] while items
 	// are in flight for longer ones (see Pipe.sig).
-	sig   [dueSlots + 1]uint16
-	spec  *Spec
-	store []Flit // every input VC's ring, vc_buf slots each, in input-VC order
-	ivc   []inVC // input VCs by index port*VCs+vc
-	in    [mesh.NumPorts]inPort
-	out   [mesh.NumPorts]outPort
-	Stats Stats
-	trace func(node int, in, out mesh.Port, f Flit)
+	sig [dueSlots + 1]uint16
+	// lfull[p-1] has bit s set while lring[p-1][s] holds a flit.
+	lfull [mesh.NumPorts - 1]uint8
+	// linkLat is the delay of this router's links through rings (Build).
+	linkLat des.Time
+	spec    *Spec
+	store   []Flit // every input VC's ring, vc_buf slots each, in input-VC order
+	ivc     []inVC // input VCs by index port*VCs+vc
+	in      [mesh.NumPorts]inPort
+	out     [mesh.NumPorts]outPort
+	Stats   Stats
+	trace   func(node int, in, out mesh.Port, f Flit)
 
 	// port<<4 | VC of each input-VC index, to avoid divisions per flit
 	pvOf [64]uint8
@@ -144,9 +195,14 @@ type Router struct {
 	// saN[o] input-VC indices from saQ[o*saStride]. The lists are packed
 	// by the most requests one output can get in a cycle (saStride, the
 	// inputs' widths summed), so that a cycle's requests share a line.
+	// saQ is saBuf unless the widths need more (up to NumPorts *
+	// maxSwitchReqs): a buffer for the widest spec would take a sixth
+	// of the router, and on a large mesh the routers' size is what
+	// decides how many fit the caches.
 	saN      [mesh.NumPorts]uint8
 	saStride int
-	saQ      [int(mesh.NumPorts) * maxSwitchReqs]int8
+	saQ      []int8
+	saBuf    [64]int8
 
 	// Cold state.
 	// cls is the topology's class routing, if it has one (a ring's
@@ -194,6 +250,10 @@ func newRouter(eng *des.Engine, spec *Spec, topo mesh.Topology, node int) *Route
 	r.out[mesh.Local].width = spec.EjectWidth
 	for p := range mesh.NumPorts {
 		r.saStride += r.in[p].width
+	}
+	r.saQ = r.saBuf[:]
+	if n := int(mesh.NumPorts) * r.saStride; n > len(r.saBuf) {
+		r.saQ = make([]int8, n)
 	}
 	return r
 }
@@ -295,10 +355,14 @@ func (r *Router) receive(now des.Time) {
 	for fm := m & 0xff; fm != 0; fm &= fm - 1 {
 		p := mesh.Port(bits.TrailingZeros16(fm))
 		ip := &r.in[p]
-		for ip.flits.Ready(now) {
-			// The flit moves from the channel straight into its slot,
-			// with no copy on the stack (see Pipe.slot).
-			f := ip.flits.front()
+		if ip.flits == nil {
+			// A ring link (an edge never signals): this cycle's slot
+			// holds the one flit it carries. accept, written out:
+			// nearly every flit takes this path, and the call is not
+			// inlined.
+			q, s := p-1, now&(linkSlots-1)
+			r.lfull[q] &^= 1 << s
+			f := &r.lring[q][s].f
 			k := int(p)*v + int(f.VC)
 			vc := &r.ivc[k]
 			if vc.n == 0 {
@@ -309,7 +373,7 @@ func (r *Router) receive(now des.Time) {
 				}
 			}
 			if vc.n == r.depth {
-				panic(fmt.Sprintf("%s in %v vc%d: buffer overflow (credit protocol violated)", r.Name, p, f.VC))
+				r.overflow(p, f.VC)
 			}
 			i := vc.head + vc.n
 			if i >= r.depth {
@@ -317,8 +381,12 @@ func (r *Router) receive(now des.Time) {
 			}
 			r.store[vc.base+int32(i)] = *f
 			vc.n++
-			ip.flits.drop()
 			r.flits++
+			continue
+		}
+		for ip.flits.Ready(now) {
+			r.accept(now, p, v, ip.flits.front())
+			ip.flits.drop()
 		}
 		if ip.flits.n == 0 {
 			r.sig[dueSlots] &^= 1 << p
@@ -327,6 +395,16 @@ func (r *Router) receive(now des.Time) {
 	for cm := m >> 8; cm != 0; cm &= cm - 1 {
 		p := bits.TrailingZeros16(cm)
 		op := &r.out[p]
+		if op.credits == nil {
+			// A short credit delay: the signal bit says this cycle's
+			// slot has some.
+			b := &op.back[now&(creditSlots-1)]
+			for i := range v {
+				op.credit[i] += int16(b[i])
+				b[i] = 0
+			}
+			continue
+		}
 		for op.credits.Ready(now) {
 			op.credit[op.credits.Recv()]++
 		}
@@ -334,6 +412,34 @@ func (r *Router) receive(now des.Time) {
 			r.sig[dueSlots] &^= 1 << (8 + p)
 		}
 	}
+}
+
+// accept moves an arriving flit from its channel straight into its slot
+// in the input VC, with no copy on the stack (see Pipe.slot).
+func (r *Router) accept(now des.Time, p mesh.Port, v int, f *Flit) {
+	k := int(p)*v + int(f.VC)
+	vc := &r.ivc[k]
+	if vc.n == 0 {
+		vc.since = now
+		r.fullMask |= 1 << k
+		if vc.state == vcIdle {
+			r.routeMask |= 1 << k
+		}
+	}
+	if vc.n == r.depth {
+		r.overflow(p, f.VC)
+	}
+	i := vc.head + vc.n
+	if i >= r.depth {
+		i -= r.depth
+	}
+	r.store[vc.base+int32(i)] = *f
+	vc.n++
+	r.flits++
+}
+
+func (r *Router) overflow(p mesh.Port, vc int8) {
+	panic(fmt.Sprintf("%s in %v vc%d: buffer overflow (credit protocol violated)", r.Name, p, vc))
 }
 
 // route advances heads through route computation. The routing function
@@ -404,8 +510,40 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 	if ip.rr = i + 1; ip.rr == r.vcs {
 		ip.rr = 0
 	}
-	ip.credits.Send(now, int8(i))
-	out := op.flits.slot(now)
+	// The credit goes back, and the flit forward, through rings when
+	// the links have them (inPort.up, outPort.down), each waking its
+	// receiver for the arrival cycle as Pipe.slot would. Written out
+	// here, not in calls of their own: nearly every flit takes these
+	// paths, and such calls are not inlined.
+	if ip.up != nil {
+		at := now + des.Time(ip.upLat)
+		ip.up[at&(creditSlots-1)][i]++
+		s := ip.upSig
+		old := s[at&(dueSlots-1)]
+		s[at&(dueSlots-1)] = old | ip.upBit
+		if old == 0 {
+			r.eng.Wake(ip.upID, at)
+		}
+	} else {
+		ip.credits.Send(now, int8(i))
+	}
+	var out *Flit
+	if d := op.down; d != nil {
+		at := now + r.linkLat
+		s, q := at&(linkSlots-1), op.downQ
+		if d.lfull[q]&(1<<s) != 0 {
+			d.collide(q, at)
+		}
+		d.lfull[q] |= 1 << s
+		old := d.sig[at&(dueSlots-1)]
+		d.sig[at&(dueSlots-1)] = old | op.downBit
+		if old == 0 {
+			d.eng.Wake(d.id, at)
+		}
+		out = &d.lring[q][s].f
+	} else {
+		out = op.flits.slot(now)
+	}
 	*out = *f
 	out.VC = vc.outVC
 	tail := f.Tail
@@ -431,6 +569,57 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 			r.routeMask |= 1 << k
 		}
 	}
+}
+
+// collide reports two flits arriving on ring link q+1 in one cycle,
+// which a link one flit wide cannot carry.
+func (r *Router) collide(q int8, at des.Time) {
+	panic(fmt.Sprintf("%s in %v: two flits arrive in cycle %d", r.Name, mesh.Port(q+1), at))
+}
+
+// linkFlits is the number of flits on VC vc on their way to input port p.
+func (r *Router) linkFlits(p mesh.Port, vc int) int {
+	c := 0
+	if l := r.in[p].flits; l != nil {
+		for i := range l.Len() {
+			if int(l.At(i).VC) == vc {
+				c++
+			}
+		}
+		return c
+	}
+	if p == mesh.Local {
+		return 0
+	}
+	for s, sl := range r.lring[p-1] {
+		if r.lfull[p-1]&(1<<s) != 0 && int(sl.f.VC) == vc {
+			c++
+		}
+	}
+	return c
+}
+
+// linked reports whether output port p has a link (it is not on an edge).
+func (r *Router) linked(p mesh.Port) bool { return r.out[p].flits != nil || r.out[p].down != nil }
+
+// creditsBack is the number of credits for VC vc on their way back to
+// output port p.
+func (r *Router) creditsBack(p mesh.Port, vc int) int {
+	op := &r.out[p]
+	if op.credits != nil {
+		c := 0
+		for i := range op.credits.Len() {
+			if int(op.credits.At(i)) == vc {
+				c++
+			}
+		}
+		return c
+	}
+	c := 0
+	for _, b := range op.back {
+		c += int(b[vc])
+	}
+	return c
 }
 
 // describe reports every input VC that holds flits, and why it is stuck.

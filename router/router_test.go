@@ -127,16 +127,21 @@ func pipeCredits(p *Pipe[int8], vc int8) int {
 // credits, the flits on the wire, the flits in the receiver's buffer and
 // the credits on their way back always add up to vc_buf; no counter is
 // ever negative or above vc_buf; at quiescence all are home.
+//
+// A credit delay below creditSlots takes the links' credits through the
+// senders' rings of counts, a longer one through channels: both run.
 func TestCreditConservation(t *testing.T) {
 	for _, rate := range linkRates {
-		t.Run(fmt.Sprintf("link_flits_per_cycle=%d", rate), func(t *testing.T) { testCreditConservation(t, rate) })
+		for _, delay := range []des.Time{2, creditSlots + 1} {
+			t.Run(fmt.Sprintf("link_flits_per_cycle=%d/credit_delay=%d", rate, delay), func(t *testing.T) { testCreditConservation(t, rate, delay) })
+		}
 	}
 }
 
-func testCreditConservation(t *testing.T, rate int) {
+func testCreditConservation(t *testing.T, rate int, delay des.Time) {
 	for _, policy := range []string{VCAllocRoundRobin, VCAllocLowest} {
 		spec := DefaultSpec()
-		spec.VCBuf, spec.VCAlloc, spec.CreditDelay, spec.LinkWidth = 4, policy, 2, rate
+		spec.VCBuf, spec.VCAlloc, spec.CreditDelay, spec.LinkWidth = 4, policy, delay, rate
 		b := newBench(t, 3, 3, spec)
 		total := randomTraffic(b, 1, 40, 7)
 		buf := spec.VCBuf
@@ -155,13 +160,13 @@ func testCreditConservation(t *testing.T, rate int) {
 			for i, r := range b.net.Routers {
 				for p := mesh.North; p < mesh.NumPorts; p++ {
 					op := &r.out[p]
-					if op.flits == nil {
+					if !r.linked(p) {
 						continue
 					}
 					j, _ := b.m.Neighbor(i, p)
 					down := b.net.Routers[j]
 					for v := range spec.VCs {
-						check(now, r.Name+" out "+p.String(), int(op.credit[v]), pipeFlits(op.flits, int8(v)), int(down.inVC(p.Opposite(), v).n), pipeCredits(op.credits, int8(v)))
+						check(now, r.Name+" out "+p.String(), int(op.credit[v]), down.linkFlits(p.Opposite(), v), int(down.inVC(p.Opposite(), v).n), r.creditsBack(p, v))
 					}
 				}
 				// The NIU ends: injection into the router, ejection to a
