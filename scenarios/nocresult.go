@@ -185,7 +185,7 @@ func WriteNocTable(w io.Writer, rows []NocRow) error {
 // NocTitle names the machine a latency chart ran on: mesh, packet size,
 // virtual channels and buffers, and the link rate when it is not 1.
 func (sc *Scenario) NocTitle() string {
-	t := fmt.Sprintf("%s mesh, %d-flit packets, %d VCs x %d flits", sc.Network.Mesh, sc.Noc.PacketFlits, sc.Network.VCs, sc.Network.VCBuf)
+	t := fmt.Sprintf("%s, %d-flit packets, %d VCs x %d flits", sc.Network.text(), sc.Noc.PacketFlits, sc.Network.VCs, sc.Network.VCBuf)
 	if w := sc.Network.LinkWidth; w > 1 {
 		t += fmt.Sprintf(", %d flits/cycle links", w)
 	}

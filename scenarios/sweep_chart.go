@@ -23,8 +23,8 @@ func (sc *Scenario) fixedMachineText(axes []string) string {
 		return false
 	}
 	var parts []string
-	if !varies("network.mesh") {
-		parts = append(parts, sc.Network.Mesh+" mesh")
+	if !varies("network.mesh", "network.topology") {
+		parts = append(parts, sc.Network.text())
 	}
 	if sc.Workload.Kind == "noc" || sc.Workload.Kind == "" {
 		if !varies("noc.packet_flits") {
