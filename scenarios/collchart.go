@@ -76,23 +76,20 @@ func withParams(title string, series []plots.Series, params string) string {
 // TilesText is MachineText without the network's topology, for charts
 // that compare topologies over the same tiles.
 func (sc *Scenario) TilesText() string {
-	lib := sc.MPI.Library
-	if lib == "" {
-		lib = "nocsim"
-	}
-	tiles := sc.Network.Mesh
-	if m, err := ParseMesh(sc.Network.Mesh); err == nil {
-		tiles = fmt.Sprint(m.Nodes())
-	}
-	return fmt.Sprintf("%s tiles, %s protocol, %s library", tiles, sc.MPI.Protocol, lib)
+	return fmt.Sprintf("%d tiles, %s", sc.Network.tiles(), sc.mpiText())
 }
 
 // MachineText names what an MPI chart ran on: the network, the protocol
 // and the library profile.
 func (sc *Scenario) MachineText() string {
+	return sc.Network.text() + ", " + sc.mpiText()
+}
+
+// mpiText is the protocol and library profile of MachineText.
+func (sc *Scenario) mpiText() string {
 	lib := sc.MPI.Library
 	if lib == "" {
 		lib = "nocsim"
 	}
-	return fmt.Sprintf("%s, %s protocol, %s library", sc.Network.text(), sc.MPI.Protocol, lib)
+	return fmt.Sprintf("%s protocol, %s library", sc.MPI.Protocol, lib)
 }

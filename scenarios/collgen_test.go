@@ -10,6 +10,20 @@ import (
 	"nocsim/mpi"
 )
 
+// collgenSetup is the 4x4 machine the recordings run on, call_cycles a
+// prime, and the generator's options that match it.
+func collgenSetup() (Scenario, collgen.Options) {
+	sc := Defaults()
+	sc.Network.Mesh = "4x4"
+	sc.Node.CallCycles = callCycles
+	opt := collgen.DefaultOptions()
+	opt.FlopCycles = uint64(sc.Node.FlopCycles)
+	opt.CopyCyclesPerWord = uint64(sc.Node.CopyCyclesPerWord)
+	opt.OptimalL, opt.OptimalO, opt.OptimalG = sc.MPI.OptimalL, sc.MPI.OptimalO, sc.MPI.OptimalG
+	opt.MeshW = 4 // the mesh algorithms' ranks on the 4x4 mesh
+	return sc, opt
+}
+
 // One description: the generated schedule of every registered collective
 // algorithm is the message pattern the MPI layer executes. Each algorithm
 // runs on the flit-level chip with recording on (the same program as
@@ -34,14 +48,7 @@ func TestGeneratedMatchesRecorded(t *testing.T) {
 	if testing.Short() {
 		procs, byteSizes, redSizes = []int{1, 3, 8, 12}, []int{5, 64}, []int{8, 40}
 	}
-	sc := Defaults()
-	sc.Network.Mesh = "4x4"
-	sc.Node.CallCycles = callCycles
-	opt := collgen.DefaultOptions()
-	opt.FlopCycles = uint64(sc.Node.FlopCycles)
-	opt.CopyCyclesPerWord = uint64(sc.Node.CopyCyclesPerWord)
-	opt.OptimalL, opt.OptimalO, opt.OptimalG = sc.MPI.OptimalL, sc.MPI.OptimalO, sc.MPI.OptimalG
-	opt.MeshW = 4 // the mesh algorithms' ranks on the 4x4 mesh
+	sc, opt := collgenSetup()
 	checked := 0
 	for _, a := range mpi.Algorithms() {
 		if a.Native {

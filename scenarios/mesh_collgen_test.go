@@ -12,13 +12,7 @@ import (
 // reduce-scatter, column allreduce of a block, row allgather), which its
 // sizes stay under, on whole, leading and ragged rows of the 4x4 mesh.
 func TestGeneratedMatchesRecordedMeshLong(t *testing.T) {
-	sc := Defaults()
-	sc.Network.Mesh = "4x4"
-	sc.Node.CallCycles = callCycles
-	opt := collgen.DefaultOptions()
-	opt.FlopCycles = uint64(sc.Node.FlopCycles)
-	opt.CopyCyclesPerWord = uint64(sc.Node.CopyCyclesPerWord)
-	opt.MeshW = 4
+	sc, opt := collgenSetup()
 	for _, P := range []int{3, 6, 13, 16} {
 		for _, n := range []int{4096, 8200} {
 			name := fmt.Sprintf("allreduce/mesh/P=%d/%dB", P, n)

@@ -48,30 +48,14 @@ func PairsChart(rows []PairsRow, version, machine string) plots.Chart {
 // run against the pair count, one series per version: it grows with the
 // pairs where they use disjoint links and stays flat where they share one.
 func PairsAggregateChart(rows []PairsRow, machine string) plots.Chart {
-	big, placement := 0, ""
-	var versions []string
-	for _, r := range rows {
-		big, placement = max(big, r.SizeBytes), r.Placement
-		if !slices.Contains(versions, r.Version) {
-			versions = append(versions, r.Version)
-		}
+	series, ticks, big, placement := pairsAtLargest(rows, func(r PairsRow) string { return r.Version }, func(r PairsRow) float64 { return r.AggregateMBps })
+	for i := range series {
+		series[i].Name = versionText(series[i].Name)
 	}
+	markSame(series)
 	c := plots.Chart{Title: fmt.Sprintf("aggregate bandwidth at %d bytes, %s placement (%s)", big, placement, machine),
-		XLabel: "concurrent pairs (log scale)", YLabel: "aggregate bandwidth (MB/s, all pairs)", LogX: true}
-	for _, v := range versions {
-		s := plots.Series{Name: versionText(v)}
-		for _, r := range rows {
-			if r.Version == v && r.SizeBytes == big {
-				s.X = append(s.X, float64(r.Pairs))
-				s.Y = append(s.Y, r.AggregateMBps)
-				if !slices.Contains(c.XTicks, float64(r.Pairs)) {
-					c.XTicks = append(c.XTicks, float64(r.Pairs))
-				}
-			}
-		}
-		c.Series = append(c.Series, s)
-	}
-	slices.Sort(c.XTicks)
+		XLabel: "concurrent pairs (log scale)", YLabel: "aggregate bandwidth (MB/s, all pairs)", LogX: true,
+		Series: series, XTicks: ticks}
 	// The guide: the fewest pairs' best aggregate scaled by the pair
 	// count, what pairs on disjoint links would give. It also keeps the
 	// y axis from zooming into a flat line's last digits.
@@ -97,51 +81,79 @@ func PairsAggregateChart(rows []PairsRow, machine string) plots.Chart {
 // whose pairs use disjoint links stays flat. machine names what the
 // topologies share (Scenario.TilesText).
 func PairsTopologyChart(rows []PairsRow, version, machine string) plots.Chart {
-	big, placement := 0, ""
-	var topos []string
+	var mine []PairsRow
 	for _, r := range rows {
-		if r.Version != version {
-			continue
-		}
-		big, placement = max(big, r.SizeBytes), r.Placement
-		if !slices.Contains(topos, r.Topology) {
-			topos = append(topos, r.Topology)
+		if r.Version == version {
+			mine = append(mine, r)
 		}
 	}
+	series, ticks, big, placement := pairsAtLargest(mine, func(r PairsRow) string { return r.Topology }, func(r PairsRow) float64 { return r.MeanPairMBps })
 	c := plots.Chart{Title: fmt.Sprintf("bandwidth per pair at %d bytes by network, %s, %s placement (%s)", big, versionText(version), placement, machine),
-		XLabel: "concurrent pairs (log scale)", YLabel: "bandwidth per pair (MB/s, mean over pairs)", LogX: true}
-	for _, t := range topos {
-		s := plots.Series{Name: topologyText(t)}
-		for _, r := range rows {
-			if r.Version == version && r.Topology == t && r.SizeBytes == big {
-				s.X = append(s.X, float64(r.Pairs))
-				s.Y = append(s.Y, r.MeanPairMBps)
-				if !slices.Contains(c.XTicks, float64(r.Pairs)) {
-					c.XTicks = append(c.XTicks, float64(r.Pairs))
-				}
-			}
-		}
-		// Networks whose pairs use disjoint links give the same curve,
-		// which would hide one line under another: the legend says so.
-		for _, prev := range c.Series {
-			if sameCurve(prev, s) {
-				s.Name += " (same as " + prev.Name + ")"
-				break
-			}
-		}
-		c.Series = append(c.Series, s)
+		XLabel: "concurrent pairs (log scale)", YLabel: "bandwidth per pair (MB/s, mean over pairs)", LogX: true,
+		Series: series, XTicks: ticks}
+	for i := range series {
+		series[i].Name = topologyText(series[i].Name)
 	}
-	slices.Sort(c.XTicks)
+	markSame(series)
 	return c
 }
 
-// sameCurve is whether b lies on a, within 0.5% at every point.
-func sameCurve(a, b plots.Series) bool {
+// markSame names each series that lies on an earlier one "X (same as Y)":
+// networks whose pairs use disjoint links, or MPI and DMA on a saturated
+// bus, give the same curve, and one line would hide under the other. Lying
+// on is within 1% of the largest value drawn, about a line's width.
+func markSame(series []plots.Series) {
+	top := 0.0
+	for _, s := range series {
+		for _, y := range s.Y {
+			top = max(top, math.Abs(y))
+		}
+	}
+	for i := range series {
+		for _, prev := range series[:i] {
+			if sameCurve(prev, series[i], 0.01*top) {
+				series[i].Name += " (same as " + prev.Name + ")"
+				break
+			}
+		}
+	}
+}
+
+// pairsAtLargest groups the rows at the largest size run by key, in the
+// order the keys first appear: one series per key, named by it, of y
+// against the pair count; the pair counts, sorted, are the ticks.
+func pairsAtLargest(rows []PairsRow, key func(PairsRow) string, y func(PairsRow) float64) (series []plots.Series, ticks []float64, big int, placement string) {
+	for _, r := range rows {
+		big, placement = max(big, r.SizeBytes), r.Placement
+	}
+	at := map[string]int{}
+	for _, r := range rows {
+		if r.SizeBytes != big {
+			continue
+		}
+		k := key(r)
+		i, ok := at[k]
+		if !ok {
+			i, at[k] = len(series), len(series)
+			series = append(series, plots.Series{Name: k})
+		}
+		s := &series[i]
+		s.X, s.Y = append(s.X, float64(r.Pairs)), append(s.Y, y(r))
+		if !slices.Contains(ticks, float64(r.Pairs)) {
+			ticks = append(ticks, float64(r.Pairs))
+		}
+	}
+	slices.Sort(ticks)
+	return series, ticks, big, placement
+}
+
+// sameCurve is whether b lies on a, within tol at every point.
+func sameCurve(a, b plots.Series, tol float64) bool {
 	if len(a.X) != len(b.X) || len(a.X) == 0 {
 		return false
 	}
 	for i := range a.X {
-		if a.X[i] != b.X[i] || math.Abs(a.Y[i]-b.Y[i]) > 0.005*math.Abs(a.Y[i]) {
+		if a.X[i] != b.X[i] || math.Abs(a.Y[i]-b.Y[i]) > tol {
 			return false
 		}
 	}
@@ -172,39 +184,52 @@ func pairsText(k int) string {
 	return fmt.Sprintf("%d pairs", k)
 }
 
+// PairsOnTopology is the part of a pairs run on one topology, with the
+// scenario on that topology (for its chart titles).
+type PairsOnTopology struct {
+	Topology string
+	Scenario Scenario
+	Rows     []PairsRow
+}
+
+// ByTopology splits a run's rows by the topologies p ran on, in order.
+func (p *Pairs) ByTopology(sc *Scenario, rows []PairsRow) []PairsOnTopology {
+	var out []PairsOnTopology
+	for _, tsc := range p.topoScenarios(sc) {
+		part := PairsOnTopology{Topology: tsc.Network.TopologyName(), Scenario: tsc}
+		for _, r := range rows {
+			if r.Topology == part.Topology {
+				part.Rows = append(part.Rows, r)
+			}
+		}
+		out = append(out, part)
+	}
+	return out
+}
+
 // pairsCharts draws a pairs run's charts into out: pairs-VERSION.png and
 // pairs-aggregate.png, with "-TOPOLOGY" after "pairs" when the run covers
 // several topologies, and then pairs-compare-VERSION.png, one line per
 // topology.
 func (sc *Scenario) pairsCharts(rows []PairsRow, out *stagedDir) error {
 	pb := sc.pairsBench()
-	topos := pb.Topologies
-	if len(topos) == 0 {
-		topos = []string{sc.Network.TopologyName()}
-	}
-	for _, t := range topos {
-		tsc := *sc
-		tsc.Network.Topo = t
-		var trows []PairsRow
-		for _, r := range rows {
-			if r.Topology == t {
-				trows = append(trows, r)
-			}
-		}
+	parts := pb.ByTopology(sc, rows)
+	for _, part := range parts {
 		prefix := "pairs-"
-		if len(topos) > 1 {
-			prefix += t + "-"
+		if len(parts) > 1 {
+			prefix += part.Topology + "-"
 		}
+		machine := part.Scenario.MachineText()
 		for _, v := range pb.Versions {
-			if err := out.save(prefix+v+".png", func(p string) error { return PairsChart(trows, v, tsc.MachineText()).Save(p, 0, 0) }); err != nil {
+			if err := out.save(prefix+v+".png", func(p string) error { return PairsChart(part.Rows, v, machine).Save(p, 0, 0) }); err != nil {
 				return err
 			}
 		}
-		if err := out.save(prefix+"aggregate.png", func(p string) error { return PairsAggregateChart(trows, tsc.MachineText()).Save(p, 0, 0) }); err != nil {
+		if err := out.save(prefix+"aggregate.png", func(p string) error { return PairsAggregateChart(part.Rows, machine).Save(p, 0, 0) }); err != nil {
 			return err
 		}
 	}
-	if len(topos) < 2 {
+	if len(parts) < 2 {
 		return nil
 	}
 	for _, v := range pb.Versions {

@@ -59,21 +59,22 @@ func (n Network) TopologyName() string {
 // text names the network for chart titles: "8x8 mesh", "16-tile
 // bidirectional ring", "16-tile unidirectional ring", "16-tile bus".
 func (n Network) text() string {
-	t := n.TopologyName()
-	if t == TopoMesh {
+	switch n.TopologyName() {
+	case TopoMesh:
 		return n.Mesh + " mesh"
-	}
-	tiles := n.Mesh
-	if m, err := ParseMesh(n.Mesh); err == nil {
-		tiles = fmt.Sprint(m.Nodes())
-	}
-	switch t {
 	case TopoRing:
-		return tiles + "-tile bidirectional ring"
+		return fmt.Sprintf("%d-tile bidirectional ring", n.tiles())
 	case TopoRingUni:
-		return tiles + "-tile unidirectional ring"
+		return fmt.Sprintf("%d-tile unidirectional ring", n.tiles())
 	}
-	return tiles + "-tile " + t
+	return fmt.Sprintf("%d-tile %s", n.tiles(), n.TopologyName())
+}
+
+// tiles is the W*H tile count of the mesh key (0 if it does not parse:
+// titles are drawn only for validated scenarios).
+func (n Network) tiles() int {
+	m, _ := ParseMesh(n.Mesh)
+	return m.Nodes()
 }
 
 // diameter is the most hops a route on t takes.

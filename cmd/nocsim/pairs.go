@@ -69,47 +69,36 @@ type pairsPlot struct {
 
 // pairsPlots lists the files --plot, --aggregate-plot and --compare-plot
 // ask for: per topology (when several) and per version (when several).
+// They are listed before the run, to check their paths, and drawn from
+// *rows after it.
 func pairsPlots(c *cli.Context, sc *scenarios.Scenario, p *scenarios.Pairs, rows *[]scenarios.PairsRow) []pairsPlot {
-	topos := p.Topologies
-	if len(topos) == 0 {
-		topos = []string{sc.Network.TopologyName()}
+	parts := p.ByTopology(sc, nil)
+	var topos []string
+	for _, part := range parts {
+		topos = append(topos, part.Topology)
 	}
-	of := func(t string) []scenarios.PairsRow {
-		var out []scenarios.PairsRow
-		for _, r := range *rows {
-			if r.Topology == t {
-				out = append(out, r)
+	rowsOn := func(i int) []scenarios.PairsRow { return p.ByTopology(sc, *rows)[i].Rows }
+	var out []pairsPlot
+	if path := c.String("plot"); path != "" {
+		for ti, tpath := range pairsPlotPaths(path, topos) {
+			machine := parts[ti].Scenario.MachineText()
+			for vi, vpath := range pairsPlotPaths(tpath, p.Versions) {
+				v := p.Versions[vi]
+				out = append(out, pairsPlot{vpath, "--plot", func() plots.Chart { return scenarios.PairsChart(rowsOn(ti), v, machine) }})
 			}
 		}
-		return out
 	}
-	var out []pairsPlot
-	for ti, tpath := range pairsPlotPaths(c.String("plot"), topos) {
-		if c.String("plot") == "" {
-			break
-		}
-		tsc := *sc
-		tsc.Network.Topo = topos[ti]
-		for vi, path := range pairsPlotPaths(tpath, p.Versions) {
-			t, v := topos[ti], p.Versions[vi]
-			out = append(out, pairsPlot{path, "--plot", func() plots.Chart { return scenarios.PairsChart(of(t), v, tsc.MachineText()) }})
+	if path := c.String("aggregate-plot"); path != "" {
+		for ti, tpath := range pairsPlotPaths(path, topos) {
+			machine := parts[ti].Scenario.MachineText()
+			out = append(out, pairsPlot{tpath, "--aggregate-plot", func() plots.Chart { return scenarios.PairsAggregateChart(rowsOn(ti), machine) }})
 		}
 	}
-	for ti, path := range pairsPlotPaths(c.String("aggregate-plot"), topos) {
-		if c.String("aggregate-plot") == "" {
-			break
+	if path := c.String("compare-plot"); path != "" {
+		for vi, vpath := range pairsPlotPaths(path, p.Versions) {
+			v := p.Versions[vi]
+			out = append(out, pairsPlot{vpath, "--compare-plot", func() plots.Chart { return scenarios.PairsTopologyChart(*rows, v, sc.TilesText()) }})
 		}
-		tsc := *sc
-		tsc.Network.Topo = topos[ti]
-		t := topos[ti]
-		out = append(out, pairsPlot{path, "--aggregate-plot", func() plots.Chart { return scenarios.PairsAggregateChart(of(t), tsc.MachineText()) }})
-	}
-	for vi, path := range pairsPlotPaths(c.String("compare-plot"), p.Versions) {
-		if c.String("compare-plot") == "" {
-			break
-		}
-		v := p.Versions[vi]
-		out = append(out, pairsPlot{path, "--compare-plot", func() plots.Chart { return scenarios.PairsTopologyChart(*rows, v, sc.TilesText()) }})
 	}
 	return out
 }
