@@ -136,16 +136,18 @@ func (f *Fabric) consume(n *NIU, fl *router.Flit, now des.Time) {
 	p := f.pkts.get(fl.Packet)
 	switch {
 	case !p.live:
-		f.fault(fmt.Errorf("%s: flit %d of dead packet %d", n.Name, fl.Index, fl.Packet))
+		f.fault(fmt.Errorf("%s: flit %d of dead packet %d", n.Name, fl.Pos(), fl.Packet))
 		return
 	case int(p.Dst) != n.Node:
-		f.fault(fmt.Errorf("%s: flit %d of %s delivered to the wrong tile", n.Name, fl.Index, f.pkts.name(p.ID)))
+		f.fault(fmt.Errorf("%s: flit %d of %s delivered to the wrong tile", n.Name, fl.Pos(), f.pkts.name(p.ID)))
+	case fl.Head && fl.Index != 0:
+		// A head keeps its offsets in Index (router.Flit.Offsets).
+		dx, dy := fl.Offsets()
+		f.fault(fmt.Errorf("%s: head of %s ejected with offsets (%d,%d) left", n.Name, f.pkts.name(p.ID), dx, dy))
 	case fl.Index != p.received:
 		f.fault(fmt.Errorf("%s: flit %d of %s arrived when flit %d was expected", n.Name, fl.Index, f.pkts.name(p.ID), p.received))
 	case fl.Head != (fl.Index == 0) || fl.Tail != (fl.Index == p.Len-1):
 		f.fault(fmt.Errorf("%s: flit %d of %s has head=%v tail=%v", n.Name, fl.Index, f.pkts.name(p.ID), fl.Head, fl.Tail))
-	case fl.Head && (fl.DX != 0 || fl.DY != 0):
-		f.fault(fmt.Errorf("%s: head of %s ejected with offsets (%d,%d) left", n.Name, f.pkts.name(p.ID), fl.DX, fl.DY))
 	case p.Kind == router.KindSynth && fl.Word != synthWord(p.ID, fl.Index):
 		f.fault(fmt.Errorf("%s: flit %d of %s corrupted", n.Name, fl.Index, f.pkts.name(p.ID)))
 	}

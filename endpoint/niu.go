@@ -258,7 +258,7 @@ func (n *NIU) inject(now des.Time) {
 			// From the topology, not a per-destination table: tables
 			// would cost O(nodes^2) memory over the chip.
 			dx, dy := n.fab.Topo.Offsets(n.Node, int(p.Dst))
-			f.DX, f.DY = int16(dx), int16(dy)
+			f.SetOffsets(dx, dy)
 			f.Word = p.DstStride
 			p.Sent = now
 		case p.Kind == router.KindSynth:

@@ -88,8 +88,11 @@ func (s Spec) ZeroLoad(topo mesh.Topology, hops, length int) des.Time {
 }
 
 // busDest is the destination a bus head addresses: mesh.Bus puts the node
-// id in the offsets, 8 bits in DX and the rest in DY.
-func busDest(f *Flit) int { return int(f.DX) + int(f.DY)<<8 }
+// id in the offsets, 8 bits in x and the rest in y.
+func busDest(f *Flit) int {
+	dx, dy := f.Offsets()
+	return dx + dy<<8
+}
 
 func buildBus(n *Network) {
 	eng, sp := n.Eng, &n.Spec
@@ -248,7 +251,7 @@ func (b *Bus) transfer(now des.Time) bool {
 		*out = *f
 		out.VC = int8(b.ownVC)
 		if out.Head {
-			out.DX, out.DY = 0, 0
+			out.SetOffsets(0, 0)
 		}
 		tail := f.Tail
 		if b.head[k]++; int(b.head[k]) == b.depth {
@@ -294,7 +297,7 @@ func (b *Bus) describe(now des.Time, sb *strings.Builder, pktName func(int32) st
 			continue
 		}
 		f := b.front(k)
-		fmt.Fprintf(sb, "  bus interface %d vc%d: %d flit(s), front is flit %d of %s\n", k/b.vcs, k%b.vcs, c, f.Index, pktName(f.Packet))
+		fmt.Fprintf(sb, "  bus interface %d vc%d: %d flit(s), front is flit %d of %s\n", k/b.vcs, k%b.vcs, c, f.Pos(), pktName(f.Packet))
 	}
 }
 

@@ -21,13 +21,38 @@ const (
 // Flit is one flow-control digit: 32 bits of payload plus the control bits
 // SCMP adds (head, tail) and the bookkeeping a simulator needs (which packet,
 // which position, which virtual channel on the current link).
+//
+// It is 16 bytes, so that a copy is one 16-byte move and four fit a cache
+// line: every hop copies a flit twice (into a link, into an input buffer),
+// and on a large mesh the routers' buffers are what decides how many fit
+// the caches. That is why a head flit keeps its routing offsets in Index
+// (see Offsets): its position is 0 by definition, and the offsets are
+// both 0 when it is delivered, so a delivered head reads Index 0.
 type Flit struct {
 	Packet int32  // packet id, owned by whoever injected it
-	Index  int32  // position within the packet; 0 is the head
 	Word   uint32 // payload: stride in a head flit, address in the next, data after
-	DX, DY int16  // remaining signed offsets (head flit only)
-	VC     int8   // virtual channel on the link the flit is crossing
-	Kind   uint8  // message type (head flit only)
-	Head   bool
-	Tail   bool
+	// Index is the position within the packet, 0 for the head; in a head
+	// flit on its way, its remaining offsets instead (Offsets).
+	Index int32
+	VC    int8  // virtual channel on the link the flit is crossing
+	Kind  uint8 // message type (head flit only)
+	Head  bool
+	Tail  bool
 }
+
+// Offsets are a head flit's remaining signed offsets to its destination,
+// x then y (a bus's destination id, low byte then the rest: mesh.Bus).
+func (f *Flit) Offsets() (dx, dy int) { return int(int16(f.Index)), int(f.Index >> 16) }
+
+// Pos is the flit's position within its packet, whatever a head carries.
+func (f *Flit) Pos() int32 {
+	if f.Head {
+		return 0
+	}
+	return f.Index
+}
+
+// SetOffsets sets a head flit's remaining offsets. Each fits 16 bits: a
+// topology is at most 256 tiles a side (mesh.MaxSide), and a bus's ids
+// go up to 65535.
+func (f *Flit) SetOffsets(dx, dy int) { f.Index = int32(uint32(uint16(dx)) | uint32(dy)<<16) }

@@ -91,7 +91,8 @@ func (b *bench) send(src, dst, length int, vc int8, kind uint8) int32 {
 	for i := range length {
 		f := Flit{Packet: id, Index: int32(i), VC: vc, Head: i == 0, Tail: i == length-1}
 		if f.Head {
-			f.DX, f.DY, f.Kind = int16(dx), int16(dy), kind
+			f.Kind = kind
+			f.SetOffsets(dx, dy)
 		}
 		ni.queue = append(ni.queue, f)
 	}

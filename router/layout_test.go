@@ -35,3 +35,10 @@ func TestInVCIsHalfALine(t *testing.T) {
 		t.Errorf("inVC is %d bytes, want 32", s)
 	}
 }
+
+// A flit stays 16 bytes: one move per copy and four to a line (see Flit).
+func TestFlitIsSixteenBytes(t *testing.T) {
+	if s := unsafe.Sizeof(Flit{}); s != 16 {
+		t.Errorf("Flit is %d bytes, want 16", s)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/bits"
 	"strings"
-	"unsafe"
 
 	"nocsim/des"
 	"nocsim/mesh"
@@ -88,12 +87,6 @@ const creditSlots = 4
 // wide with a delay below it go through one. A power of two.
 const linkSlots = 4
 
-// linkSlot is one flit of a ring link, padded to half a line.
-type linkSlot struct {
-	f Flit
-	_ [32 - unsafe.Sizeof(Flit{})]byte
-}
-
 // outPort keeps its per-VC state in small arrays inside the router, not
 // in slices of their own, so that allocation reads no slice headers and
 // touches no cache lines beyond the router's.
@@ -160,9 +153,9 @@ type Router struct {
 	// linkSlots (the default spec's): the sender writes each flit
 	// straight into its slot (see send), so that a flit costs one line
 	// here at each end, with no channel state or buffer to go through.
-	// Slots are 32 bytes, so none straddles a line. Links of other
+	// Slots are 16 bytes, so none straddles a line. Links of other
 	// specs are Pipes of their own (in[p].flits); on a mesh edge, nothing.
-	lring [mesh.NumPorts - 1][linkSlots]linkSlot
+	lring [mesh.NumPorts - 1][linkSlots]Flit
 
 	// burst is link_flits_per_cycle: the most flits one input VC sends
 	// through the switch per cycle.
@@ -362,7 +355,7 @@ func (r *Router) receive(now des.Time) {
 			// inlined.
 			q, s := p-1, now&(linkSlots-1)
 			r.lfull[q] &^= 1 << s
-			f := &r.lring[q][s].f
+			f := &r.lring[q][s]
 			k := int(p)*v + int(f.VC)
 			vc := &r.ivc[k]
 			if vc.n == 0 {
@@ -454,20 +447,20 @@ func (r *Router) route(now des.Time) {
 				panic(fmt.Sprintf("%s in %v vc%d: body flit of packet %d without a head", r.Name, r.portOf(k), r.vcOf(k), f.Packet))
 			}
 			var port mesh.Port
-			var dx, dy int
+			dx, dy := f.Offsets()
 			vc.mask = 1<<r.vcs - 1
 			vc.want = -1
 			if f.Kind&KindOrdered != 0 {
 				vc.want = int8(r.vcOf(k))
 			}
 			if r.cls == nil {
-				port, dx, dy = r.topo.Route(int(f.DX), int(f.DY))
+				port, dx, dy = r.topo.Route(dx, dy)
 			} else {
 				var c int
-				port, dx, dy, c = r.cls.RouteClass(int(f.DX), int(f.DY))
+				port, dx, dy, c = r.cls.RouteClass(dx, dy)
 				r.restrict(vc, c)
 			}
-			f.DX, f.DY = int16(dx), int16(dy)
+			f.SetOffsets(dx, dy)
 			vc.out = port
 			vc.state = vcRouting
 			vc.ready = now + r.spec.RouteDelay
@@ -540,7 +533,7 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 		if old == 0 {
 			d.eng.Wake(d.id, at)
 		}
-		out = &d.lring[q][s].f
+		out = &d.lring[q][s]
 	} else {
 		out = op.flits.slot(now)
 	}
@@ -592,7 +585,7 @@ func (r *Router) linkFlits(p mesh.Port, vc int) int {
 		return 0
 	}
 	for s, sl := range r.lring[p-1] {
-		if r.lfull[p-1]&(1<<s) != 0 && int(sl.f.VC) == vc {
+		if r.lfull[p-1]&(1<<s) != 0 && int(sl.VC) == vc {
 			c++
 		}
 	}
@@ -632,7 +625,7 @@ func (r *Router) describe(now des.Time, b *strings.Builder, pktName func(int32) 
 				continue
 			}
 			f := r.front(vc)
-			fmt.Fprintf(b, "  %s in %v vc%d: %d flit(s), front is flit %d of %s, %s", r.Name, p, i, vc.n, f.Index, pktName(f.Packet), stateNames[vc.state])
+			fmt.Fprintf(b, "  %s in %v vc%d: %d flit(s), front is flit %d of %s, %s", r.Name, p, i, vc.n, f.Pos(), pktName(f.Packet), stateNames[vc.state])
 			if vc.state == vcActive || vc.state == vcWaitVC {
 				fmt.Fprintf(b, " -> out %v", vc.out)
 			}

@@ -241,9 +241,9 @@ func testWormholeOrderAndWidths(t *testing.T, rate int) {
 			prev, open := cur[k]
 			switch {
 			case !open && !f.Head:
-				fail("%v: flit %d of packet %d without its head", k, f.Index, f.Packet)
-			case open && (f.Packet != prev.Packet || f.Index != prev.Index+1):
-				fail("%v: flit %d of packet %d after flit %d of packet %d", k, f.Index, f.Packet, prev.Index, prev.Packet)
+				fail("%v: flit %d of packet %d without its head", k, f.Pos(), f.Packet)
+			case open && (f.Packet != prev.Packet || f.Pos() != prev.Pos()+1):
+				fail("%v: flit %d of packet %d after flit %d of packet %d", k, f.Pos(), f.Packet, prev.Pos(), prev.Packet)
 			}
 			if f.Tail {
 				delete(cur, k)
