@@ -30,7 +30,7 @@ const maxSwitchReqs = 4*16 + 16
 // arbiter's would be. Free output VCs are the clear bits of the output's
 // held mask, so each grant is a count of trailing zeros.
 func (r *Router) allocVCs(now des.Time) {
-	v := r.vcs
+	v := int(r.vcs)
 	var req [mesh.NumPorts]uint64
 	var outs uint8
 	for m := r.waitMask; m != 0; m &= m - 1 {
@@ -47,7 +47,7 @@ func (r *Router) allocVCs(now des.Time) {
 		m := req[o]
 		if op.held == all {
 			// Every output VC is held: each request stalls.
-			r.Stats.VCStalls += uint64(bits.OnesCount64(m))
+			r.stalls.VCStalls += uint64(bits.OnesCount64(m))
 			continue
 		}
 		below := m & (1<<op.vaRR - 1)
@@ -75,7 +75,7 @@ func (r *Router) allocVCs(now des.Time) {
 					grant = bits.TrailingZeros16(free)
 				}
 				if grant < 0 {
-					r.Stats.VCStalls++
+					r.stalls.VCStalls++
 					continue
 				}
 				op.owner[grant] = int8(q)
@@ -113,9 +113,9 @@ func (r *Router) allocVCs(now des.Time) {
 // ascending by input-VC index; the output's arbiter starts at the first
 // request (in that order) at or after its pointer and wraps round.
 func (r *Router) allocSwitch(now des.Time) {
-	v := r.vcs
+	v := int(r.vcs)
 	all := uint64(1)<<v - 1
-	burst := r.burst
+	burst := int(r.burst)
 	var outs uint8
 	// Visit only the ports with active VCs holding flits, in port order.
 	for rest := r.activeMask & r.fullMask; rest != 0; {
@@ -141,7 +141,7 @@ func (r *Router) allocSwitch(now des.Time) {
 			o := vc.out
 			c := r.out[o].credit[vc.outVC]
 			if c == 0 {
-				r.Stats.CreditStall++
+				r.stalls.CreditStall++
 				continue
 			}
 			n := 1
@@ -184,7 +184,7 @@ func (r *Router) allocSwitch(now des.Time) {
 		}
 		for j, at := 0, start; j < n; j++ {
 			if j == op.width {
-				r.Stats.SwitchStall += uint64(n - j)
+				r.stalls.SwitchStall += uint64(n - j)
 				break
 			}
 			q := int(reqs[at])

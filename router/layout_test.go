@@ -42,3 +42,17 @@ func TestFlitIsSixteenBytes(t *testing.T) {
 		t.Errorf("Flit is %d bytes, want 16", s)
 	}
 }
+
+// The hot header keeps to its two lines: the fields before the channels
+// take 56 + 64 bytes, so that with the allocator's 8-byte header the
+// channels start on the third line (TestChannelsFillOneLineEach checks
+// the alignment on real routers; this checks the budget).
+func TestRouterHeaderIsTwoLines(t *testing.T) {
+	var r Router
+	if off := unsafe.Offsetof(r.localLink); off != 120 {
+		t.Errorf("the channels start at byte %d of a Router, want 120 (56 + 64)", off)
+	}
+	if off := unsafe.Offsetof(r.eng); off != 56 {
+		t.Errorf("the second line starts at byte %d, want 56", off)
+	}
+}

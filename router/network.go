@@ -117,7 +117,7 @@ func (n *Network) Buffered() int {
 		t = n.Bus.buffered()
 	}
 	for _, r := range n.Routers {
-		t += r.flits
+		t += int(r.flits)
 		for p := mesh.North; p < mesh.NumPorts; p++ {
 			if r.in[p].flits != nil {
 				t += r.in[p].flits.Len()
@@ -139,10 +139,11 @@ func (n *Network) Totals() Stats {
 		s = n.Bus.Stats
 	}
 	for _, r := range n.Routers {
-		s.Traversals += r.Stats.Traversals
-		s.VCStalls += r.Stats.VCStalls
-		s.SwitchStall += r.Stats.SwitchStall
-		s.CreditStall += r.Stats.CreditStall
+		rs := r.Stats()
+		s.Traversals += rs.Traversals
+		s.VCStalls += rs.VCStalls
+		s.SwitchStall += rs.SwitchStall
+		s.CreditStall += rs.CreditStall
 	}
 	return s
 }
@@ -157,7 +158,7 @@ func (n *Network) LinkCounts(dst []uint64) []uint64 {
 	for _, r := range n.Routers {
 		for p := mesh.North; p < mesh.NumPorts; p++ {
 			if r.linked(p) {
-				dst = append(dst, r.out[p].sent)
+				dst = append(dst, r.LinkFlits(p))
 			}
 		}
 	}
@@ -174,7 +175,7 @@ func (n *Network) LinkVCCounts(dst []uint64) []uint64 {
 	for _, r := range n.Routers {
 		for p := mesh.North; p < mesh.NumPorts; p++ {
 			if r.linked(p) {
-				dst = append(dst, r.sentVC[int(p)*r.vcs:int(p+1)*r.vcs]...)
+				dst = append(dst, r.sentVC[int(p)*int(r.vcs):int(p+1)*int(r.vcs)]...)
 			}
 		}
 	}

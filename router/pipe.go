@@ -41,7 +41,7 @@ type Pipe[T any] struct {
 
 // dueSlots is the reach of a due ring in cycles: channels with a delay
 // below it are tracked by arrival cycle. A power of two.
-const dueSlots = 16
+const dueSlots = 4
 
 // NewPipe returns a pipe with delay lat (at least 1) that wakes ticker wake.
 // Its buffer is made on the first send (the Reserve bound, or 8 items) and

@@ -113,7 +113,6 @@ type outPort struct {
 	vaRR  int // input VC first in line for the next VC grant
 	vcRR  int // output VC first in line (vc_alloc = round_robin)
 	saRR  int
-	sent  uint64 // flits sent, for link utilisation
 }
 
 // Stats are a router's cumulative counters.
@@ -129,8 +128,11 @@ type Stats struct {
 type Router struct {
 	// Hot state, read or written every cycle, together. The first 56
 	// bytes fill the line that the allocator's 8-byte object header
-	// starts (a Router has pointers and is over 512 bytes), so that the
-	// channels after them start on a line (layout_test.go checks it).
+	// starts (a Router has pointers and is over 512 bytes), and the next
+	// 64 the line after it, so that the channels after them start on a
+	// line (layout_test.go checks it): a tick's bookkeeping costs those
+	// two lines, which on a large mesh, whose routers do not fit the
+	// caches, is what a visit to a router costs before any flit moves.
 
 	// One bit per input VC (port*VCs+vc) for each stage with work, so a
 	// cycle touches only the VCs that can move.
@@ -138,9 +140,27 @@ type Router struct {
 	waitMask   uint64 // waiting for an output VC
 	activeMask uint64 // holding an output VC
 	fullMask   uint64 // holding flits, so that switch allocation skips empty VCs unread
-	flits      int    // flits buffered in this router
-	vcs        int    // spec.VCs
-	eng        *des.Engine
+	// sig is the channels with items arriving (bit p flits on input p,
+	// bit 8+p credits on output p): by arrival cycle mod dueSlots for
+	// channels shorter than dueSlots, and in sig[dueSlots] while items
+	// are in flight for longer ones (see Pipe.sig).
+	sig   [dueSlots + 1]uint16
+	depth int16 // spec.VCBuf: slots in each input VC's ring
+	// lfull[p-1] has bit s set while lring[p-1][s] holds a flit.
+	lfull [mesh.NumPorts - 1]uint8
+	flits int32 // flits buffered in this router
+	vcs   uint8 // spec.VCs
+	// burst is link_flits_per_cycle: the most flits one input VC sends
+	// through the switch per cycle.
+	burst uint8
+	// rotateVC is vc_alloc = round_robin, decided once so that allocation
+	// compares no strings.
+	rotateVC bool
+
+	eng   *des.Engine
+	spec  *Spec
+	store []Flit // every input VC's ring, vc_buf slots each, in input-VC order
+	ivc   []inVC // input VCs by index port*VCs+vc
 
 	// The channels from the NIU, kept inside the router so that a tick
 	// reads them from its own block of memory: flits injected
@@ -157,29 +177,14 @@ type Router struct {
 	// specs are Pipes of their own (in[p].flits); on a mesh edge, nothing.
 	lring [mesh.NumPorts - 1][linkSlots]Flit
 
-	// burst is link_flits_per_cycle: the most flits one input VC sends
-	// through the switch per cycle.
-	burst int
-	depth int16 // spec.VCBuf: slots in each input VC's ring
-	// rotateVC is vc_alloc = round_robin, decided once so that allocation
-	// compares no strings.
-	rotateVC bool
-	// sig is the channels with items arriving (bit p flits on input p,
-	// bit 8+p credits on output p): by arrival cycle mod dueSlots for
-	// channels shorter than dueSlots, and in sig[dueSlots] while items
-	// are in flight for longer ones (see Pipe.sig).
-	sig [dueSlots + 1]uint16
-	// lfull[p-1] has bit s set while lring[p-1][s] holds a flit.
-	lfull [mesh.NumPorts - 1]uint8
 	// linkLat is the delay of this router's links through rings (Build).
 	linkLat des.Time
-	spec    *Spec
-	store   []Flit // every input VC's ring, vc_buf slots each, in input-VC order
-	ivc     []inVC // input VCs by index port*VCs+vc
 	in      [mesh.NumPorts]inPort
 	out     [mesh.NumPorts]outPort
-	Stats   Stats
-	trace   func(node int, in, out mesh.Port, f Flit)
+	// stalls is the router's stall counters; its traversals are counted
+	// per output VC only (sentVC), and added up when read (Stats).
+	stalls Stats
+	trace  func(node int, in, out mesh.Port, f Flit)
 
 	// port<<4 | VC of each input-VC index, to avoid divisions per flit
 	pvOf [64]uint8
@@ -211,7 +216,7 @@ type Router struct {
 
 func newRouter(eng *des.Engine, spec *Spec, topo mesh.Topology, node int) *Router {
 	r := &Router{Name: "R" + topo.Label(node), node: node, spec: spec, topo: topo, eng: eng,
-		rotateVC: spec.VCAlloc != VCAllocLowest, burst: spec.linkWidth(), vcs: spec.VCs, depth: int16(spec.VCBuf)}
+		rotateVC: spec.VCAlloc != VCAllocLowest, burst: uint8(spec.linkWidth()), vcs: uint8(spec.VCs), depth: int16(spec.VCBuf)}
 	r.id = eng.Register(r)
 	v := spec.VCs
 	if c, ok := topo.(mesh.ClassRouter); ok {
@@ -252,14 +257,31 @@ func newRouter(eng *des.Engine, spec *Spec, topo mesh.Topology, node int) *Route
 }
 
 // Buffered is the number of flits held in the router's input buffers.
-func (r *Router) Buffered() int { return r.flits }
+func (r *Router) Buffered() int { return int(r.flits) }
 
 // LinkFlits is the number of flits sent through output port p so far.
-func (r *Router) LinkFlits(p mesh.Port) uint64 { return r.out[p].sent }
+func (r *Router) LinkFlits(p mesh.Port) uint64 {
+	var n uint64
+	for _, c := range r.sentVC[int(p)*int(r.vcs) : int(p+1)*int(r.vcs)] {
+		n += c
+	}
+	return n
+}
+
+// Stats are the router's counters so far. Traversals are counted per
+// output VC only, one increment per flit instead of three, and added up
+// here.
+func (r *Router) Stats() Stats {
+	s := r.stalls
+	for _, c := range r.sentVC {
+		s.Traversals += c
+	}
+	return s
+}
 
 // LinkVCFlits is the number of flits sent through output port p on its
 // output VC vc so far.
-func (r *Router) LinkVCFlits(p mesh.Port, vc int) uint64 { return r.sentVC[int(p)*r.vcs+vc] }
+func (r *Router) LinkVCFlits(p mesh.Port, vc int) uint64 { return r.sentVC[int(p)*int(r.vcs)+vc] }
 
 // portOf is the port of input VC k (port*VCs+vc).
 func (r *Router) portOf(k int) mesh.Port { return mesh.Port(r.pvOf[k] >> 4) }
@@ -268,7 +290,7 @@ func (r *Router) portOf(k int) mesh.Port { return mesh.Port(r.pvOf[k] >> 4) }
 func (r *Router) vcOf(k int) int { return int(r.pvOf[k] & 15) }
 
 // inVC is input VC i of port p.
-func (r *Router) inVC(p mesh.Port, i int) *inVC { return &r.ivc[int(p)*r.vcs+i] }
+func (r *Router) inVC(p mesh.Port, i int) *inVC { return &r.ivc[int(p)*int(r.vcs)+i] }
 
 // Tick runs one router cycle: receive, route, allocate VCs, allocate the
 // switch and send. It returns the next cycle it has work in.
@@ -338,7 +360,7 @@ func (r *Router) attach() {
 }
 
 func (r *Router) receive(now des.Time) {
-	v := r.vcs
+	v := int(r.vcs)
 	slot := &r.sig[now&(dueSlots-1)]
 	m := r.sig[dueSlots] | *slot
 	*slot = 0
@@ -500,7 +522,7 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 	if r.trace != nil {
 		r.trace(r.node, r.portOf(k), vc.out, *f)
 	}
-	if ip.rr = i + 1; ip.rr == r.vcs {
+	if ip.rr = i + 1; ip.rr == int(r.vcs) {
 		ip.rr = 0
 	}
 	// The credit goes back, and the flit forward, through rings when
@@ -548,9 +570,7 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 	}
 	r.flits--
 	op.credit[vc.outVC]--
-	op.sent++
-	r.sentVC[int(vc.out)*r.vcs+int(vc.outVC)]++
-	r.Stats.Traversals++
+	r.sentVC[int(vc.out)*int(r.vcs)+int(vc.outVC)]++
 	r.eng.Progress()
 	vc.since = now
 	if tail {

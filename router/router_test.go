@@ -76,8 +76,8 @@ func testVCStateMachine(t *testing.T, rate int) {
 	if first[lost][vcActive] <= last[won][vcActive] {
 		t.Errorf("waiting input active from cycle %d, holder active until %d", first[lost][vcActive], last[won][vcActive])
 	}
-	if r.Stats.VCStalls != uint64(count[lost][vcWaitVC]) {
-		t.Errorf("VC stalls %d, cycles seen waiting %d", r.Stats.VCStalls, count[lost][vcWaitVC])
+	if r.Stats().VCStalls != uint64(count[lost][vcWaitVC]) {
+		t.Errorf("VC stalls %d, cycles seen waiting %d", r.Stats().VCStalls, count[lost][vcWaitVC])
 	}
 	if got := len(b.nis[1].got); got != 12 {
 		t.Errorf("node 1 received %d flits, want 12", got)
@@ -330,7 +330,7 @@ func TestStateMasksMatchVCs(t *testing.T) {
 						}
 					}
 				}
-				if flits != r.flits {
+				if flits != int(r.flits) {
 					if bad++; bad <= 5 {
 						t.Errorf("cycle %d %s: VCs hold %d flits, router counts %d", now, r.Name, flits, r.flits)
 					}
