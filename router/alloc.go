@@ -80,7 +80,7 @@ func (r *Router) allocVCs(now des.Time) {
 				}
 				op.owner[grant] = int8(q)
 				op.held |= 1 << grant
-				if op.vcRR = grant + 1; op.vcRR == v {
+				if op.vcRR = uint8(grant + 1); int(op.vcRR) == v {
 					op.vcRR = 0
 				}
 				vc.outVC = int8(grant)
@@ -88,7 +88,7 @@ func (r *Router) allocVCs(now des.Time) {
 				vc.ready = now + r.spec.VCAllocDelay
 				r.waitMask &^= 1 << q
 				r.activeMask |= 1 << q
-				if op.vaRR = q + 1; op.vaRR == total {
+				if op.vaRR = uint8(q + 1); int(op.vaRR) == total {
 					op.vaRR = 0
 				}
 			}
@@ -169,21 +169,21 @@ func (r *Router) allocSwitch(now des.Time) {
 			// A lone request: the arbiter grants it whatever its pointer.
 			q := int(r.saQ[q0])
 			r.send(now, q, op)
-			if op.saRR = q + 1; op.saRR == total {
+			if op.saRR = uint8(q + 1); int(op.saRR) == total {
 				op.saRR = 0
 			}
 			continue
 		}
 		reqs := r.saQ[q0 : q0+n]
 		start := 0
-		for start < n && int(reqs[start]) < op.saRR {
+		for start < n && int(reqs[start]) < int(op.saRR) {
 			start++
 		}
 		if start == n {
 			start = 0
 		}
 		for j, at := 0, start; j < n; j++ {
-			if j == op.width {
+			if j == int(op.width) {
 				r.stalls.SwitchStall += uint64(n - j)
 				break
 			}
@@ -192,7 +192,7 @@ func (r *Router) allocSwitch(now des.Time) {
 				at = 0
 			}
 			r.send(now, q, op)
-			if op.saRR = q + 1; op.saRR == total {
+			if op.saRR = uint8(q + 1); int(op.saRR) == total {
 				op.saRR = 0
 			}
 		}

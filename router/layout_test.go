@@ -56,3 +56,28 @@ func TestRouterHeaderIsTwoLines(t *testing.T) {
 		t.Errorf("the second line starts at byte %d, want 56", off)
 	}
 }
+
+// An output port is two lines and each starts on one, as does each input
+// port: a flit's allocation and send then touch one line of its output
+// port (see outPort).
+func TestPortsStartOnLines(t *testing.T) {
+	if s := unsafe.Sizeof(outPort{}); s != 128 {
+		t.Errorf("outPort is %d bytes, want 128", s)
+	}
+	if s := unsafe.Sizeof(inPort{}); s != 64 {
+		t.Errorf("inPort is %d bytes, want 64", s)
+	}
+	var op outPort
+	if off := unsafe.Offsetof(op.credits); off != 64 {
+		t.Errorf("outPort's second line starts at byte %d, want 64", off)
+	}
+	b := newBench(t, 3, 3, DefaultSpec())
+	for _, r := range b.net.Routers {
+		if p := uintptr(unsafe.Pointer(&r.out[0])); p%64 != 0 {
+			t.Errorf("%s's output ports at %#x, not on a line", r.Name, p)
+		}
+		if p := uintptr(unsafe.Pointer(&r.in[0])); p%64 != 0 {
+			t.Errorf("%s's input ports at %#x, not on a line", r.Name, p)
+		}
+	}
+}

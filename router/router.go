@@ -89,30 +89,35 @@ const linkSlots = 4
 
 // outPort keeps its per-VC state in small arrays inside the router, not
 // in slices of their own, so that allocation reads no slice headers and
-// touches no cache lines beyond the router's.
+// touches no cache lines beyond the router's. It is two lines, and a
+// router's ports start on a line: the first holds all that allocating and
+// sending a flit reads or writes, the second the credits on their way
+// back, which the downstream router writes (layout_test.go checks both).
 type outPort struct {
-	flits   *Pipe[Flit]   // to downstream; nil on a mesh edge
-	credits *Pipe[int8]   // from downstream; nil if back carries them
-	credit  [MaxVCs]int16 // free downstream buffer slots per VC (vc_buf <= 1024)
+	credit [MaxVCs]int16 // free downstream buffer slots per VC (vc_buf <= 1024)
 	// down, if set, replaces flits on a link through the downstream
 	// router's ring (Router.lring): downQ is its input port minus one,
 	// downBit that port's signal bit.
 	down    *Router
-	downQ   int8
+	flits   *Pipe[Flit]  // to downstream; nil on a mesh edge and if down is set
+	owner   [MaxVCs]int8 // input VC (port*VCs+vc) holding each output VC, -1 if free
+	held    uint16       // bit c set while output VC c has an owner
 	downBit uint16
+	downQ   int8
+	width   uint8 // flits it may send per cycle (<= 16)
+	vaRR    uint8 // input VC first in line for the next VC grant (< 64)
+	vcRR    uint8 // output VC first in line (vc_alloc = round_robin)
+	saRR    uint8 // input VC first in line for the switch
+
+	credits *Pipe[int8] // from downstream; nil if back carries them
 	// back is the credits on their way back from downstream, per VC, by
 	// arrival cycle mod creditSlots, on a link with a short credit delay
 	// (see inPort.up): a credit then costs the sender two increments in
 	// this router's memory and the receiver a few adds, with no channel
 	// buffer to go through. At most a cycle's sends of one VC (the
 	// link's width, <= 16) arrive in a cycle.
-	back  [creditSlots][MaxVCs]uint8
-	owner [MaxVCs]int8 // input VC (port*VCs+vc) holding each output VC, -1 if free
-	held  uint16       // bit c set while output VC c has an owner
-	width int
-	vaRR  int // input VC first in line for the next VC grant
-	vcRR  int // output VC first in line (vc_alloc = round_robin)
-	saRR  int
+	back [creditSlots][MaxVCs]uint8
+	_    [8]byte
 }
 
 // Stats are a router's cumulative counters.
@@ -176,11 +181,12 @@ type Router struct {
 	// Slots are 16 bytes, so none straddles a line. Links of other
 	// specs are Pipes of their own (in[p].flits); on a mesh edge, nothing.
 	lring [mesh.NumPorts - 1][linkSlots]Flit
+	// The ports, each starting on a line (see outPort).
+	out [mesh.NumPorts]outPort
+	in  [mesh.NumPorts]inPort
 
 	// linkLat is the delay of this router's links through rings (Build).
 	linkLat des.Time
-	in      [mesh.NumPorts]inPort
-	out     [mesh.NumPorts]outPort
 	// stalls is the router's stall counters; its traversals are counted
 	// per output VC only (sentVC), and added up when read (Stats).
 	stalls Stats
@@ -235,7 +241,7 @@ func newRouter(eng *des.Engine, spec *Spec, topo mesh.Topology, node int) *Route
 	for p := range mesh.NumPorts {
 		r.in[p].width = spec.linkWidth()
 		op := &r.out[p]
-		op.width = spec.linkWidth()
+		op.width = uint8(spec.linkWidth())
 		for i := range v {
 			op.owner[i] = -1
 			op.credit[i] = int16(spec.VCBuf)
@@ -245,7 +251,7 @@ func newRouter(eng *des.Engine, spec *Spec, topo mesh.Topology, node int) *Route
 		r.pvOf[k] = uint8(k/v)<<4 | uint8(k%v)
 	}
 	r.in[mesh.Local].width = spec.InjectWidth
-	r.out[mesh.Local].width = spec.EjectWidth
+	r.out[mesh.Local].width = uint8(spec.EjectWidth)
 	for p := range mesh.NumPorts {
 		r.saStride += r.in[p].width
 	}
@@ -349,7 +355,7 @@ func (r *Router) attach() {
 			c.Reserve(min(credits, (int(c.lat)+1)*w))
 		}
 		if c := out.flits; c != nil && p == mesh.Local {
-			c.Reserve(min(credits, (int(c.lat)+1)*out.width))
+			c.Reserve(min(credits, (int(c.lat)+1)*int(out.width)))
 		}
 		if c := in.credits; c != nil && p == mesh.Local {
 			// The NIU leaves credits in the channel while it has
