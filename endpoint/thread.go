@@ -35,6 +35,7 @@ type Thread struct {
 	whatS      fmt.Stringer // or this, formatted only for a report
 	gen        int64        // generation of its resume event; older ones are stale
 	computeEnd des.Time     // while computing: when the computation ends
+	pollDue    bool         // woken from a wait loop: its poll turn is still to be charged
 	remaining  des.Time     // computation left after a preemption
 	state      threadState
 	ended      bool // the body returned (or panicked)
@@ -130,7 +131,7 @@ func (m *Machine) newThread(n *Node, name string, main bool) *Thread {
 		t = &Thread{}
 	}
 	t.Name, t.node, t.main = name, n, main
-	t.state, t.ended, t.err = threadReady, false, nil
+	t.state, t.ended, t.err, t.pollDue = threadReady, false, nil, false
 	t.computeEnd, t.remaining = 0, 0
 	return t
 }
@@ -200,12 +201,16 @@ func (t *Thread) Suspend() { t.pause(request{kind: reqSuspend}) }
 // processor, and it checks again, at poll_cycles a turn, whenever something
 // on its tile changes (a message arrives, a thread ends). what describes
 // the wait for deadlock reports.
+//
+// The poll turn after a wake-up is charged by the scheduler before it
+// resumes the thread (Node.run), not by a Compute here: the thread would
+// only resume to pause again at once, and the switch into its coroutine
+// and back is a good part of a message's cost. Time and event order are
+// the same either way.
 func (t *Thread) WaitUntil(what string, cond func() bool) {
 	for !cond() {
 		t.cond, t.what = cond, what
 		t.pause(request{kind: reqBlock})
-		t.cond, t.what = nil, ""
-		t.Compute(t.node.cpu.PollCycles)
 	}
 }
 
@@ -215,8 +220,6 @@ func (t *Thread) WaitFor(what fmt.Stringer, cond func() bool) {
 	for !cond() {
 		t.cond, t.whatS = cond, what
 		t.pause(request{kind: reqBlock})
-		t.cond, t.whatS = nil, nil
-		t.Compute(t.node.cpu.PollCycles)
 	}
 }
 
