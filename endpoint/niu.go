@@ -36,13 +36,23 @@ type NIU struct {
 	cur    int32 // message being injected, -1 if none
 	curVC  int8
 	curIdx int32
-	credit []int
-	vcRR   int
+	// What the message's flits need, copied from its record at its head
+	// so that they need not look it up.
+	curLen    int32
+	curSynth  bool
+	curDst    uint32   // destination address (the second flit)
+	curSrc    uint32   // next source word (DMA)
+	curStride uint32   // source stride (DMA)
+	curWords  []uint32 // the words of a processor-built message
+	rd        cursor   // the DMA engine's hold on the source block
+	credit    []int
+	vcRR      int
 	// injWait is set when injection stopped for want of a credit: the
 	// NIU then sleeps until one arrives instead of looking every cycle.
 	injWait bool
 
 	ej        []ejVC
+	wr        []cursor // per ejection VC: the destination block of its message
 	ejN       int
 	ejRR      int
 	paused    bool
@@ -112,6 +122,7 @@ func newNIU(f *Fabric, node int) *NIU {
 		cur:    -1,
 		credit: make([]int, s.VCs),
 		ej:     make([]ejVC, s.VCs),
+		wr:     make([]cursor, s.VCs),
 	}
 	n.ejHandler = make([]uint32, s.VCs)
 	n.ejArgs = make([][]uint32, s.VCs)
@@ -244,12 +255,12 @@ func (n *NIU) inject(now des.Time) {
 			n.injWait = true
 			return
 		}
-		p := n.fab.pkts.get(n.cur)
 		// Built in the channel's buffer, not on the stack and copied.
 		f := n.lp.Inject.Slot(now)
-		*f = router.Flit{Packet: p.ID, Index: n.curIdx, VC: n.curVC}
+		*f = router.Flit{Packet: n.cur, Index: n.curIdx, VC: n.curVC}
 		switch {
 		case n.curIdx == 0:
+			p := n.fab.pkts.get(n.cur)
 			f.Head = true
 			f.Kind = p.Kind
 			if p.Ordered {
@@ -261,26 +272,33 @@ func (n *NIU) inject(now des.Time) {
 			f.DX, f.DY = int16(dx), int16(dy)
 			f.Word = p.DstStride
 			p.Sent = now
-		case p.Kind == router.KindSynth:
-			f.Word = synthWord(p.ID, n.curIdx)
+			n.curLen, n.curSynth = p.Len, p.Kind == router.KindSynth
+			n.curDst, n.curSrc, n.curStride, n.curWords = p.DstAddr, p.SrcAddr, p.SrcStride, p.words
+			if n.curSynth {
+				f.Word = synthWord(n.cur, 0)
+			}
+		case n.curSynth:
+			f.Word = synthWord(n.cur, n.curIdx)
 		case n.curIdx == 1:
-			f.Word = p.DstAddr
-		case p.words != nil:
-			f.Word = p.words[n.curIdx-2]
+			f.Word = n.curDst
+		case n.curWords != nil:
+			f.Word = n.curWords[n.curIdx-2]
 		default:
-			f.Word = n.Mem.Read(p.SrcAddr + uint32(n.curIdx-2)*p.SrcStride)
-		}
-		if p.Kind == router.KindSynth && n.curIdx == 0 {
-			f.Word = synthWord(p.ID, 0)
+			// Read as the flit leaves, word by word: a program may
+			// still be writing the block behind the DMA engine.
+			f.Word = n.Mem.readAt(&n.rd, n.curSrc)
+			n.curSrc += n.curStride
 		}
 		n.curIdx++
-		tail := n.curIdx == p.Len
+		tail := n.curIdx == n.curLen
 		f.Tail = tail // f is not used past here: callbacks may send on the channel and move its buffer
 		n.credit[n.curVC]--
 		n.Injected++
 		n.fab.Eng.Progress()
 		sent++
 		if tail {
+			p := n.fab.pkts.get(n.cur)
+			n.curWords = nil
 			if p.built {
 				n.queued -= int(p.Len)
 				n.admit()
