@@ -196,21 +196,31 @@ func (n *NIU) Tick(now des.Time) des.Time {
 	for n.lp.InjectCredit.Ready(now) {
 		n.credit[n.lp.InjectCredit.Recv()]++
 	}
-	for ej := n.lp.Eject; ej.Ready(now); ej.Drop() {
-		// Copied from the channel's buffer straight into the VC's.
-		f := ej.Front()
-		vc := &n.ej[f.VC]
-		if vc.n == len(vc.buf) {
-			panic(fmt.Sprintf("%s vc%d: ejection buffer overflow (credit protocol violated)", n.Name, f.VC))
-		}
-		vc.buf[wrap(vc.head+vc.n, len(vc.buf))] = *f
-		vc.n++
-		n.ejN++
-	}
+	// Arrived flits are taken after injecting: inject does not look at
+	// the ejection buffers, so taking them before would change nothing.
 	n.inject(now)
+	ej := n.lp.Eject
+	if n.ejN == 0 && ej.Ready(now) {
+		// Dropped first, the flit stays in its slot: routers send only
+		// in their ticks, so nothing writes over it during this one.
+		f := ej.Front()
+		ej.Drop()
+		if !ej.Ready(now) && n.ejectOne(f, now) {
+			return n.next(now)
+		}
+		n.buffer(f)
+	}
+	for ; ej.Ready(now); ej.Drop() {
+		n.buffer(ej.Front())
+	}
 	if !n.paused {
 		n.eject(now)
 	}
+	return n.next(now)
+}
+
+// next is the cycle the NIU next has work in, after a tick.
+func (n *NIU) next(now des.Time) des.Time {
 	sending := n.cur >= 0 || n.pend.n > 0
 	if sending && !n.injWait || n.ejN > 0 && !n.paused && !n.ejBlocked {
 		return now + 1
@@ -377,6 +387,38 @@ func (n *NIU) eject(now des.Time) {
 			return
 		}
 	}
+}
+
+// buffer copies an arrived flit from the channel's buffer straight into
+// its VC's.
+func (n *NIU) buffer(f *router.Flit) {
+	vc := &n.ej[f.VC]
+	if vc.n == len(vc.buf) {
+		panic(fmt.Sprintf("%s vc%d: ejection buffer overflow (credit protocol violated)", n.Name, f.VC))
+	}
+	vc.buf[wrap(vc.head+vc.n, len(vc.buf))] = *f
+	vc.n++
+	n.ejN++
+}
+
+// ejectOne consumes f, the only flit to have arrived, when the ejection
+// buffers are empty, as eject would: where it is, in the channel's
+// buffer, instead of copying it into its VC's buffer and out again. It
+// reports false, having changed nothing, when eject would not take it:
+// the NIU is paused, or f is the head of a THREAD message and no thread
+// context is free.
+func (n *NIU) ejectOne(f *router.Flit, now des.Time) bool {
+	if n.paused || f.Head && f.Kind&^router.KindOrdered == router.KindThread && n.node != nil && !n.node.reserveContext() {
+		return false
+	}
+	i := int(f.VC)
+	n.ejBlocked = false
+	n.ejRR = wrap(i+1, len(n.ej))
+	n.lp.EjectCredit.Send(now, int8(i))
+	n.Ejected++
+	n.fab.Eng.Progress()
+	n.fab.consume(n, f, now)
+	return true
 }
 
 // contextFreed lets THREAD messages waiting for a context try again.
