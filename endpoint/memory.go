@@ -14,15 +14,15 @@ const pageBits = 12
 // on, and that the DMA engine reads and writes word by word. A 64-tile
 // machine with 8 MiB per tile costs only what its programs touch.
 type Memory struct {
+	// gen counts Allocs and Frees: a cursor (see cursor) is good only
+	// while it stays the same. First, as DMA checks it at every word.
+	gen   uint64
 	size  uint32
 	heap  uint32     // first heap word
 	pages [][]uint32 // static memory by page; the table itself is made on first write
 	segs  []segment  // allocated heap blocks, by address
 	free  []span     // free heap spans, by address
 	last  int        // segment of the last heap access, as DMA runs sequentially
-	// gen counts Allocs and Frees: a cursor (see cursor) is good only
-	// while it stays the same.
-	gen uint64
 
 	// Freed small blocks' byte slices by word count, for the next Alloc
 	// of that size: a library's flag words and small temporaries come and

@@ -18,52 +18,54 @@ import (
 // many the NIU offers; at link_flits_per_cycle = 2, SCMP's two flits per
 // processor cycle, the whole path moves two.
 type NIU struct {
-	Name string
-	Node int
-	Mem  Memory
-
-	fab  *Fabric
-	id   int32
-	lp   router.LocalPort
-	inW  int
-	ejW  int
-	cap  int
-	pend ring // messages admitted to the NIU, in order
-	back ring // processor-side source queue, unbounded
-
-	queued int // flits of processor-built messages in pend
-
+	// The fields every tick uses come first, in about the order it uses
+	// them, so that a tick touches few cache lines: a large mesh's
+	// components do not fit the caches together, and a tick's cost is
+	// mostly the lines it brings in.
+	lp     router.LocalPort
+	credit []int
+	fab    *Fabric
 	cur    int32 // message being injected, -1 if none
 	curVC  int8
-	curIdx int32
+	// injWait is set when injection stopped for want of a credit: the
+	// NIU then sleeps until one arrives instead of looking every cycle.
+	injWait  bool
+	curSynth bool
+	curIdx   int32
 	// What the message's flits need, copied from its record at its head
 	// so that they need not look it up.
 	curLen    int32
-	curSynth  bool
-	curDst    uint32   // destination address (the second flit)
-	curSrc    uint32   // next source word (DMA)
-	curStride uint32   // source stride (DMA)
+	curDst    uint32 // destination address (the second flit)
+	curSrc    uint32 // next source word (DMA)
+	curStride uint32 // source stride (DMA)
+	inW       int
 	curWords  []uint32 // the words of a processor-built message
 	rd        cursor   // the DMA engine's hold on the source block
-	credit    []int
-	vcRR      int
-	// injWait is set when injection stopped for want of a credit: the
-	// NIU then sleeps until one arrives instead of looking every cycle.
-	injWait bool
-
+	ejN       int
 	ej        []ejVC
 	wr        []cursor // per ejection VC: the destination block of its message
-	ejN       int
 	ejRR      int
+	ejW       int
 	paused    bool
 	ejBlocked bool // arriving THREAD messages wait for a thread context
-
-	node      *Node      // the tile's processor, if any
-	ejHandler []uint32   // per ejection VC: the THREAD message being received
-	ejArgs    [][]uint32 // and its arguments so far
+	id        int32
+	pend      ring  // messages admitted to the NIU, in order
+	node      *Node // the tile's processor, if any
 
 	Injected uint64 // flits sent
 	Ejected  uint64 // flits consumed
+
+	Mem  Memory
+	Name string
+	Node int
+
+	cap    int
+	back   ring // processor-side source queue, unbounded
+	queued int  // flits of processor-built messages in pend
+	vcRR   int
+
+	ejHandler []uint32   // per ejection VC: the THREAD message being received
+	ejArgs    [][]uint32 // and its arguments so far
 }
 
 type ejVC struct {
