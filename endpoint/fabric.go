@@ -154,7 +154,7 @@ func (f *Fabric) consume(n *NIU, fl *router.Flit, now des.Time) {
 	p.received++
 	switch {
 	case p.Kind == router.KindData && fl.Index >= 2:
-		if err := n.Mem.Write(p.DstAddr+uint32(fl.Index-2)*p.DstStride, fl.Word); err != nil {
+		if err := n.Mem.writeAt(&n.wr[fl.VC], p.DstAddr+uint32(fl.Index-2)*p.DstStride, fl.Word); err != nil {
 			f.fault(fmt.Errorf("%s: %s: %w", n.Name, f.pkts.name(p.ID), err))
 		}
 	case (p.Kind == router.KindThread || p.Kind == router.KindControl) && fl.Index == 1:

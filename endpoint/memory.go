@@ -14,6 +14,9 @@ const pageBits = 12
 // on, and that the DMA engine reads and writes word by word. A 64-tile
 // machine with 8 MiB per tile costs only what its programs touch.
 type Memory struct {
+	// gen counts Allocs and Frees: a cursor (see cursor) is good only
+	// while it stays the same. First, as DMA checks it at every word.
+	gen   uint64
 	size  uint32
 	heap  uint32     // first heap word
 	pages [][]uint32 // static memory by page; the table itself is made on first write
@@ -109,6 +112,48 @@ func (m *Memory) Write(addr, v uint32) error {
 	return nil
 }
 
+// cursor is a DMA engine's hold on the heap block it streams through:
+// reading or writing a word through it skips the block lookup while the
+// words stay in the block and no block has been allocated or freed since
+// (gen). The zero value holds nothing.
+type cursor struct {
+	b    []byte
+	base uint32 // first word of b
+	n    uint32 // words in b
+	gen  uint64
+}
+
+// readAt is Read(addr) through c.
+func (m *Memory) readAt(c *cursor, addr uint32) uint32 {
+	if off := addr - c.base; off < c.n && c.gen == m.gen {
+		return binary.LittleEndian.Uint32(c.b[off*4:])
+	}
+	if addr >= m.heap {
+		if s := m.seg(addr); s != nil {
+			c.hold(s, m.gen)
+		}
+	}
+	return m.Read(addr)
+}
+
+// writeAt is Write(addr, v) through c.
+func (m *Memory) writeAt(c *cursor, addr, v uint32) error {
+	if off := addr - c.base; off < c.n && c.gen == m.gen {
+		binary.LittleEndian.PutUint32(c.b[off*4:], v)
+		return nil
+	}
+	if addr >= m.heap {
+		if s := m.seg(addr); s != nil {
+			c.hold(s, m.gen)
+		}
+	}
+	return m.Write(addr, v)
+}
+
+func (c *cursor) hold(s *segment, gen uint64) {
+	c.b, c.base, c.n, c.gen = s.bytes, s.addr, uint32(len(s.bytes)/4), gen
+}
+
 func (m *Memory) seg(addr uint32) *segment {
 	if m.last < len(m.segs) {
 		if s := &m.segs[m.last]; addr >= s.addr && addr < s.addr+uint32(len(s.bytes)/4) {
@@ -146,6 +191,7 @@ func (m *Memory) Alloc(n int) (uint32, []byte, error) {
 		m.segs = append(m.segs, segment{})
 		copy(m.segs[j+1:], m.segs[j:])
 		m.segs[j] = segment{addr, b}
+		m.gen++
 		return addr, b[:n], nil
 	}
 	return 0, nil, fmt.Errorf("out of memory: %d bytes wanted, heap of %d words exhausted", n, m.size-m.heap)
@@ -161,6 +207,7 @@ func (m *Memory) Free(addr uint32) error {
 	m.keepSpare(m.segs[j].bytes)
 	m.segs = append(m.segs[:j], m.segs[j+1:]...)
 	m.last = 0
+	m.gen++
 	i := sort.Search(len(m.free), func(i int) bool { return m.free[i].addr > addr })
 	m.free = append(m.free, span{})
 	copy(m.free[i+1:], m.free[i:])

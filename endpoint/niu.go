@@ -18,42 +18,54 @@ import (
 // many the NIU offers; at link_flits_per_cycle = 2, SCMP's two flits per
 // processor cycle, the whole path moves two.
 type NIU struct {
-	Name string
-	Node int
-	Mem  Memory
-
-	fab  *Fabric
-	id   int32
-	lp   router.LocalPort
-	inW  int
-	ejW  int
-	cap  int
-	pend ring // messages admitted to the NIU, in order
-	back ring // processor-side source queue, unbounded
-
-	queued int // flits of processor-built messages in pend
-
+	// The fields every tick uses come first, in about the order it uses
+	// them, so that a tick touches few cache lines: a large mesh's
+	// components do not fit the caches together, and a tick's cost is
+	// mostly the lines it brings in.
+	lp     router.LocalPort
+	credit []int
+	fab    *Fabric
 	cur    int32 // message being injected, -1 if none
 	curVC  int8
-	curIdx int32
-	credit []int
-	vcRR   int
 	// injWait is set when injection stopped for want of a credit: the
 	// NIU then sleeps until one arrives instead of looking every cycle.
-	injWait bool
-
-	ej        []ejVC
+	injWait  bool
+	curSynth bool
+	curIdx   int32
+	// What the message's flits need, copied from its record at its head
+	// so that they need not look it up.
+	curLen    int32
+	curDst    uint32 // destination address (the second flit)
+	curSrc    uint32 // next source word (DMA)
+	curStride uint32 // source stride (DMA)
+	inW       int
+	curWords  []uint32 // the words of a processor-built message
+	rd        cursor   // the DMA engine's hold on the source block
 	ejN       int
+	ej        []ejVC
+	wr        []cursor // per ejection VC: the destination block of its message
 	ejRR      int
+	ejW       int
 	paused    bool
 	ejBlocked bool // arriving THREAD messages wait for a thread context
-
-	node      *Node      // the tile's processor, if any
-	ejHandler []uint32   // per ejection VC: the THREAD message being received
-	ejArgs    [][]uint32 // and its arguments so far
+	id        int32
+	pend      ring  // messages admitted to the NIU, in order
+	node      *Node // the tile's processor, if any
 
 	Injected uint64 // flits sent
 	Ejected  uint64 // flits consumed
+
+	Mem  Memory
+	Name string
+	Node int
+
+	cap    int
+	back   ring // processor-side source queue, unbounded
+	queued int  // flits of processor-built messages in pend
+	vcRR   int
+
+	ejHandler []uint32   // per ejection VC: the THREAD message being received
+	ejArgs    [][]uint32 // and its arguments so far
 }
 
 type ejVC struct {
@@ -112,6 +124,7 @@ func newNIU(f *Fabric, node int) *NIU {
 		cur:    -1,
 		credit: make([]int, s.VCs),
 		ej:     make([]ejVC, s.VCs),
+		wr:     make([]cursor, s.VCs),
 	}
 	n.ejHandler = make([]uint32, s.VCs)
 	n.ejArgs = make([][]uint32, s.VCs)
@@ -185,21 +198,31 @@ func (n *NIU) Tick(now des.Time) des.Time {
 	for n.lp.InjectCredit.Ready(now) {
 		n.credit[n.lp.InjectCredit.Recv()]++
 	}
-	for ej := n.lp.Eject; ej.Ready(now); ej.Drop() {
-		// Copied from the channel's buffer straight into the VC's.
-		f := ej.Front()
-		vc := &n.ej[f.VC]
-		if vc.n == len(vc.buf) {
-			panic(fmt.Sprintf("%s vc%d: ejection buffer overflow (credit protocol violated)", n.Name, f.VC))
-		}
-		vc.buf[wrap(vc.head+vc.n, len(vc.buf))] = *f
-		vc.n++
-		n.ejN++
-	}
+	// Arrived flits are taken after injecting: inject does not look at
+	// the ejection buffers, so taking them before would change nothing.
 	n.inject(now)
+	ej := n.lp.Eject
+	if n.ejN == 0 && ej.Ready(now) {
+		// Dropped first, the flit stays in its slot: routers send only
+		// in their ticks, so nothing writes over it during this one.
+		f := ej.Front()
+		ej.Drop()
+		if !ej.Ready(now) && n.ejectOne(f, now) {
+			return n.next(now)
+		}
+		n.buffer(f)
+	}
+	for ; ej.Ready(now); ej.Drop() {
+		n.buffer(ej.Front())
+	}
 	if !n.paused {
 		n.eject(now)
 	}
+	return n.next(now)
+}
+
+// next is the cycle the NIU next has work in, after a tick.
+func (n *NIU) next(now des.Time) des.Time {
 	sending := n.cur >= 0 || n.pend.n > 0
 	if sending && !n.injWait || n.ejN > 0 && !n.paused && !n.ejBlocked {
 		return now + 1
@@ -244,12 +267,12 @@ func (n *NIU) inject(now des.Time) {
 			n.injWait = true
 			return
 		}
-		p := n.fab.pkts.get(n.cur)
 		// Built in the channel's buffer, not on the stack and copied.
 		f := n.lp.Inject.Slot(now)
-		*f = router.Flit{Packet: p.ID, Index: n.curIdx, VC: n.curVC}
+		*f = router.Flit{Packet: n.cur, Index: n.curIdx, VC: n.curVC}
 		switch {
 		case n.curIdx == 0:
+			p := n.fab.pkts.get(n.cur)
 			f.Head = true
 			f.Kind = p.Kind
 			if p.Ordered {
@@ -261,26 +284,33 @@ func (n *NIU) inject(now des.Time) {
 			f.SetOffsets(dx, dy)
 			f.Word = p.DstStride
 			p.Sent = now
-		case p.Kind == router.KindSynth:
-			f.Word = synthWord(p.ID, n.curIdx)
+			n.curLen, n.curSynth = p.Len, p.Kind == router.KindSynth
+			n.curDst, n.curSrc, n.curStride, n.curWords = p.DstAddr, p.SrcAddr, p.SrcStride, p.words
+			if n.curSynth {
+				f.Word = synthWord(n.cur, 0)
+			}
+		case n.curSynth:
+			f.Word = synthWord(n.cur, n.curIdx)
 		case n.curIdx == 1:
-			f.Word = p.DstAddr
-		case p.words != nil:
-			f.Word = p.words[n.curIdx-2]
+			f.Word = n.curDst
+		case n.curWords != nil:
+			f.Word = n.curWords[n.curIdx-2]
 		default:
-			f.Word = n.Mem.Read(p.SrcAddr + uint32(n.curIdx-2)*p.SrcStride)
-		}
-		if p.Kind == router.KindSynth && n.curIdx == 0 {
-			f.Word = synthWord(p.ID, 0)
+			// Read as the flit leaves, word by word: a program may
+			// still be writing the block behind the DMA engine.
+			f.Word = n.Mem.readAt(&n.rd, n.curSrc)
+			n.curSrc += n.curStride
 		}
 		n.curIdx++
-		tail := n.curIdx == p.Len
+		tail := n.curIdx == n.curLen
 		f.Tail = tail // f is not used past here: callbacks may send on the channel and move its buffer
 		n.credit[n.curVC]--
 		n.Injected++
 		n.fab.Eng.Progress()
 		sent++
 		if tail {
+			p := n.fab.pkts.get(n.cur)
+			n.curWords = nil
 			if p.built {
 				n.queued -= int(p.Len)
 				n.admit()
@@ -359,6 +389,38 @@ func (n *NIU) eject(now des.Time) {
 			return
 		}
 	}
+}
+
+// buffer copies an arrived flit from the channel's buffer straight into
+// its VC's.
+func (n *NIU) buffer(f *router.Flit) {
+	vc := &n.ej[f.VC]
+	if vc.n == len(vc.buf) {
+		panic(fmt.Sprintf("%s vc%d: ejection buffer overflow (credit protocol violated)", n.Name, f.VC))
+	}
+	vc.buf[wrap(vc.head+vc.n, len(vc.buf))] = *f
+	vc.n++
+	n.ejN++
+}
+
+// ejectOne consumes f, the only flit to have arrived, when the ejection
+// buffers are empty, as eject would: where it is, in the channel's
+// buffer, instead of copying it into its VC's buffer and out again. It
+// reports false, having changed nothing, when eject would not take it:
+// the NIU is paused, or f is the head of a THREAD message and no thread
+// context is free.
+func (n *NIU) ejectOne(f *router.Flit, now des.Time) bool {
+	if n.paused || f.Head && f.Kind&^router.KindOrdered == router.KindThread && n.node != nil && !n.node.reserveContext() {
+		return false
+	}
+	i := int(f.VC)
+	n.ejBlocked = false
+	n.ejRR = wrap(i+1, len(n.ej))
+	n.lp.EjectCredit.Send(now, int8(i))
+	n.Ejected++
+	n.fab.Eng.Progress()
+	n.fab.consume(n, f, now)
+	return true
 }
 
 // contextFreed lets THREAD messages waiting for a context try again.

@@ -159,6 +159,25 @@ func (n *Node) run(t *Thread) {
 	n.running = t
 	n.lastRun = t
 	t.state = threadRunning
+	if c := t.then; c > 0 {
+		// The second half of a ComputeThen, charged as the thread
+		// would charge it on resuming.
+		t.then = 0
+		n.m.Eng.Progress()
+		n.compute(t, c)
+		return
+	}
+	if t.pollDue {
+		// Woken from a wait loop: the loop's turn (WaitUntil) is charged
+		// here, as the thread would charge it first thing on resuming.
+		t.pollDue = false
+		t.cond, t.what, t.whatS = nil, "", nil
+		if c := n.cpu.PollCycles; c > 0 {
+			n.m.Eng.Progress()
+			n.compute(t, c)
+			return
+		}
+	}
 	if t.co == nil {
 		n.m.startCoroutine(t)
 	}
@@ -170,6 +189,7 @@ func (n *Node) run(t *Thread) {
 	}
 	switch t.req.kind {
 	case reqCompute:
+		t.then = t.req.then
 		n.compute(t, t.req.cycles)
 	case reqSuspend:
 		t.state = threadReady
@@ -177,6 +197,7 @@ func (n *Node) run(t *Thread) {
 		n.ready = append(n.ready, t)
 		n.dispatch()
 	case reqBlock:
+		t.pollDue = true
 		t.state = threadBlocked
 		n.running = nil
 		n.waiting = append(n.waiting, t)

@@ -35,6 +35,8 @@ type Thread struct {
 	whatS      fmt.Stringer // or this, formatted only for a report
 	gen        int64        // generation of its resume event; older ones are stale
 	computeEnd des.Time     // while computing: when the computation ends
+	pollDue    bool         // woken from a wait loop: its poll turn is still to be charged
+	then       des.Time     // computing: a computation to charge straight after (ComputeThen)
 	remaining  des.Time     // computation left after a preemption
 	state      threadState
 	ended      bool // the body returned (or panicked)
@@ -61,6 +63,7 @@ const (
 type request struct {
 	kind   requestKind
 	cycles des.Time
+	then   des.Time // a second computation straight after (ComputeThen)
 }
 
 // errStopped unwinds a coroutine whose machine is shutting down.
@@ -130,7 +133,7 @@ func (m *Machine) newThread(n *Node, name string, main bool) *Thread {
 		t = &Thread{}
 	}
 	t.Name, t.node, t.main = name, n, main
-	t.state, t.ended, t.err = threadReady, false, nil
+	t.state, t.ended, t.err, t.pollDue, t.then = threadReady, false, nil, false, 0
 	t.computeEnd, t.remaining = 0, 0
 	return t
 }
@@ -189,6 +192,22 @@ func (t *Thread) Compute(cycles int64) {
 	}
 }
 
+// ComputeThen is Compute(a) followed at once by Compute(b), with the same
+// times and events, but the thread is resumed only once both are over:
+// the scheduler charges b when a ends (Node.run), which spares a switch
+// into the thread's coroutine and back. The caller must do nothing in
+// between that another component could see at a different time.
+func (t *Thread) ComputeThen(a, b int64) {
+	switch {
+	case a <= 0:
+		t.Compute(b)
+	case b <= 0:
+		t.Compute(a)
+	default:
+		t.pause(request{kind: reqCompute, cycles: a, then: b})
+	}
+}
+
 // Flops charges n floating-point operations at flop_cycles each.
 func (t *Thread) Flops(n int64) { t.Compute(t.node.cpu.Cycles(Ops{Flops: n})) }
 
@@ -200,12 +219,16 @@ func (t *Thread) Suspend() { t.pause(request{kind: reqSuspend}) }
 // processor, and it checks again, at poll_cycles a turn, whenever something
 // on its tile changes (a message arrives, a thread ends). what describes
 // the wait for deadlock reports.
+//
+// The poll turn after a wake-up is charged by the scheduler before it
+// resumes the thread (Node.run), not by a Compute here: the thread would
+// only resume to pause again at once, and the switch into its coroutine
+// and back is a good part of a message's cost. Time and event order are
+// the same either way.
 func (t *Thread) WaitUntil(what string, cond func() bool) {
 	for !cond() {
 		t.cond, t.what = cond, what
 		t.pause(request{kind: reqBlock})
-		t.cond, t.what = nil, ""
-		t.Compute(t.node.cpu.PollCycles)
 	}
 }
 
@@ -215,8 +238,6 @@ func (t *Thread) WaitFor(what fmt.Stringer, cond func() bool) {
 	for !cond() {
 		t.cond, t.whatS = cond, what
 		t.pause(request{kind: reqBlock})
-		t.cond, t.whatS = nil, nil
-		t.Compute(t.node.cpu.PollCycles)
 	}
 }
 

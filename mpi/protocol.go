@@ -191,6 +191,16 @@ func (w *World) postSend(r *Rank, a []uint32, t *endpoint.Thread) {
 // takePosted removes and returns the first posted receive matching e,
 // charging the scan after the queue has changed.
 func (w *World) takePosted(r *Rank, e *envelope, t *endpoint.Thread) *Request {
+	found, scan := w.matchPosted(r, e)
+	if t != nil {
+		t.Compute(scan)
+	}
+	return found
+}
+
+// matchPosted is takePosted leaving the scan's cycles to the caller to
+// charge.
+func (w *World) matchPosted(r *Rank, e *envelope) (*Request, int64) {
 	scanned := len(r.posted)
 	var found *Request
 	for i, q := range r.posted {
@@ -201,10 +211,7 @@ func (w *World) takePosted(r *Rank, e *envelope, t *endpoint.Thread) *Request {
 			break
 		}
 	}
-	if t != nil {
-		t.Compute(w.Cfg.MatchCycle * int64(scanned))
-	}
-	return found
+	return found, w.Cfg.MatchCycle * int64(scanned)
 }
 
 func (w *World) rankOf(n *endpoint.Node) *Rank {
@@ -290,12 +297,15 @@ func (w *World) threadEager(t *endpoint.Thread, a []uint32) {
 	}
 	e.payload = payload
 	copyCycles := w.M.CPU.CopyCyclesPerWord * int64(len(a)-eagerHeader)
-	if q := w.takePosted(r, e, t); q != nil {
-		t.Compute(copyCycles)
+	q, scan := w.matchPosted(r, e)
+	if q != nil {
+		// The scan, then the copy: one resume for both.
+		t.ComputeThen(scan, copyCycles)
 		copy(q.data.Bytes, payload[:min(e.bytes, q.bytes)])
 		q.got = true
 		return
 	}
+	t.Compute(scan)
 	if e.mode == modeReady {
 		w.fail(fmt.Errorf("erroneous program: rank %d called MPI_Rsend to rank %d (tag %d) before a matching receive was posted", e.src, r.rank, e.tag))
 		return
