@@ -37,6 +37,10 @@ package mpi
 const meshLongBytes = 4096
 
 // meshDims is the layout of the dimensional phases over a meshGrid.
+// logp.MeshDims builds the same layout for the algorithm's LogGP form; the
+// two cannot share code, as logp imports nothing of the simulator and mpi
+// nothing of logp (cmd/nocsim/layout_test.go), so a scenarios test checks
+// that their schedules agree.
 type meshDims struct {
 	host   []int   // per row: the main row it folds into, -1 for a main row
 	guests [][]int // per main row: the rows that fold into it, top to bottom
