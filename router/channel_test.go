@@ -11,7 +11,7 @@ import (
 // holds. Long delays (at or beyond dueSlots) take the other tracking path
 // (the in-flight mask, sig[dueSlots]); every flit must still arrive and every credit come
 // home (b.run checks quiescence). One-flit links with short delays go
-// through rings, not channels (Router.lring, outPort.back), and links 16
+// through rings, not channels (ring links, outPort.back), and links 16
 // flits wide need a switch request list beyond the router's own (saBuf).
 func TestChannelsStayWithinReserve(t *testing.T) {
 	for _, c := range []struct{ width, link, credit int }{

@@ -23,9 +23,9 @@ const (
 // which position, which virtual channel on the current link).
 //
 // It is 16 bytes, so that a copy is one 16-byte move and four fit a cache
-// line: every hop copies a flit twice (into a link, into an input buffer),
-// and on a large mesh the routers' buffers are what decides how many fit
-// the caches. That is why a head flit keeps its routing offsets in Index
+// line: every hop copies a flit (into the next input buffer, and on a
+// link that is a channel into the channel first), and on a large mesh
+// the routers' buffers are what decides how many fit the caches. That is why a head flit keeps its routing offsets in Index
 // (see Offsets): its position is 0 by definition, and the offsets are
 // both 0 when it is delivered, so a delivered head reads Index 0.
 type Flit struct {

@@ -24,7 +24,10 @@ const MaxVCs = 12
 var stateNames = [...]string{"idle", "routing", "waiting for an output VC", "active"}
 
 // inVC is one input virtual channel: 32 bytes, two to a cache line. Its
-// flits are a ring of vc_buf slots in the router's flit store. The cycle
+// flits are a ring of vc_buf slots in the router's flit store.
+// On a ring link the upstream router writes each flit into its slot when
+// it sends it, and the VC counts it (n) only when it arrives, so that a
+// flit is copied once per hop and the link carries just its VC. The cycle
 // its front last moved (for stall reports) is here too, although only
 // describe reads it, because it is written on every move and a line of
 // its own would cost a cache miss each time.
@@ -39,6 +42,10 @@ type inVC struct {
 	outVC int8      // output VC it holds (vcActive)
 	want  int8      // the output VC an ordered head (KindOrdered) must get, else -1
 	mask  uint16    // output VCs the head may take: its class's (all on a mesh)
+	// tail is where the upstream router writes the next flit for this VC
+	// on a ring link (see send): the slot after every flit buffered or
+	// on its way. Only the sender reads or writes it.
+	tail int16
 }
 
 func (r *Router) front(vc *inVC) *Flit { return &r.store[vc.base+int32(vc.head)] }
@@ -71,6 +78,10 @@ type inPort struct {
 	up    *[creditSlots][MaxVCs]uint8
 	upSig *[dueSlots + 1]uint16
 	upBit uint16
+	// lvc is the VC of the flit arriving in each slot of a ring link's
+	// arrival ring (Router.lfull), by arrival cycle mod linkSlots: its
+	// flit is already in the VC's ring in the flit store (inVC.tail).
+	lvc   [linkSlots]int8
 	upID  int32
 	upLat int32
 }
@@ -83,8 +94,8 @@ type inPort struct {
 // slots in use never to overlap. A power of two.
 const creditSlots = 4
 
-// linkSlots is the slots of a ring link (Router.lring): links one flit
-// wide with a delay below it go through one. A power of two.
+// linkSlots is the arrival slots of a ring link (Router.lfull): links
+// one flit wide with a delay below it are ring links. A power of two.
 const linkSlots = 4
 
 // outPort keeps its per-VC state in small arrays inside the router, not
@@ -95,9 +106,9 @@ const linkSlots = 4
 // back, which the downstream router writes (layout_test.go checks both).
 type outPort struct {
 	credit [MaxVCs]int16 // free downstream buffer slots per VC (vc_buf <= 1024)
-	// down, if set, replaces flits on a link through the downstream
-	// router's ring (Router.lring): downQ is its input port minus one,
-	// downBit that port's signal bit.
+	// down, if set, replaces flits on a ring link to the downstream
+	// router (see send): downQ is its input port minus one, downBit
+	// that port's signal bit.
 	down    *Router
 	flits   *Pipe[Flit]  // to downstream; nil on a mesh edge and if down is set
 	owner   [MaxVCs]int8 // input VC (port*VCs+vc) holding each output VC, -1 if free
@@ -151,7 +162,8 @@ type Router struct {
 	// are in flight for longer ones (see Pipe.sig).
 	sig   [dueSlots + 1]uint16
 	depth int16 // spec.VCBuf: slots in each input VC's ring
-	// lfull[p-1] has bit s set while lring[p-1][s] holds a flit.
+	// lfull[p-1] has bit s set while a flit arrives on input link p in
+	// cycles s mod linkSlots (its VC is in[p].lvc[s]).
 	lfull [mesh.NumPorts - 1]uint8
 	flits int32 // flits buffered in this router
 	vcs   uint8 // spec.VCs
@@ -173,14 +185,12 @@ type Router struct {
 	// Pipe is 64 bytes, so each is one cache line.
 	localLink    Pipe[Flit]
 	localCredits Pipe[int8]
-	// lring is the flits arriving on input link p (lring[p-1]) by arrival
-	// cycle mod linkSlots, on links one flit wide whose delay is below
-	// linkSlots (the default spec's): the sender writes each flit
-	// straight into its slot (see send), so that a flit costs one line
-	// here at each end, with no channel state or buffer to go through.
-	// Slots are 16 bytes, so none straddles a line. Links of other
-	// specs are Pipes of their own (in[p].flits); on a mesh edge, nothing.
-	lring [mesh.NumPorts - 1][linkSlots]Flit
+	// Links one flit wide whose delay is below linkSlots (the default
+	// spec's) are ring links: the sender writes each flit straight into
+	// its slot in this router's flit store (see send), and the link
+	// carries only its VC and arrival cycle (lfull, inPort.lvc), with no
+	// channel state or buffer to go through. Links of other specs are
+	// Pipes of their own (in[p].flits); on a mesh edge, nothing.
 	// The ports, each starting on a line (see outPort).
 	out [mesh.NumPorts]outPort
 	in  [mesh.NumPorts]inPort
@@ -377,14 +387,15 @@ func (r *Router) receive(now des.Time) {
 		p := mesh.Port(bits.TrailingZeros16(fm))
 		ip := &r.in[p]
 		if ip.flits == nil {
-			// A ring link (an edge never signals): this cycle's slot
-			// holds the one flit it carries. accept, written out:
-			// nearly every flit takes this path, and the call is not
-			// inlined.
-			q, s := p-1, now&(linkSlots-1)
-			r.lfull[q] &^= 1 << s
-			f := &r.lring[q][s]
-			k := int(p)*v + int(f.VC)
+			// A ring link (an edge never signals): one flit arrives
+			// in this cycle, already in its VC's ring (see send), so
+			// arriving is counting it. accept's bookkeeping, written
+			// out: nearly every flit takes this path, and the call is
+			// not inlined.
+			s := now & (linkSlots - 1)
+			r.lfull[p-1] &^= 1 << s
+			c := ip.lvc[s]
+			k := int(p)*v + int(c)
 			vc := &r.ivc[k]
 			if vc.n == 0 {
 				vc.since = now
@@ -394,13 +405,8 @@ func (r *Router) receive(now des.Time) {
 				}
 			}
 			if vc.n == r.depth {
-				r.overflow(p, f.VC)
+				r.overflow(p, c)
 			}
-			i := vc.head + vc.n
-			if i >= r.depth {
-				i -= r.depth
-			}
-			r.store[vc.base+int32(i)] = *f
 			vc.n++
 			r.flits++
 			continue
@@ -556,12 +562,21 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 			d.collide(q, at)
 		}
 		d.lfull[q] |= 1 << s
+		d.in[q+1].lvc[s] = vc.outVC
 		old := d.sig[at&(dueSlots-1)]
 		d.sig[at&(dueSlots-1)] = old | op.downBit
 		if old == 0 {
 			d.eng.Wake(d.id, at)
 		}
-		out = &d.lring[q][s]
+		// The flit goes straight into its slot downstream, past every
+		// flit buffered or on its way there: the credit it was sent
+		// with says that slot is free. The downstream router counts
+		// it only when it arrives.
+		dv := &d.ivc[(int(q)+1)*int(r.vcs)+int(vc.outVC)]
+		out = &d.store[dv.base+int32(dv.tail)]
+		if dv.tail++; dv.tail == d.depth {
+			dv.tail = 0
+		}
 	} else {
 		out = op.flits.slot(now)
 	}
@@ -610,8 +625,8 @@ func (r *Router) linkFlits(p mesh.Port, vc int) int {
 	if p == mesh.Local {
 		return 0
 	}
-	for s, sl := range r.lring[p-1] {
-		if r.lfull[p-1]&(1<<s) != 0 && int(sl.VC) == vc {
+	for s, lvc := range r.in[p].lvc {
+		if r.lfull[p-1]&(1<<s) != 0 && int(lvc) == vc {
 			c++
 		}
 	}
