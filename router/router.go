@@ -3,7 +3,6 @@ package router
 import (
 	"fmt"
 	"math/bits"
-	"strings"
 
 	"nocsim/des"
 	"nocsim/mesh"
@@ -20,8 +19,6 @@ const (
 // MaxVCs bounds the VCs per port so that every input VC of a router has a
 // bit in a 64-bit mask.
 const MaxVCs = 12
-
-var stateNames = [...]string{"idle", "routing", "waiting for an output VC", "active"}
 
 // inVC is one input virtual channel: 32 bytes, two to a cache line. Its
 // flits are a ring of vc_buf slots in the router's flit store.
@@ -465,10 +462,6 @@ func (r *Router) accept(now des.Time, p mesh.Port, v int, f *Flit) {
 	r.flits++
 }
 
-func (r *Router) overflow(p mesh.Port, vc int8) {
-	panic(fmt.Sprintf("%s in %v vc%d: buffer overflow (credit protocol violated)", r.Name, p, vc))
-}
-
 // route advances heads through route computation. The routing function
 // sees only the offsets in the head flit.
 func (r *Router) route(now des.Time) {
@@ -601,89 +594,6 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 		r.activeMask &^= 1 << k
 		if vc.n > 0 {
 			r.routeMask |= 1 << k
-		}
-	}
-}
-
-// collide reports two flits arriving on ring link q+1 in one cycle,
-// which a link one flit wide cannot carry.
-func (r *Router) collide(q int8, at des.Time) {
-	panic(fmt.Sprintf("%s in %v: two flits arrive in cycle %d", r.Name, mesh.Port(q+1), at))
-}
-
-// linkFlits is the number of flits on VC vc on their way to input port p.
-func (r *Router) linkFlits(p mesh.Port, vc int) int {
-	c := 0
-	if l := r.in[p].flits; l != nil {
-		for i := range l.Len() {
-			if int(l.At(i).VC) == vc {
-				c++
-			}
-		}
-		return c
-	}
-	if p == mesh.Local {
-		return 0
-	}
-	for s, lvc := range r.in[p].lvc {
-		if r.lfull[p-1]&(1<<s) != 0 && int(lvc) == vc {
-			c++
-		}
-	}
-	return c
-}
-
-// linked reports whether output port p has a link (it is not on an edge).
-func (r *Router) linked(p mesh.Port) bool { return r.out[p].flits != nil || r.out[p].down != nil }
-
-// creditsBack is the number of credits for VC vc on their way back to
-// output port p.
-func (r *Router) creditsBack(p mesh.Port, vc int) int {
-	op := &r.out[p]
-	if op.credits != nil {
-		c := 0
-		for i := range op.credits.Len() {
-			if int(op.credits.At(i)) == vc {
-				c++
-			}
-		}
-		return c
-	}
-	c := 0
-	for _, b := range op.back {
-		c += int(b[vc])
-	}
-	return c
-}
-
-// describe reports every input VC that holds flits, and why it is stuck.
-func (r *Router) describe(now des.Time, b *strings.Builder, pktName func(int32) string) {
-	v := r.spec.VCs
-	for p := range mesh.NumPorts {
-		for i := range v {
-			vc := r.inVC(p, i)
-			if vc.n == 0 {
-				continue
-			}
-			f := r.front(vc)
-			fmt.Fprintf(b, "  %s in %v vc%d: %d flit(s), front is flit %d of %s, %s", r.Name, p, i, vc.n, f.Pos(), pktName(f.Packet), stateNames[vc.state])
-			if vc.state == vcActive || vc.state == vcWaitVC {
-				fmt.Fprintf(b, " -> out %v", vc.out)
-			}
-			switch {
-			case vc.state == vcWaitVC:
-				b.WriteString("; all output VCs held by:")
-				for k, q := range r.out[vc.out].owner[:v] {
-					if q >= 0 {
-						fmt.Fprintf(b, " vc%d<-%v vc%d", k, mesh.Port(int(q)/v), int(q)%v)
-					}
-				}
-			case vc.state == vcActive && r.out[vc.out].credit[vc.outVC] == 0:
-				fmt.Fprintf(b, " vc%d; no credit (downstream buffer full)", vc.outVC)
-			case vc.state == vcActive:
-				fmt.Fprintf(b, " vc%d", vc.outVC)
-			}
-			fmt.Fprintf(b, "; age %d cycles\n", now-vc.since)
 		}
 	}
 }
