@@ -1,0 +1,241 @@
+package mpi
+
+import (
+	"math/bits"
+)
+
+// redColl is a reduction in progress: the collective, its op and the type
+// of its elements, which the algorithms handle packed, es bytes each.
+type redColl struct {
+	*coll
+	o       *Op
+	t       *Datatype
+	es      int
+	scratch []Buffer // freed by release
+}
+
+// newRed checks that op can combine elements of t.
+func (x *coll) newRed(o *Op, t *Datatype) (*redColl, error) {
+	switch {
+	case o == nil:
+		return nil, errorf(ErrArg, x.name, "op is nil")
+	case t == nil || !t.Committed():
+		return nil, errorf(ErrType, x.name, "datatype not committed")
+	case o.user != nil:
+	case o.loc != 0:
+		if t != Float64Int32 && t != Float32Int32 && t != TwoInt32 {
+			return nil, errorf(ErrType, x.name, "%s needs Float64Int32, Float32Int32 or TwoInt32", o.name)
+		}
+	case !t.predef || len(t.runs) != 1:
+		return nil, errorf(ErrType, x.name, "%s needs a predefined datatype", o.name)
+	}
+	r := x.r
+	var rd *redColl
+	if k := len(r.freeRed); k > 0 {
+		rd = r.freeRed[k-1]
+		r.freeRed[k-1] = nil
+		r.freeRed = r.freeRed[:k-1]
+	} else {
+		rd = &redColl{}
+	}
+	*rd = redColl{coll: x, o: o, t: t, es: t.Size(), scratch: rd.scratch[:0]}
+	return rd, nil
+}
+
+func (rd *redColl) fallback(alg string) string {
+	rd.alg = alg
+	return alg
+}
+
+// buffers checks and packs the arguments of an operation whose every rank
+// has an input of n elements and a result of m: sbuf, or rbuf with InPlace.
+// The result goes to the start of out.
+func (rd *redColl) buffers(sbuf, rbuf Buffer, n, m int) (in, out Buffer, inPlace bool, done func(), err error) {
+	x := rd.coll
+	inPlace = isInPlace(sbuf)
+	if inPlace {
+		if err = x.check("receive buffer", rbuf, n, rd.t); err != nil {
+			return
+		}
+		if in, done, err = x.contig(rbuf, n, rd.t); err != nil {
+			return
+		}
+		out, err = in.Slice(0, m*rd.es)
+		return
+	}
+	if err = x.check("send buffer", sbuf, n, rd.t); err == nil {
+		err = x.check("receive buffer", rbuf, m, rd.t)
+	}
+	if err != nil {
+		return
+	}
+	in, d1, err := x.contig(sbuf, n, rd.t)
+	if err != nil {
+		return
+	}
+	out, d2, err := x.contig(rbuf, m, rd.t)
+	if err != nil {
+		d1()
+		return
+	}
+	if rd.t.Contiguous() {
+		return in, out, false, noop, nil // nothing was packed
+	}
+	return in, out, false, func() { d2(); d1() }, nil
+}
+
+func noop() {}
+
+// newBuf is scratch of n bytes, freed when the operation ends.
+func (rd *redColl) newBuf(n int) (Buffer, error) {
+	b, err := rd.alloc(n)
+	if err != nil {
+		return Buffer{}, err
+	}
+	rd.scratch = append(rd.scratch, b)
+	return b, nil
+}
+
+// release frees the scratch and hands the record back to its rank.
+func (rd *redColl) release() {
+	for _, b := range rd.scratch {
+		rd.free(b)
+	}
+	clear(rd.scratch)
+	r := rd.r
+	*rd = redColl{scratch: rd.scratch[:0]}
+	r.freeRed = append(r.freeRed, rd)
+}
+
+// combine computes inout = in op inout over count packed elements.
+func (rd *redColl) combine(in, inout Buffer, count int) error {
+	if count == 0 {
+		return nil
+	}
+	if rd.o.user == nil || rd.t.Contiguous() {
+		return rd.reduce(rd.o, in, inout, count, rd.t)
+	}
+	// A user function works on its datatype's layout, not on packed bytes.
+	span := rd.t.Span(count)
+	a, err := rd.alloc(span)
+	if err != nil {
+		return err
+	}
+	defer rd.free(a)
+	b, err := rd.alloc(span)
+	if err != nil {
+		return err
+	}
+	defer rd.free(b)
+	p, q := 0, 0
+	if err := Unpack(in.Bytes, &p, a.Bytes, count, rd.t); err != nil {
+		return err
+	}
+	if err := Unpack(inout.Bytes, &q, b.Bytes, count, rd.t); err != nil {
+		return err
+	}
+	if err := rd.reduce(rd.o, a, b, count, rd.t); err != nil {
+		return err
+	}
+	p = 0
+	rd.r.t.Compute(3 * rd.r.w.M.CPU.CopyCyclesPerWord * int64((count*rd.es+3)/4))
+	return Pack(b.Bytes, count, rd.t, inout.Bytes, &p)
+}
+
+// redAt is n bytes of b from byte off, for local work only: off need not
+// be a word boundary, which the DMA engine needs.
+func redAt(b Buffer, off, n int) Buffer {
+	return Buffer{Addr: b.Addr + uint32(off/4), Bytes: b.Bytes[off : off+n]}
+}
+
+// redSame reports whether a and b start at the same byte.
+func redSame(a, b Buffer) bool {
+	return len(a.Bytes) > 0 && len(b.Bytes) > 0 && &a.Bytes[0] == &b.Bytes[0]
+}
+
+// msg is n bytes of b from byte off ready to send: a slice when off is a
+// word boundary, else a copy in *scr (grown as needed).
+func (rd *redColl) msg(b Buffer, off, n int, scr *Buffer) (Buffer, error) {
+	if off%4 == 0 {
+		return b.Slice(off, n)
+	}
+	if scr.Len() < n {
+		s, err := rd.newBuf(n)
+		if err != nil {
+			return Buffer{}, err
+		}
+		*scr = s
+	}
+	rd.copy(*scr, redAt(b, off, n), n)
+	return scr.Slice(0, n)
+}
+
+// redSplit cuts count elements of es bytes into parts blocks, block i
+// being elements off[i]..off[i+1], every block starting on a word.
+func redSplit(count, parts, es int) []int {
+	g := 1
+	for g*es%4 != 0 {
+		g++
+	}
+	units := count / g
+	off := make([]int, parts+1)
+	for i := range parts {
+		off[i] = g * (units * i / parts)
+	}
+	off[parts] = count
+	return off
+}
+
+// absorbFolded is the fold's first step on an odd rank below 2*rem: it
+// takes its even partner's vector and combines it into acc.
+func (rd *redColl) absorbFolded(acc Buffer, n, count, me int, f redFold) error {
+	if me >= 2*f.rem {
+		return nil
+	}
+	tmp, err := rd.newBuf(n)
+	if err != nil {
+		return err
+	}
+	if err := rd.recv(tmp, n, me-1); err != nil {
+		return err
+	}
+	return rd.combine(tmp, acc, count)
+}
+
+// redFold describes how a non-power-of-two P folds onto pof2 ranks: the
+// first 2*rem ranks pair up, the even one of each pair handing its data
+// to the odd one; new rank j stands for ranks of the same order. With
+// ranks set, the P ranks are ranks[0..P-1] of the communicator (a mesh
+// row or column, coll_mesh_dims.go), and real gives communicator ranks.
+type redFold struct {
+	pof2, rem int
+	ranks     []int
+}
+
+func newRedFold(P int) redFold {
+	pof2 := 1 << (bits.Len(uint(P)) - 1)
+	return redFold{pof2: pof2, rem: P - pof2}
+}
+
+// real is the rank acting as new rank j.
+func (f redFold) real(j int) int {
+	i := j + f.rem
+	if j < f.rem {
+		i = 2*j + 1
+	}
+	if f.ranks != nil {
+		return f.ranks[i]
+	}
+	return i
+}
+
+// newRank is rank i's new rank, or -1 for the even rank of a folded pair.
+func (f redFold) newRank(i int) int {
+	switch {
+	case i >= 2*f.rem:
+		return i - f.rem
+	case i%2 == 1:
+		return i / 2
+	}
+	return -1
+}
