@@ -1,7 +1,7 @@
 package logp
 
 // Allgather and alltoall: the formulas behind Predict for nocsim's
-// mpi/coll_all.go. bytes is the block of one rank (allgather) or of one
+// mpi/coll_all*.go. bytes is the block of one rank (allgather) or of one
 // pair of ranks (alltoall). An exchange (send to one rank, receive from
 // another) costs one message: both directions travel at once.
 

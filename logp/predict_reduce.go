@@ -1,6 +1,6 @@
 package logp
 
-// Reductions: the formulas behind Predict for nocsim's mpi/coll_reduce.go.
+// Reductions: the formulas behind Predict for nocsim's mpi/coll_reduce*.go.
 // bytes is the vector (the whole vector before scattering for
 // reduce_scatter), split as the MPI code splits it: into float64 elements
 // (single bytes if bytes is not a multiple of 8), blocks of whole elements. The models are message time only: combining costs

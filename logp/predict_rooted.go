@@ -6,7 +6,7 @@ import (
 )
 
 // Barrier, bcast, scatter and gather: the formulas behind Predict, one per
-// algorithm of nocsim's mpi/coll_rooted.go. Each is the critical path of
+// algorithm of nocsim's mpi/coll_rooted*.go. Each is the critical path of
 // the algorithm as nocsim runs it (root 0, children served in the order
 // nocsim serves them), replayed with LogGOPS's rules: where the path
 // depends on which rank is slowest or on the order messages reach one

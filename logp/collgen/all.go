@@ -1,6 +1,6 @@
 package collgen
 
-// Allgather and alltoall: the patterns of mpi/coll_all.go.
+// Allgather and alltoall: the patterns of mpi/coll_all*.go.
 
 func (g *gen) allgather(alg string) func(me int) {
 	P, n := g.P, g.n

@@ -1,6 +1,6 @@
 package collgen
 
-// Reductions: the patterns of mpi/coll_reduce.go for a commutative op (the
+// Reductions: the patterns of mpi/coll_reduce*.go for a commutative op (the
 // sum `nocsim coll` reduces), on send and receive buffers that differ (no
 // MPI_IN_PLACE). A reduction of count elements is a calc of
 // count*FlopCycles; the copies the MPI code charges are calcs when

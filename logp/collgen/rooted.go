@@ -4,7 +4,7 @@ import (
 	"nocsim/logp"
 )
 
-// Barrier, broadcast, scatter and gather: the patterns of mpi/coll_rooted.go,
+// Barrier, broadcast, scatter and gather: the patterns of mpi/coll_rooted*.go,
 // function by function (rtBarrierCentral is barrierCentral here, and so on).
 
 // Binomial tree over ranks relative to the root, as mpi's rtParent,
