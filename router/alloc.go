@@ -113,6 +113,31 @@ func (r *Router) allocVCs(now des.Time) {
 // ascending by input-VC index; the output's arbiter starts at the first
 // request (in that order) at or after its pointer and wraps round.
 func (r *Router) allocSwitch(now des.Time) {
+	if act := r.activeMask & r.fullMask; act&(act-1) == 0 && r.burst == 1 {
+		// One VC (or none) can ask for the switch, for one flit: its
+		// input and its output both grant it whatever their pointers,
+		// so the request lists are skipped. This is a packet streaming
+		// through a router no other packet contends for, the commonest
+		// tick under light load and in long messages.
+		if act == 0 {
+			return
+		}
+		k := bits.TrailingZeros64(act)
+		vc := &r.ivc[k]
+		if now < vc.ready {
+			return
+		}
+		op := &r.out[vc.out]
+		if op.credit[vc.outVC] == 0 {
+			r.stalls.CreditStall++
+			return
+		}
+		r.send(now, k, op)
+		if op.saRR = uint8(k + 1); int(op.saRR) == int(mesh.NumPorts)*int(r.vcs) {
+			op.saRR = 0
+		}
+		return
+	}
 	v := int(r.vcs)
 	all := uint64(1)<<v - 1
 	burst := int(r.burst)
