@@ -113,12 +113,12 @@ func (r *Router) allocVCs(now des.Time) {
 // ascending by input-VC index; the output's arbiter starts at the first
 // request (in that order) at or after its pointer and wraps round.
 func (r *Router) allocSwitch(now des.Time) {
-	if act := r.activeMask & r.fullMask; act&(act-1) == 0 && r.burst == 1 {
-		// One VC (or none) can ask for the switch, for one flit: its
-		// input and its output both grant it whatever their pointers,
-		// so the request lists are skipped. This is a packet streaming
-		// through a router no other packet contends for, the commonest
-		// tick under light load and in long messages.
+	if act := r.activeMask & r.fullMask; act&(act-1) == 0 {
+		// One VC (or none) can ask for the switch: its input and its
+		// output both grant it whatever their pointers, so the request
+		// lists are skipped. This is a packet streaming through a
+		// router no other packet contends for, the commonest tick under
+		// light load and in long messages.
 		if act == 0 {
 			return
 		}
@@ -128,11 +128,23 @@ func (r *Router) allocSwitch(now des.Time) {
 			return
 		}
 		op := &r.out[vc.out]
-		if op.credit[vc.outVC] == 0 {
+		c := op.credit[vc.outVC]
+		if c == 0 {
 			r.stalls.CreditStall++
 			return
 		}
-		r.send(now, k, op)
+		n := 1
+		if r.burst > 1 {
+			// Its input's width of flits at most, as in the input
+			// stage below; the output sends its width of them and
+			// the rest lose the switch this cycle.
+			n = r.burstLen(vc, min(int(r.burst), r.in[r.portOf(k)].width, int(c)))
+		}
+		sent := min(n, int(op.width))
+		for range sent {
+			r.send(now, k, op)
+		}
+		r.stalls.SwitchStall += uint64(n - sent)
 		if op.saRR = uint8(k + 1); int(op.saRR) == int(mesh.NumPorts)*int(r.vcs) {
 			op.saRR = 0
 		}
