@@ -133,18 +133,19 @@ func (r *Router) allocSwitch(now des.Time) {
 			r.stalls.CreditStall++
 			return
 		}
-		n := 1
-		if r.burst > 1 {
+		if r.burst == 1 {
+			r.send(now, k, op)
+		} else {
 			// Its input's width of flits at most, as in the input
 			// stage below; the output sends its width of them and
 			// the rest lose the switch this cycle.
-			n = r.burstLen(vc, min(int(r.burst), r.in[r.portOf(k)].width, int(c)))
+			n := r.burstLen(vc, min(int(r.burst), r.in[r.portOf(k)].width, int(c)))
+			sent := min(n, int(op.width))
+			for range sent {
+				r.send(now, k, op)
+			}
+			r.stalls.SwitchStall += uint64(n - sent)
 		}
-		sent := min(n, int(op.width))
-		for range sent {
-			r.send(now, k, op)
-		}
-		r.stalls.SwitchStall += uint64(n - sent)
 		if op.saRR = uint8(k + 1); int(op.saRR) == int(mesh.NumPorts)*int(r.vcs) {
 			op.saRR = 0
 		}
