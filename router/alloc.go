@@ -113,7 +113,7 @@ func (r *Router) allocVCs(now des.Time) {
 // ascending by input-VC index; the output's arbiter starts at the first
 // request (in that order) at or after its pointer and wraps round.
 func (r *Router) allocSwitch(now des.Time) {
-	if act := r.activeMask & r.fullMask; act&(act-1) == 0 {
+	if act := r.activeMask & r.fullMask; act&(act-1) == 0 && !r.general {
 		// One VC (or none) can ask for the switch: its input and its
 		// output both grant it whatever their pointers, so the request
 		// lists are skipped. This is a packet streaming through a

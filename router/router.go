@@ -170,6 +170,9 @@ type Router struct {
 	// rotateVC is vc_alloc = round_robin, decided once so that allocation
 	// compares no strings.
 	rotateVC bool
+	// general makes switch allocation always take its general path, for
+	// the test that checks the lone-VC fast path changes nothing.
+	general bool
 
 	eng   *des.Engine
 	spec  *Spec
