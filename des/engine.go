@@ -168,6 +168,13 @@ func (e *Engine) Register(t Ticker) int32 {
 	return int32(len(e.tickers) - 1)
 }
 
+// Ticking reports whether ticker id ticks every cycle until its Tick says
+// otherwise, so that a Wake for it would change nothing. It is small enough
+// to inline: a sender that wakes its receiver on nearly every flit finds it
+// busy most of the time, and checking first saves the call, which in Go
+// costs spilling and reloading every value the caller keeps live.
+func (e *Engine) Ticking(id int32) bool { return e.busy[id] }
+
 // Wake makes ticker id tick at cycle at, or at the first cycle that has not
 // ticked yet if at is earlier. Waking a busy ticker, or one already due to
 // wake no later, changes nothing.
@@ -405,11 +412,13 @@ func (e *Engine) tickAll() bool {
 	}
 	// Wakes during the pass are for later cycles (every channel delays by
 	// at least one), so they never touch this pass's list.
-	next := e.next[:0]
-	for _, id := range e.active {
-		e.ticks++
-		at := e.tickers[id].Tick(e.now)
-		if at <= e.now+1 {
+	// The loop keeps only what it needs in locals: the ticker call
+	// clobbers every register, so each value live across it is reloaded
+	// on every tick.
+	active, next, now := e.active, e.next[:0], e.now
+	for _, id := range active {
+		at := e.tickers[id].Tick(now)
+		if at <= now+1 {
 			next = append(next, id)
 			continue
 		}
@@ -418,7 +427,8 @@ func (e *Engine) tickAll() bool {
 			e.Wake(id, at)
 		}
 	}
-	e.next = e.active[:0]
+	e.ticks += uint64(len(active))
+	e.next = active[:0]
 	e.active = next
 	return true
 }

@@ -100,7 +100,7 @@ func (p *Pipe[T]) slot(now des.Time) *T {
 			s[dueSlots] |= p.bit
 		}
 	}
-	if p.wake >= 0 {
+	if p.wake >= 0 && !p.eng.Ticking(p.wake) {
 		p.eng.Wake(p.wake, at)
 	}
 	return &e.v

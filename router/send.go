@@ -1,0 +1,84 @@
+package router
+
+import "nocsim/des"
+
+func (r *Router) send(now des.Time, k int, op *outPort) {
+	ip := &r.in[r.portOf(k)]
+	i := r.vcOf(k)
+	vc := &r.ivc[k]
+	// The flit is copied once, from its slot straight into the output
+	// channel (see Pipe.slot), and its slot is then released.
+	f := &r.store[vc.base+int32(vc.head)]
+	if r.trace != nil {
+		r.trace(r.node, r.portOf(k), vc.out, *f)
+	}
+	if ip.rr = i + 1; ip.rr == int(r.vcs) {
+		ip.rr = 0
+	}
+	// The credit goes back, and the flit forward, through rings when
+	// the links have them (inPort.up, outPort.down), each waking its
+	// receiver for the arrival cycle as Pipe.slot would. Written out
+	// here, not in calls of their own: nearly every flit takes these
+	// paths, and such calls are not inlined.
+	if ip.up != nil {
+		at := now + des.Time(ip.upLat)
+		ip.up[at&(creditSlots-1)][i]++
+		s := ip.upSig
+		old := s[at&(dueSlots-1)]
+		s[at&(dueSlots-1)] = old | ip.upBit
+		if old == 0 && !r.eng.Ticking(ip.upID) {
+			r.eng.Wake(ip.upID, at)
+		}
+	} else {
+		ip.credits.Send(now, int8(i))
+	}
+	var out *Flit
+	if d := op.down; d != nil {
+		at := now + r.linkLat
+		s, q := at&(linkSlots-1), op.downQ
+		if d.lfull[q]&(1<<s) != 0 {
+			d.collide(q, at)
+		}
+		d.lfull[q] |= 1 << s
+		d.in[q+1].lvc[s] = vc.outVC
+		old := d.sig[at&(dueSlots-1)]
+		d.sig[at&(dueSlots-1)] = old | op.downBit
+		if old == 0 && !d.eng.Ticking(d.id) {
+			d.eng.Wake(d.id, at)
+		}
+		// The flit goes straight into its slot downstream, past every
+		// flit buffered or on its way there: the credit it was sent
+		// with says that slot is free. The downstream router counts
+		// it only when it arrives.
+		dv := &d.ivc[(int(q)+1)*int(r.vcs)+int(vc.outVC)]
+		out = &d.store[dv.base+int32(dv.tail)]
+		if dv.tail++; dv.tail == d.depth {
+			dv.tail = 0
+		}
+	} else {
+		out = op.flits.slot(now)
+	}
+	*out = *f
+	out.VC = vc.outVC
+	tail := f.Tail
+	if vc.head++; vc.head == r.depth {
+		vc.head = 0
+	}
+	if vc.n--; vc.n == 0 {
+		r.fullMask &^= 1 << k
+	}
+	r.flits--
+	op.credit[vc.outVC]--
+	r.sentVC[int(vc.out)*int(r.vcs)+int(vc.outVC)]++
+	r.eng.Progress()
+	vc.since = now
+	if tail {
+		op.owner[vc.outVC] = -1
+		op.held &^= 1 << vc.outVC
+		vc.state = vcIdle
+		r.activeMask &^= 1 << k
+		if vc.n > 0 {
+			r.routeMask |= 1 << k
+		}
+	}
+}
