@@ -151,6 +151,12 @@ func (r *Router) allocSwitch(now des.Time) {
 		}
 		return
 	}
+	if r.burst == 1 && !r.general {
+		if act := r.activeMask & r.fullMask; act&r.localVCs&(act&r.localVCs-1) == 0 {
+			r.allocSwitchOne(now, act)
+			return
+		}
+	}
 	v := int(r.vcs)
 	all := uint64(1)<<v - 1
 	burst := int(r.burst)
@@ -232,6 +238,87 @@ func (r *Router) allocSwitch(now des.Time) {
 			r.send(now, q, op)
 			if op.saRR = uint8(q + 1); int(op.saRR) == total {
 				op.saRR = 0
+			}
+		}
+	}
+}
+
+// allocSwitchOne is allocSwitch when every input port puts at most one
+// request: links one flit wide (so every link port is one flit wide) and
+// at most one local VC asking. Each output's requests are then in
+// ascending order of input-VC index, as the list of the general path
+// would hold them, so a mask per output replaces the list: the arbiter's
+// order from its pointer is the mask's bits at or above the pointer, then
+// those below. The grants, their order and the stall counts are the
+// general path's (TestSwitchFastPathsChangeNothing).
+func (r *Router) allocSwitchOne(now des.Time, act uint64) {
+	v := int(r.vcs)
+	all := uint64(1)<<v - 1
+	var req [mesh.NumPorts]uint64
+	var outs uint8
+	for rest := act; rest != 0; {
+		p := r.portOf(bits.TrailingZeros64(rest))
+		base := int(p) * v
+		pm := (rest >> base) & all
+		rest &^= all << base
+		ip := &r.in[p]
+		if ip.width == 0 {
+			continue
+		}
+		// The port's first VC, from its pointer round, that is past its
+		// stage delay and has a credit.
+		rr, rot := 0, pm
+		if pm&(pm-1) != 0 {
+			rr = ip.rr
+			rot = (pm>>rr | pm<<(v-rr)) & all
+		}
+		for ; rot != 0; rot &= rot - 1 {
+			i := bits.TrailingZeros64(rot) + rr
+			if i >= v {
+				i -= v
+			}
+			vc := &r.ivc[base+i]
+			if now < vc.ready {
+				continue
+			}
+			o := vc.out
+			if r.out[o].credit[vc.outVC] == 0 {
+				r.stalls.CreditStall++
+				continue
+			}
+			req[o] |= 1 << (base + i)
+			outs |= 1 << o
+			break
+		}
+	}
+	total := uint8(int(mesh.NumPorts) * v)
+	for ; outs != 0; outs &= outs - 1 {
+		o := bits.TrailingZeros8(outs)
+		op := &r.out[o]
+		m := req[o]
+		if m&(m-1) == 0 {
+			// A lone request: the arbiter grants it whatever its pointer.
+			q := bits.TrailingZeros64(m)
+			r.send(now, q, op)
+			if op.saRR = uint8(q + 1); op.saRR == total {
+				op.saRR = 0
+			}
+			continue
+		}
+		hi := m >> op.saRR << op.saRR
+		left := int(op.width)
+		for _, part := range [2]uint64{hi, m &^ hi} {
+			for ; part != 0; part &= part - 1 {
+				if left == 0 {
+					r.stalls.SwitchStall += uint64(bits.OnesCount64(part))
+					break
+				}
+				left--
+				q := bits.TrailingZeros64(part)
+				r.send(now, q, op)
+				if op.saRR = uint8(q + 1); op.saRR == total {
+					op.saRR = 0
+				}
 			}
 		}
 	}

@@ -171,7 +171,7 @@ type Router struct {
 	// compares no strings.
 	rotateVC bool
 	// general makes switch allocation always take its general path, for
-	// the test that checks the lone-VC fast path changes nothing.
+	// the test that checks its fast paths change nothing.
 	general bool
 
 	eng   *des.Engine
@@ -218,6 +218,9 @@ type Router struct {
 	saQ      []int8
 	saBuf    [64]int8
 
+	// localVCs has the bits of the local port's input VCs.
+	localVCs uint64
+
 	// Cold state.
 	// cls is the topology's class routing, if it has one (a ring's
 	// dateline); nil on a mesh, so that route pays one predictable branch.
@@ -261,6 +264,7 @@ func newRouter(eng *des.Engine, spec *Spec, topo mesh.Topology, node int) *Route
 		r.pvOf[k] = uint8(k/v)<<4 | uint8(k%v)
 	}
 	r.in[mesh.Local].width = spec.InjectWidth
+	r.localVCs = (1<<v - 1) << (int(mesh.Local) * v)
 	r.out[mesh.Local].width = uint8(spec.EjectWidth)
 	for p := range mesh.NumPorts {
 		r.saStride += r.in[p].width
