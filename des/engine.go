@@ -415,11 +415,16 @@ func (e *Engine) tickAll() bool {
 	// The loop keeps only what it needs in locals: the ticker call
 	// clobbers every register, so each value live across it is reloaded
 	// on every tick.
-	active, next, now := e.active, e.next[:0], e.now
+	active, now := e.active, e.now
+	if cap(e.next) < len(active) {
+		e.next = make([]int32, 0, 2*len(active))
+	}
+	next, j := e.next[:len(active)], 0
 	for _, id := range active {
 		at := e.tickers[id].Tick(now)
 		if at <= now+1 {
-			next = append(next, id)
+			next[j] = id
+			j++
 			continue
 		}
 		e.busy[id] = false
@@ -429,7 +434,7 @@ func (e *Engine) tickAll() bool {
 	}
 	e.ticks += uint64(len(active))
 	e.next = active[:0]
-	e.active = next
+	e.active = next[:j]
 	return true
 }
 

@@ -70,9 +70,10 @@ type inPort struct {
 	width   int         // flits it may send through the switch per cycle
 	rr      int         // VC first in line for the switch
 	// up, if set, replaces credits on a link whose credit delay is below
-	// creditSlots: the upstream router's ring of credits on their way
-	// back (outPort.back), with its signal bits (upSig, upBit) and id.
-	up    *[creditSlots][MaxVCs]uint8
+	// creditSlots: the upstream router's output port, whose ring of
+	// credits on their way back (outPort.back) they go through, with its
+	// signal bits (upSig, upBit) and id.
+	up    *outPort
 	upSig *[dueSlots + 1]uint16
 	upBit uint16
 	// lvc is the VC of the flit arriving in each slot of a ring link's
@@ -220,6 +221,9 @@ type Router struct {
 
 	// localVCs has the bits of the local port's input VCs.
 	localVCs uint64
+	// quickCredits has the signal bits (8+p) of the outputs whose credits
+	// come back through a ring (outPort.back; see creditEarly).
+	quickCredits uint16
 
 	// Cold state.
 	// cls is the topology's class routing, if it has one (a ring's
@@ -328,6 +332,9 @@ func (r *Router) Tick(now des.Time) des.Time {
 	if r.flits > 0 {
 		return now + 1
 	}
+	if q := r.sig[(now+1)&(dueSlots-1)] & r.quickCredits; q != 0 {
+		r.creditEarly(now, q)
+	}
 	next := des.Never
 	for d := des.Time(1); d < dueSlots; d++ {
 		if r.sig[(now+d)&(dueSlots-1)] != 0 {
@@ -430,10 +437,10 @@ func (r *Router) receive(now des.Time) {
 			// A short credit delay: the signal bit says this cycle's
 			// slot has some.
 			b := &op.back[now&(creditSlots-1)]
-			for i := range v {
-				op.credit[i] += int16(b[i])
-				b[i] = 0
+			for i, n := range b[:v] {
+				op.credit[i] += int16(n)
 			}
+			*b = [MaxVCs]uint8{}
 			continue
 		}
 		for op.credits.Ready(now) {

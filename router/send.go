@@ -1,6 +1,10 @@
 package router
 
-import "nocsim/des"
+import (
+	"math/bits"
+
+	"nocsim/des"
+)
 
 func (r *Router) send(now des.Time, k int, op *outPort) {
 	ip := &r.in[r.portOf(k)]
@@ -20,14 +24,23 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 	// receiver for the arrival cycle as Pipe.slot would. Written out
 	// here, not in calls of their own: nearly every flit takes these
 	// paths, and such calls are not inlined.
-	if ip.up != nil {
-		at := now + des.Time(ip.upLat)
-		ip.up[at&(creditSlots-1)][i]++
-		s := ip.upSig
-		old := s[at&(dueSlots-1)]
-		s[at&(dueSlots-1)] = old | ip.upBit
-		if old == 0 && !r.eng.Ticking(ip.upID) {
-			r.eng.Wake(ip.upID, at)
+	if up := ip.up; up != nil {
+		ticking := r.eng.Ticking(ip.upID)
+		if !ticking && ip.upLat == 1 && !r.general {
+			// The upstream router is not ticking in this cycle, so
+			// the earliest it can tick is the next, the credit's
+			// arrival: counting the credit now is counting it on
+			// time, and it needs no tick of its own.
+			up.credit[i]++
+		} else {
+			at := now + des.Time(ip.upLat)
+			up.back[at&(creditSlots-1)][i]++
+			s := ip.upSig
+			old := s[at&(dueSlots-1)]
+			s[at&(dueSlots-1)] = old | ip.upBit
+			if old == 0 && !ticking {
+				r.eng.Wake(ip.upID, at)
+			}
 		}
 	} else {
 		ip.credits.Send(now, int8(i))
@@ -81,4 +94,31 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 			r.routeMask |= 1 << k
 		}
 	}
+}
+
+// creditEarly counts, at the end of a tick that leaves no flit buffered,
+// the credits arriving in the next cycle over the outputs in q (signal
+// bits 8+p of quickCredits). Only switch allocation reads the counts, in
+// a tick, and the router's next tick is the next cycle at the earliest,
+// when these credits are due anyway. Such credits (those of the last
+// flits of a packet, coming home after its tail left) would otherwise
+// cost the router a tick of its own, unless none arrives later. The
+// next cycle's slot holds only credits due then: the delay is below
+// creditSlots. The general flag turns this off for the test that
+// compares.
+func (r *Router) creditEarly(now des.Time, q uint16) {
+	if r.general {
+		return
+	}
+	v := int(r.vcs)
+	at := now + 1
+	for cm := q >> 8; cm != 0; cm &= cm - 1 {
+		op := &r.out[bits.TrailingZeros16(cm)]
+		b := &op.back[at&(creditSlots-1)]
+		for i, n := range b[:v] {
+			op.credit[i] += int16(n)
+		}
+		*b = [MaxVCs]uint8{}
+	}
+	r.sig[at&(dueSlots-1)] &^= q
 }
