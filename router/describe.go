@@ -43,7 +43,7 @@ func (r *Router) linkFlits(p mesh.Port, vc int) int {
 		return 0
 	}
 	for s, lvc := range r.in[p].lvc {
-		if r.lfull[p-1]&(1<<s) != 0 && int(lvc) == vc {
+		if r.in[p].lfull&(1<<s) != 0 && int(lvc) == vc {
 			c++
 		}
 	}

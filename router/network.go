@@ -55,7 +55,8 @@ func Build(eng *des.Engine, topo mesh.Topology, spec Spec) *Network {
 			if lat := hop + sp.LinkLatency; sp.linkWidth() == 1 && lat >= 1 && lat < linkSlots {
 				// The default spec's links: through d's ring.
 				op := &r.out[p]
-				op.down, op.downQ, op.downBit = d, int8(q-1), 1<<q
+				op.down, op.downIn, op.downQ, op.downBit = d, &d.in[q], int8(q-1), 1<<q
+				op.downVC = uint8(int(q) * sp.VCs)
 				r.linkLat = lat
 			} else {
 				link := NewPipe[Flit](eng, hop+sp.LinkLatency, d.id)
@@ -123,7 +124,7 @@ func (n *Network) Buffered() int {
 			if r.in[p].flits != nil {
 				t += r.in[p].flits.Len()
 			} else {
-				t += bits.OnesCount8(r.lfull[p-1])
+				t += bits.OnesCount8(r.in[p].lfull)
 			}
 		}
 		t += r.in[mesh.Local].flits.Len() + r.out[mesh.Local].flits.Len()
@@ -237,8 +238,8 @@ func (n *Network) CheckQuiescent() error {
 			if c := r.in[p].flits; c != nil && c.Len() != 0 {
 				return fmt.Errorf("%s in %v: %d flits in flight", r.Name, p, c.Len())
 			}
-			if p != mesh.Local && r.lfull[p-1] != 0 {
-				return fmt.Errorf("%s in %v: %d flits in flight", r.Name, p, bits.OnesCount8(r.lfull[p-1]))
+			if r.in[p].lfull != 0 {
+				return fmt.Errorf("%s in %v: %d flits in flight", r.Name, p, bits.OnesCount8(r.in[p].lfull))
 			}
 			op := &r.out[p]
 			if !r.linked(p) {

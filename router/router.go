@@ -77,9 +77,11 @@ type inPort struct {
 	upSig *[dueSlots + 1]uint16
 	upBit uint16
 	// lvc is the VC of the flit arriving in each slot of a ring link's
-	// arrival ring (Router.lfull), by arrival cycle mod linkSlots: its
-	// flit is already in the VC's ring in the flit store (inVC.tail).
+	// arrival ring, by arrival cycle mod linkSlots: its flit is already
+	// in the VC's ring in the flit store (inVC.tail). lfull has bit s
+	// set while a flit arrives in cycles s mod linkSlots.
 	lvc   [linkSlots]int8
+	lfull uint8
 	upID  int32
 	upLat int32
 }
@@ -92,7 +94,7 @@ type inPort struct {
 // slots in use never to overlap. A power of two.
 const creditSlots = 4
 
-// linkSlots is the arrival slots of a ring link (Router.lfull): links
+// linkSlots is the arrival slots of a ring link (inPort.lfull): links
 // one flit wide with a delay below it are ring links. A power of two.
 const linkSlots = 4
 
@@ -105,14 +107,16 @@ const linkSlots = 4
 type outPort struct {
 	credit [MaxVCs]int16 // free downstream buffer slots per VC (vc_buf <= 1024)
 	// down, if set, replaces flits on a ring link to the downstream
-	// router (see send): downQ is its input port minus one, downBit
-	// that port's signal bit.
+	// router (see send): downIn is its input port, downQ that port minus
+	// one, downBit that port's signal bit.
 	down    *Router
-	flits   *Pipe[Flit]  // to downstream; nil on a mesh edge and if down is set
+	downIn  *inPort
 	owner   [MaxVCs]int8 // input VC (port*VCs+vc) holding each output VC, -1 if free
 	held    uint16       // bit c set while output VC c has an owner
 	downBit uint16
 	downQ   int8
+	downVC  uint8 // downstream input VC index (port*VCs) of output VC 0
+	sentAt  uint8 // index in Router.sentVC of output VC 0 (port*VCs)
 	width   uint8 // flits it may send per cycle (<= 16)
 	vaRR    uint8 // input VC first in line for the next VC grant (< 64)
 	vcRR    uint8 // output VC first in line (vc_alloc = round_robin)
@@ -125,8 +129,8 @@ type outPort struct {
 	// this router's memory and the receiver a few adds, with no channel
 	// buffer to go through. At most a cycle's sends of one VC (the
 	// link's width, <= 16) arrive in a cycle.
-	back [creditSlots][MaxVCs]uint8
-	_    [8]byte
+	back  [creditSlots][MaxVCs]uint8
+	flits *Pipe[Flit] // to downstream; nil on a mesh edge and if down is set
 }
 
 // Stats are a router's cumulative counters.
@@ -160,11 +164,12 @@ type Router struct {
 	// are in flight for longer ones (see Pipe.sig).
 	sig   [dueSlots + 1]uint16
 	depth int16 // spec.VCBuf: slots in each input VC's ring
-	// lfull[p-1] has bit s set while a flit arrives on input link p in
-	// cycles s mod linkSlots (its VC is in[p].lvc[s]).
-	lfull [mesh.NumPorts - 1]uint8
-	flits int32 // flits buffered in this router
-	vcs   uint8 // spec.VCs
+	// quickCredits has the signal bits (8+p) of the outputs whose credits
+	// come back through a ring (outPort.back; see creditEarly).
+	quickCredits uint16
+	_            [2]byte
+	flits        int32 // flits buffered in this router
+	vcs          uint8 // spec.VCs
 	// burst is link_flits_per_cycle: the most flits one input VC sends
 	// through the switch per cycle.
 	burst uint8
@@ -189,7 +194,7 @@ type Router struct {
 	// Links one flit wide whose delay is below linkSlots (the default
 	// spec's) are ring links: the sender writes each flit straight into
 	// its slot in this router's flit store (see send), and the link
-	// carries only its VC and arrival cycle (lfull, inPort.lvc), with no
+	// carries only its VC and arrival cycle (inPort.lfull, lvc), with no
 	// channel state or buffer to go through. Links of other specs are
 	// Pipes of their own (in[p].flits); on a mesh edge, nothing.
 	// The ports, each starting on a line (see outPort).
@@ -221,9 +226,6 @@ type Router struct {
 
 	// localVCs has the bits of the local port's input VCs.
 	localVCs uint64
-	// quickCredits has the signal bits (8+p) of the outputs whose credits
-	// come back through a ring (outPort.back; see creditEarly).
-	quickCredits uint16
 
 	// Cold state.
 	// cls is the topology's class routing, if it has one (a ring's
@@ -259,6 +261,7 @@ func newRouter(eng *des.Engine, spec *Spec, topo mesh.Topology, node int) *Route
 		r.in[p].width = spec.linkWidth()
 		op := &r.out[p]
 		op.width = uint8(spec.linkWidth())
+		op.sentAt = uint8(int(p) * v)
 		for i := range v {
 			op.owner[i] = -1
 			op.credit[i] = int16(spec.VCBuf)
@@ -404,7 +407,7 @@ func (r *Router) receive(now des.Time) {
 			// out: nearly every flit takes this path, and the call is
 			// not inlined.
 			s := now & (linkSlots - 1)
-			r.lfull[p-1] &^= 1 << s
+			ip.lfull &^= 1 << s
 			c := ip.lvc[s]
 			k := int(p)*v + int(c)
 			vc := &r.ivc[k]

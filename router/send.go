@@ -48,12 +48,12 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 	var out *Flit
 	if d := op.down; d != nil {
 		at := now + r.linkLat
-		s, q := at&(linkSlots-1), op.downQ
-		if d.lfull[q]&(1<<s) != 0 {
-			d.collide(q, at)
+		s, di := at&(linkSlots-1), op.downIn
+		if di.lfull&(1<<s) != 0 {
+			d.collide(op.downQ, at)
 		}
-		d.lfull[q] |= 1 << s
-		d.in[q+1].lvc[s] = vc.outVC
+		di.lfull |= 1 << s
+		di.lvc[s] = vc.outVC
 		old := d.sig[at&(dueSlots-1)]
 		d.sig[at&(dueSlots-1)] = old | op.downBit
 		if old == 0 && !d.eng.Ticking(d.id) {
@@ -63,7 +63,7 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 		// flit buffered or on its way there: the credit it was sent
 		// with says that slot is free. The downstream router counts
 		// it only when it arrives.
-		dv := &d.ivc[(int(q)+1)*int(r.vcs)+int(vc.outVC)]
+		dv := &d.ivc[int(op.downVC)+int(vc.outVC)]
 		out = &d.store[dv.base+int32(dv.tail)]
 		if dv.tail++; dv.tail == d.depth {
 			dv.tail = 0
@@ -82,7 +82,7 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 	}
 	r.flits--
 	op.credit[vc.outVC]--
-	r.sentVC[int(vc.out)*int(r.vcs)+int(vc.outVC)]++
+	r.sentVC[int(op.sentAt)+int(vc.outVC)]++
 	r.eng.Progress()
 	vc.since = now
 	if tail {
