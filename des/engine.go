@@ -313,9 +313,12 @@ func (e *Engine) Run(until Time) error {
 		if e.events+e.ticks >= e.beatAt {
 			e.doBeat()
 		}
-		next, ok := e.nextCycle()
-		if !ok {
-			return nil
+		next, ok := e.done+1, true
+		if len(e.active) == 0 && e.nActive == 0 {
+			// Nothing ticks next cycle: find the next thing to do.
+			if next, ok = e.nextCycle(); !ok {
+				return nil
+			}
 		}
 		if until >= 0 && next > until {
 			return nil
