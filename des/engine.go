@@ -87,7 +87,6 @@ type Engine struct {
 	busy    []bool
 	wakeAt  []Time // for sleeping tickers: the pending wake-up, or Never
 	active  []int32
-	next    []int32
 	wheel   [][]int32
 	inWheel int
 	farWake wakeHandler
@@ -309,6 +308,10 @@ func (e *Engine) Run(until Time) error {
 	if e.startBeat() {
 		defer e.account(e.now, e.events, e.ticks)
 	}
+	end := until
+	if end < 0 {
+		end = Never
+	}
 	for !e.stopped {
 		if e.events+e.ticks >= e.beatAt {
 			e.doBeat()
@@ -320,7 +323,7 @@ func (e *Engine) Run(until Time) error {
 				return nil
 			}
 		}
-		if until >= 0 && next > until {
+		if next > end {
 			return nil
 		}
 		if next > e.done+1 {
@@ -414,19 +417,16 @@ func (e *Engine) tickAll() bool {
 		}
 	}
 	// Wakes during the pass are for later cycles (every channel delays by
-	// at least one), so they never touch this pass's list.
+	// at least one), so they never touch this pass's list, which is
+	// compacted in place: the tickers staying busy keep their order.
 	// The loop keeps only what it needs in locals: the ticker call
 	// clobbers every register, so each value live across it is reloaded
 	// on every tick.
-	active, now := e.active, e.now
-	if cap(e.next) < len(active) {
-		e.next = make([]int32, 0, 2*len(active))
-	}
-	next, j := e.next[:len(active)], 0
+	active, now, j := e.active, e.now, 0
 	for _, id := range active {
 		at := e.tickers[id].Tick(now)
 		if at <= now+1 {
-			next[j] = id
+			active[j] = id
 			j++
 			continue
 		}
@@ -436,8 +436,7 @@ func (e *Engine) tickAll() bool {
 		}
 	}
 	e.ticks += uint64(len(active))
-	e.next = active[:0]
-	e.active = next[:j]
+	e.active = e.active[:j]
 	return true
 }
 
