@@ -22,10 +22,10 @@ func (r *Router) overflow(p mesh.Port, vc int8) {
 	panic(fmt.Sprintf("%s in %v vc%d: buffer overflow (credit protocol violated)", r.Name, p, vc))
 }
 
-// collide reports two flits arriving on ring link q+1 in one cycle,
-// which a link one flit wide cannot carry.
-func (r *Router) collide(q int8, at des.Time) {
-	panic(fmt.Sprintf("%s in %v: two flits arrive in cycle %d", r.Name, mesh.Port(q+1), at))
+// collide reports two flits arriving on ring link p in one cycle, which a
+// link one flit wide cannot carry.
+func (r *Router) collide(p mesh.Port, at des.Time) {
+	panic(fmt.Sprintf("%s in %v: two flits arrive in cycle %d", r.Name, p, at))
 }
 
 // linkFlits is the number of flits on VC vc on their way to input port p.

@@ -55,7 +55,7 @@ func Build(eng *des.Engine, topo mesh.Topology, spec Spec) *Network {
 			if lat := hop + sp.LinkLatency; sp.linkWidth() == 1 && lat >= 1 && lat < linkSlots {
 				// The default spec's links: through d's ring.
 				op := &r.out[p]
-				op.down, op.downIn, op.downQ, op.downBit = d, &d.in[q], int8(q-1), 1<<q
+				op.down, op.downIn, op.downBit = d, &d.in[q], 1<<q
 				op.downVC = uint8(int(q) * sp.VCs)
 				r.linkLat = lat
 			} else {

@@ -107,14 +107,13 @@ const linkSlots = 4
 type outPort struct {
 	credit [MaxVCs]int16 // free downstream buffer slots per VC (vc_buf <= 1024)
 	// down, if set, replaces flits on a ring link to the downstream
-	// router (see send): downIn is its input port, downQ that port minus
-	// one, downBit that port's signal bit.
+	// router (see send): downIn is its input port, downBit that port's
+	// signal bit.
 	down    *Router
 	downIn  *inPort
 	owner   [MaxVCs]int8 // input VC (port*VCs+vc) holding each output VC, -1 if free
 	held    uint16       // bit c set while output VC c has an owner
 	downBit uint16
-	downQ   int8
 	downVC  uint8 // downstream input VC index (port*VCs) of output VC 0
 	sentAt  uint8 // index in Router.sentVC of output VC 0 (port*VCs)
 	width   uint8 // flits it may send per cycle (<= 16)
@@ -439,11 +438,7 @@ func (r *Router) receive(now des.Time) {
 		if op.credits == nil {
 			// A short credit delay: the signal bit says this cycle's
 			// slot has some.
-			b := &op.back[now&(creditSlots-1)]
-			for i, n := range b[:v] {
-				op.credit[i] += int16(n)
-			}
-			*b = [MaxVCs]uint8{}
+			op.collect(now, v)
 			continue
 		}
 		for op.credits.Ready(now) {

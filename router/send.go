@@ -4,8 +4,14 @@ import (
 	"math/bits"
 
 	"nocsim/des"
+	"nocsim/mesh"
 )
 
+// send moves the flit at the front of input VC k through the switch to
+// output op (the output of its VC): its credit goes back upstream and the
+// flit forward, through rings when the links have them (inPort.up,
+// outPort.down) and Pipes otherwise, waking each receiver that is asleep
+// for the arrival cycle, as Pipe.slot would.
 func (r *Router) send(now des.Time, k int, op *outPort) {
 	ip := &r.in[r.portOf(k)]
 	i := r.vcOf(k)
@@ -50,7 +56,7 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 		at := now + r.linkLat
 		s, di := at&(linkSlots-1), op.downIn
 		if di.lfull&(1<<s) != 0 {
-			d.collide(op.downQ, at)
+			d.collide(mesh.Port(int(op.downVC)/int(r.vcs)), at)
 		}
 		di.lfull |= 1 << s
 		di.lvc[s] = vc.outVC
@@ -113,12 +119,17 @@ func (r *Router) creditEarly(now des.Time, q uint16) {
 	v := int(r.vcs)
 	at := now + 1
 	for cm := q >> 8; cm != 0; cm &= cm - 1 {
-		op := &r.out[bits.TrailingZeros16(cm)]
-		b := &op.back[at&(creditSlots-1)]
-		for i, n := range b[:v] {
-			op.credit[i] += int16(n)
-		}
-		*b = [MaxVCs]uint8{}
+		r.out[bits.TrailingZeros16(cm)].collect(at, v)
 	}
 	r.sig[at&(dueSlots-1)] &^= q
+}
+
+// collect adds the credits in the slot of the back ring for cycle at to
+// the port's counts, for its first v VCs, and empties the slot.
+func (op *outPort) collect(at des.Time, v int) {
+	b := &op.back[at&(creditSlots-1)]
+	for i, n := range b[:v] {
+		op.credit[i] += int16(n)
+	}
+	*b = [MaxVCs]uint8{}
 }
