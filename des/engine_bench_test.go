@@ -108,20 +108,31 @@ func TestScheduleDoesNotAllocate(t *testing.T) {
 			for range 10 * n { // let the heap grow to its steady size
 				s.step()
 			}
-			before := s.e.Events()
-			got := mallocs(func() {
-				for range 5000 {
-					s.step()
+			// The count is the process's, so now and then a runtime or
+			// testing goroutine's allocation lands in a window (about one
+			// run in a thousand): a window is measured again, up to three
+			// times. An allocation of the engine's, even one in a thousand
+			// events, lands in every window (TestMallocsCatchesRareAllocation).
+			var got uint64
+			for range 3 {
+				before := s.e.Events()
+				got = mallocs(func() {
+					for range 5000 {
+						s.step()
+					}
+				})
+				if handled := s.e.Events() - before; handled != 5000 {
+					t.Fatalf("handled %d events in 5000 steps; each step must handle exactly one", handled)
 				}
-			})
-			if handled := s.e.Events() - before; handled != 5000 {
-				t.Fatalf("handled %d events in 5000 steps; each step must handle exactly one", handled)
-			}
-			if s.e.Pending() != n {
-				t.Fatalf("Pending = %d, want %d", s.e.Pending(), n)
+				if s.e.Pending() != n {
+					t.Fatalf("Pending = %d, want %d", s.e.Pending(), n)
+				}
+				if got == 0 {
+					break
+				}
 			}
 			if got != 0 {
-				t.Fatalf("%d allocations in 5000 Schedule+handle steps, want 0", got)
+				t.Fatalf("%d allocations in 5000 Schedule+handle steps, three windows running, want 0", got)
 			}
 		})
 	}
