@@ -27,12 +27,24 @@ func allocsPerRun(t *testing.T, build func() *World) float64 {
 // machine and warming up (pools filling, slices growing) cost the same in
 // both runs and cancel out, so what remains is what the steady state
 // allocates per unit.
-func steadyAllocs(t *testing.T, n int, build func(units int) *World) float64 {
+//
+// The counts are the process's, so now and then a runtime goroutine's
+// allocation lands in a measurement (seen in CI as one allocation too
+// many over 32 units). A result above limit is measured again, up to
+// three times in all; an allocation of the library's per unit is in
+// every measurement.
+func steadyAllocs(t *testing.T, n int, limit float64, build func(units int) *World) float64 {
 	t.Helper()
-	short := allocsPerRun(t, func() *World { return build(n) })
-	long := allocsPerRun(t, func() *World { return build(2 * n) })
-	t.Logf("%.0f allocations for %d units, %.0f for %d", short, n, long, 2*n)
-	return (long - short) / float64(n)
+	var per float64
+	for range 3 {
+		short := allocsPerRun(t, func() *World { return build(n) })
+		long := allocsPerRun(t, func() *World { return build(2 * n) })
+		t.Logf("%.0f allocations for %d units, %.0f for %d", short, n, long, 2*n)
+		if per = (long - short) / float64(n); per <= limit {
+			break
+		}
+	}
+	return per
 }
 
 // A point-to-point message allocates nothing in steady state, under every
@@ -44,7 +56,7 @@ func TestPingPongSteadyStateAllocatesNothing(t *testing.T) {
 	}
 	for _, proto := range Protocols {
 		t.Run(proto, func(t *testing.T) {
-			perTrip := steadyAllocs(t, 1000, func(trips int) *World {
+			perTrip := steadyAllocs(t, 1000, 0.02, func(trips int) *World {
 				w := benchWorld(t, 4, 4, proto)
 				pingPong(w, trips)
 				return w
@@ -70,7 +82,7 @@ func TestAllreduceSteadyStateAllocations(t *testing.T) {
 	const P = 16
 	for _, size := range []int{8, 4096} {
 		var msgs, calls int
-		perCall := steadyAllocs(t, 32, func(n int) *World {
+		perCall := steadyAllocs(t, 32, 2*P, func(n int) *World {
 			w := benchWorld(t, 4, 4, "scmp")
 			count := size / 8
 			w.Launch(func(r *Rank) {
