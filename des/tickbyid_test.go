@@ -183,3 +183,78 @@ func TestTickByIDAndShuffleExclusive(t *testing.T) {
 		}()
 	}
 }
+
+// settler ticks for a few cycles, then sleeps a few, at random; at every
+// tick it asks Settled about every ticker and checks the answer against
+// what the tickers' own plans say: ticker j ticks again in this cycle iff
+// its next tick is this cycle (plan) and it has not ticked in it (last).
+type settler struct {
+	t          *testing.T
+	e          *Engine
+	id         int32
+	rng        *rand.Rand
+	plan, last []Time // shared by all settlers, by id
+	byID       bool
+	asked      *[2]int // answers of true and false checked
+}
+
+func (s *settler) Tick(now Time) Time {
+	s.last[s.id] = now
+	for j := range s.plan {
+		id := int32(j)
+		if id == s.id {
+			continue
+		}
+		truth := !(s.plan[j] == now && s.last[j] != now)
+		got := s.e.Settled(id)
+		if got && !truth {
+			s.t.Fatalf("cycle %d, ticker %d: Settled(%d) but it ticks again in this cycle", now, s.id, id)
+		}
+		if s.byID && got != truth {
+			s.t.Fatalf("cycle %d, ticker %d: Settled(%d) = %v in a pass by id, want %v", now, s.id, id, got, truth)
+		}
+		if got {
+			s.asked[0]++
+		} else {
+			s.asked[1]++
+		}
+	}
+	next := now + 1
+	if s.rng.IntN(3) == 0 {
+		next = now + 1 + Time(s.rng.IntN(6))
+	}
+	s.plan[s.id] = next
+	return next
+}
+
+// Settled says exactly which tickers are done with a cycle in a pass by
+// id (asleep, or below the one ticking), and in the default order never
+// calls settled one that is still to tick: it counts only sleepers there.
+func TestSettledTellsWhoIsDoneWithTheCycle(t *testing.T) {
+	for _, byID := range []bool{false, true} {
+		t.Run(fmt.Sprintf("byid=%v", byID), func(t *testing.T) {
+			const n = 130 // more than two words of the id bit set
+			e := New()
+			plan, last := make([]Time, n), make([]Time, n)
+			var asked [2]int
+			rng := rand.New(rand.NewPCG(5, 7))
+			for i := range n {
+				s := &settler{t: t, e: e, rng: rng, plan: plan, last: last, byID: byID, asked: &asked}
+				s.id = e.Register(s)
+				last[i] = -1
+			}
+			if byID {
+				e.TickByID()
+			}
+			for i := range n {
+				e.Activate(int32(i))
+			}
+			if err := e.Run(300); err != nil {
+				t.Fatal(err)
+			}
+			if asked[0] == 0 || asked[1] == 0 {
+				t.Fatalf("answers true/false %v: both kinds must be checked", asked)
+			}
+		})
+	}
+}

@@ -31,12 +31,12 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 	// here, not in calls of their own: nearly every flit takes these
 	// paths, and such calls are not inlined.
 	if up := ip.up; up != nil {
-		ticking := r.eng.Ticking(ip.upID)
-		if !ticking && ip.upLat == 1 && !r.general {
-			// The upstream router is not ticking in this cycle, so
-			// the earliest it can tick is the next, the credit's
-			// arrival: counting the credit now is counting it on
-			// time, and it needs no tick of its own.
+		if ip.upLat == 1 && !r.general && r.eng.Settled(ip.upID) {
+			// The upstream router is asleep or has ticked in this
+			// cycle, so the earliest it can tick is the next, the
+			// credit's arrival: counting the credit now is counting
+			// it on time, and it needs no tick of its own. (Asleep,
+			// it holds no flits, so it needs no wake-up for it.)
 			up.credit[i]++
 		} else {
 			at := now + des.Time(ip.upLat)
@@ -44,7 +44,7 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 			s := ip.upSig
 			old := s[at&(dueSlots-1)]
 			s[at&(dueSlots-1)] = old | ip.upBit
-			if old == 0 && !ticking {
+			if old == 0 && !r.eng.Ticking(ip.upID) {
 				r.eng.Wake(ip.upID, at)
 			}
 		}
