@@ -300,9 +300,11 @@ func (r *Router) allocSwitchOne(now des.Time, act uint64) {
 			// A lone request: the arbiter grants it whatever its pointer.
 			q := bits.TrailingZeros64(m)
 			r.send(now, q, op)
-			if op.saRR = uint8(q + 1); op.saRR == total {
-				op.saRR = 0
+			rr := uint8(q + 1)
+			if rr == total {
+				rr = 0
 			}
+			op.saRR = rr
 			continue
 		}
 		hi := m >> op.saRR << op.saRR
@@ -316,9 +318,11 @@ func (r *Router) allocSwitchOne(now des.Time, act uint64) {
 				left--
 				q := bits.TrailingZeros64(part)
 				r.send(now, q, op)
-				if op.saRR = uint8(q + 1); op.saRR == total {
-					op.saRR = 0
+				rr := uint8(q + 1)
+				if rr == total {
+					rr = 0
 				}
+				op.saRR = rr
 			}
 		}
 	}

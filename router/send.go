@@ -22,9 +22,14 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 	if r.trace != nil {
 		r.trace(r.node, r.portOf(k), vc.out, *f)
 	}
-	if ip.rr = i + 1; ip.rr == int(r.vcs) {
-		ip.rr = 0
+	// The wrap-arounds below are computed in locals before the store,
+	// so that they compile to conditional moves: with two VCs each wraps
+	// every other flit, which no branch predictor guesses well.
+	rr := i + 1
+	if rr == int(r.vcs) {
+		rr = 0
 	}
+	ip.rr = rr
 	// The credit goes back, and the flit forward, through rings when
 	// the links have them (inPort.up, outPort.down), each waking its
 	// receiver for the arrival cycle as Pipe.slot would. Written out
@@ -71,18 +76,22 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 		// it only when it arrives.
 		dv := &d.ivc[int(op.downVC)+int(vc.outVC)]
 		out = &d.store[dv.base+int32(dv.tail)]
-		if dv.tail++; dv.tail == d.depth {
-			dv.tail = 0
+		t := dv.tail + 1
+		if t == d.depth {
+			t = 0
 		}
+		dv.tail = t
 	} else {
 		out = op.flits.slot(now)
 	}
 	*out = *f
 	out.VC = vc.outVC
 	tail := f.Tail
-	if vc.head++; vc.head == r.depth {
-		vc.head = 0
+	h := vc.head + 1
+	if h == r.depth {
+		h = 0
 	}
+	vc.head = h
 	if vc.n--; vc.n == 0 {
 		r.fullMask &^= 1 << k
 	}
