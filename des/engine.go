@@ -101,9 +101,6 @@ type Engine struct {
 	actBits []uint64
 	actSum  []uint64
 	nActive int
-	// cur is the id of the ticker ticking in a pass by id, and 0 outside
-	// one: the busy tickers below it have ticked in this cycle (Settled).
-	cur int32
 
 	events uint64 // events handled
 	ticks  uint64 // ticker invocations
@@ -176,16 +173,6 @@ func (e *Engine) Register(t Ticker) int32 {
 // busy most of the time, and checking first saves the call, which in Go
 // costs spilling and reloading every value the caller keeps live.
 func (e *Engine) Ticking(id int32) bool { return e.busy[id] }
-
-// Settled reports, during a tick, whether ticker id will not tick again in
-// this cycle: it is asleep, or (in a pass by id, see TickByID) it has
-// ticked already. What the ticking one does then changes nothing that
-// ticker id sees before its next tick, which is next cycle at the
-// earliest, so a sender may hand it an item due next cycle at once rather
-// than through a channel, the same as delivering it on time. In the
-// default order the pass visits tickers in no order an id can tell, so
-// only sleepers are settled there. It is small enough to inline.
-func (e *Engine) Settled(id int32) bool { return !e.busy[id] || id < e.cur }
 
 // Wake makes ticker id tick at cycle at, or at the first cycle that has not
 // ticked yet if at is earlier. Waking a busy ticker, or one already due to
@@ -469,7 +456,6 @@ func (e *Engine) tickByID() bool {
 				b := bits.TrailingZeros64(m)
 				id := int32(wi<<6 | b)
 				e.ticks++
-				e.cur = id
 				at := e.tickers[id].Tick(e.now)
 				if at <= next {
 					continue
@@ -487,7 +473,6 @@ func (e *Engine) tickByID() bool {
 			}
 		}
 	}
-	e.cur = 0
 	return true
 }
 

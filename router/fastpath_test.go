@@ -65,8 +65,8 @@ func runTraced(t *testing.T, spec Spec, general, byID bool, traffic func(b *benc
 // grant) and congested traffic (where the others do), on links one to
 // four flits wide, with one to four VCs and narrow and wide local ports.
 // The early credits are checked with them: credits counted at once for
-// an upstream router asleep or, in a pass by id, already ticked
-// (des.Engine.Settled), and at the end of a tick (creditEarly).
+// an upstream router asleep or already ticked in this cycle (in the
+// default order and by id), and at the end of a tick (creditEarly).
 func TestSwitchFastPathsChangeNothing(t *testing.T) {
 	light := func(b *bench) {
 		rng := rand.New(rand.NewPCG(3, 9))

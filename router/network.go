@@ -66,7 +66,7 @@ func Build(eng *des.Engine, topo mesh.Topology, spec Spec) *Network {
 			if sp.CreditDelay < creditSlots {
 				// The short delay of nearly every spec: credits go
 				// through a ring of counts in r (outPort.back).
-				d.in[q].up, d.in[q].upSig, d.in[q].upBit = &r.out[p], &r.sig, 1<<(8+p)
+				d.in[q].up, d.in[q].upR, d.in[q].upBit = &r.out[p], r, 1<<(8+p)
 				d.in[q].upID, d.in[q].upLat = r.id, int32(sp.CreditDelay)
 				r.quickCredits |= 1 << (8 + p)
 				continue

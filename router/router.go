@@ -71,10 +71,10 @@ type inPort struct {
 	rr      int         // VC first in line for the switch
 	// up, if set, replaces credits on a link whose credit delay is below
 	// creditSlots: the upstream router's output port, whose ring of
-	// credits on their way back (outPort.back) they go through, with its
-	// signal bits (upSig, upBit) and id.
+	// credits on their way back (outPort.back) they go through, with the
+	// upstream router (upR), its signal bit (upBit) and id.
 	up    *outPort
-	upSig *[dueSlots + 1]uint16
+	upR   *Router
 	upBit uint16
 	// lvc is the VC of the flit arriving in each slot of a ring link's
 	// arrival ring, by arrival cycle mod linkSlots: its flit is already
@@ -179,10 +179,13 @@ type Router struct {
 	// the test that checks its fast paths change nothing.
 	general bool
 
-	eng   *des.Engine
-	spec  *Spec
-	store []Flit // every input VC's ring, vc_buf slots each, in input-VC order
-	ivc   []inVC // input VCs by index port*VCs+vc
+	eng *des.Engine
+	// tickedAt is the cycle of the router's last tick: a downstream
+	// router sending in the same cycle, after it, may hand it a credit
+	// due next cycle at once (see send).
+	tickedAt des.Time
+	store    []Flit // every input VC's ring, vc_buf slots each, in input-VC order
+	ivc      []inVC // input VCs by index port*VCs+vc
 
 	// The channels from the NIU, kept inside the router so that a tick
 	// reads them from its own block of memory: flits injected
@@ -227,6 +230,7 @@ type Router struct {
 	localVCs uint64
 
 	// Cold state.
+	spec *Spec
 	// cls is the topology's class routing, if it has one (a ring's
 	// dateline); nil on a mesh, so that route pays one predictable branch.
 	cls    mesh.ClassRouter
@@ -239,7 +243,7 @@ type Router struct {
 }
 
 func newRouter(eng *des.Engine, spec *Spec, topo mesh.Topology, node int) *Router {
-	r := &Router{Name: "R" + topo.Label(node), node: node, spec: spec, topo: topo, eng: eng,
+	r := &Router{Name: "R" + topo.Label(node), node: node, spec: spec, topo: topo, eng: eng, tickedAt: -1,
 		rotateVC: spec.VCAlloc != VCAllocLowest, burst: uint8(spec.linkWidth()), vcs: uint8(spec.VCs), depth: int16(spec.VCBuf)}
 	r.id = eng.Register(r)
 	v := spec.VCs
@@ -321,6 +325,7 @@ func (r *Router) inVC(p mesh.Port, i int) *inVC { return &r.ivc[int(p)*int(r.vcs
 // Tick runs one router cycle: receive, route, allocate VCs, allocate the
 // switch and send. It returns the next cycle it has work in.
 func (r *Router) Tick(now des.Time) des.Time {
+	r.tickedAt = now
 	r.receive(now)
 	if r.routeMask != 0 {
 		r.route(now)

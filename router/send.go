@@ -36,17 +36,20 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 	// here, not in calls of their own: nearly every flit takes these
 	// paths, and such calls are not inlined.
 	if up := ip.up; up != nil {
-		if ip.upLat == 1 && !r.general && r.eng.Settled(ip.upID) {
+		if ip.upLat == 1 && !r.general && (!r.eng.Ticking(ip.upID) || ip.upR.tickedAt == now) {
 			// The upstream router is asleep or has ticked in this
 			// cycle, so the earliest it can tick is the next, the
 			// credit's arrival: counting the credit now is counting
 			// it on time, and it needs no tick of its own. (Asleep,
 			// it holds no flits, so it needs no wake-up for it.)
+			// Whichever order the engine visits tickers in: busy, it
+			// ticks in every cycle, so it has ticked in this one if
+			// and only if its last tick is now.
 			up.credit[i]++
 		} else {
 			at := now + des.Time(ip.upLat)
 			up.back[at&(creditSlots-1)][i]++
-			s := ip.upSig
+			s := &ip.upR.sig
 			old := s[at&(dueSlots-1)]
 			s[at&(dueSlots-1)] = old | ip.upBit
 			if old == 0 && !r.eng.Ticking(ip.upID) {
