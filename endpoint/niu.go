@@ -378,7 +378,7 @@ func (n *NIU) eject(now des.Time) {
 			vc.n--
 			n.ejN--
 			n.ejRR = wrap(i+1, v)
-			n.lp.EjectCredit.Send(now, int8(i))
+			n.lp.ReturnEjectCredit(now, i)
 			n.Ejected++
 			n.fab.Eng.Progress()
 			n.fab.consume(n, f, now)
@@ -416,7 +416,7 @@ func (n *NIU) ejectOne(f *router.Flit, now des.Time) bool {
 	i := int(f.VC)
 	n.ejBlocked = false
 	n.ejRR = wrap(i+1, len(n.ej))
-	n.lp.EjectCredit.Send(now, int8(i))
+	n.lp.ReturnEjectCredit(now, i)
 	n.Ejected++
 	n.fab.Eng.Progress()
 	n.fab.consume(n, f, now)

@@ -66,7 +66,8 @@ func runTraced(t *testing.T, spec Spec, general, byID bool, traffic func(b *benc
 // four flits wide, with one to four VCs and narrow and wide local ports.
 // The early credits are checked with them: credits counted at once for
 // an upstream router asleep or already ticked in this cycle (in the
-// default order and by id), and at the end of a tick (creditEarly).
+// default order and by id), ejection credits likewise (with NIs that
+// return them slowly), and at the end of a tick (creditEarly).
 func TestSwitchFastPathsChangeNothing(t *testing.T) {
 	light := func(b *bench) {
 		rng := rand.New(rand.NewPCG(3, 9))
@@ -76,6 +77,15 @@ func TestSwitchFastPathsChangeNothing(t *testing.T) {
 		}
 	}
 	congested := func(b *bench) { randomTraffic(b, 5, 12, 9) }
+	// NIs that return ejection credits slowly, so that the routers'
+	// counts of them, and when each credit is counted, decide when
+	// flits leave.
+	slowSink := func(b *bench) {
+		for _, ni := range b.nis {
+			ni.slow = 3
+		}
+		randomTraffic(b, 5, 12, 9)
+	}
 	for _, width := range []int{1, 2, 4} {
 		for _, vcs := range []int{1, 2, 4} {
 			for _, local := range []int{1, 2} {
@@ -83,7 +93,7 @@ func TestSwitchFastPathsChangeNothing(t *testing.T) {
 					spec := DefaultSpec()
 					spec.LinkWidth, spec.VCs, spec.InjectWidth, spec.EjectWidth = width, vcs, local, local
 					spec.CreditDelay = credit
-					for name, traffic := range map[string]func(*bench){"light": light, "congested": congested} {
+					for name, traffic := range map[string]func(*bench){"light": light, "congested": congested, "slow-sink": slowSink} {
 						for _, byID := range []bool{false, true} {
 							t.Run(fmt.Sprintf("link=%d/vcs=%d/local=%d/credit=%d/%s/byid=%v", width, vcs, local, credit, name, byID), func(t *testing.T) {
 								fastTrace, fastGot, fastStats := runTraced(t, spec, false, byID, traffic)

@@ -10,7 +10,8 @@ import (
 // testNI is a minimal network interface for driving a Network by hand: it
 // injects queued flits in order (each on the VC written in it) while it
 // has credits, up to width per cycle, and ejects everything that arrives,
-// returning the credit at once.
+// returning the credit at once, or, with slow set, one credit in every
+// slow-th cycle, so that the router runs short of ejection credits.
 type testNI struct {
 	node   int
 	lp     LocalPort
@@ -18,6 +19,8 @@ type testNI struct {
 	width  int
 	queue  []Flit
 	got    []arrival
+	slow   des.Time
+	owed   []int8 // credits not returned yet (slow)
 }
 
 type arrival struct {
@@ -32,7 +35,15 @@ func (n *testNI) Tick(now des.Time) des.Time {
 	for n.lp.Eject.Ready(now) {
 		f := n.lp.Eject.Recv()
 		n.got = append(n.got, arrival{now, f})
-		n.lp.EjectCredit.Send(now, f.VC)
+		if n.slow > 0 {
+			n.owed = append(n.owed, f.VC)
+		} else {
+			n.lp.ReturnEjectCredit(now, int(f.VC))
+		}
+	}
+	if len(n.owed) > 0 && now%n.slow == 0 {
+		n.lp.ReturnEjectCredit(now, int(n.owed[0]))
+		n.owed = n.owed[1:]
 	}
 	for sent := 0; sent < n.width && len(n.queue) > 0 && n.credit[n.queue[0].VC] > 0; sent++ {
 		f := n.queue[0]
@@ -40,7 +51,7 @@ func (n *testNI) Tick(now des.Time) des.Time {
 		n.credit[f.VC]--
 		n.lp.Inject.Send(now, f)
 	}
-	if len(n.queue) > 0 {
+	if len(n.queue) > 0 || len(n.owed) > 0 {
 		return now + 1
 	}
 	return min(n.lp.InjectCredit.Next(), n.lp.Eject.Next())

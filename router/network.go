@@ -17,6 +17,25 @@ type LocalPort struct {
 	InjectCredit *Pipe[int8]
 	Eject        *Pipe[Flit]
 	EjectCredit  *Pipe[int8]
+	// router is the router at the other end when its ejection credits
+	// take one cycle (see ReturnEjectCredit); nil otherwise and on a bus.
+	router *Router
+}
+
+// ReturnEjectCredit returns a credit for ejection VC vc at cycle now: on
+// EjectCredit, or, when the credit delay is one cycle and the router is
+// asleep or has ticked in this cycle, straight into the router's count.
+// The router reads its counts only in its ticks, and its next one is next
+// cycle at the earliest, when the credit is due anyway; asleep, it holds
+// no flits, so it needs no wake-up for it (as in Router.send). A router
+// that takes its credits this way is spared the tick a credit arriving
+// on EjectCredit would cost it.
+func (lp *LocalPort) ReturnEjectCredit(now des.Time, vc int) {
+	if r := lp.router; r != nil && !r.general && (!r.eng.Ticking(r.id) || r.tickedAt == now) {
+		r.out[mesh.Local].credit[vc]++
+		return
+	}
+	lp.EjectCredit.Send(now, int8(vc))
 }
 
 // Network is the set of routers and channels for one topology.
@@ -86,6 +105,9 @@ func Build(eng *des.Engine, topo mesh.Topology, spec Spec) *Network {
 			InjectCredit: NewPipe[int8](eng, sp.CreditDelay, -1),
 			Eject:        NewPipe[Flit](eng, hop+sp.EjectLatency, -1),
 			EjectCredit:  &r.localCredits,
+		}
+		if sp.CreditDelay == 1 {
+			lp.router = r
 		}
 		r.in[mesh.Local].flits = lp.Inject
 		r.in[mesh.Local].credits = lp.InjectCredit

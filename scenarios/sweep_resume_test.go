@@ -197,10 +197,12 @@ values = [1, 2]
 func TestSweepPointsCSVAndFailures(t *testing.T) {
 	dir := t.TempDir()
 	// A one-cycle watchdog reports a (false) deadlock with a multi-line
-	// dump of the network.
+	// dump of the network: heads wait five cycles in routing, cycles in
+	// which nothing moves.
 	pts, scs := expand(t, dir, `name = "f"
 [network]
 mesh = "2x2"
+route_delay = 5
 [noc]
 rates = [0.05]
 measure_cycles = 600

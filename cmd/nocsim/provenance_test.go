@@ -184,8 +184,10 @@ dir = "out"
 		t.Fatalf("the first run wrote %v", slices.Sorted(mapKeys(old)))
 	}
 	// A one-cycle watchdog makes the simulation stop with a deadlock
-	// report: valid input, a failed run.
-	writeScenario(t, dir, "n.toml", strings.Replace(good, "warmup_cycles = 100", "warmup_cycles = 100\nwatchdog_cycles = 1", 1))
+	// report (heads wait five cycles in routing, cycles in which nothing
+	// moves): valid input, a failed run.
+	bad := strings.Replace(good, "warmup_cycles = 100", "warmup_cycles = 100\nwatchdog_cycles = 1", 1)
+	writeScenario(t, dir, "n.toml", strings.Replace(bad, `mesh = "2x2"`, "mesh = \"2x2\"\nroute_delay = 5", 1))
 	code, _, stderr := nocsim(t, "run", "--quiet", file)
 	if code != exitRun || !strings.Contains(stderr, "deadlock") {
 		t.Fatalf("failing run: exit %d, %q", code, stderr)
