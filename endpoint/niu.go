@@ -23,7 +23,11 @@ type NIU struct {
 	// components do not fit the caches together, and a tick's cost is
 	// mostly the lines it brings in.
 	lp     router.LocalPort
-	credit []int
+	credit []int // ic.Count, per local-input VC
+	ic     *router.InjectCredits
+	// icPipe is the channel injection credits come on, nil when the
+	// router counts them in place (ic.InPlace).
+	icPipe *router.Pipe[int8]
 	fab    *Fabric
 	cur    int32 // message being injected, -1 if none
 	curVC  int8
@@ -113,26 +117,30 @@ func wrap(i, n int) int {
 func newNIU(f *Fabric, node int) *NIU {
 	s := &f.Net.Spec
 	n := &NIU{
-		Name:   "NIU" + f.Topo.Label(node),
-		Node:   node,
-		Mem:    newMemory(f.Spec.MemoryWords),
-		fab:    f,
-		lp:     f.Net.Local[node],
-		inW:    s.InjectWidth,
-		ejW:    s.EjectWidth,
-		cap:    f.Spec.QueueFlits,
-		cur:    -1,
-		credit: make([]int, s.VCs),
-		ej:     make([]ejVC, s.VCs),
-		wr:     make([]cursor, s.VCs),
+		Name: "NIU" + f.Topo.Label(node),
+		Node: node,
+		Mem:  newMemory(f.Spec.MemoryWords),
+		fab:  f,
+		lp:   f.Net.Local[node],
+		inW:  s.InjectWidth,
+		ejW:  s.EjectWidth,
+		cap:  f.Spec.QueueFlits,
+		cur:  -1,
+		ej:   make([]ejVC, s.VCs),
+		wr:   make([]cursor, s.VCs),
 	}
 	n.ejHandler = make([]uint32, s.VCs)
 	n.ejArgs = make([][]uint32, s.VCs)
+	n.id = f.Eng.Register(n)
+	n.ic = n.lp.Bind(n.id)
+	n.credit = n.ic.Count[:s.VCs]
+	if !n.ic.InPlace {
+		n.icPipe = n.lp.InjectCredit
+	}
 	for i := range n.credit {
 		n.credit[i] = s.VCBuf
 		n.ej[i].buf = make([]router.Flit, s.VCBuf)
 	}
-	n.id = f.Eng.Register(n)
 	// Returning credits wake the NIU only while it has something to send
 	// (see Tick): one with nothing to send collects them at its next tick,
 	// before it uses any, so collecting them late changes nothing.
@@ -195,8 +203,11 @@ func (n *NIU) Backlog() int {
 
 // Tick injects and ejects; it returns the next cycle it has work in.
 func (n *NIU) Tick(now des.Time) des.Time {
-	for n.lp.InjectCredit.Ready(now) {
-		n.credit[n.lp.InjectCredit.Recv()]++
+	n.ic.TickedAt = now
+	if c := n.icPipe; c != nil {
+		for c.Ready(now) {
+			n.credit[c.Recv()]++
+		}
 	}
 	// Arrived flits are taken after injecting: inject does not look at
 	// the ejection buffers, so taking them before would change nothing.
@@ -224,17 +235,30 @@ func (n *NIU) Tick(now des.Time) des.Time {
 // next is the cycle the NIU next has work in, after a tick.
 func (n *NIU) next(now des.Time) des.Time {
 	sending := n.cur >= 0 || n.pend.n > 0
+	if n.ic.Due != 0 {
+		// Credits due next cycle, counted before this tick: the tick
+		// is over, so they may join the count.
+		n.ic.Fold()
+		n.injWait = false
+	}
 	if sending && !n.injWait || n.ejN > 0 && !n.paused && !n.ejBlocked {
 		return now + 1
 	}
 	next := n.lp.Eject.Next()
+	n.ic.Wait = sending
 	if sending {
 		// Waiting for a credit: the next one wakes the NIU, whether it
-		// is on its way now or sent later.
-		n.lp.InjectCredit.SetWake(n.id)
-		return min(next, n.lp.InjectCredit.Next())
+		// is on its way now or sent later, or counted in place
+		// (router.LocalPort.Bind).
+		if c := n.icPipe; c != nil {
+			c.SetWake(n.id)
+			next = min(next, c.Next())
+		}
+		return next
 	}
-	n.lp.InjectCredit.SetWake(-1)
+	if c := n.icPipe; c != nil {
+		c.SetWake(-1)
+	}
 	return next
 }
 
@@ -243,6 +267,9 @@ func (n *NIU) next(now des.Time) des.Time {
 // when it has something to send.
 func (n *NIU) creditsHome() []int {
 	c := append([]int(nil), n.credit...)
+	for i := range c {
+		c[i] += int(n.ic.Next[i])
+	}
 	for i := range n.lp.InjectCredit.Len() {
 		c[n.lp.InjectCredit.At(i)]++
 	}

@@ -15,7 +15,8 @@ import (
 type testNI struct {
 	node   int
 	lp     LocalPort
-	credit []int
+	credit []int // ic.Count
+	ic     *InjectCredits
 	width  int
 	queue  []Flit
 	got    []arrival
@@ -29,6 +30,7 @@ type arrival struct {
 }
 
 func (n *testNI) Tick(now des.Time) des.Time {
+	n.ic.TickedAt = now
 	for n.lp.InjectCredit.Ready(now) {
 		n.credit[n.lp.InjectCredit.Recv()]++
 	}
@@ -51,6 +53,7 @@ func (n *testNI) Tick(now des.Time) des.Time {
 		n.credit[f.VC]--
 		n.lp.Inject.Send(now, f)
 	}
+	n.ic.Fold()
 	if len(n.queue) > 0 || len(n.owed) > 0 {
 		return now + 1
 	}
@@ -79,11 +82,15 @@ func newBench(t *testing.T, w, h int, spec Spec) *bench {
 	eng := des.New()
 	b := &bench{eng: eng, m: m, net: Build(eng, m, spec)}
 	for i, lp := range b.net.Local {
-		ni := &testNI{node: i, lp: lp, credit: make([]int, spec.VCs), width: spec.InjectWidth}
+		ni := &testNI{node: i, lp: lp, width: spec.InjectWidth}
+		id := eng.Register(ni)
+		// Bound, so that the router counts credits into it in place
+		// when it may, as it does an NIU's.
+		ni.ic = lp.Bind(id)
+		ni.credit = ni.ic.Count[:spec.VCs]
 		for v := range ni.credit {
 			ni.credit[v] = spec.VCBuf
 		}
-		id := eng.Register(ni)
 		lp.InjectCredit.SetWake(id)
 		lp.Eject.SetWake(id)
 		b.nis = append(b.nis, ni)

@@ -38,6 +38,63 @@ func (lp *LocalPort) ReturnEjectCredit(now des.Time, vc int) {
 	lp.EjectCredit.Send(now, int8(vc))
 }
 
+// InjectCredits is an NIU's count of the free slots in its router's
+// local-input VCs, which the router updates in place when the credit delay
+// is one cycle (see Bind).
+type InjectCredits struct {
+	// TickedAt is the NIU's last tick: the NIU sets it at the start of
+	// each.
+	TickedAt des.Time
+	id       int32
+	// InPlace is set when the router counts every credit here (Bind),
+	// so that InjectCredit stays empty. (Not in the router's general
+	// mode, which only its own tests set, with NIs that read both.)
+	InPlace bool
+	// Wait is set while the NIU sleeps until a credit arrives: a credit
+	// counted for it then wakes it for the credit's arrival cycle, as
+	// InjectCredit would.
+	Wait bool
+	// Due has bit i set while Next[i] holds credits.
+	Due uint16
+	// Next is the credits due next cycle that were counted in this one
+	// before the NIU ticked: it folds them into Count at the end of its
+	// tick (Fold).
+	Next [MaxVCs]int16
+	// Count is the credits per VC the NIU holds. Credits on their way
+	// back in InjectCredit or in Next are not in it.
+	Count [MaxVCs]int
+}
+
+// Fold adds the credits in Next to Count; the NIU calls it at the end of
+// each tick that finds Due set, after its last use of Count in the tick.
+func (c *InjectCredits) Fold() {
+	for m := c.Due; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros16(m)
+		c.Count[i] += int(c.Next[i])
+		c.Next[i] = 0
+	}
+	c.Due = 0
+}
+
+// Bind gives the NIU ticker id its count of injection credits. When the
+// credit delay is one cycle, the router counts each credit into it instead
+// of sending it on InjectCredit: into Count if the NIU is asleep or has
+// ticked in this cycle, so that its next tick, in the next cycle at the
+// earliest, is when the credit is due anyway (the rule of
+// ReturnEjectCredit, the other way); into Next if the NIU is busy and has
+// yet to tick in this cycle, which it does, folding Next into Count at the
+// end. A credit so needs no channel, and no tick of the NIU's of its own.
+// Otherwise, and on a bus, credits come on InjectCredit and the NIU adds
+// them to Count itself. Bind is called once per port, before the run.
+func (lp *LocalPort) Bind(id int32) *InjectCredits {
+	c := &InjectCredits{TickedAt: -1, id: id}
+	if r := lp.router; r != nil {
+		r.niu = c
+		c.InPlace = true
+	}
+	return c
+}
+
 // Network is the set of routers and channels for one topology.
 type Network struct {
 	Eng     *des.Engine

@@ -228,6 +228,12 @@ type Router struct {
 
 	// localVCs has the bits of the local port's input VCs.
 	localVCs uint64
+	// niu, if set, is the NIU's count of injection credits, which send
+	// updates in place when it may (see LocalPort.Bind). Set only when
+	// the credit delay is one cycle, when every link's credits go
+	// through rings (inPort.up), so that a credit not sent that way is
+	// an injection credit.
+	niu *InjectCredits
 
 	// Cold state.
 	spec *Spec

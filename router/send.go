@@ -56,6 +56,21 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 				r.eng.Wake(ip.upID, at)
 			}
 		}
+	} else if c := r.niu; c != nil && !r.general {
+		// An injection credit (see LocalPort.Bind): counted now if
+		// the NIU is asleep or has ticked in this cycle, as above, and
+		// otherwise left for it to fold in at the end of its tick.
+		if !r.eng.Ticking(c.id) {
+			c.Count[i]++
+			if c.Wait {
+				r.eng.Wake(c.id, now+1)
+			}
+		} else if c.TickedAt == now {
+			c.Count[i]++
+		} else {
+			c.Next[i]++
+			c.Due |= 1 << i
+		}
 	} else {
 		ip.credits.Send(now, int8(i))
 	}
