@@ -23,11 +23,8 @@ type NIU struct {
 	// components do not fit the caches together, and a tick's cost is
 	// mostly the lines it brings in.
 	lp     router.LocalPort
-	credit []int // ic.Count, per local-input VC
+	credit []int16 // ic.Count, per local-input VC
 	ic     *router.InjectCredits
-	// icPipe is the channel injection credits come on, nil when the
-	// router counts them in place (ic.InPlace).
-	icPipe *router.Pipe[int8]
 	fab    *Fabric
 	cur    int32 // message being injected, -1 if none
 	curVC  int8
@@ -134,11 +131,8 @@ func newNIU(f *Fabric, node int) *NIU {
 	n.id = f.Eng.Register(n)
 	n.ic = n.lp.Bind(n.id)
 	n.credit = n.ic.Count[:s.VCs]
-	if !n.ic.InPlace {
-		n.icPipe = n.lp.InjectCredit
-	}
 	for i := range n.credit {
-		n.credit[i] = s.VCBuf
+		n.credit[i] = int16(s.VCBuf)
 		n.ej[i].buf = make([]router.Flit, s.VCBuf)
 	}
 	// Returning credits wake the NIU only while it has something to send
@@ -204,7 +198,11 @@ func (n *NIU) Backlog() int {
 // Tick injects and ejects; it returns the next cycle it has work in.
 func (n *NIU) Tick(now des.Time) des.Time {
 	n.ic.TickedAt = now
-	if c := n.icPipe; c != nil {
+	if !n.ic.InPlace {
+		// Credits come on the channel: a bus, or a longer credit
+		// delay. (A field for the channel would take the NIU to the
+		// next size class of the allocator.)
+		c := n.lp.InjectCredit
 		for c.Ready(now) {
 			n.credit[c.Recv()]++
 		}
@@ -250,14 +248,15 @@ func (n *NIU) next(now des.Time) des.Time {
 		// Waiting for a credit: the next one wakes the NIU, whether it
 		// is on its way now or sent later, or counted in place
 		// (router.LocalPort.Bind).
-		if c := n.icPipe; c != nil {
+		if !n.ic.InPlace {
+			c := n.lp.InjectCredit
 			c.SetWake(n.id)
 			next = min(next, c.Next())
 		}
 		return next
 	}
-	if c := n.icPipe; c != nil {
-		c.SetWake(-1)
+	if !n.ic.InPlace {
+		n.lp.InjectCredit.SetWake(-1)
 	}
 	return next
 }
@@ -266,9 +265,9 @@ func (n *NIU) next(now des.Time) des.Time {
 // its credit channel, on their way back or arrived: it collects them only
 // when it has something to send.
 func (n *NIU) creditsHome() []int {
-	c := append([]int(nil), n.credit...)
+	c := make([]int, len(n.credit))
 	for i := range c {
-		c[i] += int(n.ic.Next[i])
+		c[i] = int(n.credit[i]) + int(n.ic.Next[i])
 	}
 	for i := range n.lp.InjectCredit.Len() {
 		c[n.lp.InjectCredit.At(i)]++

@@ -21,7 +21,7 @@ func TestIdleNIUIsNotWokenForCredits(t *testing.T) {
 		t.Helper()
 		sum := src.lp.InjectCredit.Len()
 		for _, c := range src.credit {
-			sum += c
+			sum += int(c)
 		}
 		if sum != total {
 			t.Fatalf("%s: %d credits held plus %d in the channel, want %d", when, sum-src.lp.InjectCredit.Len(), src.lp.InjectCredit.Len(), total)

@@ -15,7 +15,7 @@ import (
 type testNI struct {
 	node   int
 	lp     LocalPort
-	credit []int // ic.Count
+	credit []int16 // ic.Count
 	ic     *InjectCredits
 	width  int
 	queue  []Flit
@@ -89,7 +89,7 @@ func newBench(t *testing.T, w, h int, spec Spec) *bench {
 		ni.ic = lp.Bind(id)
 		ni.credit = ni.ic.Count[:spec.VCs]
 		for v := range ni.credit {
-			ni.credit[v] = spec.VCBuf
+			ni.credit[v] = int16(spec.VCBuf)
 		}
 		lp.InjectCredit.SetWake(id)
 		lp.Eject.SetWake(id)

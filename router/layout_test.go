@@ -81,3 +81,11 @@ func TestPortsStartOnLines(t *testing.T) {
 		}
 	}
 }
+
+// An NIU's injection credits are one cache line, which both the router and
+// the NIU touch for each credit.
+func TestInjectCreditsAreOneLine(t *testing.T) {
+	if s := unsafe.Sizeof(InjectCredits{}); s > 64 {
+		t.Errorf("InjectCredits is %d bytes, want at most 64", s)
+	}
+}

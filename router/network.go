@@ -60,9 +60,11 @@ type InjectCredits struct {
 	// before the NIU ticked: it folds them into Count at the end of its
 	// tick (Fold).
 	Next [MaxVCs]int16
-	// Count is the credits per VC the NIU holds. Credits on their way
-	// back in InjectCredit or in Next are not in it.
-	Count [MaxVCs]int
+	// Count is the credits per VC the NIU holds (vc_buf <= 1024).
+	// Credits on their way back in InjectCredit or in Next are not in
+	// it. With Next, the struct is one cache line, which the router and
+	// the NIU both touch.
+	Count [MaxVCs]int16
 }
 
 // Fold adds the credits in Next to Count; the NIU calls it at the end of
@@ -70,7 +72,7 @@ type InjectCredits struct {
 func (c *InjectCredits) Fold() {
 	for m := c.Due; m != 0; m &= m - 1 {
 		i := bits.TrailingZeros16(m)
-		c.Count[i] += int(c.Next[i])
+		c.Count[i] += c.Next[i]
 		c.Next[i] = 0
 	}
 	c.Due = 0
