@@ -135,9 +135,11 @@ func newNIU(f *Fabric, node int) *NIU {
 		n.credit[i] = int16(s.VCBuf)
 		n.ej[i].buf = make([]router.Flit, s.VCBuf)
 	}
-	// Returning credits wake the NIU only while it has something to send
-	// (see Tick): one with nothing to send collects them at its next tick,
-	// before it uses any, so collecting them late changes nothing.
+	// Credits returning on the channel (when the router does not count
+	// them in place, InjectCredits.InPlace) wake the NIU only while it
+	// has something to send (see next): one with nothing to send collects
+	// them at its next tick, before it uses any, so collecting them late
+	// changes nothing.
 	n.lp.InjectCredit.SetWake(-1)
 	n.lp.Eject.SetWake(n.id)
 	return n
