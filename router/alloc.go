@@ -261,15 +261,12 @@ func (r *Router) allocSwitchOne(now des.Time, act uint64) {
 		base := int(p) * v
 		pm := (rest >> base) & all
 		rest &^= all << base
-		ip := &r.in[p]
-		if ip.width == 0 {
-			continue
-		}
 		// The port's first VC, from its pointer round, that is past its
-		// stage delay and has a credit.
+		// stage delay and has a credit. (Every port is at least one
+		// flit wide: Spec.Validate.)
 		rr, rot := 0, pm
 		if pm&(pm-1) != 0 {
-			rr = ip.rr
+			rr = r.in[p].rr
 			rot = (pm>>rr | pm<<(v-rr)) & all
 		}
 		for ; rot != 0; rot &= rot - 1 {
