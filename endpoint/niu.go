@@ -263,9 +263,9 @@ func (n *NIU) next(now des.Time) des.Time {
 	return next
 }
 
-// creditsHome is, per local-input VC, the NIU's credits counting those in
-// its credit channel, on their way back or arrived: it collects them only
-// when it has something to send.
+// creditsHome is, per local-input VC, the NIU's credits counting those due
+// next cycle (ic.Next) and those in its credit channel, on their way back
+// or arrived: it collects them only when it has something to send.
 func (n *NIU) creditsHome() []int {
 	c := make([]int, len(n.credit))
 	for i := range c {

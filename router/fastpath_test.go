@@ -67,7 +67,8 @@ func runTraced(t *testing.T, spec Spec, general, byID bool, traffic func(b *benc
 // The early credits are checked with them: credits counted at once for
 // an upstream router asleep or already ticked in this cycle (in the
 // default order and by id), ejection credits likewise (with NIs that
-// return them slowly), and at the end of a tick (creditEarly).
+// return them slowly), injection credits counted into the NIs' counts
+// in place (LocalPort.Bind), and at the end of a tick (creditEarly).
 func TestSwitchFastPathsChangeNothing(t *testing.T) {
 	light := func(b *bench) {
 		rng := rand.New(rand.NewPCG(3, 9))
