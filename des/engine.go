@@ -460,7 +460,7 @@ func (e *Engine) tickByID() bool {
 				if at <= next {
 					continue
 				}
-				w &^= 1 << b
+				w &^= 1 << (b & 63)
 				e.nActive--
 				e.busy[id] = false
 				if at != Never {

@@ -36,10 +36,10 @@ func (r *Router) allocVCs(now des.Time) {
 	for m := r.waitMask; m != 0; m &= m - 1 {
 		k := bits.TrailingZeros64(m)
 		o := r.ivc[k].out
-		req[o] |= 1 << k
-		outs |= 1 << o
+		req[o] |= 1 << sh(k)
+		outs |= 1 << sh(int(o))
 	}
-	all := uint16(1)<<v - 1
+	all := uint16(1)<<sh16(v) - 1
 	total := int(mesh.NumPorts) * v
 	for ; outs != 0; outs &= outs - 1 {
 		o := bits.TrailingZeros8(outs)
@@ -50,7 +50,7 @@ func (r *Router) allocVCs(now des.Time) {
 			r.stalls.VCStalls += uint64(bits.OnesCount64(m))
 			continue
 		}
-		below := m & (1<<op.vaRR - 1)
+		below := m & (1<<sh(int(op.vaRR)) - 1)
 		for _, part := range [2]uint64{m &^ below, below} {
 			for ; part != 0; part &= part - 1 {
 				q := bits.TrailingZeros64(part)
@@ -59,14 +59,14 @@ func (r *Router) allocVCs(now des.Time) {
 				grant := -1
 				switch {
 				case vc.want >= 0:
-					if free&(1<<vc.want) != 0 {
+					if free&(1<<sh16(int(vc.want))) != 0 {
 						grant = int(vc.want)
 					}
 				case free == 0:
 				case r.rotateVC:
 					// The first free VC at or after the pointer,
 					// wrapping round.
-					if up := free >> op.vcRR << op.vcRR; up != 0 {
+					if up := free >> sh16(int(op.vcRR)) << sh16(int(op.vcRR)); up != 0 {
 						grant = bits.TrailingZeros16(up)
 					} else {
 						grant = bits.TrailingZeros16(free)
@@ -78,16 +78,15 @@ func (r *Router) allocVCs(now des.Time) {
 					r.stalls.VCStalls++
 					continue
 				}
-				op.owner[grant] = int8(q)
-				op.held |= 1 << grant
+				op.held |= 1 << sh16(grant)
 				if op.vcRR = uint8(grant + 1); int(op.vcRR) == v {
 					op.vcRR = 0
 				}
 				vc.outVC = int8(grant)
 				vc.state = vcActive
 				vc.ready = now + r.spec.VCAllocDelay
-				r.waitMask &^= 1 << q
-				r.activeMask |= 1 << q
+				r.waitMask &^= 1 << sh(q)
+				r.activeMask |= 1 << sh(q)
 				if op.vaRR = uint8(q + 1); int(op.vaRR) == total {
 					op.vaRR = 0
 				}
@@ -139,7 +138,7 @@ func (r *Router) allocSwitch(now des.Time) {
 			// Its input's width of flits at most, as in the input
 			// stage below; the output sends its width of them and
 			// the rest lose the switch this cycle.
-			n := r.burstLen(vc, min(int(r.burst), r.in[r.portOf(k)].width, int(c)))
+			n := r.burstLen(vc, min(int(r.burst), int(r.in[r.portOf(k)].width), int(c)))
 			sent := min(n, int(op.width))
 			for range sent {
 				r.send(now, k, op)
@@ -158,22 +157,22 @@ func (r *Router) allocSwitch(now des.Time) {
 		}
 	}
 	v := int(r.vcs)
-	all := uint64(1)<<v - 1
+	all := uint64(1)<<sh(v) - 1
 	burst := int(r.burst)
 	var outs uint8
 	// Visit only the ports with active VCs holding flits, in port order.
 	for rest := r.activeMask & r.fullMask; rest != 0; {
 		p := r.portOf(bits.TrailingZeros64(rest))
 		base := int(p) * v
-		pm := (rest >> base) & all
-		rest &^= all << base
+		pm := (rest >> sh(base)) & all
+		rest &^= all << sh(base)
 		ip := &r.in[p]
 		picked := 0
 		// The port's active VCs from its pointer up, then from 0: the
 		// mask rotated right by the pointer, walked from its low bit.
-		rr := ip.rr
-		rot := (pm>>rr | pm<<(v-rr)) & all
-		for ; rot != 0 && picked < ip.width; rot &= rot - 1 {
+		rr := int(ip.rr)
+		rot := (pm>>sh(rr) | pm<<sh(v-rr)) & all
+		for ; rot != 0 && picked < int(ip.width); rot &= rot - 1 {
 			i := bits.TrailingZeros64(rot) + rr
 			if i >= v {
 				i -= v
@@ -190,7 +189,7 @@ func (r *Router) allocSwitch(now des.Time) {
 			}
 			n := 1
 			if burst > 1 {
-				n = r.burstLen(vc, min(burst, ip.width-picked, int(c)))
+				n = r.burstLen(vc, min(burst, int(ip.width)-picked, int(c)))
 			}
 			k := int8(base + i)
 			at := int(o)*r.saStride + int(r.saN[o])
@@ -199,7 +198,7 @@ func (r *Router) allocSwitch(now des.Time) {
 			}
 			r.saN[o] += uint8(n)
 			picked += n
-			outs |= 1 << o
+			outs |= 1 << sh(int(o))
 		}
 	}
 	total := int(mesh.NumPorts) * v
@@ -253,21 +252,21 @@ func (r *Router) allocSwitch(now des.Time) {
 // general path's (TestSwitchFastPathsChangeNothing).
 func (r *Router) allocSwitchOne(now des.Time, act uint64) {
 	v := int(r.vcs)
-	all := uint64(1)<<v - 1
+	all := uint64(1)<<sh(v) - 1
 	var req [mesh.NumPorts]uint64
 	var outs uint8
 	for rest := act; rest != 0; {
 		p := r.portOf(bits.TrailingZeros64(rest))
 		base := int(p) * v
-		pm := (rest >> base) & all
-		rest &^= all << base
+		pm := (rest >> sh(base)) & all
+		rest &^= all << sh(base)
 		// The port's first VC, from its pointer round, that is past its
 		// stage delay and has a credit. (Every port is at least one
 		// flit wide: Spec.Validate.)
 		rr, rot := 0, pm
 		if pm&(pm-1) != 0 {
-			rr = r.in[p].rr
-			rot = (pm>>rr | pm<<(v-rr)) & all
+			rr = int(r.in[p].rr)
+			rot = (pm>>sh(rr) | pm<<sh(v-rr)) & all
 		}
 		for ; rot != 0; rot &= rot - 1 {
 			i := bits.TrailingZeros64(rot) + rr
@@ -283,8 +282,8 @@ func (r *Router) allocSwitchOne(now des.Time, act uint64) {
 				r.stalls.CreditStall++
 				continue
 			}
-			req[o] |= 1 << (base + i)
-			outs |= 1 << o
+			req[o] |= 1 << sh(base+i)
+			outs |= 1 << sh(int(o))
 			break
 		}
 	}
@@ -304,7 +303,7 @@ func (r *Router) allocSwitchOne(now des.Time, act uint64) {
 			op.saRR = rr
 			continue
 		}
-		hi := m >> op.saRR << op.saRR
+		hi := m >> sh(int(op.saRR)) << sh(int(op.saRR))
 		left := int(op.width)
 		for _, part := range [2]uint64{hi, m &^ hi} {
 			for ; part != 0; part &= part - 1 {

@@ -1,6 +1,7 @@
 package router
 
 import (
+	"slices"
 	"testing"
 
 	"nocsim/mesh"
@@ -138,12 +139,15 @@ func TestVCAllocPolicy(t *testing.T) {
 }
 
 // The per-VC link counters add up to the link counters, and count exactly
-// the flits that crossed each link on each VC.
+// the flits that crossed each link on each VC; the routers' traversals are
+// every flit switched. The traffic is enough for some VC of a link to
+// carry over 512 flits, so that the counters' low 8 bits (outPort.sent)
+// wrap at least twice.
 func TestLinkVCCounts(t *testing.T) {
 	spec := DefaultSpec()
 	spec.VCs = 3
 	b := newBench(t, 3, 3, spec)
-	randomTraffic(b, 3, 20, 5)
+	randomTraffic(b, 3, 250, 16)
 	// A flit crosses a link on the VC it is buffered in downstream, which
 	// the trace at the downstream router reports.
 	type inVCKey struct {
@@ -152,10 +156,15 @@ func TestLinkVCCounts(t *testing.T) {
 		vc   int8
 	}
 	arrived := map[inVCKey]uint64{}
+	var switched uint64
 	b.net.SetTrace(func(node int, in, out mesh.Port, f Flit) {
 		arrived[inVCKey{node, in, f.VC}]++
+		switched++
 	})
 	b.run(t)
+	if got := b.net.Totals().Traversals; got != switched {
+		t.Errorf("routers count %d traversals, %d flits were switched", got, switched)
+	}
 	links := b.net.Links()
 	counts := b.net.LinkCounts(nil)
 	vcs := b.net.LinkVCCounts(nil)
@@ -183,6 +192,9 @@ func TestLinkVCCounts(t *testing.T) {
 			t.Errorf("link %v: neighbour of %d by %v is %d", l, l.From, l.Dir, j)
 		}
 		total += sum
+	}
+	if most := slices.Max(vcs); most <= 512 {
+		t.Fatalf("the busiest VC of a link carried %d flits, want over 512", most)
 	}
 	if total == 0 {
 		t.Fatal("no flit crossed a link")

@@ -90,9 +90,9 @@ func (r *Router) describe(now des.Time, b *strings.Builder, pktName func(int32) 
 			switch {
 			case vc.state == vcWaitVC:
 				b.WriteString("; all output VCs held by:")
-				for k, q := range r.out[vc.out].owner[:v] {
-					if q >= 0 {
-						fmt.Fprintf(b, " vc%d<-%v vc%d", k, mesh.Port(int(q)/v), int(q)%v)
+				for k := range v {
+					if r.out[vc.out].held&(1<<k) != 0 {
+						fmt.Fprintf(b, " vc%d<-%s", k, r.ownerName(vc.out, k))
 					}
 				}
 			case vc.state == vcActive && r.out[vc.out].credit[vc.outVC] == 0:
@@ -103,4 +103,16 @@ func (r *Router) describe(now des.Time, b *strings.Builder, pktName func(int32) 
 			fmt.Fprintf(b, "; age %d cycles\n", now-vc.since)
 		}
 	}
+}
+
+// ownerName names the input VC holding output VC c of port p ("W vc1"),
+// the one active with it: the router keeps no owner per output VC, as
+// only reports ask.
+func (r *Router) ownerName(p mesh.Port, c int) string {
+	for k := range r.ivc {
+		if vc := &r.ivc[k]; vc.state == vcActive && vc.out == p && int(vc.outVC) == c {
+			return fmt.Sprintf("%v vc%d", r.portOf(k), r.vcOf(k))
+		}
+	}
+	return "none"
 }

@@ -91,7 +91,7 @@ func (c *InjectCredits) Fold() {
 func (lp *LocalPort) Bind(id int32) *InjectCredits {
 	c := &InjectCredits{TickedAt: -1, id: id}
 	if r := lp.router; r != nil {
-		r.niu = c
+		r.in[mesh.Local].niu = c
 		c.InPlace = true
 	}
 	return c
@@ -135,7 +135,7 @@ func Build(eng *des.Engine, topo mesh.Topology, spec Spec) *Network {
 				op := &r.out[p]
 				op.down, op.downIn, op.downBit = d, &d.in[q], 1<<q
 				op.downVC = uint8(int(q) * sp.VCs)
-				r.linkLat = lat
+				r.linkLat = uint8(lat)
 			} else {
 				link := NewPipe[Flit](eng, hop+sp.LinkLatency, d.id)
 				r.out[p].flits = link
@@ -189,7 +189,7 @@ func (n *Network) SetTrace(fn func(node int, in, out mesh.Port, f Flit)) {
 		n.Bus.trace = fn
 	}
 	for _, r := range n.Routers {
-		r.trace = fn
+		r.trace, r.traced = fn, fn != nil
 	}
 }
 
@@ -258,7 +258,9 @@ func (n *Network) LinkVCCounts(dst []uint64) []uint64 {
 	for _, r := range n.Routers {
 		for p := mesh.North; p < mesh.NumPorts; p++ {
 			if r.linked(p) {
-				dst = append(dst, r.sentVC[int(p)*int(r.vcs):int(p+1)*int(r.vcs)]...)
+				for vc := range n.Spec.VCs {
+					dst = append(dst, r.LinkVCFlits(p, vc))
+				}
 			}
 		}
 	}
@@ -330,8 +332,8 @@ func (n *Network) CheckQuiescent() error {
 				if c := r.creditsBack(p, v); c != 0 {
 					return fmt.Errorf("%s out %v vc%d: %d credits in flight", r.Name, p, v, c)
 				}
-				if int(op.credit[v]) != n.Spec.VCBuf || op.owner[v] != -1 {
-					return fmt.Errorf("%s out %v vc%d: %d of %d credits, owner %d", r.Name, p, v, op.credit[v], n.Spec.VCBuf, op.owner[v])
+				if int(op.credit[v]) != n.Spec.VCBuf || op.held&(1<<v) != 0 {
+					return fmt.Errorf("%s out %v vc%d: %d of %d credits, held by %s", r.Name, p, v, op.credit[v], n.Spec.VCBuf, r.ownerName(p, v))
 				}
 			}
 		}

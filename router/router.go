@@ -64,17 +64,26 @@ func (r *Router) burstLen(vc *inVC, limit int) int {
 	return n
 }
 
+// inPort is one line: a send reads or writes the line of the port its
+// flit leaves from (its credit's way back) and of the port downstream
+// that it arrives at (layout_test.go checks the size).
 type inPort struct {
 	flits   *Pipe[Flit] // from upstream; nil on a mesh edge
-	credits *Pipe[int8] // to upstream, unless up is set
-	width   int         // flits it may send through the switch per cycle
-	rr      int         // VC first in line for the switch
+	credits *Pipe[int8] // to upstream, unless up or niu is set
 	// up, if set, replaces credits on a link whose credit delay is below
 	// creditSlots: the upstream router's output port, whose ring of
 	// credits on their way back (outPort.back) they go through, with the
 	// upstream router (upR), its signal bit (upBit) and id.
-	up    *outPort
-	upR   *Router
+	up  *outPort
+	upR *Router
+	// niu, if set (on the local port only), is the NIU's count of
+	// injection credits, which send updates in place when it may (see
+	// LocalPort.Bind). Set only when the credit delay is one cycle, when
+	// every link's credits go through rings (up), so that a credit not
+	// sent that way is an injection credit.
+	niu   *InjectCredits
+	width int16 // flits it may send through the switch per cycle (<= 16)
+	rr    int16 // VC first in line for the switch
 	upBit uint16
 	// lvc is the VC of the flit arriving in each slot of a ring link's
 	// arrival ring, by arrival cycle mod linkSlots: its flit is already
@@ -84,6 +93,10 @@ type inPort struct {
 	lfull uint8
 	upID  int32
 	upLat int32
+	// id is this router's ticker id, for the upstream router that writes
+	// a flit straight into the port (send): the router's own id is on a
+	// line a send would otherwise read for nothing else.
+	id int32
 }
 
 // creditSlots bounds the credit delay a link's credits may have to go
@@ -109,10 +122,14 @@ type outPort struct {
 	// down, if set, replaces flits on a ring link to the downstream
 	// router (see send): downIn is its input port, downBit that port's
 	// signal bit.
-	down    *Router
-	downIn  *inPort
-	owner   [MaxVCs]int8 // input VC (port*VCs+vc) holding each output VC, -1 if free
-	held    uint16       // bit c set while output VC c has an owner
+	down   *Router
+	downIn *inPort
+	// sent is the flits sent per output VC mod 256; send adds each 256
+	// to Router.sentVC, a line it then need not touch for each flit.
+	sent [MaxVCs]uint8
+	// held has bit c set while output VC c has an owner: the input VC
+	// that is active with it (owner, for reports).
+	held    uint16
 	downBit uint16
 	downVC  uint8 // downstream input VC index (port*VCs) of output VC 0
 	sentAt  uint8 // index in Router.sentVC of output VC 0 (port*VCs)
@@ -166,9 +183,21 @@ type Router struct {
 	// quickCredits has the signal bits (8+p) of the outputs whose credits
 	// come back through a ring (outPort.back; see creditEarly).
 	quickCredits uint16
-	_            [2]byte
-	flits        int32 // flits buffered in this router
-	vcs          uint8 // spec.VCs
+	// vdiv is 2^15/VCs rounded up, so that the port of input VC k is
+	// k*vdiv>>15 (portOf): exact for every k below 64, and a multiply
+	// on a line every tick reads, where a table would cost a line of
+	// its own on each send.
+	vdiv uint16
+	// flits is the flits buffered in this router: at most NumPorts *
+	// MaxVCs * 1024 (vc_buf's bound), which 16 bits hold.
+	flits uint16
+	// traced is whether trace is set, read here so that a send reads no
+	// cold line to find out.
+	traced bool
+	// linkLat is the delay of this router's links through rings (Build),
+	// below linkSlots.
+	linkLat uint8
+	vcs     uint8 // spec.VCs
 	// burst is link_flits_per_cycle: the most flits one input VC sends
 	// through the switch per cycle.
 	burst uint8
@@ -203,15 +232,10 @@ type Router struct {
 	out [mesh.NumPorts]outPort
 	in  [mesh.NumPorts]inPort
 
-	// linkLat is the delay of this router's links through rings (Build).
-	linkLat des.Time
 	// stalls is the router's stall counters; its traversals are counted
 	// per output VC only (sentVC), and added up when read (Stats).
 	stalls Stats
 	trace  func(node int, in, out mesh.Port, f Flit)
-
-	// port<<4 | VC of each input-VC index, to avoid divisions per flit
-	pvOf [64]uint8
 
 	// Scratch for switch allocation: one request list per output, of
 	// saN[o] input-VC indices from saQ[o*saStride]. The lists are packed
@@ -228,20 +252,17 @@ type Router struct {
 
 	// localVCs has the bits of the local port's input VCs.
 	localVCs uint64
-	// niu, if set, is the NIU's count of injection credits, which send
-	// updates in place when it may (see LocalPort.Bind). Set only when
-	// the credit delay is one cycle, when every link's credits go
-	// through rings (inPort.up), so that a credit not sent that way is
-	// an injection credit.
-	niu *InjectCredits
 
 	// Cold state.
 	spec *Spec
 	// cls is the topology's class routing, if it has one (a ring's
 	// dateline); nil on a mesh, so that route pays one predictable branch.
-	cls    mesh.ClassRouter
-	half   int      // VCs per class (spec.VCs/2) when cls is set
-	sentVC []uint64 // flits sent per output VC (port*VCs+vc), for VC balance
+	cls  mesh.ClassRouter
+	half int // VCs per class (spec.VCs/2) when cls is set
+	// sentVC is the flits sent per output VC (port*VCs+vc), for VC
+	// balance, but for the last 256 or fewer, which outPort.sent holds
+	// (see sentOn).
+	sentVC []uint64
 	Name   string
 	node   int
 	topo   mesh.Topology
@@ -267,23 +288,21 @@ func newRouter(eng *des.Engine, spec *Spec, topo mesh.Topology, node int) *Route
 		r.ivc[k].base = int32(k * spec.VCBuf)
 	}
 	for p := range mesh.NumPorts {
-		r.in[p].width = spec.linkWidth()
+		r.in[p].width = int16(spec.linkWidth())
+		r.in[p].id = r.id
 		op := &r.out[p]
 		op.width = uint8(spec.linkWidth())
 		op.sentAt = uint8(int(p) * v)
 		for i := range v {
-			op.owner[i] = -1
 			op.credit[i] = int16(spec.VCBuf)
 		}
 	}
-	for k := 0; k < int(mesh.NumPorts)*v; k++ {
-		r.pvOf[k] = uint8(k/v)<<4 | uint8(k%v)
-	}
-	r.in[mesh.Local].width = spec.InjectWidth
+	r.vdiv = uint16((1<<15 + v - 1) / v)
+	r.in[mesh.Local].width = int16(spec.InjectWidth)
 	r.localVCs = (1<<v - 1) << (int(mesh.Local) * v)
 	r.out[mesh.Local].width = uint8(spec.EjectWidth)
 	for p := range mesh.NumPorts {
-		r.saStride += r.in[p].width
+		r.saStride += int(r.in[p].width)
 	}
 	r.saQ = r.saBuf[:]
 	if n := int(mesh.NumPorts) * r.saStride; n > len(r.saBuf) {
@@ -298,8 +317,8 @@ func (r *Router) Buffered() int { return int(r.flits) }
 // LinkFlits is the number of flits sent through output port p so far.
 func (r *Router) LinkFlits(p mesh.Port) uint64 {
 	var n uint64
-	for _, c := range r.sentVC[int(p)*int(r.vcs) : int(p+1)*int(r.vcs)] {
-		n += c
+	for vc := range int(r.vcs) {
+		n += r.LinkVCFlits(p, vc)
 	}
 	return n
 }
@@ -309,21 +328,37 @@ func (r *Router) LinkFlits(p mesh.Port) uint64 {
 // here.
 func (r *Router) Stats() Stats {
 	s := r.stalls
-	for _, c := range r.sentVC {
-		s.Traversals += c
+	for p := range mesh.NumPorts {
+		s.Traversals += r.LinkFlits(p)
 	}
 	return s
 }
 
 // LinkVCFlits is the number of flits sent through output port p on its
 // output VC vc so far.
-func (r *Router) LinkVCFlits(p mesh.Port, vc int) uint64 { return r.sentVC[int(p)*int(r.vcs)+vc] }
+// The count is kept in two parts (see send): the multiples of 256 in
+// sentVC, the rest in the output port's line.
+func (r *Router) LinkVCFlits(p mesh.Port, vc int) uint64 {
+	return r.sentVC[int(p)*int(r.vcs)+vc] + uint64(r.out[p].sent[vc])
+}
 
-// portOf is the port of input VC k (port*VCs+vc).
-func (r *Router) portOf(k int) mesh.Port { return mesh.Port(r.pvOf[k] >> 4) }
+// sh is a shift count known to be below 64, as every count of the
+// router's masks is: masked, it compiles to one shift instruction. Go
+// defines counts of 64 and more (the result is 0), which x86 would wrap,
+// so an unmasked variable shift costs a compare and two more
+// instructions, and these shifts are on every flit's path.
+func sh(n int) uint { return uint(n) & 63 }
+
+// sh16 is a shift count of a mask over one port's VCs (a uint16; VCs <=
+// MaxVCs < 16), masked for the same reason: such a mask is shifted in a
+// 32-bit register, which wraps counts of 32 and more.
+func sh16(n int) uint { return uint(n) & 15 }
+
+// portOf is the port of input VC k (port*VCs+vc), k < 64.
+func (r *Router) portOf(k int) mesh.Port { return mesh.Port(uint(k) * uint(r.vdiv) >> 15) }
 
 // vcOf is the VC index within its port of input VC k.
-func (r *Router) vcOf(k int) int { return int(r.pvOf[k] & 15) }
+func (r *Router) vcOf(k int) int { return k - int(r.portOf(k))*int(r.vcs) }
 
 // inVC is input VC i of port p.
 func (r *Router) inVC(p mesh.Port, i int) *inVC { return &r.ivc[int(p)*int(r.vcs)+i] }
@@ -378,7 +413,7 @@ func (r *Router) attach() {
 		in, out := &r.in[p], &r.out[p]
 		if c := in.flits; c != nil {
 			c.wake, c.sig, c.bit = r.id, &r.sig, 1<<p
-			c.Reserve(min(credits, (int(c.lat)+1)*in.width))
+			c.Reserve(min(credits, (int(c.lat)+1)*int(in.width)))
 		}
 		if c := out.credits; c != nil {
 			c.wake, c.sig, c.bit = r.id, &r.sig, 1<<(8+p)
@@ -423,9 +458,9 @@ func (r *Router) receive(now des.Time) {
 			vc := &r.ivc[k]
 			if vc.n == 0 {
 				vc.since = now
-				r.fullMask |= 1 << k
+				r.fullMask |= 1 << sh(k)
 				if vc.state == vcIdle {
-					r.routeMask |= 1 << k
+					r.routeMask |= 1 << sh(k)
 				}
 			}
 			if vc.n == r.depth {
@@ -468,9 +503,9 @@ func (r *Router) accept(now des.Time, p mesh.Port, v int, f *Flit) {
 	vc := &r.ivc[k]
 	if vc.n == 0 {
 		vc.since = now
-		r.fullMask |= 1 << k
+		r.fullMask |= 1 << sh(k)
 		if vc.state == vcIdle {
-			r.routeMask |= 1 << k
+			r.routeMask |= 1 << sh(k)
 		}
 	}
 	if vc.n == r.depth {
@@ -498,7 +533,7 @@ func (r *Router) route(now des.Time) {
 			}
 			var port mesh.Port
 			dx, dy := f.Offsets()
-			vc.mask = 1<<r.vcs - 1
+			vc.mask = 1<<sh16(int(r.vcs)) - 1
 			vc.want = -1
 			if f.Kind&KindOrdered != 0 {
 				vc.want = int8(r.vcOf(k))
@@ -518,8 +553,8 @@ func (r *Router) route(now des.Time) {
 		}
 		if now >= vc.ready {
 			vc.state = vcWaitVC
-			r.routeMask &^= 1 << k
-			r.waitMask |= 1 << k
+			r.routeMask &^= 1 << sh(k)
+			r.waitMask |= 1 << sh(k)
 		}
 	}
 }
@@ -534,7 +569,7 @@ func (r *Router) restrict(vc *inVC, c int) {
 		return
 	}
 	base := c * r.half
-	vc.mask = (1<<r.half - 1) << base
+	vc.mask = (1<<sh16(r.half) - 1) << sh16(base)
 	if vc.want >= 0 {
 		vc.want = int8(base + int(vc.want)%r.half)
 	}

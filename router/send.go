@@ -19,7 +19,7 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 	// The flit is copied once, from its slot straight into the output
 	// channel (see Pipe.slot), and its slot is then released.
 	f := &r.store[vc.base+int32(vc.head)]
-	if r.trace != nil {
+	if r.traced {
 		r.trace(r.node, r.portOf(k), vc.out, *f)
 	}
 	// The wrap-arounds below are computed in locals before the store,
@@ -29,7 +29,7 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 	if rr == int(r.vcs) {
 		rr = 0
 	}
-	ip.rr = rr
+	ip.rr = int16(rr)
 	// The credit goes back, and the flit forward, through rings when
 	// the links have them (inPort.up, outPort.down), each waking its
 	// receiver for the arrival cycle as Pipe.slot would. Written out
@@ -56,7 +56,7 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 				r.eng.Wake(ip.upID, at)
 			}
 		}
-	} else if c := r.niu; c != nil && !r.general {
+	} else if c := ip.niu; c != nil && !r.general {
 		// An injection credit (see LocalPort.Bind): counted now if
 		// the NIU is asleep or has ticked in this cycle, as above, and
 		// otherwise left for it to fold in at the end of its tick.
@@ -69,30 +69,33 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 			c.Count[i]++
 		} else {
 			c.Next[i]++
-			c.Due |= 1 << i
+			c.Due |= 1 << sh(i)
 		}
 	} else {
 		ip.credits.Send(now, int8(i))
 	}
+	// The output VC, read once: the stores below could alias it, so each
+	// use would reload it, with a bounds check each time.
+	oc := vc.outVC
 	var out *Flit
 	if d := op.down; d != nil {
-		at := now + r.linkLat
+		at := now + des.Time(r.linkLat)
 		s, di := at&(linkSlots-1), op.downIn
 		if di.lfull&(1<<s) != 0 {
 			d.collide(mesh.Port(int(op.downVC)/int(r.vcs)), at)
 		}
 		di.lfull |= 1 << s
-		di.lvc[s] = vc.outVC
+		di.lvc[s] = oc
 		old := d.sig[at&(dueSlots-1)]
 		d.sig[at&(dueSlots-1)] = old | op.downBit
-		if old == 0 && !d.eng.Ticking(d.id) {
-			d.eng.Wake(d.id, at)
+		if old == 0 && !r.eng.Ticking(di.id) {
+			r.eng.Wake(di.id, at)
 		}
 		// The flit goes straight into its slot downstream, past every
 		// flit buffered or on its way there: the credit it was sent
 		// with says that slot is free. The downstream router counts
 		// it only when it arrives.
-		dv := &d.ivc[int(op.downVC)+int(vc.outVC)]
+		dv := &d.ivc[int(op.downVC)+int(oc)]
 		out = &d.store[dv.base+int32(dv.tail)]
 		t := dv.tail + 1
 		if t == d.depth {
@@ -103,7 +106,7 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 		out = op.flits.slot(now)
 	}
 	*out = *f
-	out.VC = vc.outVC
+	out.VC = oc
 	tail := f.Tail
 	h := vc.head + 1
 	if h == r.depth {
@@ -111,20 +114,26 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 	}
 	vc.head = h
 	if vc.n--; vc.n == 0 {
-		r.fullMask &^= 1 << k
+		r.fullMask &^= 1 << sh(k)
 	}
 	r.flits--
-	op.credit[vc.outVC]--
-	r.sentVC[int(op.sentAt)+int(vc.outVC)]++
+	op.credit[oc]--
+	// The flit's count: in the output port's line, and every 256th in
+	// sentVC (see LinkVCFlits).
+	if n := op.sent[oc] + 1; n != 0 {
+		op.sent[oc] = n
+	} else {
+		op.sent[oc] = 0
+		r.sentVC[int(op.sentAt)+int(oc)] += 256
+	}
 	r.eng.Progress()
 	vc.since = now
 	if tail {
-		op.owner[vc.outVC] = -1
-		op.held &^= 1 << vc.outVC
+		op.held &^= 1 << sh16(int(oc))
 		vc.state = vcIdle
-		r.activeMask &^= 1 << k
+		r.activeMask &^= 1 << sh(k)
 		if vc.n > 0 {
-			r.routeMask |= 1 << k
+			r.routeMask |= 1 << sh(k)
 		}
 	}
 }
