@@ -135,7 +135,7 @@ func Build(eng *des.Engine, topo mesh.Topology, spec Spec) *Network {
 				op := &r.out[p]
 				op.down, op.downIn, op.downBit = d, &d.in[q], 1<<q
 				op.downVC = uint8(int(q) * sp.VCs)
-				r.linkLat = uint8(lat)
+				op.lat = uint8(lat)
 			} else {
 				link := NewPipe[Flit](eng, hop+sp.LinkLatency, d.id)
 				r.out[p].flits = link
@@ -189,7 +189,10 @@ func (n *Network) SetTrace(fn func(node int, in, out mesh.Port, f Flit)) {
 		n.Bus.trace = fn
 	}
 	for _, r := range n.Routers {
-		r.trace, r.traced = fn, fn != nil
+		r.trace = fn
+		for p := range r.out {
+			r.out[p].traced = fn != nil
+		}
 	}
 }
 

@@ -137,6 +137,11 @@ type outPort struct {
 	vaRR    uint8 // input VC first in line for the next VC grant (< 64)
 	vcRR    uint8 // output VC first in line (vc_alloc = round_robin)
 	saRR    uint8 // input VC first in line for the switch
+	// lat is the delay of a ring link (see down; Build), below linkSlots.
+	lat uint8
+	// traced is whether the router's trace is set, kept here so that a
+	// send reads no cold line to find out.
+	traced bool
 
 	credits *Pipe[int8] // from downstream; nil if back carries them
 	// back is the credits on their way back from downstream, per VC, by
@@ -187,17 +192,9 @@ type Router struct {
 	// k*vdiv>>15 (portOf): exact for every k below 64, and a multiply
 	// on a line every tick reads, where a table would cost a line of
 	// its own on each send.
-	vdiv uint16
-	// flits is the flits buffered in this router: at most NumPorts *
-	// MaxVCs * 1024 (vc_buf's bound), which 16 bits hold.
-	flits uint16
-	// traced is whether trace is set, read here so that a send reads no
-	// cold line to find out.
-	traced bool
-	// linkLat is the delay of this router's links through rings (Build),
-	// below linkSlots.
-	linkLat uint8
-	vcs     uint8 // spec.VCs
+	vdiv  uint16
+	flits int32 // flits buffered in this router
+	vcs   uint8 // spec.VCs
 	// burst is link_flits_per_cycle: the most flits one input VC sends
 	// through the switch per cycle.
 	burst uint8

@@ -19,7 +19,7 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 	// The flit is copied once, from its slot straight into the output
 	// channel (see Pipe.slot), and its slot is then released.
 	f := &r.store[vc.base+int32(vc.head)]
-	if r.traced {
+	if op.traced {
 		r.trace(r.node, r.portOf(k), vc.out, *f)
 	}
 	// The wrap-arounds below are computed in locals before the store,
@@ -79,7 +79,7 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 	oc := vc.outVC
 	var out *Flit
 	if d := op.down; d != nil {
-		at := now + des.Time(r.linkLat)
+		at := now + des.Time(op.lat)
 		s, di := at&(linkSlots-1), op.downIn
 		if di.lfull&(1<<s) != 0 {
 			d.collide(mesh.Port(int(op.downVC)/int(r.vcs)), at)
