@@ -24,6 +24,9 @@ func deliveries(t *testing.T, rs router.Spec, seed uint64, shuffle bool) string 
 		eng.ShuffleTicks(seed + 1000)
 	}
 	f := NewFabric(eng, m, rs, DefaultSpec())
+	// A watchdog, so that a bug that strands a flit or a credit fails the
+	// test with a report instead of spinning: a stuck NIU ticks for ever.
+	eng.SetWatchdog(5000, f.Describe)
 	var log []string
 	f.OnDeliver = func(p *Packet, now des.Time) {
 		log = append(log, fmt.Sprintf("%08d: %d->%d len %d created %d sent %d", now, p.Src, p.Dst, p.Len, p.Created, p.Sent))
