@@ -230,7 +230,8 @@ type Router struct {
 	in  [mesh.NumPorts]inPort
 
 	// stalls is the router's stall counters; its traversals are counted
-	// per output VC only (sentVC), and added up when read (Stats).
+	// per output VC only (outPort.sent and sentVC), and added up when
+	// read (Stats).
 	stalls Stats
 	trace  func(node int, in, out mesh.Port, f Flit)
 
@@ -258,7 +259,7 @@ type Router struct {
 	half int // VCs per class (spec.VCs/2) when cls is set
 	// sentVC is the flits sent per output VC (port*VCs+vc), for VC
 	// balance, but for the last 256 or fewer, which outPort.sent holds
-	// (see sentOn).
+	// (see LinkVCFlits).
 	sentVC []uint64
 	Name   string
 	node   int
