@@ -88,6 +88,8 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 		di.lvc[s] = oc
 		old := d.sig[at&(dueSlots-1)]
 		d.sig[at&(dueSlots-1)] = old | op.downBit
+		// The routers of a network share one engine, so r's is d's,
+		// and d's id is in the port the flit arrives at (inPort.id).
 		if old == 0 && !r.eng.Ticking(di.id) {
 			r.eng.Wake(di.id, at)
 		}
