@@ -9,17 +9,18 @@
 #
 #   scripts/bench/against-filing.sh [ROUNDS] [OUTDIR]
 #
-# ROUNDS (default 6) alternating runs of each binary; results in OUTDIR
-# (default a new temporary directory): old-*.txt, new-*.txt, and the
-# benchstat comparison (if benchstat is on PATH or in $(go env GOPATH)/bin;
-# install it with go install golang.org/x/perf/cmd/benchstat@latest). The
-# old version is built from the current benchmark files, so both run the
-# same workloads; the 64 KiB Allreduce's message count (8,064, from
-# Rank.Received, which the old code lacks) is given to the old version as
-# a constant, and its simulated cycles per operation, printed by both, must
-# agree (111,741). Each version is built as `go build ./cmd/nocsim` builds
-# it: with its own cmd/nocsim/default.pgo if it has one (the old one has
-# none). About 30 s of CPU per round.
+# ROUNDS (default 6) alternating runs of each binary; in OUTDIR (default a
+# new temporary directory) the test binaries, the raw results old.txt and
+# new.txt, and benchstat.txt, the comparison (if benchstat is on PATH or in
+# $(go env GOPATH)/bin; install it with go install
+# golang.org/x/perf/cmd/benchstat@latest). The old version is built with
+# the current benchmark files, so both run the same workloads. The old code
+# has no Rank.Received, so the 64 KiB Allreduce's message count is taken
+# from the current version's run (its msgs/op) and given to the old one,
+# and the simulated cycles per operation that both print must agree. Each
+# version is built as `go build ./cmd/nocsim` builds it: with its own
+# cmd/nocsim/default.pgo if it has one (the old one has none). About 30 s
+# of CPU per round.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export PATH="$PATH:/usr/local/go/bin"
@@ -32,22 +33,25 @@ case $rounds in '' | *[!0-9]*) echo "against-filing: ROUNDS must be a positive i
 git cat-file -e "$filed^{commit}" 2>/dev/null || { echo "against-filing: commit $filed is not in this clone (a shallow clone?)" >&2; exit 2; }
 mkdir -p "$out"
 
+pgo=off
+[ -f cmd/nocsim/default.pgo ] && pgo=$PWD/cmd/nocsim/default.pgo
+echo "against-filing: building $filed and $(git rev-parse --short HEAD) (pgo=$( [ "$pgo" = off ] && echo off || echo default.pgo))" >&2
+go test -c -pgo="$pgo" -o "$out/new-endpoint.test" ./endpoint
+go test -c -pgo="$pgo" -o "$out/new-mpi.test" ./mpi
+msgs=$("$out/new-mpi.test" -test.run '^$' -test.bench 'Allreduce64/65536B' -test.benchtime 1x |
+  awk '{for (i = 1; i < NF; i++) if ($(i+1) == "msgs/op") print $i}')
+case $msgs in '' | *[!0-9]*) echo "against-filing: no message count (msgs/op) from the current Allreduce benchmark" >&2; exit 1 ;; esac
+
 old=$(mktemp -d /tmp/nocsim-filed-src.XXXXXX)
 trap 'git worktree remove --force "$old" >/dev/null 2>&1 || rm -rf "$old"' EXIT
 git worktree add -q --detach "$old" "$filed"
 cp mpi/bench_test.go "$old/mpi/bench_test.go"
 cp endpoint/synthetic_bench_test.go endpoint/scale_bench_test.go "$old/endpoint/"
-# The old Rank has no Received; the run's count is fixed by the algorithm.
-perl -0pi -e 's/for _, r := range w\.Ranks \{\s*msgs \+= float64\(r\.Received\(\)\)\s*\}/if size != 64<<10 { b.Skip("only the 64 KiB run\x27s message count is known") }\n\t\t\t\tmsgs += 8064/' \
+# The old Rank has no Received: the 64 KiB run's count is the current one's.
+MSGS=$msgs perl -0pi -e 's/for _, r := range w\.Ranks \{\s*msgs \+= float64\(r\.Received\(\)\)\s*\}/if size != 64<<10 { b.Skip("only the 64 KiB run\x27s message count is known") }\n\t\t\t\tmsgs += $ENV{MSGS}/' \
   "$old/mpi/bench_test.go"
-grep -q 'msgs += 8064' "$old/mpi/bench_test.go" || { echo "against-filing: could not adapt mpi/bench_test.go to $filed" >&2; exit 1; }
-
-pgo=off
-[ -f cmd/nocsim/default.pgo ] && pgo=$PWD/cmd/nocsim/default.pgo
-echo "against-filing: building $filed and $(git rev-parse --short HEAD) (pgo=$( [ "$pgo" = off ] && echo off || echo default.pgo))" >&2
+grep -q "msgs += $msgs\$" "$old/mpi/bench_test.go" || { echo "against-filing: could not adapt mpi/bench_test.go to $filed" >&2; exit 1; }
 (cd "$old" && go test -c -o "$out/old-endpoint.test" ./endpoint && go test -c -o "$out/old-mpi.test" ./mpi)
-go test -c -pgo="$pgo" -o "$out/new-endpoint.test" ./endpoint
-go test -c -pgo="$pgo" -o "$out/new-mpi.test" ./mpi
 
 run() { # version
   "$out/$1-endpoint.test" -test.run '^$' -test.bench 'Mesh8x8Uniform/rate=0.3' -test.benchtime 5x >>"$out/$1.txt"
