@@ -296,7 +296,7 @@ func (n *NIU) inject(now des.Time) {
 			return
 		}
 		// Built in the channel's buffer, not on the stack and copied.
-		f := n.lp.Inject.Slot(now)
+		f := n.lp.InjectSlot(now, n.curVC)
 		*f = router.Flit{Packet: n.cur, Index: n.curIdx, VC: n.curVC}
 		switch {
 		case n.curIdx == 0:

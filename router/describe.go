@@ -37,14 +37,29 @@ func (r *Router) linkFlits(p mesh.Port, vc int) int {
 				c++
 			}
 		}
+		if p == mesh.Local {
+			c += r.injFlits(vc)
+		}
 		return c
-	}
-	if p == mesh.Local {
-		return 0
 	}
 	for s, lvc := range r.in[p].lvc {
 		if r.in[p].lfull&(1<<s) != 0 && int(lvc) == vc {
 			c++
+		}
+	}
+	return c
+}
+
+// injFlits is the number of flits on local-input VC vc (all of them if vc
+// is negative) that the NIU has written straight into their slots
+// (LocalPort.InjectSlot) and that have yet to arrive.
+func (r *Router) injFlits(vc int) int {
+	c := 0
+	for s, n := range r.inj.n {
+		for _, v := range r.inj.vc[s][:n] {
+			if vc < 0 || int(v) == vc {
+				c++
+			}
 		}
 	}
 	return c

@@ -31,6 +31,11 @@ func runTraced(t *testing.T, spec Spec, general, byID bool, traffic func(b *benc
 	}
 	for _, r := range b.net.Routers {
 		r.general = general
+		if general {
+			// Injected flits on the channel, as when the router does
+			// not allow direct injection (LocalPort.InjectSlot).
+			r.inj.on = false
+		}
 	}
 	var trace []switched
 	b.net.SetTrace(func(node int, in, out mesh.Port, f Flit) {
@@ -68,7 +73,9 @@ func runTraced(t *testing.T, spec Spec, general, byID bool, traffic func(b *benc
 // an upstream router asleep or already ticked in this cycle (in the
 // default order and by id), ejection credits likewise (with NIs that
 // return them slowly), injection credits counted into the NIs' counts
-// in place (LocalPort.Bind), and at the end of a tick (creditEarly).
+// in place (LocalPort.Bind), and at the end of a tick (creditEarly). So
+// is direct injection (LocalPort.InjectSlot), up to its widest local port,
+// against the channel the general path's NIs send on.
 func TestSwitchFastPathsChangeNothing(t *testing.T) {
 	light := func(b *bench) {
 		rng := rand.New(rand.NewPCG(3, 9))
@@ -89,7 +96,7 @@ func TestSwitchFastPathsChangeNothing(t *testing.T) {
 	}
 	for _, width := range []int{1, 2, 4} {
 		for _, vcs := range []int{1, 2, 4} {
-			for _, local := range []int{1, 2} {
+			for _, local := range []int{1, 2, 4} {
 				for _, credit := range []des.Time{1, 2} {
 					spec := DefaultSpec()
 					spec.LinkWidth, spec.VCs, spec.InjectWidth, spec.EjectWidth = width, vcs, local, local

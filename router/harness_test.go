@@ -51,7 +51,7 @@ func (n *testNI) Tick(now des.Time) des.Time {
 		f := n.queue[0]
 		n.queue = n.queue[1:]
 		n.credit[f.VC]--
-		n.lp.Inject.Send(now, f)
+		*n.lp.InjectSlot(now, f.VC) = f
 	}
 	n.ic.Fold()
 	if len(n.queue) > 0 || len(n.owed) > 0 {

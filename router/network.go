@@ -19,7 +19,82 @@ type LocalPort struct {
 	EjectCredit  *Pipe[int8]
 	// router is the router at the other end when its ejection credits
 	// take one cycle (see ReturnEjectCredit); nil otherwise and on a bus.
+	// Injected flits go straight into its input VCs when it allows it
+	// (InjectSlot).
 	router *Router
+}
+
+// maxDirectInject bounds inject_flits_per_cycle for direct injection
+// (LocalPort.InjectSlot): the arrival ring keeps that many VCs a cycle.
+const maxDirectInject = 4
+
+// injSig is the signal bit of flits written straight into the local input
+// VCs (Router.sig; bits 0-4 are the ports' flit channels, 8-12 their
+// credits).
+const injSig = 1 << mesh.NumPorts
+
+// injRing is the arrivals of directly injected flits, by arrival cycle mod
+// linkSlots: the VCs of n flits, in the order they were sent. Their flits
+// are already in their VCs' rings in the flit store (inVC.tail), as a
+// ring link's are.
+type injRing struct {
+	n  [linkSlots]uint8
+	vc [linkSlots][maxDirectInject]int8
+	// on is set when the NIU injects this way; lat is the injection
+	// delay then. (Kept here, not in the LocalPort: the NIU holds one,
+	// and the NIU is at the top of its allocation size class.)
+	on  bool
+	lat uint8
+}
+
+// InjectSlot sends a flit on local-input VC vc at cycle now and returns
+// where its value goes, for the NIU to fill in place before it sends
+// another (its VC field included). When the router allows it (a credit
+// delay of one cycle, an injection delay below linkSlots and at most
+// maxDirectInject flits a cycle: the presets' settings), that is the
+// flit's slot in the VC's ring in the router's flit store, as on a ring
+// link (Router.send): the flit is copied once, by the NIU, and the channel
+// carries only its VC and arrival cycle. Otherwise it is a slot of Inject.
+func (lp *LocalPort) InjectSlot(now des.Time, vc int8) *Flit {
+	r := lp.router
+	if r == nil || !r.inj.on {
+		return lp.Inject.Slot(now)
+	}
+	at := now + des.Time(r.inj.lat)
+	s := at & (linkSlots - 1)
+	j := r.inj.n[s]
+	r.inj.vc[s][j] = vc
+	r.inj.n[s] = j + 1
+	old := r.sig[at&(dueSlots-1)]
+	r.sig[at&(dueSlots-1)] = old | injSig
+	if old == 0 && !r.eng.Ticking(r.id) {
+		r.eng.Wake(r.id, at)
+	}
+	// The slot after every flit buffered or on its way: the credit the
+	// NIU holds says it is free. Only the NIU moves the local VCs' tails.
+	dv := &r.ivc[int(mesh.Local)*int(r.vcs)+int(vc)]
+	f := &r.store[dv.base+int32(dv.tail)]
+	t := dv.tail + 1
+	if t == r.depth {
+		t = 0
+	}
+	dv.tail = t
+	return f
+}
+
+// InjectInFlight is the number of flits sent on local-input VC vc that have
+// yet to arrive at the router.
+func (lp *LocalPort) InjectInFlight(vc int8) int {
+	c := 0
+	for i := range lp.Inject.Len() {
+		if lp.Inject.At(i).VC == vc {
+			c++
+		}
+	}
+	if r := lp.router; r != nil {
+		c += r.injFlits(int(vc))
+	}
+	return c
 }
 
 // ReturnEjectCredit returns a credit for ejection VC vc at cycle now: on
@@ -167,6 +242,11 @@ func Build(eng *des.Engine, topo mesh.Topology, spec Spec) *Network {
 		}
 		if sp.CreditDelay == 1 {
 			lp.router = r
+			// Direct injection needs that router pointer; the specs
+			// without it (a longer credit delay) keep the channel.
+			if sp.InjectLatency < linkSlots && sp.InjectWidth <= maxDirectInject {
+				r.inj.on, r.inj.lat = true, uint8(sp.InjectLatency)
+			}
 		}
 		r.in[mesh.Local].flits = lp.Inject
 		r.in[mesh.Local].credits = lp.InjectCredit
@@ -211,7 +291,7 @@ func (n *Network) Buffered() int {
 				t += bits.OnesCount8(r.in[p].lfull)
 			}
 		}
-		t += r.in[mesh.Local].flits.Len() + r.out[mesh.Local].flits.Len()
+		t += r.in[mesh.Local].flits.Len() + r.out[mesh.Local].flits.Len() + r.injFlits(-1)
 	}
 	return t
 }
@@ -326,6 +406,9 @@ func (n *Network) CheckQuiescent() error {
 			}
 			if r.in[p].lfull != 0 {
 				return fmt.Errorf("%s in %v: %d flits in flight", r.Name, p, bits.OnesCount8(r.in[p].lfull))
+			}
+			if n := r.injFlits(-1); p == mesh.Local && n != 0 {
+				return fmt.Errorf("%s in %v: %d flits in flight", r.Name, p, n)
 			}
 			op := &r.out[p]
 			if !r.linked(p) {

@@ -250,6 +250,10 @@ type Router struct {
 
 	// localVCs has the bits of the local port's input VCs.
 	localVCs uint64
+	// inj is the flits the NIU has written straight into the local
+	// input VCs (LocalPort.InjectSlot), by arrival cycle; signalled by
+	// injSig. Unused when the NIU sends on localLink instead.
+	inj injRing
 
 	// Cold state.
 	spec *Spec
@@ -440,7 +444,32 @@ func (r *Router) receive(now des.Time) {
 	// Flits (bits 0-7), then credits (bits 8-15), in two loops so that no
 	// branch has to guess which kind each channel is; they touch disjoint
 	// state, so the order between them does not matter.
-	for fm := m & 0xff; fm != 0; fm &= fm - 1 {
+	if m&injSig != 0 {
+		// Flits the NIU wrote straight into their slots (see
+		// LocalPort.InjectSlot): arriving is counting them, as on a
+		// ring link, for as many as it sent in one cycle.
+		s := now & (linkSlots - 1)
+		n := int(r.inj.n[s])
+		r.inj.n[s] = 0
+		base := int(mesh.Local) * v
+		for _, c := range r.inj.vc[s][:n] {
+			k := base + int(c)
+			vc := &r.ivc[k]
+			if vc.n == 0 {
+				vc.since = now
+				r.fullMask |= 1 << sh(k)
+				if vc.state == vcIdle {
+					r.routeMask |= 1 << sh(k)
+				}
+			}
+			if vc.n == r.depth {
+				r.overflow(mesh.Local, c)
+			}
+			vc.n++
+			r.flits++
+		}
+	}
+	for fm := m & (1<<mesh.NumPorts - 1); fm != 0; fm &= fm - 1 {
 		p := mesh.Port(bits.TrailingZeros16(fm))
 		ip := &r.in[p]
 		if ip.flits == nil {

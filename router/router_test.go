@@ -174,7 +174,7 @@ func testCreditConservation(t *testing.T, rate int, delay des.Time) {
 				ni := b.nis[i]
 				for v := range spec.VCs {
 					lp := b.net.Local[i]
-					check(now, r.Name+" inject", int(ni.credit[v]), pipeFlits(lp.Inject, int8(v)), int(r.inVC(mesh.Local, v).n), pipeCredits(lp.InjectCredit, int8(v))+int(ni.ic.Next[v]))
+					check(now, r.Name+" inject", int(ni.credit[v]), lp.InjectInFlight(int8(v)), int(r.inVC(mesh.Local, v).n), pipeCredits(lp.InjectCredit, int8(v))+int(ni.ic.Next[v]))
 					check(now, r.Name+" eject", int(r.out[mesh.Local].credit[v]), pipeFlits(lp.Eject, int8(v)), 0, pipeCredits(lp.EjectCredit, int8(v)))
 				}
 			}
