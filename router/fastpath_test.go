@@ -131,3 +131,41 @@ func TestSwitchFastPathsChangeNothing(t *testing.T) {
 		}
 	}
 }
+
+// Direct injection (LocalPort.InjectSlot) is taken exactly when its ring
+// can hold a cycle's flits and the router's pointer is there: a credit
+// delay of one cycle, an injection delay below linkSlots and at most
+// maxDirectInject flits a cycle. Every other spec keeps the channel, whose
+// flits the router counts as in flight like the ring's.
+func TestDirectInjectionWhenTheSpecAllows(t *testing.T) {
+	for _, c := range []struct {
+		credit, latency des.Time
+		width           int
+		direct          bool
+	}{
+		{1, 1, 2, true}, {1, 3, 4, true}, {2, 1, 2, false}, {1, linkSlots, 2, false}, {1, 1, maxDirectInject + 1, false},
+	} {
+		spec := DefaultSpec()
+		spec.CreditDelay, spec.InjectLatency, spec.InjectWidth = c.credit, c.latency, c.width
+		b := newBench(t, 2, 2, spec)
+		for _, r := range b.net.Routers {
+			if r.inj.on != c.direct {
+				t.Errorf("credit delay %d, injection delay %d, width %d: direct injection %v, want %v", c.credit, c.latency, c.width, r.inj.on, c.direct)
+			}
+		}
+		b.send(0, 3, 6, 0, KindSynth)
+		if err := b.eng.Run(0); err != nil { // cycle 0: the NI sends its first flits
+			t.Fatal(err)
+		}
+		if got := b.net.Buffered(); got != min(6, c.width) {
+			t.Errorf("credit delay %d, injection delay %d, width %d: %d flits in the network after cycle 0, want %d", c.credit, c.latency, c.width, got, min(6, c.width))
+		}
+		if b.net.CheckQuiescent() == nil {
+			t.Errorf("credit delay %d, injection delay %d, width %d: a network with flits on their way in is quiescent", c.credit, c.latency, c.width)
+		}
+		b.run(t)
+		if n := len(b.nis[3].got); n != 6 {
+			t.Errorf("credit delay %d, injection delay %d, width %d: %d of 6 flits delivered", c.credit, c.latency, c.width, n)
+		}
+	}
+}

@@ -10,8 +10,9 @@ import (
 )
 
 // LocalPort is the pair of channels between a router and its tile's NIU.
-// The NIU sends flits on Inject and receives their credits on InjectCredit;
-// it receives flits on Eject and returns credits on EjectCredit.
+// The NIU sends flits with InjectSlot (straight into the router's input
+// VCs, or on Inject) and receives their credits on InjectCredit; it
+// receives flits on Eject and returns credits on EjectCredit.
 type LocalPort struct {
 	Inject       *Pipe[Flit]
 	InjectCredit *Pipe[int8]

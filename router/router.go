@@ -215,8 +215,10 @@ type Router struct {
 
 	// The channels from the NIU, kept inside the router so that a tick
 	// reads them from its own block of memory: flits injected
-	// (in[Local].flits) and ejection credits (out[Local].credits). A
-	// Pipe is 64 bytes, so each is one cache line.
+	// (in[Local].flits), when the NIU does not write them straight into
+	// their slots (inj, LocalPort.InjectSlot), and ejection credits
+	// (out[Local].credits). A Pipe is 64 bytes, so each is one cache
+	// line.
 	localLink    Pipe[Flit]
 	localCredits Pipe[int8]
 	// Links one flit wide whose delay is below linkSlots (the default
@@ -441,13 +443,15 @@ func (r *Router) receive(now des.Time) {
 	slot := &r.sig[now&(dueSlots-1)]
 	m := r.sig[dueSlots] | *slot
 	*slot = 0
-	// Flits (bits 0-7), then credits (bits 8-15), in two loops so that no
-	// branch has to guess which kind each channel is; they touch disjoint
-	// state, so the order between them does not matter.
+	// Flits (bits 0-4, and injSig), then credits (bits 8-12), in separate
+	// loops so that no branch has to guess which kind each channel is;
+	// they touch disjoint state, so the order between them does not
+	// matter.
 	if m&injSig != 0 {
 		// Flits the NIU wrote straight into their slots (see
-		// LocalPort.InjectSlot): arriving is counting them, as on a
-		// ring link, for as many as it sent in one cycle.
+		// LocalPort.InjectSlot): arriving is counting them, for as many
+		// as it sent in one cycle, with accept's bookkeeping written
+		// out as for a ring link below.
 		s := now & (linkSlots - 1)
 		n := int(r.inj.n[s])
 		r.inj.n[s] = 0
