@@ -40,8 +40,9 @@ type inVC struct {
 	want  int8      // the output VC an ordered head (KindOrdered) must get, else -1
 	mask  uint16    // output VCs the head may take: its class's (all on a mesh)
 	// tail is where the upstream router writes the next flit for this VC
-	// on a ring link (see send): the slot after every flit buffered or
-	// on its way. Only the sender reads or writes it.
+	// on a ring link (see send), or the NIU the next flit it injects
+	// directly (LocalPort.InjectSlot): the slot after every flit
+	// buffered or on its way. Only the sender reads or writes it.
 	tail int16
 }
 
