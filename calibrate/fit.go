@@ -10,6 +10,30 @@ import (
 	"nocsim/logp"
 )
 
+// Machine is what Fit needs to know about the machine measured besides
+// the measurements: a simulator calibration takes it from the scenario,
+// a measurements CSV carries it in its word_bytes, handshake and
+// cooperative columns (see ReadTable), so that a fit from the CSV is the
+// fit on the chip. The zero value is a machine that moves every size
+// alike and whose rendezvous, if any, is LogGOPSim's.
+type Machine struct {
+	// Word is the size (bytes) the machine moves without its processor
+	// (nocsim: 4, the DMA engine's word); 0 if none is known. With Word
+	// > 0 the segments and L, G come from the sizes that are multiples of
+	// Word, and O (logp.Segment.O) from the others: their one-way time
+	// per byte after the first, max(G, O) in LogGOPS.
+	Word int
+
+	// Handshake fits each segment's handshake legs (see fitHandshake)
+	// from the late, ctswait and fanout measurements: for a machine whose
+	// rendezvous clear-to-send runs on the sender's processor (nocsim's
+	// scmp protocol). Cooperative records that its handlers run only when
+	// the program waits (logp.Params.Cooperative), which the legs'
+	// benchmarks rely on.
+	Handshake   bool
+	Cooperative bool
+}
+
 // Options completes what the measurements cannot tell: the machine's
 // description for logp.Params, and how eagerly Fit splits the sizes into
 // segments.
@@ -21,12 +45,7 @@ type Options struct {
 	Source   string  // where the measurements came from: logp.SourceSimulator or "csv:FILE"
 	Mesh     string  // the simulated mesh, "WxH"; empty for measurements from elsewhere
 
-	// Word is the size (bytes) the machine moves without its processor
-	// (nocsim: 4, the DMA engine's word); 0 if none is known. With Word
-	// > 0 the segments and L, G come from the sizes that are multiples of
-	// Word, and O (logp.Segment.O) from the others: their one-way time
-	// per byte after the first, max(G, O) in LogGOPS.
-	Word int
+	Machine // what the measurements do not show about how the machine works
 
 	// A split is accepted only if it cuts the total squared relative
 	// residual by SplitFactor (default 3) and the unsplit fit misses
@@ -34,15 +53,6 @@ type Options struct {
 	// already predicts every size within 2% needs no other segment.
 	SplitFactor    float64
 	SplitTolerance float64
-
-	// Handshake fits each segment's handshake legs (see fitHandshake)
-	// from the late, ctswait and fanout measurements: for a machine whose
-	// rendezvous clear-to-send runs on the sender's processor (nocsim's
-	// scmp protocol). Cooperative records that its handlers run only when
-	// the program waits (logp.Params.Cooperative), which the legs'
-	// benchmarks rely on.
-	Handshake   bool
-	Cooperative bool
 }
 
 // SegmentFit is one segment of sizes with its own LogGP parameters. Seg is

@@ -50,7 +50,7 @@ func TestFitHandshakeRecovers(t *testing.T) {
 		{Lpost: 10, Lcts: 40, LctsH: 5, Ldata: 60, LdataH: 4, Octs: 50, GapData: 3},
 		{Lpost: 0, Lcts: 25, LctsH: 6, Ldata: 55, LdataH: 5, Octs: 70, GapData: 7},
 	} {
-		rep, err := Fit(synthHS(want, false), Options{P: 16, Protocol: "scmp", Source: "synthetic", Handshake: true, Cooperative: true})
+		rep, err := Fit(synthHS(want, false), Options{P: 16, Protocol: "scmp", Source: "synthetic", Machine: Machine{Handshake: true, Cooperative: true}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,7 +91,7 @@ func TestFitHandshakeRecovers(t *testing.T) {
 // data arrives during the computation) or is not asked for.
 func TestFitHandshakeRefuses(t *testing.T) {
 	h := legs{Lpost: 10, Lcts: 40, LctsH: 5, Ldata: 60, LdataH: 4, Octs: 50, GapData: 3}
-	rep, err := Fit(synthHS(h, true), Options{P: 16, Protocol: "scmp", Source: "synthetic", Handshake: true})
+	rep, err := Fit(synthHS(h, true), Options{P: 16, Protocol: "scmp", Source: "synthetic", Machine: Machine{Handshake: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ func TestOddSizesWithinAlignedError(t *testing.T) {
 			}
 			ms = append(ms, got...)
 		}
-		rep, err := Fit(ms, Options{P: 16, Protocol: proto, ClockHz: 1e9, Source: "simulated 4x4", Word: 4})
+		rep, err := Fit(ms, Options{P: 16, Protocol: proto, ClockHz: 1e9, Source: "simulated 4x4", Machine: Machine{Word: 4}})
 		if err != nil {
 			t.Fatal(err)
 		}

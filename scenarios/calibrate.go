@@ -31,9 +31,12 @@ func (sc *Scenario) WorldFactory() calibrate.NewWorld {
 // CheckMachine validates the sections a run on the simulated chip needs.
 func (sc *Scenario) CheckMachine(src Source) error { return sc.checkMachine(src) }
 
-// Calibration is what `nocsim calibrate` produces.
+// Calibration is what `nocsim calibrate` produces. Machine is what the
+// fit was told about the machine besides the measurements; --save-csv
+// writes it with them, so that the CSV fits as the chip did.
 type Calibration struct {
 	Measurements []calibrate.Measurement
+	Machine      calibrate.Machine
 	Report       calibrate.Report
 }
 
@@ -71,8 +74,9 @@ func (sc *Scenario) Calibrate(sizes []int, reps int) (Calibration, error) {
 		}
 		ms = append(ms, got...)
 	}
-	rep, err := calibrate.Fit(ms, opt)
-	return Calibration{ms, rep}, err
+	t := calibrate.Table{Machine: opt.Machine, Measurements: ms}
+	rep, err := calibrate.FitTable(t, opt)
+	return Calibration{Measurements: ms, Machine: t.Machine, Report: rep}, err
 }
 
 // fanoutReceivers are the fan-out benchmark's receivers: up to four tiles
@@ -95,12 +99,15 @@ func fanoutReceivers(m mesh.Topology) (to []int, hops int) {
 }
 
 // FitMeasured fits measurements read from the CSV file path (a real
-// machine's, say). The parameters record only what the CSV holds: no
-// mesh, protocol, P or average hop count (those of the scenario describe
-// the simulator, not the measured machine); the clock converts cycles to
-// seconds.
-func (sc *Scenario) FitMeasured(ms []calibrate.Measurement, path string) (calibrate.Report, error) {
-	return calibrate.Fit(ms, calibrate.Options{ClockHz: sc.Node.ClockHz, Source: logp.SourceCSVPrefix + path})
+// machine's, or calibrate --save-csv's) through the same fit as
+// Calibrate, on the machine the CSV describes (its word_bytes, handshake
+// and cooperative columns, or their fallbacks). The parameters record
+// only what the CSV holds: no mesh, protocol, P or average hop count
+// (those of the scenario describe the simulator, not the measured
+// machine); the clock converts cycles to seconds.
+func (sc *Scenario) FitMeasured(t calibrate.Table, path string) (Calibration, error) {
+	rep, err := calibrate.FitTable(t, calibrate.Options{ClockHz: sc.Node.ClockHz, Source: logp.SourceCSVPrefix + path})
+	return Calibration{Measurements: t.Measurements, Machine: t.Machine, Report: rep}, err
 }
 
 func (sc *Scenario) fitOptions() calibrate.Options {
@@ -117,12 +124,13 @@ func (sc *Scenario) fitOptions() calibrate.Options {
 	}
 	return calibrate.Options{P: procs, Protocol: sc.MPI.Protocol, ClockHz: sc.Node.ClockHz,
 		AvgHops: hops / float64(procs*procs), Source: logp.SourceSimulator, Mesh: fittedMesh(m),
-		Word: 4, // the DMA engine moves whole words; other sizes are copied
-		// Under scmp the clear-to-send is a thread on the sender; on a
-		// cooperative processor it waits until the program does, which
-		// the handshake's legs model (with preempt_threads it runs at
-		// once and LogGOPSim's rendezvous fits within 1.5%).
-		Handshake: sc.MPI.Protocol == "scmp" && !sc.Node.PreemptThreads, Cooperative: !sc.Node.PreemptThreads}
+		Machine: calibrate.Machine{
+			Word: 4, // the DMA engine moves whole words; other sizes are copied
+			// Under scmp the clear-to-send is a thread on the sender; on a
+			// cooperative processor it waits until the program does, which
+			// the handshake's legs model (with preempt_threads it runs at
+			// once and LogGOPSim's rendezvous fits within 1.5%).
+			Handshake: sc.MPI.Protocol == "scmp" && !sc.Node.PreemptThreads, Cooperative: !sc.Node.PreemptThreads}}
 }
 
 // AvgHops is the mean hop count between the ranks of the scenario's MPI

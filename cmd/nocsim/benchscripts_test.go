@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -108,6 +109,78 @@ func TestBookSimBenchConfigMatchesNocsimRun(t *testing.T) {
 	} {
 		if c.booksim != c.nocsimVal {
 			t.Errorf("%s: BookSim %v, nocsim %v", c.what, c.booksim, c.nocsimVal)
+		}
+	}
+}
+
+// scripts/bench/against-booksim.sh takes the path of a built BookSim2
+// binary and builds nothing but nocsim: the project carries no recipe
+// that builds another project. A missing or wrong argument is refused
+// before anything runs, with exit status 2 and one line on stderr naming
+// the argument, the value given and what is allowed.
+func TestAgainstBookSimArguments(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash on this machine")
+	}
+	script, err := filepath.Abs("../../scripts/bench/against-booksim.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := os.ReadFile(script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	build := regexp.MustCompile(`\b(make|cmake|ninja|g\+\+|gcc|cc|bison|flex)\b|git clone`)
+	for i, line := range strings.Split(string(text), "\n") {
+		if code, _, _ := strings.Cut(line, "#"); build.MatchString(code) {
+			t.Errorf("against-booksim.sh:%d builds something: %q", i+1, line)
+		}
+	}
+
+	dir := t.TempDir()
+	exe := filepath.Join(dir, "booksim")
+	plain := filepath.Join(dir, "booksim.txt")
+	if err := os.WriteFile(exe, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(plain, []byte("not a program\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		args  []string
+		words []string
+	}{
+		{"no argument", nil, []string{"usage:", "BOOKSIM_BINARY", "built BookSim2 binary"}},
+		{"too many", []string{exe, "1", "2"}, []string{"usage:", "BOOKSIM_BINARY [ROUNDS]"}},
+		{"missing file", []string{filepath.Join(dir, "nope")}, []string{"BOOKSIM_BINARY = '" + filepath.Join(dir, "nope") + "'", "does not exist", "allowed the path of a built, executable BookSim2 binary"}},
+		{"a checkout directory", []string{dir}, []string{"BOOKSIM_BINARY = '" + dir + "'", "is a directory", "allowed"}},
+		{"not executable", []string{plain}, []string{"BOOKSIM_BINARY = '" + plain + "'", "is not executable", "allowed"}},
+		{"empty", []string{""}, []string{"BOOKSIM_BINARY = ''", "allowed"}},
+		{"zero rounds", []string{exe, "0"}, []string{"ROUNDS = '0'", "allowed a positive whole number"}},
+		{"rounds not a number", []string{exe, "x"}, []string{"ROUNDS = 'x'", "allowed a positive whole number"}},
+	} {
+		cmd := exec.Command(bash, append([]string{script}, c.args...)...)
+		cmd.Dir = dir
+		var stdout, stderr strings.Builder
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		msg := strings.TrimSuffix(stderr.String(), "\n")
+		if code != 2 || stdout.Len() != 0 || msg == "" || strings.Contains(msg, "\n") {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 2, nothing on stdout and one line on stderr", c.name, code, stdout.String(), stderr.String())
+			continue
+		}
+		for _, w := range c.words {
+			if !strings.Contains(msg, w) {
+				t.Errorf("%s: %q does not say %q", c.name, msg, w)
+			}
 		}
 	}
 }

@@ -73,15 +73,16 @@ func runCalibrate(c *cli.Context) error {
 	var cal scenarios.Calibration
 	machine := sc.MachineText()
 	if path := c.String("csv"); path != "" {
-		ms, err := readMeasurementsCSV(path)
+		t, err := readMeasurementsTable(path)
 		if err != nil {
 			return err
 		}
-		rep, err := sc.FitMeasured(ms, path)
-		if err != nil {
+		if len(t.Absent) > 0 {
+			warn(c, "--csv %s: lacks the machine column(s) %s: fitted with %s (docs/logp.md)", path, strings.Join(t.Absent, ", "), fallbacks(t.Absent))
+		}
+		if cal, err = sc.FitMeasured(t, path); err != nil {
 			return usageErr("--csv %s: %v", path, err)
 		}
-		cal = scenarios.Calibration{Measurements: ms, Report: rep}
 		machine = "measured in " + filepath.Base(path)
 	} else {
 		job := startJob(c, "calibrate: microbenchmarks")
@@ -109,7 +110,9 @@ func runCalibrate(c *cli.Context) error {
 		}
 	}
 	if path := c.String("save-csv"); path != "" {
-		if err := scenarios.WriteFile(path, func(b *bytes.Buffer) error { return calibrate.WriteCSV(b, cal.Measurements) }); err != nil {
+		if err := scenarios.WriteFile(path, func(b *bytes.Buffer) error {
+			return calibrate.WriteTable(b, calibrate.Table{Machine: cal.Machine, Measurements: cal.Measurements})
+		}); err != nil {
 			return runErr(err)
 		}
 	}
@@ -361,14 +364,37 @@ func paramsForRun(c *cli.Context, sc *scenarios.Scenario) (*logp.Params, error) 
 // readMeasurementsCSV reads --csv (calibrate --save-csv's format, or a real
 // machine's measurements); any failure is bad input, named by the flag.
 func readMeasurementsCSV(path string) ([]calibrate.Measurement, error) {
+	t, err := readMeasurementsTable(path)
+	return t.Measurements, err
+}
+
+// readMeasurementsTable reads --csv with the machine columns.
+func readMeasurementsTable(path string) (calibrate.Table, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, usageErr("--csv: %v", err)
+		return calibrate.Table{}, usageErr("--csv: %v", err)
 	}
 	defer f.Close()
-	ms, err := calibrate.ReadCSV(f)
+	t, err := calibrate.ReadTable(f)
 	if err != nil {
-		return nil, usageErr("--csv %s: %v", path, err)
+		return calibrate.Table{}, usageErr("--csv %s: %v", path, err)
 	}
-	return ms, nil
+	return t, nil
+}
+
+// fallbacks names the values a CSV without these machine columns is
+// fitted with (calibrate.Machine's zero value).
+func fallbacks(absent []string) string {
+	var s []string
+	for _, c := range absent {
+		switch c {
+		case "word_bytes":
+			s = append(s, "word_bytes = 0 (every size moves alike: no O)")
+		case "handshake":
+			s = append(s, "handshake = false (late, ctswait and fanout rows not fitted)")
+		case "cooperative":
+			s = append(s, "cooperative = false")
+		}
+	}
+	return strings.Join(s, ", ")
 }

@@ -5,30 +5,36 @@
 # second, and the two latencies, so that the speed comparison is made on
 # one machine in one sitting.
 #
-#   scripts/bench/against-booksim.sh BOOKSIM2_DIR [ROUNDS]
+#   scripts/bench/against-booksim.sh BOOKSIM_BINARY [ROUNDS]
 #
-# BOOKSIM2_DIR is a checkout of https://github.com/booksim/booksim2; its
-# src/booksim is built first if missing (needs make, g++, flex and bison).
-# ROUNDS defaults to 3. nocsim counts its traversals exactly (a packet of
-# f flits over h links counts f(h+1)); BookSim prints no such total, so its
-# count is estimated as accepted flits/node/cycle x 64 nodes x simulated
-# cycles x average routers passed ("Hops average", which counts h+1), and
-# runs about 0.5% above nocsim's exact count of the same run.
+# BOOKSIM_BINARY is the path of a BookSim2 binary (https://github.com/booksim/booksim2,
+# src/booksim once built), which the user provides: this script builds
+# nothing but nocsim. ROUNDS defaults to 3. nocsim counts its traversals
+# exactly (a packet of f flits over h links counts f(h+1)); BookSim prints
+# no such total, so its count is estimated as accepted flits/node/cycle x
+# 64 nodes x simulated cycles x average routers passed ("Hops average",
+# which counts h+1), and runs about 0.5% above nocsim's exact count of the
+# same run.
 set -euo pipefail
+
+usage="usage: $0 BOOKSIM_BINARY [ROUNDS] (BOOKSIM_BINARY: the path of a built BookSim2 binary)"
+[ $# -ge 1 ] && [ $# -le 2 ] || { echo "$usage" >&2; exit 2; }
+bs=$1
+rounds=${2:-3}
+# Checked before anything runs, and resolved before the cd below.
+if [ ! -f "$bs" ] || [ ! -x "$bs" ]; then
+  what="does not exist"
+  if [ -d "$bs" ]; then what="is a directory"; elif [ -e "$bs" ] && [ ! -f "$bs" ]; then what="is not a regular file"; elif [ -e "$bs" ]; then what="is not executable"; fi
+  echo "against-booksim: BOOKSIM_BINARY = '$bs' $what: allowed the path of a built, executable BookSim2 binary (e.g. booksim2/src/booksim)" >&2
+  exit 2
+fi
+case $rounds in '' | *[!0-9]* | 0) echo "against-booksim: ROUNDS = '$rounds': allowed a positive whole number (default 3)" >&2; exit 2 ;; esac
+case $bs in /*) ;; *) bs=$PWD/$bs ;; esac
+
 cd "$(dirname "$0")/../.."
 export PATH="$PATH:/usr/local/go/bin"
-
-[ $# -ge 1 ] || { echo "usage: $0 BOOKSIM2_DIR [ROUNDS]" >&2; exit 2; }
-bs_dir=$1
-rounds=${2:-3}
-case $rounds in '' | *[!0-9]* | 0) echo "against-booksim: ROUNDS must be a positive integer, got '$rounds'" >&2; exit 2 ;; esac
-[ -d "$bs_dir/src" ] || { echo "against-booksim: $bs_dir has no src/: not a BookSim2 checkout" >&2; exit 2; }
 cfg=$PWD/scripts/bench/booksim-mesh88.cfg
 
-if [ ! -x "$bs_dir/src/booksim" ]; then
-  echo "against-booksim: building BookSim2 in $bs_dir/src" >&2
-  make -C "$bs_dir/src" -j2 >/dev/null
-fi
 tmp=$(mktemp -d /tmp/nocsim-booksim.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/nocsim" ./cmd/nocsim
@@ -46,7 +52,7 @@ for i in $(seq "$rounds"); do
           printf "%-8s %10.2f %12.0f %16.0f %14s\n", "nocsim", cpu, n, n / cpu, lat }' FS=: "$tmp/noc.json"
 
   # BookSim2: CPU from the shell's time, the count from its statistics.
-  { time "$bs_dir/src/booksim" "$cfg" >"$tmp/bs.out" 2>/dev/null || true; } 2>"$tmp/bs.time"
+  { time "$bs" "$cfg" >"$tmp/bs.out" 2>/dev/null || true; } 2>"$tmp/bs.time"
   grep -q 'Hops average' "$tmp/bs.out" || { echo "against-booksim: BookSim printed no statistics (see $cfg)" >&2; exit 1; }
   awk -v t="$(cat "$tmp/bs.time")" '
     /^Time taken is/              { cycles = $4 }
