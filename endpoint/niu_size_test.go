@@ -1,3 +1,8 @@
+//go:build layout
+
+// A layout test, behind the layout build tag (see router/layout_test.go):
+// go test -tags layout ./router ./endpoint.
+
 package endpoint
 
 import (

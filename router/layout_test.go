@@ -1,11 +1,17 @@
+//go:build layout
+
+// The layout tests check struct sizes, field offsets and alignments that
+// the hot paths were laid out for (cache lines, allocator size classes).
+// They are behind the layout build tag so that adding a field fails no
+// ordinary `go test ./...`; they run with the benchmarks, which is when a
+// layout change costs something: go test -tags layout ./router ./endpoint
+// (docs/performance.md, "How to measure").
+
 package router
 
 import (
 	"testing"
 	"unsafe"
-
-	"nocsim/des"
-	"nocsim/mesh"
 )
 
 // The channels a router consumes are meant to take one cache line each
@@ -90,25 +96,5 @@ func TestPortsStartOnLines(t *testing.T) {
 func TestInjectCreditsAreOneLine(t *testing.T) {
 	if s := unsafe.Sizeof(InjectCredits{}); s > 64 {
 		t.Errorf("InjectCredits is %d bytes, want at most 64", s)
-	}
-}
-
-// portOf and vcOf, computed by a multiply (Router.vdiv), agree with the
-// division they replace for every input-VC index below 64 and every VC
-// count up to MaxVCs.
-func TestPortOfDividesExactly(t *testing.T) {
-	m, err := mesh.New(2, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for v := 1; v <= MaxVCs; v++ {
-		spec := DefaultSpec()
-		spec.VCs = v
-		r := newRouter(des.New(), &spec, m, 0)
-		for k := range 64 {
-			if p, i := r.portOf(k), r.vcOf(k); int(p) != k/v || i != k%v {
-				t.Errorf("vcs %d, input VC %d: port %d vc %d, want %d and %d", v, k, p, i, k/v, k%v)
-			}
-		}
 	}
 }
