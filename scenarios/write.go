@@ -182,11 +182,21 @@ func stagingProcess(owner string) (host string, pid int, ok bool) {
 	return h, pid, true
 }
 
-// processAlive says whether a process pid exists on this host (signal 0
-// checks without signalling; EPERM means it exists under another user).
+// processAlive says whether a process pid runs on this host (signal 0
+// checks without signalling; EPERM means it exists under another user). A
+// zombie, killed and not yet reaped by its parent, writes nothing more.
 func processAlive(pid int) bool {
 	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
+	if err != nil && !errors.Is(err, syscall.EPERM) {
+		return false
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true // no /proc to ask: it exists
+	}
+	// "pid (comm) state ...": comm may hold spaces and parentheses.
+	i := bytes.LastIndexByte(stat, ')')
+	return i < 0 || i+2 >= len(stat) || stat[i+2] != 'Z'
 }
 
 // CheckReplaceable says whether a run may replace dir, as it replaces its

@@ -558,3 +558,22 @@ func TestValidateRunSweepAgreeOnOutputs(t *testing.T) {
 		}
 	}
 }
+
+// The main job replaces ./nocsim-results whole: a directory of that name
+// that is no earlier result is refused up front and left alone.
+func TestMainJobRefusesForeignDirectory(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if err := os.Mkdir("nocsim-results", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join("nocsim-results", "notes.txt"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := nocsim(t, "--quiet")
+	if code != 2 || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "nocsim-results") || !strings.Contains(stderr, "no meta.json") {
+		t.Errorf("exit %d, stdout %q, stderr %q: want exit 2 and one line", code, stdout, stderr)
+	}
+	if b, _ := os.ReadFile(filepath.Join("nocsim-results", "notes.txt")); string(b) != "mine" {
+		t.Error("the directory's file changed")
+	}
+}
