@@ -4,9 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"image/color"
-	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -529,37 +527,3 @@ func wrap(sty text.Style, s string, width vg.Length) string {
 type glyphThumb draw.GlyphStyle
 
 func (g glyphThumb) Thumbnail(c *draw.Canvas) { c.DrawGlyph(draw.GlyphStyle(g), c.Center()) }
-
-// WriteFileAtomic writes w to path whole or not at all: to a temporary file
-// beside path, renamed over it only when complete. Every nocsim output file
-// goes through it.
-func WriteFileAtomic(path string, w io.WriterTo) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, "."+base+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("plots: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = w.WriteTo(tmp); err != nil {
-		return fmt.Errorf("plots: writing %s: %w", path, err)
-	}
-	// CreateTemp uses 0600; a chart is an ordinary output file.
-	if err = tmp.Chmod(0o644); err != nil {
-		return fmt.Errorf("plots: %w", err)
-	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("plots: writing %s: %w", path, err)
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("plots: %w", err)
-	}
-	return nil
-}

@@ -3,9 +3,11 @@ package scenarios
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"strings"
 
+	"nocsim/plots"
 	"nocsim/router"
 )
 
@@ -15,11 +17,19 @@ import (
 // and every point of a sweep go through.
 func (sc *Scenario) checkPoint(src Source) error {
 	w := sc.Workload
+	if err := sc.checkOutputNames(src); err != nil {
+		return err
+	}
 	if !slices.Contains(WorkloadKinds, w.Kind) {
 		return explainWorkload(&router.KeyError{Key: "kind", Value: fmt.Sprintf("%q", w.Kind), Allowed: strings.Join(WorkloadKinds, ", ")}, src)
 	}
 	if w.Tier != "" && !slices.Contains(Tiers, w.Tier) {
 		return explainWorkload(&router.KeyError{Key: "tier", Value: fmt.Sprintf("%q", w.Tier), Allowed: strings.Join(Tiers, ", ")}, src)
+	}
+	// Documented as >= 0 and read as unsigned: a negative seed would
+	// silently be another, huge one.
+	if w.AppSeed < 0 {
+		return explainWorkload(&router.KeyError{Key: "app_seed", Value: fmt.Sprint(w.AppSeed), Allowed: ">= 0"}, src)
 	}
 	// The machine is checked for every workload: a bad value is an error
 	// even where the workload does not read it (validate marks such keys
@@ -222,8 +232,14 @@ func (sc *Scenario) checkSweep() error {
 	total := max(sw.Reps, 1)
 	for i, a := range sw.Axis {
 		sec, key, ok := strings.Cut(a.Key, ".")
-		if !ok || !slices.Contains([]string{"network", "node", "mpi", "noc", "workload", "output"}, sec) {
-			return fmt.Errorf("[[sweep.axis]] %d key = %q: allowed section.key with section network, node, mpi, noc, workload or output, e.g. network.vcs", i+1, a.Key)
+		if ok && sec == "output" {
+			// Every point of a sweep writes into the sweep's one directory
+			// (points.jsonl), draws no chart of its own and records no
+			// schedule: an [output] key has nothing to vary.
+			return fmt.Errorf("[[sweep.axis]] %d key = %q: allowed keys of network, node, mpi, noc or workload ([output] says where the whole sweep writes; set it once, outside the axes)", i+1, a.Key)
+		}
+		if !ok || !slices.Contains([]string{"network", "node", "mpi", "noc", "workload"}, sec) {
+			return fmt.Errorf("[[sweep.axis]] %d key = %q: allowed section.key with section network, node, mpi, noc or workload, e.g. network.vcs", i+1, a.Key)
 		}
 		probe := Defaults()
 		if err := probe.Set(sec, key, "0"); err != nil && !isKeyError(err) {
@@ -263,4 +279,51 @@ func (sc *Scenario) checkSweep() error {
 func isKeyError(err error) bool {
 	_, ok := err.(*router.KeyError)
 	return ok
+}
+
+// maxNameBytes is the most any name in a path may hold on common file
+// systems (NAME_MAX).
+const maxNameBytes = 255
+
+// checkOutputNames checks the names a run writes under, before anything
+// runs: the scenario's name is one directory inside results/ (never a way
+// out of it, never empty, which would make results/ itself the run's
+// directory), and every name on the way to the output directory, the
+// staging directory's suffix included, fits the file system.
+func (sc *Scenario) checkOutputNames(src Source) error {
+	n := sc.Name
+	switch {
+	case n == "" || n == "." || n == ".." || strings.ContainsAny(n, "/\\\x00"):
+		return fmt.Errorf("name = %q: allowed a plain name, without / or \\, not empty, . or .. (a run writes into results/NAME beside the scenario file, unless [output] dir says otherwise)", n)
+	case len(n) > MaxResultNameBytes:
+		return fmt.Errorf("name = %q (%d bytes): allowed at most %d bytes (the run's directory is staged as .NAME.incomplete-HOST.PID-N beside it, and a file name holds at most %d)", short(n), len(n), MaxResultNameBytes, maxNameBytes)
+	}
+	where := func(key string) string {
+		if src == nil {
+			return "[output] " + key
+		}
+		return src("output", key)
+	}
+	if d := sc.Output.Dir; d != "" {
+		for _, part := range strings.Split(filepath.ToSlash(d), "/") {
+			if len(part) > maxNameBytes {
+				return fmt.Errorf("%s = %q: %q has %d bytes; allowed at most %d in each name of the path", where("dir"), short(d), short(part), len(part), maxNameBytes)
+			}
+		}
+		if base := filepath.Base(sc.OutputDir()); len(base) > MaxResultNameBytes {
+			return fmt.Errorf("%s = %q: its last name has %d bytes; allowed at most %d (the directory is staged as .NAME.incomplete-HOST.PID-N beside it)", where("dir"), short(d), len(base), MaxResultNameBytes)
+		}
+	}
+	if g := sc.Output.Goal; len(g) > plots.MaxOutputNameBytes {
+		return fmt.Errorf("%s = %q (%d bytes): allowed at most %d bytes (the temporary file beside it needs the rest of a name's %d)", where("goal"), short(g), len(g), plots.MaxOutputNameBytes, maxNameBytes)
+	}
+	return nil
+}
+
+// short cuts a long value for a one-line message.
+func short(s string) string {
+	if len(s) <= 60 {
+		return s
+	}
+	return s[:57] + "..."
 }

@@ -245,7 +245,9 @@ func writeMerged(out string, pts []SweepPoint, config []byte, m Meta, man ShardM
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp(out, ".merge.incomplete-")
+	// A killed merge's staging directory goes with the next merge.
+	cleanStale(out, ".merge.", "")
+	tmp, err := mkStaging(out, ".merge.", "incomplete")
 	if err != nil {
 		return err
 	}

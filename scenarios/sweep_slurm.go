@@ -2,12 +2,35 @@ package scenarios
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
-// MaxArrayTasks is the default --shards bound: Slurm's default
-// MaxArraySize is 1001 (task ids 0..1000).
+// MaxArrayTasks caps the default number of shards (one per point).
 const MaxArrayTasks = 1000
+
+// DefaultMaxArraySize is Slurm's default MaxArraySize: array task ids
+// below it, 0..1000, so a job array of at most 1001 tasks. sbatch refuses
+// a larger --array with "Invalid job array specification".
+const DefaultMaxArraySize = 1001
+
+// ParseMaxArraySize reads MaxArraySize from the output of `scontrol show
+// config` (a line "MaxArraySize            = 1001"); ok is false when no
+// such line holds a positive integer.
+func ParseMaxArraySize(config string) (n int, ok bool) {
+	for _, line := range strings.Split(config, "\n") {
+		k, v, found := strings.Cut(line, "=")
+		if !found || strings.TrimSpace(k) != "MaxArraySize" {
+			continue
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n < 1 {
+			return 0, false
+		}
+		return n, true
+	}
+	return 0, false
+}
 
 // SbatchArgs splits --sbatch-args into options, one #SBATCH line each: an
 // option (starting with -) and the words after it up to the next option.

@@ -122,3 +122,33 @@ func TestSlurmScriptTasks(t *testing.T) {
 		}
 	}
 }
+
+func TestParseMaxArraySize(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int // 0: not found
+	}{
+		{"MaxArraySize            = 1001\nMaxJobCount = 10000\n", 1001},
+		{"AccountingStorageType = x\nMaxArraySize = 40001", 40001},
+		{"MaxArraySizeX = 5\n", 0},
+		{"MaxArraySize = (null)\n", 0},
+		{"MaxArraySize = 0\n", 0},
+		{"", 0},
+	} {
+		n, ok := ParseMaxArraySize(c.in)
+		if n != c.want || ok != (c.want > 0) {
+			t.Errorf("%q: %d, %v; want %d", c.in, n, ok, c.want)
+		}
+	}
+}
+
+// Whatever scontrol prints, the limit read is a positive number or none.
+func FuzzParseMaxArraySize(f *testing.F) {
+	f.Add("MaxArraySize            = 1001\n")
+	f.Add("MaxArraySize=-3")
+	f.Fuzz(func(t *testing.T, s string) {
+		if n, ok := ParseMaxArraySize(s); ok != (n > 0) {
+			t.Fatalf("%q: %d, %v", s, n, ok)
+		}
+	})
+}

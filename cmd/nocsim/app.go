@@ -58,6 +58,9 @@ func runApp(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if c.Int("app-seed") < 0 {
+		return usageErr("--app-seed = %d: allowed >= 0", c.Int("app-seed"))
+	}
 	sw := &scenarios.AppSweep{App: c.String("app"), Variant: c.String("variant"), Seed: uint64(c.Int("app-seed"))}
 	if v := scenarios.Apps[sw.App]; !c.IsSet("variant") && len(v) > 0 {
 		sw.Variant = v[0]

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/urfave/cli/v2"
@@ -292,5 +295,285 @@ func TestCollAutoReportsChosenAlgorithm(t *testing.T) {
 	code, out, _ = nocsim(t, "--quiet", "coll", "--mesh", "4x4", "--op", "bcast", "--sizes", "8")
 	if code != 0 || !strings.Contains(out, "chosen") || !strings.Contains(out, fmt.Sprint(rows[0]["chosen_algorithm"])) {
 		t.Errorf("table does not show the chosen algorithm:\n%s", out)
+	}
+}
+
+// captureStdout runs f with the process's standard output going to a
+// file, where "-" and /dev/stdout write, and returns what was written.
+func captureStdout(t *testing.T, f func()) string {
+	t.Helper()
+	tmp, err := os.CreateTemp(t.TempDir(), "stdout")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tmp.Close()
+	saved := os.Stdout
+	os.Stdout = tmp
+	defer func() { os.Stdout = saved }()
+	f()
+	os.Stdout = saved
+	b, err := os.ReadFile(tmp.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// noWallClock is a CSV without its wall-clock columns (wall_seconds and
+// the rates per second), which differ from run to run.
+func noWallClock(t *testing.T, text string) string {
+	t.Helper()
+	recs, err := csv.NewReader(strings.NewReader(text)).ReadAll()
+	if err != nil || len(recs) < 2 {
+		t.Fatalf("not a CSV with rows (%v): %q", err, text)
+	}
+	var keep []int
+	for i, h := range recs[0] {
+		if h != "wall_seconds" && !strings.HasSuffix(h, "_per_second") {
+			keep = append(keep, i)
+		}
+	}
+	var b strings.Builder
+	for _, r := range recs {
+		for _, i := range keep {
+			b.WriteString(r[i] + ",")
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// --csv writes where docs/output.md ("Where outputs go") says: into a
+// named pipe, through a symbolic link (which stays a link), to standard
+// output for - and /dev/stdout, into /dev/null; /dev/full's error is one
+// line and exit 1, a directory is refused before anything runs.
+func TestCSVOutputTargets(t *testing.T) {
+	dir := t.TempDir()
+	plain := filepath.Join(dir, "plain.csv")
+	code, _, stderr := nocsim(t, append([]string{"--quiet"}, nocArgs("--csv", plain)...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(plain)
+	if err != nil || len(b) == 0 {
+		t.Fatalf("the plain CSV: %v", err)
+	}
+	want := noWallClock(t, string(b))
+	runCSV := func(target string) (int, string, string) {
+		t.Helper()
+		return nocsim(t, append([]string{"--quiet"}, nocArgs("--csv", target)...)...)
+	}
+
+	t.Run("named pipe", func(t *testing.T) {
+		fifo := filepath.Join(dir, "pipe.csv")
+		if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+			t.Skip("no named pipes:", err)
+		}
+		got := make(chan []byte)
+		go func() {
+			b, _ := os.ReadFile(fifo)
+			got <- b
+		}()
+		if code, _, stderr := runCSV(fifo); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		if b := <-got; noWallClock(t, string(b)) != want {
+			t.Errorf("the reader got %q, want the CSV", b)
+		}
+		if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
+			t.Errorf("%s is no longer a named pipe", fifo)
+		}
+	})
+
+	t.Run("symbolic link", func(t *testing.T) {
+		target, link := filepath.Join(dir, "target.csv"), filepath.Join(dir, "link.csv")
+		if err := os.WriteFile(target, []byte("old"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink("target.csv", link); err != nil {
+			t.Fatal(err)
+		}
+		if code, _, stderr := runCSV(link); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		if fi, err := os.Lstat(link); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			t.Errorf("%s is no longer a symbolic link", link)
+		}
+		if b, _ := os.ReadFile(target); noWallClock(t, string(b)) != want {
+			t.Errorf("the link's target holds %q, want the CSV", b)
+		}
+	})
+
+	for _, p := range []string{"-", "/dev/stdout"} {
+		t.Run(p, func(t *testing.T) {
+			var code int
+			var out, stderr string
+			got := captureStdout(t, func() { code, out, stderr = runCSV(p) })
+			if code != 0 || noWallClock(t, got) != want || out == "" || strings.Contains(out, "mesh,traffic") {
+				t.Errorf("exit %d (%s): standard output got %q, the command's writer %q; want the CSV, and the table as usual", code, stderr, got, out)
+			}
+		})
+	}
+
+	t.Run("/dev/null", func(t *testing.T) {
+		if code, _, stderr := runCSV("/dev/null"); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		if fi, err := os.Stat("/dev/null"); err != nil || fi.Mode()&fs.ModeCharDevice == 0 {
+			t.Error("/dev/null is no longer a character device")
+		}
+	})
+
+	t.Run("/dev/full", func(t *testing.T) {
+		if _, err := os.Stat("/dev/full"); err != nil {
+			t.Skip("no /dev/full")
+		}
+		code, _, stderr := runCSV("/dev/full")
+		if code != 1 || stderr != "nocsim: writing /dev/full: no space left on device\n" {
+			t.Errorf("exit %d, stderr %q: want exit 1 and one line naming the file and the cause", code, stderr)
+		}
+		if fi, err := os.Stat("/dev/full"); err != nil || fi.Mode()&fs.ModeCharDevice == 0 {
+			t.Error("/dev/full is no longer a character device")
+		}
+	})
+
+	t.Run("directory", func(t *testing.T) {
+		code, out, stderr := runCSV(dir)
+		if code != 2 || out != "" || !strings.Contains(stderr, "--csv") || !strings.Contains(stderr, "is a directory; allowed a file") || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("exit %d, stderr %q: want exit 2, one line, nothing run", code, stderr)
+		}
+	})
+}
+
+// Issue 30's accepted nonsense: each refused before anything runs, exit 2
+// and one line naming the flag or key, the value and what is allowed.
+func TestAcceptedNonsenseExitTwo(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	pp := "[network]\nmesh = \"2x2\"\n[workload]\nkind = \"pingpong\"\nsizes = [8]\n"
+	if err := os.Symlink("a.png", filepath.Join(dir, "l.png")); err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("n", 300)
+	here := file("here.toml", "[output]\ndir = \".\"\n"+pp)
+	app := []string{"app", "--mesh", "2x2", "--procs", "1,4", "--sizes", "8"}
+	t.Setenv("PATH", t.TempDir()) // no scontrol: Slurm's default limit
+	sweep := file("sweep.toml", pp+"[[sweep.axis]]\nkey = \"network.vcs\"\nvalues = [1, 2]\n")
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"app", "--app-seed", "-5"}, []string{"--app-seed", "-5", ">= 0"}},
+		{[]string{"validate", file("seed.toml", pp+"app_seed = -3\n")}, []string{"app_seed", "-3", ">= 0"}},
+		{[]string{"run", file("seed.toml", pp+"app_seed = -3\n")}, []string{"app_seed", "-3", ">= 0"}},
+		{append(app, "--plot", filepath.Join(dir, "a.png"), "--time-plot", filepath.Join(dir, "a.png")), []string{"--plot", "--time-plot", "a.png", "name one file"}},
+		{append(app, "--plot", filepath.Join(dir, "l.png"), "--time-plot", filepath.Join(dir, "a.png")), []string{"--plot", "l.png", "--time-plot", "a.png", "name one file"}},
+		{nocArgs("--csv", filepath.Join(dir, "n.png"), "--plot", filepath.Join(dir, "n.png")), []string{"--csv", "--plot", "n.png", "name one file"}},
+		{[]string{"validate", file("axis.toml", pp+"[[sweep.axis]]\nkey = \"output.dir\"\nvalues = [\"a\", \"b\"]\n")}, []string{"output.dir", "allowed keys of network, node, mpi, noc or workload"}},
+		{[]string{"validate", file("plots.toml", pp+"[[sweep.axis]]\nkey = \"output.plots\"\nvalues = [true, false]\n")}, []string{"output.plots", "allowed"}},
+		{[]string{"validate", file("up.toml", "name = \"../../x\"\n"+pp)}, []string{"name", `"../../x"`, "allowed a plain name"}},
+		{[]string{"run", file("up.toml", "name = \"../../x\"\n"+pp)}, []string{"name", `"../../x"`, "allowed a plain name"}},
+		{[]string{"validate", file("empty.toml", "name = \"\"\n"+pp)}, []string{"name", `""`, "not empty"}},
+		{[]string{"validate", file("long.toml", "name = \""+long+"\"\n"+pp)}, []string{"name", "300 bytes", "at most 188"}},
+		{[]string{"run", file("long.toml", "name = \""+long+"\"\n"+pp)}, []string{"name", "300 bytes", "at most 188"}},
+		{[]string{"validate", file("longdir.toml", "[output]\ndir = \"out/"+long+"\"\n"+pp)}, []string{"[output] dir", "300 bytes", "at most 255"}},
+		{[]string{"validate", file("proc.toml", "[output]\ndir = \"/proc/nocsim-out\"\n"+pp)}, []string{"[output] dir", "/proc/nocsim-out", "not writable"}},
+		{[]string{"run", file("proc.toml", "[output]\ndir = \"/proc/nocsim-out\"\n"+pp)}, []string{"[output] dir", "/proc/nocsim-out", "not writable"}},
+		{[]string{"validate", here}, []string{"[output] dir", `"."`, "no meta.json", "allowed a new or empty directory"}},
+		{[]string{"run", here}, []string{"[output] dir", `"."`, "no meta.json"}},
+		{[]string{"sweep", "--slurm", "--shards", "5000", sweep}, []string{"--shards", "5000", "1..1001", "MaxArraySize"}},
+		{[]string{"calibrate", "--mesh", "2x2", "--plots", "-"}, []string{"--plots", `"-"`, "standard output"}},
+		{[]string{"noc", "--plot", "-"}, []string{"--plot", "-", ".png"}},
+		{[]string{"calibrate", "--mesh", "2x2", "--out", "-"}, []string{"--out", `"-"`, ".toml or .json"}},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			code, stdout, stderr := nocsim(t, append([]string{"--quiet"}, tc.args...)...)
+			msg := strings.TrimSuffix(stderr, "\n")
+			if code != 2 || strings.Contains(msg, "\n") || stdout != "" {
+				t.Fatalf("exit %d, stdout %q, stderr %q: want exit 2, one line, nothing run", code, stdout, stderr)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("message %q does not contain %q", msg, w)
+				}
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Join(dir, "a.png")); err == nil {
+		t.Error("a refused command wrote a.png")
+	}
+}
+
+// --shards is checked against the cluster's MaxArraySize when scontrol
+// can tell it.
+func TestShardsAgainstClusterArrayLimit(t *testing.T) {
+	validateOnly = true
+	defer func() { validateOnly = false }()
+	bin := t.TempDir()
+	script := "#!/bin/sh\nprintf 'MaxArraySize            = 100\\nMaxJobCount             = 10000\\n'\n"
+	if err := os.WriteFile(filepath.Join(bin, "scontrol"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin)
+	dir := t.TempDir()
+	file := writeScenario(t, dir, "s.toml", shardSweep)
+	if code, _, stderr := nocsim(t, "--quiet", "sweep", "--slurm", "--shards", "101", file); code != 2 || !strings.Contains(stderr, "--shards = 101: allowed 1..100") || !strings.Contains(stderr, "scontrol show config") {
+		t.Errorf("--shards 101 with MaxArraySize 100: exit %d, %q", code, stderr)
+	}
+	if code, _, stderr := nocsim(t, "--quiet", "sweep", "--slurm", "--shards", "100", file); code != 0 {
+		t.Errorf("--shards 100 with MaxArraySize 100: exit %d, %q", code, stderr)
+	}
+}
+
+// validate, run and sweep refuse issue 30's scenario files alike.
+func TestValidateRunSweepAgreeOnOutputs(t *testing.T) {
+	validateOnly = true
+	defer func() { validateOnly = false }()
+	dir := t.TempDir()
+	sweep := "[workload]\nkind = \"pingpong\"\n[[sweep.axis]]\nkey = \"network.vcs\"\nvalues = [1, 2]\n"
+	for i, text := range []string{
+		"name = \"../x\"\n" + sweep,
+		"name = \"" + strings.Repeat("x", 200) + "\"\n" + sweep,
+		"[workload]\napp_seed = -1\n" + sweep[len("[workload]\n"):],
+		"[[sweep.axis]]\nkey = \"output.dir\"\nvalues = [\"a\"]\n",
+	} {
+		p := filepath.Join(dir, fmt.Sprintf("s%d.toml", i))
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		vc, _, ve := nocsim(t, "validate", p)
+		if vc != 2 {
+			t.Errorf("%q: validate exit %d, want 2", text, vc)
+		}
+		for _, cmd := range []string{"run", "sweep"} {
+			if c, _, e := nocsim(t, "--quiet", cmd, p); c != vc || e != ve {
+				t.Errorf("%q: validate exit %d %q, %s exit %d %q", text, vc, ve, cmd, c, e)
+			}
+		}
+	}
+}
+
+// The main job replaces ./nocsim-results whole: a directory of that name
+// that is no earlier result is refused up front and left alone.
+func TestMainJobRefusesForeignDirectory(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if err := os.Mkdir("nocsim-results", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join("nocsim-results", "notes.txt"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := nocsim(t, "--quiet")
+	if code != 2 || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "nocsim-results") || !strings.Contains(stderr, "no meta.json") {
+		t.Errorf("exit %d, stdout %q, stderr %q: want exit 2 and one line", code, stdout, stderr)
+	}
+	if b, _ := os.ReadFile(filepath.Join("nocsim-results", "notes.txt")); string(b) != "mine" {
+		t.Error("the directory's file changed")
 	}
 }

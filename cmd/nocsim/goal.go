@@ -244,6 +244,9 @@ func writeGoalFiles(c *cli.Context, rec *scenarios.GoalRecording, path string) e
 	if err != nil {
 		return runErr(err)
 	}
+	if len(files) > 1 && !replacesFile(path) {
+		return runErr(fmt.Errorf("--goal-out = %q: %d runs were recorded, one schedule each into a file named after its run; allowed a file name, or a single run", path, len(files)))
+	}
 	for _, f := range files {
 		if err := scenarios.WriteFile(f.Path, func(b *bytes.Buffer) error { _, err := b.Write(f.Text); return err }); err != nil {
 			return runErr(err)

@@ -386,8 +386,10 @@ func TestPrintConfigRoundTripsLargeSeed(t *testing.T) {
 // summary names, and the summary reports each part of the study.
 func TestDefaultAction(t *testing.T) {
 	t.Chdir(t.TempDir())
-	// An older result: replaced whole, so none of its files survive.
+	// An older result (its meta.json says so): replaced whole, so none of
+	// its files survive.
 	os.Mkdir("nocsim-results", 0o755)
+	os.WriteFile(filepath.Join("nocsim-results", "meta.json"), []byte("{}"), 0o644)
 	os.WriteFile(filepath.Join("nocsim-results", "stale.json"), []byte("{}"), 0o644)
 	code, stdout, stderr := nocsim(t, "--quiet")
 	if code != 0 {

@@ -217,6 +217,9 @@ func runDefault(c *cli.Context) error {
 	if err := checkOutputDir("the main job's output directory", defaultDir); err != nil {
 		return err
 	}
+	if err := scenarios.CheckReplaceable(defaultDir); err != nil {
+		return usageErr("the main job's output directory: %v", err)
+	}
 	logf := func(s string) {
 		if !quiet(c) {
 			fmt.Fprintln(c.App.ErrWriter, "nocsim: "+s)

@@ -29,7 +29,7 @@ func runCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			if err := checkScenarioDir(sc.OutputDir()); err != nil {
+			if err := checkRunDir(&sc); err != nil {
 				return err
 			}
 			// run would ignore the axes and give one point silently, which
@@ -74,6 +74,9 @@ func validateCommand() *cli.Command {
 		Action: func(c *cli.Context) error {
 			sc, src, err := loadScenarioArg(c)
 			if err != nil {
+				return err
+			}
+			if err := checkRunDir(&sc); err != nil {
 				return err
 			}
 			eff, err := sc.EffectiveTOML(src)

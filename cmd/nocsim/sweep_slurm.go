@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -56,7 +58,7 @@ func writeSlurmScript(c *cli.Context, sc *scenarios.Scenario, dir string, so sha
 	}
 	n := so.shards
 	if n == 0 {
-		n = min(max(points, 1), scenarios.MaxArrayTasks)
+		n = min(max(points, 1), scenarios.MaxArrayTasks, so.arrayLimit)
 	}
 	job := scenarios.SlurmJob{Scenario: sc.Name, Nocsim: self, File: file, Base: base, Shards: n, Sbatch: so.sbatch}
 	if err := os.MkdirAll(base, 0o755); err != nil {
@@ -89,4 +91,21 @@ func writeSlurmScript(c *cli.Context, sc *scenarios.Scenario, dir string, so sha
 	id, _, _ := strings.Cut(strings.TrimSpace(out.String()), ";")
 	fmt.Fprintf(c.App.Writer, "submitted job %s (array tasks 0-%d)\nwhen it is done: %s\n", id, n-1, merge)
 	return nil
+}
+
+// slurmArrayLimit is the largest job array sbatch accepts here: the
+// cluster's MaxArraySize as `scontrol show config` reports it when scontrol
+// is on PATH, else Slurm's default. It says where the figure came from.
+func slurmArrayLimit() (int, string) {
+	path, err := exec.LookPath("scontrol")
+	if err != nil {
+		return scenarios.DefaultMaxArraySize, "Slurm's default; no scontrol on PATH to ask the cluster"
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, path, "show", "config").Output()
+	if n, ok := scenarios.ParseMaxArraySize(string(out)); err == nil && ok {
+		return n, "scontrol show config"
+	}
+	return scenarios.DefaultMaxArraySize, "Slurm's default; scontrol show config did not say"
 }
