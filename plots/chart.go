@@ -274,12 +274,16 @@ func (c Chart) Save(path string, widthIn, heightIn float64) error {
 }
 
 // niceTicks puts linear-axis ticks at multiples of 1, 2 or 5 times
-// a power of ten, at most eight full steps: gonum's default can pick a step
-// of 6 and label 3, 9, 15.
-type niceTicks struct{}
+// a power of ten, at most eight full steps (steps, when set: a short panel
+// takes fewer): gonum's default can pick a step of 6 and label 3, 9, 15.
+type niceTicks struct{ steps int }
 
 // Ticks implements plot.Ticker.
-func (niceTicks) Ticks(lo, hi float64) []plot.Tick {
+func (n niceTicks) Ticks(lo, hi float64) []plot.Tick {
+	steps := 8.0
+	if n.steps > 0 {
+		steps = float64(n.steps)
+	}
 	if !(hi > lo) || math.IsInf(hi-lo, 0) {
 		return plot.DefaultTicks{}.Ticks(lo, hi)
 	}
@@ -287,7 +291,7 @@ func (niceTicks) Ticks(lo, hi float64) []plot.Tick {
 	step := mag
 	for _, m := range []float64{1, 2, 5, 10} {
 		step = m * mag
-		if (hi-lo)/step <= 8 {
+		if (hi-lo)/step <= steps {
 			break
 		}
 	}

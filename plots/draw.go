@@ -22,6 +22,9 @@ type Layout struct {
 	Legend vg.Rectangle   // the legend's entries: thumbnails and text
 	Data   []vg.Rectangle // each panel's data area, then the difference panel's
 	Titles []string       // each panel's title
+	// Measured is how many measured series (neither model nor guide)
+	// each panel holds.
+	Measured []int
 }
 
 // Layout draws the chart as Save would at that size (into memory) and
@@ -55,7 +58,7 @@ const (
 )
 
 var (
-	titlePad  = vg.Points(6)
+	titlePad  = vg.Points(10)
 	legendGap = vg.Points(10) // between the x axis' label and the legend
 	margin    = vg.Points(6)  // the image's right and bottom edges
 )
@@ -94,7 +97,7 @@ func (c Chart) layout(widthIn, heightIn float64) chartLayout {
 		l.title = wrap(sty, pc.Title, width-2*margin)
 		l.titleH = sty.Height(l.title) + titlePad
 	}
-	l.legend = layoutLegend(pc.legendEntries(), width-2*margin)
+	l.legend = layoutLegend(pc, pc.legendEntries(), width-2*margin)
 	l.size = vg.Point{X: width, Y: l.titleH + vg.Length(l.rows)*l.panel.Y + l.diffH + legendGap + l.legend.height + margin}
 	return l
 }
@@ -132,6 +135,7 @@ func (l chartLayout) draw(cv vg.CanvasSizer) (lay Layout, err error) {
 		var dcv draw.Canvas
 		if diff != nil {
 			dcv = draw.Canvas{Canvas: dc.Canvas, Rectangle: vg.Rectangle{Min: vg.Point{X: x0, Y: y1 - l.panel.Y - l.diffH}, Max: vg.Point{X: x0 + l.panel.X - margin, Y: y1 - l.panel.Y}}}
+			dcv = l.yLabel(dcv, diff, true)
 			// The two panels share the x axis: their data areas start
 			// at the same x, whatever their y tick labels' widths.
 			a, b := p.DataCanvas(pcv).Min.X, diff.DataCanvas(dcv).Min.X
@@ -143,6 +147,13 @@ func (l chartLayout) draw(cv vg.CanvasSizer) (lay Layout, err error) {
 		}
 		lay.Data = append(lay.Data, p.DataCanvas(pcv).Rectangle)
 		lay.Titles = append(lay.Titles, l.panels[k].title)
+		m := 0
+		for _, i := range l.panels[k].series {
+			if l.c.Series[i].measured() {
+				m++
+			}
+		}
+		lay.Measured = append(lay.Measured, m)
 		p.Draw(pcv)
 		if diff != nil {
 			lay.Data = append(lay.Data, diff.DataCanvas(dcv).Rectangle)
@@ -154,16 +165,19 @@ func (l chartLayout) draw(cv vg.CanvasSizer) (lay Layout, err error) {
 	return lay, err
 }
 
-// yLabel draws a log axis' label itself and returns the rest of the
-// canvas: gonum/plot pads a vertical axis for its label as if the label
-// sat at the arithmetic middle of the range, which on a log axis is near
-// the top, so the plot shrank under a band of white. The label is drawn
-// centred, where gonum would draw it.
-func (l chartLayout) yLabel(pc draw.Canvas, p *plot.Plot, logY bool) draw.Canvas {
-	if !logY || p.Y.Label.Text == "" {
+// yLabel draws a y axis' label itself when own is set and returns the
+// rest of the canvas: gonum/plot pads a vertical axis for its label as if
+// the label sat at the arithmetic middle of the range, which on a log
+// axis is near the top, so the plot shrank under a band of white; and it
+// shrinks a short panel (the difference panel) to nothing under a label
+// longer than the panel is high. The label is drawn centred, where gonum
+// would draw it, wrapped to the panel's height.
+func (l chartLayout) yLabel(pc draw.Canvas, p *plot.Plot, own bool) draw.Canvas {
+	if !own || p.Y.Label.Text == "" {
 		return pc
 	}
 	lb := p.Y.Label
+	lb.Text = wrap(lb.TextStyle, lb.Text, pc.Size().Y-2*margin)
 	p.Y.Label.Text = ""
 	sty := lb.TextStyle
 	sty.Rotation += math.Pi / 2
@@ -232,6 +246,9 @@ func (l chartLayout) plots() ([]*plot.Plot, *plot.Plot, error) {
 	if diff != nil {
 		diff.Y.Min, diff.Y.Max = min(diff.Y.Min, 0), max(diff.Y.Max, 0)
 		c.yAxis(&diff.Y, false)
+		diff.Y.Tick.Marker = niceTicks{steps: 4}
+		// Room below a negative difference too, as above the largest.
+		diff.Y.Min -= edgeRoom * (diff.Y.Max - diff.Y.Min)
 	}
 	return ps, diff, nil
 }

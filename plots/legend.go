@@ -72,7 +72,7 @@ func (c Chart) legendEntries() []legendEntry {
 // layoutLegend fits the entries into width: as many columns as the
 // widest entry allows, one when even that one is wider, its entries then
 // wrapped at spaces.
-func layoutLegend(es []legendEntry, width vg.Length) legendGrid {
+func layoutLegend(c Chart, es []legendEntry, width vg.Length) legendGrid {
 	sty := legendStyle()
 	var textW vg.Length
 	for _, e := range es {
@@ -84,6 +84,11 @@ func layoutLegend(es []legendEntry, width vg.Length) legendGrid {
 	}
 	entryW := thumbW + thumbGap + textW
 	g.cols = max(1, min(len(es), int((width+columnGap)/(entryW+columnGap))))
+	if g.cols > 2 && g.cols%2 == 1 && pairs(c, es) {
+		// An even count keeps each model line's entry beside its
+		// measurement's, row after row.
+		g.cols--
+	}
 	g.colW = min(entryW, (width+columnGap)/vg.Length(g.cols)-columnGap)
 	for i := range g.entries {
 		g.entries[i].text = wrap(sty, g.entries[i].text, g.colW-thumbW-thumbGap)
@@ -97,6 +102,22 @@ func layoutLegend(es []legendEntry, width vg.Length) legendGrid {
 		g.height += h + rowGap
 	}
 	return g
+}
+
+// pairs is whether the entries come in pairs, a measurement and then its
+// model line, up to the guides and the marked points' entry at the end.
+func pairs(c Chart, es []legendEntry) bool {
+	k := 0
+	for _, e := range es {
+		if e.series < 0 || c.Series[e.series].Reference {
+			continue
+		}
+		if c.Series[e.series].Companion != (k%2 == 1) {
+			return false
+		}
+		k++
+	}
+	return k >= 2 && k%2 == 0
 }
 
 // draw draws the legend centred under the plot, its first row's top at

@@ -84,14 +84,6 @@ func (c Chart) withSeries(s Series) Chart {
 	return c
 }
 
-func inside(r, in vg.Rectangle) bool {
-	return r.Min.X >= in.Min.X && r.Min.Y >= in.Min.Y && r.Max.X <= in.Max.X && r.Max.Y <= in.Max.Y
-}
-
-func overlap(a, b vg.Rectangle) bool {
-	return a.Min.X < b.Max.X && b.Min.X < a.Max.X && a.Min.Y < b.Max.Y && b.Min.Y < a.Max.Y
-}
-
 // Every chart kind, with 1, 8 and 20 series and at the default and an
 // explicit size: the legend lies inside the image and off every data
 // area, the data areas lie inside the image and apart, and no panel holds
@@ -109,32 +101,8 @@ func TestLegendInsideImageOffData(t *testing.T) {
 					t.Fatalf("%s, %d series: %v", name, n, err)
 				}
 				what := fmt.Sprintf("%s, %d series, size %v", name, n, sz)
-				if !inside(lay.Legend, lay.Image) || lay.Legend.Size().X <= 0 || lay.Legend.Size().Y <= 0 {
-					t.Errorf("%s: legend %v not inside the image %v", what, lay.Legend, lay.Image)
-				}
-				for i, d := range lay.Data {
-					if overlap(lay.Legend, d) {
-						t.Errorf("%s: legend %v over data area %d %v", what, lay.Legend, i, d)
-					}
-					if !inside(d, lay.Image) {
-						t.Errorf("%s: data area %d %v outside the image %v", what, i, d, lay.Image)
-					}
-					for j, e := range lay.Data[:i] {
-						if overlap(d, e) {
-							t.Errorf("%s: data areas %d and %d overlap", what, j, i)
-						}
-					}
-				}
-				for _, p := range c.prepared().panels() {
-					k := 0
-					for _, i := range p.series {
-						if c.Series[i].measured() {
-							k++
-						}
-					}
-					if k > maxPerPanel {
-						t.Errorf("%s: panel %q holds %d measured series", what, p.title, k)
-					}
+				if err := lay.Check(); err != nil {
+					t.Errorf("%s: %v", what, err)
 				}
 				if n == 20 && len(lay.Data) < 2 {
 					t.Errorf("%s: 20 series in %d panel(s): want small multiples", what, len(lay.Data))
@@ -214,9 +182,15 @@ func TestSameAsFound(t *testing.T) {
 	if l := got[1].label(); l != "b (same as a)" {
 		t.Errorf("legend entry %q", l)
 	}
-	p := Chart{Series: []Series{{Name: "a", Panel: "P=4", X: x, Y: x}, {Name: "b", Panel: "P=16", X: x, Y: x}, {Name: "c", Panel: "P=16", X: x, Y: x}}}.prepared().Series
-	if p[1].SameAs != "" || p[2].SameAs != "b at P=16" {
-		t.Errorf("panels: %q %q, want none (another panel) and b at P=16", p[1].SameAs, p[2].SameAs)
+	// In panels: b lies on a in P=4 only, so its entry says where; c lies
+	// on a wherever it is drawn, so one entry says so.
+	y := []float64{5, 6}
+	p := Chart{Series: []Series{
+		{Name: "a", Panel: "P=4", X: x, Y: x}, {Name: "b", Panel: "P=4", X: x, Y: x}, {Name: "c", Panel: "P=4", X: x, Y: x},
+		{Name: "a", Panel: "P=16", X: x, Y: y}, {Name: "b", Panel: "P=16", X: x, Y: x}, {Name: "c", Panel: "P=16", X: x, Y: y},
+	}}.prepared().Series
+	if got := []string{p[1].SameAs, p[2].SameAs, p[4].SameAs, p[5].SameAs}; !slices.Equal(got, []string{"a at P=4", "a", "", "a"}) {
+		t.Errorf("panels: same as %q, want a at P=4, a, none, a", got)
 	}
 }
 
@@ -290,5 +264,64 @@ func TestLinearYFromZeroAndDiffPanel(t *testing.T) {
 	ps, _, _ = p.layout(0, 0).plots()
 	if len(ps) != 2 || ps[0].X.Max != ps[1].X.Max || ps[0].Y.Max != ps[1].Y.Max || ps[0].Y.Min != 0 {
 		t.Errorf("panels' ranges differ or do not start at 0")
+	}
+}
+
+// Check fails the layouts the issue found: a legend beside the plot run
+// off the image's bottom, a legend over the data, a panel of 9 lines.
+func TestLayoutCheckCatches(t *testing.T) {
+	img := vg.Rectangle{Max: vg.Point{X: 400, Y: 300}}
+	data := []vg.Rectangle{{Min: vg.Point{X: 40, Y: 80}, Max: vg.Point{X: 300, Y: 280}}}
+	below := vg.Rectangle{Min: vg.Point{X: 40, Y: 5}, Max: vg.Point{X: 300, Y: 40}}
+	tests := []struct {
+		name string
+		l    Layout
+		want string // "" = no error
+	}{
+		{"legend below", Layout{Image: img, Data: data, Legend: below, Measured: []int{8}, Titles: []string{""}}, ""},
+		{"legend off the bottom", Layout{Image: img, Data: data, Legend: vg.Rectangle{Min: vg.Point{X: 310, Y: -50}, Max: vg.Point{X: 390, Y: 280}}}, "not inside the image"},
+		{"legend over the data", Layout{Image: img, Data: data, Legend: vg.Rectangle{Min: vg.Point{X: 50, Y: 200}, Max: vg.Point{X: 150, Y: 270}}}, "over data area 0"},
+		{"no legend", Layout{Image: img, Data: data}, "not inside the image"},
+		{"nine lines in a panel", Layout{Image: img, Data: data, Legend: below, Measured: []int{9}, Titles: []string{"P=4"}}, `panel 0 ("P=4") holds 9`},
+		{"panels overlap", Layout{Image: img, Data: append(data, data[0]), Legend: below}, "overlap"},
+	}
+	for _, tc := range tests {
+		err := tc.l.Check()
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// More than 8 lines named by "key=value" settings (a sweep's) are split
+// by the key that gives the fewest panels, the panels in ascending value
+// and each line named by the other settings, so a setting keeps one
+// colour and one legend entry in all of them.
+func TestPanelByKey(t *testing.T) {
+	var c Chart
+	for _, r := range []string{"0.4", "0.05", "0.2"} {
+		for _, tr := range []string{"uniform", "transpose", "bitcomp", "bitrev", "shuffle", "tornado"} {
+			c.Series = append(c.Series, Series{Name: "traffic=" + tr + " rate=" + r, X: []float64{1, 2}, Y: []float64{3, 4}})
+		}
+	}
+	pc := c.prepared()
+	ps := pc.panels()
+	var titles []string
+	for _, p := range ps {
+		titles = append(titles, p.title)
+	}
+	if !slices.Equal(titles, []string{"rate=0.05", "rate=0.2", "rate=0.4"}) {
+		t.Fatalf("panels %q, want one per rate, ascending", titles)
+	}
+	if s := pc.Series[ps[0].series[0]]; s.Name != "traffic=uniform" || s.Panel != "rate=0.05" {
+		t.Errorf("first line %q in %q", s.Name, s.Panel)
+	}
+	if es := pc.legendEntries(); len(es) != 6 {
+		t.Errorf("%d legend entries, want one per traffic", len(es))
+	}
+	// Eight lines stay in one panel, names as given.
+	c.Series = c.Series[:8]
+	if pc := c.prepared(); len(pc.panels()) != 1 || pc.Series[0].Name != "traffic=uniform rate=0.4" {
+		t.Errorf("8 lines: %d panels, first named %q", len(pc.panels()), pc.Series[0].Name)
 	}
 }

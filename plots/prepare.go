@@ -1,8 +1,11 @@
 package plots
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // maxPerPanel is how many measured series one panel holds: past it lines
@@ -26,19 +29,43 @@ func (c Chart) prepared() Chart {
 	for i, s := range c.Series {
 		out.Series[i] = s.sortedByX()
 	}
-	for i := range out.Series {
-		s := &out.Series[i]
+	out.panelByKey()
+	found := make([]string, len(out.Series)) // the series each lies on, by name
+	for i, s := range out.Series {
 		if !s.measured() || s.SameAs != "" {
 			continue
 		}
 		for _, p := range out.Series[:i] {
 			if p.measured() && p.Panel == s.Panel && p.Name != s.Name && slices.Equal(p.X, s.X) && slices.Equal(p.Y, s.Y) {
-				s.SameAs = p.Name
-				if s.Panel != "" {
-					s.SameAs += " at " + s.Panel
-				}
+				found[i] = p.Name
 				break
 			}
+		}
+	}
+	// A name that lies on the same other name in every panel it is drawn
+	// in gets one legend entry saying so; otherwise each panel's says
+	// where.
+	on, everywhere := map[string]string{}, map[string]bool{}
+	for i, s := range out.Series {
+		if !s.measured() {
+			continue
+		}
+		prev, seen := on[s.Name]
+		switch {
+		case !seen:
+			on[s.Name], everywhere[s.Name] = found[i], found[i] != ""
+		case prev != found[i]:
+			everywhere[s.Name] = false
+		}
+	}
+	for i := range out.Series {
+		s := &out.Series[i]
+		if found[i] == "" {
+			continue
+		}
+		s.SameAs = found[i]
+		if s.Panel != "" && !everywhere[s.Name] {
+			s.SameAs += " at " + s.Panel
 		}
 	}
 	return out
@@ -110,6 +137,11 @@ func (c Chart) panels() []panel {
 	if len(named) == 0 {
 		named = []panel{{}}
 	}
+	// Panels named "key=number" (a sweep's settings, "P=16") go in
+	// ascending order, whatever order the values were run in.
+	if nums, ok := panelValues(named); ok {
+		slices.SortStableFunc(named, func(a, b panel) int { return cmp.Compare(nums[a.title], nums[b.title]) })
+	}
 	var ps []panel
 	for _, p := range named {
 		ps = append(ps, c.split(p)...)
@@ -118,6 +150,21 @@ func (c Chart) panels() []panel {
 		ps[i].series = append(ps[i].series, refs...)
 	}
 	return ps
+}
+
+// panelValues are the numbers in the panels' titles, "key=number"; ok
+// only when every title is one.
+func panelValues(ps []panel) (map[string]float64, bool) {
+	nums := map[string]float64{}
+	for _, p := range ps {
+		_, v, found := strings.Cut(p.title, "=")
+		f, err := strconv.ParseFloat(v, 64)
+		if !found || err != nil {
+			return nil, false
+		}
+		nums[p.title] = f
+	}
+	return nums, true
 }
 
 // split shares p's series among as few panels as hold at most
@@ -173,4 +220,61 @@ func (c Chart) colourIndices() []int {
 		out[i], leader = k, k
 	}
 	return out
+}
+
+// panelByKey splits a chart of more than maxPerPanel measured series,
+// none with a Panel, whose names are all "key=value" settings (a sweep's
+// lines: "traffic=uniform offered_flits_per_node_cycle=0.4") into a panel
+// per value of one key, the one giving the fewest panels of at most
+// maxPerPanel series; the series keep the other settings as their names,
+// so that a setting has one colour and one legend entry in every panel.
+// A companion goes with the series before it, its name shortened alike.
+func (c *Chart) panelByKey() {
+	var fields [][]string
+	for _, s := range c.Series {
+		if s.Panel != "" {
+			return
+		}
+		if s.measured() {
+			f := strings.Fields(s.Name)
+			if len(f) < 2 || len(fields) > 0 && len(f) != len(fields[0]) || slices.ContainsFunc(f, func(t string) bool { return !strings.Contains(t, "=") }) {
+				return
+			}
+			fields = append(fields, f)
+		}
+	}
+	if len(fields) <= maxPerPanel {
+		return
+	}
+	best, bestPanels := -1, 0
+	for k := range fields[0] {
+		count := map[string]int{}
+		ok := true
+		for _, f := range fields {
+			count[f[k]]++
+			ok = ok && count[f[k]] <= maxPerPanel
+		}
+		if ok && len(count) > 1 && (best < 0 || len(count) < bestPanels) {
+			best, bestPanels = k, len(count)
+		}
+	}
+	if best < 0 {
+		return
+	}
+	leader, leaderName := "", ""
+	for i := range c.Series {
+		s := &c.Series[i]
+		switch {
+		case s.measured():
+			f := strings.Fields(s.Name)
+			leaderName, leader = s.Name, f[best]
+			s.Panel, s.Name = leader, strings.Join(slices.Delete(f, best, best+1), " ")
+		case s.Companion && leader != "":
+			s.Panel = leader
+			if rest, ok := strings.CutPrefix(s.Name, leaderName); ok {
+				f := strings.Fields(leaderName)
+				s.Name = strings.Join(slices.Delete(f, best, best+1), " ") + rest
+			}
+		}
+	}
 }

@@ -102,8 +102,8 @@ func TestBreakEvenChart(t *testing.T) {
 	c := BreakEvenChart(bs, testMachine)
 	checkChart(t, c, chartWant{title: []string{"global sum", testMachine}, logX: true, ticks: []float64{2, 4, 8, 16}})
 	checkSeries(t, c, []seriesWant{
-		{name: "serial native / hypercube mpi, size 16", x: []float64{2, 4, 8}, y: []float64{0.5, 0.9, 1.4}},
-		{name: "serial mpi / hypercube mpi, size 16", x: []float64{4, 16}, y: []float64{0.8, 2}, dashed: true},
+		{name: "serial native / hypercube mpi", panel: "size 16 (elements)", x: []float64{2, 4, 8}, y: []float64{0.5, 0.9, 1.4}},
+		{name: "serial mpi / hypercube mpi", panel: "size 16 (elements)", x: []float64{4, 16}, y: []float64{0.8, 2}, dashed: true},
 		{name: "break-even (ratio 1)", x: []float64{2, 4, 8, 16}, y: []float64{1, 1, 1, 1}, reference: true},
 	})
 }
