@@ -230,6 +230,9 @@ func (c Chart) colourIndices() []int {
 // so that a setting has one colour and one legend entry in every panel.
 // A companion goes with the series before it, its name shortened alike.
 func (c *Chart) panelByKey() {
+	if c.Diff != nil {
+		return // it names its series as given
+	}
 	var fields [][]string
 	for _, s := range c.Series {
 		if s.Panel != "" {
