@@ -38,14 +38,50 @@ type Series struct {
 	// from the palette.
 	Reference bool
 	// YErr, optional, same length as Y: half-widths drawn as error bars
-	// (e.g. a 95% interval over repetitions); nil = none.
+	// (e.g. a 95% interval over repetitions); nil = none. For a series
+	// with no negative value (a time, a rate) the bar is cut at 0: the
+	// quantity cannot be below it, so the part of a symmetric interval
+	// under 0 claims nothing.
 	YErr []float64
+	// Panel names the small multiple the series is drawn in (e.g. "P=16"):
+	// series with the same Name in several panels share a colour and one
+	// legend entry. A Reference with no Panel is drawn in every panel.
+	// Unset everywhere, a chart of more than maxPerPanel measured series
+	// is split into panels by itself.
+	Panel string
+	// SameAs names the series this one lies on (within the caller's
+	// tolerance): the legend says so and the series is drawn with hollow
+	// glyphs and a dashed line, so that neither hides the other. Series
+	// whose points coincide exactly are found when drawing.
+	SameAs string
 }
 
-// yErrs adapts a series with YErr to plotter.YErrorBars.
-type yErrs struct{ Series }
+// yErrs adapts a series with YErr to plotter.YErrorBars, the lower half
+// cut at 0 when clip is set.
+type yErrs struct {
+	Series
+	clip bool
+}
 
-func (e yErrs) YError(i int) (float64, float64) { return e.YErr[i], e.YErr[i] }
+func (e yErrs) YError(i int) (float64, float64) {
+	lo := e.YErr[i]
+	if e.clip {
+		lo = min(lo, max(e.Y[i], 0))
+	}
+	return lo, e.YErr[i]
+}
+
+// measured is whether the series is a measurement: neither a model line
+// (Companion) nor a guide (Reference).
+func (s Series) measured() bool { return !s.Companion && !s.Reference }
+
+// label is the series' legend entry: its name, and the series it lies on.
+func (s Series) label() string {
+	if s.SameAs == "" {
+		return s.Name
+	}
+	return s.Name + " (same as " + s.SameAs + ")"
+}
 
 // Len implements plotter.XYer.
 func (s Series) Len() int { return len(s.X) }
@@ -81,6 +117,18 @@ type Chart struct {
 	// (e.g. the rank counts run, on a log axis: a log2 axis when they are
 	// powers of two).
 	XTicks []float64
+	// Diff, when set, adds a panel under the plot with one series'
+	// relative difference from another: where a gap of a few percent
+	// matters, it is drawn there at its own scale rather than by cutting
+	// the main y axis (which starts at zero).
+	Diff *Diff
+}
+
+// Diff is a relative-difference panel: 100 (Of - Base) / Base at each x
+// both series have, in percent.
+type Diff struct {
+	Of, Base string // series names
+	Label    string // the panel's y label, with its unit, e.g. "predicted - simulated (% of simulated)"
 }
 
 const (
@@ -100,10 +148,15 @@ var (
 		{0x94, 0x67, 0xbd, 0xff}, {0x8c, 0x56, 0x4b, 0xff}, {0xe3, 0x77, 0xc2, 0xff}, {0x7f, 0x7f, 0x7f, 0xff},
 		{0xbc, 0xbd, 0x22, 0xff}, {0x17, 0xbe, 0xcf, 0xff}, {0x00, 0x00, 0x00, 0xff}, {0x9c, 0x6b, 0x00, 0xff},
 	}
-	markGlyph   = draw.CrossGlyph{}
-	glyphRadius = vg.Points(2.5)
-	markRadius  = vg.Points(4)
-	dashes      = []vg.Length{vg.Points(6), vg.Points(3)}
+	// hollowGlyphs are seriesGlyphs' outlines, for a series that lies on
+	// another (SameAs): drawn larger, around the other's filled glyphs.
+	hollowGlyphs = []draw.GlyphDrawer{draw.RingGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}}
+	sameRadius   = vg.Points(4.5)
+	sameDashes   = []vg.Length{vg.Points(4), vg.Points(4)}
+	markGlyph    = draw.CrossGlyph{}
+	glyphRadius  = vg.Points(2.5)
+	markRadius   = vg.Points(4)
+	dashes       = []vg.Length{vg.Points(6), vg.Points(3)}
 	// companion (model) lines: wide, pale, long dashes (see plot)
 	companionWidth  = vg.Points(3.5)
 	companionDashes = []vg.Length{vg.Points(9), vg.Points(3)}
@@ -130,6 +183,16 @@ var formats = map[string]func(w, h vg.Length) vg.CanvasWriterTo{
 func (c Chart) Validate() error {
 	if len(c.Series) == 0 {
 		return errors.New("plots: chart has no series")
+	}
+	if d := c.Diff; d != nil {
+		for _, n := range []string{d.Of, d.Base} {
+			if !slices.ContainsFunc(c.Series, func(s Series) bool { return s.Name == n }) {
+				return fmt.Errorf("plots: difference panel: no series named %q", n)
+			}
+		}
+		if c.LogX {
+			return errors.New("plots: difference panel: needs a linear x axis")
+		}
 	}
 	for si, s := range c.Series {
 		name := fmt.Sprintf("series %d (%q)", si, s.Name)
@@ -184,7 +247,9 @@ func CheckExt(path string) error {
 }
 
 // Save writes the chart to path; the format is chosen from the extension (.png, .svg, .pdf; anything else is an
-// error naming the allowed extensions). width and height are in inches (use vg.Inch); 0 means 6x4.
+// error naming the allowed extensions). width and height, in inches, are the plot's: its title, axes and data
+// (0 means 6x4; a chart split into panels gets 70% x 80% of that per panel); the legend's rows are added
+// below, so that it lies inside the image and over no data however many series there are.
 // The file is written whole or not at all: render to a temp file in the same directory, then os.Rename.
 // Validate is called first.
 func (c Chart) Save(path string, widthIn, heightIn float64) error {
@@ -194,189 +259,29 @@ func (c Chart) Save(path string, widthIn, heightIn float64) error {
 	if err := CheckExt(path); err != nil {
 		return err
 	}
-	newCanvas := formats[strings.ToLower(filepath.Ext(path))]
-	if widthIn == 0 {
-		// The legend's column comes on top of the usual plot width, so
-		// the data keeps its room.
-		widthIn = defaultWidthIn + c.legendWidthIn()
-	}
-	if heightIn == 0 {
-		heightIn = defaultHeightIn
-	}
-	if !(widthIn > 0 && heightIn > 0) || math.IsInf(widthIn, 0) || math.IsInf(heightIn, 0) {
+	if !(widthIn >= 0 && heightIn >= 0) || math.IsInf(widthIn, 0) || math.IsInf(heightIn, 0) {
 		return fmt.Errorf("plots: %s: invalid size %vx%v inches", path, widthIn, heightIn)
 	}
-	cv := newCanvas(vg.Length(widthIn)*vg.Inch, vg.Length(heightIn)*vg.Inch)
-	if err := c.draw(cv); err != nil {
+	newCanvas := formats[strings.ToLower(filepath.Ext(path))]
+	lay := c.layout(widthIn, heightIn)
+	cv := newCanvas(lay.size.X, lay.size.Y)
+	if _, err := lay.draw(cv); err != nil {
 		return fmt.Errorf("plots: %s: %w", path, err)
 	}
 	return WriteFileAtomic(path, cv)
 }
 
-// legendWidthIn is the width of the legend column in inches: the longest
-// entry in the legend's font, its thumbnail and some padding.
-func (c Chart) legendWidthIn() float64 {
-	l := plot.NewLegend()
-	var w vg.Length
-	for _, sr := range c.Series {
-		w = max(w, l.TextStyle.Width(sr.Name))
-	}
-	if c.MarkLegend != "" {
-		w = max(w, l.TextStyle.Width(c.MarkLegend))
-	}
-	return float64((w + l.ThumbnailWidth + vg.Points(16)) / vg.Inch)
-}
-
-// draw turns gonum/plot panics into errors: it reports some bad inputs by
-// panicking, and a chart failure must not take the whole CLI run down.
-func (c Chart) draw(cv vg.CanvasSizer) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("drawing chart: %v", r)
-		}
-	}()
-	p, err := c.plot()
-	if err != nil {
-		return err
-	}
-	dc := draw.New(cv)
-	// The legend goes in a column right of the plot, where it can hide
-	// no data, whatever the data's shape.
-	l := p.Legend
-	p.Legend = plot.NewLegend()
-	w := l.Rectangle(dc).Size().X + vg.Points(8)
-	pc := draw.Crop(dc, 0, -w, 0, 0)
-	// A title that says what ran (machine, protocol, library, parameters)
-	// is often wider than the plot: gonum would cut both its ends off.
-	p.Title.Text = wrap(p.Title.TextStyle, p.Title.Text, pc.Size().X-vg.Points(8))
-	l.Top, l.Left = true, true
-	l.Draw(draw.Crop(dc, dc.Size().X-w+vg.Points(4), 0, 0, -vg.Points(24)))
-	if c.LogY && c.YLabel != "" {
-		// gonum/plot pads a vertical axis for its label as if the label
-		// sat at the arithmetic middle of the range, which on a log axis
-		// is near the top: the plot shrank under a band of white. The
-		// label is drawn here instead, centred, where gonum would draw it.
-		lb := p.Y.Label
-		p.Y.Label.Text = ""
-		sty := lb.TextStyle
-		sty.Rotation += math.Pi / 2
-		h, d := lb.TextStyle.Height(lb.Text), lb.TextStyle.FontExtents().Descent
-		pc.FillText(sty, vg.Point{X: pc.Min.X + h - d, Y: pc.Center().Y}, lb.Text)
-		pc = draw.Crop(pc, h+lb.Padding, 0, 0, 0)
-	}
-	p.Draw(pc)
-	return nil
-}
-
-func (c Chart) plot() (*plot.Plot, error) {
-	p := plot.New()
-	p.Title.Text = c.Title
-	p.X.Label.Text = c.XLabel
-	p.Y.Label.Text = c.YLabel
-	p.Legend.Top = true
-	p.Legend.Left = true
-	// The grid goes first so the data is drawn over it.
-	p.Add(plotter.NewGrid())
-
-	anyMarked := false
-	cis := c.colourIndices()
-	// Model lines (companions) go under the measurements, wide and pale:
-	// where a model fits well its line would otherwise lie hidden exactly
-	// under the measured one; a pale band behind a thin line with points
-	// keeps both in sight.
-	var under, over []plot.Plotter
-	for i, s := range c.Series {
-		ci := max(cis[i], 0)
-		line, err := plotter.NewLine(s.joined())
-		if err != nil {
-			return nil, fmt.Errorf("series %d (%q): %w", i, s.Name, err)
-		}
-		pts, err := plotter.NewScatter(s)
-		if err != nil {
-			return nil, fmt.Errorf("series %d (%q): %w", i, s.Name, err)
-		}
-		col, shape := style(ci)
-		line.Color = col
-		if s.Dashed {
-			line.Dashes = dashes
-		}
-		if s.Reference {
-			line.Color, line.Dashes = color.Gray{Y: 0x50}, dashes
-		}
-		if s.Companion && !s.Reference {
-			line.Color = pale(col)
-			line.Width = companionWidth
-			line.Dashes = companionDashes
-			under = append(under, line)
-			p.Legend.Add(s.Name, line)
-			continue
-		}
-		if s.Reference {
-			over = append(over, line)
-			p.Legend.Add(s.Name, line)
-			continue
-		}
-		pts.GlyphStyle = draw.GlyphStyle{Color: col, Radius: glyphRadius, Shape: seriesGlyphs[shape]}
-		// Marked points replace the series glyph rather than overlaying it,
-		// so a saturated point reads as a different kind of point.
-		mark := draw.GlyphStyle{Color: col, Radius: markRadius, Shape: markGlyph}
-		pts.GlyphStyleFunc = func(j int) draw.GlyphStyle {
-			if s.marked(j) {
-				return mark
-			}
-			return pts.GlyphStyle
-		}
-		for j := range s.X {
-			anyMarked = anyMarked || s.marked(j)
-		}
-		over = append(over, line, pts)
-		p.Legend.Add(s.Name, line, pts)
-		if len(s.YErr) > 0 {
-			bars, err := plotter.NewYErrorBars(yErrs{s})
-			if err != nil {
-				return nil, fmt.Errorf("series %d (%q): %w", i, s.Name, err)
-			}
-			bars.Color = col
-			over = append(over, bars)
-		}
-	}
-	p.Add(under...)
-	p.Add(over...)
-	if c.MarkLegend != "" && anyMarked {
-		p.Legend.Add(c.MarkLegend, glyphThumb{Color: color.Black, Radius: markRadius, Shape: markGlyph})
-	}
-
-	if c.LogX {
-		logAxis(&p.X)
-	} else {
-		p.X.Tick.Marker = niceTicks{}
-	}
-	if ticks := c.xTicks(); len(ticks) > 0 {
-		ts := make(plot.ConstantTicks, len(ticks))
-		for i, v := range ticks {
-			ts[i] = plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', -1, 64)}
-		}
-		p.X.Tick.Marker = ts
-	}
-	if c.LogY {
-		logAxis(&p.Y)
-	} else {
-		p.Y.Tick.Marker = niceTicks{}
-	}
-	// Room past the largest x and y, so that a marker on the last point
-	// is drawn whole inside the plot rather than cut by its edge.
-	widen(&p.X, c.LogX)
-	widen(&p.Y, c.LogY)
-	return p, nil
-}
-
 // niceTicks puts linear-axis ticks at multiples of 1, 2 or 5 times
-// a power of ten, at most eight full steps: gonum's default can pick a step
-// of 6 and label 3, 9, 15.
-type niceTicks struct{}
+// a power of ten, at most eight full steps (steps, when set: a short panel
+// takes fewer): gonum's default can pick a step of 6 and label 3, 9, 15.
+type niceTicks struct{ steps int }
 
 // Ticks implements plot.Ticker.
-func (niceTicks) Ticks(lo, hi float64) []plot.Tick {
+func (n niceTicks) Ticks(lo, hi float64) []plot.Tick {
+	steps := 8.0
+	if n.steps > 0 {
+		steps = float64(n.steps)
+	}
 	if !(hi > lo) || math.IsInf(hi-lo, 0) {
 		return plot.DefaultTicks{}.Ticks(lo, hi)
 	}
@@ -384,7 +289,7 @@ func (niceTicks) Ticks(lo, hi float64) []plot.Tick {
 	step := mag
 	for _, m := range []float64{1, 2, 5, 10} {
 		step = m * mag
-		if (hi-lo)/step <= 8 {
+		if (hi-lo)/step <= steps {
 			break
 		}
 	}
@@ -398,25 +303,6 @@ func (niceTicks) Ticks(lo, hi float64) []plot.Tick {
 		ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', -1, 64)})
 	}
 	return ts
-}
-
-// colourIndices is each series' place in the palette: a new one for each
-// measured series, its leader's for a companion (the first series' own if
-// it has none), -1 for a reference line.
-func (c Chart) colourIndices() []int {
-	out := make([]int, len(c.Series))
-	ci := -1
-	for i, s := range c.Series {
-		switch {
-		case s.Reference:
-			out[i] = -1
-			continue
-		case !s.Companion || ci < 0:
-			ci++
-		}
-		out[i] = ci
-	}
-	return out
 }
 
 // plainLogTicks are gonum's log ticks labelled in plain notation between

@@ -2,6 +2,7 @@ package plots
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -81,25 +82,26 @@ func TestValidate(t *testing.T) {
 	}
 }
 
+// The image is the plot's width and its height with the title's and the
+// legend's rows added (the legend goes under the plot); an explicit size
+// is the plot's, as the default is.
 func TestSavePNGSize(t *testing.T) {
-	tests := []struct {
-		name         string
-		w, h         float64
-		wantW, wantH int
-	}{
-		{"default 6x4 and the legend column", 0, 0, int(math.Round((6 + sampleChart().legendWidthIn()) * vgimg.DefaultDPI)), 4 * vgimg.DefaultDPI},
-		{"explicit 3x2", 3, 2, 3 * vgimg.DefaultDPI, 2 * vgimg.DefaultDPI},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "chart.png")
-			if err := sampleChart().Save(path, tt.w, tt.h); err != nil {
-				t.Fatal(err)
-			}
-			if b := readPNG(t, path).Bounds(); b.Dx() != tt.wantW || b.Dy() != tt.wantH {
-				t.Fatalf("image is %dx%d, want %dx%d", b.Dx(), b.Dy(), tt.wantW, tt.wantH)
-			}
-		})
+	for _, sz := range [][2]float64{{0, 0}, {3, 2}} {
+		path := filepath.Join(t.TempDir(), "chart.png")
+		if err := sampleChart().Save(path, sz[0], sz[1]); err != nil {
+			t.Fatal(err)
+		}
+		w, h := sz[0], sz[1]
+		if w == 0 {
+			w, h = defaultWidthIn, defaultHeightIn
+		}
+		l := sampleChart().layout(sz[0], sz[1])
+		extra := float64((l.titleH + legendGap + l.legend.height + margin) / vg.Inch)
+		b := readPNG(t, path).Bounds()
+		wantW, wantH := int(math.Round(w*vgimg.DefaultDPI)), int(math.Round((h+extra)*vgimg.DefaultDPI))
+		if b.Dx() != wantW || b.Dy() < wantH-1 || b.Dy() > wantH+1 || extra < 0.3 {
+			t.Errorf("size %v: image is %dx%d, want %dx%d (%.2f in for the title and the legend's rows)", sz, b.Dx(), b.Dy(), wantW, wantH, extra)
+		}
 	}
 }
 
@@ -295,32 +297,29 @@ func TestSaveVectorFormats(t *testing.T) {
 type brokenCanvas struct{ vg.CanvasSizer }
 
 func TestDrawPanicBecomesError(t *testing.T) {
-	if err := sampleChart().draw(brokenCanvas{}); err == nil {
+	if _, err := sampleChart().layout(0, 0).draw(brokenCanvas{}); err == nil {
 		t.Fatal("draw on a panicking canvas returned nil error")
 	}
 }
 
-// The legend's column right of the plot widens the canvas by its width
-// (the longer the names, the wider), so the data area keeps its width; a
-// chart saved at an explicit size keeps that size.
-func TestLegendColumnWidensCanvas(t *testing.T) {
-	dir := t.TempDir()
-	width := func(c Chart, w float64) int {
-		t.Helper()
-		p := filepath.Join(dir, "c.png")
-		if err := c.Save(p, w, 0); err != nil {
-			t.Fatal(err)
-		}
-		return readPNG(t, p).Bounds().Dx()
-	}
+// The legend under the plot takes the plot's width, whatever the names:
+// a long entry is wrapped, and more entries add rows, not width.
+func TestLegendKeepsPlotWidth(t *testing.T) {
 	short := Chart{Title: "t", XLabel: "x", YLabel: "y", Series: []Series{{Name: "a", X: []float64{1, 2}, Y: []float64{3, 4}}}}
 	long := short
-	long.Series = []Series{{Name: "a series with a very long legend entry", X: []float64{1, 2}, Y: []float64{3, 4}}}
-	ws, wl := width(short, 0), width(long, 0)
-	if !(defaultWidthIn*96 < ws && ws < wl) {
-		t.Errorf("widths: plot alone %d px, short names %d, long names %d; want increasing", defaultWidthIn*96, ws, wl)
+	long.Series = []Series{{Name: strings.Repeat("a series with a very long legend entry ", 4), X: []float64{1, 2}, Y: []float64{3, 4}}}
+	many := short
+	for i := range maxPerPanel - 1 {
+		many.Series = append(many.Series, Series{Name: fmt.Sprint("series ", i), X: []float64{1, 2}, Y: []float64{3, float64(i)}})
 	}
-	if w := width(long, 6); w != 6*96 {
-		t.Errorf("explicit 6 in: %d px, want %d", w, 6*96)
+	ls, ll, lm := short.layout(0, 0), long.layout(0, 0), many.layout(0, 0)
+	if ls.size.X != defaultWidthIn*vg.Inch || ll.size.X != ls.size.X || lm.size.X != ls.size.X {
+		t.Errorf("widths %v, %v, %v: want all %v", ls.size.X, ll.size.X, lm.size.X, defaultWidthIn*vg.Inch)
+	}
+	if !(ll.legend.height > ls.legend.height && lm.legend.height > ll.legend.height) {
+		t.Errorf("legend heights %v, %v, %v: want the long name wrapped and 8 entries in more rows", ls.legend.height, ll.legend.height, lm.legend.height)
+	}
+	if !strings.Contains(ll.legend.entries[0].text, "\n") {
+		t.Errorf("long entry not wrapped: %q", ll.legend.entries[0].text)
 	}
 }

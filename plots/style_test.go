@@ -104,15 +104,18 @@ func TestNiceTicks(t *testing.T) {
 // A reference line takes no palette colour: the series after it keeps the
 // colour it would have without it; a companion shares its leader's.
 func TestColourIndices(t *testing.T) {
-	a, ref, comp := Series{}, Series{Reference: true}, Series{Companion: true}
+	a, b, c, ref, comp := Series{Name: "a"}, Series{Name: "b"}, Series{Name: "c"}, Series{Reference: true}, Series{Companion: true}
+	inP := func(s Series, p string) Series { s.Panel = p; return s }
 	tests := []struct {
 		series []Series
 		want   []int
 	}{
-		{[]Series{a, a, a}, []int{0, 1, 2}},
-		{[]Series{a, ref, a}, []int{0, -1, 1}},
-		{[]Series{ref, a, comp, a}, []int{-1, 0, 0, 1}},
-		{[]Series{a, comp, comp, a}, []int{0, 0, 0, 1}},
+		{[]Series{a, b, c}, []int{0, 1, 2}},
+		{[]Series{a, ref, b}, []int{0, -1, 1}},
+		{[]Series{ref, a, comp, b}, []int{-1, 0, 0, 1}},
+		{[]Series{a, comp, comp, b}, []int{0, 0, 0, 1}},
+		// A name drawn in two panels keeps its colour in both.
+		{[]Series{inP(a, "1"), inP(b, "1"), inP(b, "2"), inP(comp, "2"), inP(a, "2")}, []int{0, 1, 1, 1, 0}},
 	}
 	for _, tc := range tests {
 		if got := (Chart{Series: tc.series}).colourIndices(); !slices.Equal(got, tc.want) {
@@ -139,11 +142,11 @@ func TestPlainLogTickLabels(t *testing.T) {
 func TestAxesLeaveRoomPastTheData(t *testing.T) {
 	s := Series{Name: "a", X: []float64{1, 10}, Y: []float64{5, 50}}
 	for _, log := range []bool{false, true} {
-		p, err := Chart{Series: []Series{s}, LogX: log, LogY: log}.plot()
+		ps, _, err := Chart{Series: []Series{s}, LogX: log, LogY: log}.layout(0, 0).plots()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !(p.X.Max > 10 && p.Y.Max > 50) {
+		if p := ps[0]; !(p.X.Max > 10 && p.Y.Max > 50) {
 			t.Errorf("log %v: axes end at x %v, y %v: want past the data (10, 50)", log, p.X.Max, p.Y.Max)
 		}
 	}

@@ -149,7 +149,7 @@ func WriteBreakEvenTable(out io.Writer, bs []BreakEven) error {
 }
 
 // BreakEvenChart draws serial time / hypercube time against P, one line
-// per size and pairing (Radke's native-serial against MPI-hypercube solid,
+// per pairing in a panel per size (Radke's native-serial against MPI-hypercube solid,
 // the same-style pairings dashed), over the ratio-1 line: a line crossing
 // it is a break-even. machine names what ran (Scenario.MachineText).
 func BreakEvenChart(bs []BreakEven, machine string) plots.Chart {
@@ -157,7 +157,8 @@ func BreakEvenChart(bs []BreakEven, machine string) plots.Chart {
 		XLabel: "ranks (P, log scale)", YLabel: "serial time / hypercube time (ratio)", LogX: true}
 	one := plots.Series{Name: "break-even (ratio 1)", Reference: true}
 	for _, b := range bs {
-		s := plots.Series{Name: fmt.Sprintf("serial %s / hypercube %s, size %d", b.SerialVersion, b.HypercubeVersion, b.Size),
+		// A panel per size: a pairing keeps its colour across them.
+		s := plots.Series{Name: fmt.Sprintf("serial %s / hypercube %s", b.SerialVersion, b.HypercubeVersion), Panel: fmt.Sprintf("size %d (elements)", b.Size),
 			Dashed: b.SerialVersion == b.HypercubeVersion}
 		for _, pr := range b.Ratios {
 			s.X = append(s.X, float64(pr.Procs))

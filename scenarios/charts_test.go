@@ -9,6 +9,7 @@ import (
 
 	"nocsim/calibrate"
 	"nocsim/logp"
+	"nocsim/mpi"
 	"nocsim/plots"
 )
 
@@ -61,6 +62,8 @@ type seriesWant struct {
 	x, y                         []float64
 	dashed, companion, reference bool
 	marked                       []bool // nil: none marked
+	sameAs                       string // the series it is named as lying on
+	panel                        string // the small multiple it is drawn in
 }
 
 func checkSeries(t *testing.T, c plots.Chart, want []seriesWant) {
@@ -74,8 +77,9 @@ func checkSeries(t *testing.T, c plots.Chart, want []seriesWant) {
 	}
 	for i, w := range want {
 		s := c.Series[i]
-		if s.Name != w.name || s.Dashed != w.dashed || s.Companion != w.companion || s.Reference != w.reference {
-			t.Errorf("series %d: %q dashed %v companion %v reference %v; want %q %v %v %v", i, s.Name, s.Dashed, s.Companion, s.Reference, w.name, w.dashed, w.companion, w.reference)
+		if s.Name != w.name || s.Dashed != w.dashed || s.Companion != w.companion || s.Reference != w.reference || s.SameAs != w.sameAs || s.Panel != w.panel {
+			t.Errorf("series %d: %q dashed %v companion %v reference %v same as %q panel %q; want %q %v %v %v %q %q", i, s.Name, s.Dashed, s.Companion, s.Reference, s.SameAs, s.Panel,
+				w.name, w.dashed, w.companion, w.reference, w.sameAs, w.panel)
 		}
 		if !slices.Equal(s.X, w.x) || !slices.Equal(s.Y, w.y) {
 			t.Errorf("series %q: X %v Y %v, want %v %v", s.Name, s.X, s.Y, w.x, w.y)
@@ -98,8 +102,8 @@ func TestBreakEvenChart(t *testing.T) {
 	c := BreakEvenChart(bs, testMachine)
 	checkChart(t, c, chartWant{title: []string{"global sum", testMachine}, logX: true, ticks: []float64{2, 4, 8, 16}})
 	checkSeries(t, c, []seriesWant{
-		{name: "serial native / hypercube mpi, size 16", x: []float64{2, 4, 8}, y: []float64{0.5, 0.9, 1.4}},
-		{name: "serial mpi / hypercube mpi, size 16", x: []float64{4, 16}, y: []float64{0.8, 2}, dashed: true},
+		{name: "serial native / hypercube mpi", panel: "size 16 (elements)", x: []float64{2, 4, 8}, y: []float64{0.5, 0.9, 1.4}},
+		{name: "serial mpi / hypercube mpi", panel: "size 16 (elements)", x: []float64{4, 16}, y: []float64{0.8, 2}, dashed: true},
 		{name: "break-even (ratio 1)", x: []float64{2, 4, 8, 16}, y: []float64{1, 1, 1, 1}, reference: true},
 	})
 }
@@ -168,12 +172,21 @@ func TestCollChart(t *testing.T) {
 	checkChart(t, c, chartWant{title: []string{"bcast", testMachine, "params p.json"}, logX: true, logY: true, ticks: []float64{8, 1024}})
 	sz := []float64{8, 1024}
 	checkSeries(t, c, []seriesWant{
-		{name: "binomial P=4", x: sz, y: []float64{100, 400}},
-		{name: "binomial P=4 (LogGP)", x: sz, y: []float64{90, 420}, dashed: true, companion: true},
-		{name: "linear P=4", x: sz, y: []float64{150, 700}},
-		{name: "linear P=4 (LogGP)", x: sz, y: []float64{140, 650}, dashed: true, companion: true},
-		{name: "binomial P=16", x: sz, y: []float64{200, 900}},
-		{name: "binomial P=16 (LogGP)", x: sz, y: []float64{210, 800}, dashed: true, companion: true},
+		{name: "binomial", panel: "P=4", x: sz, y: []float64{100, 400}},
+		{name: "binomial (LogGP)", panel: "P=4", x: sz, y: []float64{90, 420}, dashed: true, companion: true},
+		{name: "linear", panel: "P=4", x: sz, y: []float64{150, 700}},
+		{name: "linear (LogGP)", panel: "P=4", x: sz, y: []float64{140, 650}, dashed: true, companion: true},
+		{name: "binomial", panel: "P=16", x: sz, y: []float64{200, 900}},
+		{name: "binomial (LogGP)", panel: "P=16", x: sz, y: []float64{210, 800}, dashed: true, companion: true},
+	})
+	// One P: no panels, and the title says which.
+	one := CollChart(rows[:4], "size", testMachine, "p.json")
+	checkChart(t, one, chartWant{title: []string{"bcast", testMachine, "P=4", "params p.json"}, logX: true, logY: true, ticks: sz})
+	checkSeries(t, one, []seriesWant{
+		{name: "binomial", x: sz, y: []float64{100, 400}},
+		{name: "binomial (LogGP)", x: sz, y: []float64{90, 420}, dashed: true, companion: true},
+		{name: "linear", x: sz, y: []float64{150, 700}},
+		{name: "linear (LogGP)", x: sz, y: []float64{140, 650}, dashed: true, companion: true},
 	})
 
 	// Against P, without a model: no companions and no parameters named.
@@ -183,10 +196,10 @@ func TestCollChart(t *testing.T) {
 	c = CollChart(rows, "procs", testMachine, "p.json")
 	checkChart(t, c, chartWant{title: []string{"bcast", testMachine}, notTitle: []string{"p.json"}, logX: true, logY: true, ticks: []float64{4, 16}})
 	checkSeries(t, c, []seriesWant{
-		{name: "binomial 8B", x: []float64{4, 16}, y: []float64{100, 200}},
-		{name: "binomial 1024B", x: []float64{4, 16}, y: []float64{400, 900}},
-		{name: "linear 8B", x: []float64{4}, y: []float64{150}},
-		{name: "linear 1024B", x: []float64{4}, y: []float64{700}},
+		{name: "binomial", panel: "8-byte messages", x: []float64{4, 16}, y: []float64{100, 200}},
+		{name: "binomial", panel: "1024-byte messages", x: []float64{4, 16}, y: []float64{400, 900}},
+		{name: "linear", panel: "8-byte messages", x: []float64{4}, y: []float64{150}},
+		{name: "linear", panel: "1024-byte messages", x: []float64{4}, y: []float64{700}},
 	})
 }
 
@@ -225,18 +238,21 @@ func TestThesisCharts(t *testing.T) {
 		{Row: ThesisRow{Table: "5.1", Nonzeros: 5000, Procs: 8, NativeK: 120, MPIK: 180}, Native: 100000, MPI: 200000},
 	}
 	nz := []float64{2000, 5000}
-	cs := ThesisCharts(res51, "m.toml: "+testMachine)
+	// The scenario's mesh is not what the rows ran on: each P runs on
+	// its own grid (P=4 on 2x2, P=8 on 4x2, P=16 on 4x4).
+	sc := &Scenario{Network: Network{Mesh: "3x5"}, MPI: mpi.Config{Protocol: "niu", Library: "thesis"}}
+	cs := ThesisCharts(res51, "m.toml", sc)
 	if len(cs) != 2 || cs[0].File != "fig5.2-cg-ratio.png" || cs[1].File != "fig5.6-cg-time-p4.png" {
 		t.Fatalf("table 5.1 charts: %+v", cs)
 	}
-	checkChart(t, cs[0].Chart, chartWant{title: []string{"5.2", "m.toml", testMachine}, logX: true, ticks: nz})
+	checkChart(t, cs[0].Chart, chartWant{title: []string{"5.2", "m.toml: 2x2 mesh at P=4, 4x2 mesh at P=8, niu protocol, thesis library"}, notTitle: []string{"3x5"}, logX: true, ticks: nz})
 	checkSeries(t, cs[0].Chart, []seriesWant{
 		{name: "P=4 nocsim", x: nz, y: []float64{160.0 / 110, 250.0 / 190}},
 		{name: "P=4 thesis", x: nz, y: []float64{1.5, 1.3}, dashed: true, companion: true},
 		{name: "P=8 nocsim", x: nz, y: []float64{2, 2}},
 		{name: "P=8 thesis", x: nz, y: []float64{2, 1.5}, dashed: true, companion: true},
 	})
-	checkChart(t, cs[1].Chart, chartWant{title: []string{"5.6", testMachine}, logX: true, logY: true, ticks: nz})
+	checkChart(t, cs[1].Chart, chartWant{title: []string{"5.6", "m.toml: 2x2 mesh, niu protocol"}, notTitle: []string{"3x5", "4x2"}, logX: true, logY: true, ticks: nz})
 	checkSeries(t, cs[1].Chart, []seriesWant{
 		{name: "native nocsim", x: nz, y: []float64{110, 190}},
 		{name: "native thesis", x: nz, y: []float64{100, 200}, dashed: true, companion: true},
@@ -248,13 +264,13 @@ func TestThesisCharts(t *testing.T) {
 		{Row: ThesisRow{Table: "5.2", Matrix: 256, Procs: 4, NativeK: 800, MPIK: 1000}, Native: 800000, MPI: 1200000},
 		{Row: ThesisRow{Table: "5.2", Matrix: 256, Procs: 16, NativeK: 400, MPIK: 500}, Native: 320000, MPI: 400000},
 	}
-	cs = ThesisCharts(res52, testMachine)
+	cs = ThesisCharts(res52, "m.toml", sc)
 	if len(cs) != 1 || cs[0].File != "fig5.4-qr-speedup-256.png" {
 		t.Fatalf("table 5.2 charts (one size, so no ratio line and no 512 figure): %+v", cs)
 	}
 	p := []float64{4, 16}
 	c := cs[0].Chart
-	checkChart(t, c, chartWant{title: []string{"5.4", testMachine}, logX: true, ticks: p})
+	checkChart(t, c, chartWant{title: []string{"5.4", "2x2 mesh at P=4, 4x4 mesh at P=16, niu protocol, thesis library"}, notTitle: []string{"3x5"}, logX: true, ticks: p})
 	// Speedup counts the smallest P as that many processors' worth.
 	checkSeries(t, c, []seriesWant{
 		{name: "native nocsim", x: p, y: []float64{4, 10}},
@@ -455,7 +471,7 @@ func TestPairsCharts(t *testing.T) {
 
 	// The topology comparison: one series per topology of the version
 	// asked for, at the largest size, against pairs; a series that lies
-	// on an earlier one says so in its name, since it hides under it.
+	// on an earlier one is marked as the same as it, since it hides under it.
 	var trows []PairsRow
 	for _, topo := range []string{TopoMesh, TopoRing, TopoBus} {
 		for _, k := range []int{1, 2, 4} {
@@ -471,7 +487,7 @@ func TestPairsCharts(t *testing.T) {
 	checkChart(t, tc, chartWant{title: []string{"65536 bytes", "native DMA", "neighbor placement", testMachine}, logX: true, ticks: []float64{1, 2, 4}})
 	checkSeries(t, tc, []seriesWant{
 		{name: "mesh", x: []float64{1, 2, 4}, y: []float64{4000, 4000, 4000}},
-		{name: "bidirectional ring (same as mesh)", x: []float64{1, 2, 4}, y: []float64{4000, 4000, 4000}},
+		{name: "bidirectional ring", x: []float64{1, 2, 4}, y: []float64{4000, 4000, 4000}, sameAs: "mesh"},
 		{name: "bus", x: []float64{1, 2, 4}, y: []float64{4000, 2000, 1000}},
 	})
 }

@@ -8,9 +8,10 @@ import (
 )
 
 // CollChart draws completion time against size (log-log) or against P,
-// one line per algorithm (and per P or size, the other dimension); the
-// title names the machine (MachineText) and, when the model's predictions
-// are drawn, params (the parameters file's name).
+// one line per algorithm, in a panel per P or size (the other dimension)
+// when the rows hold several: an algorithm keeps its colour across the
+// panels. The title names the machine (MachineText) and, when the
+// model's predictions are drawn, params (the parameters file's name).
 func CollChart(rows []CollRow, x, machine, params string) plots.Chart {
 	c := plots.Chart{Title: fmt.Sprintf("%s: %s", rows[0].Op, machine), YLabel: "completion time (cycles, last rank)", LogY: true}
 	if x == "size" {
@@ -18,21 +19,43 @@ func CollChart(rows []CollRow, x, machine, params string) plots.Chart {
 	} else {
 		c.XLabel, c.LogX = "ranks (P, log scale)", true
 	}
-	idx := map[string]int{}
+	// other is the dimension not on the x axis, as a panel names it.
+	other := func(r CollRow) string { return fmt.Sprintf("P=%d", r.Procs) }
+	if x == "procs" {
+		other = func(r CollRow) string { return fmt.Sprintf("%d-byte messages", r.SizeBytes) }
+	}
+	var panels []string
 	for _, r := range rows {
-		key := fmt.Sprintf("%s P=%d", r.Algorithm, r.Procs)
-		xv := float64(r.SizeBytes)
-		if x == "procs" {
-			key, xv = fmt.Sprintf("%s %dB", r.Algorithm, r.SizeBytes), float64(r.Procs)
+		if !slices.Contains(panels, other(r)) {
+			panels = append(panels, other(r))
 		}
-		if x == "size" && xv <= 0 || r.Cycles <= 0 {
+	}
+	if len(panels) == 1 {
+		c.Title += ", " + panels[0]
+	}
+	type key struct{ alg, panel string }
+	xOf := func(r CollRow) float64 {
+		if x == "procs" {
+			return float64(r.Procs)
+		}
+		return float64(r.SizeBytes)
+	}
+	idx := map[key]int{}
+	for _, r := range rows {
+		xv := xOf(r)
+		if xv <= 0 || r.Cycles <= 0 {
 			continue // nothing to place on a log axis
 		}
-		i, ok := idx[key]
+		k := key{r.Algorithm, other(r)}
+		i, ok := idx[k]
 		if !ok {
 			i = len(c.Series)
-			idx[key] = i
-			c.Series = append(c.Series, plots.Series{Name: key})
+			idx[k] = i
+			s := plots.Series{Name: r.Algorithm}
+			if len(panels) > 1 {
+				s.Panel = k.panel
+			}
+			c.Series = append(c.Series, s)
 		}
 		c.Series[i].X = append(c.Series[i].X, xv)
 		c.Series[i].Y = append(c.Series[i].Y, float64(r.Cycles))
@@ -41,14 +64,10 @@ func CollChart(rows []CollRow, x, machine, params string) plots.Chart {
 	if len(rows) > 0 && rows[0].Predicted > 0 {
 		var out []plots.Series
 		for _, s := range c.Series {
-			m := plots.Series{Name: s.Name + " (LogGP)", Dashed: true, Companion: true}
+			m := plots.Series{Name: s.Name + " (LogGP)", Dashed: true, Companion: true, Panel: s.Panel}
 			for _, r := range rows {
-				key := fmt.Sprintf("%s P=%d", r.Algorithm, r.Procs)
-				xv := float64(r.SizeBytes)
-				if x == "procs" {
-					key, xv = fmt.Sprintf("%s %dB", r.Algorithm, r.SizeBytes), float64(r.Procs)
-				}
-				if key == s.Name && slices.Contains(s.X, xv) && r.Predicted > 0 {
+				xv := xOf(r)
+				if r.Algorithm == s.Name && (s.Panel == "" || other(r) == s.Panel) && slices.Contains(s.X, xv) && r.Predicted > 0 {
 					m.X = append(m.X, xv)
 					m.Y = append(m.Y, r.Predicted)
 				}

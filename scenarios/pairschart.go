@@ -98,7 +98,8 @@ func PairsTopologyChart(rows []PairsRow, version, machine string) plots.Chart {
 	return c
 }
 
-// markSame names each series that lies on an earlier one "X (same as Y)":
+// markSame sets SameAs on each series that lies on an earlier one (the
+// legend says "X (same as Y)" and the chart draws it hollow and dashed):
 // networks whose pairs use disjoint links, or MPI and DMA on a saturated
 // bus, give the same curve, and one line would hide under the other. Lying
 // on is within 1% of the largest value drawn, about a line's width.
@@ -112,7 +113,7 @@ func markSame(series []plots.Series) {
 	for i := range series {
 		for _, prev := range series[:i] {
 			if sameCurve(prev, series[i], 0.01*top) {
-				series[i].Name += " (same as " + prev.Name + ")"
+				series[i].SameAs = prev.Name
 				break
 			}
 		}

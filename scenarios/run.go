@@ -337,7 +337,7 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 		}
 		rows = recs
 		chart = func() error {
-			for _, ch := range ThesisCharts(res, sc.Name+": "+sc.MachineText()) {
+			for _, ch := range ThesisCharts(res, sc.Name, sc) {
 				if err := out.save(ch.File, func(p string) error { return ch.Chart.Save(p, 8, 4.5) }); err != nil {
 					return err
 				}

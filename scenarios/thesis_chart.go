@@ -3,6 +3,7 @@ package scenarios
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"nocsim/plots"
 )
@@ -18,24 +19,28 @@ type ThesisChart struct {
 // ThesisCharts are the figures of res's table: for 5.1, Figure 5.2 (MPI/
 // native ratio against nonzeros, per P) and Figure 5.6 (time against
 // nonzeros at P = 4); for 5.2, the ratio against matrix order per P and
-// Figures 5.4 and 5.5 (speedup for 256x256 and 512x512). machine names
-// what ran in the titles: the scenario or machine file and its
-// MachineText. A figure whose rows were not run is left out.
-func ThesisCharts(res []ThesisResult, machine string) []ThesisChart {
+// Figures 5.4 and 5.5 (speedup for 256x256 and 512x512). Each title names
+// what its rows ran on: name (the scenario or machine file), the chip
+// each P ran on (a row runs on its own P's grid, not on sc's mesh) and
+// sc's protocol and library. A figure whose rows were not run is left out.
+func ThesisCharts(res []ThesisResult, name string, sc *Scenario) []ThesisChart {
 	if len(res) == 0 {
 		return nil
 	}
+	ran := func(keep func(ThesisRow) bool) string { return thesisMachineText(res, name, sc, keep) }
+	all := func(ThesisRow) bool { return true }
 	var out []ThesisChart
 	if res[0].Row.Table == "5.1" {
-		if c, ok := thesisRatioChart(res, "nonzero elements of A (log scale)", fmt.Sprintf("Fig. 5.2: CG MPI/native ratio against nonzeros (%s)", machine)); ok {
+		if c, ok := thesisRatioChart(res, "nonzero elements of A (log scale)", fmt.Sprintf("Fig. 5.2: CG MPI/native ratio against nonzeros (%s)", ran(all))); ok {
 			out = append(out, ThesisChart{"fig5.2-cg-ratio.png", c})
 		}
-		if c, ok := thesisTimeChart(res, 4, fmt.Sprintf("Fig. 5.6: CG time at P = 4 against nonzeros (%s)", machine)); ok {
+		at4 := func(r ThesisRow) bool { return r.Procs == 4 }
+		if c, ok := thesisTimeChart(res, 4, fmt.Sprintf("Fig. 5.6: CG time at P = 4 against nonzeros (%s)", ran(at4))); ok {
 			out = append(out, ThesisChart{"fig5.6-cg-time-p4.png", c})
 		}
 		return out
 	}
-	if c, ok := thesisRatioChart(res, "matrix order N (N x N, log scale)", fmt.Sprintf("QR MPI/native ratio against matrix order (%s)", machine)); ok {
+	if c, ok := thesisRatioChart(res, "matrix order N (N x N, log scale)", fmt.Sprintf("QR MPI/native ratio against matrix order (%s)", ran(all))); ok {
 		out = append(out, ThesisChart{"qr-ratio.png", c})
 	}
 	for _, f := range []struct {
@@ -43,11 +48,35 @@ func ThesisCharts(res []ThesisResult, machine string) []ThesisChart {
 		file string
 		fig  string
 	}{{256, "fig5.4-qr-speedup-256.png", "5.4"}, {512, "fig5.5-qr-speedup-512.png", "5.5"}} {
-		if c, ok := thesisSpeedupChart(res, f.n, fmt.Sprintf("Fig. %s: QR %dx%d speedup (%s)", f.fig, f.n, f.n, machine)); ok {
+		of := func(r ThesisRow) bool { return r.Matrix == f.n }
+		if c, ok := thesisSpeedupChart(res, f.n, fmt.Sprintf("Fig. %s: QR %dx%d speedup (%s)", f.fig, f.n, f.n, ran(of))); ok {
 			out = append(out, ThesisChart{f.file, c})
 		}
 	}
 	return out
+}
+
+// thesisMachineText is what the rows keep selects ran on: "name: " and
+// the network of each P among them ("2x2 mesh at P=4, 4x4 mesh at P=16",
+// just "2x2 mesh" for one P), then the protocol and library.
+func thesisMachineText(res []ThesisResult, name string, sc *Scenario, keep func(ThesisRow) bool) string {
+	var rs []ThesisResult
+	for _, r := range res {
+		if keep(r.Row) {
+			rs = append(rs, r)
+		}
+	}
+	procs := procsOf(rs)
+	var nets []string
+	for _, p := range procs {
+		s, _ := thesisScenario(sc, ThesisRow{Procs: p})
+		t := s.Network.text()
+		if len(procs) > 1 {
+			t += fmt.Sprintf(" at P=%d", p)
+		}
+		nets = append(nets, t)
+	}
+	return name + ": " + strings.Join(nets, ", ") + ", " + sc.mpiText()
 }
 
 // thesisPair appends nocsim's series and, right after, the thesis's as

@@ -95,7 +95,12 @@ func runGoalCompare(c *cli.Context) error {
 		return runErr(err)
 	}
 	if pl := c.String("plot"); pl != "" {
-		if err := cmp.Chart(filepath.Base(path), filepath.Base(c.String("params"))).Save(pl, 8, 4); err != nil {
+		ch := cmp.Chart(filepath.Base(path), filepath.Base(c.String("params")))
+		// The finish times' axis starts at 0; the few percent between the
+		// tiers are read in a panel of their own under it.
+		sim, pred := ch.Series[0].Name, ch.Series[1].Name
+		ch.Diff = &plots.Diff{Of: pred, Base: sim, Label: "predicted - simulated (% of simulated)"}
+		if err := ch.Save(pl, 8, 4); err != nil {
 			return runErr(err)
 		}
 	}

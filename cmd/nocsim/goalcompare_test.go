@@ -78,6 +78,11 @@ func TestGoalCompareJSON(t *testing.T) {
 	if st, err := os.Stat(plot); err != nil || st.Size() == 0 {
 		t.Errorf("--plot: %v", err)
 	}
+	// The gap between the tiers is drawn in its own panel, not by cutting
+	// the finish axis.
+	if b, _ := os.ReadFile(plot); !strings.Contains(string(b), "% of simulated") {
+		t.Error("--plot: no difference panel (its label \"% of simulated\" is missing)")
+	}
 }
 
 func TestGoalCompareBadInput(t *testing.T) {

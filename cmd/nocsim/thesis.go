@@ -122,7 +122,7 @@ func runThesis(c *cli.Context) error {
 		} else if !c.IsSet("config") {
 			name = scenarios.ThesisMachineName
 		}
-		for _, ch := range scenarios.ThesisCharts(res, name+": "+sc.MachineText()) {
+		for _, ch := range scenarios.ThesisCharts(res, name, &sc) {
 			if err := ch.Chart.Save(filepath.Join(dir, ch.File), 8, 4.5); err != nil {
 				return runErr(err)
 			}

@@ -1,0 +1,150 @@
+package scenarios
+
+import (
+	"fmt"
+	"testing"
+
+	"nocsim/calibrate"
+	"nocsim/des"
+	"nocsim/logp"
+	"nocsim/plots"
+)
+
+// chartsWithSeries are every chart nocsim draws, built by its own
+// function from rows that give n lines each (n algorithms, patterns,
+// sizes, pair counts, ...; the ping-pong chart has one line whatever n).
+func chartsWithSeries(n int) map[string]plots.Chart {
+	out := map[string]plots.Chart{}
+	name := func(s string, i int) string { return fmt.Sprintf("%s%d", s, i) }
+
+	var coll []CollRow
+	var tier []TierRow
+	for a := range n {
+		for _, p := range []int{4, 16} {
+			for _, sz := range []int{8, 1024, 16384} {
+				cyc := 100*(a+1) + sz*p/4
+				coll = append(coll, CollRow{Op: "bcast", Algorithm: name("algorithm_", a), Procs: p, SizeBytes: sz, Cycles: des.Time(cyc), Predicted: float64(cyc) * 0.9})
+				tier = append(tier, TierRow{Op: "bcast", Algorithm: name("algorithm_", a), Procs: p, SizeBytes: sz, Cycles: float64(cyc)})
+			}
+		}
+	}
+	out["coll by size"] = CollChart(coll, "size", testMachine, "params.json")
+	out["coll by P"] = CollChart(coll, "procs", testMachine, "")
+	out["coll tier"] = CollTierChart(tier[:len(tier)/2], "params.json")
+
+	var noc []NocRow
+	for t := range n {
+		for _, r := range []float64{0.4, 0.05, 0.2} {
+			noc = append(noc, NocRow{Traffic: name("pattern", t), OfferedRate: r, AvgPacketLatency: 20 + 100*r*float64(t+1), ZeroLoadLatency: 19, DeliveredPackets: 10, Saturated: r == 0.4 && t%2 == 0})
+		}
+	}
+	out["noc"] = NocChart(noc, "4x4 mesh, 5-flit packets")
+
+	var pts []SweepPoint
+	for i := range n {
+		for _, v := range []string{"1", "2", "4"} {
+			for rep := range 2 {
+				pts = append(pts, SweepPoint{Index: len(pts), Rep: rep, Settings: map[string]string{"network.vcs": v, "noc.traffic": name("t", i)}, Status: "ok",
+					Metric: "avg_packet_latency_cycles", Values: []float64{20 + float64(i+rep)}, RowStatus: []string{"ok"}})
+			}
+		}
+	}
+	sc := Defaults()
+	if c, ok := SweepChart(pts, "s", &sc); ok {
+		out["sweep"] = c
+	}
+
+	var pairs []PairsRow
+	for k := 1; k <= n; k++ {
+		for _, sz := range []int{16, 1024, 65536} {
+			for _, v := range []string{"mpi", "native"} {
+				pairs = append(pairs, PairsRow{Topology: name("topology", k), Version: v, Placement: "across", Pairs: k, SizeBytes: sz, MeanPairMBps: float64(sz) / float64(k), AggregateMBps: float64(sz)})
+			}
+		}
+	}
+	out["pairs"] = PairsChart(pairs, "mpi", testMachine)
+	out["pairs aggregate"] = PairsAggregateChart(pairs, testMachine)
+	var topo []PairsRow
+	for t := range n {
+		for k := 1; k <= 4; k *= 2 {
+			topo = append(topo, PairsRow{Topology: name("topology", t), Version: "native", Placement: "across", Pairs: k, SizeBytes: 65536, MeanPairMBps: 4000 / float64(k*(t+1))})
+		}
+	}
+	out["pairs by topology"] = PairsTopologyChart(topo, "native", testMachine)
+
+	var app []AppRow
+	for s := range n {
+		for _, p := range []int{1, 4, 16} {
+			cyc := int64(1000 * (s + 1) / p)
+			app = append(app, AppRow{App: "cg", Version: "mpi", Procs: p, Size: 64 * (s + 1), Cycles: cyc, BaselineProcs: 1, Speedup: float64(p) / 2, Efficiency: 0.5,
+				Hockney: float64(cyc), MPIOverNative: 1.5, TierColumns: &TierColumns{TierCycles: float64(cyc) * 1.02}})
+		}
+	}
+	out["app speedup"] = SpeedupChart(app, testMachine, "params.json")
+	out["app efficiency"] = EfficiencyChart(app, testMachine)
+	out["app time"] = TimeChart(app, 100e6, testMachine)
+	out["app ratio"] = RatioChart(app, testMachine)
+	out["app tier"] = AppTierChart(app, testMachine, "params.json")
+
+	var bs []BreakEven
+	for i := range n {
+		bs = append(bs, BreakEven{Size: 16, SerialVersion: name("v", i), HypercubeVersion: "mpi", Ratios: []ProcsRatio{{2, 0.5}, {4, 0.9 + float64(i)/10}, {8, 1.4}}})
+	}
+	out["global sum break-even"] = BreakEvenChart(bs, testMachine)
+
+	var cal Calibration
+	cal.Report.Params = logp.Params{Protocol: "niu", Source: logp.SourceSimulator, Segments: []logp.Segment{{L: 20, Lh: 3, Os: 10, Or: 12, Gap: 15, G: 0.5}}}
+	for h := 1; h <= n; h++ {
+		for _, m := range []int{8, 1024, 65536} {
+			cal.Measurements = append(cal.Measurements, calibrate.Measurement{Kind: calibrate.KindRTT, Bytes: m, Hops: h, Cycles: float64(200*h + 2*m)})
+		}
+	}
+	out["calibration"] = CalibrationChart(cal, testMachine, "params.json")
+
+	out["ping-pong"] = PingPongChart([]PingRow{{SizeBytes: 8, From: 0, To: 3, Hops: 2, OneWayCycles: 200}, {SizeBytes: 1024, From: 0, To: 3, Hops: 2, OneWayCycles: 500}}, testMachine)
+
+	var th []ThesisResult
+	for p := 1; p <= n; p++ {
+		for _, nz := range []int{2000, 5000} {
+			th = append(th, ThesisResult{Row: ThesisRow{Table: "5.1", Nonzeros: nz, Procs: p, NativeK: 100, MPIK: 150}, Native: des.Time(100000 * nz / p), MPI: des.Time(150000 * nz / p)})
+		}
+	}
+	for _, c := range ThesisCharts(th, "m.toml", &sc) {
+		out["thesis "+c.File] = c.Chart
+	}
+
+	cmp := &ScheduleComparison{Mesh: "4x4", Protocol: "scmp"}
+	for r := range n {
+		cmp.Ranks = append(cmp.Ranks, RankComparison{Rank: r, Simulated: 1000, Predicted: 1047})
+	}
+	gc := cmp.Chart("s.goal", "params.json")
+	gc.Diff = &plots.Diff{Of: gc.Series[1].Name, Base: gc.Series[0].Name, Label: "predicted - simulated (% of simulated)"}
+	out["goal compare"] = gc
+	return out
+}
+
+// Every chart kind drawn with 1, 8 and 20 lines, at the default size and
+// at the 8 x 4 inches some commands ask for: the legend lies inside the
+// image and off every data area, the data areas inside the image and
+// apart, no panel holds more than 8 measured lines (plots.Layout.Check on
+// the boxes the drawing used).
+func TestChartLegendsInsideImageOffData(t *testing.T) {
+	for _, n := range []int{1, 8, 20} {
+		charts := chartsWithSeries(n)
+		if len(charts) < 18 { // fig. 5.6 needs P = 4: not with one line
+			t.Fatalf("%d chart kinds built, want every one", len(charts))
+		}
+		for kind, c := range charts {
+			for _, sz := range [][2]float64{{0, 0}, {8, 4}} {
+				lay, err := c.Layout(sz[0], sz[1])
+				if err != nil {
+					t.Errorf("%s, %d lines: %v", kind, n, err)
+					continue
+				}
+				if err := lay.Check(); err != nil {
+					t.Errorf("%s, %d lines, size %v: %v", kind, n, sz, err)
+				}
+			}
+		}
+	}
+}
