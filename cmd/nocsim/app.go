@@ -109,6 +109,10 @@ func runApp(c *cli.Context) error {
 	if c.String("goal-out") != "" && sw.MPIOnly() {
 		return usageErr("--goal-out: not with --app %s --variant %s: one-sided operations are not recorded as GOAL schedules", sw.App, sw.Variant)
 	}
+	if c.String("params") != "" && sw.MPIOnly() {
+		// sw.Check refuses this too, but runs before the file is read.
+		return usageErr("--params = %s: not with --app %s --variant %s: allowed with two-sided variants only (the LogGOPS tier replays recorded messages; one-sided operations are not recorded)", c.String("params"), sw.App, sw.Variant)
+	}
 	if c.IsSet("breakeven-plot") && !sw.BreakEven() {
 		return usageErr("--breakeven-plot needs --app globalsum --variant breakeven")
 	}

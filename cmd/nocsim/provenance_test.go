@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -30,6 +31,41 @@ func TestVersion(t *testing.T) {
 	}
 	if code, _, stderr := nocsim(t, "--version", "noc"); code != exitUsage || !strings.Contains(stderr, "--version") {
 		t.Errorf("--version with a command: exit %d, %q", code, stderr)
+	}
+}
+
+// A go test binary, like go run's, carries no VCS stamp: the revision
+// comes from git in the source directory, --version prints it and
+// meta.json says where it came from.
+func TestRevisionFromGitUnderGoTest(t *testing.T) {
+	p := scenarios.BuildProvenance(version, nil)
+	head, err := exec.Command("git", "rev-parse", "HEAD").Output()
+	if err != nil {
+		if p.Revision != "unknown" || p.RevisionSource != "unknown" {
+			t.Errorf("no git here (%v), yet revision %q from %q", err, p.Revision, p.RevisionSource)
+		}
+		t.Skipf("git cannot tell the revision here: %v", err)
+	}
+	// modified is read once per process (scenarios.GitStamp's test checks
+	// it against a tree it changes), so the tree may have changed since.
+	if p.Revision != strings.TrimSpace(string(head)) || p.Modified != "true" && p.Modified != "false" || p.RevisionSource != "git" {
+		t.Errorf("provenance (%s, modified %s, from %s), want (%s, modified true or false, from git)", p.Revision, p.Modified, p.RevisionSource, strings.TrimSpace(string(head)))
+	}
+	if _, stdout, _ := nocsim(t, "--version"); !strings.Contains(stdout, "revision "+p.Revision+" (modified: "+p.Modified+")") {
+		t.Errorf("--version printed %q, want revision %s", stdout, p.Revision)
+	}
+	dir := t.TempDir()
+	file := writeScenario(t, dir, "gs.toml", gsScenario)
+	if code, _, stderr := nocsim(t, "run", "--quiet", file); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "out", "meta.json"))
+	var meta map[string]any
+	if err := json.Unmarshal(b, &meta); err != nil {
+		t.Fatal(err)
+	}
+	if meta["vcs_revision"] != p.Revision || meta["vcs_revision_source"] != "git" {
+		t.Errorf("meta.json: vcs_revision %v from %v, want %s from git", meta["vcs_revision"], meta["vcs_revision_source"], p.Revision)
 	}
 }
 
@@ -112,7 +148,7 @@ func TestRunProvenanceAndDeterminism(t *testing.T) {
 		t.Errorf("date %q: not UTC RFC 3339 within the run (%v)", meta.Date, err)
 	}
 	build := scenarios.BuildProvenance(version, nil)
-	want := scenarios.Meta{NocsimVersion: version, VCSRevision: build.Revision, VCSModified: build.Modified, GoVersion: runtime.Version(),
+	want := scenarios.Meta{NocsimVersion: version, VCSRevision: build.Revision, VCSModified: build.Modified, VCSRevisionSource: build.RevisionSource, GoVersion: runtime.Version(),
 		Date: meta.Date, CommandLine: append([]string{"nocsim"}, args...), Scenario: "gs", Workload: "app", Seed: 1, AppSeed: 3}
 	// The run's speed, per CPU second: the rates are the counts over the
 	// CPU time, and the run simulated something.
