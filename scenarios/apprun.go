@@ -20,6 +20,20 @@ var Apps = map[string][]string{
 	"halo":      {"compare", "twosided", "fence", "pscw"},
 }
 
+// VariantsText lists an application's variants for an error message,
+// naming CG's default variant, whose name is empty, as "" with what it is
+// (a bare join would read "allowed , thesis").
+func VariantsText(app string) string {
+	var vs []string
+	for _, v := range Apps[app] {
+		if v == "" {
+			v = `"" (the default: 3 Allreduces an iteration)`
+		}
+		vs = append(vs, v)
+	}
+	return strings.Join(vs, ", ")
+}
+
 // oneSided tells whether an application method uses one-sided MPI, which
 // has no native version and no recorded schedule (the recorder sees
 // messages, not RMA).
@@ -115,7 +129,7 @@ func (s *AppSweep) Check(sc *Scenario, src Source) error {
 	case !ok:
 		return bad("app", s.App, "cg, qr, matmul, globalsum, halo")
 	case !slices.Contains(variants, s.Variant):
-		return bad("variant", s.Variant, strings.Join(variants, ", "))
+		return bad("variant", s.Variant, VariantsText(s.App))
 	case len(s.Procs) == 0:
 		return bad("procs", "[]", "one or more rank counts")
 	case len(s.Sizes) == 0:

@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"nocsim/scenarios"
 )
 
 func TestAppEveryApplication(t *testing.T) {
@@ -169,5 +172,39 @@ func TestAppThesisVariants(t *testing.T) {
 		"--sizes", "10", "--grid", "2x3", "--quiet")
 	if code != 0 || strings.Count(out, "true") != 2 {
 		t.Errorf("qr thesis on 2x3: exit %d, %s %s", code, out, stderr)
+	}
+}
+
+// A bad --variant is refused with a message that names every variant of
+// the application, CG's unnamed default as "" (not "allowed , thesis"), in
+// a flag as in a scenario file.
+func TestAppBadVariantNamesEveryVariant(t *testing.T) {
+	dir := t.TempDir()
+	for app, variants := range scenarios.Apps {
+		file := filepath.Join(dir, app+".toml")
+		toml := fmt.Sprintf("[network]\nmesh = \"4x4\"\n[workload]\nkind = \"app\"\napp = %q\nvariant = \"nope\"\n", app)
+		if err := os.WriteFile(file, []byte(toml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range [][]string{{"app", "--quiet", "--app", app, "--variant", "nope"}, {"validate", file}} {
+			code, out, stderr := nocsim(t, args...)
+			msg := strings.TrimSuffix(stderr, "\n")
+			if code != 2 || out != "" || strings.Contains(msg, "\n") || !strings.Contains(msg, "nope: allowed ") {
+				t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and one line \"... = nope: allowed ...\"", args, code, out, stderr)
+				continue
+			}
+			allowed := msg[strings.Index(msg, "allowed "):]
+			if strings.Contains(allowed, "allowed ,") || strings.Contains(allowed, ", ,") {
+				t.Errorf("%v: an empty name in the list: %q", args, msg)
+			}
+			for _, v := range variants {
+				if v == "" {
+					v = `""`
+				}
+				if !strings.Contains(allowed, v) {
+					t.Errorf("%v: %q does not name variant %s", args, msg, v)
+				}
+			}
+		}
 	}
 }
