@@ -23,7 +23,7 @@ func collCommand() *cli.Command {
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "config", Usage: "scenario TOML file; flags override its keys"},
 		&cli.StringFlag{Name: "op", Usage: "operation: " + strings.Join(scenarios.CollOps, ", "), Value: "bcast"},
-		&cli.StringFlag{Name: "algs", Usage: "algorithms, comma-separated (auto = the configured default for the size)", Value: "auto"},
+		&cli.StringFlag{Name: "algs", Usage: "algorithms, comma-separated (auto = the one the [mpi] keys choose for the size)", Value: "auto"},
 		&cli.StringFlag{Name: "procs", Usage: "rank counts, comma-separated (default: every tile)"},
 		&cli.StringFlag{Name: "sizes", Usage: "bytes per rank, comma-separated (see docs/commands/coll.md for each operation)", Value: "8,1024,65536"},
 		&cli.IntFlag{Name: "root", Usage: "root rank of rooted operations", Value: 0},
