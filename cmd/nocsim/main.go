@@ -8,6 +8,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -43,7 +46,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 func newApp(stdout, stderr io.Writer) *cli.App {
-	return &cli.App{
+	app := &cli.App{
 		Name:      "nocsim",
 		Usage:     "simulate message passing on the SCMP network-on-chip",
 		UsageText: "nocsim [--quiet]                 run the embedded default scenario (the main job)\nnocsim COMMAND [flags] [args]    one of the commands below; nocsim help COMMAND lists its flags\n\nEvery command and flag: docs/commands/README.md",
@@ -71,6 +74,88 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError:   func(_ *cli.Context, err error, _ bool) error { return usageErr("%v (see nocsim help)", err) },
 	}
+	checkArgsFirst("nocsim", app.Commands)
+	return app
+}
+
+// positionalArgs names the arguments of the commands that take some and
+// leave trailing flags unparsed. urfave/cli stops parsing flags at the
+// first argument, so "run FILE -q" would hand "-q" over as a second file.
+// (goal run and goal compare parse flags after their FILE themselves.)
+var positionalArgs = map[string]string{"run": "FILE", "validate": "FILE", "sweep": "FILE", "sweep merge": "SHARD_DIR..."}
+
+// checkArgsFirst wraps the action of every command (and subcommand) with
+// a check of its arguments that runs before the command's own: a flag
+// after a positional argument is refused with the command line that works,
+// and, for a command without arguments, a lone "true" or "false" (a
+// boolean flag given its value with a space: --preempt-threads false) is
+// explained.
+func checkArgsFirst(prefix string, cs []*cli.Command) {
+	for _, cmd := range cs {
+		path := strings.TrimPrefix(prefix+" "+cmd.Name, "nocsim ")
+		checkArgsFirst(prefix+" "+cmd.Name, cmd.Subcommands)
+		if cmd.Action == nil {
+			continue
+		}
+		action, argName := cmd.Action, positionalArgs[path]
+		cmd.Action = func(c *cli.Context) error {
+			if err := argsInOrder(c, path, argName); err != nil {
+				return err
+			}
+			return action(c)
+		}
+	}
+}
+
+// argsInOrder is checkArgsFirst's check for one command line.
+func argsInOrder(c *cli.Context, path, argName string) error {
+	args := c.Args().Slice()
+	if argName == "" {
+		if len(args) > 0 && (args[0] == "true" || args[0] == "false") {
+			return usageErr("%s: %q is not an argument: a boolean flag takes its value after =, as --flag=%s", path, args[0], args[0])
+		}
+		return nil
+	}
+	var flags, pos []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if len(a) < 2 || a[0] != '-' {
+			pos = append(pos, shellWord(a))
+			continue
+		}
+		name, _, withValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		f := commandFlag(c.Command, name)
+		if f == nil {
+			return usageErr("%s after %s: nocsim %s has no such flag (see nocsim %s --help)", a, argName, path, path)
+		}
+		flags = append(flags, shellWord(a))
+		if tv, ok := f.(cli.DocGenerationFlag); ok && tv.TakesValue() && !withValue && i+1 < len(args) {
+			i++
+			flags = append(flags, shellWord(args[i]))
+		}
+	}
+	if len(flags) == 0 {
+		return nil
+	}
+	return usageErr("flags go before %s: nocsim %s %s %s", argName, path, strings.Join(flags, " "), strings.Join(pos, " "))
+}
+
+// commandFlag is the command's flag of that name or alias, nil if none.
+func commandFlag(cmd *cli.Command, name string) cli.Flag {
+	for _, f := range cmd.Flags {
+		if slices.Contains(f.Names(), name) {
+			return f
+		}
+	}
+	return nil
+}
+
+// shellWord quotes an argument that the shell would split or expand.
+func shellWord(s string) string {
+	if s == "" || strings.ContainsAny(s, " \t\n'\"$`\\*?[]{}()<>|&;#~") {
+		return strconv.Quote(s)
+	}
+	return s
 }
 
 var versionFlag = &cli.BoolFlag{Name: "version", Usage: "print the nocsim version, the VCS revision it was built from and the Go version"}
