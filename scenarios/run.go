@@ -267,7 +267,7 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 		}
 		rows = ar
 		for _, r := range ar {
-			line := fmt.Sprintf("%s %s %s, P=%d, size %d: %d cycles, speedup %.2f, correct %v", r.App, r.Variant, r.Version, r.Procs, r.Size, r.Cycles, r.Speedup, r.Correct)
+			line := fmt.Sprintf("%s %s %s, P=%d, size %d: %d cycles, %s %.2f, correct %v", r.App, r.Variant, r.Version, r.Procs, r.Size, r.Cycles, r.SpeedupName(), r.Speedup, r.Correct)
 			if r.TierColumns != nil {
 				line += fmt.Sprintf("; LogGOPS tier %.0f cycles (%+.1f%%)", r.TierCycles, r.TierErrPct)
 			}

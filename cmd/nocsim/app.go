@@ -210,10 +210,12 @@ func writeAppTable(out io.Writer, rows []scenarios.AppRow) error {
 	hockney := rows[0].Hockney > 0
 	tier := slices.ContainsFunc(rows, func(r scenarios.AppRow) bool { return r.TierColumns != nil })
 	nz := slices.ContainsFunc(rows, func(r scenarios.AppRow) bool { return r.Nonzeros > 0 })
-	head := "app\tversion\tprocs\tsize\tcycles\ttime\tspeedup\tefficiency\tMPI/native\tcorrect\t"
+	// A weak-scaled application's figures are named for what they are.
+	sp, eff := rows[0].SpeedupName(), rows[0].EfficiencyName()
+	head := "app\tversion\tprocs\tsize\tcycles\ttime\t" + sp + "\t" + eff + "\tMPI/native\tcorrect\t"
 	units := fmt.Sprintf("\t\t\t\t\t(us)\t(vs P=%d)\t\t\t\t", rows[0].BaselineProcs)
 	if nz {
-		head = "app\tversion\tprocs\tnonzeros\tsize\tcycles\ttime\tspeedup\tefficiency\tMPI/native\tcorrect\t"
+		head = "app\tversion\tprocs\tnonzeros\tsize\tcycles\ttime\t" + sp + "\t" + eff + "\tMPI/native\tcorrect\t"
 		units = fmt.Sprintf("\t\t\t\t(unknowns)\t\t(us)\t(vs P=%d)\t\t\t\t", rows[0].BaselineProcs)
 	}
 	if hockney {

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -205,6 +206,62 @@ func TestAppBadVariantNamesEveryVariant(t *testing.T) {
 					t.Errorf("%v: %q does not name variant %s", args, msg, v)
 				}
 			}
+		}
+	}
+}
+
+// The global sum and the halo exchange keep the problem per rank fixed as
+// P grows (weak scaling): their rows report the scaled speedup
+// P x T(base)/T(P) and the weak-scaling efficiency T(base)/T(P), and the
+// table and JSON name them so; a strong-scaled application (matrix
+// multiply) keeps base x T(base)/T(P) and speedup / P.
+func TestAppWeakScalingNamed(t *testing.T) {
+	for _, c := range []struct {
+		app, variant, procs string
+		weak                bool
+	}{
+		{"globalsum", "serial", "1,4", true},
+		{"halo", "twosided", "2,4", true},
+		{"matmul", "1d", "1,4", false},
+	} {
+		base := []string{"app", "--quiet", "--mesh", "2x2", "--app", c.app, "--variant", c.variant, "--procs", c.procs, "--sizes", "16", "--versions", "mpi"}
+		code, out, stderr := nocsim(t, append(base, "--json")...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.app, code, stderr)
+		}
+		var rows []struct {
+			Procs         int
+			Cycles        float64
+			BaselineProcs int `json:"baseline_procs"`
+			Speedup       float64
+			Efficiency    float64
+			Weak          bool `json:"weak_scaling"`
+		}
+		if err := json.Unmarshal([]byte(out), &rows); err != nil {
+			t.Fatal(err)
+		}
+		if len(rows) != 2 || rows[0].Procs != rows[0].BaselineProcs {
+			t.Fatalf("%s: rows %+v", c.app, rows)
+		}
+		b := rows[0]
+		for _, r := range rows {
+			scale := float64(b.Procs)
+			if c.weak {
+				scale = float64(r.Procs)
+			}
+			sp := scale * b.Cycles / r.Cycles
+			if r.Weak != c.weak || math.Abs(r.Speedup-sp) > 1e-12*sp || math.Abs(r.Efficiency-sp/float64(r.Procs)) > 1e-12 {
+				t.Errorf("%s P=%d: weak %v, speedup %v, efficiency %v; want weak %v, %v and %v", c.app, r.Procs, r.Weak, r.Speedup, r.Efficiency, c.weak, sp, sp/float64(r.Procs))
+			}
+		}
+		code, out, stderr = nocsim(t, base...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.app, code, stderr)
+		}
+		head := strings.SplitN(out, "\n", 2)[0]
+		named := strings.Contains(head, "scaled speedup") && strings.Contains(head, "weak-scaling efficiency")
+		if named != c.weak || !strings.Contains(head, "speedup") || !strings.Contains(head, "efficiency") {
+			t.Errorf("%s: header %q (weak scaling %v)", c.app, head, c.weak)
 		}
 	}
 }
