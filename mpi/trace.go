@@ -52,6 +52,22 @@ type jsonEvent struct {
 // EnableTrace starts recording; call it before Launch.
 func (w *World) EnableTrace() { w.trace = &tracer{sends: map[uint64]des.Time{}} }
 
+// TraceTo is the configuration with tracing on: a world made from it
+// records a Chrome trace from the start and, when its Run succeeds, adds
+// it to s as run name at order. Code that builds its own world (each
+// application) is so traced without a hook of its own.
+func (c Config) TraceTo(s *TraceSet, order int, name string) Config {
+	c.trace = &traceTarget{set: s, order: order, name: name}
+	return c
+}
+
+// traceTarget is where a traced world's events go.
+type traceTarget struct {
+	set   *TraceSet
+	order int
+	name  string
+}
+
 func (w *World) traceCall(r *Rank, name string, start, end des.Time) {
 	if w.trace == nil {
 		return

@@ -355,7 +355,17 @@ func (s *AppSweep) Run(sc *Scenario, opt RunOptions) ([]AppRow, error) {
 				}
 			}
 		}
-		res, err := s.runOne(sc, j.variant, j.version, j.distribute, j.p, j.n, rec)
+		run := sc
+		if opt.Trace != nil {
+			name := fmt.Sprintf("%s, P=%d, size %d", strings.Join(slices.DeleteFunc([]string{s.App, j.variant, j.version}, func(x string) bool { return x == "" }), " "), j.p, j.n)
+			if j.distribute != "" {
+				name += ", " + j.distribute
+			}
+			traced := *sc
+			traced.MPI = traced.MPI.TraceTo(opt.Trace, i, name)
+			run = &traced
+		}
+		res, err := s.runOne(run, j.variant, j.version, j.distribute, j.p, j.n, rec)
 		if err != nil {
 			errs[i] = fmt.Errorf("%s %s, P=%d, size %d: %w", s.App, j.version, j.p, j.n, err)
 			return errs[i]
