@@ -339,7 +339,7 @@ func TestWriteNocTable(t *testing.T) {
 	}
 }
 
-// The footer says what its seconds are, the points' wall-clock times
+// The footer says what its seconds are, the runs' wall-clock times
 // summed (not "simulation time"), and its rates are the summed counts over
 // that sum.
 func TestWriteNocTableFooter(t *testing.T) {
@@ -351,7 +351,7 @@ func TestWriteNocTableFooter(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
 	got := lines[len(lines)-1]
-	want := "simulated 4500 cycles, 900 events, 1350 flit-hops in 1.75 s, the points' wall-clock times summed (points run in parallel): " +
+	want := "simulated 4500 cycles, 900 events, 1350 flit-hops in 1.75 s, the runs' wall-clock times summed (runs go in parallel): " +
 		fmt.Sprintf("%.0f cycles/s, %.0f events/s, %.0f flit-hops/s", 4500/1.75, 900/1.75, 1350/1.75)
 	if got != want {
 		t.Errorf("footer\n%s\nwant\n%s", got, want)

@@ -28,7 +28,8 @@ func TestFlagsAfterArgumentsSayFlagsGoFirst(t *testing.T) {
 		{[]string{"sweep", "merge", "a", "b", "--out", out}, "flags go before SHARD_DIR...: nocsim sweep merge --out " + out + " a b", true},
 		{[]string{"validate", scenario, "-q"}, "-q after FILE: nocsim validate has no such flag (see nocsim validate --help)", false},
 		{[]string{"run", scenario, "--nosuch"}, "--nosuch after FILE: nocsim run has no such flag (see nocsim run --help)", false},
-		{[]string{"pingpong", "--preempt-threads", "false"}, `pingpong: "false" is not an argument: a boolean flag takes its value after =, as --flag=false`, false},
+		{[]string{"pingpong", "--preempt-threads", "false"}, "--preempt-threads false: a boolean flag takes its value after =: allowed --preempt-threads (true), --preempt-threads=true or --preempt-threads=false (nocsim pingpong takes no arguments)", false},
+		{[]string{"noc", "--json", "yes"}, "--json yes: a boolean flag takes its value after =: allowed --json (true), --json=true or --json=false (nocsim noc takes no arguments)", false},
 	} {
 		code, stdout, stderr := nocsim(t, c.args...)
 		if code != 2 || stdout != "" || stderr != "nocsim: "+c.want+"\n" {

@@ -30,7 +30,7 @@ func main() {
 
 func run(args []string, stdout, stderr io.Writer) int {
 	app := newApp(stdout, stderr)
-	app.Metadata = map[string]any{provenanceKey: scenarios.BuildProvenance(version, args)}
+	app.Metadata = map[string]any{provenanceKey: scenarios.BuildProvenance(version, args), argsKey: args}
 	err := app.Run(args)
 	if err == nil {
 		return 0
@@ -87,8 +87,8 @@ var positionalArgs = map[string]string{"run": "FILE", "validate": "FILE", "sweep
 // checkArgsFirst wraps the action of every command (and subcommand) with
 // a check of its arguments that runs before the command's own: a flag
 // after a positional argument is refused with the command line that works,
-// and, for a command without arguments, a lone "true" or "false" (a
-// boolean flag given its value with a space: --preempt-threads false) is
+// and, for a command without arguments, an argument right after a
+// boolean flag (its value given with a space: --preempt-threads false) is
 // explained.
 func checkArgsFirst(prefix string, cs []*cli.Command) {
 	for _, cmd := range cs {
@@ -111,8 +111,8 @@ func checkArgsFirst(prefix string, cs []*cli.Command) {
 func argsInOrder(c *cli.Context, path, argName string) error {
 	args := c.Args().Slice()
 	if argName == "" {
-		if len(args) > 0 && (args[0] == "true" || args[0] == "false") {
-			return usageErr("%s: %q is not an argument: a boolean flag takes its value after =, as --flag=%s", path, args[0], args[0])
+		if len(args) > 0 {
+			return boolValueAfterSpace(c, path, args)
 		}
 		return nil
 	}
@@ -140,6 +140,24 @@ func argsInOrder(c *cli.Context, path, argName string) error {
 	return usageErr("flags go before %s: nocsim %s %s %s", argName, path, strings.Join(flags, " "), strings.Join(pos, " "))
 }
 
+// boolValueAfterSpace explains a command's first argument when a boolean
+// flag precedes it on the command line: "--preempt-threads false" set the
+// flag to true and left "false" as an argument. Otherwise the command's
+// own check of its arguments speaks.
+func boolValueAfterSpace(c *cli.Context, path string, args []string) error {
+	raw, _ := c.App.Metadata[argsKey].([]string)
+	i := len(raw) - len(args) - 1
+	if i < 0 || !slices.Equal(raw[i+1:], args) || !strings.HasPrefix(raw[i], "-") || strings.Contains(raw[i], "=") {
+		return nil
+	}
+	f := commandFlag(c.Command, strings.TrimLeft(raw[i], "-"))
+	if tv, ok := f.(cli.DocGenerationFlag); !ok || tv.TakesValue() {
+		return nil
+	}
+	return usageErr("%s %s: a boolean flag takes its value after =: allowed %s (true), %s=true or %s=false (nocsim %s takes no arguments)",
+		raw[i], args[0], raw[i], raw[i], raw[i], path)
+}
+
 // commandFlag is the command's flag of that name or alias, nil if none.
 func commandFlag(cmd *cli.Command, name string) cli.Flag {
 	for _, f := range cmd.Flags {
@@ -159,6 +177,10 @@ func shellWord(s string) string {
 }
 
 var versionFlag = &cli.BoolFlag{Name: "version", Usage: "print the nocsim version, the VCS revision it was built from and the Go version"}
+
+// argsKey holds, in the app's metadata, the command line as given, so that
+// an argument can be told apart by what precedes it (argsInOrder).
+const argsKey = "args"
 
 // provenanceKey holds, in the app's metadata, what meta.json records about
 // this build and command line.
