@@ -81,8 +81,11 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 // positionalArgs names the arguments of the commands that take some and
 // leave trailing flags unparsed. urfave/cli stops parsing flags at the
 // first argument, so "run FILE -q" would hand "-q" over as a second file.
-// (goal run and goal compare parse flags after their FILE themselves.)
 var positionalArgs = map[string]string{"run": "FILE", "validate": "FILE", "sweep": "FILE", "sweep merge": "SHARD_DIR..."}
+
+// ownArgs are the commands that take a FILE and parse the flags after it
+// themselves (goalFile): no check of theirs here.
+var ownArgs = []string{"goal run", "goal compare"}
 
 // checkArgsFirst wraps the action of every command (and subcommand) with
 // a check of its arguments that runs before the command's own: a flag
@@ -94,7 +97,7 @@ func checkArgsFirst(prefix string, cs []*cli.Command) {
 	for _, cmd := range cs {
 		path := strings.TrimPrefix(prefix+" "+cmd.Name, "nocsim ")
 		checkArgsFirst(prefix+" "+cmd.Name, cmd.Subcommands)
-		if cmd.Action == nil {
+		if cmd.Action == nil || slices.Contains(ownArgs, path) {
 			continue
 		}
 		action, argName := cmd.Action, positionalArgs[path]
