@@ -52,14 +52,14 @@ func explainWorkload(err error, src Source) error {
 func (sc *Scenario) CheckTrace() error {
 	w := sc.Workload
 	switch {
-	case w.Kind == "pingpong", w.Kind == "coll" && !sc.onTier(), w.Kind == "app" && slices.Contains(sc.appSweep().Versions, "mpi"):
+	case w.Kind == "pingpong", w.Kind == "coll" && !sc.onTier(), (w.Kind == "app" || w.Kind == "pairs") && slices.Contains(w.Versions, "mpi"):
 		return nil
 	case w.Kind == "coll":
 		return fmt.Errorf("[workload] tier = %s: the LogGOPS tier runs no chip to trace; allowed kind pingpong, coll on the chip, or app with MPI versions", w.Tier)
-	case w.Kind == "app":
+	case w.Kind == "app" || w.Kind == "pairs":
 		return fmt.Errorf("[workload] versions = %s: no MPI runs to trace; allowed with mpi among the versions", strings.Join(w.Versions, ","))
 	}
-	return fmt.Errorf("[workload] kind = %s: no MPI runs to trace; allowed kind pingpong, coll (on the chip) or app", w.Kind)
+	return fmt.Errorf("[workload] kind = %s: no MPI runs to trace; allowed kind pingpong, pairs, coll (on the chip) or app", w.Kind)
 }
 
 func (sc *Scenario) procsOrAll() []int {

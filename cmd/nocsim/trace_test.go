@@ -53,7 +53,7 @@ func readTrace(t *testing.T, path string) (names map[int]string, ranks map[int]m
 	return names, ranks
 }
 
-// coll, app and run write one Chrome trace of all their MPI runs: valid
+// coll, app, pairs and run write one Chrome trace of all their MPI runs: valid
 // JSON, a named process per run in the order of the rows, calls on every
 // rank's track; tracing changes no result.
 func TestTraceFromCollAppAndRun(t *testing.T) {
@@ -74,6 +74,8 @@ func TestTraceFromCollAppAndRun(t *testing.T) {
 			[]string{"cg mpi, P=2, size 16", "cg mpi, P=4, size 16"}, []int{2, 4}}, // the native runs have no MPI
 		{[]string{"app", "--mesh", "2x2", "--app", "halo", "--variant", "fence", "--procs", "4", "--sizes", "8", "--json"},
 			[]string{"halo fence mpi, P=4, size 8"}, []int{4}},
+		{[]string{"pairs", "--mesh", "2x2", "--pairs", "1,2", "--sizes", "16", "--json"},
+			[]string{"pairs mesh mpi, 1 pairs, 16 B", "pairs mesh mpi, 2 pairs, 16 B"}, []int{4, 4}}, // every rank joins the barrier
 		{[]string{"run", scenario}, []string{"allreduce auto, P=2, 8 B", "allreduce auto, P=4, 8 B"}, []int{2, 4}},
 	} {
 		path := filepath.Join(dir, c.args[0]+".json")
@@ -120,6 +122,7 @@ func TestTraceWithoutMPIRunsRefused(t *testing.T) {
 		{[]string{"app", "--mesh", "2x2", "--procs", "4", "--versions", "native", "--trace", trace}, "--versions = native"},
 		{[]string{"coll", "--tier", "loggops", "--L", "6", "--o", "2", "--g", "4", "--procs", "8", "--trace", trace}, "--tier loggops"},
 		{[]string{"run", "--trace", trace, noc}, "kind = noc"},
+		{[]string{"pairs", "--mesh", "2x2", "--versions", "native", "--trace", trace}, "--versions = native"},
 	} {
 		code, out, stderr := nocsim(t, c.args...)
 		if msg := strings.TrimSuffix(stderr, "\n"); code != 2 || out != "" || strings.Contains(msg, "\n") || !strings.Contains(msg, "--trace") || !strings.Contains(msg, c.want) {
