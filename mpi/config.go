@@ -46,6 +46,10 @@ type Config struct {
 	OptimalL float64 `toml:"optimal_L"`
 	OptimalO float64 `toml:"optimal_o"`
 	OptimalG float64 `toml:"optimal_g"`
+
+	// trace, when set, makes NewWorld record a Chrome trace and Run hand
+	// it over (TraceTo); not a key.
+	trace *traceTarget
 }
 
 // DefaultConfig runs the thesis's protocol on every tile (Procs 0 means

@@ -53,6 +53,9 @@ func NewWorld(m *endpoint.Machine, cfg Config) (*World, error) {
 		cfg.Procs = len(m.Nodes)
 	}
 	w := &World{M: m, Cfg: cfg, nextCtx: firstFreeContext, collArgs: map[collKey]collCall{}}
+	if cfg.trace != nil {
+		w.EnableTrace()
+	}
 	w.h = handlers{
 		postSend:       m.Register("_MPI_Post_send", w.threadPostSend),
 		requestData:    m.Register("_MPI_Request_data", w.threadRequestData),
@@ -127,6 +130,9 @@ func (w *World) Run() error {
 	err := w.M.Run(-1)
 	if w.err != nil {
 		return w.err
+	}
+	if t := w.Cfg.trace; t != nil && err == nil {
+		t.set.Add(t.order, t.name, w)
 	}
 	var dl *endpoint.DeadlockError
 	if errors.As(err, &dl) {

@@ -16,8 +16,8 @@ import (
 // it counts as that many ranks' worth of speed.
 // params names the parameters file the Hockney lines come from.
 func SpeedupChart(rows []AppRow, machine, params string) plots.Chart {
-	c := plots.Chart{Title: fmt.Sprintf("%s speedup (baseline: P=%d, same version; %s)", appName(rows), rows[0].BaselineProcs, machine),
-		XLabel: "ranks (P, log scale)", YLabel: "speedup (baseline P x T(baseline) / T(P), log scale)", LogX: true, LogY: true,
+	c := plots.Chart{Title: fmt.Sprintf("%s %s (baseline: P=%d, same version; %s)", appName(rows), rows[0].SpeedupName(), rows[0].BaselineProcs, machine),
+		XLabel: "ranks (P, log scale)", YLabel: fmt.Sprintf("%s (%s, log scale)", rows[0].SpeedupName(), rows[0].SpeedupFormula()), LogX: true, LogY: true,
 		Series: seriesByVersion(rows, func(r AppRow) float64 { return r.Speedup })}
 	label := rowLabel(rows)
 	var ideal plots.Series
@@ -63,8 +63,8 @@ func SpeedupChart(rows []AppRow, machine, params string) plots.Chart {
 // EfficiencyChart draws parallel efficiency (speedup / P) against P per
 // version and size; the baseline is the same as SpeedupChart's.
 func EfficiencyChart(rows []AppRow, machine string) plots.Chart {
-	return plots.Chart{Title: fmt.Sprintf("%s efficiency (baseline: P=%d, same version; %s)", appName(rows), rows[0].BaselineProcs, machine),
-		XLabel: "ranks (P, log scale)", YLabel: "efficiency (speedup / P)", LogX: true,
+	return plots.Chart{Title: fmt.Sprintf("%s %s (baseline: P=%d, same version; %s)", appName(rows), rows[0].EfficiencyName(), rows[0].BaselineProcs, machine),
+		XLabel: "ranks (P, log scale)", YLabel: fmt.Sprintf("%s (%s)", rows[0].EfficiencyName(), rows[0].EfficiencyFormula()), LogX: true,
 		Series: seriesByVersion(rows, func(r AppRow) float64 { return r.Efficiency })}
 }
 

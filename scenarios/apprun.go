@@ -20,6 +20,60 @@ var Apps = map[string][]string{
 	"halo":      {"compare", "twosided", "fence", "pscw"},
 }
 
+// VariantsText lists an application's variants for an error message,
+// naming CG's default variant, whose name is empty, as "" with what it is
+// (a bare join would read "allowed , thesis").
+func VariantsText(app string) string {
+	var vs []string
+	for _, v := range Apps[app] {
+		if v == "" {
+			v = `"" (the default: 3 Allreduces an iteration)`
+		}
+		vs = append(vs, v)
+	}
+	return strings.Join(vs, ", ")
+}
+
+// WeakScaled tells whether an application's size is per rank, so that its
+// problem grows with P (weak scaling): the global sum's vector length
+// (every rank holds a vector of that length) and the halo exchange's row
+// length (every rank owns the same number of rows). Their speedup is the
+// scaled speedup, their efficiency the weak-scaling efficiency.
+func WeakScaled(app string) bool { return app == "globalsum" || app == "halo" }
+
+// SpeedupName names what Speedup holds: "speedup", or "scaled speedup" for
+// a weak-scaled application.
+func (r AppRow) SpeedupName() string {
+	if r.WeakScaling {
+		return "scaled speedup"
+	}
+	return "speedup"
+}
+
+// SpeedupFormula is Speedup's definition, for chart axes.
+func (r AppRow) SpeedupFormula() string {
+	if r.WeakScaling {
+		return "P x T(baseline) / T(P), the problem per rank fixed"
+	}
+	return "baseline P x T(baseline) / T(P)"
+}
+
+// EfficiencyName names what Efficiency holds.
+func (r AppRow) EfficiencyName() string {
+	if r.WeakScaling {
+		return "weak-scaling efficiency"
+	}
+	return "efficiency"
+}
+
+// EfficiencyFormula is Efficiency's definition, for chart axes.
+func (r AppRow) EfficiencyFormula() string {
+	if r.WeakScaling {
+		return "T(baseline) / T(P)"
+	}
+	return "speedup / P"
+}
+
 // oneSided tells whether an application method uses one-sided MPI, which
 // has no native version and no recorded schedule (the recorder sees
 // messages, not RMA).
@@ -75,8 +129,12 @@ type AppSweep struct {
 }
 
 // AppRow is one run. Speedup is against the same version and size at the
-// smallest P of the sweep (the baseline, stated in BaselineProcs);
-// MPIOverNative is the MPI version's time over the native one's at the
+// smallest P of the sweep (the baseline, stated in BaselineProcs): for an
+// application whose size is the whole problem (strong scaling) it is
+// baseline P x T(baseline) / T(P), efficiency that over P; for one whose
+// size is per rank (WeakScaled: the problem grows with P) it is the scaled
+// speedup P x T(baseline) / T(P), efficiency the weak-scaling efficiency
+// T(baseline) / T(P), and WeakScaling says so. MPIOverNative is the MPI version's time over the native one's at the
 // same P and size, the layout of thesis tables 5.1 and 5.2.
 type AppRow struct {
 	App           string  `json:"app"`
@@ -93,6 +151,7 @@ type AppRow struct {
 	BaselineProcs int     `json:"baseline_procs"`
 	Speedup       float64 `json:"speedup"`
 	Efficiency    float64 `json:"efficiency"`
+	WeakScaling   bool    `json:"weak_scaling"` // Speedup and Efficiency are scaled speedup and weak-scaling efficiency
 	MPIOverNative float64 `json:"mpi_over_native,omitempty"`
 	Hockney       float64 `json:"hockney_cycles,omitempty"` // matmul with parameters: the slides' prediction
 	// Scaling is, for matmul with parameters, the slides' scalability
@@ -115,7 +174,7 @@ func (s *AppSweep) Check(sc *Scenario, src Source) error {
 	case !ok:
 		return bad("app", s.App, "cg, qr, matmul, globalsum, halo")
 	case !slices.Contains(variants, s.Variant):
-		return bad("variant", s.Variant, strings.Join(variants, ", "))
+		return bad("variant", s.Variant, VariantsText(s.App))
 	case len(s.Procs) == 0:
 		return bad("procs", "[]", "one or more rank counts")
 	case len(s.Sizes) == 0:
@@ -296,7 +355,17 @@ func (s *AppSweep) Run(sc *Scenario, opt RunOptions) ([]AppRow, error) {
 				}
 			}
 		}
-		res, err := s.runOne(sc, j.variant, j.version, j.distribute, j.p, j.n, rec)
+		run := sc
+		if opt.Trace != nil {
+			name := fmt.Sprintf("%s, P=%d, size %d", strings.Join(slices.DeleteFunc([]string{s.App, j.variant, j.version}, func(x string) bool { return x == "" }), " "), j.p, j.n)
+			if j.distribute != "" {
+				name += ", " + j.distribute
+			}
+			traced := *sc
+			traced.MPI = traced.MPI.TraceTo(opt.Trace, i, name)
+			run = &traced
+		}
+		res, err := s.runOne(run, j.variant, j.version, j.distribute, j.p, j.n, rec)
 		if err != nil {
 			errs[i] = fmt.Errorf("%s %s, P=%d, size %d: %w", s.App, j.version, j.p, j.n, err)
 			return errs[i]
@@ -344,8 +413,16 @@ func (s *AppSweep) Run(sc *Scenario, opt RunOptions) ([]AppRow, error) {
 	for i := range rows {
 		r := &rows[i]
 		r.BaselineProcs = base
+		r.WeakScaling = WeakScaled(r.App)
 		if b := find(r.Variant, r.Version, r.Distribute, base, r.Size); b != nil && r.Cycles > 0 {
-			r.Speedup = float64(base) * float64(b.Cycles) / float64(r.Cycles)
+			// Strong: the baseline counts as base ranks' worth of speed.
+			// Weak: P ranks do P/base times the baseline's work, so the
+			// baseline's time stands for base ranks' worth at every P.
+			scale := float64(base)
+			if r.WeakScaling {
+				scale = float64(r.Procs)
+			}
+			r.Speedup = scale * float64(b.Cycles) / float64(r.Cycles)
 			r.Efficiency = r.Speedup / float64(r.Procs)
 		}
 		if r.Version == "mpi" {

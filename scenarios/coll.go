@@ -144,7 +144,13 @@ func (s *CollSweep) Run(sc *Scenario, opt RunOptions) ([]CollRow, error) {
 			point := collPoint(j.alg, j.procs, j.sz)
 			rec = func(t *mpi.Trace) { opt.Record(point, t) }
 		}
-		rows[i], errs[i] = s.runOne(sc, j.alg, j.procs, j.sz, rec)
+		run := sc
+		if opt.Trace != nil {
+			traced := *sc
+			traced.MPI = traced.MPI.TraceTo(opt.Trace, i, fmt.Sprintf("%s %s, P=%d, %d B", s.Op, j.alg, j.procs, j.sz))
+			run = &traced
+		}
+		rows[i], errs[i] = s.runOne(run, j.alg, j.procs, j.sz, rec)
 		return errs[i]
 	})
 	for _, e := range errs {

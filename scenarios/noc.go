@@ -135,6 +135,9 @@ type RunOptions struct {
 	// Speed, when set, makes Scenario.Run measure its speed from the
 	// meter's start and write it into meta.json and Summary.Speed.
 	Speed *SpeedMeter
+	// Trace, when set, gets a Chrome trace of every flit-level MPI run,
+	// one process per point in point order (coll, app, pingpong).
+	Trace *mpi.TraceSet
 }
 
 // RunNoc simulates every point, in parallel across points (never inside

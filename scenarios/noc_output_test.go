@@ -338,3 +338,22 @@ func TestWriteNocTable(t *testing.T) {
 		t.Error("saturation reason not shown")
 	}
 }
+
+// The footer says what its seconds are, the runs' wall-clock times
+// summed (not "simulation time"), and its rates are the summed counts over
+// that sum.
+func TestWriteNocTableFooter(t *testing.T) {
+	rows := []scenarios.NocRow{{Traffic: "uniform", Cycles: 3000, Events: 600, FlitHops: 900, WallSeconds: 1.25},
+		{Traffic: "uniform", Cycles: 1500, Events: 300, FlitHops: 450, WallSeconds: 0.5}}
+	var b bytes.Buffer
+	if err := scenarios.WriteNocTable(&b, rows); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	got := lines[len(lines)-1]
+	want := "simulated 4500 cycles, 900 events, 1350 flit-hops in 1.75 s, the runs' wall-clock times summed (runs go in parallel): " +
+		fmt.Sprintf("%.0f cycles/s, %.0f events/s, %.0f flit-hops/s", 4500/1.75, 900/1.75, 1350/1.75)
+	if got != want {
+		t.Errorf("footer\n%s\nwant\n%s", got, want)
+	}
+}

@@ -255,7 +255,13 @@ func (p *Pairs) Run(sc *Scenario, opt RunOptions) ([]PairsRow, error) {
 		if j.version == "native" {
 			pt, errs[i] = p.runNative(j.sc, procs, j.pairs, j.sz)
 		} else {
-			pt, errs[i] = p.runMPI(j.sc, procs, j.pairs, j.sz)
+			run := j.sc
+			if opt.Trace != nil { // a process per point (cmd --trace)
+				traced := *j.sc
+				traced.MPI = traced.MPI.TraceTo(opt.Trace, i, fmt.Sprintf("pairs %s mpi, %d pairs, %d B", j.sc.Network.TopologyName(), j.pairs, j.sz))
+				run = &traced
+			}
+			pt, errs[i] = p.runMPI(run, procs, j.pairs, j.sz)
 		}
 		if errs[i] != nil {
 			errs[i] = fmt.Errorf("pairs %s %s, %d pairs, %d bytes: %w", j.sc.Network.TopologyName(), j.version, j.pairs, j.sz, errs[i])

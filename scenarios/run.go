@@ -46,6 +46,22 @@ func explainWorkload(err error, src Source) error {
 	return err
 }
 
+// CheckTrace tells whether the workload's runs can be traced (RunOptions.
+// Trace): its MPI runs on the flit-level chip. A workload without any is
+// refused, so that a trace is never silently empty.
+func (sc *Scenario) CheckTrace() error {
+	w := sc.Workload
+	switch {
+	case w.Kind == "pingpong", w.Kind == "coll" && !sc.onTier(), (w.Kind == "app" || w.Kind == "pairs") && slices.Contains(w.Versions, "mpi"):
+		return nil
+	case w.Kind == "coll":
+		return fmt.Errorf("[workload] tier = %s: the LogGOPS tier runs no chip to trace; allowed kind pingpong, coll on the chip, or app with MPI versions", w.Tier)
+	case w.Kind == "app" || w.Kind == "pairs":
+		return fmt.Errorf("[workload] versions = %s: no MPI runs to trace; allowed with mpi among the versions", strings.Join(w.Versions, ","))
+	}
+	return fmt.Errorf("[workload] kind = %s: no MPI runs to trace; allowed kind pingpong, pairs, coll (on the chip) or app", w.Kind)
+}
+
 func (sc *Scenario) procsOrAll() []int {
 	if len(sc.Workload.Procs) > 0 {
 		return sc.Workload.Procs
@@ -200,7 +216,13 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 		if rec != nil {
 			pp.Record = func(w *mpi.World) { rec.Record("pingpong", w.Trace()) }
 		}
-		pr, _, err := pp.Run(sc)
+		ppsc := sc
+		if opt.Trace != nil {
+			traced := *sc
+			traced.MPI = traced.MPI.TraceTo(opt.Trace, 0, fmt.Sprintf("pingpong %d -> %d", pp.From, pp.To))
+			ppsc = &traced
+		}
+		pr, _, err := pp.Run(ppsc)
 		if err != nil {
 			return sum, err
 		}
@@ -267,7 +289,7 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 		}
 		rows = ar
 		for _, r := range ar {
-			line := fmt.Sprintf("%s %s %s, P=%d, size %d: %d cycles, speedup %.2f, correct %v", r.App, r.Variant, r.Version, r.Procs, r.Size, r.Cycles, r.Speedup, r.Correct)
+			line := fmt.Sprintf("%s %s %s, P=%d, size %d: %d cycles, %s %.2f, correct %v", r.App, r.Variant, r.Version, r.Procs, r.Size, r.Cycles, r.SpeedupName(), r.Speedup, r.Correct)
 			if r.TierColumns != nil {
 				line += fmt.Sprintf("; LogGOPS tier %.0f cycles (%+.1f%%)", r.TierCycles, r.TierErrPct)
 			}

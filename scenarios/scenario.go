@@ -109,7 +109,7 @@ func NetworkKeys() []router.Key {
 		{Name: "topology", Unit: "name", Default: TopoMesh, Allowed: strings.Join(TopologyNames, ", "),
 			Doc: "how the W*H tiles are joined: a 2D mesh, a bidirectional ring (shorter way, ties clockwise), a unidirectional ring, or one shared bus; on a ring or bus node i is the i-th station"},
 		{Name: "preset", Unit: "name", Default: router.PresetSCMP, Allowed: strings.Join(router.PresetNames, ", "),
-			Doc: "router settings the other keys start from: scmp (SCMP-like) or booksim (BookSim2's default router); keys set explicitly win"},
+			Doc: "router settings the other keys start from: scmp (SCMP-like) or booksim (the router BookSim2 builds when its configuration sets nothing); keys set explicitly win"},
 	}
 	keys = append(keys, router.Keys...)
 	for _, k := range endpoint.Keys {

@@ -66,7 +66,7 @@ var WorkloadKeys = []router.Key{
 	{Name: "procs", Unit: "ranks", Default: "every tile", Allowed: "1..W*H each", Doc: "coll and app: rank counts"},
 	{Name: "root", Unit: "rank", Default: "0", Allowed: "0..P-1", Doc: "coll: root"},
 	{Name: "app", Unit: "name", Default: "cg", Allowed: "cg, qr, matmul, globalsum, halo", Doc: "app: the application"},
-	{Name: "variant", Unit: "name", Default: "the first", Allowed: "cg: thesis; qr: 1d, 2d, thesis; matmul: 1d, 2d; globalsum: serial, hypercube, breakeven, onesided, accumulate, rma; halo: compare, twosided, fence, pscw", Doc: "app: the variant (globalsum breakeven runs both methods and reports where the hypercube starts to win; globalsum rma and halo compare run every method, MPI only)"},
+	{Name: "variant", Unit: "name", Default: "the first", Allowed: "cg: \"\" (3 Allreduces an iteration), thesis; qr: 1d, 2d, thesis; matmul: 1d, 2d; globalsum: serial, hypercube, breakeven, onesided, accumulate, rma; halo: compare, twosided, fence, pscw", Doc: "app: the variant (globalsum breakeven runs both methods and reports where the hypercube starts to win; globalsum rma and halo compare run every method, MPI only)"},
 	{Name: "versions", Unit: "names", Default: "mpi, native", Allowed: "mpi, native", Doc: "app and pairs: versions"},
 	{Name: "app_seed", Unit: "integer", Default: "1", Allowed: ">= 0", Doc: "app: seed of the generated problem"},
 	{Name: "nonzeros", Unit: "bool", Default: "false", Allowed: "true, false (true with app cg only)", Doc: "app cg: sizes are nonzero counts (thesis table 5.1), each run with nonzeros/5 unknowns, as app --nonzeros"},

@@ -37,6 +37,7 @@ func appCommand() *cli.Command {
 		&cli.StringFlag{Name: "tier-plot", Usage: "with --params: draw simulated and LogGOPS-tier time against P, per size, to `FILE`"},
 		&cli.IntFlag{Name: "workers", Usage: "runs simulated in parallel (0 = one per core); results do not depend on it"},
 		&cli.StringFlag{Name: "goal-out", Usage: "record each MPI-version run's communication as a GOAL schedule to `FILE`; with several runs, one file per run, PN-NSIZE inserted before the extension (cg.goal -> cg-P4-N64.goal)"},
+		traceFlag,
 		quietFlag,
 	}
 	all := append(flags, keyFlags(machineSections, "procs")...)
@@ -103,6 +104,9 @@ func runApp(c *cli.Context) error {
 	if err := checkWorkers(c, "workers"); err != nil {
 		return err
 	}
+	if c.String("trace") != "" && !slices.Contains(sw.Versions, "mpi") {
+		return usageErr("--trace records the MPI version's runs: --versions = %s has no mpi", c.String("versions"))
+	}
 	if c.String("goal-out") != "" && !slices.Contains(sw.Versions, "mpi") {
 		return usageErr("--goal-out records the MPI version's runs: --versions = %s has no mpi", c.String("versions"))
 	}
@@ -131,7 +135,7 @@ func runApp(c *cli.Context) error {
 			return err
 		}
 	}
-	if err := checkOutputFlags(c, []string{"plot", "time-plot", "ratio-plot", "breakeven-plot", "goal-out", "tier-plot"}, nil); err != nil {
+	if err := checkOutputFlags(c, []string{"plot", "time-plot", "ratio-plot", "breakeven-plot", "goal-out", "tier-plot", "trace"}, nil); err != nil {
 		return err
 	}
 	if validateOnly {
@@ -141,6 +145,7 @@ func runApp(c *cli.Context) error {
 	defer job.stop()
 	opt := scenarios.RunOptions{Workers: c.Int("workers"), Progress: job.bar.update}
 	rec := goalRecording(c, &opt)
+	traces := traceSet(c, &opt)
 	rows, err := sw.Run(&sc, opt)
 	if err != nil {
 		// Every configuration was checked above: what fails now failed in
@@ -148,6 +153,9 @@ func runApp(c *cli.Context) error {
 		return runErr(err)
 	}
 	if err := writeGoalFiles(c, rec, c.String("goal-out")); err != nil {
+		return err
+	}
+	if err := writeTraceFile(c, traces); err != nil {
 		return err
 	}
 	var be []scenarios.BreakEven
@@ -217,10 +225,12 @@ func writeAppTable(out io.Writer, rows []scenarios.AppRow) error {
 	hockney := rows[0].Hockney > 0
 	tier := slices.ContainsFunc(rows, func(r scenarios.AppRow) bool { return r.TierColumns != nil })
 	nz := slices.ContainsFunc(rows, func(r scenarios.AppRow) bool { return r.Nonzeros > 0 })
-	head := "app\tversion\tprocs\tsize\tcycles\ttime\tspeedup\tefficiency\tMPI/native\tcorrect\t"
+	// A weak-scaled application's figures are named for what they are.
+	sp, eff := rows[0].SpeedupName(), rows[0].EfficiencyName()
+	head := "app\tversion\tprocs\tsize\tcycles\ttime\t" + sp + "\t" + eff + "\tMPI/native\tcorrect\t"
 	units := fmt.Sprintf("\t\t\t\t\t(us)\t(vs P=%d)\t\t\t\t", rows[0].BaselineProcs)
 	if nz {
-		head = "app\tversion\tprocs\tnonzeros\tsize\tcycles\ttime\tspeedup\tefficiency\tMPI/native\tcorrect\t"
+		head = "app\tversion\tprocs\tnonzeros\tsize\tcycles\ttime\t" + sp + "\t" + eff + "\tMPI/native\tcorrect\t"
 		units = fmt.Sprintf("\t\t\t\t(unknowns)\t\t(us)\t(vs P=%d)\t\t\t\t", rows[0].BaselineProcs)
 	}
 	if hockney {

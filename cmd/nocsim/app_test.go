@@ -3,9 +3,13 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"nocsim/scenarios"
 )
 
 func TestAppEveryApplication(t *testing.T) {
@@ -169,5 +173,95 @@ func TestAppThesisVariants(t *testing.T) {
 		"--sizes", "10", "--grid", "2x3", "--quiet")
 	if code != 0 || strings.Count(out, "true") != 2 {
 		t.Errorf("qr thesis on 2x3: exit %d, %s %s", code, out, stderr)
+	}
+}
+
+// A bad --variant is refused with a message that names every variant of
+// the application, CG's unnamed default as "" (not "allowed , thesis"), in
+// a flag as in a scenario file.
+func TestAppBadVariantNamesEveryVariant(t *testing.T) {
+	dir := t.TempDir()
+	for app, variants := range scenarios.Apps {
+		file := filepath.Join(dir, app+".toml")
+		toml := fmt.Sprintf("[network]\nmesh = \"4x4\"\n[workload]\nkind = \"app\"\napp = %q\nvariant = \"nope\"\n", app)
+		if err := os.WriteFile(file, []byte(toml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range [][]string{{"app", "--quiet", "--app", app, "--variant", "nope"}, {"validate", file}} {
+			code, out, stderr := nocsim(t, args...)
+			msg := strings.TrimSuffix(stderr, "\n")
+			if code != 2 || out != "" || strings.Contains(msg, "\n") || !strings.Contains(msg, "nope: allowed ") {
+				t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and one line \"... = nope: allowed ...\"", args, code, out, stderr)
+				continue
+			}
+			allowed := msg[strings.Index(msg, "allowed "):]
+			if strings.Contains(allowed, "allowed ,") || strings.Contains(allowed, ", ,") {
+				t.Errorf("%v: an empty name in the list: %q", args, msg)
+			}
+			for _, v := range variants {
+				if v == "" {
+					v = `""`
+				}
+				if !strings.Contains(allowed, v) {
+					t.Errorf("%v: %q does not name variant %s", args, msg, v)
+				}
+			}
+		}
+	}
+}
+
+// The global sum and the halo exchange keep the problem per rank fixed as
+// P grows (weak scaling): their rows report the scaled speedup
+// P x T(base)/T(P) and the weak-scaling efficiency T(base)/T(P), and the
+// table and JSON name them so; a strong-scaled application (matrix
+// multiply) keeps base x T(base)/T(P) and speedup / P.
+func TestAppWeakScalingNamed(t *testing.T) {
+	for _, c := range []struct {
+		app, variant, procs string
+		weak                bool
+	}{
+		{"globalsum", "serial", "1,4", true},
+		{"halo", "twosided", "2,4", true},
+		{"matmul", "1d", "1,4", false},
+	} {
+		base := []string{"app", "--quiet", "--mesh", "2x2", "--app", c.app, "--variant", c.variant, "--procs", c.procs, "--sizes", "16", "--versions", "mpi"}
+		code, out, stderr := nocsim(t, append(base, "--json")...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.app, code, stderr)
+		}
+		var rows []struct {
+			Procs         int
+			Cycles        float64
+			BaselineProcs int `json:"baseline_procs"`
+			Speedup       float64
+			Efficiency    float64
+			Weak          bool `json:"weak_scaling"`
+		}
+		if err := json.Unmarshal([]byte(out), &rows); err != nil {
+			t.Fatal(err)
+		}
+		if len(rows) != 2 || rows[0].Procs != rows[0].BaselineProcs {
+			t.Fatalf("%s: rows %+v", c.app, rows)
+		}
+		b := rows[0]
+		for _, r := range rows {
+			scale := float64(b.Procs)
+			if c.weak {
+				scale = float64(r.Procs)
+			}
+			sp := scale * b.Cycles / r.Cycles
+			if r.Weak != c.weak || math.Abs(r.Speedup-sp) > 1e-12*sp || math.Abs(r.Efficiency-sp/float64(r.Procs)) > 1e-12 {
+				t.Errorf("%s P=%d: weak %v, speedup %v, efficiency %v; want weak %v, %v and %v", c.app, r.Procs, r.Weak, r.Speedup, r.Efficiency, c.weak, sp, sp/float64(r.Procs))
+			}
+		}
+		code, out, stderr = nocsim(t, base...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.app, code, stderr)
+		}
+		head := strings.SplitN(out, "\n", 2)[0]
+		named := strings.Contains(head, "scaled speedup") && strings.Contains(head, "weak-scaling efficiency")
+		if named != c.weak || !strings.Contains(head, "speedup") || !strings.Contains(head, "efficiency") {
+			t.Errorf("%s: header %q (weak scaling %v)", c.app, head, c.weak)
+		}
 	}
 }

@@ -150,19 +150,19 @@ func predictCommand() *cli.Command {
 		Usage:     "LogGP prediction of a point-to-point message or a collective algorithm from fitted parameters",
 		UsageText: "nocsim predict --params params.toml --op bcast --alg binomial --procs 64 --size 1024",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "params", Usage: "parameters from `nocsim calibrate --out` (needed unless --optimal is given --L, --o and --g)"},
+			&cli.StringFlag{Name: "params", Usage: "parameters `FILE` from nocsim calibrate --out (needed unless --optimal is given --L, --o and --g)"},
 			&cli.StringFlag{Name: "model", Usage: "loggp, or hockney: fit the slides' t_s and t_e to a calibration (--csv measurements, else --params at its sizes) and predict p2p or pingpong", Value: "loggp"},
 			&cli.StringFlag{Name: "csv", Usage: "--model hockney: fit these measurements (nocsim calibrate --save-csv; the round trips, at --hops when given)"},
 			&cli.StringFlag{Name: "optimal", Usage: "print an optimal LogP schedule instead: bcast (Karp et al.'s time and tree for --procs), sum (most operands summed by --time) or gather (the flat gather to one root for --procs, its senders stalled by the capacity ceil(L/g))"},
-			&cli.Float64Flag{Name: "L", Usage: "LogP latency for --optimal, cycles (default: from --params at --size and --hops)"},
-			&cli.Float64Flag{Name: "o", Usage: "LogP overhead for --optimal, cycles (default: from --params, (o_s+o_r)/2)"},
-			&cli.Float64Flag{Name: "g", Usage: "LogP gap for --optimal, cycles (default: from --params)"},
+			&cli.Float64Flag{Name: "L", Usage: "LogP latency for --optimal, cycles", DefaultText: "from --params at --size and --hops"},
+			&cli.Float64Flag{Name: "o", Usage: "LogP overhead for --optimal, cycles", DefaultText: "from --params, (o_s+o_r)/2"},
+			&cli.Float64Flag{Name: "g", Usage: "LogP gap for --optimal, cycles", DefaultText: "from --params"},
 			&cli.Float64Flag{Name: "time", Usage: "cycles available to --optimal sum", Value: 100},
 			&cli.StringFlag{Name: "op", Usage: "p2p, pingpong, or a collective: " + strings.Join(scenarios.CollOps, ", "), Value: "p2p"},
 			&cli.StringFlag{Name: "alg", Usage: "collective algorithm (auto = the model's fastest)", Value: "auto"},
-			&cli.IntFlag{Name: "procs", Usage: "ranks (default: the parameters' P; needed for parameters fitted to a CSV)"},
+			&cli.IntFlag{Name: "procs", Usage: "ranks (needed for parameters fitted to a CSV)", DefaultText: "the parameters' P"},
 			&cli.IntFlag{Name: "size", Usage: "bytes (per rank, as for nocsim coll)", Value: 8},
-			&cli.Float64Flag{Name: "hops", Usage: "hops between two ranks for p2p and pingpong, and the average for collectives (default: the parameters' average; needed for parameters fitted to a CSV)"},
+			&cli.Float64Flag{Name: "hops", Usage: "hops between two ranks for p2p and pingpong, and the average for collectives (needed for parameters fitted to a CSV)", DefaultText: "the parameters' average"},
 			&cli.BoolFlag{Name: "json", Usage: "print predicted_cycles and the per-term breakdown as JSON"},
 			&cli.StringFlag{Name: "select", Usage: "print the model's choice of algorithm for --op at each of these sizes (bytes, comma-separated) and each --select-procs, with the predicted crossover sizes"},
 			&cli.StringFlag{Name: "select-procs", Usage: "rank counts for --select (default: the parameters' P)"},
@@ -173,6 +173,9 @@ func predictCommand() *cli.Command {
 }
 
 func runPredict(c *cli.Context) error {
+	if err := checkPredictOp(c); err != nil {
+		return err
+	}
 	switch m := c.String("model"); {
 	case m == "hockney":
 		if c.IsSet("optimal") {

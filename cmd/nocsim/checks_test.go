@@ -135,7 +135,7 @@ func TestSmallCasesExitTwo(t *testing.T) {
 		{[]string{"app", "--app", "matmul", "--procs", "4", "--sizes", "64", "--memory-words", "100"}, []string{"--sizes", "64", "memory_words"}},
 		{[]string{"app", "--app", "matmul", "--procs", "4", "--sizes", "10"}, []string{"--sizes", "10", "multiple"}},
 		{[]string{"predict", "--params", params, "--hops", "-5"}, []string{"--hops", "-5", "allowed"}},
-		{[]string{"predict", "--params", params, "--select", "8", "--select-procs", "0"}, []string{"--select-procs", "0", "allowed"}},
+		{[]string{"predict", "--params", params, "--op", "bcast", "--select", "8", "--select-procs", "0"}, []string{"--select-procs", "0", "allowed"}},
 		{[]string{"noc", "--traffic", "uniform", "--hotspot-fraction", "1.5"}, []string{"--hotspot-fraction", "1.5", "0..1"}},
 		{[]string{"noc", "--workers", "-1"}, []string{"--workers", "-1", "allowed"}},
 		{[]string{"noc", "--rates", "0"}, []string{"--rates", "0", "above 0"}},

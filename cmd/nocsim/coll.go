@@ -23,7 +23,7 @@ func collCommand() *cli.Command {
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "config", Usage: "scenario TOML file; flags override its keys"},
 		&cli.StringFlag{Name: "op", Usage: "operation: " + strings.Join(scenarios.CollOps, ", "), Value: "bcast"},
-		&cli.StringFlag{Name: "algs", Usage: "algorithms, comma-separated (auto = the configured default for the size)", Value: "auto"},
+		&cli.StringFlag{Name: "algs", Usage: "algorithms, comma-separated (auto = the one the [mpi] keys choose for the size)", Value: "auto"},
 		&cli.StringFlag{Name: "procs", Usage: "rank counts, comma-separated (default: every tile)"},
 		&cli.StringFlag{Name: "sizes", Usage: "bytes per rank, comma-separated (see docs/commands/coll.md for each operation)", Value: "8,1024,65536"},
 		&cli.IntFlag{Name: "root", Usage: "root rank of rooted operations", Value: 0},
@@ -33,6 +33,7 @@ func collCommand() *cli.Command {
 		&cli.IntFlag{Name: "workers", Usage: "runs simulated in parallel (0 = one per core); results do not depend on it"},
 		&cli.StringFlag{Name: "params", Usage: "LogGP parameters (nocsim calibrate --out): add the model's prediction and error to every run, and let auto pick the model's fastest algorithm"},
 		&cli.StringFlag{Name: "goal-out", Usage: "record each run's communication as a GOAL schedule to `FILE`; with several runs, one file per run, ALG-PN-SIZEB inserted before the extension (b.goal -> b-binomial-P16-1024B.goal)"},
+		traceFlag,
 		quietFlag,
 	}
 	flags = append(flags, tierFlags()...)
@@ -68,6 +69,9 @@ func runColl(c *cli.Context) error {
 	if tier, err := collTier(c); err != nil || tier == scenarios.TierLogGOPS {
 		if err != nil {
 			return err
+		}
+		if c.IsSet("trace") {
+			return usageErr("--trace = %q: not with --tier %s, which runs no chip to trace; allowed with --tier chip", c.String("trace"), tier)
 		}
 		return runCollTier(c)
 	}
@@ -128,7 +132,7 @@ func runColl(c *cli.Context) error {
 			}
 		}
 	}
-	if err := checkOutputFlags(c, []string{"plot", "goal-out"}, nil); err != nil {
+	if err := checkOutputFlags(c, []string{"plot", "goal-out", "trace"}, nil); err != nil {
 		return err
 	}
 	if validateOnly {
@@ -138,11 +142,15 @@ func runColl(c *cli.Context) error {
 	defer job.stop()
 	opt := scenarios.RunOptions{Workers: c.Int("workers"), Progress: job.bar.update}
 	rec := goalRecording(c, &opt)
+	traces := traceSet(c, &opt)
 	rows, err := sw.Run(&sc, opt)
 	if err != nil {
 		return runErr(err)
 	}
 	if err := writeGoalFiles(c, rec, c.String("goal-out")); err != nil {
+		return err
+	}
+	if err := writeTraceFile(c, traces); err != nil {
 		return err
 	}
 	if sw.Params != nil {

@@ -33,15 +33,42 @@ func keyFlags(sections []string, except ...string) []cli.Flag {
 			if slices.Contains(except, k.Name) {
 				continue
 			}
-			fs = append(fs, &cli.StringFlag{
-				Name:     flagName(k.Name),
-				Usage:    fmt.Sprintf("%s (%s; default %s; allowed %s)", k.Doc, k.Unit, k.Default, k.Allowed),
-				Category: s.Name,
-			})
+			usage := fmt.Sprintf("%s (%s; default %s; allowed %s)", k.Doc, k.Unit, k.Default, k.Allowed)
+			if k.Unit == "bool" {
+				fs = append(fs, &boolKeyFlag{&cli.GenericFlag{Name: flagName(k.Name), Usage: usage, Category: s.Name, Value: &boolKeyValue{}}})
+				continue
+			}
+			fs = append(fs, &cli.StringFlag{Name: flagName(k.Name), Usage: usage, Category: s.Name})
 		}
 	}
 	return fs
 }
+
+// boolKeyFlag is the flag of a boolean configuration key: given bare
+// (--preempt-threads) it means true, as a boolean flag does, and
+// --preempt-threads=false turns the key off. Its value is kept as written
+// and checked by the key's own validation (Scenario.Set), so a wrong value
+// gets the key's one-line error, and, like every key flag, it is applied
+// only when given, over --config.
+type boolKeyFlag struct{ *cli.GenericFlag }
+
+// TakesValue is false: help prints the flag without a placeholder.
+func (f *boolKeyFlag) TakesValue() bool { return false }
+
+// GetDefaultText is empty: the usage states the key's default already.
+func (f *boolKeyFlag) GetDefaultText() string { return "" }
+
+// String renders the help line from this type's methods (the embedded
+// flag's String would use its own TakesValue and default text).
+func (f *boolKeyFlag) String() string { return cli.FlagStringer(f) }
+
+// boolKeyValue holds what was written. IsBoolFlag makes the flag package
+// accept the flag bare, setting "true".
+type boolKeyValue struct{ s string }
+
+func (v *boolKeyValue) Set(s string) error { v.s = s; return nil }
+func (v *boolKeyValue) String() string     { return v.s }
+func (v *boolKeyValue) IsBoolFlag() bool   { return true }
 
 // machineSections are the sections that describe the chip and its MPI.
 var machineSections = []string{"network", "node", "mpi"}

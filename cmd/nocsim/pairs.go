@@ -32,6 +32,7 @@ func pairsCommand() *cli.Command {
 		&cli.StringFlag{Name: "topologies", Usage: "run the study on each of these networks over the same tiles, comma-separated: mesh, ring, ring_uni, bus (default: the scenario's topology); --plot and --aggregate-plot then draw one file per topology, its name inserted before the extension"},
 		&cli.StringFlag{Name: "compare-plot", Usage: "draw bandwidth per pair at the largest size against the pair count, one series per topology (Radke's bus-against-ring contrast), to `FILE`; with both versions one file each"},
 		&cli.IntFlag{Name: "workers", Usage: "points simulated in parallel (0 = one per core); results do not depend on it"},
+		traceFlag,
 		quietFlag,
 	}
 	return &cli.Command{
@@ -151,7 +152,10 @@ func runPairs(c *cli.Context) error {
 			}
 		}
 	}
-	if err := checkOutputFlags(c, []string{"plot", "aggregate-plot", "compare-plot", "csv"}, nil); err != nil {
+	if c.String("trace") != "" && !slices.Contains(p.Versions, "mpi") {
+		return usageErr("--trace records the MPI version's runs: --versions = %s has no mpi", c.String("versions"))
+	}
+	if err := checkOutputFlags(c, []string{"plot", "aggregate-plot", "compare-plot", "csv", "trace"}, nil); err != nil {
 		return err
 	}
 	var rows []scenarios.PairsRow
@@ -166,9 +170,14 @@ func runPairs(c *cli.Context) error {
 	}
 	job := startJob(c, "pairs")
 	defer job.stop()
-	rows, err = p.Run(&sc, scenarios.RunOptions{Workers: c.Int("workers"), Progress: job.bar.update})
+	opt := scenarios.RunOptions{Workers: c.Int("workers"), Progress: job.bar.update}
+	traces := traceSet(c, &opt)
+	rows, err = p.Run(&sc, opt)
 	if err != nil {
 		return runErr(err)
+	}
+	if err := writeTraceFile(c, traces); err != nil {
+		return err
 	}
 	if c.Bool("json") {
 		err = scenarios.WriteJSON(c.App.Writer, rows)

@@ -18,7 +18,7 @@ func pingpongCommand() *cli.Command {
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "config", Usage: "scenario TOML file; flags override its keys"},
 		&cli.IntFlag{Name: "from", Usage: "sending rank", Value: 0},
-		&cli.IntFlag{Name: "to", Usage: "echoing rank (default: the last tile)", Value: -1},
+		&cli.IntFlag{Name: "to", Usage: "echoing rank", Value: -1, DefaultText: "the last tile"},
 		&cli.StringFlag{Name: "sizes", Usage: "message sizes in bytes, comma-separated", Value: "4,64,1024,65536"},
 		&cli.IntFlag{Name: "reps", Usage: "measured round trips per size, after one warm-up", Value: 3},
 		&cli.BoolFlag{Name: "json", Usage: "print a JSON array, one object per size"},

@@ -19,6 +19,7 @@ func runCommand() *cli.Command {
 		UsageText: "nocsim run scenarios/examples/cg-mpi-vs-native.toml",
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "workers", Usage: "runs simulated in parallel (0 = one per core); results do not depend on it"},
+			traceFlag,
 			quietFlag,
 		},
 		Action: func(c *cli.Context) error {
@@ -38,15 +39,28 @@ func runCommand() *cli.Command {
 				return usageErr("run %s: the file has a [sweep] (%d axes, reps %d); allowed: run it with `nocsim sweep %s`, or remove [sweep] to run its own settings once",
 					c.Args().First(), len(sc.Sweep.Axis), max(sc.Sweep.Reps, 1), c.Args().First())
 			}
+			if c.String("trace") != "" {
+				if err := sc.CheckTrace(); err != nil {
+					return usageErr("--trace = %q: %v", c.String("trace"), err)
+				}
+				if err := checkOutputFlags(c, []string{"trace"}, nil); err != nil {
+					return err
+				}
+			}
 			if validateOnly {
 				return nil
 			}
 			job := startJob(c, fmt.Sprintf("run %s (%s)", sc.Name, sc.Workload.Kind))
 			defer job.stop()
-			sum, err := sc.Run(src, provenance(c), scenarios.RunOptions{Workers: c.Int("workers"), Progress: job.bar.update, Speed: &job.speed})
+			opt := scenarios.RunOptions{Workers: c.Int("workers"), Progress: job.bar.update, Speed: &job.speed}
+			traces := traceSet(c, &opt)
+			sum, err := sc.Run(src, provenance(c), opt)
 			job.stop()
 			if err != nil {
 				return runErr(err)
+			}
+			if err := writeTraceFile(c, traces); err != nil {
+				return err
 			}
 			if sum.Speed != nil {
 				job.report(*sum.Speed)

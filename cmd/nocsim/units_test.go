@@ -35,6 +35,7 @@ var unitless = map[string]string{
 	"chosen_algorithm":  "an algorithm's name",
 	"protocol":          "a protocol's name",
 	"correct":           "a flag",
+	"weak_scaling":      "a flag: speedup and efficiency are the weak-scaling ones",
 	"error":             "text",
 	"detail":            "text",
 	"app":               "an application's name",
