@@ -325,3 +325,33 @@ func FuzzGoalRunFlags(f *testing.F) {
 		}
 	})
 }
+
+// Tag 18446744073709551615 (2^64-1), which Schedgen's trace converter
+// writes for MPI_ANY_TAG, is any tag: a receive with it takes a send of
+// tag 5, and the exchange finishes in one message's o + L + o.
+func TestGoalRunAllOnesTagIsAnyTag(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "any.goal")
+	text := "num_ranks 2\nrank 0 {\nl1: send 8b to 1 tag 5\n}\nrank 1 {\nl1: recv 8b from 0 tag 18446744073709551615\n}\n"
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if g := goalRunJSON(t, p, "--L", "6", "--o", "2", "--g", "4"); g.MaxFinish != 2+6+2 {
+		t.Errorf("max_finish %v, want o + L + o = 10 (the receive matched the tag-5 send)", g.MaxFinish)
+	}
+}
+
+// A schedule with a 1 MB token is refused with one line that quotes at
+// most 80 bytes of it and names its length.
+func TestGoalRunClipsLongTokens(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "long.goal")
+	label := strings.Repeat("x", 1<<20)
+	text := "num_ranks 1\nrank 0 {\n" + label + ": calc 1\n" + label + ": calc 2\n}\n"
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := nocsim(t, "goal", "run", p, "--L", "1")
+	line := strings.TrimSuffix(stderr, "\n")
+	if code != 2 || out != "" || strings.Contains(line, "\n") || !strings.Contains(line, "(1048576 bytes)") || len(line) > 300 {
+		t.Errorf("exit %d, stdout %q, %d-byte stderr %.400q; want exit 2 and one short line clipping the label", code, out, len(stderr), stderr)
+	}
+}
