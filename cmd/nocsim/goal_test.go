@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"nocsim/logp/goal"
 	"nocsim/scenarios"
@@ -389,5 +390,30 @@ func TestGoalTableWritesInBlocks(t *testing.T) {
 	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
 	if len(lines) != P+3 || b.Len() != w.bytes || !strings.HasSuffix(lines[P+1], "  29998.5") || !strings.HasPrefix(lines[P+2], "max finish 29998.5 cycles (rank 19999)") {
 		t.Errorf("%d lines (want %d), %d bytes (counted %d); rank line %q, footer %q", len(lines), P+3, b.Len(), w.bytes, lines[min(P+1, len(lines)-1)], lines[len(lines)-1])
+	}
+}
+
+// A tier run that goes on past tierProgressAfter (0 here) shows its
+// progress on stderr: ops completed of the schedule's, then a final line
+// with all done; --quiet shows nothing. The schedule has 80000 ops (one
+// rank sending 40000 messages), enough for the tier's heartbeat.
+func TestGoalRunTierProgress(t *testing.T) {
+	defer func(d time.Duration) { tierProgressAfter = d }(tierProgressAfter)
+	tierProgressAfter = 0
+	const n = 40000
+	var b strings.Builder
+	fmt.Fprintf(&b, "num_ranks 2\nrank 0 {\n%s}\nrank 1 {\n%s}\n", strings.Repeat("send 8b to 1\n", n), strings.Repeat("recv 8b from 0\n", n))
+	p := filepath.Join(t.TempDir(), "fan.goal")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := nocsim(t, "goal", "run", "--json", p, "--L", "6", "--o", "2", "--g", "4")
+	lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+	if code != 0 || out == "" || len(lines) < 2 || !strings.HasPrefix(lines[0], "goal run (loggops) ") || !strings.Contains(lines[0], "/80000 ops") ||
+		!strings.Contains(lines[0], "running at cycle") || !strings.Contains(lines[len(lines)-1], " 80000/80000 ops") {
+		t.Errorf("exit %d, stderr %q; want progress lines in ops, the last with all 80000 done", code, stderr)
+	}
+	if code, _, stderr := nocsim(t, "-q", "goal", "run", "--json", p, "--L", "6", "--o", "2", "--g", "4"); code != 0 || stderr != "" {
+		t.Errorf("--quiet: exit %d, stderr %q; want nothing", code, stderr)
 	}
 }
