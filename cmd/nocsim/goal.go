@@ -336,6 +336,18 @@ func (tp *tierProgress) update(done, total int, t float64) {
 	p.draw(first)
 }
 
+// simAt shows the simulated cycle a LogGOPS tier run has reached, filed
+// under key as the des heartbeat files an engine's (the tier has none).
+func (p *progress) simAt(key *des.Engine, t float64) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.cycles[key] = des.Time(t)
+	p.draw(false)
+}
+
 // stop draws the final line, if the display was shown: every op done
 // when the run finished (res set).
 func (tp *tierProgress) stop(res *scenarios.GoalResult) {
