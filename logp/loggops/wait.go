@@ -31,6 +31,13 @@ package loggops
 // An entry whose list changed since it was made (its head or due time
 // moved) is dropped when popped. Each run, failure or change of head
 // costs O(log n): a rank with n ready sends costs O(n log n).
+//
+// The argument leans on the event order; the time popped can go back (an
+// op made ready on a CPU whose clock is behind), so the equivalence is
+// also checked, not only argued: TestWaitListsMatchNaiveRetries compares
+// every op's times with the naive loop's (Options.naive) on schedules
+// with two CPUs and NICs per rank and many exact ties, and FuzzSimulate
+// every rank's finish.
 
 // waitList is the events waiting for one set of clocks.
 type waitList struct {
