@@ -49,6 +49,11 @@ type TierSweep struct {
 	// ParamsName says where the parameters came from (a fitted file, or
 	// their values), for chart titles.
 	ParamsName string
+	// Beat, when set, is called now and then (every 2^16 events) by the
+	// worker simulating point i (in the order of the rows) with the
+	// simulated cycle it has reached, for a progress display within long
+	// points. It may be called from several workers at once.
+	Beat func(point int, cycle float64)
 }
 
 // TierRow is one (algorithm, procs, size) point on the LogGOPS tier.
@@ -175,7 +180,11 @@ func (s *TierSweep) Run(opt RunOptions) ([]TierRow, error) {
 		if err != nil {
 			return err
 		}
-		res, err := loggops.Simulate(sch, q, loggops.Options{})
+		var lo loggops.Options
+		if s.Beat != nil {
+			lo.Progress = func(_, _ int, t float64) { s.Beat(i, t) }
+		}
+		res, err := loggops.Simulate(sch, q, lo)
 		if err != nil {
 			return fmt.Errorf("%s %s, P=%d, %d bytes: %w", s.Op, j.alg, j.procs, j.sz, err)
 		}

@@ -58,9 +58,11 @@ func GoalLargest(s *goal.Schedule) uint64 {
 }
 
 // RunGoalTier simulates the schedule on the LogGOPS tier. A schedule that
-// cannot finish returns the tier's *loggops.StuckError.
-func RunGoalTier(s *goal.Schedule, p loggops.Params) (*GoalResult, error) {
-	res, err := loggops.Simulate(s, p, loggops.Options{})
+// cannot finish returns the tier's *loggops.StuckError. progress, when
+// set, is called now and then with the ops completed, the schedule's ops
+// and the simulated time reached (cycles).
+func RunGoalTier(s *goal.Schedule, p loggops.Params, progress func(done, total int, t float64)) (*GoalResult, error) {
+	res, err := loggops.Simulate(s, p, loggops.Options{Progress: progress})
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"nocsim/des"
 	"nocsim/logp/collgen"
 	"nocsim/plots"
 	"nocsim/router"
@@ -122,6 +123,13 @@ func runCollTier(c *cli.Context) error {
 	}
 	job := startJob(c, "coll (loggops)")
 	defer job.stop()
+	if job.bar != nil { // within a long point, the cycle it has reached
+		keys := make([]*des.Engine, len(sw.Algs)*len(sw.Procs)*len(sw.Sizes))
+		for i := range keys {
+			keys[i] = new(des.Engine)
+		}
+		sw.Beat = func(i int, t float64) { job.bar.simAt(keys[i], t) }
+	}
 	rows, err := sw.Run(scenarios.RunOptions{Workers: c.Int("workers"), Progress: job.bar.update})
 	if err != nil {
 		return runErr(err)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"flag"
 	"fmt"
@@ -9,9 +10,11 @@ import (
 	"slices"
 	"strconv"
 	"text/tabwriter"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
+	"nocsim/des"
 	"nocsim/logp/goal"
 	"nocsim/logp/loggops"
 	"nocsim/mpi"
@@ -196,8 +199,13 @@ func runGoalRun(c *cli.Context) error {
 		if err := writeGoalFiles(c, rec, c.String("goal-out")); err != nil {
 			return err
 		}
-	} else if res, err = scenarios.RunGoalTier(s, p); err != nil {
-		return runErr(err)
+	} else {
+		tp := startTierProgress(c.App.ErrWriter, "goal run (loggops)", quiet(c))
+		res, err = scenarios.RunGoalTier(s, p, tp.update)
+		tp.stop(res)
+		if err != nil {
+			return runErr(err)
+		}
 	}
 	if c.Bool("json") {
 		err = scenarios.WriteJSON(c.App.Writer, res)
@@ -258,7 +266,13 @@ func writeGoalFiles(c *cli.Context, rec *scenarios.GoalRecording, path string) e
 	return nil
 }
 
-func writeGoalTable(out io.Writer, r *scenarios.GoalResult) error {
+// tableBuffer is the buffer a table is written through: the tabwriter
+// writes each cell and its padding apart, six writes per rank, which on a
+// terminal or pipe cost a system call each (58 s for 2^23 ranks).
+const tableBuffer = 1 << 16
+
+func writeGoalTable(w io.Writer, r *scenarios.GoalResult) error {
+	out := bufio.NewWriterSize(w, tableBuffer)
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "rank\tfinish\t")
 	fmt.Fprintln(tw, "\t(cycles)\t")
@@ -277,5 +291,76 @@ func writeGoalTable(out io.Writer, r *scenarios.GoalResult) error {
 	default:
 		fmt.Fprintf(out, " level on %s: run ended at cycle %d, %d messages\n", r.Mesh, r.Cycles, r.Messages)
 	}
-	return nil
+	return out.Flush()
+}
+
+// tierProgressAfter is how long a tier run goes before it shows progress:
+// most runs take well under a second and print nothing on stderr.
+var tierProgressAfter = 2 * time.Second
+
+// tierProgress shows a long tier run's progress on stderr, with the
+// other commands' display: ops completed of the schedule's, elapsed time,
+// an ETA, and the simulated cycle reached. It appears once the run has
+// gone tierProgressAfter; nil (--quiet) does nothing.
+type tierProgress struct {
+	w     io.Writer
+	label string
+	start time.Time
+	bar   *progress
+	at    *des.Engine // the key the cycle is shown under in the display
+}
+
+func startTierProgress(w io.Writer, label string, quiet bool) *tierProgress {
+	if quiet {
+		return nil
+	}
+	return &tierProgress{w: w, label: label, start: time.Now(), at: new(des.Engine)}
+}
+
+// update is loggops.Options.Progress.
+func (tp *tierProgress) update(done, total int, t float64) {
+	if tp == nil {
+		return
+	}
+	first := false
+	if tp.bar == nil {
+		if time.Since(tp.start) < tierProgressAfter {
+			return
+		}
+		tp.bar = newProgress(tp.w, tp.label, false)
+		tp.bar.start = tp.start
+		first = true // shown at once, not one redraw interval later
+	}
+	p := tp.bar
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.points, p.unit, p.done, p.total = true, "ops", done, total
+	p.cycles[tp.at] = des.Time(t)
+	p.draw(first)
+}
+
+// simAt shows the simulated cycle a LogGOPS tier run has reached, filed
+// under key as the des heartbeat files an engine's (the tier has none).
+func (p *progress) simAt(key *des.Engine, t float64) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.cycles[key] = des.Time(t)
+	p.draw(false)
+}
+
+// stop draws the final line, if the display was shown: every op done
+// when the run finished (res set).
+func (tp *tierProgress) stop(res *scenarios.GoalResult) {
+	if tp == nil || tp.bar == nil {
+		return
+	}
+	if res != nil {
+		tp.bar.mu.Lock()
+		tp.bar.done = tp.bar.total
+		tp.bar.mu.Unlock()
+	}
+	tp.bar.stop()
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"nocsim/logp/goal"
 	"nocsim/scenarios"
@@ -324,4 +325,143 @@ func FuzzGoalRunFlags(f *testing.F) {
 			t.Fatalf("%q: exit %d, %q", args, code, stderr)
 		}
 	})
+}
+
+// Tag 18446744073709551615 (2^64-1), which Schedgen's trace converter
+// writes for MPI_ANY_TAG, is any tag: a receive with it takes a send of
+// tag 5, and the exchange finishes in one message's o + L + o.
+func TestGoalRunAllOnesTagIsAnyTag(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "any.goal")
+	text := "num_ranks 2\nrank 0 {\nl1: send 8b to 1 tag 5\n}\nrank 1 {\nl1: recv 8b from 0 tag 18446744073709551615\n}\n"
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if g := goalRunJSON(t, p, "--L", "6", "--o", "2", "--g", "4"); g.MaxFinish != 2+6+2 {
+		t.Errorf("max_finish %v, want o + L + o = 10 (the receive matched the tag-5 send)", g.MaxFinish)
+	}
+}
+
+// A schedule with a 1 MB token is refused with one line that quotes at
+// most 80 bytes of it and names its length.
+func TestGoalRunClipsLongTokens(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "long.goal")
+	label := strings.Repeat("x", 1<<20)
+	text := "num_ranks 1\nrank 0 {\n" + label + ": calc 1\n" + label + ": calc 2\n}\n"
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := nocsim(t, "goal", "run", p, "--L", "1")
+	line := strings.TrimSuffix(stderr, "\n")
+	if code != 2 || out != "" || strings.Contains(line, "\n") || !strings.Contains(line, "(1048576 bytes)") || len(line) > 300 {
+		t.Errorf("exit %d, stdout %q, %d-byte stderr %.400q; want exit 2 and one short line clipping the label", code, out, len(stderr), stderr)
+	}
+}
+
+// countingWriter counts the writes it receives and their bytes.
+type countingWriter struct{ writes, bytes int }
+
+func (w *countingWriter) Write(p []byte) (int, error) {
+	w.writes++
+	w.bytes += len(p)
+	return len(p), nil
+}
+
+// The table goes out in buffer-sized writes, not a few per rank: 20000
+// ranks (about 300 KB) take at most bytes/64 KiB + 1 writes, and the text
+// is the same as written unbuffered.
+func TestGoalTableWritesInBlocks(t *testing.T) {
+	const P = 20000
+	r := &scenarios.GoalResult{Tier: "loggops", Ranks: P, RankFinish: make([]float64, P), Params: &scenarios.TierParamsJSON{L: 6}}
+	for i := range r.RankFinish {
+		r.RankFinish[i] = float64(i) * 1.5
+	}
+	r.MaxFinish = r.RankFinish[P-1]
+	var w countingWriter
+	if err := writeGoalTable(&w, r); err != nil {
+		t.Fatal(err)
+	}
+	if most := w.bytes/tableBuffer + 1; w.writes > most {
+		t.Errorf("%d ranks, %d bytes: %d writes, want at most %d", P, w.bytes, w.writes, most)
+	}
+	var b bytes.Buffer
+	if err := writeGoalTable(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	if len(lines) != P+3 || b.Len() != w.bytes || !strings.HasSuffix(lines[P+1], "  29998.5") || !strings.HasPrefix(lines[P+2], "max finish 29998.5 cycles (rank 19999)") {
+		t.Errorf("%d lines (want %d), %d bytes (counted %d); rank line %q, footer %q", len(lines), P+3, b.Len(), w.bytes, lines[min(P+1, len(lines)-1)], lines[len(lines)-1])
+	}
+}
+
+// A tier run that goes on past tierProgressAfter (0 here) shows its
+// progress on stderr: ops completed of the schedule's, then a final line
+// with all done; --quiet shows nothing. The schedule has 80000 ops (one
+// rank sending 40000 messages), enough for the tier's heartbeat.
+func TestGoalRunTierProgress(t *testing.T) {
+	defer func(d time.Duration) { tierProgressAfter = d }(tierProgressAfter)
+	tierProgressAfter = 0
+	const n = 40000
+	var b strings.Builder
+	fmt.Fprintf(&b, "num_ranks 2\nrank 0 {\n%s}\nrank 1 {\n%s}\n", strings.Repeat("send 8b to 1\n", n), strings.Repeat("recv 8b from 0\n", n))
+	p := filepath.Join(t.TempDir(), "fan.goal")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := nocsim(t, "goal", "run", "--json", p, "--L", "6", "--o", "2", "--g", "4")
+	lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+	if code != 0 || out == "" || len(lines) < 2 || !strings.HasPrefix(lines[0], "goal run (loggops) ") || !strings.Contains(lines[0], "/80000 ops") ||
+		!strings.Contains(lines[0], "running at cycle") || !strings.Contains(lines[len(lines)-1], " 80000/80000 ops") {
+		t.Errorf("exit %d, stderr %q; want progress lines in ops, the last with all 80000 done", code, stderr)
+	}
+	if code, _, stderr := nocsim(t, "-q", "goal", "run", "--json", p, "--L", "6", "--o", "2", "--g", "4"); code != 0 || stderr != "" {
+		t.Errorf("--quiet: exit %d, stderr %q; want nothing", code, stderr)
+	}
+}
+
+// The commands quoted under "Where nocsim differs from LogGOPSim" in
+// docs/commands/goal.md print what the page shows: each "$ nocsim ..."
+// line of the section's code blocks is run (paths from the repository's
+// root) and its output compared with the lines that follow it.
+func TestGoalDocsDifferences(t *testing.T) {
+	page, err := os.ReadFile(filepath.Join("..", "..", "docs", "commands", "goal.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sec, ok := strings.Cut(string(page), "### Where nocsim differs from LogGOPSim\n")
+	if !ok {
+		t.Fatal("docs/commands/goal.md has no section \"Where nocsim differs from LogGOPSim\"")
+	}
+	if i := strings.Index(sec, "\n#"); i >= 0 {
+		sec = sec[:i]
+	}
+	type run struct {
+		args []string
+		want string
+	}
+	var runs []run
+	blocks := strings.Split(sec, "```\n")
+	for i := 1; i < len(blocks); i += 2 { // inside the fences
+		for _, part := range strings.Split(blocks[i], "$ nocsim ")[1:] {
+			cmd, out, _ := strings.Cut(part, "\n")
+			args := strings.Fields(cmd)
+			for k, a := range args {
+				args[k] = strings.TrimPrefix(a, "cmd/nocsim/")
+			}
+			runs = append(runs, run{args, out})
+		}
+	}
+	if len(runs) != 4 {
+		t.Fatalf("found %d quoted commands, want 4 (two per rule)", len(runs))
+	}
+	for _, r := range runs {
+		code, out, stderr := nocsim(t, append([]string{"-q"}, r.args...)...)
+		if code != 0 || out != r.want {
+			t.Errorf("nocsim %v: exit %d, stderr %q, output\n%s\nthe page shows\n%s", r.args, code, stderr, out, r.want)
+		}
+	}
+	// The rules show: the order of the listing moves rank 2's finish;
+	// a 0-byte message finishes as a 1-byte one.
+	if runs[0].want == runs[1].want || runs[2].want != runs[3].want {
+		t.Error("the quoted outputs do not show the two rules")
+	}
 }

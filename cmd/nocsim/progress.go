@@ -36,6 +36,7 @@ type progress struct {
 	drawn  time.Time // last draw
 	width  int       // length of the last terminal line, to blank it
 	points bool      // the work is counted in points (total known)
+	unit   string    // what done and total count; "" = points
 
 	base, done, failed, total int // base: points done before this process (resumed)
 	showFailed                bool
@@ -192,7 +193,11 @@ func (p *progress) line(now time.Time) string {
 			fill := width * p.done / max(p.total, 1)
 			fmt.Fprintf(&b, " [%s%s]", strings.Repeat("=", fill), strings.Repeat(" ", width-fill))
 		}
-		fmt.Fprintf(&b, " %d/%d points", p.done, p.total)
+		unit := p.unit
+		if unit == "" {
+			unit = "points"
+		}
+		fmt.Fprintf(&b, " %d/%d %s", p.done, p.total, unit)
 		if p.showFailed {
 			fmt.Fprintf(&b, ", %d failed", p.failed)
 		}

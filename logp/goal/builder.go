@@ -169,7 +169,7 @@ func (b *Builder) link(r int, a, on int32, start bool) {
 // num_ranks) and unique within their rank; Schedule checks both.
 func (b *Builder) SetLabel(r int, i int32, name string) {
 	if r < 0 || r >= b.n || i < 0 || i >= b.count[r] {
-		b.fail("label %q on rank %d op %d: no such op", name, r, i)
+		b.fail("label %q on rank %d op %d: no such op", Clip(name), r, i)
 		return
 	}
 	b.labels = append(b.labels, labelAt{int32(r), i, name})
@@ -273,12 +273,12 @@ func (b *Builder) buildLabels(s *Schedule, ops []Op, start []int32) error {
 			continue
 		}
 		if !IsLabel(l.name) {
-			return fmt.Errorf("goal: rank %d op %d: label %q: allowed an identifier [a-zA-Z][a-zA-Z0-9_]* other than send, recv, calc, rank, num_ranks", l.rank, l.op, l.name)
+			return fmt.Errorf("goal: rank %d op %d: label %q: allowed an identifier [a-zA-Z][a-zA-Z0-9_]* other than send, recv, calc, rank, num_ranks", l.rank, l.op, Clip(l.name))
 		}
 		op := &ops[start[l.rank]+l.op]
 		key := labelAt{l.rank, 0, l.name}
 		if prev, dup := seen[key]; dup && prev != l.op {
-			return fmt.Errorf("goal: rank %d: label %q on ops %d and %d: labels must be unique within a rank", l.rank, l.name, prev, l.op)
+			return fmt.Errorf("goal: rank %d: label %q on ops %d and %d: labels must be unique within a rank", l.rank, Clip(l.name), prev, l.op)
 		}
 		if op.label > 0 {
 			delete(seen, labelAt{l.rank, 0, s.labels[op.label]})

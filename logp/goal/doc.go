@@ -24,7 +24,9 @@
 // only name labels defined earlier in the same rank block (labels are
 // local to their rank). tag, cpu and nic are optional but, when present,
 // come in that order; calc takes only cpu. Numbers are decimal; bytes and
-// cycles fit in 64 bits, ranks and tags in 31, cpu and nic in 8.
+// cycles fit in 64 bits, ranks and tags in 31, cpu and nic in 8. A tag of
+// 18446744073709551615 (2^64-1, what Schedgen's trace converter writes
+// for MPI_ANY_TAG) is read as -1, any tag.
 //
 // As in txt2bin's scanner: blanks are spaces and tabs; a line ends with
 // "\n" or "\r\n" and the end of the input counts as one; keywords after

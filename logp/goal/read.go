@@ -78,7 +78,7 @@ func (p *parser) found() string {
 		}
 		return fmt.Sprintf("%q", p.data[p.pos:e])
 	case c >= '0' && c <= '9':
-		return fmt.Sprintf("number %q", p.data[p.pos:p.digitsEnd()])
+		return fmt.Sprintf("number %q", Clip(string(p.data[p.pos:p.digitsEnd()])))
 	}
 	return fmt.Sprintf("%q", rune(c))
 }
@@ -150,7 +150,7 @@ func (p *parser) number(what string, max uint64) (uint64, error) {
 	for _, c := range p.data[p.pos:e] {
 		d := uint64(c - '0')
 		if v > (math.MaxUint64-d)/10 {
-			return 0, p.errf(p.pos, "%s %s: allowed 0..%d", what, p.data[p.pos:e], max)
+			return 0, p.errf(p.pos, "%s %s: allowed 0..%d", what, Clip(string(p.data[p.pos:e])), max)
 		}
 		v = v*10 + d
 	}
@@ -169,6 +169,30 @@ func (p *parser) signed(what string, max uint64, any bool) (int32, error) {
 	}
 	v, err := p.number(what, max)
 	return int32(v), err
+}
+
+// anyTag64 is the tag Schedgen's trace converter writes for "any tag"
+// (an MPI_ANY_TAG of -1 stored in an unsigned 64-bit field).
+const anyTag64 = math.MaxUint64
+
+// tag reads a tag: 0..2^31-1, or AnyTag written -1 or 18446744073709551615.
+func (p *parser) tag() (int32, error) {
+	const what = "the tag after 'tag'"
+	p.skipWS()
+	if p.lit("-1") {
+		return AnyTag, nil
+	}
+	at := p.pos
+	v, err := p.number(what, anyTag64)
+	switch {
+	case err != nil:
+		return 0, err
+	case v == anyTag64:
+		return AnyTag, nil
+	case v > math.MaxInt32:
+		return 0, p.errf(at, "%s %d: allowed 0..%d, or -1 or %d for any tag", what, v, math.MaxInt32, uint64(anyTag64))
+	}
+	return int32(v), nil
 }
 
 // endItem requires the end of the line after an item; what lists the
@@ -313,13 +337,13 @@ func (p *parser) rankHeader(at int) error {
 // labelled parses what follows a label: ": op" or "requires"/"irequires".
 func (p *parser) labelled(at int, label string) error {
 	if p.rank < 0 {
-		return p.errf(at, "%q outside a rank block: expected 'rank', 'num_ranks' or '}'", label)
+		return p.errf(at, "%q outside a rank block: expected 'rank', 'num_ranks' or '}'", Clip(label))
 	}
 	p.skipWS()
 	switch {
 	case p.lit(":"):
 		if d, dup := p.labels[label]; dup {
-			return p.errf(at, "label %q already names op %d of rank %d (line %d): labels must be unique within a rank", label, d.op, p.rank, d.line)
+			return p.errf(at, "label %q already names op %d of rank %d (line %d): labels must be unique within a rank", Clip(label), d.op, p.rank, d.line)
 		}
 		p.labelLine = int32(p.line)
 		p.skipWS()
@@ -338,7 +362,7 @@ func (p *parser) labelled(at int, label string) error {
 	case p.lit("irequires"):
 		return p.dependency(at, label, true)
 	}
-	return p.expected("':', 'requires' or 'irequires' after " + fmt.Sprintf("%q", label))
+	return p.expected("':', 'requires' or 'irequires' after " + fmt.Sprintf("%q", Clip(label)))
 }
 
 func (p *parser) dependency(at int, a string, start bool) error {
@@ -350,11 +374,11 @@ func (p *parser) dependency(at int, a string, start bool) error {
 	b := p.ident()
 	da, ok := p.labels[a]
 	if !ok {
-		return p.errf(at, "label %q is not defined in rank %d before this line", a, p.rank)
+		return p.errf(at, "label %q is not defined in rank %d before this line", Clip(a), p.rank)
 	}
 	db, ok := p.labels[b]
 	if !ok {
-		return p.errf(bAt, "label %q is not defined in rank %d before this line", b, p.rank)
+		return p.errf(bAt, "label %q is not defined in rank %d before this line", Clip(b), p.rank)
 	}
 	if err := p.endItem("end of line after the dependency"); err != nil {
 		return err
@@ -419,7 +443,7 @@ func (p *parser) op(at int, k Kind, label string) error {
 	op.Peer = peer
 	p.skipWS()
 	if p.lit("tag") {
-		if op.Tag, err = p.signed("the tag after 'tag' (or -1)", math.MaxInt32, true); err != nil {
+		if op.Tag, err = p.tag(); err != nil {
 			return err
 		}
 		p.skipWS()

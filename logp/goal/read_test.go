@@ -125,6 +125,8 @@ func TestReadErrors(t *testing.T) {
 		{"num_ranks 2\nrank 0 {\nl1: recv 1b from 1 cpu 1 tag 3\n}\n", "3:26: expected 'tag', 'cpu', 'nic' (in that order) or end of line, found \"tag\""},
 		{"num_ranks 2\nrank 0 {\nl1: recv 1b from 1 cpu 256\n}\n", "3:24: the cpu index after 'cpu' 256: allowed 0..255"},
 		{"num_ranks 2\nrank 0 {\nl1: recv 1b from 1 tag 2147483648\n}\n", "allowed 0..2147483647"},
+		{"num_ranks 2\nrank 0 {\nl1: recv 1b from 1 tag 18446744073709551614\n}\n", "3:24: the tag after 'tag' 18446744073709551614: allowed 0..2147483647, or -1 or 18446744073709551615 for any tag"},
+		{"num_ranks 2\nrank 0 {\nl1: recv 1b from 1 tag 18446744073709551616\n}\n", "3:24: the tag after 'tag' 18446744073709551616: allowed 0..18446744073709551615"},
 		{"num_ranks 2\nrank 0 {\nl1: send 99999999999999999999b to 1\n}\n", "3:10: the byte count after 'send' 99999999999999999999: allowed"},
 		{"num_ranks 1\nrank 0 {\nl1: calc 5 nic 1\n}\n", "3:12: expected 'cpu' or end of line, found \"nic\""},
 		{"num_ranks 1\nrank 0 {\nl1: calc 5 // why\n}\n", "3:12: expected 'cpu' or end of line, found '/'"},
@@ -143,5 +145,55 @@ func TestReadErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "goal: ") {
 			t.Errorf("Parse(%q) = %v, want an error containing %q", c.text, err, c.want)
 		}
+	}
+}
+
+// A tag of all ones (2^64-1), Schedgen's trace converter's "any tag", is
+// read as -1: on a receive it matches a send of any tag, and the
+// schedule is written back with -1.
+func TestReadAllOnesTagIsAnyTag(t *testing.T) {
+	s, err := Parse([]byte("num_ranks 2\nrank 0 {\nsend 8b to 1 tag 18446744073709551615\n}\nrank 1 {\nrecv 8b from 0 tag 18446744073709551615\n}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := s.Ranks[0].Ops[0].Tag, s.Ranks[1].Ops[0].Tag; a != AnyTag || b != AnyTag {
+		t.Errorf("tags %d and %d, want %d (any)", a, b, AnyTag)
+	}
+	var out strings.Builder
+	if err := Write(&out, s); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String(), "18446744073709551615") || strings.Count(out.String(), "tag -1") != 2 {
+		t.Errorf("written back as\n%s\nwant both tags as -1", out.String())
+	}
+}
+
+// An error names a token of any length by at most MaxEcho bytes of it
+// (a 1 MB label or number is not repeated).
+func TestErrorsClipTokens(t *testing.T) {
+	long := strings.Repeat("x", 1<<20)
+	digits := strings.Repeat("9", 1<<20)
+	for _, text := range []string{
+		"num_ranks 1\nrank 0 {\n}\n" + long + "\n",                                 // label outside a rank block
+		"num_ranks 1\nrank 0 {\n" + long + ": calc 1\n" + long + ": calc 2\n}\n",   // label defined twice
+		"num_ranks 1\nrank 0 {\n" + long + " calc 1\n}\n",                          // label without ':'
+		"num_ranks 1\nrank 0 {\nl: calc 1\nl requires " + long + "\n}\n",           // undefined label
+		"num_ranks 1\nrank 0 {\nl: calc " + digits + "\n}\n",                       // number too large
+		"num_ranks 2\nrank 0 {\nl: send 1b to 1 tag 1 " + digits + "\n}\nrank 1{}", // unexpected number
+		"num_ranks " + digits + "\n",
+	} {
+		_, err := Parse([]byte(text))
+		if err == nil {
+			t.Fatalf("%.40q...: no error", text)
+		}
+		if msg := err.Error(); len(msg) > 250 || !strings.Contains(msg, "(1048576 bytes)") {
+			t.Errorf("%.40q...: %d-byte message %.300q, want the token clipped to %d bytes naming its length", text, len(msg), msg, MaxEcho)
+		}
+	}
+	if c := Clip(long); len(c) != MaxEcho || !strings.HasPrefix(c, "xxx") {
+		t.Errorf("Clip of 1 MB: %d bytes %q, want %d", len(c), c, MaxEcho)
+	}
+	if c := Clip("abc"); c != "abc" {
+		t.Errorf("Clip(abc) = %q", c)
 	}
 }

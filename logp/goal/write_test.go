@@ -238,6 +238,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte("num_ranks 1\nrank 0 {\n}\n"))
 	f.Add([]byte("num_ranks 2\nrank 0 {\na: send 1b to 1\nb: calc 4\nb requires a\n}\nrank 1 {\nrecv 1b from 0\n}"))
 	f.Add([]byte("num_ranks 1\r\nrank 0 {/*x*/ l: calc 1 cpu 2\r\n}"))
+	f.Add([]byte("num_ranks 2\nrank 0 {\nsend 1b to 1 tag 18446744073709551615\n}\nrank 1 {\nrecv 1b from 0 tag 18446744073709551615\n}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := Parse(data)
 		if err != nil {

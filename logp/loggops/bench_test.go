@@ -1,6 +1,7 @@
 package loggops
 
 import (
+	"fmt"
 	"testing"
 )
 
@@ -50,4 +51,24 @@ func BenchmarkBinomialBroadcastHandshake(b *testing.B) {
 	}
 	b.ReportMetric(float64(ops)*float64(b.N)/b.Elapsed().Seconds(), "ops/s")
 	b.ReportMetric(res.Max, "finish_cycles")
+}
+
+// BenchmarkReadySends is one rank with n sends ready at once (n messages
+// to n ranks), at two sizes: time per op stays about the same from 2^14
+// to 2^18 (it grew with n, n²/2 retries, before the wait lists).
+//
+//	go test ./logp/loggops -run XXX -bench ReadySends -benchtime 3x
+func BenchmarkReadySends(b *testing.B) {
+	for _, n := range []int{1 << 14, 1 << 18} {
+		s := fanOut(n, false)
+		p := New(6, 2, 4, 0, 0)
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Simulate(s, p, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(s.NumOps()), "ns/op-simulated")
+		})
+	}
 }

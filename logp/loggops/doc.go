@@ -39,7 +39,11 @@
 //     queued rank by rank, sends before receives before calcs (LogGOPSim's
 //     type order), then in schedule order (LogGOPSim: the order the
 //     dependency lines were given); an op whose CPU or NIC turns out busy
-//     is retried when it frees, keeping its place among equals.
+//     is retried when it frees, keeping its place among equals. (The
+//     events waiting for the same CPU and NIC wait in one list, tried
+//     smallest insertion number first, with the same result as retrying
+//     each on its own as LogGOPSim does, in O(log n) per event instead of
+//     LogGOPSim's n²/2 retries for n ops ready on one rank; see wait.go.)
 //
 // Two optional extensions (Params.Segments and Params.Hops) take the
 // parameters from the message's size and add a per-hop latency for the
@@ -101,6 +105,7 @@
 //
 // Memory is proportional to the schedule: per op about 20 bytes beyond
 // the schedule's own 48 (dependency counts and reverse lists), per rank 48
-// bytes of clocks and queue heads, and a queue of 32-byte events stored by
-// value, so processing an event allocates nothing.
+// bytes of clocks and queue heads (12 more once an event has waited), and
+// a queue and wait lists of 32-byte events stored by value and reused, so
+// processing an event allocates nothing beyond their growth.
 package loggops

@@ -105,8 +105,7 @@ func (m *sim) wake(e event) {
 // it runs at e.t.
 func (m *sim) handler(e event, c int) bool {
 	if free := m.clk[c]; free > e.t {
-		e.t = free
-		m.q.push(e)
+		m.wait(e, c, -1, free)
 		return false
 	}
 	if m.p.Cooperative && m.hs.nq[e.rank] > 0 {

@@ -20,6 +20,7 @@ const (
 	evData = uint8(6) // a handshake's data reaching the receiver (rank)
 	evWake = uint8(7) // a cooperative rank blocked: its parked handlers try again
 	evSent = uint8(8) // a handshake's data left the sender's NIC: the send completes
+	evWait = uint8(9) // a wait list's turn (op: the list): its first event tries again
 )
 
 func (a *event) before(b *event) bool {
@@ -35,12 +36,18 @@ type queue struct {
 	fifo []event
 	head int     // first live entry of fifo
 	now  float64 // time of the last event popped
+
+	pushes, pops uint64 // queue operations, for tests and progress
 }
 
 func (q *queue) len() int { return len(q.h) + len(q.fifo) - q.head }
 
 func (q *queue) push(e event) {
-	if e.t == q.now && (q.head == len(q.fifo) || q.fifo[len(q.fifo)-1].ts < e.ts) {
+	q.pushes++
+	// The FIFO holds events of one time only: an op made ready on a CPU
+	// whose clock is behind may be due before the last event popped, so
+	// the time popped can go back while the FIFO still holds later ones.
+	if e.t == q.now && (q.head == len(q.fifo) || q.fifo[len(q.fifo)-1].t == e.t && q.fifo[len(q.fifo)-1].ts < e.ts) {
 		q.fifo = append(q.fifo, e)
 		return
 	}
@@ -48,6 +55,7 @@ func (q *queue) push(e event) {
 }
 
 func (q *queue) pop() event {
+	q.pops++
 	var e event
 	if q.head < len(q.fifo) && (len(q.h) == 0 || q.fifo[q.head].before(&q.h[0])) {
 		e = q.fifo[q.head]

@@ -12,6 +12,11 @@ import (
 type Options struct {
 	// Trace records every op's start and end time (16 bytes per op).
 	Trace bool
+	// Progress, when set, is called about every 2^16 events with the ops
+	// completed so far, the schedule's ops and the simulated time (cycles).
+	Progress func(done, total int, t float64)
+
+	naive bool // retry each waiting event on its own, as LogGOPSim does (tests)
 }
 
 // Result is the outcome of a simulation; times in cycles.
@@ -19,7 +24,7 @@ type Result struct {
 	Finish  []float64 // per rank: the latest of its CPU clocks after its last operation
 	Max     float64   // the largest Finish
 	MaxRank int       // the lowest rank whose Finish is Max
-	Events  uint64    // events processed (ops, message arrivals and retries)
+	Events  uint64    // events processed: ops, message arrivals, and tries of the events waiting for a busy CPU or NIC (one per try of a wait list, not per waiting event)
 
 	first      []int32   // global index of each rank's first op, with Trace
 	start, end []float64 // per op, with Trace
@@ -72,6 +77,11 @@ type sim struct {
 	ready []int32 // ops made ready by the current event
 
 	hs handshake // the handshake extension's state; empty unless a segment uses it
+	w  waits     // events waiting for a busy CPU or NIC
+
+	naive    bool
+	progress func(done, total int, t float64)
+	ndone    int // ops completed, for progress
 
 	res Result
 }
@@ -95,7 +105,7 @@ func Simulate(s *goal.Schedule, p Params, opt Options) (*Result, error) {
 
 func newSim(s *goal.Schedule, p Params, opt Options) (*sim, error) {
 	P := len(s.Ranks)
-	m := &sim{s: s, p: p, segs: p.segments(), ncpu: 1, nnic: 1}
+	m := &sim{s: s, p: p, segs: p.segments(), ncpu: 1, nnic: 1, naive: opt.naive, progress: opt.Progress}
 	if n := s.NumOps(); n > math.MaxInt32 {
 		return nil, fmt.Errorf("loggops: %d operations: at most %d", n, math.MaxInt32)
 	}
@@ -213,6 +223,7 @@ func (m *sim) started(k int32) {
 
 func (m *sim) done(k int32, t float64) {
 	m.flags[k] |= fDone
+	m.ndone++
 	if m.res.end != nil {
 		m.res.end[k] = t
 	}
@@ -293,40 +304,52 @@ func (m *sim) run() {
 			}
 		}
 	}
+	const every = 1<<16 - 1
 	for m.q.len() > 0 {
 		e := m.q.pop()
+		if m.progress != nil && m.q.pops&every == 0 {
+			m.progress(m.ndone, len(m.all), e.t)
+		}
+		if e.kind == evWait {
+			m.retryWaiting(e)
+			continue
+		}
 		m.res.Events++
-		switch e.kind {
-		case evCalc:
-			m.calc(e)
-		case evSend:
-			m.send(e)
-		case evRecv:
-			m.recv(e)
-		case evMsg:
-			m.msg(e)
-		case evCTS:
-			m.cts(e)
-		case evData:
-			m.data(e)
-		case evWake:
-			m.wake(e)
-		case evSent:
-			m.sent(e)
-		}
-		if len(m.ready) > 0 {
-			m.enqueue()
-		}
-		m.afterEvent(e)
+		m.dispatch(e)
 	}
+}
+
+// dispatch processes event e, then queues the ops it made ready.
+func (m *sim) dispatch(e event) {
+	switch e.kind {
+	case evCalc:
+		m.calc(e)
+	case evSend:
+		m.send(e)
+	case evRecv:
+		m.recv(e)
+	case evMsg:
+		m.msg(e)
+	case evCTS:
+		m.cts(e)
+	case evData:
+		m.data(e)
+	case evWake:
+		m.wake(e)
+	case evSent:
+		m.sent(e)
+	}
+	if len(m.ready) > 0 {
+		m.enqueue()
+	}
+	m.afterEvent(e)
 }
 
 func (m *sim) calc(e event) {
 	op := m.op(e.op)
 	c := m.cpu(e.rank, op.CPU)
 	if m.clk[c] > e.t {
-		e.t = m.clk[c] // retry when the CPU is free, keeping its place among equals
-		m.q.push(e)
+		m.wait(e, c, -1, m.clk[c]) // retry when the CPU is free, keeping its place among equals
 		return
 	}
 	m.clk[c] = e.t + float64(op.Time)
@@ -340,8 +363,7 @@ func (m *sim) send(e event) {
 	op := m.op(e.op)
 	c, n := m.cpu(e.rank, op.CPU), m.nicS(e.rank, op.NIC)
 	if free := max(m.clk[c], m.clk[n]); free > e.t {
-		e.t = free
-		m.q.push(e)
+		m.wait(e, c, n, free)
 		return
 	}
 	s1 := bytesLess1(op.Bytes)
@@ -415,8 +437,7 @@ func (m *sim) arrive(e event, data bool) (int, bool) {
 	op := m.op(e.op)
 	c, n := m.cpu(e.rank, op.CPU), m.nicR(e.rank, op.NIC)
 	if free := max(m.clk[c], m.clk[n]); free > e.t {
-		e.t = free
-		m.q.push(e)
+		m.wait(e, c, n, free)
 		return c, false
 	}
 	s1 := bytesLess1(op.Bytes)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -314,6 +315,12 @@ func FuzzSimulate(f *testing.F) {
 		}
 		p.S = 1000
 		res, err := Simulate(s, p, Options{Trace: true})
+		if s.NumOps() <= 500 { // the wait lists give the naive retry loop's result
+			naive, errN := Simulate(s, p, Options{naive: true})
+			if (err == nil) != (errN == nil) || err != nil && err.Error() != errN.Error() || err == nil && !slices.Equal(res.Finish, naive.Finish) {
+				t.Fatalf("wait lists: %v %v; naive retries: %v %v", err, res, errN, naive)
+			}
+		}
 		if err != nil {
 			var se *StuckError
 			if !errors.As(err, &se) || len(se.Stuck) == 0 {

@@ -26,7 +26,7 @@ func (s Stuck) String() string {
 	}
 	name := fmt.Sprintf("op %d", s.Op)
 	if s.Label != "" {
-		name += " (" + s.Label + ")"
+		name += " (" + goal.Clip(s.Label) + ")"
 	}
 	what := s.Kind.String()
 	switch s.Kind {
@@ -110,7 +110,7 @@ func (m *sim) waitsFor(r int32, i int) string {
 	base := m.first[r]
 	name := func(j int32) string {
 		if l := m.s.Label(int(r), int(j)); l != "" {
-			return l
+			return goal.Clip(l)
 		}
 		return fmt.Sprintf("op %d", j)
 	}
