@@ -199,6 +199,22 @@ func docPages(t *testing.T, root string) []string {
 	return pages
 }
 
+// repoView is a fresh directory in which the repository's input folders
+// (cmd, for its test schedules, and scenarios, for the example files)
+// appear under their own names, so a quoted command reads them by the
+// path a reader types at the repository's root, while what it writes
+// lands in the fresh directory.
+func repoView(t *testing.T, root string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, name := range []string{"cmd", "scenarios"} {
+		if err := os.Symlink(filepath.Join(root, name), filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
 // Each page's commands run in order in a fresh directory of their own (a
 // later command may read what an earlier one wrote), in-process, stdout
 // compared with the block. With -update, differing blocks are rewritten.
@@ -222,7 +238,7 @@ func TestDocsOutputs(t *testing.T) {
 			continue // -short checks the markers only; CI runs the commands
 		}
 		t.Run(page, func(t *testing.T) {
-			t.Chdir(t.TempDir())
+			t.Chdir(repoView(t, root))
 			var rewritten strings.Builder
 			last := 0
 			for _, q := range qs {
