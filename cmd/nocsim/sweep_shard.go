@@ -17,7 +17,7 @@ func shardFlags() []cli.Flag {
 		&cli.StringFlag{Name: "shard", Usage: "run only shard i of n (i/n, 0 <= i < n): the points whose index is i modulo n, into [output] dir/shard-i-of-n (or --out); merge the shards with nocsim sweep merge"},
 		&cli.StringFlag{Name: "out", Usage: "results directory instead of [output] dir (with --shard: the shard's own directory; with --slurm: where the script, the Slurm logs and the shard directories go)"},
 		&cli.BoolFlag{Name: "slurm", Usage: "write a Slurm job-array script, one array task per shard, into the output directory (sweep-slurm.sh); nothing is simulated here"},
-		&cli.IntFlag{Name: "shards", Usage: "with --slurm: number of shards (array tasks), at most Slurm's MaxArraySize (asked of scontrol show config, else its default 1001)", DefaultText: "one per point, at most 1000"},
+		&cli.IntFlag{Name: "shards", Usage: "with --slurm: number of shards (array tasks), at most Slurm's MaxArraySize (asked of scontrol show config; 1001 where scontrol is missing)", DefaultText: "one per point, at most 1000"},
 		&cli.StringFlag{Name: "sbatch-args", Usage: "with --slurm: sbatch options written into the script, e.g. \"--partition=short --time=30 --cpus-per-task=4\" (a task runs --cpus-per-task points in parallel)"},
 		&cli.BoolFlag{Name: "submit", Usage: "with --slurm: submit the script with sbatch (which must be on PATH) and print the job id"},
 	}
