@@ -144,7 +144,7 @@ func TestOrderedMessagesStayInOrder(t *testing.T) {
 			for i := range 300 {
 				src, dst := rng.IntN(6), rng.IntN(6)
 				words := make([]uint32, 1+rng.IntN(12))
-				p, err := mc.SendWords(src, dst, router.KindData, uint32(64*i%4096), 1, words, des.Time(i/8))
+				p, err := mc.SendWords(src, dst, KindData, uint32(64*i%4096), 1, words, des.Time(i/8))
 				if err != nil {
 					t.Fatal(err)
 				}
