@@ -121,36 +121,6 @@ func TestBusSharesEqually(t *testing.T) {
 	}
 }
 
-// Synthetic uniform traffic on a bus: zero-load latency at low load, and
-// at saturation an accepted rate that reaches the bus's capacity (width
-// flits per cycle over all nodes) without exceeding it.
-func TestBusSyntheticCapacity(t *testing.T) {
-	const n = 8
-	line, _ := mesh.New(n, 1)
-	pat, _ := mesh.NewPattern("uniform", line, mesh.HotspotSpec{})
-	run := func(rate float64) SynthResult {
-		s := Synthetic{Mesh: line, Topo: mustBus(t, n), Router: router.DefaultSpec(), Endpoint: DefaultSpec(),
-			Pattern: pat, Rate: rate, PacketFlits: 4, Warmup: 1000, Measure: 8000, DrainMax: 2000, Watchdog: 2000, Seed: 5}
-		res, err := s.Run()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
-	}
-	low := run(0.005)
-	if z := float64(router.DefaultSpec().BusZeroLoadLatency(4)); low.ZeroLoadLatency != z || low.AvgPacketLatency > 1.1*z {
-		t.Errorf("low load: zero-load %v (formula %v), mean latency %v", low.ZeroLoadLatency, z, low.AvgPacketLatency)
-	}
-	sat := run(0.5)
-	capacity := 1.0 / n
-	if !sat.Saturated || sat.AcceptedRate > capacity*1.01 || sat.AcceptedRate < 0.95*capacity {
-		t.Errorf("saturated: accepted %v flits/node/cycle, bus capacity %v (saturated %v)", sat.AcceptedRate, capacity, sat.Saturated)
-	}
-	if sat.LinkUtilMax > 1 {
-		t.Errorf("bus utilisation %v flits/cycle above its width", sat.LinkUtilMax)
-	}
-}
-
 // The bus allocates nothing per flit or per cycle: a run carrying four
 // times the packets makes no more allocations than the short one beyond a
 // few buffers growing (the packets themselves are queued before the run).

@@ -48,7 +48,7 @@ func TestSendBlockMovesStridedWords(t *testing.T) {
 			var sent, done des.Time = -1, -1
 			f.OnSent = func(p *Packet, now des.Time) { sent = now }
 			f.OnDeliver = func(p *Packet, now des.Time) { done = now }
-			if _, err := f.SendBlock(c.src, c.dst, router.KindData, dstAddr, c.dstStride, srcAddr, c.srcStride, c.count, 0); err != nil {
+			if _, err := f.SendBlock(c.src, c.dst, KindData, dstAddr, c.dstStride, srcAddr, c.srcStride, c.count, 0); err != nil {
 				t.Fatal(err)
 			}
 			if err := eng.Run(-1); err != nil {
@@ -89,7 +89,7 @@ func TestSendBlockMovesStridedWords(t *testing.T) {
 func TestSendBlockReadsAtInjection(t *testing.T) {
 	eng, f := newTestFabric(t, 2, 1)
 	f.NIUs[0].Mem.Write(10, 1)
-	if _, err := f.SendBlock(0, 1, router.KindData, 20, 1, 10, 1, 1, 0); err != nil {
+	if _, err := f.SendBlock(0, 1, KindData, 20, 1, 10, 1, 1, 0); err != nil {
 		t.Fatal(err)
 	}
 	f.NIUs[0].Mem.Write(10, 2) // before the engine runs: the DMA has not read it yet
@@ -112,13 +112,13 @@ func TestSendBlockRejectsBadArguments(t *testing.T) {
 		count                                int
 		want                                 string
 	}{
-		{"bad node", 0, 4, router.KindData, 0, 1, 0, 1, 1, "nodes must be"},
-		{"bad kind", 0, 1, router.KindSynth, 0, 1, 0, 1, 1, "message type"},
-		{"too many words", 0, 1, router.KindData, 0, 1, 0, 1, MaxBlockWords + 1, "count"},
-		{"negative count", 0, 1, router.KindData, 0, 1, 0, 1, -1, "count"},
-		{"stride too big", 0, 1, router.KindData, 0, 1 << 16, 0, 1, 2, "strides"},
-		{"source overflow", 0, 1, router.KindData, 0, 1, size - 1, 1, 2, "source words"},
-		{"destination overflow", 0, 1, router.KindData, size - 5, 2, 0, 1, 4, "destination words"},
+		{"bad node", 0, 4, KindData, 0, 1, 0, 1, 1, "nodes must be"},
+		{"bad kind", 0, 1, KindSynth, 0, 1, 0, 1, 1, "message type"},
+		{"too many words", 0, 1, KindData, 0, 1, 0, 1, MaxBlockWords + 1, "count"},
+		{"negative count", 0, 1, KindData, 0, 1, 0, 1, -1, "count"},
+		{"stride too big", 0, 1, KindData, 0, 1 << 16, 0, 1, 2, "strides"},
+		{"source overflow", 0, 1, KindData, 0, 1, size - 1, 1, 2, "source words"},
+		{"destination overflow", 0, 1, KindData, size - 5, 2, 0, 1, 4, "destination words"},
 	}
 	for _, c := range cases {
 		_, err := f.SendBlock(c.src, c.dst, c.kind, c.dstAddr, c.dstStride, c.srcAddr, c.srcStep, c.count, 0)

@@ -56,7 +56,7 @@ func (f *Fabric) Err() error { return f.err }
 func (f *Fabric) SendSynthetic(src, dst, length int, now des.Time) *Packet {
 	p := f.pkts.alloc()
 	p.Src, p.Dst, p.Len = int32(src), int32(dst), int32(length)
-	p.Kind = router.KindSynth
+	p.Kind = KindSynth
 	p.Hops = int32(f.Topo.Hops(src, dst))
 	p.Created = now
 	p.built = true
@@ -73,11 +73,11 @@ func (f *Fabric) SendWords(src, dst int, kind uint8, addr, stride uint32, words 
 	switch {
 	case src < 0 || src >= n || dst < 0 || dst >= n:
 		return nil, fmt.Errorf("send %d->%d: nodes must be 0..%d", src, dst, n-1)
-	case kind != router.KindData && kind != router.KindThread && kind != router.KindControl:
-		return nil, fmt.Errorf("send: message type %d: allowed DATA (%d), THREAD (%d) or CONTROL (%d)", kind, router.KindData, router.KindThread, router.KindControl)
+	case kind != KindData && kind != KindThread && kind != KindControl:
+		return nil, fmt.Errorf("send: message type %d: allowed DATA (%d), THREAD (%d) or CONTROL (%d)", kind, KindData, KindThread, KindControl)
 	case 2+len(words) > f.Spec.QueueFlits:
 		return nil, fmt.Errorf("send: %d words do not fit the NIU queue of %d flits", len(words), f.Spec.QueueFlits)
-	case kind == router.KindData && !f.NIUs[dst].Mem.inRange(addr, stride, len(words)):
+	case kind == KindData && !f.NIUs[dst].Mem.inRange(addr, stride, len(words)):
 		return nil, fmt.Errorf("send: destination words %d+%d*%d outside %s's memory", addr, stride, len(words), f.NIUs[dst].Name)
 	}
 	p := f.pkts.alloc()
@@ -100,15 +100,15 @@ const MaxBlockWords = 1<<16 - 1
 
 // SendBlock starts a DMA transfer of count words from src's memory at
 // srcAddr (every srcStride words) to dst's memory at dstAddr (every
-// dstStride words), as SENDME/sendDataBlockNB do. kind is router.KindData or
-// router.KindThread. The words are read when their flits are injected.
+// dstStride words), as SENDME/sendDataBlockNB do. kind is KindData or
+// KindThread. The words are read when their flits are injected.
 func (f *Fabric) SendBlock(src, dst int, kind uint8, dstAddr, dstStride, srcAddr, srcStride uint32, count int, now des.Time) (*Packet, error) {
 	n := f.Topo.Nodes()
 	switch {
 	case src < 0 || src >= n || dst < 0 || dst >= n:
 		return nil, fmt.Errorf("SendBlock %d->%d: nodes must be 0..%d", src, dst, n-1)
-	case kind != router.KindData && kind != router.KindThread:
-		return nil, fmt.Errorf("SendBlock: message type %d: allowed DATA (%d) or THREAD (%d)", kind, router.KindData, router.KindThread)
+	case kind != KindData && kind != KindThread:
+		return nil, fmt.Errorf("SendBlock: message type %d: allowed DATA (%d) or THREAD (%d)", kind, KindData, KindThread)
 	case count < 0 || count > MaxBlockWords:
 		return nil, fmt.Errorf("SendBlock: count %d: allowed 0..%d words per message", count, MaxBlockWords)
 	case srcStride > 0xffff || dstStride > 0xffff:
@@ -148,19 +148,19 @@ func (f *Fabric) consume(n *NIU, fl *router.Flit, now des.Time) {
 		f.fault(fmt.Errorf("%s: flit %d of %s arrived when flit %d was expected", n.Name, fl.Index, f.pkts.name(p.ID), p.received))
 	case fl.Head != (fl.Index == 0) || fl.Tail != (fl.Index == p.Len-1):
 		f.fault(fmt.Errorf("%s: flit %d of %s has head=%v tail=%v", n.Name, fl.Index, f.pkts.name(p.ID), fl.Head, fl.Tail))
-	case p.Kind == router.KindSynth && fl.Word != synthWord(p.ID, fl.Index):
+	case p.Kind == KindSynth && fl.Word != synthWord(p.ID, fl.Index):
 		f.fault(fmt.Errorf("%s: flit %d of %s corrupted", n.Name, fl.Index, f.pkts.name(p.ID)))
 	}
 	p.received++
 	switch {
-	case p.Kind == router.KindData && fl.Index >= 2:
+	case p.Kind == KindData && fl.Index >= 2:
 		if err := n.Mem.writeAt(&n.wr[fl.VC], p.DstAddr+uint32(fl.Index-2)*p.DstStride, fl.Word); err != nil {
 			f.fault(fmt.Errorf("%s: %s: %w", n.Name, f.pkts.name(p.ID), err))
 		}
-	case (p.Kind == router.KindThread || p.Kind == router.KindControl) && fl.Index == 1:
+	case (p.Kind == KindThread || p.Kind == KindControl) && fl.Index == 1:
 		n.ejHandler[fl.VC] = fl.Word
 		n.ejArgs[fl.VC] = n.ejArgs[fl.VC][:0]
-	case (p.Kind == router.KindThread || p.Kind == router.KindControl) && fl.Index >= 2:
+	case (p.Kind == KindThread || p.Kind == KindControl) && fl.Index >= 2:
 		n.ejArgs[fl.VC] = append(n.ejArgs[fl.VC], fl.Word)
 	}
 	if fl.Tail {
@@ -170,9 +170,9 @@ func (f *Fabric) consume(n *NIU, fl *router.Flit, now des.Time) {
 		}
 		if n.node != nil {
 			switch p.Kind {
-			case router.KindThread:
+			case KindThread:
 				n.node.threadArrived(HandlerID(n.ejHandler[fl.VC]), n.ejArgs[fl.VC]) // it copies them
-			case router.KindControl:
+			case KindControl:
 				n.node.controlArrived(HandlerID(n.ejHandler[fl.VC]), n.ejArgs[fl.VC])
 			}
 			n.node.poke()

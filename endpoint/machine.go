@@ -65,7 +65,7 @@ func (m *Machine) Register(name string, fn ThreadFunc) HandlerID {
 	return HandlerID(len(m.handlers) - 1)
 }
 
-// RegisterControl makes fn callable by control messages (router.KindControl).
+// RegisterControl makes fn callable by control messages (KindControl).
 func (m *Machine) RegisterControl(name string, fn ControlFunc) HandlerID {
 	m.handlers = append(m.handlers, handlerEntry{name: name, control: fn})
 	return HandlerID(len(m.handlers) - 1)

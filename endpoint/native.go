@@ -3,8 +3,6 @@ package endpoint
 import (
 	"fmt"
 	"math"
-
-	"nocsim/router"
 )
 
 // The native SCMP programming interface (thesis tables 2.1 to 2.3), for
@@ -53,7 +51,7 @@ func (m *Machine) registerNative() {
 // (createThread). The thread runs when dst's processor next yields.
 func (t *Thread) CreateThread(dst int, h HandlerID, args ...uint32) error {
 	t.Compute(t.node.cpu.NativeCallCycles + t.node.cpu.SendCycles(2+len(args)))
-	_, err := t.node.m.SendWords(t.node.ID, dst, router.KindThread, uint32(h), 0, args, t.Now())
+	_, err := t.node.m.SendWords(t.node.ID, dst, KindThread, uint32(h), 0, args, t.Now())
 	return err
 }
 
@@ -71,7 +69,7 @@ func (t *Thread) SendFloat(dst int, addr uint32, v float64) error {
 
 func (t *Thread) sendWords(dst int, addr uint32, w []uint32) error {
 	t.Compute(t.node.cpu.NativeCallCycles + t.node.cpu.SendCycles(2+len(w)))
-	_, err := t.node.m.SendWords(t.node.ID, dst, router.KindData, addr, 1, w, t.Now())
+	_, err := t.node.m.SendWords(t.node.ID, dst, KindData, addr, 1, w, t.Now())
 	return err
 }
 
@@ -103,7 +101,7 @@ func (t *Thread) SendBlockNBTo(x *Transfer, dst int, dstAddr, dstStride, srcAddr
 		if off > 0 {
 			t.Compute(cpu.SendCycles(2) + 1)
 		}
-		p, err := t.node.m.SendBlock(t.node.ID, dst, router.KindData,
+		p, err := t.node.m.SendBlock(t.node.ID, dst, KindData,
 			dstAddr+uint32(off)*dstStride, dstStride, srcAddr+uint32(off)*srcStride, srcStride, n, t.Now())
 		if err != nil {
 			return err

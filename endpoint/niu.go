@@ -304,7 +304,7 @@ func (n *NIU) inject(now des.Time) {
 			f.Head = true
 			f.Kind = p.Kind
 			if p.Ordered {
-				f.Kind |= router.KindOrdered
+				f.Kind |= KindOrdered
 			}
 			// From the topology, not a per-destination table: tables
 			// would cost O(nodes^2) memory over the chip.
@@ -312,7 +312,7 @@ func (n *NIU) inject(now des.Time) {
 			f.SetOffsets(dx, dy)
 			f.Word = p.DstStride
 			p.Sent = now
-			n.curLen, n.curSynth = p.Len, p.Kind == router.KindSynth
+			n.curLen, n.curSynth = p.Len, p.Kind == KindSynth
 			n.curDst, n.curSrc, n.curStride, n.curWords = p.DstAddr, p.SrcAddr, p.SrcStride, p.words
 			if n.curSynth {
 				f.Word = synthWord(n.cur, 0)
@@ -393,7 +393,7 @@ func (n *NIU) eject(now des.Time) {
 				continue
 			}
 			f := &vc.buf[vc.head]
-			if f.Head && f.Kind&^router.KindOrdered == router.KindThread && n.node != nil && !n.node.reserveContext() {
+			if f.Head && f.Kind&^KindOrdered == KindThread && n.node != nil && !n.node.reserveContext() {
 				// No thread context: the message waits here, and
 				// behind it its VC backs up into the network.
 				continue
@@ -438,7 +438,7 @@ func (n *NIU) buffer(f *router.Flit) {
 // the NIU is paused, or f is the head of a THREAD message and no thread
 // context is free.
 func (n *NIU) ejectOne(f *router.Flit, now des.Time) bool {
-	if n.paused || f.Head && f.Kind&^router.KindOrdered == router.KindThread && n.node != nil && !n.node.reserveContext() {
+	if n.paused || f.Head && f.Kind&^KindOrdered == KindThread && n.node != nil && !n.node.reserveContext() {
 		return false
 	}
 	i := int(f.VC)

@@ -28,7 +28,7 @@ func TestMessagesLeaveInIssueOrder(t *testing.T) {
 	// First built message fills the 8-flit queue, so the second must wait
 	// in the source queue for the first to leave.
 	for _, words := range [][]uint32{{1, 2, 3, 4, 5, 6}, {7, 8, 9, 10}} {
-		p, err := mc.SendWords(src, dst, router.KindData, 100+uint32(len(issued))*10, 1, words, 0)
+		p, err := mc.SendWords(src, dst, KindData, 100+uint32(len(issued))*10, 1, words, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -37,7 +37,7 @@ func TestMessagesLeaveInIssueOrder(t *testing.T) {
 	if mc.NIUs[src].back.n != 1 {
 		t.Fatalf("second built message not waiting for room: source queue holds %d", mc.NIUs[src].back.n)
 	}
-	p, err := mc.SendBlock(src, dst, router.KindData, 500, 1, 0, 1, 3, 0)
+	p, err := mc.SendBlock(src, dst, KindData, 500, 1, 0, 1, 3, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,7 +26,7 @@ type Packet struct {
 	DstAddr, DstStride uint32
 
 	// Ordered keeps the packet in order with every other ordered packet
-	// between the same two tiles (router.KindOrdered).
+	// between the same two tiles (KindOrdered).
 	Ordered bool
 	// Xfer, if set, is told when the tail leaves and when it arrives.
 	Xfer *Transfer

@@ -134,7 +134,7 @@ func dmaTime(t *testing.T, rs router.Spec, msgs, words int) des.Time {
 	for range msgs {
 		// Every message writes the same destination words: the memory
 		// holds one message, and the time does not depend on the words.
-		if _, err := f.SendBlock(0, 15, router.KindData, 0, 1, 0, 1, words, 0); err != nil {
+		if _, err := f.SendBlock(0, 15, KindData, 0, 1, 0, 1, words, 0); err != nil {
 			t.Fatal(err)
 		}
 	}

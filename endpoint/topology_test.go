@@ -1,9 +1,7 @@
 package endpoint
 
 import (
-	"errors"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -80,46 +78,6 @@ func TestBusZeroLoadEveryPair(t *testing.T) {
 	}
 }
 
-// noClasses is a ring whose routers cannot see the VC classes: it hides
-// RouteClass, so every head may take any VC, as a ring without the
-// dateline rule would.
-type noClasses struct{ mesh.Topology }
-
-// A saturated ring with 2 VCs never deadlocks with the dateline classes;
-// the same ring and traffic without them deadlocks within the watchdog,
-// which shows the rule is what keeps it alive.
-func TestRingDatelinePreventsDeadlock(t *testing.T) {
-	line, _ := mesh.New(12, 1)
-	pat, err := mesh.NewPattern("uniform", line, mesh.HotspotSpec{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, uni := range []bool{false, true} {
-		ring := mustRing(t, 12, uni)
-		run := func(topo mesh.Topology, seed uint64) (SynthResult, error) {
-			s := Synthetic{Mesh: line, Topo: topo, Router: router.DefaultSpec(), Endpoint: DefaultSpec(),
-				Pattern: pat, Rate: 0.6, PacketFlits: 12, Warmup: 500, Measure: 3000, DrainMax: 3000,
-				Watchdog: 1000, Seed: seed}
-			s.Router.VCs, s.Router.VCBuf = 2, 4
-			return s.Run()
-		}
-		for seed := uint64(1); seed <= 3; seed++ {
-			res, err := run(ring, seed)
-			if err != nil {
-				t.Fatalf("%s seed %d with the dateline: %v", ring.Name(), seed, err)
-			}
-			if !res.Saturated {
-				t.Errorf("%s seed %d: 0.6 flits/node/cycle should saturate a 12-node ring", ring.Name(), seed)
-			}
-			_, err = run(noClasses{ring}, seed)
-			var stall *des.Stall
-			if !errors.As(err, &stall) {
-				t.Errorf("%s seed %d without the dateline: %v, want a deadlock", ring.Name(), seed, err)
-			}
-		}
-	}
-}
-
 // Ordered messages (between processors) from several sources to several
 // destinations arrive in the order each source issued them, on both kinds
 // of ring and on the bus, under cross traffic that keeps the VCs busy.
@@ -144,7 +102,7 @@ func TestOrderedMessagesStayInOrder(t *testing.T) {
 			for i := range 300 {
 				src, dst := rng.IntN(6), rng.IntN(6)
 				words := make([]uint32, 1+rng.IntN(12))
-				p, err := mc.SendWords(src, dst, router.KindData, uint32(64*i%4096), 1, words, des.Time(i/8))
+				p, err := mc.SendWords(src, dst, KindData, uint32(64*i%4096), 1, words, des.Time(i/8))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -165,58 +123,5 @@ func TestOrderedMessagesStayInOrder(t *testing.T) {
 				t.Fatal(err)
 			}
 		})
-	}
-}
-
-// ZeroLoad's shortcut for rings and buses (every node sees the same
-// distances) gives the brute-force average of each pair's formula.
-func TestZeroLoadOnRingAndBusMatchesBruteForce(t *testing.T) {
-	rs := router.DefaultSpec()
-	rs.RouteDelay, rs.LinkLatency = 2, 3
-	for _, n := range []int{1, 7, 16} {
-		line, _ := mesh.New(n, 1)
-		for _, topo := range []mesh.Topology{mustRing(t, n, false), mustRing(t, n, true), mustBus(t, n)} {
-			for _, name := range mesh.PatternNames {
-				p, err := mesh.NewPattern(name, line, mesh.HotspotSpec{Nodes: []int{0, n - 1}, Fraction: 0.3})
-				if err != nil {
-					continue
-				}
-				want := 0.0
-				for s := range n {
-					p.Dist(s, func(d int, w float64) { want += w * float64(rs.ZeroLoad(topo, topo.Hops(s, d), 5)) })
-				}
-				want /= float64(n)
-				if got := ZeroLoad(topo, rs, p, 5); math.Abs(got-want) > 1e-9*want {
-					t.Errorf("%s %s: ZeroLoad %v, brute force %v", topo.Name(), name, got, want)
-				}
-			}
-		}
-	}
-}
-
-// Ring and bus runs keep the ticker contract: visiting the components in
-// a random order each cycle gives the same result as id order.
-func TestRingAndBusIgnoreTickOrder(t *testing.T) {
-	line, _ := mesh.New(10, 1)
-	pat, _ := mesh.NewPattern("uniform", line, mesh.HotspotSpec{})
-	for _, topo := range []mesh.Topology{mustRing(t, 10, false), mustRing(t, 10, true), mustBus(t, 10)} {
-		var res [2]SynthResult
-		for i, shuffle := range []bool{false, true} {
-			s := Synthetic{Mesh: line, Topo: topo, Router: router.DefaultSpec(), Endpoint: DefaultSpec(),
-				Pattern: pat, Rate: 0.08, PacketFlits: 5, Warmup: 300, Measure: 2000, DrainMax: 2000,
-				Watchdog: 2000, Seed: 9, Shuffle: shuffle}
-			r, err := s.Run()
-			if err != nil {
-				t.Fatal(err)
-			}
-			r.WallSeconds, r.Ticks = 0, 0 // the simulator's work, as in TestSyntheticDeterministic
-			res[i] = r
-		}
-		if a, b := fmt.Sprintf("%+v", res[0]), fmt.Sprintf("%+v", res[1]); a != b {
-			t.Errorf("%s: id order\n%s\nshuffled\n%s", topo.Name(), a, b)
-		}
-		if res[0].Delivered == 0 {
-			t.Errorf("%s: nothing delivered", topo.Name())
-		}
 	}
 }

@@ -1,7 +1,6 @@
 package endpoint
 
 import (
-	"math"
 	"testing"
 
 	"nocsim/des"
@@ -72,43 +71,6 @@ func TestCreditLoopIsTheStreamingBound(t *testing.T) {
 			}
 			if tight && buf < loop && got <= want {
 				t.Errorf("spec %d, vc_buf %d < loop %d: latency %d should exceed the formula %d", i, buf, loop, got, want)
-			}
-		}
-	}
-}
-
-// zeroLoadBrute averages T0 over every source and every destination the
-// pattern gives it, with its probability: the definition, O(nodes^2).
-func zeroLoadBrute(m mesh.Mesh, rs router.Spec, p mesh.Pattern, packetFlits int) float64 {
-	sum := 0.0
-	n := m.Nodes()
-	for s := 0; s < n; s++ {
-		p.Dist(s, func(d int, w float64) {
-			sum += w * float64(rs.ZeroLoadLatency(m.Hops(s, d), packetFlits))
-		})
-	}
-	return sum / float64(n)
-}
-
-// ZeroLoad's O(nodes) form gives the brute-force average for every
-// pattern, on square, rectangular and degenerate meshes.
-func TestZeroLoadMatchesBruteForce(t *testing.T) {
-	slow := router.DefaultSpec()
-	slow.RouteDelay, slow.LinkLatency, slow.EjectLatency = 3, 2, 4
-	for _, dims := range [][2]int{{1, 1}, {4, 4}, {8, 8}, {2, 8}, {5, 3}, {7, 1}, {16, 16}} {
-		m, _ := mesh.New(dims[0], dims[1])
-		for _, name := range mesh.PatternNames {
-			p, err := mesh.NewPattern(name, m, mesh.HotspotSpec{Nodes: []int{0, m.Nodes() - 1, m.Nodes() / 2}, Fraction: 0.3})
-			if err != nil {
-				continue // pattern undefined on this mesh (not square, not a power of two)
-			}
-			for _, rs := range []router.Spec{router.DefaultSpec(), slow} {
-				for _, flits := range []int{1, 5} {
-					got, want := ZeroLoad(m, rs, p, flits), zeroLoadBrute(m, rs, p, flits)
-					if math.Abs(got-want) > 1e-9*want {
-						t.Errorf("%dx%d %s, %d flits: ZeroLoad %v, brute force %v", m.W, m.H, name, flits, got, want)
-					}
-				}
 			}
 		}
 	}

@@ -2,7 +2,6 @@ package mpi
 
 import (
 	"nocsim/endpoint"
-	"nocsim/router"
 )
 
 // The Cray X1 collectives as Nicholson & Goozen describe them ("Cray X1
@@ -174,7 +173,7 @@ func (k *cray) store(rank, i int, words ...uint32) error {
 	r := k.x.r
 	cpu := r.w.M.CPU
 	r.t.Compute(cpu.NativeCallCycles + cpu.SendCycles(2+len(words)))
-	_, err := r.w.M.SendWords(r.node.ID, k.node(rank), router.KindData, k.areaOf(rank).Addr+uint32(i), 1, words, r.t.Now())
+	_, err := r.w.M.SendWords(r.node.ID, k.node(rank), endpoint.KindData, k.areaOf(rank).Addr+uint32(i), 1, words, r.t.Now())
 	return err
 }
 

@@ -9,7 +9,6 @@ import (
 
 	"nocsim/des"
 	"nocsim/endpoint"
-	"nocsim/router"
 )
 
 // The Cray X1 algorithms (coll_cray.go): each test asserts the behaviour
@@ -50,7 +49,7 @@ func crayJob(t *testing.T, P int, cfg Config, prog func(r *Rank)) (*World, []cra
 	var msgs []crayMsg
 	w.M.OnSent = func(p *endpoint.Packet, at des.Time) {
 		m := crayMsg{src: int(p.Src), dst: int(p.Dst), words: int(p.Len) - 2, at: at, what: cmOther}
-		if p.Kind == router.KindThread {
+		if p.Kind == endpoint.KindThread {
 			switch endpoint.HandlerID(p.DstAddr) {
 			case 0: // getBlock: the native handlers are registered first
 				m.what = cmGet
@@ -59,7 +58,7 @@ func crayJob(t *testing.T, P int, cfg Config, prog func(r *Rank)) (*World, []cra
 			case w.h.crayFadd:
 				m.what = cmFadd
 			}
-		} else if p.Kind == router.KindData {
+		} else if p.Kind == endpoint.KindData {
 			base := w.cray[m.dst].Addr
 			switch off := int(p.DstAddr) - int(base); {
 			case off == crayResume && m.words == 1:

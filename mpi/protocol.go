@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"nocsim/endpoint"
-	"nocsim/router"
 )
 
 // The protocols, as the thesis describes them (section 4.2.2):
@@ -21,7 +20,7 @@ import (
 //	niu:   the same rendezvous with the RTS and CTS handled by the NIUs as
 //	       control messages: no threads, no processor time.
 //
-// Messages between two tiles are ordered (router.KindOrdered) and handler
+// Messages between two tiles are ordered (endpoint.KindOrdered) and handler
 // threads run in arrival order, so sends between a pair never overtake.
 
 // envelope is a send announced at its receiver before a receive matched it.
@@ -54,7 +53,7 @@ func (w *World) startSend(r *Rank, q *Request) error {
 		args = appendWords(args, q.data.Bytes[:q.bytes])
 		r.argBuf = args
 		r.t.Compute(m.CPU.SendCycles(2 + len(args)))
-		p, err := m.SendWords(r.node.ID, dst, router.KindThread, uint32(w.h.eager), 0, args, r.t.Now())
+		p, err := m.SendWords(r.node.ID, dst, endpoint.KindThread, uint32(w.h.eager), 0, args, r.t.Now())
 		if err != nil {
 			return errorf(ErrOther, opNames[q.op], "%v", err)
 		}
@@ -67,7 +66,7 @@ func (w *World) startSend(r *Rank, q *Request) error {
 		r.sends[q.id] = q
 		args := []uint32{uint32(r.rank), uint32(q.tag), q.comm.ctx, uint32(q.bytes), q.id, uint32(q.mode)}
 		r.t.Compute(m.CPU.SendCycles(2 + len(args)))
-		if _, err := m.SendWords(r.node.ID, dst, router.KindControl, uint32(w.h.ctlPostSend), 0, args, r.t.Now()); err != nil {
+		if _, err := m.SendWords(r.node.ID, dst, endpoint.KindControl, uint32(w.h.ctlPostSend), 0, args, r.t.Now()); err != nil {
 			return errorf(ErrOther, opNames[q.op], "%v", err)
 		}
 	default:
@@ -161,9 +160,9 @@ func (w *World) requestData(r *Rank, q *Request, e *envelope, t *endpoint.Thread
 	switch {
 	case w.Cfg.Protocol == "niu" && t != nil:
 		t.Compute(w.M.CPU.SendCycles(2 + len(args)))
-		_, err = w.M.SendWords(r.node.ID, e.src, router.KindControl, uint32(w.h.ctlRequestData), 0, args, t.Now())
+		_, err = w.M.SendWords(r.node.ID, e.src, endpoint.KindControl, uint32(w.h.ctlRequestData), 0, args, t.Now())
 	case w.Cfg.Protocol == "niu":
-		_, err = w.M.SendWords(r.node.ID, e.src, router.KindControl, uint32(w.h.ctlRequestData), 0, args, w.M.Eng.Now())
+		_, err = w.M.SendWords(r.node.ID, e.src, endpoint.KindControl, uint32(w.h.ctlRequestData), 0, args, w.M.Eng.Now())
 	default:
 		err = t.CreateThread(e.src, w.h.requestData, args...)
 	}
@@ -259,7 +258,7 @@ func (w *World) sendData(r *Rank, a []uint32, t *endpoint.Thread) {
 	q.xfer = &q.xferB
 	for off := 0; off < words || off == 0; off += endpoint.MaxBlockWords {
 		n := min(endpoint.MaxBlockWords, words-off)
-		p, err := w.M.SendBlock(r.node.ID, dst, router.KindData, addr+uint32(off), 1, q.data.Addr+uint32(off)*stride, stride, n, now)
+		p, err := w.M.SendBlock(r.node.ID, dst, endpoint.KindData, addr+uint32(off), 1, q.data.Addr+uint32(off)*stride, stride, n, now)
 		if err != nil {
 			w.fail(fmt.Errorf("rank %d: sending data to rank %d: %w", r.rank, dst, err))
 			return
@@ -271,7 +270,7 @@ func (w *World) sendData(r *Rank, a []uint32, t *endpoint.Thread) {
 			break
 		}
 	}
-	if _, err := w.M.SendWords(r.node.ID, dst, router.KindData, flag, 1, []uint32{1}, now); err != nil {
+	if _, err := w.M.SendWords(r.node.ID, dst, endpoint.KindData, flag, 1, []uint32{1}, now); err != nil {
 		w.fail(err)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"nocsim/endpoint"
-	"nocsim/router"
 )
 
 // The puma_long protocol: Puma's optimistic long protocol (Brightwell and
@@ -75,7 +74,7 @@ func (w *World) pumaSend(r *Rank, q *Request) error {
 		args = appendWords(args, q.data.Bytes[4*off:min(q.bytes, 4*(off+n))])
 		r.argBuf = args
 		r.t.Compute(w.M.CPU.SendCycles(2 + len(args)))
-		if _, err := w.M.SendWords(r.node.ID, q.peer, router.KindThread, uint32(w.h.pumaPut), 0, args, r.t.Now()); err != nil {
+		if _, err := w.M.SendWords(r.node.ID, q.peer, endpoint.KindThread, uint32(w.h.pumaPut), 0, args, r.t.Now()); err != nil {
 			return errorf(ErrOther, opNames[q.op], "%v", err)
 		}
 		if words == 0 {

@@ -27,15 +27,15 @@ func pumaJob(t *testing.T, n int, posted bool) (msgs []pumaMsg, sent, got []byte
 	w.M.OnSent = func(p *endpoint.Packet, at des.Time) {
 		m := pumaMsg{src: int(p.Src), dst: int(p.Dst), what: "other", at: at}
 		switch {
-		case p.Kind == router.KindThread && endpoint.HandlerID(p.DstAddr) == w.h.pumaPut:
+		case p.Kind == endpoint.KindThread && endpoint.HandlerID(p.DstAddr) == w.h.pumaPut:
 			m.what = "put"
-		case p.Kind == router.KindThread && endpoint.HandlerID(p.DstAddr) == w.h.requestData:
+		case p.Kind == endpoint.KindThread && endpoint.HandlerID(p.DstAddr) == w.h.requestData:
 			m.what = "pull"
-		case p.Kind == router.KindData && p.Len == 3 && p.Dst == 0:
+		case p.Kind == endpoint.KindData && p.Len == 3 && p.Dst == 0:
 			m.what = "ack"
-		case p.Kind == router.KindData && p.Len == 3 && p.Dst == 1 && p.SrcAddr == 0:
+		case p.Kind == endpoint.KindData && p.Len == 3 && p.Dst == 1 && p.SrcAddr == 0:
 			m.what = "flag"
-		case p.Kind == router.KindData:
+		case p.Kind == endpoint.KindData:
 			m.what = "block"
 		}
 		msgs = append(msgs, m)

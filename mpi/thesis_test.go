@@ -8,7 +8,6 @@ import (
 
 	"nocsim/des"
 	"nocsim/endpoint"
-	"nocsim/router"
 )
 
 // thesisCfg is the thesis profile for P ranks.
@@ -79,7 +78,7 @@ func halvingPairs(P int) [][2]int {
 func blockPairs(msgs []thesisMsg) [][2]int {
 	var out [][2]int
 	for _, m := range msgs {
-		if m.kind == router.KindData && m.words > 1 {
+		if m.kind == endpoint.KindData && m.words > 1 {
 			out = append(out, [2]int{m.src, m.dst})
 		}
 	}
@@ -119,15 +118,15 @@ func TestThesisMessages(t *testing.T) {
 					t.Error(err)
 				}
 			})
-			if got := thesisCount(msgs, router.KindData); got != 0 {
+			if got := thesisCount(msgs, endpoint.KindData); got != 0 {
 				t.Errorf("%d DATA messages, want 0", got)
 			}
 			in, out := 0, 0
 			for _, m := range msgs {
 				switch {
-				case m.kind == router.KindThread && m.handler == uint32(w.h.barrierArrive) && m.dst == 0 && m.src != 0:
+				case m.kind == endpoint.KindThread && m.handler == uint32(w.h.barrierArrive) && m.dst == 0 && m.src != 0:
 					in++
-				case m.kind == router.KindThread && m.handler == uint32(w.h.barrierRelease) && m.src == 0 && m.dst != 0:
+				case m.kind == endpoint.KindThread && m.handler == uint32(w.h.barrierRelease) && m.src == 0 && m.dst != 0:
 					out++
 				default:
 					t.Errorf("unexpected message %+v", m)
@@ -148,7 +147,7 @@ func TestThesisMessages(t *testing.T) {
 						t.Errorf("rank %d: %v, got %v", r.Rank(), err, b.Float64(0))
 					}
 				})
-				thread, data := thesisCount(msgs, router.KindThread), thesisCount(msgs, router.KindData)
+				thread, data := thesisCount(msgs, endpoint.KindThread), thesisCount(msgs, endpoint.KindData)
 				if thread != 2*(P-1) || data != 2*(P-1) {
 					t.Errorf("%d THREAD and %d DATA messages, want %d and %d", thread, data, 2*(P-1), 2*(P-1))
 				}
@@ -177,7 +176,7 @@ func TestThesisMessages(t *testing.T) {
 				if root != 0 {
 					want = append(want, [2]int{0, root}) // rank 0 forwards the result
 				}
-				thread, data := thesisCount(msgs, router.KindThread), thesisCount(msgs, router.KindData)
+				thread, data := thesisCount(msgs, endpoint.KindThread), thesisCount(msgs, endpoint.KindData)
 				if thread != 2*len(want) || data != 2*len(want) {
 					t.Errorf("%d THREAD and %d DATA messages, want %d and %d", thread, data, 2*len(want), 2*len(want))
 				}
@@ -202,7 +201,7 @@ func TestThesisMessages(t *testing.T) {
 			if got := blockPairs(msgs); !slices.Equal(got, sortedPairs(want)) {
 				t.Errorf("data blocks %v, want %v", got, sortedPairs(want))
 			}
-			if thread := thesisCount(msgs, router.KindThread); thread != 4*(P-1) {
+			if thread := thesisCount(msgs, endpoint.KindThread); thread != 4*(P-1) {
 				t.Errorf("%d THREAD messages, want %d", thread, 4*(P-1))
 			}
 		})
@@ -245,17 +244,17 @@ func TestThesisCommDup(t *testing.T) {
 		var toServer, fromServer, asks, answers, arrive, release int
 		for _, m := range msgs {
 			switch {
-			case m.kind == router.KindThread && m.handler == uint32(w.h.ctxRequest) && m.src == 0 && m.dst == server:
+			case m.kind == endpoint.KindThread && m.handler == uint32(w.h.ctxRequest) && m.src == 0 && m.dst == server:
 				toServer++
-			case m.kind == router.KindData && m.src == server && m.dst == 0:
+			case m.kind == endpoint.KindData && m.src == server && m.dst == 0:
 				fromServer++
-			case m.kind == router.KindThread && m.handler == uint32(w.h.ctxAsk) && m.dst == 0:
+			case m.kind == endpoint.KindThread && m.handler == uint32(w.h.ctxAsk) && m.dst == 0:
 				asks++
-			case m.kind == router.KindData && m.src == 0:
+			case m.kind == endpoint.KindData && m.src == 0:
 				answers++
-			case m.kind == router.KindThread && m.handler == uint32(w.h.barrierArrive):
+			case m.kind == endpoint.KindThread && m.handler == uint32(w.h.barrierArrive):
 				arrive++
-			case m.kind == router.KindThread && m.handler == uint32(w.h.barrierRelease):
+			case m.kind == endpoint.KindThread && m.handler == uint32(w.h.barrierRelease):
 				release++
 			default:
 				t.Errorf("P=%d: unexpected message %+v", P, m)
@@ -314,7 +313,7 @@ func TestThesisSplitBarrier(t *testing.T) {
 	})
 	arrive := 0
 	for _, m := range msgs {
-		if m.kind == router.KindThread && m.handler == uint32(w.h.barrierArrive) {
+		if m.kind == endpoint.KindThread && m.handler == uint32(w.h.barrierArrive) {
 			arrive++
 		}
 	}

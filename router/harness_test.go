@@ -99,6 +99,11 @@ func newBench(t *testing.T, w, h int, spec Spec) *bench {
 	return b
 }
 
+// KindSynth is the message type these tests' packets carry: endpoint's
+// synthetic traffic. The router reads only KindOrdered, so any value
+// would do; the endpoint's keeps the tests' flits what a run's would be.
+const KindSynth uint8 = 2
+
 // send queues a packet of length flits from src to dst on local VC vc and
 // returns its id.
 func (b *bench) send(src, dst, length int, vc int8, kind uint8) int32 {

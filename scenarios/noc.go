@@ -10,6 +10,7 @@ import (
 
 	"nocsim/des"
 	"nocsim/endpoint"
+	"nocsim/endpoint/traffic"
 	"nocsim/mesh"
 	"nocsim/mpi"
 	"nocsim/router"
@@ -57,7 +58,7 @@ func explain(err error, src Source) error {
 // NocPoints validates the scenario's [network] and [noc] sections and
 // returns one point per (traffic, rate), in that order. Nothing is
 // simulated.
-func (sc *Scenario) NocPoints(src Source) ([]endpoint.Synthetic, error) {
+func (sc *Scenario) NocPoints(src Source) ([]traffic.Synthetic, error) {
 	m, err := ParseMesh(sc.Network.Mesh)
 	if err != nil {
 		return nil, explain(err, src)
@@ -101,14 +102,14 @@ func (sc *Scenario) NocPoints(src Source) ([]endpoint.Synthetic, error) {
 				Allowed: fmt.Sprintf("at least %d on a %s (the zero-load latency of a %d-flit packet over its %d-hop diameter), so that measured packets can arrive", need, describeTopo(topo), n.PacketFlits, diam)}, src)
 		}
 	}
-	var pts []endpoint.Synthetic
+	var pts []traffic.Synthetic
 	for _, name := range n.Traffic {
 		pat, err := mesh.NewPattern(name, m, mesh.HotspotSpec{Nodes: n.HotspotNodes, Fraction: n.HotspotFraction})
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", where(src, "traffic"), err)
 		}
 		for _, r := range n.Rates {
-			p := endpoint.Synthetic{
+			p := traffic.Synthetic{
 				Mesh: m, Topo: topo, Router: sc.Network.RouterSpec, Endpoint: sc.Network.NodeSpec,
 				Pattern: pat, Rate: r, PacketFlits: n.PacketFlits,
 				Warmup: des.Time(n.WarmupCycles), Measure: des.Time(n.MeasureCycles),
@@ -143,8 +144,8 @@ type RunOptions struct {
 // RunNoc simulates every point, in parallel across points (never inside
 // one), and returns the results in point order. If any point fails, the
 // error of the first failing point in order is returned.
-func RunNoc(pts []endpoint.Synthetic, opt RunOptions) ([]endpoint.SynthResult, error) {
-	res := make([]endpoint.SynthResult, len(pts))
+func RunNoc(pts []traffic.Synthetic, opt RunOptions) ([]traffic.SynthResult, error) {
+	res := make([]traffic.SynthResult, len(pts))
 	errs := make([]error, len(pts))
 	err := forEach(len(pts), opt, func(i int) error {
 		res[i], errs[i] = pts[i].Run()

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"testing"
 
-	"nocsim/endpoint"
+	"nocsim/endpoint/traffic"
 	"nocsim/scenarios"
 )
 
@@ -62,8 +62,8 @@ func distinctRow(k int) scenarios.NocRow {
 			switch f.Interface().(type) {
 			case []float64:
 				f.Set(reflect.ValueOf([]float64{float64(base) + 0.5, float64(base) + 0.75}))
-			case []endpoint.LinkVCFlits:
-				f.Set(reflect.ValueOf([]endpoint.LinkVCFlits{{From: base, To: base + 1, Dir: "E", VCFlits: []uint64{uint64(base), uint64(base + 2)}}}))
+			case []traffic.LinkVCFlits:
+				f.Set(reflect.ValueOf([]traffic.LinkVCFlits{{From: base, To: base + 1, Dir: "E", VCFlits: []uint64{uint64(base), uint64(base + 2)}}}))
 			default:
 				panic("unhandled NocRow slice field " + f.Type().String())
 			}

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"nocsim/endpoint"
+	"nocsim/endpoint/traffic"
 	"nocsim/mesh"
 	"nocsim/router"
 	"nocsim/scenarios"
@@ -79,14 +79,14 @@ func TestChannelLoadBounds(t *testing.T) {
 // 5-flit packets) with a 5000-cycle window, in parallel across cores.
 var physics struct {
 	once sync.Once
-	pts  []endpoint.Synthetic
-	res  []endpoint.SynthResult
+	pts  []traffic.Synthetic
+	res  []traffic.SynthResult
 	err  error
 }
 
 const transposeBound = 1.0 / 7
 
-func physicsResults(t *testing.T) ([]endpoint.Synthetic, []endpoint.SynthResult) {
+func physicsResults(t *testing.T) ([]traffic.Synthetic, []traffic.SynthResult) {
 	t.Helper()
 	physics.once.Do(func() {
 		base := scenarios.Defaults()
@@ -115,19 +115,19 @@ func physicsResults(t *testing.T) ([]endpoint.Synthetic, []endpoint.SynthResult)
 	return physics.pts, physics.res
 }
 
-func physicsPoint(t *testing.T, traffic string, rate float64) (endpoint.Synthetic, endpoint.SynthResult) {
+func physicsPoint(t *testing.T, pattern string, rate float64) (traffic.Synthetic, traffic.SynthResult) {
 	t.Helper()
 	pts, res := physicsResults(t)
 	for i, p := range pts {
-		if p.Pattern.Name() == traffic && p.Rate == rate {
+		if p.Pattern.Name() == pattern && p.Rate == rate {
 			return p, res[i]
 		}
 	}
-	t.Fatalf("no physics point for %s at %v", traffic, rate)
-	return endpoint.Synthetic{}, endpoint.SynthResult{}
+	t.Fatalf("no physics point for %s at %v", pattern, rate)
+	return traffic.Synthetic{}, traffic.SynthResult{}
 }
 
-func describe(r endpoint.SynthResult) string {
+func describe(r traffic.SynthResult) string {
 	return fmt.Sprintf("offered %.4f generated %.4f accepted %.4f, avg latency %.1f (zero-load %.1f, p99 %.0f), link util max %.3f, delivered %d/%d, reason %q",
 		r.OfferedRate, r.GeneratedRate, r.AcceptedRate, r.AvgPacketLatency, r.ZeroLoadLatency, r.P99, r.LinkUtilMax,
 		r.Delivered, r.Measured, r.SaturationReason)

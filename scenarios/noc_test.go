@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"nocsim/endpoint"
+	"nocsim/endpoint/traffic"
 	"nocsim/scenarios"
 )
 
@@ -82,7 +82,7 @@ func TestNocPointsErrors(t *testing.T) {
 			sc := scenarios.Defaults()
 			tc.mod(&sc)
 			var (
-				pts []endpoint.Synthetic
+				pts []traffic.Synthetic
 				err error
 			)
 			func() {
@@ -181,7 +181,7 @@ func smallScenario() scenarios.Scenario {
 	return sc
 }
 
-func points(t *testing.T, sc scenarios.Scenario) []endpoint.Synthetic {
+func points(t *testing.T, sc scenarios.Scenario) []traffic.Synthetic {
 	t.Helper()
 	pts, err := sc.NocPoints(nil)
 	if err != nil {
@@ -321,7 +321,7 @@ func TestRunNocProgressAndFirstError(t *testing.T) {
 // Every measured packet of an unsaturated point is delivered, across
 // patterns and seeds, and the saturation flag agrees with its reason.
 func TestConservationAcrossSeedsAndPatterns(t *testing.T) {
-	var pts []endpoint.Synthetic
+	var pts []traffic.Synthetic
 	for seed := uint64(1); seed <= 4; seed++ {
 		sc := smallScenario()
 		sc.Noc.Traffic = []string{"uniform", "transpose", "bitcomp", "bitrev", "shuffle", "tornado", "neighbor", "hotspot"}
@@ -345,7 +345,7 @@ func TestConservationAcrossSeedsAndPatterns(t *testing.T) {
 	}
 }
 
-func checkConservation(t *testing.T, name string, r endpoint.SynthResult) {
+func checkConservation(t *testing.T, name string, r traffic.SynthResult) {
 	t.Helper()
 	if r.Delivered > r.Measured || r.Measured < 0 {
 		t.Errorf("%s: delivered %d of %d measured packets", name, r.Delivered, r.Measured)

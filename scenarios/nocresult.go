@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"text/tabwriter"
 
-	"nocsim/endpoint"
+	"nocsim/endpoint/traffic"
 	"nocsim/plots"
 )
 
@@ -21,41 +21,41 @@ import (
 // window, stalls in flit-cycles (VC stalls in head-cycles), *_per_second per
 // wall-clock second.
 type NocRow struct {
-	Mesh               string                 `json:"mesh"`
-	Traffic            string                 `json:"traffic"`
-	PacketFlits        int                    `json:"packet_flits"`
-	Seed               int64                  `json:"seed"`
-	OfferedRate        float64                `json:"offered_flits_per_node_cycle"`
-	GeneratedRate      float64                `json:"generated_flits_per_node_cycle"`
-	AcceptedRate       float64                `json:"accepted_flits_per_node_cycle"`
-	AvgPacketLatency   float64                `json:"avg_packet_latency_cycles"`
-	P50PacketLatency   float64                `json:"p50_packet_latency_cycles"`
-	P95PacketLatency   float64                `json:"p95_packet_latency_cycles"`
-	P99PacketLatency   float64                `json:"p99_packet_latency_cycles"`
-	AvgNetworkLatency  float64                `json:"avg_network_latency_cycles"`
-	ZeroLoadLatency    float64                `json:"zero_load_latency_cycles"`
-	AvgHops            float64                `json:"avg_hops"`
-	LinkUtilMean       float64                `json:"link_util_mean_flits_per_cycle"`
-	LinkUtilMax        float64                `json:"link_util_max_flits_per_cycle"`
-	VCShares           []float64              `json:"vc_shares_fraction"`
-	VCShareMin         float64                `json:"vc_share_min_fraction"`
-	VCShareMax         float64                `json:"vc_share_max_fraction"`
-	VCStalls           uint64                 `json:"vc_stall_head_cycles"`
-	SwitchStalls       uint64                 `json:"switch_stall_flit_cycles"`
-	CreditStalls       uint64                 `json:"credit_stall_flit_cycles"`
-	MeasuredPackets    int                    `json:"measured_packets"`
-	DeliveredPackets   int                    `json:"delivered_packets"`
-	LatencyTrend       float64                `json:"latency_trend_ratio"`
-	Saturated          bool                   `json:"saturated"`
-	SaturationReason   string                 `json:"saturation_reason"`
-	Cycles             int64                  `json:"cycles"`
-	Events             uint64                 `json:"events"`
-	FlitHops           uint64                 `json:"flit_hops"`
-	WallSeconds        float64                `json:"wall_seconds"`
-	SimCyclesPerSecond float64                `json:"sim_cycles_per_second"`
-	EventsPerSecond    float64                `json:"events_per_second"`
-	FlitHopsPerSecond  float64                `json:"flit_hops_per_second"`
-	Links              []endpoint.LinkVCFlits `json:"links"`
+	Mesh               string                `json:"mesh"`
+	Traffic            string                `json:"traffic"`
+	PacketFlits        int                   `json:"packet_flits"`
+	Seed               int64                 `json:"seed"`
+	OfferedRate        float64               `json:"offered_flits_per_node_cycle"`
+	GeneratedRate      float64               `json:"generated_flits_per_node_cycle"`
+	AcceptedRate       float64               `json:"accepted_flits_per_node_cycle"`
+	AvgPacketLatency   float64               `json:"avg_packet_latency_cycles"`
+	P50PacketLatency   float64               `json:"p50_packet_latency_cycles"`
+	P95PacketLatency   float64               `json:"p95_packet_latency_cycles"`
+	P99PacketLatency   float64               `json:"p99_packet_latency_cycles"`
+	AvgNetworkLatency  float64               `json:"avg_network_latency_cycles"`
+	ZeroLoadLatency    float64               `json:"zero_load_latency_cycles"`
+	AvgHops            float64               `json:"avg_hops"`
+	LinkUtilMean       float64               `json:"link_util_mean_flits_per_cycle"`
+	LinkUtilMax        float64               `json:"link_util_max_flits_per_cycle"`
+	VCShares           []float64             `json:"vc_shares_fraction"`
+	VCShareMin         float64               `json:"vc_share_min_fraction"`
+	VCShareMax         float64               `json:"vc_share_max_fraction"`
+	VCStalls           uint64                `json:"vc_stall_head_cycles"`
+	SwitchStalls       uint64                `json:"switch_stall_flit_cycles"`
+	CreditStalls       uint64                `json:"credit_stall_flit_cycles"`
+	MeasuredPackets    int                   `json:"measured_packets"`
+	DeliveredPackets   int                   `json:"delivered_packets"`
+	LatencyTrend       float64               `json:"latency_trend_ratio"`
+	Saturated          bool                  `json:"saturated"`
+	SaturationReason   string                `json:"saturation_reason"`
+	Cycles             int64                 `json:"cycles"`
+	Events             uint64                `json:"events"`
+	FlitHops           uint64                `json:"flit_hops"`
+	WallSeconds        float64               `json:"wall_seconds"`
+	SimCyclesPerSecond float64               `json:"sim_cycles_per_second"`
+	EventsPerSecond    float64               `json:"events_per_second"`
+	FlitHopsPerSecond  float64               `json:"flit_hops_per_second"`
+	Links              []traffic.LinkVCFlits `json:"links"`
 }
 
 // WallClockColumns are the columns that depend on the machine, not the
@@ -63,7 +63,7 @@ type NocRow struct {
 var WallClockColumns = []string{"wall_seconds", "sim_cycles_per_second", "events_per_second", "flit_hops_per_second"}
 
 // NocRows turns results into rows.
-func NocRows(pts []endpoint.Synthetic, res []endpoint.SynthResult) []NocRow {
+func NocRows(pts []traffic.Synthetic, res []traffic.SynthResult) []NocRow {
 	rows := make([]NocRow, len(res))
 	for i, r := range res {
 		p := pts[i]

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"nocsim/endpoint"
+	"nocsim/endpoint/traffic"
 	"nocsim/mesh"
 	"nocsim/router"
 	"nocsim/scenarios"
@@ -95,7 +95,7 @@ func TestNocPointsOnRing(t *testing.T) {
 		if got := pts[0].Topo.Name(); !strings.HasPrefix(got, tc.topo+" ") {
 			t.Errorf("%s: points run on %s", tc.topo, got)
 		}
-		rows := scenarios.NocRows(pts, make([]endpoint.SynthResult, len(pts)))
+		rows := scenarios.NocRows(pts, make([]traffic.SynthResult, len(pts)))
 		if want := "16x1 " + tc.topo; rows[0].Mesh != want {
 			t.Errorf("%s: rows record mesh %q, want %q", tc.topo, rows[0].Mesh, want)
 		}

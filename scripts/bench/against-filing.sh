@@ -36,7 +36,7 @@ mkdir -p "$out"
 pgo=off
 [ -f cmd/nocsim/default.pgo ] && pgo=$PWD/cmd/nocsim/default.pgo
 echo "against-filing: building $filed and $(git rev-parse --short HEAD) (pgo=$( [ "$pgo" = off ] && echo off || echo default.pgo))" >&2
-go test -c -pgo="$pgo" -o "$out/new-endpoint.test" ./endpoint
+go test -c -pgo="$pgo" -o "$out/new-endpoint.test" ./endpoint/traffic
 go test -c -pgo="$pgo" -o "$out/new-mpi.test" ./mpi
 msgs=$("$out/new-mpi.test" -test.run '^$' -test.bench 'Allreduce64/65536B' -test.benchtime 1x |
   awk '{for (i = 1; i < NF; i++) if ($(i+1) == "msgs/op") print $i}')
@@ -46,12 +46,24 @@ old=$(mktemp -d /tmp/nocsim-filed-src.XXXXXX)
 trap 'git worktree remove --force "$old" >/dev/null 2>&1 || rm -rf "$old"' EXIT
 git worktree add -q --detach "$old" "$filed"
 cp mpi/bench_test.go "$old/mpi/bench_test.go"
-cp endpoint/synthetic_bench_test.go endpoint/scale_bench_test.go "$old/endpoint/"
+# The network benchmarks live in endpoint/traffic; before that package
+# existed they were package endpoint's own, so there they lose the package
+# name and the endpoint. qualifier.
+oldtraffic=endpoint/traffic
+if [ ! -d "$old/endpoint/traffic" ]; then
+  oldtraffic=endpoint
+  for f in synthetic_bench_test.go scale_bench_test.go; do
+    sed -e 's/^package traffic$/package endpoint/' -e '/^\t"nocsim\/endpoint"$/d' -e 's/\bendpoint\.//g' \
+      "endpoint/traffic/$f" >"$old/endpoint/$f"
+  done
+else
+  cp endpoint/traffic/synthetic_bench_test.go endpoint/traffic/scale_bench_test.go "$old/endpoint/traffic/"
+fi
 # The old Rank has no Received: the 64 KiB run's count is the current one's.
 MSGS=$msgs perl -0pi -e 's/for _, r := range w\.Ranks \{\s*msgs \+= float64\(r\.Received\(\)\)\s*\}/if size != 64<<10 { b.Skip("only the 64 KiB run\x27s message count is known") }\n\t\t\t\tmsgs += $ENV{MSGS}/' \
   "$old/mpi/bench_test.go"
 grep -q "msgs += $msgs\$" "$old/mpi/bench_test.go" || { echo "against-filing: could not adapt mpi/bench_test.go to $filed" >&2; exit 1; }
-(cd "$old" && go test -c -o "$out/old-endpoint.test" ./endpoint && go test -c -o "$out/old-mpi.test" ./mpi)
+(cd "$old" && go test -c -o "$out/old-endpoint.test" "./$oldtraffic" && go test -c -o "$out/old-mpi.test" ./mpi)
 
 run() { # version
   "$out/$1-endpoint.test" -test.run '^$' -test.bench 'Mesh8x8Uniform/rate=0.3' -test.benchtime 5x >>"$out/$1.txt"

@@ -1,4 +1,4 @@
-package endpoint
+package traffic
 
 import (
 	"fmt"
@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"nocsim/des"
+	"nocsim/endpoint"
 	"nocsim/mesh"
 	"nocsim/router"
 )
@@ -23,7 +24,7 @@ type Synthetic struct {
 	Mesh        mesh.Mesh     // the tiles, W x H: the patterns' node numbering
 	Topo        mesh.Topology // the network joining them; nil means Mesh itself
 	Router      router.Spec
-	Endpoint    Spec
+	Endpoint    endpoint.Spec
 	Pattern     mesh.Pattern
 	Rate        float64  // offered load, flits per node per cycle
 	PacketFlits int      // packet length in flits
@@ -210,7 +211,7 @@ func distSum(k, c int) int { return c*(c+1)/2 + (k-1-c)*(k-c)/2 }
 // processes, drawing geometric gaps so that an idle cycle costs nothing.
 type generator struct {
 	s       *Synthetic
-	f       *Fabric
+	f       *endpoint.Fabric
 	eng     *des.Engine
 	rng     *rand.Rand
 	logq    float64 // ln(1-p), p the per-cycle packet probability
@@ -279,7 +280,7 @@ func (s *Synthetic) Run() (SynthResult, error) {
 		eng.TickByID()
 	}
 	topo := s.topo()
-	f := NewFabric(eng, topo, s.Router, s.Endpoint)
+	f := endpoint.NewFabric(eng, topo, s.Router, s.Endpoint)
 	eng.SetWatchdog(s.Watchdog, f.Describe)
 	if s.onStart != nil {
 		s.onStart(eng)
@@ -309,7 +310,7 @@ func (s *Synthetic) Run() (SynthResult, error) {
 	var halfSum [2]float64
 	var halfN [2]int
 	mid := g.mStart + s.Measure/2
-	f.OnDeliver = func(p *Packet, now des.Time) {
+	f.OnDeliver = func(p *endpoint.Packet, now des.Time) {
 		if !p.Measured {
 			return
 		}

@@ -1,4 +1,4 @@
-package endpoint
+package traffic
 
 import (
 	"math"
@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"nocsim/des"
+	"nocsim/endpoint"
 	"nocsim/mesh"
 	"nocsim/router"
 )
@@ -80,7 +81,7 @@ func peakLiveHeap(t *testing.T, s Synthetic) (uint64, SynthResult) {
 func TestPeakMemoryIndependentOfLength(t *testing.T) {
 	m, _ := mesh.New(8, 8)
 	p, _ := mesh.NewPattern("uniform", m, mesh.HotspotSpec{})
-	base := Synthetic{Mesh: m, Router: router.DefaultSpec(), Endpoint: DefaultSpec(), Pattern: p, Rate: 0.3,
+	base := Synthetic{Mesh: m, Router: router.DefaultSpec(), Endpoint: endpoint.DefaultSpec(), Pattern: p, Rate: 0.3,
 		PacketFlits: 5, Warmup: 1000, Measure: 4000, DrainMax: 5000, Watchdog: 10000, Seed: 1}
 	long := base
 	long.Measure *= 10
@@ -108,10 +109,10 @@ func TestPeakMemoryIndependentOfLength(t *testing.T) {
 func TestSteadyStateByIDDoesNotAllocate(t *testing.T) {
 	m, _ := mesh.New(8, 8)
 	p, _ := mesh.NewPattern("uniform", m, mesh.HotspotSpec{})
-	s := &Synthetic{Mesh: m, Router: router.DefaultSpec(), Endpoint: DefaultSpec(), Pattern: p, Rate: 0.3, PacketFlits: 5}
+	s := &Synthetic{Mesh: m, Router: router.DefaultSpec(), Endpoint: endpoint.DefaultSpec(), Pattern: p, Rate: 0.3, PacketFlits: 5}
 	eng := des.New()
 	eng.TickByID()
-	f := NewFabric(eng, m, s.Router, s.Endpoint)
+	f := endpoint.NewFabric(eng, m, s.Router, s.Endpoint)
 	g := &generator{s: s, f: f, eng: eng, rng: rand.New(rand.NewPCG(1, 2)), p: s.Rate / 5, on: true,
 		mStart: des.Never, mEnd: des.Never, end: des.Never}
 	g.logq = math.Log1p(-g.p)

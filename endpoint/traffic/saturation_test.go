@@ -1,8 +1,9 @@
-package endpoint
+package traffic
 
 import (
 	"testing"
 
+	"nocsim/endpoint"
 	"nocsim/mesh"
 	"nocsim/router"
 )
@@ -14,7 +15,7 @@ import (
 func TestShortWindowAllDeliveredIsNotSaturated(t *testing.T) {
 	m, _ := mesh.New(16, 16)
 	p, _ := mesh.NewPattern("uniform", m, mesh.HotspotSpec{})
-	s := Synthetic{Mesh: m, Router: router.DefaultSpec(), Endpoint: DefaultSpec(), Pattern: p, Rate: 0.05,
+	s := Synthetic{Mesh: m, Router: router.DefaultSpec(), Endpoint: endpoint.DefaultSpec(), Pattern: p, Rate: 0.05,
 		PacketFlits: 5, Warmup: 0, Measure: 40, DrainMax: 2000, Watchdog: 10000, Seed: 3}
 	r, err := s.Run()
 	if err != nil {

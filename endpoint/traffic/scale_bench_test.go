@@ -1,4 +1,4 @@
-package endpoint
+package traffic
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"nocsim/des"
+	"nocsim/endpoint"
 	"nocsim/mesh"
 	"nocsim/router"
 )
@@ -46,7 +47,7 @@ func benchScale(b *testing.B, k int) {
 	var hops float64
 	c0 := cpuNow(b)
 	for b.Loop() {
-		s := Synthetic{Mesh: m, Router: router.DefaultSpec(), Endpoint: DefaultSpec(), Pattern: p, Rate: bisectionRate(k),
+		s := Synthetic{Mesh: m, Router: router.DefaultSpec(), Endpoint: endpoint.DefaultSpec(), Pattern: p, Rate: bisectionRate(k),
 			PacketFlits: 5, Warmup: 1000, Measure: 5000, DrainMax: 5000, Watchdog: 10000, Seed: 1}
 		res, err := s.Run()
 		if err != nil {
@@ -74,7 +75,7 @@ func BenchmarkMesh256x256(b *testing.B) {
 	p, _ := mesh.NewPattern("uniform", m, mesh.HotspotSpec{})
 	var ms runtime.MemStats
 	for b.Loop() {
-		s := Synthetic{Mesh: m, Router: router.DefaultSpec(), Endpoint: DefaultSpec(), Pattern: p, Rate: 0.0005,
+		s := Synthetic{Mesh: m, Router: router.DefaultSpec(), Endpoint: endpoint.DefaultSpec(), Pattern: p, Rate: 0.0005,
 			PacketFlits: 5, Warmup: 100, Measure: 200, DrainMax: 2000, Watchdog: 10000, Seed: 1}
 		res, err := s.Run()
 		if err != nil {

@@ -1,9 +1,10 @@
-package endpoint
+package traffic
 
 import (
 	"testing"
 
 	"nocsim/des"
+	"nocsim/endpoint"
 	"nocsim/mesh"
 	"nocsim/router"
 )
@@ -23,7 +24,7 @@ func benchSynthetic(b *testing.B, k int, rate float64, warmup, measure des.Time)
 		b.Skip("no process CPU time on this platform")
 	}
 	for b.Loop() {
-		s := Synthetic{Mesh: m, Router: router.DefaultSpec(), Endpoint: DefaultSpec(), Pattern: p, Rate: rate,
+		s := Synthetic{Mesh: m, Router: router.DefaultSpec(), Endpoint: endpoint.DefaultSpec(), Pattern: p, Rate: rate,
 			PacketFlits: 5, Warmup: warmup, Measure: measure, DrainMax: 5000, Watchdog: 10000, Seed: 1}
 		res, err := s.Run()
 		if err != nil {
