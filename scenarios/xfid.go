@@ -81,7 +81,7 @@ func (sc *Scenario) PredictTrace(t *mpi.Trace, p logp.Params) (*loggops.Result, 
 	if len(place) < len(t.Ranks) {
 		return nil, fmt.Errorf("schedule has %d ranks, the mesh %s has %d tiles", len(t.Ranks), sc.Network.Mesh, len(place))
 	}
-	q, err := TierParams(p, m, place[:len(t.Ranks)], sc.RendezvousThreshold())
+	q, err := loggops.FromFitted(p, m, place[:len(t.Ranks)], sc.RendezvousThreshold())
 	if err != nil {
 		return nil, err
 	}

@@ -37,7 +37,7 @@ type RankComparison struct {
 
 // CompareSchedule runs s on the scenario's chip (rank r on tile r, sends
 // and receives as MPI non-blocking calls, calc as computation) and on the
-// LogGOPS tier with p mapped by TierParams.
+// LogGOPS tier with p mapped by loggops.FromFitted.
 func (sc *Scenario) CompareSchedule(s *goal.Schedule, p logp.Params) (*ScheduleComparison, error) {
 	m, err := sc.Network.Topology()
 	if err != nil {
@@ -49,7 +49,7 @@ func (sc *Scenario) CompareSchedule(s *goal.Schedule, p logp.Params) (*ScheduleC
 	run := *sc
 	run.MPI.Procs = len(s.Ranks)
 	place := run.Placement()
-	q, err := TierParams(p, m, place, run.RendezvousThreshold())
+	q, err := loggops.FromFitted(p, m, place, run.RendezvousThreshold())
 	if err != nil {
 		return nil, err
 	}
