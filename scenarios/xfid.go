@@ -69,7 +69,7 @@ type Predicted struct {
 // PredictTrace runs a recorded trace on the LogGOPS tier with the fitted
 // parameters p mapped to the scenario's mesh, placement and protocol.
 func (sc *Scenario) PredictTrace(t *mpi.Trace, p logp.Params) (*loggops.Result, error) {
-	s, err := TraceToGoal(t)
+	s, err := mpi.TraceToGoal(t)
 	if err != nil {
 		return nil, err
 	}

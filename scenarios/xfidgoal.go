@@ -9,6 +9,7 @@ import (
 	"nocsim/logp"
 	"nocsim/logp/goal"
 	"nocsim/logp/loggops"
+	"nocsim/mpi"
 	"nocsim/plots"
 )
 
@@ -57,7 +58,7 @@ func (sc *Scenario) CompareSchedule(s *goal.Schedule, p logp.Params) (*ScheduleC
 	if err != nil {
 		return nil, fmt.Errorf("LogGOPS tier: %w", err)
 	}
-	tr, err := GoalToTrace(s)
+	tr, err := mpi.GoalToTrace(s)
 	if err != nil {
 		return nil, err
 	}
