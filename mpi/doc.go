@@ -6,4 +6,9 @@
 // A rank program is a plain Go function run as a deterministic coroutine on
 // its tile (func(r *mpi.Rank)). Buffers live in the tile's simulated memory
 // (Rank.Alloc), so what a receive holds is what the network carried.
+//
+// A run's communication can be recorded (World.Record, World.Trace) and
+// replayed (World.LaunchTrace); TraceToGoal and GoalToTrace convert such a
+// trace to and from a GOAL schedule (logp/goal, the one package outside
+// the simulator mpi imports: a plain data format), the LogGOPS tier's input.
 package mpi

@@ -83,7 +83,7 @@ func (sc *Scenario) CheckGoalFlit(s *goal.Schedule, src Source) error {
 		return explain(&router.KeyError{Key: "mesh", Value: sc.Network.Mesh,
 			Allowed: fmt.Sprintf("a mesh of at least %d tiles (the schedule's num_ranks = %d; rank r runs on tile r)", max(n, 1), n)}, src)
 	}
-	if _, err := GoalToTrace(s); err != nil {
+	if _, err := mpi.GoalToTrace(s); err != nil {
 		return err
 	}
 	// The replay holds one send and one receive buffer of the rank's
@@ -119,7 +119,7 @@ func (sc *Scenario) CheckGoalFlit(s *goal.Schedule, src Source) error {
 // the run's own recording. A schedule that cannot finish ends with the MPI
 // layer's deadlock report.
 func (sc0 *Scenario) RunGoalFlit(s *goal.Schedule, record func(*mpi.Trace)) (*GoalResult, error) {
-	tr, err := GoalToTrace(s)
+	tr, err := mpi.GoalToTrace(s)
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +183,7 @@ func NewGoalRecording() *GoalRecording { return &GoalRecording{texts: map[string
 // Record converts one point's trace to GOAL text and keeps it.
 func (g *GoalRecording) Record(point string, t *mpi.Trace) {
 	var b bytes.Buffer
-	s, err := TraceToGoal(t)
+	s, err := mpi.TraceToGoal(t)
 	if err == nil {
 		err = goal.Write(&b, s)
 	}

@@ -16,7 +16,7 @@ import (
 // the scenario's chip.
 func replayGoal(t *testing.T, sc *Scenario, tr *mpi.Trace) *GoalResult {
 	t.Helper()
-	s, err := TraceToGoal(tr)
+	s, err := mpi.TraceToGoal(tr)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -69,7 +69,7 @@ type Predicted struct {
 // PredictTrace runs a recorded trace on the LogGOPS tier with the fitted
 // parameters p mapped to the scenario's mesh, placement and protocol.
 func (sc *Scenario) PredictTrace(t *mpi.Trace, p logp.Params) (*loggops.Result, error) {
-	s, err := TraceToGoal(t)
+	s, err := mpi.TraceToGoal(t)
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +81,7 @@ func (sc *Scenario) PredictTrace(t *mpi.Trace, p logp.Params) (*loggops.Result, 
 	if len(place) < len(t.Ranks) {
 		return nil, fmt.Errorf("schedule has %d ranks, the mesh %s has %d tiles", len(t.Ranks), sc.Network.Mesh, len(place))
 	}
-	q, err := TierParams(p, m, place[:len(t.Ranks)], sc.RendezvousThreshold())
+	q, err := loggops.FromFitted(p, m, place[:len(t.Ranks)], sc.RendezvousThreshold())
 	if err != nil {
 		return nil, err
 	}

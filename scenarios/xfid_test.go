@@ -23,7 +23,7 @@ func recordProgram(t *testing.T, sc Scenario, procs int, prog func(r *mpi.Rank))
 
 // The issue's cross-fidelity check: the LogGOPS tier, with parameters
 // calibrated on the same machine (as `nocsim calibrate` does) and mapped by
-// TierParams, predicts the recorded schedule of an uncontended ping-pong
+// loggops.FromFitted, predicts the recorded schedule of an uncontended ping-pong
 // (8 B to 64 KiB, 1 and 6 hops) and of a binomial broadcast on an idle mesh
 // (P = 4, 8, 16; 8 B to 16 KiB) within 5% of the flit level.
 //

@@ -9,6 +9,7 @@ import (
 	"nocsim/logp"
 	"nocsim/logp/goal"
 	"nocsim/logp/loggops"
+	"nocsim/mpi"
 	"nocsim/plots"
 )
 
@@ -37,7 +38,7 @@ type RankComparison struct {
 
 // CompareSchedule runs s on the scenario's chip (rank r on tile r, sends
 // and receives as MPI non-blocking calls, calc as computation) and on the
-// LogGOPS tier with p mapped by TierParams.
+// LogGOPS tier with p mapped by loggops.FromFitted.
 func (sc *Scenario) CompareSchedule(s *goal.Schedule, p logp.Params) (*ScheduleComparison, error) {
 	m, err := sc.Network.Topology()
 	if err != nil {
@@ -49,7 +50,7 @@ func (sc *Scenario) CompareSchedule(s *goal.Schedule, p logp.Params) (*ScheduleC
 	run := *sc
 	run.MPI.Procs = len(s.Ranks)
 	place := run.Placement()
-	q, err := TierParams(p, m, place, run.RendezvousThreshold())
+	q, err := loggops.FromFitted(p, m, place, run.RendezvousThreshold())
 	if err != nil {
 		return nil, err
 	}
@@ -57,7 +58,7 @@ func (sc *Scenario) CompareSchedule(s *goal.Schedule, p logp.Params) (*ScheduleC
 	if err != nil {
 		return nil, fmt.Errorf("LogGOPS tier: %w", err)
 	}
-	tr, err := GoalToTrace(s)
+	tr, err := mpi.GoalToTrace(s)
 	if err != nil {
 		return nil, err
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -10,7 +9,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/BurntSushi/toml"
 	"github.com/urfave/cli/v2"
 
 	"nocsim/calibrate"
@@ -105,7 +103,7 @@ func runCalibrate(c *cli.Context) error {
 		if err := rep.Params.Validate(); err != nil {
 			return runErr(fmt.Errorf("the fitted parameters are not physical (%v); see the warnings above; not writing %s", err, out))
 		}
-		if err := scenarios.WriteFile(out, func(b *bytes.Buffer) error { return encodeParams(b, out, rep.Params) }); err != nil {
+		if err := scenarios.WriteFile(out, func(b *bytes.Buffer) error { return logp.EncodeParams(b, out, rep.Params) }); err != nil {
 			return runErr(err)
 		}
 	}
@@ -131,18 +129,9 @@ func runCalibrate(c *cli.Context) error {
 	return nil
 }
 
-func encodeParams(b *bytes.Buffer, path string, p logp.Params) error {
-	if strings.HasSuffix(path, ".json") {
-		enc := json.NewEncoder(b)
-		enc.SetIndent("", "  ")
-		return enc.Encode(p)
-	}
-	return toml.NewEncoder(b).Encode(p)
-}
-
 // readParams loads parameters written by calibrate; unknown keys and
 // non-physical values are errors.
-func readParams(path string) (logp.Params, error) { return scenarios.ReadParams(path) }
+func readParams(path string) (logp.Params, error) { return logp.ReadParams(path) }
 
 func predictCommand() *cli.Command {
 	return &cli.Command{

@@ -16,18 +16,22 @@ import (
 // rule (logp/goal imports nothing of the simulator either); one with an
 // entry (endpoint/traffic) is a package of its own, so that endpoint may
 // not import it and only the packages that list it may. Examples are
-// programs, like cmd, and may import any.
+// programs, like cmd, and may import any. logp/goal has an entry so that
+// mpi may import it alone of logp: GOAL schedules are a plain data format
+// that imports nothing of nocsim, and mpi converts its recorded traces to
+// and from them.
 var importRules = map[string][]string{
 	"des":              {},
 	"mesh":             {},
-	"logp":             {},
+	"logp":             {"logp/goal"},
+	"logp/goal":        {},
 	"plots":            {},
 	"router":           {"des", "mesh"},
 	"endpoint":         {"des", "mesh", "router"},
 	"endpoint/traffic": {"des", "mesh", "router", "endpoint"},
-	"mpi":              {"des", "mesh", "router", "endpoint"},
-	"calibrate":        {"des", "mesh", "router", "endpoint", "mpi", "logp"},
-	"scenarios":        {"des", "mesh", "router", "endpoint", "endpoint/traffic", "mpi", "logp", "calibrate", "plots"},
+	"mpi":              {"des", "mesh", "router", "endpoint", "logp/goal"},
+	"calibrate":        {"des", "mesh", "router", "endpoint", "mpi", "logp", "logp/goal"},
+	"scenarios":        {"des", "mesh", "router", "endpoint", "endpoint/traffic", "mpi", "logp", "logp/goal", "calibrate", "plots"},
 }
 
 // ruleOf is the entry of importRules a package (a path below nocsim/)
@@ -62,6 +66,9 @@ func TestImportRules(t *testing.T) {
 		{"mpi", "endpoint/traffic", false},
 		{"scenarios", "endpoint/traffic", true},
 		{"logp", "logp/goal", true},
+		{"mpi", "logp/goal", true},
+		{"mpi", "logp", false},
+		{"logp/loggops", "logp/goal", true},
 		{"logp/goal", "router", false},
 		{"router", "endpoint", false},
 	} {

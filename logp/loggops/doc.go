@@ -108,4 +108,13 @@
 // bytes of clocks and queue heads (12 more once an event has waited), and
 // a queue and wait lists of 32-byte events stored by value and reused, so
 // processing an event allocates nothing beyond their growth.
+//
+// # Fitted parameters
+//
+// FromFitted maps the LogGP parameters `nocsim calibrate` fitted (a
+// logp.Params, the parameters file) to the tier's, for ranks placed on
+// the tiles of a Topology (per-hop latency, the fitted segments, the
+// handshake); FromFittedAvgHops takes every latency at the fit's average
+// distance instead. Either way an isolated message takes exactly the
+// fitted one-way time.
 package loggops

@@ -1,18 +1,23 @@
-package scenarios
+package mpi
 
 import (
 	"fmt"
 
 	"nocsim/logp/goal"
-	"nocsim/mpi"
 )
+
+// A recorded run's communication and a GOAL schedule (logp/goal, the
+// LogGOPS tier's input) hold the same thing: per rank its sends, receives
+// and computation with their dependencies. These convert one to the other,
+// so that a run recorded here can be written as GOAL text or predicted on
+// the tier, and any GOAL schedule can run on the chip.
 
 // TraceToGoal writes a recorded run's communication as a GOAL schedule:
 // one rank per MPI rank, its sends, receives and computation (cycles) with
 // the recorded dependencies. Recorded tags carry the communicator context
 // and do not fit GOAL's 32 bits, so they are numbered densely in increasing
 // order, which keeps which messages may match which.
-func TraceToGoal(t *mpi.Trace) (*goal.Schedule, error) {
+func TraceToGoal(t *Trace) (*goal.Schedule, error) {
 	n := 0
 	for _, ops := range t.Ranks {
 		n += len(ops)
@@ -26,11 +31,11 @@ func TraceToGoal(t *mpi.Trace) (*goal.Schedule, error) {
 				tag = tags[op.Tag]
 			}
 			switch op.Kind {
-			case mpi.TraceSend:
+			case TraceSend:
 				b.AddSend(r, int(op.Peer), uint64(op.Bytes), tag)
-			case mpi.TraceRecv:
+			case TraceRecv:
 				b.AddRecv(r, int(op.Peer), uint64(op.Bytes), tag)
-			case mpi.TraceCalc:
+			case TraceCalc:
 				b.AddCalc(r, uint64(op.Cycles))
 			default:
 				return nil, fmt.Errorf("rank %d: recorded operation of unknown kind %d", r, op.Kind)
@@ -49,23 +54,23 @@ func TraceToGoal(t *mpi.Trace) (*goal.Schedule, error) {
 }
 
 // GoalToTrace turns a GOAL schedule into operations the flit-level MPI
-// layer can execute (mpi.World.LaunchTrace). A tile has one processor and
+// layer can execute (World.LaunchTrace). A tile has one processor and
 // one NIU, so the cpu and nic indices a schedule may name all map to them.
-func GoalToTrace(s *goal.Schedule) (*mpi.Trace, error) {
-	t := &mpi.Trace{Ranks: make([][]mpi.TraceOp, len(s.Ranks))}
+func GoalToTrace(s *goal.Schedule) (*Trace, error) {
+	t := &Trace{Ranks: make([][]TraceOp, len(s.Ranks))}
 	for r := range s.Ranks {
 		ops := s.Ranks[r].Ops
-		out := make([]mpi.TraceOp, len(ops))
+		out := make([]TraceOp, len(ops))
 		for i := range ops {
 			op := &ops[i]
-			o := mpi.TraceOp{Peer: op.Peer, Tag: int64(op.Tag)}
+			o := TraceOp{Peer: op.Peer, Tag: int64(op.Tag)}
 			switch op.Kind {
 			case goal.Send:
-				o.Kind = mpi.TraceSend
+				o.Kind = TraceSend
 			case goal.Recv:
-				o.Kind = mpi.TraceRecv
+				o.Kind = TraceRecv
 			case goal.Calc:
-				o.Kind, o.Peer, o.Tag = mpi.TraceCalc, 0, 0
+				o.Kind, o.Peer, o.Tag = TraceCalc, 0, 0
 				if op.Time > 1<<62 {
 					return nil, fmt.Errorf("rank %d op %d: calc %d cycles: allowed at most 2^62", r, i, op.Time)
 				}

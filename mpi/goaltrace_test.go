@@ -1,36 +1,30 @@
-package scenarios
+package mpi
 
 import (
 	"bytes"
 	"testing"
 
 	"nocsim/logp/goal"
-	"nocsim/mpi"
 )
 
 // A recorded collective written as GOAL text and read back replays on the
 // chip in exactly the recorded time: the text keeps every message, every
 // computation and every dependency.
 func TestRecordedScheduleThroughGoalText(t *testing.T) {
-	sc := Defaults()
-	sc.Network.Mesh = "4x4"
 	for _, alg := range []string{"binomial", "scatter_allgather"} {
-		sc.MPI.SetAlgorithm("bcast", alg)
-		w, err := sc.newWorld()
-		if err != nil {
-			t.Fatal(err)
-		}
+		cfg := DefaultConfig()
+		cfg.SetAlgorithm("bcast", alg)
+		w := job(t, 4, 4, cfg, nil)
 		w.Record()
-		w.Launch(func(r *mpi.Rank) {
+		w.Launch(func(r *Rank) {
 			b := r.MustAlloc(3000)
 			r.Compute(int64(50 * r.Rank()))
-			r.Bcast(b, 3000, mpi.Byte, 0, r.CommWorld())
+			r.Bcast(b, 3000, Byte, 0, r.CommWorld())
 		})
 		if err := w.Run(); err != nil {
 			t.Fatal(err)
 		}
 		rec := w.M.Eng.Now()
-		w.M.Close()
 		s, err := TraceToGoal(w.Trace())
 		if err != nil {
 			t.Fatal(err)
@@ -47,10 +41,7 @@ func TestRecordedScheduleThroughGoalText(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w2, err := sc.newWorld()
-		if err != nil {
-			t.Fatal(err)
-		}
+		w2 := job(t, 4, 4, cfg, nil)
 		if err := w2.LaunchTrace(tr); err != nil {
 			t.Fatal(err)
 		}
@@ -60,6 +51,5 @@ func TestRecordedScheduleThroughGoalText(t *testing.T) {
 		if got := w2.M.Eng.Now(); got != rec {
 			t.Errorf("%s: recorded %d cycles, replay through GOAL text %d", alg, rec, got)
 		}
-		w2.M.Close()
 	}
 }

@@ -1,21 +1,18 @@
-package scenarios
+package logp
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/BurntSushi/toml"
 )
 
 // FuzzReadParams feeds arbitrary bytes to the parameters reader (the
 // files `nocsim calibrate --out` writes and --params reads), as TOML and
 // as JSON. It must not panic; what it accepts must validate; and written
-// back as calibrate writes it (TOML or JSON) the parameters must read
-// back and write out to the same bytes again, so nothing a user's file
-// sets is lost or changed on the way through.
+// back as calibrate writes it (EncodeParams, TOML or JSON) the parameters
+// must read back and write out to the same bytes again, so nothing a
+// user's file sets is lost or changed on the way through.
 func FuzzReadParams(f *testing.F) {
 	f.Add([]byte(fixtureParams), false)
 	f.Add([]byte(`{"P": 16, "protocol": "scmp", "clock_hz": 1e9, "segment": [{"max_bytes": 0, "L": 100, "o_s": 40, "o_r": 20, "g": 150, "G": 0.25}]}`), true)
@@ -40,21 +37,15 @@ func FuzzReadParams(f *testing.F) {
 			t.Fatalf("accepted parameters do not validate: %v", err)
 		}
 		for _, ext := range []string{".toml", ".json"} {
-			encode := func(v any) []byte {
+			out := filepath.Join(dir, "out"+ext)
+			encode := func(v Params) []byte {
 				var b bytes.Buffer
-				if ext == ".json" {
-					enc := json.NewEncoder(&b)
-					enc.SetIndent("", "  ")
-					if err := enc.Encode(v); err != nil {
-						t.Fatal(err)
-					}
-				} else if err := toml.NewEncoder(&b).Encode(v); err != nil {
+				if err := EncodeParams(&b, out, v); err != nil {
 					t.Fatal(err)
 				}
 				return b.Bytes()
 			}
 			first := encode(p)
-			out := filepath.Join(dir, "out"+ext)
 			if err := os.WriteFile(out, first, 0o644); err != nil {
 				t.Fatal(err)
 			}
