@@ -8,35 +8,17 @@ import (
 	"testing"
 )
 
-// fixtureParams is a parameters file as calibrate writes it, for a 4x4
-// scmp machine (values of the order calibrate fits there).
-const fixtureParams = `P = 16
-protocol = "scmp"
-clock_hz = 1e9
-avg_hops = 2.5
-source = "simulator"
-mesh = "4x4"
-sizes = [8, 64, 1024]
-word_bytes = 4
-
-[[segment]]
-  max_bytes = 0
-  L = 107
-  L_per_hop = 15
-  o_s = 44
-  o_r = 20
-  g = 158
-  G = 0.25
-  O = 0.5
-`
-
 // A scenario file's [workload] params predicts every MPI run of an app
 // workload on the LogGOPS tier, as app --params does: the results carry
 // the tier's time and error for MPI rows (and only those), and tier.png is
 // drawn. Parameters of another protocol are refused by the check.
 func TestScenarioAppParams(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "p.toml"), []byte(fixtureParams), 0o644); err != nil {
+	shipped, err := os.ReadFile(filepath.Join("examples", "params", "4x4-scmp.toml")) // 4x4, scmp, as calibrate writes it
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "p.toml"), shipped, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	file := filepath.Join(dir, "cg.toml")
