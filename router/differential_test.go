@@ -59,19 +59,7 @@ func (n *diffNI) Tick(now des.Time) des.Time {
 	for n.lp.InjectCredit.Ready(now) {
 		n.ic.Count[n.lp.InjectCredit.Recv()]++
 	}
-	for n.lp.Eject.Ready(now) {
-		f := n.lp.Eject.Recv()
-		n.got = append(n.got, arrival{now, f})
-		if n.slow > 0 {
-			n.owed = append(n.owed, f.VC)
-		} else {
-			n.lp.ReturnEjectCredit(now, int(f.VC))
-		}
-	}
-	if len(n.owed) > 0 && now%n.slow == 0 {
-		n.lp.ReturnEjectCredit(now, int(n.owed[0]))
-		n.owed = n.owed[1:]
-	}
+	ejectAndCredit(&n.lp, now, n.slow, &n.got, &n.owed)
 	for len(n.pending) > 0 && n.pending[0].release <= now {
 		n.queue = append(n.queue, n.pending[0].flits(n.topo)...)
 		n.pending = n.pending[1:]

@@ -29,24 +29,31 @@ type arrival struct {
 	f  Flit
 }
 
+// ejectAndCredit takes what the router ejects at now and returns each
+// buffer's credit: at once, or with slow > 0 one credit every slow cycles,
+// as an NIU that drains its ejection buffers slowly would.
+func ejectAndCredit(lp *LocalPort, now, slow des.Time, got *[]arrival, owed *[]int8) {
+	for lp.Eject.Ready(now) {
+		f := lp.Eject.Recv()
+		*got = append(*got, arrival{now, f})
+		if slow > 0 {
+			*owed = append(*owed, f.VC)
+		} else {
+			lp.ReturnEjectCredit(now, int(f.VC))
+		}
+	}
+	if len(*owed) > 0 && now%slow == 0 {
+		lp.ReturnEjectCredit(now, int((*owed)[0]))
+		*owed = (*owed)[1:]
+	}
+}
+
 func (n *testNI) Tick(now des.Time) des.Time {
 	n.ic.TickedAt = now
 	for n.lp.InjectCredit.Ready(now) {
 		n.credit[n.lp.InjectCredit.Recv()]++
 	}
-	for n.lp.Eject.Ready(now) {
-		f := n.lp.Eject.Recv()
-		n.got = append(n.got, arrival{now, f})
-		if n.slow > 0 {
-			n.owed = append(n.owed, f.VC)
-		} else {
-			n.lp.ReturnEjectCredit(now, int(f.VC))
-		}
-	}
-	if len(n.owed) > 0 && now%n.slow == 0 {
-		n.lp.ReturnEjectCredit(now, int(n.owed[0]))
-		n.owed = n.owed[1:]
-	}
+	ejectAndCredit(&n.lp, now, n.slow, &n.got, &n.owed)
 	for sent := 0; sent < n.width && len(n.queue) > 0 && n.credit[n.queue[0].VC] > 0; sent++ {
 		f := n.queue[0]
 		n.queue = n.queue[1:]
