@@ -154,18 +154,7 @@ func TestSmallCasesExitTwo(t *testing.T) {
 		{[]string{"validate", file("step0.toml", "[[sweep.axis]]\nkey = \"network.vcs\"\nfrom = 1\nto = 3\nstep = 0\n")}, []string{"network.vcs", "step"}},
 		{[]string{"validate", file("point.toml", "[workload]\nkind = \"pingpong\"\nsizes = [4096]\n[[sweep.axis]]\nkey = \"network.memory_words\"\nvalues = [1000000, 1000]\n")}, []string{"sweep point", "sizes", "4096", "memory_words"}},
 	} {
-		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
-			code, stdout, stderr := nocsim(t, append([]string{"--quiet"}, tc.args...)...)
-			msg := strings.TrimSuffix(stderr, "\n")
-			if code != 2 || strings.Contains(msg, "\n") || stdout != "" {
-				t.Fatalf("exit %d, stdout %q, stderr %q: want exit 2, one line, nothing simulated", code, stdout, stderr)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(msg, w) {
-					t.Errorf("message %q does not contain %q", msg, w)
-				}
-			}
-		})
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) { refusedInOneLine(t, tc.args, tc.want) })
 	}
 }
 
@@ -492,18 +481,7 @@ func TestAcceptedNonsenseExitTwo(t *testing.T) {
 		{[]string{"noc", "--plot", "-"}, []string{"--plot", "-", ".png"}},
 		{[]string{"calibrate", "--mesh", "2x2", "--out", "-"}, []string{"--out", `"-"`, ".toml or .json"}},
 	} {
-		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
-			code, stdout, stderr := nocsim(t, append([]string{"--quiet"}, tc.args...)...)
-			msg := strings.TrimSuffix(stderr, "\n")
-			if code != 2 || strings.Contains(msg, "\n") || stdout != "" {
-				t.Fatalf("exit %d, stdout %q, stderr %q: want exit 2, one line, nothing run", code, stdout, stderr)
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(msg, w) {
-					t.Errorf("message %q does not contain %q", msg, w)
-				}
-			}
-		})
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) { refusedInOneLine(t, tc.args, tc.want) })
 	}
 	if _, err := os.Stat(filepath.Join(dir, "a.png")); err == nil {
 		t.Error("a refused command wrote a.png")
@@ -575,5 +553,22 @@ func TestMainJobRefusesForeignDirectory(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join("nocsim-results", "notes.txt")); string(b) != "mine" {
 		t.Error("the directory's file changed")
+	}
+}
+
+// refusedInOneLine runs nocsim --quiet ARGS and requires exit 2, one line
+// on stderr containing every string of want, and nothing on stdout
+// (nothing ran).
+func refusedInOneLine(t *testing.T, args, want []string) {
+	t.Helper()
+	code, stdout, stderr := nocsim(t, append([]string{"--quiet"}, args...)...)
+	msg := strings.TrimSuffix(stderr, "\n")
+	if code != 2 || strings.Contains(msg, "\n") || stdout != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q: want exit 2, one line, nothing run", code, stdout, stderr)
+	}
+	for _, w := range want {
+		if !strings.Contains(msg, w) {
+			t.Errorf("message %q does not contain %q", msg, w)
+		}
 	}
 }
