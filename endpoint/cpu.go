@@ -1,11 +1,10 @@
 package endpoint
 
 import (
-	"fmt"
 	"math"
 
+	"nocsim/config"
 	"nocsim/des"
-	"nocsim/router"
 )
 
 // CPUSpec is the processor's configuration: thread contexts and the cost,
@@ -74,56 +73,25 @@ func DefaultCPUSpec() CPUSpec {
 }
 
 // CPUKeys documents the [node] keys.
-var CPUKeys = []router.Key{
-	{Name: "thread_contexts", Unit: "threads", Default: "8", Allowed: "1..1024", Doc: "contexts for threads created by THREAD messages (the main thread has its own); when all are busy, THREAD messages wait in the NIU and back-pressure the network"},
+var CPUKeys = []config.Key{
+	config.Range("thread_contexts", "threads", "8", 1, 1024, "contexts for threads created by THREAD messages (the main thread has its own); when all are busy, THREAD messages wait in the NIU and back-pressure the network"),
 	{Name: "preempt_threads", Unit: "bool", Default: "false", Allowed: "true, false", Doc: "THREAD messages preempt the main thread's computation (the thesis's proposed redesign) instead of waiting for it to yield"},
-	{Name: "clock_hz", Unit: "Hz", Default: "1e9", Allowed: "1e6..1e12", Doc: "processor and network clock; converts cycles to seconds (MPI_Wtime) at the edges"},
-	{Name: "call_cycles", Unit: "cycles", Default: "20", Allowed: "0..1000000", Doc: "overhead of each MPI library call (and of each call the thesis library makes inside one)"},
-	{Name: "native_call_cycles", Unit: "cycles", Default: "20", Allowed: "0..1000000", Doc: "overhead of each native SCMP library call (createThread, sendDataIntValue, sendDataBlockNB), by native programs and by the MPI library for its own messages"},
-	{Name: "thread_create_cycles", Unit: "cycles", Default: "4", Allowed: "0..1000000", Doc: "from a THREAD message's tail to its thread being ready to run"},
-	{Name: "thread_dispatch_cycles", Unit: "cycles", Default: "10", Allowed: "0..1000000", Doc: "processor time to switch to another thread"},
-	{Name: "copy_cycles_per_word", Unit: "cycles/word", Default: "1", Allowed: "0..1000000", Doc: "copying or packing memory by the processor"},
-	{Name: "send_flits_per_cycle", Unit: "flits/cycle", Default: "2", Allowed: "1..16", Doc: "send instructions (SEND2) building a message flit by flit"},
-	{Name: "poll_cycles", Unit: "cycles", Default: "4", Allowed: "0..1000000", Doc: "one turn of a wait loop (suspendThread and a flag check)"},
-	{Name: "flop_cycles", Unit: "cycles/flop", Default: "1", Allowed: "0..1e6, fractions allowed", Doc: "a floating-point operation charged by Flops (average cycles; a charge is rounded to whole cycles)"},
-	{Name: "mem_cycles", Unit: "cycles/word", Default: "0", Allowed: "0..1e6, fractions allowed", Doc: "a 32-bit word a kernel loads or stores (a double is two), charged by the application kernels' operation counts"},
-	{Name: "loop_cycles", Unit: "cycles/iteration", Default: "0", Allowed: "0..1e6, fractions allowed", Doc: "a loop iteration of an application kernel (its increment, compare and branch)"},
-	{Name: "kernel_call_cycles", Unit: "cycles/call", Default: "0", Allowed: "0..1e6, fractions allowed", Doc: "a call an application kernel makes to its own functions (library calls cost call_cycles)"},
+	config.Range("clock_hz", "Hz", "1e9", 1e6, 1e12, "processor and network clock; converts cycles to seconds (MPI_Wtime) at the edges"),
+	config.Range("call_cycles", "cycles", "20", 0, 1e6, "overhead of each MPI library call (and of each call the thesis library makes inside one)"),
+	config.Range("native_call_cycles", "cycles", "20", 0, 1e6, "overhead of each native SCMP library call (createThread, sendDataIntValue, sendDataBlockNB), by native programs and by the MPI library for its own messages"),
+	config.Range("thread_create_cycles", "cycles", "4", 0, 1e6, "from a THREAD message's tail to its thread being ready to run"),
+	config.Range("thread_dispatch_cycles", "cycles", "10", 0, 1e6, "processor time to switch to another thread"),
+	config.Range("copy_cycles_per_word", "cycles/word", "1", 0, 1e6, "copying or packing memory by the processor"),
+	config.Range("send_flits_per_cycle", "flits/cycle", "2", 1, 16, "send instructions (SEND2) building a message flit by flit"),
+	config.Range("poll_cycles", "cycles", "4", 0, 1e6, "one turn of a wait loop (suspendThread and a flag check)"),
+	config.Fractions("flop_cycles", "cycles/flop", "1", 0, 1e6, "a floating-point operation charged by Flops (average cycles; a charge is rounded to whole cycles)"),
+	config.Fractions("mem_cycles", "cycles/word", "0", 0, 1e6, "a 32-bit word a kernel loads or stores (a double is two), charged by the application kernels' operation counts"),
+	config.Fractions("loop_cycles", "cycles/iteration", "0", 0, 1e6, "a loop iteration of an application kernel (its increment, compare and branch)"),
+	config.Fractions("kernel_call_cycles", "cycles/call", "0", 0, 1e6, "a call an application kernel makes to its own functions (library calls cost call_cycles)"),
 }
 
 // Validate checks every field against CPUKeys.
-func (s CPUSpec) Validate() error {
-	for _, c := range []struct {
-		key    string
-		v      int64
-		lo, hi int64
-	}{
-		{"thread_contexts", int64(s.ThreadContexts), 1, 1024},
-		{"call_cycles", s.CallCycles, 0, 1e6},
-		{"native_call_cycles", s.NativeCallCycles, 0, 1e6},
-		{"thread_create_cycles", s.ThreadCreateCycles, 0, 1e6},
-		{"thread_dispatch_cycles", s.ThreadDispatchCycles, 0, 1e6},
-		{"copy_cycles_per_word", s.CopyCyclesPerWord, 0, 1e6},
-		{"send_flits_per_cycle", int64(s.SendFlitsPerCycle), 1, 16},
-		{"poll_cycles", s.PollCycles, 0, 1e6},
-	} {
-		if err := router.CheckRange(c.key, c.v, c.lo, c.hi); err != nil {
-			return err
-		}
-	}
-	for _, c := range []struct {
-		key string
-		v   float64
-	}{{"flop_cycles", s.FlopCycles}, {"mem_cycles", s.MemCycles}, {"loop_cycles", s.LoopCycles}, {"kernel_call_cycles", s.KernelCallCycles}} {
-		if !(c.v >= 0 && c.v <= 1e6) { // NaN fails both
-			return &router.KeyError{Key: c.key, Value: fmt.Sprint(c.v), Allowed: "0..1e6 cycles (fractions allowed)"}
-		}
-	}
-	if !(s.ClockHz >= 1e6 && s.ClockHz <= 1e12) {
-		return &router.KeyError{Key: "clock_hz", Value: fmt.Sprint(s.ClockHz), Allowed: "1e6..1e12"}
-	}
-	return nil
-}
+func (s CPUSpec) Validate() error { return config.CheckStruct(s, CPUKeys) }
 
 // Seconds converts cycles to seconds at the configured clock.
 func (s CPUSpec) Seconds(c des.Time) float64 { return float64(c) / s.ClockHz }

@@ -2,10 +2,9 @@ package mpi
 
 import (
 	"fmt"
+	"nocsim/config"
 	"slices"
 	"strings"
-
-	"nocsim/router"
 )
 
 // Protocols lists the point-to-point protocols.
@@ -65,14 +64,14 @@ func DefaultConfig() Config {
 }
 
 // Keys documents the [mpi] keys.
-var Keys = []router.Key{
+var Keys = []config.Key{
 	{Name: "procs", Unit: "ranks", Default: "0 (every tile)", Allowed: "0..W*H", Doc: "MPI_COMM_WORLD size; rank i runs on tile i"},
 	{Name: "library", Unit: "name", Default: "nocsim", Allowed: strings.Join(Libraries, ", "), Doc: "library profile: nocsim (the algorithms the keys below select) or thesis (the thesis's library as chapter 4 describes it: barrierCount barrier, flat broadcast, halving reduce, every internal call charged; only with protocol scmp, vector_dma false and every algorithm key auto)"},
 	{Name: "protocol", Unit: "name", Default: "scmp", Allowed: strings.Join(Protocols, ", "), Doc: "point-to-point protocol: scmp (thesis rendezvous with THREAD messages), eager (short messages inside the THREAD message), niu (rendezvous handled by the NIUs), puma_long (Puma's optimistic long protocol: header and data sent at once; the receiver pulls the data when no receive was posted)"},
 	{Name: "eager_bytes", Unit: "bytes", Default: "128", Allowed: "0..4*(niu_queue_flits-8)", Doc: "largest message the eager protocol sends inside its THREAD message; larger ones use rendezvous"},
-	{Name: "match_cycles", Unit: "cycles/entry", Default: "2", Allowed: "0..1000000", Doc: "processor time per queue entry examined when matching"},
+	config.Range("match_cycles", "cycles/entry", "2", 0, 1e6, "processor time per queue entry examined when matching"),
 	{Name: "vector_dma", Unit: "bool", Default: "false", Allowed: "true, false", Doc: "send a strided vector of 4-byte elements with the DMA engine's source stride instead of packing it first"},
-	{Name: "coll_long_bytes", Unit: "bytes", Default: "4096", Allowed: "0..1073741824", Doc: "message size from which \"auto\" collectives switch to their long-message algorithm"},
+	config.Range("coll_long_bytes", "bytes", "4096", 0, 1<<30, "message size from which \"auto\" collectives switch to their long-message algorithm"),
 	{Name: "barrier", Unit: "algorithm", Default: "auto", Allowed: "auto or a barrier algorithm", Doc: "MPI_Barrier algorithm (see the collectives table)"},
 	{Name: "bcast", Unit: "algorithm", Default: "auto", Allowed: "auto or a bcast algorithm", Doc: "MPI_Bcast algorithm"},
 	{Name: "scatter", Unit: "algorithm", Default: "auto", Allowed: "auto or a scatter algorithm", Doc: "MPI_Scatter(v) algorithm"},
@@ -83,9 +82,9 @@ var Keys = []router.Key{
 	{Name: "allreduce", Unit: "algorithm", Default: "auto", Allowed: "auto or an allreduce algorithm", Doc: "MPI_Allreduce algorithm"},
 	{Name: "reduce_scatter", Unit: "algorithm", Default: "auto", Allowed: "auto or a reduce_scatter algorithm", Doc: "MPI_Reduce_scatter(_block) algorithm"},
 	{Name: "scan", Unit: "algorithm", Default: "auto", Allowed: "auto or a scan algorithm", Doc: "MPI_Scan and MPI_Exscan algorithm"},
-	{Name: "optimal_L", Unit: "cycles", Default: "160", Allowed: "0..1e9", Doc: "LogP latency L the optimal bcast builds its tree for (nocsim coll --params sets it from the fit)"},
-	{Name: "optimal_o", Unit: "cycles", Default: "32", Allowed: "0..1e9", Doc: "LogP overhead o of the optimal bcast's tree"},
-	{Name: "optimal_g", Unit: "cycles", Default: "180", Allowed: "0..1e9", Doc: "LogP gap g of the optimal bcast's tree"},
+	config.Fractions("optimal_L", "cycles", "160", 0, 1e9, "LogP latency L the optimal bcast builds its tree for (nocsim coll --params sets it from the fit)"),
+	config.Fractions("optimal_o", "cycles", "32", 0, 1e9, "LogP overhead o of the optimal bcast's tree"),
+	config.Fractions("optimal_g", "cycles", "180", 0, 1e9, "LogP gap g of the optimal bcast's tree"),
 }
 
 // eagerHeader is the words an eager THREAD message carries before its data.
@@ -95,37 +94,26 @@ const eagerHeader = 6
 // NIU queues hold queueFlits flits.
 func (c Config) Validate(nodes, queueFlits int) error {
 	if c.Procs < 0 || c.Procs > nodes {
-		return &router.KeyError{Key: "procs", Value: fmt.Sprint(c.Procs), Allowed: fmt.Sprintf("0..%d (the tiles of the mesh)", nodes)}
+		return &config.KeyError{Key: "procs", Value: fmt.Sprint(c.Procs), Allowed: fmt.Sprintf("0..%d (the tiles of the mesh)", nodes)}
 	}
 	found := false
 	for _, p := range Protocols {
 		found = found || p == c.Protocol
 	}
 	if !found {
-		return &router.KeyError{Key: "protocol", Value: fmt.Sprintf("%q", c.Protocol), Allowed: strings.Join(Protocols, ", ")}
+		return &config.KeyError{Key: "protocol", Value: fmt.Sprintf("%q", c.Protocol), Allowed: strings.Join(Protocols, ", ")}
 	}
 	if c.Protocol == "puma_long" && queueFlits-2-pumaHeader < 1 {
-		return &router.KeyError{Key: "protocol", Value: `"puma_long"`, Allowed: fmt.Sprintf("scmp, eager or niu on this machine: a puma_long put message needs an NIU queue of at least %d flits, it has %d", 3+pumaHeader, queueFlits)}
+		return &config.KeyError{Key: "protocol", Value: `"puma_long"`, Allowed: fmt.Sprintf("scmp, eager or niu on this machine: a puma_long put message needs an NIU queue of at least %d flits, it has %d", 3+pumaHeader, queueFlits)}
 	}
 	if err := c.checkLibrary(); err != nil {
 		return err
 	}
 	if most := 4 * (queueFlits - 2 - eagerHeader); c.EagerBytes < 0 || c.EagerBytes > most {
-		return &router.KeyError{Key: "eager_bytes", Value: fmt.Sprint(c.EagerBytes), Allowed: fmt.Sprintf("0..%d (the payload a THREAD message fits in the NIU queue)", max(most, 0))}
+		return &config.KeyError{Key: "eager_bytes", Value: fmt.Sprint(c.EagerBytes), Allowed: fmt.Sprintf("0..%d (the payload a THREAD message fits in the NIU queue)", max(most, 0))}
 	}
-	if err := router.CheckRange("match_cycles", c.MatchCycle, 0, 1e6); err != nil {
+	if err := config.CheckStruct(c, Keys); err != nil {
 		return err
-	}
-	if err := router.CheckRange("coll_long_bytes", int64(c.CollLongBytes), 0, 1<<30); err != nil {
-		return err
-	}
-	for _, k := range []struct {
-		key string
-		v   float64
-	}{{"optimal_L", c.OptimalL}, {"optimal_o", c.OptimalO}, {"optimal_g", c.OptimalG}} {
-		if !(k.v >= 0 && k.v <= 1e9) { // NaN fails both
-			return &router.KeyError{Key: k.key, Value: fmt.Sprint(k.v), Allowed: "0..1e9 cycles"}
-		}
 	}
 	for _, o := range CollOps {
 		name := c.Algorithm(o)
@@ -135,10 +123,10 @@ func (c Config) Validate(nodes, queueFlits int) error {
 		if c.thesisLib() {
 			// The profile's algorithms are the thesis's: a key choosing
 			// another would be silently ignored, so it is refused.
-			return &router.KeyError{Key: o, Value: fmt.Sprintf("%q", name), Allowed: `auto with library = "thesis" (the thesis's library has one algorithm per operation)`}
+			return &config.KeyError{Key: o, Value: fmt.Sprintf("%q", name), Allowed: `auto with library = "thesis" (the thesis's library has one algorithm per operation)`}
 		}
 		if !slices.Contains(AlgorithmNames(o), name) {
-			return &router.KeyError{Key: o, Value: fmt.Sprintf("%q", name), Allowed: "auto, " + strings.Join(AlgorithmNames(o), ", ")}
+			return &config.KeyError{Key: o, Value: fmt.Sprintf("%q", name), Allowed: "auto, " + strings.Join(AlgorithmNames(o), ", ")}
 		}
 	}
 	return nil
@@ -149,16 +137,16 @@ func (c Config) Validate(nodes, queueFlits int) error {
 // every non-contiguous send (section 4.2.1).
 func (c Config) checkLibrary() error {
 	if c.Library != "" && !slices.Contains(Libraries, c.Library) {
-		return &router.KeyError{Key: "library", Value: fmt.Sprintf("%q", c.Library), Allowed: strings.Join(Libraries, ", ")}
+		return &config.KeyError{Key: "library", Value: fmt.Sprintf("%q", c.Library), Allowed: strings.Join(Libraries, ", ")}
 	}
 	if !c.thesisLib() {
 		return nil
 	}
 	if c.Protocol != "scmp" {
-		return &router.KeyError{Key: "protocol", Value: fmt.Sprintf("%q", c.Protocol), Allowed: `scmp with library = "thesis" (the only protocol the thesis's library had, section 4.2.2)`}
+		return &config.KeyError{Key: "protocol", Value: fmt.Sprintf("%q", c.Protocol), Allowed: `scmp with library = "thesis" (the only protocol the thesis's library had, section 4.2.2)`}
 	}
 	if c.VectorDMA {
-		return &router.KeyError{Key: "vector_dma", Value: "true", Allowed: `false with library = "thesis" (the thesis's library packs non-contiguous data, section 4.2.1)`}
+		return &config.KeyError{Key: "vector_dma", Value: "true", Allowed: `false with library = "thesis" (the thesis's library packs non-contiguous data, section 4.2.1)`}
 	}
 	return nil
 }

@@ -4,9 +4,9 @@ import (
 	"errors"
 	"testing"
 
+	"nocsim/config"
 	"nocsim/des"
 	"nocsim/endpoint"
-	"nocsim/router"
 )
 
 // oneWay measures half the round trip of a ping-pong of n bytes between
@@ -185,7 +185,7 @@ func TestConfigErrors(t *testing.T) {
 		cfg := DefaultConfig()
 		c.mod(&cfg)
 		err := cfg.Validate(16, 64)
-		var ke *router.KeyError
+		var ke *config.KeyError
 		if !errors.As(err, &ke) || ke.Key != c.key {
 			t.Errorf("%+v: error %v, want one naming %s", cfg, err, c.key)
 		}

@@ -3,9 +3,9 @@ package mpi
 import (
 	"testing"
 
+	"nocsim/config"
 	"nocsim/des"
 	"nocsim/endpoint"
-	"nocsim/router"
 )
 
 // pumaMsg is one message a puma_long job sent.
@@ -170,7 +170,7 @@ func TestPumaLongNeedsQueue(t *testing.T) {
 		if fits := q-2-pumaHeader >= 1; fits != (err == nil) {
 			t.Errorf("queue of %d flits: %v", q, err)
 		}
-		if ke, ok := err.(*router.KeyError); err != nil && (!ok || ke.Key != "protocol") {
+		if ke, ok := err.(*config.KeyError); err != nil && (!ok || ke.Key != "protocol") {
 			t.Errorf("queue of %d flits: %v, want an error naming protocol", q, err)
 		}
 	}

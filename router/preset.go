@@ -1,6 +1,7 @@
 package router
 
 import (
+	"nocsim/config"
 	"strconv"
 	"strings"
 )
@@ -47,7 +48,7 @@ func Preset(name string) (Spec, error) {
 		s.InjectLatency, s.EjectLatency = 2, 1
 		s.VCAlloc = VCAllocRoundRobin
 	default:
-		return s, &KeyError{"preset", strconv.Quote(name), strings.Join(PresetNames, ", ")}
+		return s, &config.KeyError{Key: "preset", Value: strconv.Quote(name), Allowed: strings.Join(PresetNames, ", ")}
 	}
 	return s, nil
 }

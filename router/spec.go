@@ -1,9 +1,9 @@
 package router
 
 import (
-	"fmt"
 	"strconv"
 
+	"nocsim/config"
 	"nocsim/des"
 )
 
@@ -64,76 +64,32 @@ func DefaultSpec() Spec {
 	}
 }
 
-// Key documents one configuration key; the table drives validation
-// messages, docs/configuration.md and the effective-config dump.
-type Key struct {
-	Name, Unit, Default, Allowed, Doc string
+// Keys lists every router key with unit, default and allowed range; the
+// ranges are the ones Validate checks.
+var Keys = []config.Key{
+	config.Range("vcs", "VCs per port", "2", 1, MaxVCs, "virtual channels per input port (5 ports x 12 VCs fit the router's 64-bit state masks)"),
+	config.Range("vc_buf", "flits", "8", 1, 1024, "buffer depth of each virtual channel (also the NIU's ejection buffers)"),
+	config.Range("route_delay", "cycles", "1", 0, 1000, "route computation stage"),
+	config.Range("vc_alloc_delay", "cycles", "1", 0, 1000, "virtual-channel allocation stage"),
+	config.Range("switch_alloc_delay", "cycles", "1", 0, 1000, "switch allocation stage"),
+	config.Range("switch_delay", "cycles", "1", 0, 1000, "switch (crossbar) traversal stage"),
+	config.Range("link_latency", "cycles", "1", 1, 1000, "router-to-router link traversal"),
+	config.Range("credit_delay", "cycles", "1", 1, 1000, "credit return from a buffer to its upstream sender"),
+	config.Range("link_flits_per_cycle", "flits/cycle", "1", 1, 16, "network rate: flits a router-to-router link, and each virtual channel through the switch, move per cycle (the thesis's SCMP: 2); the local ports keep their own widths"),
+	config.Range("inject_flits_per_cycle", "flits/cycle", "2", 1, 16, "NIU injection bandwidth (width of the local input port)"),
+	config.Range("eject_flits_per_cycle", "flits/cycle", "2", 1, 16, "NIU ejection bandwidth (width of the local output port)"),
+	config.Range("inject_latency", "cycles", "1", 1, 1000, "NIU-to-router channel"),
+	config.Range("eject_latency", "cycles", "1", 1, 1000, "router-to-NIU channel"),
+	{Name: "vc_alloc", Unit: "policy", Default: VCAllocRoundRobin, Allowed: VCAllocRoundRobin + ", " + VCAllocLowest, Doc: "which free output VC a head gets: rotating per output port, or always the lowest (the original policy, for comparison)"},
 }
 
-// Keys lists every router key with unit, default and allowed range.
-var Keys = []Key{
-	{"vcs", "VCs per port", "2", "1..12", "virtual channels per input port (5 ports x 12 VCs fit the router's 64-bit state masks)"},
-	{"vc_buf", "flits", "8", "1..1024", "buffer depth of each virtual channel (also the NIU's ejection buffers)"},
-	{"route_delay", "cycles", "1", "0..1000", "route computation stage"},
-	{"vc_alloc_delay", "cycles", "1", "0..1000", "virtual-channel allocation stage"},
-	{"switch_alloc_delay", "cycles", "1", "0..1000", "switch allocation stage"},
-	{"switch_delay", "cycles", "1", "0..1000", "switch (crossbar) traversal stage"},
-	{"link_latency", "cycles", "1", "1..1000", "router-to-router link traversal"},
-	{"credit_delay", "cycles", "1", "1..1000", "credit return from a buffer to its upstream sender"},
-	{"link_flits_per_cycle", "flits/cycle", "1", "1..16", "network rate: flits a router-to-router link, and each virtual channel through the switch, move per cycle (the thesis's SCMP: 2); the local ports keep their own widths"},
-	{"inject_flits_per_cycle", "flits/cycle", "2", "1..16", "NIU injection bandwidth (width of the local input port)"},
-	{"eject_flits_per_cycle", "flits/cycle", "2", "1..16", "NIU ejection bandwidth (width of the local output port)"},
-	{"inject_latency", "cycles", "1", "1..1000", "NIU-to-router channel"},
-	{"eject_latency", "cycles", "1", "1..1000", "router-to-NIU channel"},
-	{"vc_alloc", "policy", VCAllocRoundRobin, VCAllocRoundRobin + ", " + VCAllocLowest, "which free output VC a head gets: rotating per output port, or always the lowest (the original policy, for comparison)"},
-}
-
-// KeyError is a configuration value outside what is allowed. It names the
-// key, so that the caller can report it as the flag or file entry the user
-// wrote.
-type KeyError struct {
-	Key, Value, Allowed string
-}
-
-func (e *KeyError) Error() string {
-	return fmt.Sprintf("%s = %s: allowed %s", e.Key, e.Value, e.Allowed)
-}
-
-// CheckRange returns a KeyError unless lo <= v <= hi.
-func CheckRange(key string, v, lo, hi int64) error {
-	if v < lo || v > hi {
-		return &KeyError{key, fmt.Sprint(v), fmt.Sprintf("%d..%d", lo, hi)}
-	}
-	return nil
-}
-
-// Validate checks every field against Keys' allowed ranges.
+// Validate checks every field against Keys.
 func (s Spec) Validate() error {
-	for _, c := range []struct {
-		key    string
-		v      int64
-		lo, hi int64
-	}{
-		{"vcs", int64(s.VCs), 1, MaxVCs},
-		{"vc_buf", int64(s.VCBuf), 1, 1024},
-		{"route_delay", s.RouteDelay, 0, 1000},
-		{"vc_alloc_delay", s.VCAllocDelay, 0, 1000},
-		{"switch_alloc_delay", s.SwitchAllocDelay, 0, 1000},
-		{"switch_delay", s.SwitchDelay, 0, 1000},
-		{"link_latency", s.LinkLatency, 1, 1000},
-		{"credit_delay", s.CreditDelay, 1, 1000},
-		{"link_flits_per_cycle", int64(s.LinkWidth), 1, 16},
-		{"inject_flits_per_cycle", int64(s.InjectWidth), 1, 16},
-		{"eject_flits_per_cycle", int64(s.EjectWidth), 1, 16},
-		{"inject_latency", s.InjectLatency, 1, 1000},
-		{"eject_latency", s.EjectLatency, 1, 1000},
-	} {
-		if err := CheckRange(c.key, c.v, c.lo, c.hi); err != nil {
-			return err
-		}
+	if err := config.CheckStruct(s, Keys); err != nil {
+		return err
 	}
 	if s.VCAlloc != VCAllocRoundRobin && s.VCAlloc != VCAllocLowest {
-		return &KeyError{"vc_alloc", strconv.Quote(s.VCAlloc), VCAllocRoundRobin + ", " + VCAllocLowest}
+		return &config.KeyError{Key: "vc_alloc", Value: strconv.Quote(s.VCAlloc), Allowed: VCAllocRoundRobin + ", " + VCAllocLowest}
 	}
 	return nil
 }

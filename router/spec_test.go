@@ -3,6 +3,7 @@ package router
 import (
 	"errors"
 	"fmt"
+	"nocsim/config"
 	"strconv"
 	"testing"
 )
@@ -42,7 +43,7 @@ func TestDefaultSpecIsValidAndDocumented(t *testing.T) {
 // vc_alloc accepts exactly the documented policies, and an error names
 // the key and what is allowed.
 func TestValidateVCAlloc(t *testing.T) {
-	var doc Key
+	var doc config.Key
 	for _, k := range Keys {
 		if k.Name == "vc_alloc" {
 			doc = k
@@ -58,7 +59,7 @@ func TestValidateVCAlloc(t *testing.T) {
 		if c.ok != (err == nil) {
 			t.Errorf("vc_alloc = %q: error %v, want ok=%v", c.v, err, c.ok)
 		}
-		var ke *KeyError
+		var ke *config.KeyError
 		if err != nil && (!errors.As(err, &ke) || ke.Key != "vc_alloc" || ke.Allowed != doc.Allowed) {
 			t.Errorf("vc_alloc = %q: error %v does not name the key and the documented values %q", c.v, err, doc.Allowed)
 		}
@@ -98,7 +99,7 @@ func TestPresets(t *testing.T) {
 	}
 	for _, bad := range []string{"", "BookSim", "noxim"} {
 		_, err := Preset(bad)
-		var ke *KeyError
+		var ke *config.KeyError
 		if !errors.As(err, &ke) || ke.Key != "preset" {
 			t.Errorf("Preset(%q) = %v, want a KeyError for preset", bad, err)
 		}
@@ -128,8 +129,8 @@ func TestValidateEveryKeyRange(t *testing.T) {
 			continue // a name, not a range: TestValidateVCAlloc
 		}
 		var lo, hi int64
-		if _, err := fmt.Sscanf(k.Allowed, "%d..%d", &lo, &hi); err != nil {
-			t.Fatalf("%s: allowed %q is not lo..hi", k.Name, k.Allowed)
+		if _, err := fmt.Sscanf(k.AllowedText(), "%d..%d", &lo, &hi); err != nil {
+			t.Fatalf("%s: allowed %q is not lo..hi", k.Name, k.AllowedText())
 		}
 		for _, c := range []struct {
 			v  int64
@@ -141,7 +142,7 @@ func TestValidateEveryKeyRange(t *testing.T) {
 			if c.ok != (err == nil) {
 				t.Errorf("%s = %d: error %v, want ok=%v", k.Name, c.v, err, c.ok)
 			}
-			var ke *KeyError
+			var ke *config.KeyError
 			if err != nil && (!errors.As(err, &ke) || ke.Key != k.Name) {
 				t.Errorf("%s = %d: error %v does not name the key", k.Name, c.v, err)
 			}

@@ -6,9 +6,9 @@ import (
 	"slices"
 	"strings"
 
+	"nocsim/config"
 	"nocsim/logp"
 	"nocsim/mpi"
-	"nocsim/router"
 )
 
 // Apps lists the applications `nocsim app` runs, with their variants.
@@ -167,7 +167,7 @@ func (s *AppSweep) Check(sc *Scenario, src Source) error {
 		return err
 	}
 	bad := func(key string, v any, allowed string) error {
-		return &router.KeyError{Key: key, Value: fmt.Sprint(v), Allowed: allowed}
+		return &config.KeyError{Key: key, Value: fmt.Sprint(v), Allowed: allowed}
 	}
 	variants, ok := Apps[s.App]
 	switch {
@@ -233,9 +233,9 @@ func (s *AppSweep) validate(sc *Scenario, p, n int) error {
 	m, _ := ParseMesh(sc.Network.Mesh)
 	switch {
 	case p < 1 || p > m.Nodes():
-		return &router.KeyError{Key: "procs", Value: fmt.Sprint(p), Allowed: fmt.Sprintf("1..%d (the tiles of the mesh)", m.Nodes())}
+		return &config.KeyError{Key: "procs", Value: fmt.Sprint(p), Allowed: fmt.Sprintf("1..%d (the tiles of the mesh)", m.Nodes())}
 	case n < 1:
-		return &router.KeyError{Key: "sizes", Value: fmt.Sprint(n), Allowed: ">= 1"}
+		return &config.KeyError{Key: "sizes", Value: fmt.Sprint(n), Allowed: ">= 1"}
 	}
 	// The application's own constraints (rows per processor, divisibility,
 	// largest order), as its Run function checks them.
@@ -256,7 +256,7 @@ func (s *AppSweep) validate(sc *Scenario, p, n int) error {
 			err = GlobalSumConfig{Procs: p, N: n, Method: method, Seed: s.Seed}.check(sc)
 		}
 		if err != nil {
-			return &router.KeyError{Key: "sizes", Value: fmt.Sprintf("%d (at procs = %d)", n, p), Allowed: "what the application accepts: " + err.Error()}
+			return &config.KeyError{Key: "sizes", Value: fmt.Sprintf("%d (at procs = %d)", n, p), Allowed: "what the application accepts: " + err.Error()}
 		}
 	}
 	return nil
@@ -268,10 +268,10 @@ func (s *AppSweep) grid() (x, y int, err error) {
 		return 0, 0, nil
 	}
 	if s.App != "qr" || s.Variant != "thesis" {
-		return 0, 0, &router.KeyError{Key: "grid", Value: s.Grid, Allowed: "with app qr, variant thesis only"}
+		return 0, 0, &config.KeyError{Key: "grid", Value: s.Grid, Allowed: "with app qr, variant thesis only"}
 	}
 	if _, e := fmt.Sscanf(s.Grid, "%dx%d", &x, &y); e != nil || x < 1 || y < 1 || fmt.Sprintf("%dx%d", x, y) != s.Grid {
-		return 0, 0, &router.KeyError{Key: "grid", Value: s.Grid, Allowed: "XxY with X, Y >= 1 (e.g. 8x4)"}
+		return 0, 0, &config.KeyError{Key: "grid", Value: s.Grid, Allowed: "XxY with X, Y >= 1 (e.g. 8x4)"}
 	}
 	return x, y, nil
 }

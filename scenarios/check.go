@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"nocsim/config"
 	"nocsim/plots"
-	"nocsim/router"
 )
 
 // checkPoint validates one scenario as `nocsim run` would run it (the
@@ -21,15 +21,15 @@ func (sc *Scenario) checkPoint(src Source) error {
 		return err
 	}
 	if !slices.Contains(WorkloadKinds, w.Kind) {
-		return explainWorkload(&router.KeyError{Key: "kind", Value: fmt.Sprintf("%q", w.Kind), Allowed: strings.Join(WorkloadKinds, ", ")}, src)
+		return explainWorkload(&config.KeyError{Key: "kind", Value: fmt.Sprintf("%q", w.Kind), Allowed: strings.Join(WorkloadKinds, ", ")}, src)
 	}
 	if w.Tier != "" && !slices.Contains(Tiers, w.Tier) {
-		return explainWorkload(&router.KeyError{Key: "tier", Value: fmt.Sprintf("%q", w.Tier), Allowed: strings.Join(Tiers, ", ")}, src)
+		return explainWorkload(&config.KeyError{Key: "tier", Value: fmt.Sprintf("%q", w.Tier), Allowed: strings.Join(Tiers, ", ")}, src)
 	}
 	// Documented as >= 0 and read as unsigned: a negative seed would
 	// silently be another, huge one.
 	if w.AppSeed < 0 {
-		return explainWorkload(&router.KeyError{Key: "app_seed", Value: fmt.Sprint(w.AppSeed), Allowed: ">= 0"}, src)
+		return explainWorkload(&config.KeyError{Key: "app_seed", Value: fmt.Sprint(w.AppSeed), Allowed: ">= 0"}, src)
 	}
 	// The machine is checked for every workload: a bad value is an error
 	// even where the workload does not read it (validate marks such keys
@@ -75,30 +75,18 @@ func (sc *Scenario) checkPoint(src Source) error {
 // hold a value a noc run would refuse.
 func (sc *Scenario) checkNocKeys(src Source) error {
 	n := sc.Noc
-	for _, c := range []struct {
-		key       string
-		v, lo, hi int64
-	}{
-		{"warmup_cycles", n.WarmupCycles, 0, 1e9}, {"measure_cycles", n.MeasureCycles, 1, 1e9},
-		{"drain_cycles", n.DrainCycles, 0, 1e9}, {"watchdog_cycles", n.WatchdogCycles, 1, 1e9},
-		{"seed", n.Seed, 0, math.MaxInt64},
-	} {
-		if err := router.CheckRange(c.key, c.v, c.lo, c.hi); err != nil {
-			return explain(err, src)
-		}
-	}
-	if f := n.HotspotFraction; !(f >= 0 && f <= 1) {
-		return explain(&router.KeyError{Key: "hotspot_fraction", Value: fmt.Sprint(f), Allowed: "0..1"}, src)
+	if err := config.CheckStruct(n, NocKeys); err != nil {
+		return explain(err, src)
 	}
 	m, _ := ParseMesh(sc.Network.Mesh)
 	for _, h := range n.HotspotNodes {
 		if h < 0 || h >= m.Nodes() {
-			return explain(&router.KeyError{Key: "hotspot_nodes", Value: fmt.Sprint(h), Allowed: fmt.Sprintf("node ids 0..%d", m.Nodes()-1)}, src)
+			return explain(&config.KeyError{Key: "hotspot_nodes", Value: fmt.Sprint(h), Allowed: fmt.Sprintf("node ids 0..%d", m.Nodes()-1)}, src)
 		}
 	}
 	for _, r := range n.Rates {
 		if !(r > 0) || math.IsInf(r, 0) {
-			return explain(&router.KeyError{Key: "rates", Value: fmt.Sprint(r), Allowed: "offered loads above 0 flits/node/cycle (a zero load measures nothing)"}, src)
+			return explain(&config.KeyError{Key: "rates", Value: fmt.Sprint(r), Allowed: "offered loads above 0 flits/node/cycle (a zero load measures nothing)"}, src)
 		}
 	}
 	return nil
@@ -119,15 +107,15 @@ func (sc *Scenario) CheckCalibration(sizes []int, reps int) error {
 	m, _ := ParseMesh(sc.Network.Mesh)
 	switch {
 	case m.Nodes() < 2:
-		return &router.KeyError{Key: "mesh", Value: fmt.Sprintf("%q", sc.Network.Mesh), Allowed: "a mesh of two tiles or more for calibration (the microbenchmarks run between two ranks)"}
+		return &config.KeyError{Key: "mesh", Value: fmt.Sprintf("%q", sc.Network.Mesh), Allowed: "a mesh of two tiles or more for calibration (the microbenchmarks run between two ranks)"}
 	case len(sizes) < 2:
-		return &router.KeyError{Key: "sizes", Value: fmt.Sprint(sizes), Allowed: "two or more message sizes (default: 8 B..64 KiB)"}
+		return &config.KeyError{Key: "sizes", Value: fmt.Sprint(sizes), Allowed: "two or more message sizes (default: 8 B..64 KiB)"}
 	case reps < 1 || reps > 100:
-		return &router.KeyError{Key: "reps", Value: fmt.Sprint(reps), Allowed: "1..100"}
+		return &config.KeyError{Key: "reps", Value: fmt.Sprint(reps), Allowed: "1..100"}
 	}
 	for _, s := range sizes {
 		if s < 0 || s > 1<<24 {
-			return &router.KeyError{Key: "sizes", Value: fmt.Sprint(s), Allowed: "0..16777216 bytes"}
+			return &config.KeyError{Key: "sizes", Value: fmt.Sprint(s), Allowed: "0..16777216 bytes"}
 		}
 	}
 	heap := heapBytes(sc.Network.MemoryWords)
@@ -277,7 +265,7 @@ func (sc *Scenario) checkSweep() error {
 }
 
 func isKeyError(err error) bool {
-	_, ok := err.(*router.KeyError)
+	_, ok := err.(*config.KeyError)
 	return ok
 }
 

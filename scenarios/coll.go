@@ -6,10 +6,10 @@ import (
 	"slices"
 	"strings"
 
+	"nocsim/config"
 	"nocsim/des"
 	"nocsim/logp"
 	"nocsim/mpi"
-	"nocsim/router"
 )
 
 // CollRow is one (operation, algorithm, P, size) run of a collective.
@@ -61,7 +61,7 @@ func (s *CollSweep) Check(sc *Scenario, src Source) error {
 	}
 	m, _ := ParseMesh(sc.Network.Mesh)
 	bad := func(key string, v any, allowed string) error {
-		return &router.KeyError{Key: key, Value: fmt.Sprint(v), Allowed: allowed}
+		return &config.KeyError{Key: key, Value: fmt.Sprint(v), Allowed: allowed}
 	}
 	if !slices.Contains(CollOps, s.Op) {
 		return bad("op", s.Op, strings.Join(CollOps, ", "))

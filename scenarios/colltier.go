@@ -5,12 +5,12 @@ import (
 	"slices"
 	"strings"
 
+	"nocsim/config"
 	"nocsim/logp"
 	"nocsim/logp/collgen"
 	"nocsim/logp/loggops"
 	"nocsim/mpi"
 	"nocsim/plots"
-	"nocsim/router"
 )
 
 // Tiers a collective can run on: the flit-level chip, or the LogGOPS tier
@@ -85,7 +85,7 @@ func FittedTierParams(p logp.Params) func(int) (loggops.Params, error) {
 // Check validates the sweep; errors are KeyErrors naming the flag or key.
 func (s *TierSweep) Check() error {
 	bad := func(key string, v any, allowed string) error {
-		return &router.KeyError{Key: key, Value: fmt.Sprint(v), Allowed: allowed}
+		return &config.KeyError{Key: key, Value: fmt.Sprint(v), Allowed: allowed}
 	}
 	if !slices.Contains(collgen.Ops, s.Op) {
 		return bad("op", s.Op, strings.Join(collgen.Ops, ", "))

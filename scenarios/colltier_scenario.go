@@ -4,10 +4,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"nocsim/config"
 	"nocsim/logp"
 
 	"nocsim/logp/collgen"
-	"nocsim/router"
 )
 
 // onTier reports whether the scenario runs a coll workload on the LogGOPS
@@ -25,7 +25,7 @@ func (sc *Scenario) tierSweep() (*TierSweep, []string, error) {
 		return nil, nil, err
 	}
 	if p == nil {
-		return nil, nil, &router.KeyError{Key: "params", Value: "(none)", Allowed: "a parameters file (nocsim calibrate --out): the LogGOPS tier needs fitted parameters"}
+		return nil, nil, &config.KeyError{Key: "params", Value: "(none)", Allowed: "a parameters file (nocsim calibrate --out): the LogGOPS tier needs fitted parameters"}
 	}
 	w := sc.Workload
 	sizes := w.Sizes

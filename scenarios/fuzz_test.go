@@ -11,8 +11,8 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"nocsim/config"
 	"nocsim/mesh"
-	"nocsim/router"
 	"nocsim/scenarios"
 )
 
@@ -24,7 +24,7 @@ func FuzzParseMesh(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		m, err := scenarios.ParseMesh(s)
 		if err != nil {
-			var ke *router.KeyError
+			var ke *config.KeyError
 			if !errors.As(err, &ke) || ke.Key != "mesh" || ke.Allowed == "" {
 				t.Fatalf("ParseMesh(%q) error %v is not a KeyError for mesh", s, err)
 			}
@@ -99,7 +99,7 @@ func FuzzSet(f *testing.F) {
 			if !reflect.DeepEqual(sc, scenarios.Defaults()) {
 				t.Fatalf("Set(%q, %q, %q) failed (%v) but changed the scenario", section, key, text, err)
 			}
-			var ke *router.KeyError
+			var ke *config.KeyError
 			if errors.As(err, &ke) && ke.Key != key {
 				t.Fatalf("Set(%q, %q, %q): KeyError names %q", section, key, text, ke.Key)
 			}

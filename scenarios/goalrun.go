@@ -8,10 +8,10 @@ import (
 	"strings"
 	"sync"
 
+	"nocsim/config"
 	"nocsim/logp/goal"
 	"nocsim/logp/loggops"
 	"nocsim/mpi"
-	"nocsim/router"
 )
 
 // GoalResult is a GOAL schedule's run on one tier: each rank's finish time
@@ -80,7 +80,7 @@ func (sc *Scenario) CheckGoalFlit(s *goal.Schedule, src Source) error {
 	m, _ := ParseMesh(sc.Network.Mesh)
 	n := len(s.Ranks)
 	if n < 1 || n > m.Nodes() {
-		return explain(&router.KeyError{Key: "mesh", Value: sc.Network.Mesh,
+		return explain(&config.KeyError{Key: "mesh", Value: sc.Network.Mesh,
 			Allowed: fmt.Sprintf("a mesh of at least %d tiles (the schedule's num_ranks = %d; rank r runs on tile r)", max(n, 1), n)}, src)
 	}
 	if _, err := mpi.GoalToTrace(s); err != nil {
@@ -107,7 +107,7 @@ func (sc *Scenario) CheckGoalFlit(s *goal.Schedule, src Source) error {
 		if wordsFor(need) > maxMemoryWords {
 			allowed = fmt.Sprintf("none: the schedule's largest messages need %d heap words per tile, more than the largest memory_words (%d) gives", (need+3)/4, maxMemoryWords)
 		}
-		return explain(&router.KeyError{Key: "memory_words", Value: fmt.Sprint(words), Allowed: allowed}, src)
+		return explain(&config.KeyError{Key: "memory_words", Value: fmt.Sprint(words), Allowed: allowed}, src)
 	}
 	return nil
 }

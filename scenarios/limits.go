@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"nocsim/config"
 	"nocsim/mpi"
-	"nocsim/router"
 )
 
 // Memory limits, checked before anything is simulated. A tile's heap is
@@ -213,7 +213,7 @@ func memoryError(key, value, unit string, need, largest, memoryWords int, what s
 	if wordsFor(need) > maxMemoryWords {
 		raise = fmt.Sprintf("more than the largest memory_words (%d) gives: use smaller sizes or fewer ranks", maxMemoryWords)
 	}
-	return &router.KeyError{Key: key, Value: value, Allowed: fmt.Sprintf(
+	return &config.KeyError{Key: key, Value: value, Allowed: fmt.Sprintf(
 		"%s with memory_words = %d (%s needs %d heap words per tile; the heap is 3/4 of memory_words, %d words): %s",
 		fits, memoryWords, what, (need+3)/4, heapBytes(memoryWords)/4, raise)}
 }
@@ -272,7 +272,7 @@ func hostError(key, value string, tiles, procs, tileNeed int, dataCopies int) er
 	if est <= HostMemoryBytes {
 		return nil
 	}
-	return &router.KeyError{Key: key, Value: value, Allowed: fmt.Sprintf(
+	return &config.KeyError{Key: key, Value: value, Allowed: fmt.Sprintf(
 		"a run that fits in host memory: this one needs about %s (%d tiles, %d ranks of %s each), more than the %s this machine allows (half its memory)",
 		byteText(est), tiles, procs, byteText(int64(tileNeed)*int64(1+dataCopies)), byteText(HostMemoryBytes))}
 }

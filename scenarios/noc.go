@@ -8,12 +8,12 @@ import (
 	"strings"
 	"sync"
 
+	"nocsim/config"
 	"nocsim/des"
 	"nocsim/endpoint"
 	"nocsim/endpoint/traffic"
 	"nocsim/mesh"
 	"nocsim/mpi"
-	"nocsim/router"
 )
 
 // sectionOf maps a key to its section, for error messages.
@@ -31,7 +31,7 @@ func sectionOf(key string) string {
 // Section is one section of a scenario file and its keys.
 type Section struct {
 	Name string
-	Keys []router.Key
+	Keys []config.Key
 }
 
 // Sections lists every section with its keys, in file order.
@@ -48,7 +48,7 @@ func where(src Source, key string) string {
 
 // explain rewrites a KeyError to name where the value came from.
 func explain(err error, src Source) error {
-	var ke *router.KeyError
+	var ke *config.KeyError
 	if src == nil || !errors.As(err, &ke) {
 		return err
 	}
@@ -72,33 +72,33 @@ func (sc *Scenario) NocPoints(src Source) ([]traffic.Synthetic, error) {
 	}
 	n := sc.Noc
 	if len(n.Traffic) == 0 {
-		return nil, explain(&router.KeyError{Key: "traffic", Value: "[]", Allowed: "one or more of " + strings.Join(mesh.PatternNames, ", ")}, src)
+		return nil, explain(&config.KeyError{Key: "traffic", Value: "[]", Allowed: "one or more of " + strings.Join(mesh.PatternNames, ", ")}, src)
 	}
 	if len(n.Rates) == 0 {
-		return nil, explain(&router.KeyError{Key: "rates", Value: "[]", Allowed: "one or more offered loads in flits/node/cycle"}, src)
+		return nil, explain(&config.KeyError{Key: "rates", Value: "[]", Allowed: "one or more offered loads in flits/node/cycle"}, src)
 	}
 	if slices.Contains(n.Traffic, "hotspot") {
 		if len(n.HotspotNodes) == 0 {
-			return nil, explain(&router.KeyError{Key: "hotspot_nodes", Value: "[]", Allowed: fmt.Sprintf("one or more node ids in 0..%d", m.Nodes()-1)}, src)
+			return nil, explain(&config.KeyError{Key: "hotspot_nodes", Value: "[]", Allowed: fmt.Sprintf("one or more node ids in 0..%d", m.Nodes()-1)}, src)
 		}
 		for _, h := range n.HotspotNodes {
 			if h < 0 || h >= m.Nodes() {
-				return nil, explain(&router.KeyError{Key: "hotspot_nodes", Value: fmt.Sprint(h), Allowed: fmt.Sprintf("node ids 0..%d", m.Nodes()-1)}, src)
+				return nil, explain(&config.KeyError{Key: "hotspot_nodes", Value: fmt.Sprint(h), Allowed: fmt.Sprintf("node ids 0..%d", m.Nodes()-1)}, src)
 			}
 		}
 		if f := n.HotspotFraction; !(f >= 0 && f <= 1) {
-			return nil, explain(&router.KeyError{Key: "hotspot_fraction", Value: fmt.Sprint(f), Allowed: "0..1"}, src)
+			return nil, explain(&config.KeyError{Key: "hotspot_fraction", Value: fmt.Sprint(f), Allowed: "0..1"}, src)
 		}
 	}
 	if n.Seed < 0 {
-		return nil, explain(&router.KeyError{Key: "seed", Value: fmt.Sprint(n.Seed), Allowed: "0..2^63-1"}, src)
+		return nil, explain(&config.KeyError{Key: "seed", Value: fmt.Sprint(n.Seed), Allowed: "0..2^63-1"}, src)
 	}
 	// A packet created at the end of the window needs at least the longest
 	// zero-load latency to arrive; a shorter drain would report it lost
 	// and the point saturated whatever the load.
 	if diam := diameter(topo); n.PacketFlits >= 1 {
 		if need := sc.Network.RouterSpec.ZeroLoad(topo, diam, n.PacketFlits); n.DrainCycles >= 0 && n.DrainCycles < need {
-			return nil, explain(&router.KeyError{Key: "drain_cycles", Value: fmt.Sprint(n.DrainCycles),
+			return nil, explain(&config.KeyError{Key: "drain_cycles", Value: fmt.Sprint(n.DrainCycles),
 				Allowed: fmt.Sprintf("at least %d on a %s (the zero-load latency of a %d-flit packet over its %d-hop diameter), so that measured packets can arrive", need, describeTopo(topo), n.PacketFlits, diam)}, src)
 		}
 	}

@@ -6,10 +6,10 @@ import (
 	"slices"
 	"strings"
 
+	"nocsim/config"
 	"nocsim/des"
 	"nocsim/endpoint"
 	"nocsim/mpi"
-	"nocsim/router"
 )
 
 // Radke's bandwidth study (seed 003, Figure 4): k processors each copy a
@@ -123,7 +123,7 @@ func pairsProcs(sc *Scenario) int {
 func (p *Pairs) Check(sc *Scenario, src Source) error {
 	for _, t := range p.Topologies {
 		if !slices.Contains(TopologyNames, t) {
-			return &router.KeyError{Key: "topologies", Value: fmt.Sprintf("%q", t), Allowed: strings.Join(TopologyNames, ", ")}
+			return &config.KeyError{Key: "topologies", Value: fmt.Sprintf("%q", t), Allowed: strings.Join(TopologyNames, ", ")}
 		}
 	}
 	for _, tsc := range p.topoScenarios(sc) {
@@ -133,7 +133,7 @@ func (p *Pairs) Check(sc *Scenario, src Source) error {
 	}
 	procs := pairsProcs(sc)
 	bad := func(key string, v any, allowed string) error {
-		return &router.KeyError{Key: key, Value: fmt.Sprint(v), Allowed: allowed}
+		return &config.KeyError{Key: key, Value: fmt.Sprint(v), Allowed: allowed}
 	}
 	if procs < 2 {
 		return bad("mesh", fmt.Sprintf("%q", sc.Network.Mesh), "a machine of two tiles or more (a pair needs a sender and a receiver)")

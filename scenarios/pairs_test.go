@@ -5,10 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"nocsim/config"
 	"strings"
 	"testing"
-
-	"nocsim/router"
 )
 
 func pairsRun(t *testing.T, sc *Scenario, p *Pairs) []PairsRow {
@@ -232,7 +231,7 @@ func TestPairsCheck(t *testing.T) {
 		sc.Network.Mesh = "4x4"
 		c.edit(&p, &sc)
 		err := p.Check(&sc, nil)
-		var ke *router.KeyError
+		var ke *config.KeyError
 		switch {
 		case c.key == "" && err != nil:
 			t.Errorf("%+v: %v", p, err)
@@ -247,7 +246,7 @@ func TestPairsCheck(t *testing.T) {
 	sc.Network.MemoryWords = 4096
 	p.Sizes = []int{16384}
 	err := p.Check(&sc, nil)
-	var ke *router.KeyError
+	var ke *config.KeyError
 	if !errors.As(err, &ke) {
 		t.Fatal(err)
 	}

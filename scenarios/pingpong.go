@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"io"
 
+	"nocsim/config"
 	"nocsim/des"
 	"nocsim/mpi"
-	"nocsim/router"
 )
 
 // PingRow is one message size of a ping-pong. Times are in cycles, with
@@ -44,7 +44,7 @@ func (p *PingPong) Check(sc *Scenario, src Source) error {
 		procs = m.Nodes()
 	}
 	bad := func(key string, v any, allowed string) error {
-		return &router.KeyError{Key: key, Value: fmt.Sprint(v), Allowed: allowed}
+		return &config.KeyError{Key: key, Value: fmt.Sprint(v), Allowed: allowed}
 	}
 	switch {
 	case p.From < 0 || p.From >= procs:

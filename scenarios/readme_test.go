@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"nocsim/config"
 	"nocsim/mesh"
 	"nocsim/mpi"
-	"nocsim/router"
 )
 
 // readDoc reads a page of docs/ (the reference the README points to).
@@ -51,12 +51,12 @@ func TestDocsDocumentEveryKey(t *testing.T) {
 
 // keyRow is a key's row in the reference: with a flag column for the keys
 // that are flags, without for [workload], [output] and [sweep].
-func keyRow(k router.Key, flag string) string {
+func keyRow(k config.Key, flag string) string {
 	cells := []string{"`" + k.Name + "`"}
 	if flag != "" {
 		cells = append(cells, flag)
 	}
-	cells = append(cells, k.Unit, k.Default, k.Allowed, k.Doc)
+	cells = append(cells, k.Unit, k.Default, k.AllowedText(), k.Doc)
 	return "| " + strings.Join(cells, " | ") + " |"
 }
 
@@ -86,7 +86,7 @@ func TestDocsListEveryCollectiveAlgorithm(t *testing.T) {
 // [sweep] key as the registry defines it.
 func TestDocsDocumentWorkloadAndSweepKeys(t *testing.T) {
 	doc := readDoc(t, "configuration.md")
-	for _, k := range append(append([]router.Key{}, WorkloadKeys...), SweepKeys...) {
+	for _, k := range append(append([]config.Key{}, WorkloadKeys...), SweepKeys...) {
 		if row := keyRow(k, ""); !hasLine(doc, row) {
 			t.Errorf("configuration.md lacks the row\n%s", row)
 		}

@@ -11,8 +11,8 @@ import (
 	"slices"
 	"strings"
 
+	"nocsim/config"
 	"nocsim/mpi"
-	"nocsim/router"
 )
 
 // Check validates everything a run of the scenario needs, before any
@@ -34,7 +34,7 @@ func (sc *Scenario) Check(src Source) error {
 }
 
 func explainWorkload(err error, src Source) error {
-	ke, ok := err.(*router.KeyError)
+	ke, ok := err.(*config.KeyError)
 	if !ok || src == nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"fmt"
 	"io"
+	"math"
 	"reflect"
 	"slices"
 	"sort"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"nocsim/config"
 	"nocsim/endpoint"
 	"nocsim/mesh"
 	"nocsim/mpi"
@@ -89,22 +91,22 @@ func Defaults() Scenario {
 }
 
 // NocKeys documents the [noc] keys.
-var NocKeys = []router.Key{
+var NocKeys = []config.Key{
 	{Name: "traffic", Unit: "pattern names", Default: "uniform", Allowed: strings.Join(mesh.PatternNames, ", "), Doc: "destination patterns to sweep"},
 	{Name: "rates", Unit: "flits/node/cycle", Default: "0.02,0.1,0.2,0.3", Allowed: "above 0, up to min(inject_flits_per_cycle, packet_flits)", Doc: "offered loads to sweep (Bernoulli packet creation)"},
 	{Name: "packet_flits", Unit: "flits", Default: "5", Allowed: "1..niu_queue_flits", Doc: "packet length"},
 	{Name: "hotspot_nodes", Unit: "node ids", Default: "(none)", Allowed: "0..W*H-1", Doc: "hotspot destinations (traffic hotspot)"},
-	{Name: "hotspot_fraction", Unit: "fraction", Default: "0.1", Allowed: "0..1", Doc: "share of packets sent to the hotspot nodes; the rest are uniform"},
-	{Name: "warmup_cycles", Unit: "cycles", Default: "2000", Allowed: "0..1000000000", Doc: "simulated before measurement starts"},
-	{Name: "measure_cycles", Unit: "cycles", Default: "10000", Allowed: "1..1000000000", Doc: "measurement window; packets created in it are measured"},
-	{Name: "drain_cycles", Unit: "cycles", Default: "10000", Allowed: "0..1000000000", Doc: "most cycles to wait for measured packets after the window; at least the zero-load latency over the mesh diameter"},
-	{Name: "watchdog_cycles", Unit: "cycles", Default: "10000", Allowed: "1..1000000000", Doc: "a run with flits in flight and no movement for this long ends with a deadlock report"},
-	{Name: "seed", Unit: "integer", Default: "1", Allowed: "0..2^63-1", Doc: "random seed; every point of a sweep uses it on a fresh network"},
+	config.Range("hotspot_fraction", "fraction", "0.1", 0, 1, "share of packets sent to the hotspot nodes; the rest are uniform"),
+	config.Range("warmup_cycles", "cycles", "2000", 0, 1e9, "simulated before measurement starts"),
+	config.Range("measure_cycles", "cycles", "10000", 1, 1e9, "measurement window; packets created in it are measured"),
+	config.Range("drain_cycles", "cycles", "10000", 0, 1e9, "most cycles to wait for measured packets after the window; at least the zero-load latency over the mesh diameter"),
+	config.Range("watchdog_cycles", "cycles", "10000", 1, 1e9, "a run with flits in flight and no movement for this long ends with a deadlock report"),
+	{Name: "seed", Unit: "integer", Default: "1", Allowed: "0..2^63-1", Lo: 0, Hi: math.MaxInt64, Bounded: true, Doc: "random seed; every point of a sweep uses it on a fresh network"},
 }
 
 // NetworkKeys documents the [network] keys.
-func NetworkKeys() []router.Key {
-	keys := []router.Key{
+func NetworkKeys() []config.Key {
+	keys := []config.Key{
 		{Name: "mesh", Unit: "W x H tiles", Default: "8x8", Allowed: fmt.Sprintf("1..%d each", mesh.MaxDim), Doc: "mesh size; node id = y*W + x"},
 		{Name: "topology", Unit: "name", Default: TopoMesh, Allowed: strings.Join(TopologyNames, ", "),
 			Doc: "how the W*H tiles are joined: a 2D mesh, a bidirectional ring (shorter way, ties clockwise), a unidirectional ring, or one shared bus; on a ring or bus node i is the i-th station"},
@@ -113,7 +115,7 @@ func NetworkKeys() []router.Key {
 	}
 	keys = append(keys, router.Keys...)
 	for _, k := range endpoint.Keys {
-		keys = append(keys, router.Key(k))
+		keys = append(keys, config.Key(k))
 	}
 	return keys
 }
@@ -122,12 +124,12 @@ func NetworkKeys() []router.Key {
 func ParseMesh(s string) (mesh.Mesh, error) {
 	w, h, ok := strings.Cut(strings.ToLower(strings.TrimSpace(s)), "x")
 	if !ok {
-		return mesh.Mesh{}, &router.KeyError{Key: "mesh", Value: strconv.Quote(s), Allowed: "WxH, e.g. 8x8"}
+		return mesh.Mesh{}, &config.KeyError{Key: "mesh", Value: strconv.Quote(s), Allowed: "WxH, e.g. 8x8"}
 	}
 	wi, err1 := strconv.Atoi(w)
 	hi, err2 := strconv.Atoi(h)
 	if err1 != nil || err2 != nil || wi < 1 || hi < 1 || wi > mesh.MaxDim || hi > mesh.MaxDim {
-		return mesh.Mesh{}, &router.KeyError{Key: "mesh", Value: strconv.Quote(s), Allowed: fmt.Sprintf("WxH with 1 <= W, H <= %d", mesh.MaxDim)}
+		return mesh.Mesh{}, &config.KeyError{Key: "mesh", Value: strconv.Quote(s), Allowed: fmt.Sprintf("WxH with 1 <= W, H <= %d", mesh.MaxDim)}
 	}
 	return mesh.New(wi, hi)
 }

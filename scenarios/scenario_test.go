@@ -13,7 +13,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"nocsim/router"
+	"nocsim/config"
 	"nocsim/scenarios"
 )
 
@@ -27,7 +27,7 @@ func decode(t *testing.T, name, text string) (scenarios.Scenario, scenarios.Sour
 	return sc, src
 }
 
-func keyNames(keys []router.Key) []string {
+func keyNames(keys []config.Key) []string {
 	var names []string
 	for _, k := range keys {
 		names = append(names, k.Name)
@@ -103,7 +103,7 @@ func TestEmbeddedDefaultKeysAreKnown(t *testing.T) {
 func TestDocumentedKeysDecode(t *testing.T) {
 	for _, sec := range []struct {
 		name string
-		keys []router.Key
+		keys []config.Key
 	}{{"network", scenarios.NetworkKeys()}, {"noc", scenarios.NocKeys}} {
 		for _, k := range sec.keys {
 			text := fmt.Sprintf("[%s]\n%s = %s\n", sec.name, k.Name, tomlValue[k.Name])
@@ -136,7 +136,7 @@ func TestDefaultsValidate(t *testing.T) {
 func TestKeyDocDefaultsMatchDefaults(t *testing.T) {
 	for _, sec := range []struct {
 		name string
-		keys []router.Key
+		keys []config.Key
 	}{{"network", scenarios.NetworkKeys()}, {"noc", scenarios.NocKeys}} {
 		for _, k := range sec.keys {
 			if strings.HasPrefix(k.Default, "(") { // "(none)"
@@ -368,7 +368,7 @@ func TestLargestSeedRoundTrips(t *testing.T) {
 	if dec.Noc.Seed != set.Noc.Seed {
 		t.Fatalf("seed %d read back as %d", set.Noc.Seed, dec.Noc.Seed)
 	}
-	var ke *router.KeyError
+	var ke *config.KeyError
 	if err := set.Set("noc", "seed", "9223372036854775808"); !errors.As(err, &ke) || ke.Key != "seed" {
 		t.Fatalf("Set(noc, seed, 2^63) = %v, want a KeyError naming seed", err)
 	}
@@ -425,9 +425,9 @@ func TestSetBadText(t *testing.T) {
 		t.Run(tc.key+"="+tc.text, func(t *testing.T) {
 			sc := scenarios.Defaults()
 			err := sc.Set(tc.section, tc.key, tc.text)
-			var ke *router.KeyError
+			var ke *config.KeyError
 			if !errors.As(err, &ke) {
-				t.Fatalf("Set(%s, %s, %q) = %v, want a *router.KeyError", tc.section, tc.key, tc.text, err)
+				t.Fatalf("Set(%s, %s, %q) = %v, want a *config.KeyError", tc.section, tc.key, tc.text, err)
 			}
 			if ke.Key != tc.key || ke.Allowed == "" {
 				t.Errorf("KeyError %+v: want Key %q and a non-empty Allowed", ke, tc.key)
@@ -515,7 +515,7 @@ func TestParseMesh(t *testing.T) {
 			}
 			continue
 		}
-		var ke *router.KeyError
+		var ke *config.KeyError
 		if !errors.As(err, &ke) || ke.Key != "mesh" {
 			t.Errorf("ParseMesh(%q) = %v, %v; want a KeyError for mesh", tc.in, m, err)
 		}

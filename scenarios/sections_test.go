@@ -2,10 +2,9 @@ package scenarios
 
 import (
 	"errors"
+	"nocsim/config"
 	"strings"
 	"testing"
-
-	"nocsim/router"
 )
 
 // Every [node] and [mpi] key set from flag text gives the same scenario as
@@ -78,7 +77,7 @@ func TestMachineChecks(t *testing.T) {
 		}
 	}
 	sc := Defaults()
-	var ke *router.KeyError
+	var ke *config.KeyError
 	if err := (&PingPong{From: 0, To: 0, Sizes: []int{8}, Reps: 1}).Check(&sc, nil); !errors.As(err, &ke) || ke.Key != "to" {
 		t.Errorf("to == from: %v", err)
 	}

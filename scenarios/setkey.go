@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"nocsim/config"
 	"nocsim/router"
 )
 
@@ -66,7 +67,7 @@ var kindNames = map[reflect.Kind]string{
 
 func parseInto(f reflect.Value, key, text string) error {
 	bad := func(want string) error {
-		return &router.KeyError{Key: key, Value: strconv.Quote(text), Allowed: want}
+		return &config.KeyError{Key: key, Value: strconv.Quote(text), Allowed: want}
 	}
 	text = strings.TrimSpace(text)
 	switch f.Kind() {

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"nocsim/config"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -17,12 +18,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-
-	"nocsim/router"
 )
 
 // SweepKeys documents the [sweep] section and its [[sweep.axis]] tables.
-var SweepKeys = []router.Key{
+var SweepKeys = []config.Key{
 	{Name: "reps", Unit: "repetitions", Default: "1", Allowed: ">= 1", Doc: "[sweep] runs of every point, the noc and app seeds advanced by one each"},
 	{Name: "key", Unit: "section.key", Default: "(required)", Allowed: "any key of [network], [node], [mpi], [noc], [workload] (not [output]: one place for the whole sweep)", Doc: "[[sweep.axis]] the swept key"},
 	{Name: "values", Unit: "list", Default: "(none)", Allowed: "values of the key's type; a list value sets a list key", Doc: "[[sweep.axis]] the settings, in order"},

@@ -3,8 +3,7 @@ package scenarios
 import (
 	_ "embed"
 	"fmt"
-
-	"nocsim/router"
+	"nocsim/config"
 )
 
 // ThesisMachineName is the embedded thesis machine's path in the
@@ -25,7 +24,7 @@ func (sc *Scenario) thesisRows() ([]ThesisRow, error) {
 	rows, err := ThesisRows(w.Table, w.Procs, w.Sizes)
 	if err == nil && len(w.Distribute) > 0 {
 		if len(w.Distribute) > 1 || w.Table != "5.1" {
-			return nil, &router.KeyError{Key: "distribute", Value: fmt.Sprint(w.Distribute), Allowed: "one of bcast, alltoall, with table 5.1 (run a file per choice)"}
+			return nil, &config.KeyError{Key: "distribute", Value: fmt.Sprint(w.Distribute), Allowed: "one of bcast, alltoall, with table 5.1 (run a file per choice)"}
 		}
 		for i := range rows {
 			rows[i].Distribute = w.Distribute[0]
@@ -36,7 +35,7 @@ func (sc *Scenario) thesisRows() ([]ThesisRow, error) {
 		if _, ok := ThesisTables[w.Table]; !ok {
 			key = "table"
 		}
-		return nil, &router.KeyError{Key: key, Value: fmt.Sprintf("%q (procs %v, sizes %v)", w.Table, w.Procs, w.Sizes), Allowed: "5.1 or 5.2, and procs and sizes (optional) that select some of its rows"}
+		return nil, &config.KeyError{Key: key, Value: fmt.Sprintf("%q (procs %v, sizes %v)", w.Table, w.Procs, w.Sizes), Allowed: "5.1 or 5.2, and procs and sizes (optional) that select some of its rows"}
 	}
 	return rows, nil
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"nocsim/config"
 	"nocsim/mesh"
 	"nocsim/router"
 )
@@ -34,18 +35,18 @@ func (n Network) Topology() (mesh.Topology, error) {
 		return m, nil
 	case TopoRing, TopoRingUni:
 		if v := n.VCs; v < 2 || v%2 != 0 {
-			return nil, &router.KeyError{Key: "vcs", Value: fmt.Sprint(v),
+			return nil, &config.KeyError{Key: "vcs", Value: fmt.Sprint(v),
 				Allowed: fmt.Sprintf("an even number from 2 to %d on topology %s (half the VCs before the dateline, half after)", router.MaxVCs, n.TopologyName())}
 		}
 		r, err := mesh.NewRing(m.Nodes(), n.TopologyName() == TopoRingUni)
 		if err != nil {
-			return nil, &router.KeyError{Key: "mesh", Value: strconv.Quote(n.Mesh), Allowed: fmt.Sprintf("W*H up to %d tiles on a ring", mesh.MaxRingNodes)}
+			return nil, &config.KeyError{Key: "mesh", Value: strconv.Quote(n.Mesh), Allowed: fmt.Sprintf("W*H up to %d tiles on a ring", mesh.MaxRingNodes)}
 		}
 		return r, nil
 	case TopoBus:
 		return mesh.NewBus(m.Nodes())
 	}
-	return nil, &router.KeyError{Key: "topology", Value: strconv.Quote(n.Topo), Allowed: strings.Join(TopologyNames, ", ")}
+	return nil, &config.KeyError{Key: "topology", Value: strconv.Quote(n.Topo), Allowed: strings.Join(TopologyNames, ", ")}
 }
 
 // TopologyName is the topology key's value, "mesh" when unset.

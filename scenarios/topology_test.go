@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"nocsim/config"
 	"nocsim/endpoint/traffic"
 	"nocsim/mesh"
-	"nocsim/router"
 	"nocsim/scenarios"
 )
 
@@ -42,7 +42,7 @@ func TestNetworkTopology(t *testing.T) {
 			}
 			continue
 		}
-		var ke *router.KeyError
+		var ke *config.KeyError
 		if !errors.As(err, &ke) || ke.Key != tc.key || !strings.Contains(err.Error(), tc.key) {
 			t.Errorf("topology %q vcs %d: error %v, want a KeyError on %s", tc.topo, tc.vcs, err, tc.key)
 			continue

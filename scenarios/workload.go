@@ -3,14 +3,13 @@ package scenarios
 import (
 	"bytes"
 	"fmt"
+	"nocsim/config"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 
 	"github.com/BurntSushi/toml"
-
-	"nocsim/router"
 )
 
 // Workload is the [workload] section: what `nocsim run` does with the
@@ -55,7 +54,7 @@ type Output struct {
 var WorkloadKinds = []string{"noc", "pingpong", "coll", "app", "calibrate", "thesis", "pairs"}
 
 // WorkloadKeys documents the [workload] and [output] keys.
-var WorkloadKeys = []router.Key{
+var WorkloadKeys = []config.Key{
 	{Name: "kind", Unit: "name", Default: "noc", Allowed: strings.Join(WorkloadKinds, ", "), Doc: "noc: the [noc] sweep; pingpong, coll, app, thesis, pairs: as the commands of that name; calibrate: fit LogGP"},
 	{Name: "from", Unit: "rank", Default: "0", Allowed: "0..P-1", Doc: "pingpong: sending rank"},
 	{Name: "to", Unit: "rank", Default: "-1 (the last)", Allowed: "0..P-1, not from", Doc: "pingpong: echoing rank"},

@@ -11,8 +11,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"nocsim/config"
 	"nocsim/plots"
-	"nocsim/router"
 	"nocsim/scenarios"
 )
 
@@ -95,7 +95,7 @@ func runApp(c *cli.Context) error {
 		sw.Versions = append(sw.Versions, strings.TrimSpace(v))
 	}
 	if err := sw.Check(&sc, src); err != nil {
-		var ke *router.KeyError
+		var ke *config.KeyError
 		if errors.As(err, &ke) && slices.Contains([]string{"app", "variant", "procs", "sizes", "versions", "nonzeros", "distribute", "grid"}, ke.Key) {
 			return usageErr("--%s = %s: allowed %s", ke.Key, ke.Value, ke.Allowed)
 		}

@@ -13,9 +13,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"nocsim/config"
 	"nocsim/mpi"
 	"nocsim/plots"
-	"nocsim/router"
 	"nocsim/scenarios"
 )
 
@@ -99,7 +99,7 @@ func runColl(c *cli.Context) error {
 		}
 	}
 	if err := sw.Check(&sc, src); err != nil {
-		var ke *router.KeyError
+		var ke *config.KeyError
 		if errors.As(err, &ke) && slices.Contains([]string{"op", "algs", "procs", "sizes", "root"}, ke.Key) {
 			return usageErr("--%s = %s: allowed %s", ke.Key, ke.Value, ke.Allowed)
 		}

@@ -10,10 +10,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"nocsim/config"
 	"nocsim/des"
 	"nocsim/logp/collgen"
 	"nocsim/plots"
-	"nocsim/router"
 	"nocsim/scenarios"
 )
 
@@ -98,7 +98,7 @@ func runCollTier(c *cli.Context) error {
 		return err
 	}
 	if err := sw.Check(); err != nil {
-		var ke *router.KeyError
+		var ke *config.KeyError
 		if errors.As(err, &ke) {
 			return usageErr("--%s = %s: allowed %s", ke.Key, ke.Value, ke.Allowed)
 		}

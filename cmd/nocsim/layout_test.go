@@ -21,17 +21,18 @@ import (
 // that imports nothing of nocsim, and mpi converts its recorded traces to
 // and from them.
 var importRules = map[string][]string{
+	"config":           {},
 	"des":              {},
 	"mesh":             {},
 	"logp":             {"logp/goal"},
 	"logp/goal":        {},
 	"plots":            {},
-	"router":           {"des", "mesh"},
-	"endpoint":         {"des", "mesh", "router"},
-	"endpoint/traffic": {"des", "mesh", "router", "endpoint"},
-	"mpi":              {"des", "mesh", "router", "endpoint", "logp/goal"},
-	"calibrate":        {"des", "mesh", "router", "endpoint", "mpi", "logp", "logp/goal"},
-	"scenarios":        {"des", "mesh", "router", "endpoint", "endpoint/traffic", "mpi", "logp", "logp/goal", "calibrate", "plots"},
+	"router":           {"config", "des", "mesh"},
+	"endpoint":         {"config", "des", "mesh", "router"},
+	"endpoint/traffic": {"config", "des", "mesh", "router", "endpoint"},
+	"mpi":              {"config", "des", "mesh", "router", "endpoint", "logp/goal"},
+	"calibrate":        {"config", "des", "mesh", "router", "endpoint", "mpi", "logp", "logp/goal"},
+	"scenarios":        {"config", "des", "mesh", "router", "endpoint", "endpoint/traffic", "mpi", "logp", "logp/goal", "calibrate", "plots"},
 }
 
 // ruleOf is the entry of importRules a package (a path below nocsim/)

@@ -12,6 +12,7 @@ import (
 	"github.com/BurntSushi/toml"
 	"github.com/urfave/cli/v2"
 
+	"nocsim/config"
 	"nocsim/plots"
 	"nocsim/router"
 	"nocsim/scenarios"
@@ -33,7 +34,7 @@ func keyFlags(sections []string, except ...string) []cli.Flag {
 			if slices.Contains(except, k.Name) {
 				continue
 			}
-			usage := fmt.Sprintf("%s (%s; default %s; allowed %s)", k.Doc, k.Unit, k.Default, k.Allowed)
+			usage := fmt.Sprintf("%s (%s; default %s; allowed %s)", k.Doc, k.Unit, k.Default, k.AllowedText())
 			if k.Unit == "bool" {
 				fs = append(fs, &boolKeyFlag{&cli.GenericFlag{Name: flagName(k.Name), Usage: usage, Category: s.Name, Value: &boolKeyValue{}}})
 				continue
@@ -110,7 +111,7 @@ func scenarioOver(c *cli.Context, baseName string, base []byte, except ...string
 	if slices.Contains(c.LocalFlagNames(), "preset") {
 		preset = strings.TrimSpace(c.String("preset"))
 		if _, err := router.Preset(preset); err != nil {
-			var ke *router.KeyError
+			var ke *config.KeyError
 			errors.As(err, &ke)
 			return sc, nil, usageErr("--preset = %s: allowed %s", ke.Value, ke.Allowed)
 		}
@@ -149,7 +150,7 @@ func scenarioOver(c *cli.Context, baseName string, base []byte, except ...string
 				continue
 			}
 			if err := sc.Set(sk.Name, k.Name, c.String(name)); err != nil {
-				var ke *router.KeyError
+				var ke *config.KeyError
 				if errors.As(err, &ke) {
 					return sc, nil, usageErr("--%s = %s: allowed %s", name, ke.Value, ke.Allowed)
 				}
@@ -171,7 +172,7 @@ func scenarioOver(c *cli.Context, baseName string, base []byte, except ...string
 // when the key is one of the command's own flags (own), or where the
 // value came from (a machine flag, a --config entry or a default).
 func flagError(err error, src scenarios.Source, own ...string) error {
-	var ke *router.KeyError
+	var ke *config.KeyError
 	if errors.As(err, &ke) {
 		if slices.Contains(own, ke.Key) {
 			return usageErr("--%s = %s: allowed %s", flagName(ke.Key), ke.Value, ke.Allowed)

@@ -12,8 +12,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"nocsim/config"
 	"nocsim/plots"
-	"nocsim/router"
 	"nocsim/scenarios"
 )
 
@@ -136,7 +136,7 @@ func runPairs(c *cli.Context) error {
 		}
 	}
 	if err := p.Check(&sc, src); err != nil {
-		var ke *router.KeyError
+		var ke *config.KeyError
 		if errors.As(err, &ke) && slices.Contains([]string{"pairs", "sizes", "reps", "versions", "placement", "topologies"}, ke.Key) {
 			return usageErr("--%s = %s: allowed %s", ke.Key, ke.Value, ke.Allowed)
 		}

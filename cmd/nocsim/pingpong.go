@@ -9,8 +9,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"nocsim/config"
 	"nocsim/mpi"
-	"nocsim/router"
 	"nocsim/scenarios"
 )
 
@@ -62,7 +62,7 @@ func runPingPong(c *cli.Context) error {
 	}
 	pp := &scenarios.PingPong{From: c.Int("from"), To: to, Sizes: sizes, Reps: c.Int("reps")}
 	if err := pp.Check(&sc, src); err != nil {
-		var ke *router.KeyError
+		var ke *config.KeyError
 		if errors.As(err, &ke) && slices.Contains([]string{"from", "to", "sizes", "reps"}, ke.Key) {
 			return usageErr("--%s = %s: allowed %s", ke.Key, ke.Value, ke.Allowed)
 		}

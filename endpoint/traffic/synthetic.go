@@ -11,6 +11,7 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
+	"nocsim/config"
 	"nocsim/des"
 	"nocsim/endpoint"
 	"nocsim/mesh"
@@ -106,7 +107,7 @@ func perSecond(v, s float64) float64 {
 }
 
 // Validate checks the parts of a point that the specs do not. Errors are
-// *router.KeyError naming the [noc] key.
+// *config.KeyError naming the [noc] key.
 func (s *Synthetic) Validate() error {
 	if err := s.Router.Validate(); err != nil {
 		return err
@@ -115,7 +116,7 @@ func (s *Synthetic) Validate() error {
 		return err
 	}
 	bad := func(key string, v any, allowed string) error {
-		return &router.KeyError{Key: key, Value: fmt.Sprint(v), Allowed: allowed}
+		return &config.KeyError{Key: key, Value: fmt.Sprint(v), Allowed: allowed}
 	}
 	switch {
 	case s.Pattern == nil:
