@@ -1,4 +1,4 @@
-package scenarios
+package apps
 
 import (
 	"fmt"
@@ -114,10 +114,10 @@ func qr2DUpdateOps(mr, nc int) endpoint.Ops {
 //     for its columns j > k, and MPI_Allreduces them on its grid column
 //     (the column reduce and the broadcast back in one call), then updates
 //     A_j -= beta (v^T A_j) v on its rows.
-func runQR2DMPI(sc0 *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) error {
+func runQR2DMPI(m Machine, cfg QRConfig, a *mat.Dense, out *qrOutcome) error {
 	P, n := cfg.Procs, cfg.N
 	q := qrGridSide(P)
-	return sc0.runAppMPI(cfg.Procs, cfg.Record, func(r *mpi.Rank, must func(error)) {
+	return runAppMPI(m, cfg.Procs, cfg.Record, func(r *mpi.Rank, must func(error)) {
 		me, world := r.Rank(), r.CommWorld()
 		pr, pc := me/q, me%q
 		g := newQRGrid(a, q, pr, pc, r.MustAlloc)
@@ -196,8 +196,8 @@ func runQR2DMPI(sc0 *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) error
 //     products to every other node of its grid column into its sender
 //     slot, then a flag; each waits for the others' flags, sums the q
 //     vectors in grid-row order and updates its columns.
-func runQR2DNative(sc *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) error {
-	m := sc.newMachine()
+func runQR2DNative(mc Machine, cfg QRConfig, a *mat.Dense, out *qrOutcome) error {
+	m := mc.NewMachine()
 	defer m.Close()
 	P, n := cfg.Procs, cfg.N
 	q := qrGridSide(P)

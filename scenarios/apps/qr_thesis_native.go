@@ -1,4 +1,4 @@
-package scenarios
+package apps
 
 import (
 	"fmt"
@@ -45,8 +45,8 @@ func newQRThesisSlots(alloc func(int) mpi.Buffer, P, Y, maxRows, maxCols int) *q
 }
 
 // runQRThesisNative is the native version of the thesis variant.
-func runQRThesisNative(sc *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) error {
-	m := sc.newMachine()
+func runQRThesisNative(mc Machine, cfg QRConfig, a *mat.Dense, out *qrOutcome) error {
+	m := mc.NewMachine()
 	defer m.Close()
 	P, n := cfg.Procs, cfg.N
 	X, Y := cfg.grid()
