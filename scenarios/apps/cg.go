@@ -206,13 +206,10 @@ func (s *cgSystem) residual(x []float64) float64 {
 
 // Validate checks cfg against m before anything runs.
 func (cfg *CGConfig) Validate(m Machine) error {
-	tiles, mesh, err := m.CheckTiles()
-	if err != nil {
+	if err := checkProcs(m, "cg", cfg.Procs); err != nil {
 		return err
 	}
 	switch {
-	case cfg.Procs < 1 || cfg.Procs > tiles:
-		return procsError("cg", cfg.Procs, tiles, mesh)
 	case cfg.Variant != "" && cfg.Variant != "thesis":
 		return fmt.Errorf("cg: Variant = %q: allowed \"\" (Allreduce) and \"thesis\"", cfg.Variant)
 	case cfg.Distribute != "" && cfg.Distribute != "bcast" && cfg.Distribute != "alltoall":

@@ -43,13 +43,10 @@ const gsMaxN = 1 << 16
 
 // Check validates cfg against m before anything runs.
 func (cfg GlobalSumConfig) Check(m Machine) error {
-	tiles, mesh, err := m.CheckTiles()
-	if err != nil {
+	if err := checkProcs(m, "globalsum", cfg.Procs); err != nil {
 		return err
 	}
 	switch {
-	case cfg.Procs < 1 || cfg.Procs > tiles:
-		return procsError("globalsum", cfg.Procs, tiles, mesh)
 	case cfg.N < 1 || cfg.N > gsMaxN:
 		return fmt.Errorf("globalsum: N = %d: allowed 1..%d", cfg.N, gsMaxN)
 	}

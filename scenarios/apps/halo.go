@@ -37,13 +37,10 @@ const (
 
 // Check validates cfg against m before anything runs.
 func (cfg HaloConfig) Check(m Machine) error {
-	tiles, mesh, err := m.CheckTiles()
-	if err != nil {
+	if err := checkProcs(m, "halo", cfg.Procs); err != nil {
 		return err
 	}
 	switch {
-	case cfg.Procs < 1 || cfg.Procs > tiles:
-		return procsError("halo", cfg.Procs, tiles, mesh)
 	case cfg.N < 3 || cfg.N > haloMaxN:
 		return fmt.Errorf("halo: N = %d: allowed 3..%d points a row", cfg.N, haloMaxN)
 	}

@@ -23,8 +23,20 @@ type Machine interface {
 	CPU() endpoint.CPUSpec
 }
 
-// procsError refuses a processor count the machine's tiles do not hold,
-// the first of every kernel's own checks.
+// checkProcs validates m and that procs processors fit its tiles: the
+// first checks of every kernel's configuration.
+func checkProcs(m Machine, app string, procs int) error {
+	tiles, mesh, err := m.CheckTiles()
+	if err != nil {
+		return err
+	}
+	if procs < 1 || procs > tiles {
+		return procsError(app, procs, tiles, mesh)
+	}
+	return nil
+}
+
+// procsError refuses a processor count the machine's tiles do not hold.
 func procsError(app string, procs, tiles int, mesh string) error {
 	return fmt.Errorf("%s: Procs = %d: allowed 1..%d (the tiles of the %s mesh)", app, procs, tiles, mesh)
 }

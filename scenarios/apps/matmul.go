@@ -48,13 +48,10 @@ const mmMaxN = 256
 
 // Check validates cfg against m and returns the grid side (2d) or 0.
 func (cfg MatMulConfig) Check(m Machine) (int, error) {
-	tiles, mesh, err := m.CheckTiles()
-	if err != nil {
+	if err := checkProcs(m, "matmul", cfg.Procs); err != nil {
 		return 0, err
 	}
 	switch {
-	case cfg.Procs < 1 || cfg.Procs > tiles:
-		return 0, procsError("matmul", cfg.Procs, tiles, mesh)
 	case cfg.N < 1 || cfg.N > mmMaxN:
 		return 0, fmt.Errorf("matmul: N = %d: allowed 1..%d", cfg.N, mmMaxN)
 	}
