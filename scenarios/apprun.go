@@ -9,6 +9,7 @@ import (
 	"nocsim/config"
 	"nocsim/logp"
 	"nocsim/mpi"
+	"nocsim/scenarios/apps"
 )
 
 // Apps lists the applications `nocsim app` runs, with their variants.
@@ -94,7 +95,7 @@ func (s *AppSweep) methods() []string {
 	case s.App == "globalsum" && s.Variant == "rma":
 		return []string{"serial", "hypercube", "onesided", "accumulate"}
 	case s.App == "halo" && s.Variant == "compare":
-		return HaloMethods
+		return apps.HaloMethods
 	}
 	return []string{s.Variant}
 }
@@ -112,12 +113,12 @@ type AppSweep struct {
 	Procs   []int
 	Sizes   []int // cg: unknowns (nonzeros with Nonzeros); matmul: matrix order; globalsum: vector length
 	// Nonzeros makes a CG sweep's sizes nonzero counts (thesis table
-	// 5.1), each run with CGUnknowns(size) unknowns.
+	// 5.1), each run with apps.CGUnknowns(size) unknowns.
 	Nonzeros bool
 	// Distribute lists the thesis CG's DistributeP methods the MPI
 	// version runs: bcast, alltoall (none: bcast).
 	Distribute []string
-	// Grid fixes the thesis QR's grid, "XxY" ("": QRThesisGrid(P)).
+	// Grid fixes the thesis QR's grid, "XxY" ("": apps.QRThesisGrid(P)).
 	Grid     string
 	Versions []string // mpi, native
 	Seed     uint64
@@ -244,16 +245,16 @@ func (s *AppSweep) validate(sc *Scenario, p, n int) error {
 		switch s.App {
 		case "cg":
 			cfg := s.cgConfig(method, "", p, n, false, nil)
-			err = cfg.validate(sc)
+			err = cfg.Validate(sc)
 		case "qr":
 			x, y, _ := s.grid()
-			err = QRConfig{Procs: p, N: n, Seed: s.Seed, Grid: method, GridX: x, GridY: y}.validate(sc)
+			err = apps.QRConfig{Procs: p, N: n, Seed: s.Seed, Grid: method, GridX: x, GridY: y}.Validate(sc)
 		case "matmul":
-			_, err = MatMulConfig{Procs: p, N: n, Decomp: method, Seed: s.Seed}.check(sc)
+			_, err = apps.MatMulConfig{Procs: p, N: n, Decomp: method, Seed: s.Seed}.Check(sc)
 		case "halo":
-			err = HaloConfig{Procs: p, N: n, Method: method, Seed: s.Seed}.check(sc)
+			err = apps.HaloConfig{Procs: p, N: n, Method: method, Seed: s.Seed}.Check(sc)
 		default:
-			err = GlobalSumConfig{Procs: p, N: n, Method: method, Seed: s.Seed}.check(sc)
+			err = apps.GlobalSumConfig{Procs: p, N: n, Method: method, Seed: s.Seed}.Check(sc)
 		}
 		if err != nil {
 			return &config.KeyError{Key: "sizes", Value: fmt.Sprintf("%d (at procs = %d)", n, p), Allowed: "what the application accepts: " + err.Error()}
@@ -278,11 +279,11 @@ func (s *AppSweep) grid() (x, y int, err error) {
 
 // cgConfig is the CG run of one point: size n is the unknowns, or the
 // nonzeros with s.Nonzeros.
-func (s *AppSweep) cgConfig(variant, distribute string, p, n int, native bool, record func(*mpi.World)) CGConfig {
-	cfg := CGConfig{Procs: p, N: n, Tol: 1e-8, Native: native, Seed: s.Seed, Record: record,
+func (s *AppSweep) cgConfig(variant, distribute string, p, n int, native bool, record func(*mpi.World)) apps.CGConfig {
+	cfg := apps.CGConfig{Procs: p, N: n, Tol: 1e-8, Native: native, Seed: s.Seed, Record: record,
 		Variant: variant, Distribute: distribute}
 	if s.Nonzeros {
-		cfg.N, cfg.Nonzeros = CGUnknowns(n), n
+		cfg.N, cfg.Nonzeros = apps.CGUnknowns(n), n
 	}
 	// CG converges in at most N steps in exact arithmetic; 10 N leaves
 	// room for rounding, within the largest MaxIter.
@@ -290,23 +291,23 @@ func (s *AppSweep) cgConfig(variant, distribute string, p, n int, native bool, r
 	return cfg
 }
 
-func (s *AppSweep) runOne(sc *Scenario, variant, version, distribute string, p, n int, record func(*mpi.World)) (AppResult, error) {
+func (s *AppSweep) runOne(sc *Scenario, variant, version, distribute string, p, n int, record func(*mpi.World)) (apps.Result, error) {
 	native := version == "native"
 	if native || oneSided(s.App, variant) {
 		record = nil
 	}
 	switch s.App {
 	case "cg":
-		return RunCG(sc, s.cgConfig(variant, distribute, p, n, native, record))
+		return apps.RunCG(sc, s.cgConfig(variant, distribute, p, n, native, record))
 	case "qr":
 		x, y, _ := s.grid()
-		return RunQR(sc, QRConfig{Procs: p, N: n, Native: native, Seed: s.Seed, Grid: variant, GridX: x, GridY: y, Record: record})
+		return apps.RunQR(sc, apps.QRConfig{Procs: p, N: n, Native: native, Seed: s.Seed, Grid: variant, GridX: x, GridY: y, Record: record})
 	case "matmul":
-		return RunMatMul(sc, MatMulConfig{Procs: p, N: n, Decomp: variant, Native: native, Seed: s.Seed, Record: record})
+		return apps.RunMatMul(sc, apps.MatMulConfig{Procs: p, N: n, Decomp: variant, Native: native, Seed: s.Seed, Record: record})
 	case "halo":
-		return RunHalo(sc, HaloConfig{Procs: p, N: n, Method: variant, Seed: s.Seed})
+		return apps.RunHalo(sc, apps.HaloConfig{Procs: p, N: n, Method: variant, Seed: s.Seed})
 	default:
-		return RunGlobalSum(sc, GlobalSumConfig{Procs: p, N: n, Method: variant, Native: native, Seed: s.Seed, Record: record})
+		return apps.RunGlobalSum(sc, apps.GlobalSumConfig{Procs: p, N: n, Method: variant, Native: native, Seed: s.Seed, Record: record})
 	}
 }
 

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -63,4 +64,72 @@ func TestAppChartTitlesNameTheMachine(t *testing.T) {
 			t.Errorf("%s chart title %q does not name the machine %q", name, title, machine)
 		}
 	}
+}
+
+// scenario4x4 is the default scenario on a 4x4 mesh.
+func scenario4x4() *Scenario {
+	sc := Defaults()
+	sc.Network.Mesh = "4x4"
+	return &sc
+}
+
+// The comparison sweeps run every method, the same rows whatever the
+// number of workers, and refuse a native version.
+func TestOneSidedSweeps(t *testing.T) {
+	sc := scenario4x4()
+	for _, sw := range []AppSweep{
+		{App: "halo", Variant: "compare", Procs: []int{2, 4}, Sizes: []int{8}, Versions: []string{"mpi"}, Seed: 3},
+		{App: "globalsum", Variant: "rma", Procs: []int{2, 4}, Sizes: []int{8}, Versions: []string{"mpi"}, Seed: 3},
+	} {
+		if err := sw.Check(sc, nil); err != nil {
+			t.Fatalf("%s %s: %v", sw.App, sw.Variant, err)
+		}
+		a, err := sw.Run(sc, RunOptions{Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := sw.Run(sc, RunOptions{Workers: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(a) != len(sw.methods())*4/2 || len(a) != len(b) {
+			t.Fatalf("%s %s: %d and %d rows for %d methods", sw.App, sw.Variant, len(a), len(b), len(sw.methods()))
+		}
+		for i := range a {
+			if a[i].Cycles != b[i].Cycles || a[i].Variant != b[i].Variant || !a[i].Correct {
+				t.Errorf("%s row %d: %+v vs %+v", sw.App, i, a[i], b[i])
+			}
+		}
+		sw.Versions = []string{"mpi", "native"}
+		if err := sw.Check(sc, nil); err == nil || !strings.Contains(err.Error(), "versions") {
+			t.Errorf("%s %s with native: error %v", sw.App, sw.Variant, err)
+		}
+	}
+}
+
+// The grid text parses to X, Y >= 1 that print back as the same text, or
+// is refused naming the key; nothing panics.
+func FuzzAppSweepGrid(f *testing.F) {
+	for _, s := range []string{"8x4", "2x2", "0x4", "x", "4x", "08x4", "-1x2", "3x3x3", "99999999999999999999x1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		sw := AppSweep{App: "qr", Variant: "thesis", Grid: text}
+		x, y, err := sw.grid()
+		if err != nil {
+			if !strings.Contains(err.Error(), "grid") {
+				t.Errorf("%q: error %v does not name the key", text, err)
+			}
+			return
+		}
+		if text == "" {
+			if x != 0 || y != 0 {
+				t.Errorf("empty grid gave %dx%d", x, y)
+			}
+			return
+		}
+		if x < 1 || y < 1 || fmt.Sprintf("%dx%d", x, y) != text {
+			t.Errorf("%q parsed as %dx%d", text, x, y)
+		}
+	})
 }

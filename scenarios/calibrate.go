@@ -21,11 +21,7 @@ var DefaultCalibrationSizes = []int{8, 16, 32, 64, 128, 256, 512, 1024, 4096, 16
 // WorldFactory builds fresh jobs of procs ranks from the scenario, for the
 // microbenchmarks.
 func (sc *Scenario) WorldFactory() calibrate.NewWorld {
-	return func(procs int) (*mpi.World, error) {
-		s := *sc
-		s.MPI.Procs = procs
-		return s.newWorld()
-	}
+	return sc.NewWorld
 }
 
 // CheckMachine validates the sections a run on the simulated chip needs.

@@ -10,6 +10,7 @@ import (
 
 	"nocsim/logp/goal"
 	"nocsim/mpi"
+	"nocsim/scenarios/apps"
 )
 
 // replayGoal writes the trace as GOAL text, reads it back and runs it on
@@ -46,19 +47,19 @@ func TestRecordedApplicationsReplay(t *testing.T) {
 	sc.Network.Mesh = "4x4"
 	for _, c := range []struct {
 		name string
-		run  func(rec func(*mpi.World)) (AppResult, error)
+		run  func(rec func(*mpi.World)) (apps.Result, error)
 	}{
-		{"cg P=4", func(rec func(*mpi.World)) (AppResult, error) {
-			return RunCG(&sc, CGConfig{Procs: 4, N: 64, Tol: 1e-8, MaxIter: 640, Seed: 1, Record: rec})
+		{"cg P=4", func(rec func(*mpi.World)) (apps.Result, error) {
+			return apps.RunCG(&sc, apps.CGConfig{Procs: 4, N: 64, Tol: 1e-8, MaxIter: 640, Seed: 1, Record: rec})
 		}},
-		{"cg P=16", func(rec func(*mpi.World)) (AppResult, error) {
-			return RunCG(&sc, CGConfig{Procs: 16, N: 64, Tol: 1e-8, MaxIter: 640, Seed: 1, Record: rec})
+		{"cg P=16", func(rec func(*mpi.World)) (apps.Result, error) {
+			return apps.RunCG(&sc, apps.CGConfig{Procs: 16, N: 64, Tol: 1e-8, MaxIter: 640, Seed: 1, Record: rec})
 		}},
-		{"qr 1d P=4", func(rec func(*mpi.World)) (AppResult, error) {
-			return RunQR(&sc, QRConfig{Procs: 4, N: 24, Seed: 1, Grid: "1d", Record: rec})
+		{"qr 1d P=4", func(rec func(*mpi.World)) (apps.Result, error) {
+			return apps.RunQR(&sc, apps.QRConfig{Procs: 4, N: 24, Seed: 1, Grid: "1d", Record: rec})
 		}},
-		{"qr 2d P=4", func(rec func(*mpi.World)) (AppResult, error) {
-			return RunQR(&sc, QRConfig{Procs: 4, N: 24, Seed: 1, Grid: "2d", Record: rec})
+		{"qr 2d P=4", func(rec func(*mpi.World)) (apps.Result, error) {
+			return apps.RunQR(&sc, apps.QRConfig{Procs: 4, N: 24, Seed: 1, Grid: "2d", Record: rec})
 		}},
 	} {
 		var tr *mpi.Trace

@@ -4,7 +4,11 @@ import (
 	"nocsim/des"
 	"nocsim/endpoint"
 	"nocsim/mpi"
+	"nocsim/scenarios/apps"
 )
+
+// A scenario is the machine the application kernels run on.
+var _ apps.Machine = (*Scenario)(nil)
 
 // checkMachine validates the sections a program run needs: [network],
 // [node] and [mpi], and the [noc] keys' own ranges (its watchdog guards
@@ -31,9 +35,23 @@ func (sc *Scenario) checkMachine(src Source) error {
 	return sc.checkNocKeys(src)
 }
 
-// newMachine builds a fresh chip from a validated scenario, for native
+// CheckTiles validates the sections a program run needs (checkMachine,
+// keys named without a file) and returns the tiles and the mesh as
+// written, for the kernels' own checks.
+func (sc *Scenario) CheckTiles() (int, string, error) {
+	if err := sc.checkMachine(nil); err != nil {
+		return 0, "", err
+	}
+	m, _ := ParseMesh(sc.Network.Mesh)
+	return m.Nodes(), sc.Network.Mesh, nil
+}
+
+// CPU is the [node] section: the processor's costs on every chip built.
+func (sc *Scenario) CPU() endpoint.CPUSpec { return sc.Node }
+
+// NewMachine builds a fresh chip from a validated scenario, for native
 // SCMP programs (and under every MPI job).
-func (sc *Scenario) newMachine() *endpoint.Machine {
+func (sc *Scenario) NewMachine() *endpoint.Machine {
 	t, _ := sc.Network.Topology()
 	eng := des.New()
 	eng.SetWatchdog(des.Time(sc.Noc.WatchdogCycles), nil)
@@ -42,5 +60,12 @@ func (sc *Scenario) newMachine() *endpoint.Machine {
 
 // newWorld builds a fresh machine and MPI job from a validated scenario.
 func (sc *Scenario) newWorld() (*mpi.World, error) {
-	return mpi.NewWorld(sc.newMachine(), sc.MPI)
+	return mpi.NewWorld(sc.NewMachine(), sc.MPI)
+}
+
+// NewWorld builds a fresh machine and an MPI job of procs ranks on it.
+func (sc *Scenario) NewWorld(procs int) (*mpi.World, error) {
+	s := *sc
+	s.MPI.Procs = procs
+	return s.newWorld()
 }

@@ -405,7 +405,7 @@ func (p *Pairs) runMPI(sc0 *Scenario, procs, k, size int) (pairsPoint, error) {
 // last byte to land; its delivery cycle, which the chip records on the
 // transfer, is the pair's arrival.
 func (p *Pairs) runNative(sc *Scenario, procs, k, size int) (pairsPoint, error) {
-	m := sc.newMachine()
+	m := sc.NewMachine()
 	defer m.Close()
 	words := size / 4
 	pt := pairsPoint{start: make([]des.Time, k), arrival: make([]des.Time, k)}

@@ -11,6 +11,7 @@ import (
 
 	"nocsim/des"
 	"nocsim/mpi"
+	"nocsim/scenarios/apps"
 )
 
 // The scale tests simulate chips of thousands of tiles and take minutes;
@@ -152,10 +153,12 @@ func TestScaleCG(t *testing.T) {
 			t.Fatalf("NOCSIM_SCALE_CG_PROCS = %q: allowed 1..4096", v)
 		}
 	}
-	var res AppResult
+	sc := Defaults()
+	sc.Network.Mesh = "64x64"
+	var res apps.Result
 	u := measure(t, func() any {
 		var err error
-		res, err = RunCG(cgScenario("64x64"), CGConfig{Procs: P, N: 2 * P, Tol: 0.9, MaxIter: 2, Iterations: 2, Seed: 1})
+		res, err = apps.RunCG(&sc, apps.CGConfig{Procs: P, N: 2 * P, Tol: 0.9, MaxIter: 2, Iterations: 2, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"nocsim/des"
+	"nocsim/scenarios/apps"
 )
 
 // ThesisResult is one table row run on a machine: the thesis's figures
@@ -80,21 +81,21 @@ func ThesisRows(table string, procs, sizes []int) ([]ThesisRow, error) {
 }
 
 // RunThesis runs every row on sc's machine, each on a chip of the row's
-// processor grid (QRThesisGrid), native and MPI, in parallel across runs;
+// processor grid (apps.QRThesisGrid), native and MPI, in parallel across runs;
 // results are in row order and do not depend on the worker count.
 func RunThesis(sc *Scenario, rows []ThesisRow, opt RunOptions) ([]ThesisResult, error) {
 	res := make([]ThesisResult, len(rows))
-	apps := make([]AppResult, 2*len(rows))
-	err := forEach(len(apps), opt, func(i int) error {
+	runs := make([]apps.Result, 2*len(rows))
+	err := forEach(len(runs), opt, func(i int) error {
 		a, err := runThesisVersion(sc, rows[i/2], i%2 == 0)
-		apps[i] = a
+		runs[i] = a
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	for i, r := range rows {
-		nat, mp := apps[2*i], apps[2*i+1]
+		nat, mp := runs[2*i], runs[2*i+1]
 		res[i] = ThesisResult{Row: r, Native: nat.Cycles, MPI: mp.Cycles, Correct: nat.Correct && mp.Correct,
 			Detail: fmt.Sprintf("native: %s; mpi: %s", nat.Detail, mp.Detail)}
 	}
@@ -102,10 +103,10 @@ func RunThesis(sc *Scenario, rows []ThesisRow, opt RunOptions) ([]ThesisResult, 
 }
 
 // thesisScenario is sc on the row's chip: exactly the row's processors,
-// as the grid section 5.2.1 tiles over the matrix (QRThesisGrid: 2x2,
+// as the grid section 5.2.1 tiles over the matrix (apps.QRThesisGrid: 2x2,
 // 4x2, 4x4, 8x4, 8x8), for CG rows too.
 func thesisScenario(sc *Scenario, r ThesisRow) (Scenario, error) {
-	x, y := QRThesisGrid(r.Procs)
+	x, y := apps.QRThesisGrid(r.Procs)
 	s := *sc
 	s.Network.Mesh = fmt.Sprintf("%dx%d", x, y)
 	s.MPI.Procs = r.Procs

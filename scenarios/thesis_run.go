@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"nocsim/config"
+	"nocsim/scenarios/apps"
 )
 
 // ThesisMachineName is the embedded thesis machine's path in the
@@ -85,33 +86,33 @@ const (
 // thesisCG is the CG run of a Table 5.1 row: the thesis variant (three
 // Reduces and 4 + P Bcasts a iteration) for exactly ThesisCGIterations
 // iterations.
-func thesisCG(r ThesisRow, native bool) CGConfig {
-	return CGConfig{Procs: r.Procs, N: ThesisCGUnknowns, Nonzeros: r.Nonzeros, Tol: 1e-8,
+func thesisCG(r ThesisRow, native bool) apps.CGConfig {
+	return apps.CGConfig{Procs: r.Procs, N: ThesisCGUnknowns, Nonzeros: r.Nonzeros, Tol: 1e-8,
 		MaxIter: ThesisCGIterations, Iterations: ThesisCGIterations, Native: native, Seed: 1, Variant: "thesis", Distribute: r.Distribute}
 }
 
 // thesisQR is the QR run of a Table 5.2 row: section 5.2.1 as written on
 // the row's grid.
-func thesisQR(r ThesisRow, native bool) QRConfig {
-	return QRConfig{Procs: r.Procs, N: r.Matrix, Native: native, Seed: 1, Grid: "thesis"}
+func thesisQR(r ThesisRow, native bool) apps.QRConfig {
+	return apps.QRConfig{Procs: r.Procs, N: r.Matrix, Native: native, Seed: 1, Grid: "thesis"}
 }
 
 func thesisCheckRun(s *Scenario, r ThesisRow, native bool) error {
 	if r.Table == "5.1" {
 		cfg := thesisCG(r, native)
-		return cfg.validate(s)
+		return cfg.Validate(s)
 	}
-	return thesisQR(r, native).validate(s)
+	return thesisQR(r, native).Validate(s)
 }
 
 // runThesisVersion runs one version of a thesis row on its chip.
-func runThesisVersion(sc *Scenario, r ThesisRow, native bool) (AppResult, error) {
+func runThesisVersion(sc *Scenario, r ThesisRow, native bool) (apps.Result, error) {
 	s, err := thesisScenario(sc, r)
 	if err != nil {
-		return AppResult{}, err
+		return apps.Result{}, err
 	}
 	if r.Table == "5.1" {
-		return RunCG(&s, thesisCG(r, native))
+		return apps.RunCG(&s, thesisCG(r, native))
 	}
-	return RunQR(&s, thesisQR(r, native))
+	return apps.RunQR(&s, thesisQR(r, native))
 }

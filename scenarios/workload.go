@@ -28,7 +28,7 @@ type Workload struct {
 	Variant  string   `toml:"variant"`
 	Versions []string `toml:"versions"`
 	AppSeed  int64    `toml:"app_seed"`
-	// The thesis variants' options (app_cg_thesis.go, app_qr_thesis.go).
+	// The thesis variants' options (apps/cg_thesis.go, apps/qr_thesis.go).
 	Nonzeros   bool     `toml:"nonzeros"`
 	Distribute []string `toml:"distribute"`
 	Grid       string   `toml:"grid"`

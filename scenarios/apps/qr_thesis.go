@@ -1,4 +1,4 @@
-package scenarios
+package apps
 
 import (
 	"fmt"
@@ -202,10 +202,10 @@ func (t *qrTile) getV(b mpi.Buffer, mr int) {
 }
 
 // runQRThesisMPI is the MPI version of the thesis variant.
-func runQRThesisMPI(sc0 *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) error {
+func runQRThesisMPI(m Machine, cfg QRConfig, a *mat.Dense, out *qrOutcome) error {
 	n := cfg.N
 	X, Y := cfg.grid()
-	return sc0.runAppMPI(cfg.Procs, cfg.Record, func(r *mpi.Rank, must func(error)) {
+	return runAppMPI(m, cfg.Procs, cfg.Record, func(r *mpi.Rank, must func(error)) {
 		me, world := r.Rank(), r.CommWorld()
 		t := newQRTile(a, X, Y, me)
 		out.tile[me] = t

@@ -2,40 +2,8 @@ package scenarios
 
 import (
 	"math"
-	"strings"
 	"testing"
 )
-
-func runGlobalSum(t *testing.T, cfg GlobalSumConfig) AppResult {
-	t.Helper()
-	r, err := RunGlobalSum(mmScenario(), cfg)
-	if err != nil {
-		t.Fatalf("%+v: %v", cfg, err)
-	}
-	if !r.Correct {
-		t.Fatalf("%+v: wrong sums: %s", cfg, r.Detail)
-	}
-	return r
-}
-
-// Every rank ends with the exact elementwise sum, for both methods and
-// versions, including processor counts that are not powers of two
-// (serial).
-func TestGlobalSumCorrect(t *testing.T) {
-	for _, n := range []int{1, 100} {
-		for _, native := range []bool{false, true} {
-			for _, p := range []int{1, 3, 5, 16} {
-				runGlobalSum(t, GlobalSumConfig{Procs: p, N: n, Method: "serial", Native: native, Seed: uint64(p + n)})
-			}
-			for _, p := range []int{1, 2, 8, 16} {
-				r := runGlobalSum(t, GlobalSumConfig{Procs: p, N: n, Method: "hypercube", Native: native, Seed: uint64(p * n)})
-				if r.Procs != p || r.Size != n || r.App != "globalsum-hypercube" {
-					t.Errorf("result %+v", r)
-				}
-			}
-		}
-	}
-}
 
 // breakEvenSweep runs both methods in both versions on 4x4 and returns the
 // break-evens.
@@ -93,7 +61,7 @@ func effectiveP(b BreakEven) float64 {
 // hypercube the MPI one. With both in the same style there is no
 // break-even: the hypercube is ahead from P = 2 and its lead grows with P.
 func TestGlobalSumBreakEven(t *testing.T) {
-	bs := breakEvenSweep(t, mmScenario(), []int{1, 16, 1024})
+	bs := breakEvenSweep(t, scenario4x4(), []int{1, 16, 1024})
 	small := pick(t, bs, 16, "native", "mpi")
 	if small.Status != "between" || small.Procs <= 2 || small.Procs >= 16 {
 		t.Errorf("N=16: want a break-even between P=2 and P=16, got %s", small.Describe())
@@ -120,7 +88,7 @@ func TestGlobalSumBreakEven(t *testing.T) {
 	}
 	// A costlier element operation: serial does P-1 of them in a row, the
 	// hypercube log2 P, so the break-even comes at fewer processors.
-	heavy := mmScenario()
+	heavy := scenario4x4()
 	heavy.Node.FlopCycles = 16
 	hb := pick(t, breakEvenSweep(t, heavy, []int{16}), 16, "native", "mpi")
 	if effectiveP(hb) >= effectiveP(small) {
@@ -147,24 +115,6 @@ func TestBreakEvenLocate(t *testing.T) {
 		b.locate()
 		if b.Status != c.status || b.SerialFasterUpTo != c.lo || b.HypercubeFasterFrom != c.hi || math.Abs(b.Procs-c.procs) > 1e-12 {
 			t.Errorf("%v: got %s %d %d %g, want %s %d %d %g", c.ratios, b.Status, b.SerialFasterUpTo, b.HypercubeFasterFrom, b.Procs, c.status, c.lo, c.hi, c.procs)
-		}
-	}
-}
-
-func TestGlobalSumBadConfig(t *testing.T) {
-	for _, c := range []struct {
-		cfg  GlobalSumConfig
-		want string
-	}{
-		{GlobalSumConfig{Procs: 0, N: 4, Method: "serial"}, "Procs = 0: allowed 1..16"},
-		{GlobalSumConfig{Procs: 32, N: 4, Method: "hypercube"}, "Procs = 32: allowed 1..16"},
-		{GlobalSumConfig{Procs: 4, N: 0, Method: "serial"}, "N = 0: allowed 1..65536"},
-		{GlobalSumConfig{Procs: 6, N: 4, Method: "hypercube"}, "Procs = 6: allowed a power of two"},
-		{GlobalSumConfig{Procs: 4, N: 4, Method: "tree"}, `Method = "tree": allowed "serial", "hypercube"`},
-	} {
-		_, err := RunGlobalSum(mmScenario(), c.cfg)
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%+v: error %v, want it to contain %q", c.cfg, err, c.want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package scenarios
+package apps
 
 import (
 	"fmt"
@@ -9,7 +9,7 @@ import (
 )
 
 // cgIters reads the iteration count from a CG result's detail.
-func cgIters(t *testing.T, res AppResult) int {
+func cgIters(t *testing.T, res Result) int {
 	t.Helper()
 	var it int
 	i := strings.Index(res.Detail, "iterations=")
@@ -42,7 +42,7 @@ func TestCGThesisCorrect(t *testing.T) {
 	} {
 		cfg := CGConfig{Procs: c.procs, N: CGUnknowns(c.nz), Nonzeros: c.nz, Tol: 1e-8, MaxIter: 1000, Seed: 5,
 			Variant: "thesis", Native: c.native, Distribute: c.distribute}
-		res, err := RunCG(cgScenario(c.mesh), cfg)
+		res, err := RunCG(newChip(c.mesh), cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,12 +63,12 @@ func TestCGThesisMessageCounts(t *testing.T) {
 		P          int
 		distribute string
 	}{{4, "bcast"}, {5, "bcast"}, {4, "alltoall"}} {
-		sc := cgScenario("3x3")
-		sc.MPI.Bcast, sc.MPI.Reduce = "flat", "flat"
+		m := newChip("3x3")
+		m.mpi.Bcast, m.mpi.Reduce = "flat", "flat"
 		var tr *mpi.Trace
 		cfg := CGConfig{Procs: c.P, N: 300, Nonzeros: 1500, Tol: 1e-8, MaxIter: 1000, Seed: 2, Variant: "thesis",
 			Distribute: c.distribute, Record: func(w *mpi.World) { tr = w.Trace() }}
-		res, err := RunCG(sc, cfg)
+		res, err := RunCG(m, cfg)
 		if err != nil || !res.Correct {
 			t.Fatalf("%v %s", err, res.Detail)
 		}
@@ -106,27 +106,27 @@ func TestCGThesisMessageCounts(t *testing.T) {
 // flops.
 func TestCGThesisOperationCounts(t *testing.T) {
 	cfg := CGConfig{Procs: 1, N: 120, Nonzeros: 600, Tol: 1e-8, MaxIter: 1000, Seed: 4, Variant: "thesis", Native: true}
-	run := func(set func(sc *Scenario)) (int64, int) {
-		sc := cgScenario("2x2")
-		sc.Node.FlopCycles = 0
-		set(sc)
-		res, err := RunCG(sc, cfg)
+	run := func(set func(c *chip)) (int64, int) {
+		m := newChip("2x2")
+		m.cpu.FlopCycles = 0
+		set(m)
+		res, err := RunCG(m, cfg)
 		if err != nil || !res.Correct {
 			t.Fatalf("%v %s", err, res.Detail)
 		}
 		return int64(res.Cycles), cgIters(t, res)
 	}
-	base, it := run(func(*Scenario) {})
+	base, it := run(func(*chip) {})
 	nnz, N, I := int64(cfg.Nonzeros), int64(cfg.N), int64(it)
 	for _, c := range []struct {
 		key  string
-		set  func(sc *Scenario)
+		set  func(c *chip)
 		want int64
 	}{
-		{"mem_cycles", func(sc *Scenario) { sc.Node.MemCycles = 1 }, 2*N + I*(10*nnz+28*N)},
-		{"loop_cycles", func(sc *Scenario) { sc.Node.LoopCycles = 1 }, N + I*(2*nnz+4*N)},
-		{"kernel_call_cycles", func(sc *Scenario) { sc.Node.KernelCallCycles = 1 }, 1 + 3*I},
-		{"flop_cycles", func(sc *Scenario) { sc.Node.FlopCycles = 1 }, 2*N + 1 + I*(4*nnz+13*N+5)},
+		{"mem_cycles", func(c *chip) { c.cpu.MemCycles = 1 }, 2*N + I*(10*nnz+28*N)},
+		{"loop_cycles", func(c *chip) { c.cpu.LoopCycles = 1 }, N + I*(2*nnz+4*N)},
+		{"kernel_call_cycles", func(c *chip) { c.cpu.KernelCallCycles = 1 }, 1 + 3*I},
+		{"flop_cycles", func(c *chip) { c.cpu.FlopCycles = 1 }, 2*N + 1 + I*(4*nnz+13*N+5)},
 	} {
 		got, _ := run(c.set)
 		if got-base != c.want {
@@ -141,7 +141,7 @@ func TestCGThesisRatioFallsWithSize(t *testing.T) {
 	ratio := func(nz int) float64 {
 		var cyc [2]float64
 		for i, native := range []bool{false, true} {
-			res, err := RunCG(cgScenario("2x2"), CGConfig{Procs: 4, N: CGUnknowns(nz), Nonzeros: nz, Tol: 1e-8, MaxIter: 1000,
+			res, err := RunCG(newChip("2x2"), CGConfig{Procs: 4, N: CGUnknowns(nz), Nonzeros: nz, Tol: 1e-8, MaxIter: 1000,
 				Seed: 1, Variant: "thesis", Native: native})
 			if err != nil || !res.Correct {
 				t.Fatalf("%v %s", err, res.Detail)
@@ -168,7 +168,7 @@ func TestCGThesisRefused(t *testing.T) {
 	} {
 		cfg := c.cfg
 		cfg.Procs, cfg.N, cfg.Tol, cfg.MaxIter = 4, 40, 1e-8, 10
-		_, err := RunCG(cgScenario("2x2"), cfg)
+		_, err := RunCG(newChip("2x2"), cfg)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: error %v, want it to name %s", c.cfg, err, c.want)
 		}

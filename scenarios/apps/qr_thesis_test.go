@@ -1,4 +1,4 @@
-package scenarios
+package apps
 
 import (
 	"fmt"
@@ -39,7 +39,7 @@ func TestQRThesisCorrect(t *testing.T) {
 	} {
 		for _, native := range []bool{false, true} {
 			cfg := QRConfig{Procs: c.procs, N: c.n, Seed: 3, Grid: "thesis", GridX: c.gridX, GridY: c.gridY, Native: native}
-			res, err := RunQR(cgScenario(c.mesh), cfg)
+			res, err := RunQR(newChip(c.mesh), cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -66,7 +66,7 @@ func TestQRThesisCallStructure(t *testing.T) {
 			}
 			calls[key][op]++
 		}}
-	res, err := RunQR(cgScenario("3x3"), cfg)
+	res, err := RunQR(newChip("3x3"), cfg)
 	if err != nil || !res.Correct {
 		t.Fatalf("%v %s", err, res.Detail)
 	}
@@ -104,11 +104,11 @@ func TestQRThesisCallStructure(t *testing.T) {
 func TestQRThesisOperationCounts(t *testing.T) {
 	const N = 12
 	for _, native := range []bool{false, true} {
-		run := func(set func(sc *Scenario)) int64 {
-			sc := cgScenario("2x2")
-			sc.Node.FlopCycles = 0
-			set(sc)
-			res, err := RunQR(sc, QRConfig{Procs: 1, N: N, Seed: 2, Grid: "thesis", Native: native})
+		run := func(set func(c *chip)) int64 {
+			m := newChip("2x2")
+			m.cpu.FlopCycles = 0
+			set(m)
+			res, err := RunQR(m, QRConfig{Procs: 1, N: N, Seed: 2, Grid: "thesis", Native: native})
 			if err != nil || !res.Correct {
 				t.Fatalf("%v %s", err, res.Detail)
 			}
@@ -126,22 +126,22 @@ func TestQRThesisOperationCounts(t *testing.T) {
 				mem, iters, calls = mem+4*c, iters+2*c, calls+1
 			}
 		}
-		base := run(func(*Scenario) {})
+		base := run(func(*chip) {})
 		for _, c := range []struct {
 			key  string
-			set  func(sc *Scenario)
+			set  func(c *chip)
 			want int64
 		}{
-			{"mem_cycles", func(sc *Scenario) { sc.Node.MemCycles = 1 }, mem},
-			{"loop_cycles", func(sc *Scenario) { sc.Node.LoopCycles = 1 }, iters},
-			{"kernel_call_cycles", func(sc *Scenario) { sc.Node.KernelCallCycles = 1 }, calls},
+			{"mem_cycles", func(c *chip) { c.cpu.MemCycles = 1 }, mem},
+			{"loop_cycles", func(c *chip) { c.cpu.LoopCycles = 1 }, iters},
+			{"kernel_call_cycles", func(c *chip) { c.cpu.KernelCallCycles = 1 }, calls},
 		} {
 			if got := run(c.set) - base; got != c.want {
 				t.Errorf("native=%v, %s = 1: %d extra cycles, want the closed form %d", native, c.key, got, c.want)
 			}
 		}
 		if native {
-			if got := run(func(sc *Scenario) { sc.Node.FlopCycles = 1 }) - base; got != flops {
+			if got := run(func(c *chip) { c.cpu.FlopCycles = 1 }) - base; got != flops {
 				t.Errorf("native, flop_cycles = 1: %d extra cycles, want the closed form %d", got, flops)
 			}
 		}
@@ -154,7 +154,7 @@ func TestQRThesisRatioFallsWithSize(t *testing.T) {
 	ratio := func(n int) float64 {
 		var cyc [2]float64
 		for i, native := range []bool{false, true} {
-			res, err := RunQR(cgScenario("2x2"), QRConfig{Procs: 4, N: n, Seed: 1, Grid: "thesis", Native: native})
+			res, err := RunQR(newChip("2x2"), QRConfig{Procs: 4, N: n, Seed: 1, Grid: "thesis", Native: native})
 			if err != nil || !res.Correct {
 				t.Fatalf("%v %s", err, res.Detail)
 			}
@@ -179,36 +179,9 @@ func TestQRThesisRefused(t *testing.T) {
 		{QRConfig{Procs: 4, N: 1025, Grid: "thesis"}, "N = 1025 on the 2x2 grid: allowed 2..1024"},
 		{QRConfig{Procs: 4, N: 8, Grid: "2d", GridX: 2, GridY: 2}, `with Grid "thesis" only`},
 	} {
-		_, err := RunQR(cgScenario("2x2"), c.cfg)
+		_, err := RunQR(newChip("2x2"), c.cfg)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: error %v, want it to name %q", c.cfg, err, c.want)
 		}
 	}
-}
-
-// The grid text parses to X, Y >= 1 that print back as the same text, or
-// is refused naming the key; nothing panics.
-func FuzzAppSweepGrid(f *testing.F) {
-	for _, s := range []string{"8x4", "2x2", "0x4", "x", "4x", "08x4", "-1x2", "3x3x3", "99999999999999999999x1"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, text string) {
-		sw := AppSweep{App: "qr", Variant: "thesis", Grid: text}
-		x, y, err := sw.grid()
-		if err != nil {
-			if !strings.Contains(err.Error(), "grid") {
-				t.Errorf("%q: error %v does not name the key", text, err)
-			}
-			return
-		}
-		if text == "" {
-			if x != 0 || y != 0 {
-				t.Errorf("empty grid gave %dx%d", x, y)
-			}
-			return
-		}
-		if x < 1 || y < 1 || fmt.Sprintf("%dx%d", x, y) != text {
-			t.Errorf("%q parsed as %dx%d", text, x, y)
-		}
-	})
 }

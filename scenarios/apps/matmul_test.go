@@ -1,19 +1,13 @@
-package scenarios
+package apps
 
 import (
 	"strings"
 	"testing"
 )
 
-func mmScenario() *Scenario {
-	sc := Defaults()
-	sc.Network.Mesh = "4x4"
-	return &sc
-}
-
-func runMatMul(t *testing.T, cfg MatMulConfig) AppResult {
+func runMatMul(t *testing.T, cfg MatMulConfig) Result {
 	t.Helper()
-	r, err := RunMatMul(mmScenario(), cfg)
+	r, err := RunMatMul(newChip("4x4"), cfg)
 	if err != nil {
 		t.Fatalf("%+v: %v", cfg, err)
 	}
@@ -90,7 +84,7 @@ func TestMatMulBadConfig(t *testing.T) {
 		{MatMulConfig{Procs: 9, N: 16, Decomp: "2d"}, "N = 16: allowed a multiple of sqrt(Procs) = 3"},
 		{MatMulConfig{Procs: 4, N: 16, Decomp: "3d"}, `Decomp = "3d": allowed "1d", "2d"`},
 	} {
-		_, err := RunMatMul(mmScenario(), c.cfg)
+		_, err := RunMatMul(newChip("4x4"), c.cfg)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: error %v, want it to contain %q", c.cfg, err, c.want)
 		}

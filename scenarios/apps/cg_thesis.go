@@ -1,4 +1,4 @@
-package scenarios
+package apps
 
 import (
 	"fmt"
@@ -226,9 +226,9 @@ func (c *cgThesis) fullX() []float64 {
 }
 
 // runCGThesisMPI is the MPI version of the thesis variant.
-func runCGThesisMPI(sc0 *Scenario, cfg CGConfig, sys *cgSystem, out *cgOutcome) error {
+func runCGThesisMPI(m Machine, cfg CGConfig, sys *cgSystem, out *cgOutcome) error {
 	P := cfg.Procs
-	return sc0.runAppMPI(cfg.Procs, cfg.Record, func(r *mpi.Rank, must func(error)) {
+	return runAppMPI(m, cfg.Procs, cfg.Record, func(r *mpi.Rank, must func(error)) {
 		k := r.Rank()
 		c := newCGThesis(sys, P, k, r.MustAlloc)
 		comm := r.CommWorld()
@@ -296,8 +296,8 @@ func cgAlltoall(r *mpi.Rank, c *cgThesis, piece mpi.Buffer, must func(error)) fu
 func cgThesisSyncWords(P int) int { return 4*P + 6 }
 
 // runCGThesisNative is the native version of the thesis variant.
-func runCGThesisNative(sc *Scenario, cfg CGConfig, sys *cgSystem, out *cgOutcome) error {
-	m := sc.newMachine()
+func runCGThesisNative(mc Machine, cfg CGConfig, sys *cgSystem, out *cgOutcome) error {
+	m := mc.NewMachine()
 	defer m.Close()
 	P := cfg.Procs
 	// The synchronisation block (same address on every node): pFlag[P],

@@ -1,4 +1,4 @@
-package scenarios
+package apps
 
 import (
 	"fmt"
@@ -77,16 +77,17 @@ func qrGridSide(p int) int {
 // qrMaxN bounds N so that runs stay short and fit a tile's heap.
 const qrMaxN = 256
 
-func (cfg QRConfig) validate(sc *Scenario) error {
-	if err := sc.checkMachine(nil); err != nil {
+// Validate checks cfg against m before anything runs.
+func (cfg QRConfig) Validate(m Machine) error {
+	tiles, mesh, err := m.CheckTiles()
+	if err != nil {
 		return err
 	}
-	m, _ := ParseMesh(sc.Network.Mesh)
 	switch {
 	case cfg.Grid != "" && cfg.Grid != "1d" && cfg.Grid != "2d" && cfg.Grid != "thesis":
 		return fmt.Errorf("qr: Grid = %q: allowed \"1d\" (or empty), \"2d\" and \"thesis\"", cfg.Grid)
-	case cfg.Procs < 1 || cfg.Procs > m.Nodes():
-		return fmt.Errorf("qr: Procs = %d: allowed 1..%d (the tiles of the %s mesh)", cfg.Procs, m.Nodes(), sc.Network.Mesh)
+	case cfg.Procs < 1 || cfg.Procs > tiles:
+		return procsError("qr", cfg.Procs, tiles, mesh)
 	case cfg.Grid == "thesis":
 		return cfg.validateThesis()
 	case cfg.GridX != 0 || cfg.GridY != 0:
@@ -205,7 +206,7 @@ type qrOutcome struct {
 }
 
 // RunQR decomposes an N x N matrix on Procs ranks (or nodes) of a fresh
-// machine built from sc and checks R, read back from the simulated
+// machine built from m and checks R, read back from the simulated
 // memories: it must be upper triangular, match gonum's mat.QR R up to the
 // sign of each row, and satisfy A^T A = R^T R, each within 1e-9 relative.
 // Size in the result is N; Cycles is when the last processor finished; A
@@ -213,31 +214,31 @@ type qrOutcome struct {
 //
 // Grid "2d" runs on the q x q grid (see QRConfig.Grid), MPI or native;
 // the answer is checked the same way.
-func RunQR(sc *Scenario, cfg QRConfig) (AppResult, error) {
-	res, _, err := runQR(sc, cfg)
+func RunQR(m Machine, cfg QRConfig) (Result, error) {
+	res, _, err := runQR(m, cfg)
 	return res, err
 }
 
 // runQR is RunQR also returning R as read back from the simulated memories.
-func runQR(sc *Scenario, cfg QRConfig) (AppResult, *mat.Dense, error) {
-	if err := cfg.validate(sc); err != nil {
-		return AppResult{}, nil, err
+func runQR(m Machine, cfg QRConfig) (Result, *mat.Dense, error) {
+	if err := cfg.Validate(m); err != nil {
+		return Result{}, nil, err
 	}
 	a := qrMatrix(cfg.N, cfg.Seed)
 	P := cfg.Procs
 	out := &qrOutcome{end: make([]des.Time, P), local: make([]*qrLocal, P), grid: make([]*qrGrid, P), tile: make([]*qrTile, P)}
-	res := AppResult{App: "qr", Version: "mpi", Procs: P, Size: cfg.N}
-	mpiRun := func() error { return runQRMPI(sc, cfg, a, out) }
+	res := Result{App: "qr", Version: "mpi", Procs: P, Size: cfg.N}
+	mpiRun := func() error { return runQRMPI(m, cfg, a, out) }
 	if cfg.grid2D() {
-		mpiRun = func() error { return runQR2DMPI(sc, cfg, a, out) }
+		mpiRun = func() error { return runQR2DMPI(m, cfg, a, out) }
 	}
-	nativeRun := func() error { return runQRNative(sc, cfg, a, out) }
+	nativeRun := func() error { return runQRNative(m, cfg, a, out) }
 	if cfg.grid2D() {
-		nativeRun = func() error { return runQR2DNative(sc, cfg, a, out) }
+		nativeRun = func() error { return runQR2DNative(m, cfg, a, out) }
 	}
 	if cfg.Grid == "thesis" {
-		mpiRun = func() error { return runQRThesisMPI(sc, cfg, a, out) }
-		nativeRun = func() error { return runQRThesisNative(sc, cfg, a, out) }
+		mpiRun = func() error { return runQRThesisMPI(m, cfg, a, out) }
+		nativeRun = func() error { return runQRThesisNative(m, cfg, a, out) }
 	}
 	if err := runVersion(&res, cfg.Native, out.end, mpiRun, nativeRun); err != nil {
 		return res, nil, err
@@ -326,18 +327,9 @@ func qrCheck(a, r *mat.Dense) (errR, errG float64) {
 // runQRMPI is the MPI version: for every column the owner computes the
 // Householder vector and MPI_Bcasts it with beta (N-k+1 doubles) to every
 // rank, which applies it to its columns.
-func runQRMPI(sc0 *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) error {
-	sc := *sc0
-	sc.MPI.Procs = cfg.Procs
-	w, err := sc.newWorld()
-	if err != nil {
-		return err
-	}
-	defer w.M.Close()
-	var failed error
+func runQRMPI(m Machine, cfg QRConfig, a *mat.Dense, out *qrOutcome) error {
 	P, n := cfg.Procs, cfg.N
-	done := startRecording(w, cfg.Record)
-	w.Launch(func(r *mpi.Rank) {
+	return runAppMPI(m, P, cfg.Record, func(r *mpi.Rank, must func(error)) {
 		me, comm := r.Rank(), r.CommWorld()
 		q := newQRLocal(a, P, me, r.MustAlloc)
 		out.local[me] = q
@@ -347,24 +339,11 @@ func runQRMPI(sc0 *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) error {
 			if root == me {
 				r.Thread().Charge(q.house(k, v, 0))
 			}
-			if err := r.Bcast(v, n-k+1, mpi.Float64, root, comm); err != nil {
-				if failed == nil {
-					failed = err
-				}
-				panic(err)
-			}
+			must(r.Bcast(v, n-k+1, mpi.Float64, root, comm))
 			r.Thread().Charge(q.apply(k, v, 0))
 		}
 		out.end[me] = r.Now()
 	})
-	if err := w.Run(); err != nil {
-		return err
-	}
-	done()
-	if failed != nil {
-		return failed
-	}
-	return w.CheckQuiet()
 }
 
 // qrSlot is where column k's vector and beta live in the native version's
@@ -378,8 +357,8 @@ func qrSlot(n, k int) int { return k*(n+1) - k*(k-1)/2 }
 // same slot there followed by a DATA word raising that column's flag
 // (delivery is ordered, so the flag arrives after the block); the others
 // Poll the flag and apply the vector in place.
-func runQRNative(sc *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) error {
-	m := sc.newMachine()
+func runQRNative(mc Machine, cfg QRConfig, a *mat.Dense, out *qrOutcome) error {
+	m := mc.NewMachine()
 	defer m.Close()
 	P, n := cfg.Procs, cfg.N
 	for me := 0; me < P; me++ {

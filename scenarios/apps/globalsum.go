@@ -1,4 +1,4 @@
-package scenarios
+package apps
 
 import (
 	"fmt"
@@ -41,14 +41,12 @@ type GlobalSumConfig struct {
 
 const gsMaxN = 1 << 16
 
-func (cfg GlobalSumConfig) check(sc *Scenario) error {
-	if err := sc.checkMachine(nil); err != nil {
+// Check validates cfg against m before anything runs.
+func (cfg GlobalSumConfig) Check(m Machine) error {
+	if err := checkProcs(m, "globalsum", cfg.Procs); err != nil {
 		return err
 	}
-	m, _ := ParseMesh(sc.Network.Mesh)
 	switch {
-	case cfg.Procs < 1 || cfg.Procs > m.Nodes():
-		return fmt.Errorf("globalsum: Procs = %d: allowed 1..%d (the tiles of the %s mesh)", cfg.Procs, m.Nodes(), sc.Network.Mesh)
 	case cfg.N < 1 || cfg.N > gsMaxN:
 		return fmt.Errorf("globalsum: N = %d: allowed 1..%d", cfg.N, gsMaxN)
 	}
@@ -94,25 +92,23 @@ func gsAdd(dst, src []byte, n int) int64 {
 }
 
 // RunGlobalSum runs the global sum on Procs ranks (or nodes) of a fresh
-// machine built from sc and checks every rank's result exactly. Cycles is
+// machine built from m and checks every rank's result exactly. Cycles is
 // when the last rank finished; Size is N.
-func RunGlobalSum(sc *Scenario, cfg GlobalSumConfig) (AppResult, error) {
-	if err := cfg.check(sc); err != nil {
-		return AppResult{}, err
+func RunGlobalSum(m Machine, cfg GlobalSumConfig) (Result, error) {
+	if err := cfg.Check(m); err != nil {
+		return Result{}, err
 	}
-	s := *sc
-	s.MPI.Procs = cfg.Procs
 	vs, sum := gsVectors(cfg.Procs, cfg.N, cfg.Seed)
-	res := AppResult{App: "globalsum-" + cfg.Method, Version: "mpi", Procs: cfg.Procs, Size: cfg.N}
+	res := Result{App: "globalsum-" + cfg.Method, Version: "mpi", Procs: cfg.Procs, Size: cfg.N}
 	var out [][]byte
 	var err error
 	if cfg.Native {
 		res.Version = "native"
-		out, res.Cycles, err = gsNative(&s, cfg, vs)
+		out, res.Cycles, err = gsNative(m, cfg, vs)
 	} else if cfg.Method == "onesided" || cfg.Method == "accumulate" {
-		out, res.Cycles, err = gsRMA(&s, cfg, vs)
+		out, res.Cycles, err = gsRMA(m, cfg, vs)
 	} else {
-		out, res.Cycles, err = gsMPI(&s, cfg, vs)
+		out, res.Cycles, err = gsMPI(m, cfg, vs)
 	}
 	if err != nil {
 		return res, err
@@ -131,17 +127,11 @@ func RunGlobalSum(sc *Scenario, cfg GlobalSumConfig) (AppResult, error) {
 	return res, nil
 }
 
-func gsMPI(sc *Scenario, cfg GlobalSumConfig, vs [][]float64) ([][]byte, des.Time, error) {
-	w, err := sc.newWorld()
-	if err != nil {
-		return nil, 0, err
-	}
-	defer w.M.Close()
+func gsMPI(m Machine, cfg GlobalSumConfig, vs [][]float64) ([][]byte, des.Time, error) {
 	P, n := cfg.Procs, cfg.N
 	out := make([][]byte, P)
 	var last des.Time
-	done := startRecording(w, cfg.Record)
-	w.Launch(func(r *mpi.Rank) {
+	err := runAppMPI(m, P, cfg.Record, func(r *mpi.Rank, must func(error)) {
 		me, comm := r.Rank(), r.CommWorld()
 		v, tmp := r.MustAlloc(8*n), r.MustAlloc(8*n)
 		for i, x := range vs[me] {
@@ -151,33 +141,32 @@ func gsMPI(sc *Scenario, cfg GlobalSumConfig, vs [][]float64) ([][]byte, des.Tim
 			if me == 0 {
 				for src := 1; src < P; src++ {
 					_, err := r.Recv(tmp, n, mpi.Float64, src, 0, comm)
-					mustOK(err)
+					must(err)
 					r.Flops(gsAdd(v.Bytes, tmp.Bytes, n))
 				}
 				for dst := 1; dst < P; dst++ {
-					mustOK(r.Send(v, n, mpi.Float64, dst, 1, comm))
+					must(r.Send(v, n, mpi.Float64, dst, 1, comm))
 				}
 			} else {
-				mustOK(r.Send(v, n, mpi.Float64, 0, 0, comm))
+				must(r.Send(v, n, mpi.Float64, 0, 0, comm))
 				_, err := r.Recv(v, n, mpi.Float64, 0, 1, comm)
-				mustOK(err)
+				must(err)
 			}
-			mustOK(r.Barrier(comm))
+			must(r.Barrier(comm))
 		} else {
 			for k := 1; k < P; k <<= 1 {
 				_, err := r.Sendrecv(v, n, mpi.Float64, me^k, k, tmp, n, mpi.Float64, me^k, k, comm)
-				mustOK(err)
+				must(err)
 				r.Flops(gsAdd(v.Bytes, tmp.Bytes, n))
 			}
 		}
 		out[me] = v.Bytes
 		last = max(last, r.Now())
 	})
-	if err := w.Run(); err != nil {
+	if err != nil {
 		return nil, 0, err
 	}
-	done()
-	return out, last, w.CheckQuiet()
+	return out, last, nil
 }
 
 // Static-memory flag words of the native version. gsFlag+p is raised (to
@@ -192,8 +181,8 @@ const (
 // gsNative runs the native SCMP version: vectors move as DMA blocks into
 // a per-sender (serial) or per-step (hypercube) slot of the receiver, each
 // followed by a flag word that ordered delivery makes arrive after it.
-func gsNative(sc *Scenario, cfg GlobalSumConfig, vs [][]float64) ([][]byte, des.Time, error) {
-	m := sc.newMachine()
+func gsNative(mc Machine, cfg GlobalSumConfig, vs [][]float64) ([][]byte, des.Time, error) {
+	m := mc.NewMachine()
 	defer m.Close()
 	P, n := cfg.Procs, cfg.N
 	words := 2 * n

@@ -1,4 +1,4 @@
-package scenarios
+package apps
 
 import (
 	"fmt"
@@ -8,10 +8,10 @@ import (
 	"nocsim/mpi"
 )
 
-// AppResult is the outcome of one application run (conjugate gradient, QR,
-// matrix multiply, ...) on the simulated SCMP, shared by every Run* app
-// function in this package.
-type AppResult struct {
+// Result is the outcome of one application run (conjugate gradient, QR,
+// matrix multiply, ...) on the simulated SCMP, shared by every Run* function
+// of this package.
+type Result struct {
 	// App names the application, e.g. "cg".
 	App string
 	// Version is "mpi" for the MPI library version or "native" for the
@@ -34,7 +34,7 @@ type AppResult struct {
 
 // runVersion runs an application's MPI or native body, names the version
 // in res and sets its time to the last rank's end.
-func runVersion(res *AppResult, native bool, ends []des.Time, mpiRun, nativeRun func() error) error {
+func runVersion(res *Result, native bool, ends []des.Time, mpiRun, nativeRun func() error) error {
 	run := mpiRun
 	res.Version = "mpi"
 	if native {
@@ -65,15 +65,21 @@ func (a *allocator) alloc(bytes int) mpi.Buffer {
 	return mpi.Buffer{Addr: addr, Bytes: b}
 }
 
-// runAppMPI runs an application's MPI version: a world of procs ranks on
-// sc's machine (recording its communication when record is set), prog on
-// every rank, then the checks: the run's own error, the first error a
-// rank met through must (which also stops that rank), and a machine left
-// quiet.
-func (sc *Scenario) runAppMPI(procs int, record func(*mpi.World), prog func(r *mpi.Rank, must func(error))) error {
-	s := *sc
-	s.MPI.Procs = procs
-	w, err := s.newWorld()
+// mustOK ends a native program's thread on an error: the machine's run
+// then fails with it, naming the thread.
+func mustOK(err error) {
+	if err != nil {
+		panic(err)
+	}
+}
+
+// runAppMPI runs an application's MPI version, the one way every MPI
+// version runs: a world of procs ranks on m (recording its communication
+// when record is set), prog on every rank, then the checks: the run's own
+// error, the first error a rank met through must (which also stops that
+// rank), and a machine left quiet.
+func runAppMPI(m Machine, procs int, record func(*mpi.World), prog func(r *mpi.Rank, must func(error))) error {
+	w, err := m.NewWorld(procs)
 	if err != nil {
 		return err
 	}
@@ -87,12 +93,16 @@ func (sc *Scenario) runAppMPI(procs int, record func(*mpi.World), prog func(r *m
 			panic(err)
 		}
 	}
-	done := startRecording(w, record)
+	if record != nil {
+		w.Record()
+	}
 	w.Launch(func(r *mpi.Rank) { prog(r, must) })
 	if err := w.Run(); err != nil {
 		return err
 	}
-	done()
+	if record != nil {
+		record(w)
+	}
 	if failed != nil {
 		return failed
 	}

@@ -1,19 +1,13 @@
-package scenarios
+package apps
 
 import (
 	"strings"
 	"testing"
 )
 
-func cgScenario(mesh string) *Scenario {
-	sc := Defaults()
-	sc.Network.Mesh = mesh
-	return &sc
-}
-
-func runCGPair(t *testing.T, mesh string, cfg CGConfig) (mpiRes, nat AppResult) {
+func runCGPair(t *testing.T, mesh string, cfg CGConfig) (mpiRes, nat Result) {
 	t.Helper()
-	sc := cgScenario(mesh)
+	sc := newChip(mesh)
 	for _, native := range []bool{false, true} {
 		c := cfg
 		c.Native = native
@@ -58,7 +52,7 @@ func TestCGCorrect(t *testing.T) {
 
 // Running out of iterations is a wrong answer, not an error.
 func TestCGMaxIterNotConverged(t *testing.T) {
-	res, err := RunCG(cgScenario("2x2"), CGConfig{Procs: 4, N: 64, Tol: 1e-12, MaxIter: 1, Seed: 1, Native: true})
+	res, err := RunCG(newChip("2x2"), CGConfig{Procs: 4, N: 64, Tol: 1e-12, MaxIter: 1, Seed: 1, Native: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,12 +112,12 @@ func TestCGBadConfig(t *testing.T) {
 	} {
 		cfg := ok
 		c.mod(&cfg)
-		_, err := RunCG(cgScenario("2x2"), cfg)
+		_, err := RunCG(newChip("2x2"), cfg)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: error %v, want %q", cfg, err, c.want)
 		}
 	}
-	sc := cgScenario("2x")
+	sc := newChip("2x")
 	if _, err := RunCG(sc, ok); err == nil {
 		t.Error("bad mesh accepted")
 	}

@@ -1,4 +1,4 @@
-package scenarios
+package apps
 
 import (
 	"encoding/binary"
@@ -46,15 +46,12 @@ type MatMulConfig struct {
 // mmMaxN bounds N so that the pieces fit a tile's heap.
 const mmMaxN = 256
 
-// check validates cfg against the mesh and returns the grid side (2d) or 0.
-func (cfg MatMulConfig) check(sc *Scenario) (int, error) {
-	if err := sc.checkMachine(nil); err != nil {
+// Check validates cfg against m and returns the grid side (2d) or 0.
+func (cfg MatMulConfig) Check(m Machine) (int, error) {
+	if err := checkProcs(m, "matmul", cfg.Procs); err != nil {
 		return 0, err
 	}
-	m, _ := ParseMesh(sc.Network.Mesh)
 	switch {
-	case cfg.Procs < 1 || cfg.Procs > m.Nodes():
-		return 0, fmt.Errorf("matmul: Procs = %d: allowed 1..%d (the tiles of the %s mesh)", cfg.Procs, m.Nodes(), sc.Network.Mesh)
 	case cfg.N < 1 || cfg.N > mmMaxN:
 		return 0, fmt.Errorf("matmul: N = %d: allowed 1..%d", cfg.N, mmMaxN)
 	}
@@ -132,25 +129,23 @@ type mmPiece struct {
 }
 
 // RunMatMul multiplies two N x N matrices on Procs ranks (or nodes) of a
-// fresh machine built from sc, with the 1d or 2d decomposition, and checks
+// fresh machine built from m, with the 1d or 2d decomposition, and checks
 // C exactly against gonum. Cycles is when the last rank finished; Size is
 // N. The matrices are placed in each rank's memory before the run; C stays
 // distributed and is read from the simulated memories for the check.
-func RunMatMul(sc *Scenario, cfg MatMulConfig) (AppResult, error) {
-	q, err := cfg.check(sc)
+func RunMatMul(m Machine, cfg MatMulConfig) (Result, error) {
+	q, err := cfg.Check(m)
 	if err != nil {
-		return AppResult{}, err
+		return Result{}, err
 	}
-	s := *sc
-	s.MPI.Procs = cfg.Procs
 	a, b := mmMatrices(cfg.N, cfg.Seed)
-	res := AppResult{App: "matmul-" + cfg.Decomp, Version: "mpi", Procs: cfg.Procs, Size: cfg.N}
+	res := Result{App: "matmul-" + cfg.Decomp, Version: "mpi", Procs: cfg.Procs, Size: cfg.N}
 	var pieces []mmPiece
 	if cfg.Native {
 		res.Version = "native"
-		pieces, res.Cycles, err = mmNative(&s, cfg, q, a, b)
+		pieces, res.Cycles, err = mmNative(m, cfg, q, a, b)
 	} else {
-		pieces, res.Cycles, err = mmMPI(&s, cfg, q, a, b)
+		pieces, res.Cycles, err = mmMPI(m, cfg, q, a, b)
 	}
 	if err != nil {
 		return res, err
@@ -175,23 +170,17 @@ func RunMatMul(sc *Scenario, cfg MatMulConfig) (AppResult, error) {
 }
 
 // mmMPI runs the MPI version.
-func mmMPI(sc *Scenario, cfg MatMulConfig, q int, a, b *mat.Dense) ([]mmPiece, des.Time, error) {
-	w, err := sc.newWorld()
-	if err != nil {
-		return nil, 0, err
-	}
-	defer w.M.Close()
+func mmMPI(m Machine, cfg MatMulConfig, q int, a, b *mat.Dense) ([]mmPiece, des.Time, error) {
 	P, n := cfg.Procs, cfg.N
 	pieces := make([]mmPiece, P)
 	var last des.Time
-	done := startRecording(w, cfg.Record)
-	w.Launch(func(r *mpi.Rank) {
+	err := runAppMPI(m, P, cfg.Record, func(r *mpi.Rank, must func(error)) {
 		me, comm := r.Rank(), r.CommWorld()
 		// shift sends buf to dst and receives the same amount from src into
 		// tmp, then swaps them.
 		shift := func(buf, tmp *mpi.Buffer, count, dst, src, tag int) {
 			_, err := r.Sendrecv(*buf, count, mpi.Float64, dst, tag, *tmp, count, mpi.Float64, src, tag, comm)
-			mustOK(err)
+			must(err)
 			*buf, *tmp = *tmp, *buf
 		}
 		if cfg.Decomp == "1d" {
@@ -232,11 +221,10 @@ func mmMPI(sc *Scenario, cfg MatMulConfig, q int, a, b *mat.Dense) ([]mmPiece, d
 		}
 		last = max(last, r.Now())
 	})
-	if err := w.Run(); err != nil {
+	if err != nil {
 		return nil, 0, err
 	}
-	done()
-	return pieces, last, w.CheckQuiet()
+	return pieces, last, nil
 }
 
 // Static-memory flag words of the native version, written by neighbours
@@ -286,8 +274,8 @@ func (g *mmRing) finish(t *endpoint.Thread) {
 // mmNative runs the native SCMP version: every node's main thread shifts
 // its blocks with SendBlockNB DMAs into a neighbour's double buffer,
 // overlapped with its computation, synchronised by flag words.
-func mmNative(sc *Scenario, cfg MatMulConfig, q int, a, b *mat.Dense) ([]mmPiece, des.Time, error) {
-	m := sc.newMachine()
+func mmNative(mc Machine, cfg MatMulConfig, q int, a, b *mat.Dense) ([]mmPiece, des.Time, error) {
+	m := mc.NewMachine()
 	defer m.Close()
 	P, n := cfg.Procs, cfg.N
 	pieces := make([]mmPiece, P)

@@ -1,4 +1,4 @@
-package scenarios
+package apps
 
 import (
 	"fmt"
@@ -114,10 +114,10 @@ func qr2DUpdateOps(mr, nc int) endpoint.Ops {
 //     for its columns j > k, and MPI_Allreduces them on its grid column
 //     (the column reduce and the broadcast back in one call), then updates
 //     A_j -= beta (v^T A_j) v on its rows.
-func runQR2DMPI(sc0 *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) error {
+func runQR2DMPI(m Machine, cfg QRConfig, a *mat.Dense, out *qrOutcome) error {
 	P, n := cfg.Procs, cfg.N
 	q := qrGridSide(P)
-	return sc0.runAppMPI(cfg.Procs, cfg.Record, func(r *mpi.Rank, must func(error)) {
+	return runAppMPI(m, cfg.Procs, cfg.Record, func(r *mpi.Rank, must func(error)) {
 		me, world := r.Rank(), r.CommWorld()
 		pr, pc := me/q, me%q
 		g := newQRGrid(a, q, pr, pc, r.MustAlloc)
@@ -196,8 +196,8 @@ func runQR2DMPI(sc0 *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) error
 //     products to every other node of its grid column into its sender
 //     slot, then a flag; each waits for the others' flags, sums the q
 //     vectors in grid-row order and updates its columns.
-func runQR2DNative(sc *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) error {
-	m := sc.newMachine()
+func runQR2DNative(mc Machine, cfg QRConfig, a *mat.Dense, out *qrOutcome) error {
+	m := mc.NewMachine()
 	defer m.Close()
 	P, n := cfg.Procs, cfg.N
 	q := qrGridSide(P)
@@ -218,98 +218,21 @@ func runQR2DNative(sc *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) err
 		alloc := al.alloc
 		// The same sizes on every node, so the slots after A line up.
 		g := newQRGrid(a, q, pr, pc, func(int) mpi.Buffer { return alloc(8 * maxR * maxR) })
-		nrm := alloc(8 * 2 * n * q)       // (k, sender) -> norm2, x0
-		nrmFlag := alloc(4 * n * q)       // (k, sender)
-		v := alloc(8 * max(vOff[n], 1))   // column k's v piece and beta
-		vFlag := alloc(4 * n)             // k
-		dot := alloc(8 * max(dOff[n], 1)) // (k, sender) dot products
-		dotFlag := alloc(4 * n * q)       // (k, sender)
+		x := &qr2DNode{g: g, q: q, pr: pr, pc: pc, vOff: vOff, dOff: dOff, dW: dW}
+		x.nrm = alloc(8 * 2 * n * q)       // (k, sender) -> norm2, x0
+		x.nrmFlag = alloc(4 * n * q)       // (k, sender)
+		x.v = alloc(8 * max(vOff[n], 1))   // column k's v piece and beta
+		x.vFlag = alloc(4 * n)             // k
+		x.dot = alloc(8 * max(dOff[n], 1)) // (k, sender) dot products
+		x.dotFlag = alloc(4 * n * q)       // (k, sender)
 		if al.err != nil {
 			return fmt.Errorf("node %d: %w", me, al.err)
 		}
 		out.grid[me] = g
-		word := func(b mpi.Buffer, dbl int) uint32 { return b.Addr + uint32(2*dbl) }
 		node.Start(fmt.Sprintf("qr2d %d", me), func(t *endpoint.Thread) {
+			x.t = t
 			for k := 0; k < n-1; k++ {
-				pk := k % q
-				r0 := qrFrom(k, pr, q)
-				c0 := qrFrom(k+1, pc, q)
-				mr := g.rows - r0
-				vo := vOff[k]
-				if pc == pk {
-					// 1: column all-to-all of the norm and the diagonal.
-					base := (k / q) * g.rows
-					norm2, x0 := g.partialNorm(k, base, r0)
-					t.Charge(endpoint.Ops{Flops: 2 * int64(mr), Mem: 2 * int64(mr), Iters: int64(mr), Calls: 1})
-					slot := (k*q + pr) * 2
-					nrm.SetFloat64(slot, norm2)
-					nrm.SetFloat64(slot+1, x0)
-					for d := 1; d < q; d++ {
-						dst := ((pr+d)%q)*q + pc
-						mustOK(t.SendFloat(dst, word(nrm, slot), norm2))
-						mustOK(t.SendFloat(dst, word(nrm, slot+1), x0))
-						mustOK(t.SendInt(dst, nrmFlag.Addr+uint32(k*q+pr), 1))
-					}
-					norm2, x0 = 0, 0
-					for s := 0; s < q; s++ {
-						if s != pr {
-							t.Poll(nrmFlag.Addr+uint32(k*q+s), 1)
-						}
-						norm2 += nrm.Float64((k*q + s) * 2)
-						x0 += nrm.Float64((k*q+s)*2 + 1)
-					}
-					t.Charge(endpoint.Ops{Flops: 2 * int64(q-1), Mem: 4 * int64(q), Iters: int64(q)})
-					g.reflect(k, base, r0, norm2, x0, v, vo)
-					t.Charge(endpoint.Ops{Flops: 6, Mem: 6 * int64(mr), Iters: int64(mr), Calls: 1})
-					// 2: v's piece and beta along the grid row.
-					for d := 1; d < q; d++ {
-						dst := pr*q + (pc+d)%q
-						_, err := t.SendBlockNB(dst, word(v, vo), 1, word(v, vo), 1, 2*(mr+1))
-						mustOK(err)
-						mustOK(t.SendInt(dst, vFlag.Addr+uint32(k), 1))
-					}
-				} else {
-					t.Poll(vFlag.Addr+uint32(k), 1)
-				}
-				nc := g.cols - c0
-				if nc == 0 {
-					continue // the whole grid column is done
-				}
-				// 3: partial dot products to the grid column, then sum.
-				w := dW(k)
-				own := dOff[k] + pr*w
-				for lc := c0; lc < g.cols; lc++ {
-					s, base := 0.0, lc*g.rows
-					for lr := r0; lr < g.rows; lr++ {
-						s += v.Float64(vo+lr-r0) * g.a.Float64(base+lr)
-					}
-					dot.SetFloat64(own+lc-c0, s)
-				}
-				t.Charge(qr2DDotOps(mr, nc))
-				for d := 1; d < q; d++ {
-					dst := ((pr+d)%q)*q + pc
-					_, err := t.SendBlockNB(dst, word(dot, own), 1, word(dot, own), 1, 2*nc)
-					mustOK(err)
-					mustOK(t.SendInt(dst, dotFlag.Addr+uint32(k*q+pr), 1))
-				}
-				for s := 0; s < q; s++ {
-					if s != pr {
-						t.Poll(dotFlag.Addr+uint32(k*q+s), 1)
-					}
-				}
-				t.Charge(endpoint.Ops{Flops: int64((q - 1) * nc), Mem: 2*int64(q*nc) + 2*int64(nc), Iters: int64(q*nc) + int64(nc)})
-				beta := v.Float64(vo + mr)
-				for lc := c0; lc < g.cols; lc++ {
-					sum := 0.0
-					for s := 0; s < q; s++ {
-						sum += dot.Float64(dOff[k] + s*w + lc - c0)
-					}
-					f, base := beta*sum, lc*g.rows
-					for lr := r0; lr < g.rows; lr++ {
-						g.a.SetFloat64(base+lr, g.a.Float64(base+lr)-f*v.Float64(vo+lr-r0))
-					}
-				}
-				t.Charge(qr2DUpdateOps(mr, nc))
+				x.column(k)
 			}
 			out.end[me] = t.Now()
 		})
@@ -318,4 +241,119 @@ func runQR2DNative(sc *Scenario, cfg QRConfig, a *mat.Dense, out *qrOutcome) err
 		return err
 	}
 	return m.CheckQuiescent()
+}
+
+// qr2DNode is one node's thread of the native 2d QR: its piece of the
+// grid, its place (pr, pc) on the q x q grid, and the slots and flags,
+// laid out per column by vOff, dOff and dW.
+type qr2DNode struct {
+	t                      *endpoint.Thread
+	g                      *qrGrid
+	q, pr, pc              int
+	vOff, dOff             []int
+	dW                     func(k int) int
+	nrm, nrmFlag, v, vFlag mpi.Buffer
+	dot, dotFlag           mpi.Buffer
+}
+
+// word is the word address of double dbl of b.
+func word(b mpi.Buffer, dbl int) uint32 { return b.Addr + uint32(2*dbl) }
+
+// column runs the three steps for column k.
+func (x *qr2DNode) column(k int) {
+	g, q := x.g, x.q
+	pk := k % q
+	r0 := qrFrom(k, x.pr, q)
+	c0 := qrFrom(k+1, x.pc, q)
+	mr := g.rows - r0
+	if x.pc == pk {
+		x.householder(k, r0, mr)
+	} else {
+		x.t.Poll(x.vFlag.Addr+uint32(k), 1)
+	}
+	if g.cols-c0 == 0 {
+		return // the whole grid column is done
+	}
+	x.update(k, r0, c0, mr)
+}
+
+// householder is steps 1 and 2 on column k's grid column: the column
+// all-to-all of the norm and the diagonal, the reflection, and v's piece
+// (mr rows from r0) and beta along the grid row.
+func (x *qr2DNode) householder(k, r0, mr int) {
+	t, g, q, pr, pc := x.t, x.g, x.q, x.pr, x.pc
+	vo := x.vOff[k]
+	// 1: column all-to-all of the norm and the diagonal.
+	base := (k / q) * g.rows
+	norm2, x0 := g.partialNorm(k, base, r0)
+	t.Charge(endpoint.Ops{Flops: 2 * int64(mr), Mem: 2 * int64(mr), Iters: int64(mr), Calls: 1})
+	slot := (k*q + pr) * 2
+	x.nrm.SetFloat64(slot, norm2)
+	x.nrm.SetFloat64(slot+1, x0)
+	for d := 1; d < q; d++ {
+		dst := ((pr+d)%q)*q + pc
+		mustOK(t.SendFloat(dst, word(x.nrm, slot), norm2))
+		mustOK(t.SendFloat(dst, word(x.nrm, slot+1), x0))
+		mustOK(t.SendInt(dst, x.nrmFlag.Addr+uint32(k*q+pr), 1))
+	}
+	norm2, x0 = 0, 0
+	for s := 0; s < q; s++ {
+		if s != pr {
+			t.Poll(x.nrmFlag.Addr+uint32(k*q+s), 1)
+		}
+		norm2 += x.nrm.Float64((k*q + s) * 2)
+		x0 += x.nrm.Float64((k*q+s)*2 + 1)
+	}
+	t.Charge(endpoint.Ops{Flops: 2 * int64(q-1), Mem: 4 * int64(q), Iters: int64(q)})
+	g.reflect(k, base, r0, norm2, x0, x.v, vo)
+	t.Charge(endpoint.Ops{Flops: 6, Mem: 6 * int64(mr), Iters: int64(mr), Calls: 1})
+	// 2: v's piece and beta along the grid row.
+	for d := 1; d < q; d++ {
+		dst := pr*q + (pc+d)%q
+		_, err := t.SendBlockNB(dst, word(x.v, vo), 1, word(x.v, vo), 1, 2*(mr+1))
+		mustOK(err)
+		mustOK(t.SendInt(dst, x.vFlag.Addr+uint32(k), 1))
+	}
+}
+
+// update is step 3: the partial dot products of the node's columns from
+// c0 to the rest of its grid column, their sums in grid-row order, and
+// the update of those columns' rows from r0.
+func (x *qr2DNode) update(k, r0, c0, mr int) {
+	t, g, q, pr, pc, v, dot := x.t, x.g, x.q, x.pr, x.pc, x.v, x.dot
+	vo, nc := x.vOff[k], g.cols-c0
+	w := x.dW(k)
+	own := x.dOff[k] + pr*w
+	for lc := c0; lc < g.cols; lc++ {
+		s, base := 0.0, lc*g.rows
+		for lr := r0; lr < g.rows; lr++ {
+			s += v.Float64(vo+lr-r0) * g.a.Float64(base+lr)
+		}
+		dot.SetFloat64(own+lc-c0, s)
+	}
+	t.Charge(qr2DDotOps(mr, nc))
+	for d := 1; d < q; d++ {
+		dst := ((pr+d)%q)*q + pc
+		_, err := t.SendBlockNB(dst, word(dot, own), 1, word(dot, own), 1, 2*nc)
+		mustOK(err)
+		mustOK(t.SendInt(dst, x.dotFlag.Addr+uint32(k*q+pr), 1))
+	}
+	for s := 0; s < q; s++ {
+		if s != pr {
+			t.Poll(x.dotFlag.Addr+uint32(k*q+s), 1)
+		}
+	}
+	t.Charge(endpoint.Ops{Flops: int64((q - 1) * nc), Mem: 2*int64(q*nc) + 2*int64(nc), Iters: int64(q*nc) + int64(nc)})
+	beta := v.Float64(vo + mr)
+	for lc := c0; lc < g.cols; lc++ {
+		sum := 0.0
+		for s := 0; s < q; s++ {
+			sum += dot.Float64(x.dOff[k] + s*w + lc - c0)
+		}
+		f, base := beta*sum, lc*g.rows
+		for lr := r0; lr < g.rows; lr++ {
+			g.a.SetFloat64(base+lr, g.a.Float64(base+lr)-f*v.Float64(vo+lr-r0))
+		}
+	}
+	t.Charge(qr2DUpdateOps(mr, nc))
 }

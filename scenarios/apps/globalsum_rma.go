@@ -1,4 +1,4 @@
-package scenarios
+package apps
 
 import (
 	"nocsim/des"
@@ -13,14 +13,14 @@ import (
 // rank Accumulates its vector onto rank 0's (MPI_SUM, applied by handler
 // threads on rank 0's processor), a fence, then the same Puts of the sum
 // and fence.
-func gsRMA(sc *Scenario, cfg GlobalSumConfig, vs [][]float64) ([][]byte, des.Time, error) {
+func gsRMA(m Machine, cfg GlobalSumConfig, vs [][]float64) ([][]byte, des.Time, error) {
 	P, n := cfg.Procs, cfg.N
 	out := make([][]byte, P)
 	// Timed from the last rank's return from WinCreate to the last rank's
 	// final fence: window creation and free are setup an application
 	// amortises, and the two-sided versions have none.
 	var created, last des.Time
-	err := sc.runAppMPI(P, nil, func(r *mpi.Rank, must func(error)) {
+	err := runAppMPI(m, P, nil, func(r *mpi.Rank, must func(error)) {
 		me, comm := r.Rank(), r.CommWorld()
 		// The window: the vector's n doubles, overwritten by the sum, and on rank 0 under
 		// "onesided" a slot of n for every rank behind it.

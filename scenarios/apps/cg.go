@@ -1,4 +1,4 @@
-package scenarios
+package apps
 
 import (
 	"fmt"
@@ -204,14 +204,12 @@ func (s *cgSystem) residual(x []float64) float64 {
 	return mat.Norm(ax, 2) / mat.Norm(bv, 2)
 }
 
-func (cfg *CGConfig) validate(sc *Scenario) error {
-	if err := sc.checkMachine(nil); err != nil {
+// Validate checks cfg against m before anything runs.
+func (cfg *CGConfig) Validate(m Machine) error {
+	if err := checkProcs(m, "cg", cfg.Procs); err != nil {
 		return err
 	}
-	m, _ := ParseMesh(sc.Network.Mesh)
 	switch {
-	case cfg.Procs < 1 || cfg.Procs > m.Nodes():
-		return fmt.Errorf("cg: Procs = %d: allowed 1..%d (the tiles of the %s mesh)", cfg.Procs, m.Nodes(), sc.Network.Mesh)
 	case cfg.Variant != "" && cfg.Variant != "thesis":
 		return fmt.Errorf("cg: Variant = %q: allowed \"\" (Allreduce) and \"thesis\"", cfg.Variant)
 	case cfg.Distribute != "" && cfg.Distribute != "bcast" && cfg.Distribute != "alltoall":
@@ -247,9 +245,9 @@ type cgOutcome struct {
 // Detail gives the nonzeros, iterations and residual. Times cover the
 // solver loop only, as in the thesis: A and b are loaded into each
 // processor's memory before cycle 0.
-func RunCG(sc *Scenario, cfg CGConfig) (AppResult, error) {
-	if err := cfg.validate(sc); err != nil {
-		return AppResult{}, err
+func RunCG(m Machine, cfg CGConfig) (Result, error) {
+	if err := cfg.Validate(m); err != nil {
+		return Result{}, err
 	}
 	nz := cfg.Nonzeros
 	if nz == 0 {
@@ -258,12 +256,12 @@ func RunCG(sc *Scenario, cfg CGConfig) (AppResult, error) {
 	sys := newCGSystem(cfg.N, nz, cfg.Seed)
 	P := cfg.Procs
 	out := &cgOutcome{end: make([]des.Time, P), x: make([][]float64, P), iters: make([]int, P), err: make([]float64, P)}
-	res := AppResult{App: "cg", Version: "mpi", Procs: P, Size: cfg.N}
-	mpiRun := func() error { return runCGMPI(sc, cfg, sys, out) }
-	nativeRun := func() error { return runCGNative(sc, cfg, sys, out) }
+	res := Result{App: "cg", Version: "mpi", Procs: P, Size: cfg.N}
+	mpiRun := func() error { return runCGMPI(m, cfg, sys, out) }
+	nativeRun := func() error { return runCGNative(m, cfg, sys, out) }
 	if cfg.Variant == "thesis" {
-		mpiRun = func() error { return runCGThesisMPI(sc, cfg, sys, out) }
-		nativeRun = func() error { return runCGThesisNative(sc, cfg, sys, out) }
+		mpiRun = func() error { return runCGThesisMPI(m, cfg, sys, out) }
+		nativeRun = func() error { return runCGThesisNative(m, cfg, sys, out) }
 	}
 	if err := runVersion(&res, cfg.Native, out.end, mpiRun, nativeRun); err != nil {
 		return res, err
@@ -428,62 +426,34 @@ func (c *cgLocal) cgLoop(cfg CGConfig, distribute func(iter int), allsum func(fl
 // one per root, each root's piece packed contiguously and unpacked by the
 // others into p at stride P (as the thesis's port did), and each dot
 // product is an MPI_Allreduce of one double.
-func runCGMPI(sc0 *Scenario, cfg CGConfig, sys *cgSystem, out *cgOutcome) error {
-	sc := *sc0
-	sc.MPI.Procs = cfg.Procs
-	w, err := sc.newWorld()
-	if err != nil {
-		return err
-	}
-	defer w.M.Close()
-	var failed error
-	fail := func(e error) {
-		if failed == nil {
-			failed = e
-		}
-	}
+func runCGMPI(m Machine, cfg CGConfig, sys *cgSystem, out *cgOutcome) error {
 	P := cfg.Procs
-	done := startRecording(w, cfg.Record)
-	w.Launch(func(r *mpi.Rank) {
+	copyCycles := m.CPU().CopyCyclesPerWord
+	return runAppMPI(m, P, cfg.Record, func(r *mpi.Rank, must func(error)) {
 		k := r.Rank()
 		c := newCGLocal(sys, P, k, r.MustAlloc)
 		comm := r.CommWorld()
 		piece := r.MustAlloc(8 * ownRows(sys.n, P, 0))
 		send, recv := r.MustAlloc(8), r.MustAlloc(8)
-		copyCycles := w.M.CPU.CopyCyclesPerWord
 		distribute := func(int) {
 			for root := 0; root < P; root++ {
 				buf := piece
 				if root == k {
 					buf = c.p
 				}
-				if err := r.Bcast(buf, ownRows(sys.n, P, root), mpi.Float64, root, comm); err != nil {
-					fail(err)
-					panic(err)
-				}
+				must(r.Bcast(buf, ownRows(sys.n, P, root), mpi.Float64, root, comm))
 				r.Compute(copyCycles * c.unpack(buf, root))
 			}
 		}
 		allsum := func(v float64) float64 {
 			send.SetFloat64(0, v)
-			if err := r.Allreduce(send, recv, 1, mpi.Float64, mpi.OpSum, comm); err != nil {
-				fail(err)
-				panic(err)
-			}
+			must(r.Allreduce(send, recv, 1, mpi.Float64, mpi.OpSum, comm))
 			return recv.Float64(0)
 		}
 		out.iters[k], out.err[k] = c.cgLoop(cfg, distribute, allsum, r.Thread().Charge)
 		out.end[k] = r.Now()
 		out.x[k] = c.fullX()
 	})
-	if err := w.Run(); err != nil {
-		return err
-	}
-	done()
-	if failed != nil {
-		return failed
-	}
-	return w.CheckQuiet()
 }
 
 // runCGNative is the native SCMP version. Every node pushes its piece of p
@@ -493,8 +463,8 @@ func runCGMPI(sc0 *Scenario, cfg CGConfig, sys *cgSystem, out *cgOutcome) error 
 // receivers Poll the flags. A dot product's pieces go to node 0 by
 // sendDataFloatValue, each followed by a flag word; node 0 adds them in
 // node order and sends the sum back to every node the same way.
-func runCGNative(sc *Scenario, cfg CGConfig, sys *cgSystem, out *cgOutcome) error {
-	m := sc.newMachine()
+func runCGNative(mc Machine, cfg CGConfig, sys *cgSystem, out *cgOutcome) error {
+	m := mc.NewMachine()
 	defer m.Close()
 	P := cfg.Procs
 	// Words of the synchronisation block (same address on every node):

@@ -1,4 +1,4 @@
-package scenarios
+package apps
 
 import (
 	"math"
@@ -6,17 +6,10 @@ import (
 	"testing"
 )
 
-func qrScenario(P int) *Scenario {
-	sc := Defaults()
-	sc.Network.Mesh = "4x4"
-	sc.MPI.Procs = P
-	return &sc
-}
-
 func TestQRCorrect(t *testing.T) {
 	for _, c := range []struct{ P, N int }{{1, 8}, {2, 12}, {3, 10}, {4, 16}, {5, 23}, {7, 7}, {16, 20}} {
 		for _, native := range []bool{false, true} {
-			res, err := RunQR(qrScenario(c.P), QRConfig{Procs: c.P, N: c.N, Native: native, Seed: uint64(c.N)})
+			res, err := RunQR(newChip("4x4"), QRConfig{Procs: c.P, N: c.N, Native: native, Seed: uint64(c.N)})
 			if err != nil {
 				t.Fatalf("P=%d N=%d native=%v: %v", c.P, c.N, native, err)
 			}
@@ -31,11 +24,11 @@ func TestQRCorrect(t *testing.T) {
 func TestQRSameAnswer(t *testing.T) {
 	// Both versions do the same arithmetic in the same order: R is identical
 	// (the check reads it back), so only timing differs.
-	a, err := RunQR(qrScenario(3), QRConfig{Procs: 3, N: 10, Seed: 5})
+	a, err := RunQR(newChip("4x4"), QRConfig{Procs: 3, N: 10, Seed: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := RunQR(qrScenario(3), QRConfig{Procs: 3, N: 10, Native: true, Seed: 5})
+	b, err := RunQR(newChip("4x4"), QRConfig{Procs: 3, N: 10, Native: true, Seed: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,11 +40,11 @@ func TestQRSameAnswer(t *testing.T) {
 // qrRatio runs both versions and returns the MPI/native cycle ratio.
 func qrRatio(t *testing.T, P, n int) float64 {
 	t.Helper()
-	mpiRes, err := RunQR(qrScenario(P), QRConfig{Procs: P, N: n, Seed: 1})
+	mpiRes, err := RunQR(newChip("4x4"), QRConfig{Procs: P, N: n, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	nat, err := RunQR(qrScenario(P), QRConfig{Procs: P, N: n, Native: true, Seed: 1})
+	nat, err := RunQR(newChip("4x4"), QRConfig{Procs: P, N: n, Native: true, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +93,7 @@ func TestQRBadConfig(t *testing.T) {
 		{QRConfig{Procs: 4, N: 3}, "N = 3"},
 		{QRConfig{Procs: 1, N: 257}, "N = 257"},
 	} {
-		_, err := RunQR(qrScenario(1), c.cfg)
+		_, err := RunQR(newChip("4x4"), c.cfg)
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "allowed") {
 			t.Errorf("%+v: error %v, want one naming %q and the allowed range", c.cfg, err, c.want)
 		}
@@ -109,7 +102,7 @@ func TestQRBadConfig(t *testing.T) {
 
 func TestQR2DCorrect(t *testing.T) {
 	for _, c := range []struct{ P, N int }{{1, 8}, {4, 2}, {4, 9}, {4, 16}, {9, 3}, {9, 17}, {16, 4}, {16, 20}, {16, 33}} {
-		res, err := RunQR(qrScenario(c.P), QRConfig{Procs: c.P, N: c.N, Grid: "2d", Seed: uint64(c.N)})
+		res, err := RunQR(newChip("4x4"), QRConfig{Procs: c.P, N: c.N, Grid: "2d", Seed: uint64(c.N)})
 		if err != nil {
 			t.Fatalf("P=%d N=%d: %v", c.P, c.N, err)
 		}
@@ -124,11 +117,11 @@ func TestQR2DCorrect(t *testing.T) {
 // (up to row signs and rounding: the sums are taken in another order).
 func TestQR2DSameAs1D(t *testing.T) {
 	for _, c := range []struct{ P, N int }{{4, 12}, {9, 16}, {16, 24}} {
-		_, r1, err := runQR(qrScenario(c.P), QRConfig{Procs: c.P, N: c.N, Seed: 3})
+		_, r1, err := runQR(newChip("4x4"), QRConfig{Procs: c.P, N: c.N, Seed: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, r2, err := runQR(qrScenario(c.P), QRConfig{Procs: c.P, N: c.N, Grid: "2d", Seed: 3})
+		_, r2, err := runQR(newChip("4x4"), QRConfig{Procs: c.P, N: c.N, Grid: "2d", Seed: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -159,7 +152,7 @@ func TestQR2DOverheadShrinksWithN(t *testing.T) {
 	for _, n := range []int{32, 64} {
 		var cyc [2]int64
 		for i, grid := range []string{"1d", "2d"} {
-			res, err := RunQR(qrScenario(P), QRConfig{Procs: P, N: n, Grid: grid, Seed: 1})
+			res, err := RunQR(newChip("4x4"), QRConfig{Procs: P, N: n, Grid: grid, Seed: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -187,7 +180,7 @@ func TestQR2DBadConfig(t *testing.T) {
 		{QRConfig{Procs: 4, N: 257, Grid: "2d"}, "N = 257"},
 		{QRConfig{Procs: 8, N: 8, Grid: "2d", Native: true}, "Procs = 8"},
 	} {
-		_, err := RunQR(qrScenario(16), c.cfg)
+		_, err := RunQR(newChip("4x4"), c.cfg)
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "allowed") {
 			t.Errorf("%+v: error %v, want one naming %q and the allowed range", c.cfg, err, c.want)
 		}
@@ -196,7 +189,7 @@ func TestQR2DBadConfig(t *testing.T) {
 
 func TestQR2DNativeCorrect(t *testing.T) {
 	for _, c := range []struct{ P, N int }{{1, 8}, {4, 2}, {4, 9}, {4, 16}, {9, 3}, {9, 17}, {16, 4}, {16, 20}, {16, 33}} {
-		res, err := RunQR(qrScenario(c.P), QRConfig{Procs: c.P, N: c.N, Grid: "2d", Native: true, Seed: uint64(c.N)})
+		res, err := RunQR(newChip("4x4"), QRConfig{Procs: c.P, N: c.N, Grid: "2d", Native: true, Seed: uint64(c.N)})
 		if err != nil {
 			t.Fatalf("P=%d N=%d: %v", c.P, c.N, err)
 		}
@@ -212,11 +205,11 @@ func TestQR2DNativeCorrect(t *testing.T) {
 // another order).
 func TestQR2DNativeSameAsMPI(t *testing.T) {
 	for _, c := range []struct{ P, N int }{{4, 12}, {9, 16}, {16, 24}} {
-		_, r1, err := runQR(qrScenario(c.P), QRConfig{Procs: c.P, N: c.N, Grid: "2d", Seed: 3})
+		_, r1, err := runQR(newChip("4x4"), QRConfig{Procs: c.P, N: c.N, Grid: "2d", Seed: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, r2, err := runQR(qrScenario(c.P), QRConfig{Procs: c.P, N: c.N, Grid: "2d", Native: true, Seed: 3})
+		_, r2, err := runQR(newChip("4x4"), QRConfig{Procs: c.P, N: c.N, Grid: "2d", Native: true, Seed: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -243,7 +236,7 @@ func TestQR2DNativeRatio(t *testing.T) {
 	for _, n := range []int{32, 64} {
 		var cyc [2]int64
 		for i, native := range []bool{false, true} {
-			res, err := RunQR(qrScenario(P), QRConfig{Procs: P, N: n, Grid: "2d", Native: native, Seed: 1})
+			res, err := RunQR(newChip("4x4"), QRConfig{Procs: P, N: n, Grid: "2d", Native: native, Seed: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -264,7 +257,7 @@ func TestQR2DNativeRatio(t *testing.T) {
 // node and on the 4 x 4 grid: its slots fit the tile heap.
 func TestQR2DNativeLarge(t *testing.T) {
 	for _, P := range []int{1, 16} {
-		res, err := RunQR(qrScenario(P), QRConfig{Procs: P, N: qrMaxN, Grid: "2d", Native: true, Seed: 2})
+		res, err := RunQR(newChip("4x4"), QRConfig{Procs: P, N: qrMaxN, Grid: "2d", Native: true, Seed: 2})
 		if err != nil {
 			t.Fatalf("P=%d: %v", P, err)
 		}

@@ -1,4 +1,4 @@
-package scenarios
+package apps
 
 import (
 	"fmt"
@@ -35,14 +35,12 @@ const (
 	haloMaxN  = 1 << 14
 )
 
-func (cfg HaloConfig) check(sc *Scenario) error {
-	if err := sc.checkMachine(nil); err != nil {
+// Check validates cfg against m before anything runs.
+func (cfg HaloConfig) Check(m Machine) error {
+	if err := checkProcs(m, "halo", cfg.Procs); err != nil {
 		return err
 	}
-	m, _ := ParseMesh(sc.Network.Mesh)
 	switch {
-	case cfg.Procs < 1 || cfg.Procs > m.Nodes():
-		return fmt.Errorf("halo: Procs = %d: allowed 1..%d (the tiles of the %s mesh)", cfg.Procs, m.Nodes(), sc.Network.Mesh)
 	case cfg.N < 3 || cfg.N > haloMaxN:
 		return fmt.Errorf("halo: N = %d: allowed 3..%d points a row", cfg.N, haloMaxN)
 	}
@@ -78,19 +76,19 @@ func haloGrid(rows, n int, seed uint64) (init, want []float64) {
 // RunHalo runs the relaxation with MPI on Procs ranks and checks every
 // rank's rows bit for bit against the serial relaxation. Cycles is when
 // the last rank finished; Size is N.
-func RunHalo(sc *Scenario, cfg HaloConfig) (AppResult, error) {
-	if err := cfg.check(sc); err != nil {
-		return AppResult{}, err
+func RunHalo(m Machine, cfg HaloConfig) (Result, error) {
+	if err := cfg.Check(m); err != nil {
+		return Result{}, err
 	}
 	P, n := cfg.Procs, cfg.N
 	rows := P * haloRows
 	init, want := haloGrid(rows, n, cfg.Seed)
-	res := AppResult{App: "halo-" + cfg.Method, Procs: P, Size: n}
+	res := Result{App: "halo-" + cfg.Method, Procs: P, Size: n}
 	got := make([][]float64, P)
 	ends := make([]des.Time, P)
 	var created des.Time // the last rank's return from WinCreate (0 for twosided)
 	err := runVersion(&res, false, ends, func() error {
-		return sc.runAppMPI(P, nil, func(r *mpi.Rank, must func(error)) {
+		return runAppMPI(m, P, nil, func(r *mpi.Rank, must func(error)) {
 			me := r.Rank()
 			// Rows 0 and haloRows+1 are the halos; two buffers, the new
 			// iterate computed from the old.
