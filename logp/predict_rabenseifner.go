@@ -1,7 +1,7 @@
 package logp
 
 // allreduceReduceScatterAllgather is Rabenseifner's allreduce (mpi's
-// coll_rabenseifner.go): on p = 2^floor(log2 P) ranks, a reduce-scatter by
+// coll_allreduce_rabenseifner.go): on p = 2^floor(log2 P) ranks, a reduce-scatter by
 // recursive halving (exchanges of about m/2, m/4, ... m/p) then an
 // allgather by recursive doubling along the same pairs in reverse, the
 // blocks whole elements (redSplit). With P not a power of two, half of the

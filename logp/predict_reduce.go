@@ -212,7 +212,7 @@ func scanRecursiveDoubling(e *env) {
 	e.xterms("ceil(log2 P) steps (exact recurrence)", x.finish(e))
 }
 
-// reduceRing is Puma's bucket reduce (mpi/coll_ring.go): the ring
+// reduceRing is Puma's bucket reduce (mpi/coll_reduce_ring.go): the ring
 // reduce-scatter (P-1 steps), then P-1 ring steps carrying the blocks to
 // the root (rank 0): in step t the ranks r > t pass block r-t to r+1,
 // rank P-1's going to the root.

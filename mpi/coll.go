@@ -2,7 +2,6 @@ package mpi
 
 import (
 	"fmt"
-	"sort"
 
 	"nocsim/des"
 )
@@ -13,60 +12,6 @@ import (
 // mix their messages (the overlap hazard of the Puma paper, section 3.3).
 // Their costs are those of the messages and of the local work (copies,
 // reductions) that the algorithms charge.
-
-// Algorithm describes one registered collective algorithm.
-type Algorithm struct {
-	Op       string // operation: barrier, bcast, ...
-	Name     string // selectable name
-	Source   string // where it comes from
-	Messages string // messages sent, for P ranks
-	// Native marks an algorithm run on SCMP's native primitives (remote
-	// stores, getBlock, THREAD handlers) instead of MPI messages: a
-	// recording sees none of its traffic, and logp/collgen has no
-	// schedule for it.
-	Native bool
-}
-
-var registry []Algorithm
-
-// register adds an algorithm to the registry; called from init functions.
-func register(a Algorithm) { registry = append(registry, a) }
-
-// Algorithms lists the registered algorithms, by operation then name.
-func Algorithms() []Algorithm {
-	out := append([]Algorithm(nil), registry...)
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Op != out[j].Op {
-			return opOrder(out[i].Op) < opOrder(out[j].Op)
-		}
-		return out[i].Name < out[j].Name
-	})
-	return out
-}
-
-// CollOps are the operations with selectable algorithms, in documentation
-// order.
-var CollOps = []string{"barrier", "bcast", "scatter", "gather", "allgather", "alltoall", "reduce", "allreduce", "reduce_scatter", "scan"}
-
-func opOrder(op string) int {
-	for i, o := range CollOps {
-		if o == op {
-			return i
-		}
-	}
-	return len(CollOps)
-}
-
-// AlgorithmNames lists the names registered for op.
-func AlgorithmNames(op string) []string {
-	var out []string
-	for _, a := range Algorithms() {
-		if a.Op == op {
-			out = append(out, a.Name)
-		}
-	}
-	return out
-}
 
 // collTagBase keeps collective tags clear of the tags the communicator
 // constructors use on the same internal context.

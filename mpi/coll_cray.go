@@ -32,15 +32,15 @@ import (
 const crayPaper = "Nicholson & Goozen, Cray X1 MPI §4"
 
 func init() {
-	for _, a := range []Algorithm{
-		{Op: "barrier", Name: "tree4_scatter", Source: crayPaper + " (MPI_Barrier)", Native: true,
-			Messages: "P-1 release stores + per 4-way group of n >= 2, n-1 (level 0) or n (above) fetch-adds and 1 reply: 36 at P = 16 (ranks arriving in rank order)"},
-		{Op: "bcast", Name: "pull_rma", Source: crayPaper + " (MPI_Bcast)", Native: true,
-			Messages: "5(P-1): a start store, a getBlock (request, data, flag) and a check-in per non-root; 3(P-1) for 0 bytes"},
-		{Op: "scatter", Name: "pull_rma", Source: crayPaper + " (MPI_Scatter)", Native: true,
-			Messages: "5(P-1), as bcast pull_rma; 3 per empty block"},
-		{Op: "alltoall", Name: "pull_scan", Source: crayPaper + " (MPI_Alltoall)", Native: true,
-			Messages: "5P(P-1), as bcast pull_rma per pair; 3 per empty block"},
+	for _, a := range []algEntry{
+		{Algorithm: Algorithm{Op: "barrier", Name: "tree4_scatter", Source: crayPaper + " (MPI_Barrier)", Native: true,
+			Messages: "P-1 release stores + per 4-way group of n >= 2, n-1 (level 0) or n (above) fetch-adds and 1 reply: 36 at P = 16 (ranks arriving in rank order)"}, run: barrierRun((*coll).crayBarrier)},
+		{Algorithm: Algorithm{Op: "bcast", Name: "pull_rma", Source: crayPaper + " (MPI_Bcast)", Native: true,
+			Messages: "5(P-1): a start store, a getBlock (request, data, flag) and a check-in per non-root; 3(P-1) for 0 bytes"}, run: bcastRun((*coll).crayBcastPull)},
+		{Algorithm: Algorithm{Op: "scatter", Name: "pull_rma", Source: crayPaper + " (MPI_Scatter)", Native: true,
+			Messages: "5(P-1), as bcast pull_rma; 3 per empty block"}, run: scatterRun((*coll).crayScatterPull)},
+		{Algorithm: Algorithm{Op: "alltoall", Name: "pull_scan", Source: crayPaper + " (MPI_Alltoall)", Native: true,
+			Messages: "5P(P-1), as bcast pull_rma per pair; 3 per empty block"}, run: alltoallAlg{staged: (*coll).crayAlltoallPull}},
 	} {
 		register(a)
 	}

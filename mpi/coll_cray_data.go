@@ -54,7 +54,8 @@ func (x *coll) crayBcastPull(b Buffer, n, root int) error {
 // pulling its block, decrementing the root's counter and leaving. The
 // root's blocks are pulled from its buffer where they are contiguous and
 // start on a word, else from a packed copy.
-func (x *coll) crayScatterPull(bl *rtBlocks, rb Buffer, mine, root int, own func() error) error {
+func (x *coll) crayScatterPull(p rtPart) error {
+	bl, rb, mine, root, own := p.bl, p.b, p.mine, p.root, p.own
 	P, me := x.c.Size(), x.c.Rank()
 	k := x.cray()
 	if me != root {
@@ -126,7 +127,7 @@ func rtDirect(bl *rtBlocks, i int) bool {
 // first, then all from rank 1: a convoy, serialised on one NIU at a time.) Last, it waits until its own check-in count
 // is zero: every rank has pulled its blocks. ss and rs are the staged
 // send and receive blocks (alltoallRun), the rank's own block moved.
-func (x *coll) crayAlltoallPull(ss, rs *alltoallStage) error {
+func (x *coll) crayAlltoallPull(_, _ []allBlock, ss, rs *alltoallStage) error {
 	P, me := x.c.Size(), x.c.Rank()
 	if P == 1 {
 		return nil

@@ -31,11 +31,11 @@ import (
 const meshSource = "Brightwell & Shuler, MPI on Puma portals: the hybrid \"dimensional\" collectives (rows, then columns); Poole 2004 §6.4 (topology-aware collectives, future work)"
 
 func init() {
-	for _, a := range []Algorithm{
-		{Op: "barrier", Name: "mesh", Source: meshSource, Messages: "W x H mesh: H d(W) + W d(H), d(k) = k ceil(log2 k) (dissemination in each row, then each column); a short row of s: d(s) + 1 + s"},
-		{Op: "bcast", Name: "mesh", Source: meshSource, Messages: "P-1"},
-		{Op: "reduce", Name: "mesh", Source: meshSource, Messages: "P-1 (non-commutative op: binomial's)"},
-		{Op: "allreduce", Name: "mesh", Source: meshSource + "; Barnett et al., InterCom (dimensional reduce-scatter/allgather)", Messages: "W x H mesh, under 4 KiB: H a(W) + W a(H), a(k) = p log2 p + 2(k-p), p = 2^floor(log2 k) (recursive doubling in each row, then each column); from 4 KiB: H b(W) + p a'(H), b(k) = 2p log2 p + 2(k-p) (a row's reduce-scatter and allgather), a' the column allreduce of a block by the same rule; a short row of s: its own + 1 + s (non-commutative op: recursive_doubling's)"},
+	for _, a := range []algEntry{
+		{Algorithm: Algorithm{Op: "barrier", Name: "mesh", Source: meshSource, Messages: "W x H mesh: H d(W) + W d(H), d(k) = k ceil(log2 k) (dissemination in each row, then each column); a short row of s: d(s) + 1 + s"}, run: barrierRun((*coll).meshBarrier)},
+		{Algorithm: Algorithm{Op: "bcast", Name: "mesh", Source: meshSource, Messages: "P-1"}, run: bcastRun((*coll).meshBcast)},
+		{Algorithm: Algorithm{Op: "reduce", Name: "mesh", Source: meshSource, Messages: "P-1 (non-commutative op: binomial's)"}, run: reduceRun((*redColl).meshReduce), reorders: true},
+		{Algorithm: Algorithm{Op: "allreduce", Name: "mesh", Source: meshSource + "; Barnett et al., InterCom (dimensional reduce-scatter/allgather)", Messages: "W x H mesh, under 4 KiB: H a(W) + W a(H), a(k) = p log2 p + 2(k-p), p = 2^floor(log2 k) (recursive doubling in each row, then each column); from 4 KiB: H b(W) + p a'(H), b(k) = 2p log2 p + 2(k-p) (a row's reduce-scatter and allgather), a' the column allreduce of a block by the same rule; a short row of s: its own + 1 + s (non-commutative op: recursive_doubling's)"}, run: allreduceRun((*redColl).meshAllreduce), reorders: true},
 	} {
 		register(a)
 	}

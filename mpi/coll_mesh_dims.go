@@ -283,7 +283,7 @@ func (rd *redColl) allgatherRD(acc Buffer, bo []int, nr int, f redFold) error {
 
 // meshAllreduce is the dimensional allreduce (commutative ops) of count
 // elements from in into out (which may be in).
-func (rd *redColl) meshAllreduce(in, out Buffer, count int) error {
+func (rd *redColl) meshAllreduce(in, out Buffer, count int, _ bool) error {
 	if n := count * rd.es; !redSame(in, out) {
 		rd.copy(out, in, n)
 	}

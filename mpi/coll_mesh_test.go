@@ -5,6 +5,8 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"testing"
+
+	"nocsim/mpi/trace"
 )
 
 // meshTreeCheck checks the tree from root over ranks on tiles of a W-wide
@@ -106,7 +108,7 @@ func TestMeshTree(t *testing.T) {
 func meshSends(r *Rank, from int) [][2]int {
 	var out [][2]int
 	for _, op := range r.rec.ops[from:] {
-		if op.Kind == TraceSend {
+		if op.Kind == trace.Send {
 			out = append(out, [2]int{r.node.ID, int(op.Peer)})
 		}
 	}

@@ -10,18 +10,20 @@ import (
 // and the algorithms that cannot keep that order fall back to one that can.
 
 func init() {
-	for _, a := range []Algorithm{
-		{Op: "reduce", Name: "binomial", Source: "after Poole 2004 figure 4.3 (ranks renumbered around the root)", Messages: "P-1 (+1 if non-commutative and root != 0)"},
-		{Op: "reduce", Name: "flat", Source: "standard (MPICH linear)", Messages: "P-1"},
-		{Op: "reduce", Name: "reduce_scatter_gather", Source: "standard (MPICH): Rabenseifner reduce-scatter + gather", Messages: "P log2 P + P-1 (P a power of two)"},
-		{Op: "allreduce", Name: "reduce_bcast", Source: "Poole 2004 (SCMP thesis) §4.2.4; Nicholson & Goozen, Cray X1 MPI", Messages: "2(P-1)"},
-		{Op: "allreduce", Name: "recursive_doubling", Source: "standard (MPICH)", Messages: "P log2 P (P a power of two)"},
-		{Op: "allreduce", Name: "ring", Source: "standard (MPICH): ring reduce-scatter + ring allgather", Messages: "2P(P-1)"},
-		{Op: "reduce_scatter", Name: "reduce_scatterv", Source: "Nicholson & Goozen, Cray X1 MPI", Messages: "2(P-1)"},
-		{Op: "reduce_scatter", Name: "ring", Source: "standard (MPICH)", Messages: "P(P-1)"},
-		{Op: "reduce_scatter", Name: "recursive_halving", Source: "standard (MPICH)", Messages: "P log2 P (P a power of two)"},
-		{Op: "scan", Name: "chain", Source: "Poole 2004 (SCMP thesis) §4.2.4; Nicholson & Goozen, Cray X1 MPI", Messages: "P-1"},
-		{Op: "scan", Name: "recursive_doubling", Source: "standard (MPICH)", Messages: "P log2 P - P + 1 (P a power of two)"},
+	for _, a := range []algEntry{
+		{Algorithm: Algorithm{Op: "reduce", Name: "binomial", Source: "after Poole 2004 figure 4.3 (ranks renumbered around the root)", Messages: "P-1 (+1 if non-commutative and root != 0)"}, run: reduceRun((*redColl).reduceBinomial)},
+		{Algorithm: Algorithm{Op: "reduce", Name: "flat", Source: "standard (MPICH linear)", Messages: "P-1"}, run: reduceRun((*redColl).reduceFlat)},
+		{Algorithm: Algorithm{Op: "reduce", Name: "reduce_scatter_gather", Source: "standard (MPICH): Rabenseifner reduce-scatter + gather", Messages: "P log2 P + P-1 (P a power of two)"}, run: reduceRun((*redColl).reduceRSG), reorders: true},
+		{Algorithm: Algorithm{Op: "allreduce", Name: "reduce_bcast", Source: "Poole 2004 (SCMP thesis) §4.2.4; Nicholson & Goozen, Cray X1 MPI", Messages: "2(P-1)"}, run: allreduceRun((*redColl).allreduceReduceBcast)},
+		{Algorithm: Algorithm{Op: "allreduce", Name: "recursive_doubling", Source: "standard (MPICH)", Messages: "P log2 P (P a power of two)"}, run: allreduceRun((*redColl).allreduceRD)},
+		{Algorithm: Algorithm{Op: "allreduce", Name: "ring", Source: "standard (MPICH): ring reduce-scatter + ring allgather", Messages: "2P(P-1)"}, run: allreduceRun((*redColl).allreduceRing), reorders: true},
+		{Algorithm: Algorithm{Op: "reduce_scatter", Name: "reduce_scatterv", Source: "Nicholson & Goozen, Cray X1 MPI", Messages: "2(P-1)"}, run: reduceScatterRun((*redColl).reduceScatterv)},
+		{Algorithm: Algorithm{Op: "reduce_scatter", Name: "ring", Source: "standard (MPICH)", Messages: "P(P-1)"}, run: reduceScatterRun(func(rd *redColl, in, out Buffer, offs []int, inPlace bool) error {
+			return rd.ringRS(in, offs, out, inPlace)
+		}), reorders: true},
+		{Algorithm: Algorithm{Op: "reduce_scatter", Name: "recursive_halving", Source: "standard (MPICH)", Messages: "P log2 P (P a power of two)"}, run: reduceScatterRun((*redColl).reduceScatterHalving), reorders: true},
+		{Algorithm: Algorithm{Op: "scan", Name: "chain", Source: "Poole 2004 (SCMP thesis) §4.2.4; Nicholson & Goozen, Cray X1 MPI", Messages: "P-1"}, run: scanRun((*redColl).scanChain)},
+		{Algorithm: Algorithm{Op: "scan", Name: "recursive_doubling", Source: "standard (MPICH)", Messages: "P log2 P - P + 1 (P a power of two)"}, run: scanRun((*redColl).scanRD)},
 	} {
 		register(a)
 	}
@@ -77,24 +79,9 @@ func (r *Rank) Reduce(sbuf, rbuf Buffer, count int, dt *Datatype, op *Op, root i
 		in = b
 	}
 	alg := x.pick("reduce", r.w.Cfg.Reduce, bytes, "binomial", "reduce_scatter_gather")
-	if (alg == "reduce_scatter_gather" || alg == "ring" || alg == "mesh") && !op.Commutative() {
-		alg = rd.fallback("binomial") // recursive halving, the ring and the mesh's tree reorder operands
-	}
-	switch alg {
-	case "thesis":
-		// Figure 4.3: halving to rank 0, which forwards to another root.
-		err = rd.reduceTree(in, out, count, root, 0)
-	case "binomial":
-		err = rd.reduceBinomial(in, out, count, root)
-	case "flat":
-		err = rd.reduceFlat(in, out, count, root)
-	case "reduce_scatter_gather":
-		err = rd.reduceRSG(in, out, count, root)
-	case "ring":
-		err = rd.reduceRing(in, out, count, root)
-	case "mesh":
-		err = rd.meshReduce(in, out, count, root)
-	default:
+	if run, ok := rd.lookup("reduce", alg, "binomial").(reduceRun); ok {
+		err = run(rd, in, out, count, root)
+	} else {
 		err = errorf(ErrArg, x.name, "unknown reduce algorithm %q", alg)
 	}
 	if err != nil || me != root {
@@ -123,30 +110,9 @@ func (r *Rank) Allreduce(sbuf, rbuf Buffer, count int, dt *Datatype, op *Op, c *
 	}
 	defer done()
 	alg := x.pick("allreduce", r.w.Cfg.Allreduce, bytes, "recursive_doubling", "ring")
-	if (alg == "ring" || alg == "reduce_scatter_allgather" || alg == "mesh") && !op.Commutative() {
-		alg = rd.fallback("recursive_doubling") // all three reorder the operands
-	}
-	switch alg {
-	case "thesis":
-		// Section 6.4: MPI_Allreduce calls MPI_Reduce and MPI_Bcast.
-		r.thesisCall()
-		if err = rd.reduceTree(in, out, count, 0, 0); err == nil {
-			r.thesisCall()
-			err = rd.rtBcastFlat(out, bytes, 0)
-		}
-	case "reduce_bcast":
-		if err = rd.reduceBinomial(in, out, count, 0); err == nil {
-			err = rd.bcastBinomial(out, bytes, 0)
-		}
-	case "recursive_doubling":
-		err = rd.allreduceRD(in, out, count)
-	case "ring":
-		err = rd.allreduceRing(in, out, count, inPlace)
-	case "reduce_scatter_allgather":
-		err = rd.allreduceRSAG(in, out, count)
-	case "mesh":
-		err = rd.meshAllreduce(in, out, count)
-	default:
+	if run, ok := rd.lookup("allreduce", alg, "recursive_doubling").(allreduceRun); ok {
+		err = run(rd, in, out, count, inPlace)
+	} else {
 		err = errorf(ErrArg, x.name, "unknown allreduce algorithm %q", alg)
 	}
 	if err != nil {
@@ -211,23 +177,9 @@ func (r *Rank) reduceScatter(name string, key collArgs, sbuf, rbuf Buffer, rcoun
 	}
 	defer done()
 	alg := x.pick("reduce_scatter", r.w.Cfg.ReduceScatter, total*dt.Size(), "recursive_halving", "ring")
-	if (alg == "ring" || alg == "recursive_halving") && !op.Commutative() {
-		alg = rd.fallback("reduce_scatterv") // both reorder operands
-	}
-	switch alg {
-	case "thesis":
-		// A Reduce to rank 0 (the halving tree: its root is 0) and a
-		// Scatterv from it, each a call of its own.
-		r.thesisCall()
-		r.thesisCall()
-		err = rd.reduceScatterv(in, out, offs, inPlace)
-	case "reduce_scatterv":
-		err = rd.reduceScatterv(in, out, offs, inPlace)
-	case "ring":
-		err = rd.ringRS(in, offs, out, inPlace)
-	case "recursive_halving":
-		err = rd.reduceScatterHalving(in, out, offs)
-	default:
+	if run, ok := rd.lookup("reduce_scatter", alg, "reduce_scatterv").(reduceScatterRun); ok {
+		err = run(rd, in, out, offs, inPlace)
+	} else {
 		err = errorf(ErrArg, name, "unknown reduce_scatter algorithm %q", alg)
 	}
 	if err != nil {
@@ -264,12 +216,10 @@ func (r *Rank) scan(name string, ex bool, sbuf, rbuf Buffer, count int, dt *Data
 		return err
 	}
 	defer done()
-	switch alg := x.pick("scan", r.w.Cfg.Scan, bytes, "recursive_doubling", "recursive_doubling"); alg {
-	case "chain":
-		err = rd.scanChain(in, out, count, ex)
-	case "recursive_doubling":
-		err = rd.scanRD(in, out, count, ex)
-	default:
+	alg := x.pick("scan", r.w.Cfg.Scan, bytes, "recursive_doubling", "recursive_doubling")
+	if run, ok := lookupAlg("scan", alg).run.(scanRun); ok {
+		err = run(rd, in, out, count, ex)
+	} else {
 		err = errorf(ErrArg, name, "unknown scan algorithm %q", alg)
 	}
 	if err != nil || ex && c.Rank() == 0 {

@@ -42,9 +42,16 @@ func (x *coll) newRed(o *Op, t *Datatype) (*redColl, error) {
 	return rd, nil
 }
 
-func (rd *redColl) fallback(alg string) string {
-	rd.alg = alg
-	return alg
+// lookup is the runner registered for op's algorithm alg, or, when alg
+// reorders operands and the op is not commutative, ordered's, the
+// algorithm the call then records.
+func (rd *redColl) lookup(op, alg, ordered string) any {
+	e := lookupAlg(op, alg)
+	if e.reorders && !rd.o.Commutative() {
+		rd.alg = ordered
+		e = lookupAlg(op, ordered)
+	}
+	return e.run
 }
 
 // buffers checks and packs the arguments of an operation whose every rank

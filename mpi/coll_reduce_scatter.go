@@ -64,7 +64,7 @@ func (rd *redColl) reduceScatterv(in, out Buffer, offs []int, inPlace bool) erro
 // (commutative ops only). With a non-power-of-two P an odd rank of a
 // folded pair stands for both: its new block spans both ranks' blocks, and
 // it hands its partner's block back at the end.
-func (rd *redColl) reduceScatterHalving(in, out Buffer, offs []int) error {
+func (rd *redColl) reduceScatterHalving(in, out Buffer, offs []int, _ bool) error {
 	P, me, es := rd.c.Size(), rd.c.Rank(), rd.es
 	total := offs[P]
 	n := total * es

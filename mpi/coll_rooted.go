@@ -17,19 +17,19 @@ const (
 )
 
 func init() {
-	for _, a := range []Algorithm{
-		{Op: "barrier", Name: "central", Source: rtThesisLike, Messages: "2(P-1)"},
-		{Op: "barrier", Name: "tree4", Source: rtCray, Messages: "2(P-1)"},
-		{Op: "barrier", Name: "dissemination", Source: rtMPICH, Messages: "P ceil(log2 P)"},
-		{Op: "bcast", Name: "flat", Source: rtThesis, Messages: "P-1"},
-		{Op: "bcast", Name: "binomial", Source: rtMPICH, Messages: "P-1"},
-		{Op: "bcast", Name: "pull", Source: rtCray, Messages: "2(P-1)"},
-		{Op: "bcast", Name: "scatter_allgather", Source: rtMPICH, Messages: "P-1 + P(P-1)"},
-		{Op: "scatter", Name: "flat", Source: rtMPICH, Messages: "P-1"},
-		{Op: "scatter", Name: "binomial", Source: rtMPICH, Messages: "P-1 (Scatterv: + a size header per inner node)"},
-		{Op: "gather", Name: "flat", Source: rtMPICH, Messages: "P-1"},
-		{Op: "gather", Name: "binomial", Source: rtMPICH, Messages: "P-1 (Gatherv: + P-1-ceil(log2 P) size headers)"},
-		{Op: "gather", Name: "push", Source: rtCray, Messages: "2(P-1)"},
+	for _, a := range []algEntry{
+		{Algorithm: Algorithm{Op: "barrier", Name: "central", Source: rtThesisLike, Messages: "2(P-1)"}, run: barrierRun((*coll).rtBarrierCentral)},
+		{Algorithm: Algorithm{Op: "barrier", Name: "tree4", Source: rtCray, Messages: "2(P-1)"}, run: barrierRun((*coll).rtBarrierTree4)},
+		{Algorithm: Algorithm{Op: "barrier", Name: "dissemination", Source: rtMPICH, Messages: "P ceil(log2 P)"}, run: barrierRun((*coll).rtBarrierDissemination)},
+		{Algorithm: Algorithm{Op: "bcast", Name: "flat", Source: rtThesis, Messages: "P-1"}, run: bcastRun((*coll).rtBcastFlat)},
+		{Algorithm: Algorithm{Op: "bcast", Name: "binomial", Source: rtMPICH, Messages: "P-1"}, run: bcastRun((*coll).rtBcastBinomial)},
+		{Algorithm: Algorithm{Op: "bcast", Name: "pull", Source: rtCray, Messages: "2(P-1)"}, run: bcastRun((*coll).rtBcastPull)},
+		{Algorithm: Algorithm{Op: "bcast", Name: "scatter_allgather", Source: rtMPICH, Messages: "P-1 + P(P-1)"}, run: bcastRun((*coll).rtBcastScatterAllgather)},
+		{Algorithm: Algorithm{Op: "scatter", Name: "flat", Source: rtMPICH, Messages: "P-1"}, run: scatterRun((*coll).rtScatterFlat)},
+		{Algorithm: Algorithm{Op: "scatter", Name: "binomial", Source: rtMPICH, Messages: "P-1 (Scatterv: + a size header per inner node)"}, run: scatterRun((*coll).rtScatterBinomial)},
+		{Algorithm: Algorithm{Op: "gather", Name: "flat", Source: rtMPICH, Messages: "P-1"}, run: gatherRun((*coll).rtGatherFlat)},
+		{Algorithm: Algorithm{Op: "gather", Name: "binomial", Source: rtMPICH, Messages: "P-1 (Gatherv: + P-1-ceil(log2 P) size headers)"}, run: gatherRun((*coll).rtGatherBinomial)},
+		{Algorithm: Algorithm{Op: "gather", Name: "push", Source: rtCray, Messages: "2(P-1)"}, run: gatherRun((*coll).rtGatherPush)},
 	} {
 		register(a)
 	}
@@ -42,22 +42,11 @@ func (r *Rank) Barrier(c *Comm) error {
 		return err
 	}
 	defer x.end(0)
-	switch alg := x.pick("barrier", r.w.Cfg.Barrier, 0, "tree4", "tree4"); alg {
-	case "thesis":
-		return r.thesisBarrier(c)
-	case "central":
-		return x.rtBarrierCentral()
-	case "tree4":
-		return x.rtBarrierTree4()
-	case "dissemination":
-		return x.rtBarrierDissemination()
-	case "tree4_scatter":
-		return x.crayBarrier()
-	case "mesh":
-		return x.meshBarrier()
-	default:
-		return x.rtUnknown(alg)
+	alg := x.pick("barrier", r.w.Cfg.Barrier, 0, "tree4", "tree4")
+	if run, ok := lookupAlg("barrier", alg).run.(barrierRun); ok {
+		return run(x)
 	}
+	return x.rtUnknown(alg)
 }
 
 // Bcast is MPI_Bcast.
@@ -85,22 +74,10 @@ func (r *Rank) Bcast(buf Buffer, count int, dt *Datatype, root int, c *Comm) err
 	} else if b, finish, err = x.rtRecvArea(buf, count, dt); err != nil {
 		return err
 	}
-	switch alg := x.pick("bcast", r.w.Cfg.Bcast, n, "binomial", "scatter_allgather"); alg {
-	case "flat":
-		err = x.rtBcastFlat(b, n, root)
-	case "binomial":
-		err = x.rtBcastBinomial(b, n, root)
-	case "pull":
-		err = x.rtBcastPull(b, n, root)
-	case "scatter_allgather":
-		err = x.rtBcastScatterAllgather(b, n, root)
-	case "optimal":
-		err = x.rtBcastOptimal(b, n, root)
-	case "pull_rma":
-		err = x.crayBcastPull(b, n, root)
-	case "mesh":
-		err = x.meshBcast(b, n, root)
-	default:
+	alg := x.pick("bcast", r.w.Cfg.Bcast, n, "binomial", "scatter_allgather")
+	if run, ok := lookupAlg("bcast", alg).run.(bcastRun); ok {
+		err = run(x, b, n, root)
+	} else {
 		err = x.rtUnknown(alg)
 	}
 	if e := finish(err == nil); err == nil {

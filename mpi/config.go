@@ -7,9 +7,6 @@ import (
 	"strings"
 )
 
-// Protocols lists the point-to-point protocols.
-var Protocols = []string{"scmp", "eager", "niu", "puma_long"}
-
 // Libraries lists the library profiles: "nocsim" runs the algorithms the
 // keys below select; "thesis" runs every mechanism of the thesis's library
 // as its chapter 4 describes it, and nothing better (thesis.go).
@@ -96,15 +93,8 @@ func (c Config) Validate(nodes, queueFlits int) error {
 	if c.Procs < 0 || c.Procs > nodes {
 		return &config.KeyError{Key: "procs", Value: fmt.Sprint(c.Procs), Allowed: fmt.Sprintf("0..%d (the tiles of the mesh)", nodes)}
 	}
-	found := false
-	for _, p := range Protocols {
-		found = found || p == c.Protocol
-	}
-	if !found {
-		return &config.KeyError{Key: "protocol", Value: fmt.Sprintf("%q", c.Protocol), Allowed: strings.Join(Protocols, ", ")}
-	}
-	if c.Protocol == "puma_long" && queueFlits-2-pumaHeader < 1 {
-		return &config.KeyError{Key: "protocol", Value: `"puma_long"`, Allowed: fmt.Sprintf("scmp, eager or niu on this machine: a puma_long put message needs an NIU queue of at least %d flits, it has %d", 3+pumaHeader, queueFlits)}
+	if _, err := c.protocolDef(queueFlits); err != nil {
+		return err
 	}
 	if err := c.checkLibrary(); err != nil {
 		return err

@@ -8,7 +8,6 @@
 // (Rank.Alloc), so what a receive holds is what the network carried.
 //
 // A run's communication can be recorded (World.Record, World.Trace) and
-// replayed (World.LaunchTrace); TraceToGoal and GoalToTrace convert such a
-// trace to and from a GOAL schedule (logp/goal, the one package outside
-// the simulator mpi imports: a plain data format), the LogGOPS tier's input.
+// replayed (World.LaunchTrace); the recorded schedule itself, its checks
+// and its conversion to and from a GOAL schedule are package mpi/trace.
 package mpi

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"nocsim/logp/goal"
+	"nocsim/mpi/trace"
 )
 
 // A recorded collective written as GOAL text and read back replays on the
@@ -25,7 +26,7 @@ func TestRecordedScheduleThroughGoalText(t *testing.T) {
 			t.Fatal(err)
 		}
 		rec := w.M.Eng.Now()
-		s, err := TraceToGoal(w.Trace())
+		s, err := trace.ToGoal(w.Trace())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -37,7 +38,7 @@ func TestRecordedScheduleThroughGoalText(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: the written schedule does not read back: %v", alg, err)
 		}
-		tr, err := GoalToTrace(back)
+		tr, err := trace.FromGoal(back)
 		if err != nil {
 			t.Fatal(err)
 		}

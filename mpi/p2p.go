@@ -169,7 +169,7 @@ func (r *Rank) newRequest(op op, send bool, buf Buffer, count int, dt *Datatype,
 	r.nextReq++
 	q := r.allocRequest()
 	q.r, q.id, q.op, q.send, q.buf, q.count, q.dt, q.peer, q.tag = r, r.nextReq, op, send, buf, count, dt, peer, tag
-	q.comm, q.bytes, q.proto, q.posted, q.rec = comm, count*dt.Size(), r.w.Cfg.Protocol, r.t.Now(), -1
+	q.comm, q.bytes, q.proto, q.posted, q.rec = comm, count*dt.Size(), r.w.proto.name(), r.t.Now(), -1
 	return q
 }
 
@@ -207,8 +207,7 @@ func (r *Rank) isend(op op, mode sendMode, buf Buffer, count int, dt *Datatype, 
 		q.local = true
 	case dt.Contiguous():
 		q.data, _ = buf.Slice(0, q.bytes)
-	case r.w.Cfg.VectorDMA && !r.w.eager(q) && r.w.Cfg.Protocol != "puma_long":
-		// (puma_long's processor builds its put messages from packed data.)
+	case r.w.Cfg.VectorDMA && r.w.proto.gathers(q):
 		if first, stride, ok := wordStride(dt, count); ok {
 			// The DMA engine gathers the vector itself: no packing.
 			q.data = Buffer{Addr: buf.Addr + uint32(first), Bytes: buf.Bytes}
@@ -242,7 +241,7 @@ func (r *Rank) isend(op op, mode sendMode, buf Buffer, count int, dt *Datatype, 
 	r.recPost(q)
 	r.w.traceSend(r.rank, q.id, start)
 	q.callStart = start
-	err := r.w.startSend(r, q)
+	err := r.w.proto.startSend(r, q)
 	if nonBlocking(op) {
 		r.leave(op, start, q.bytes, 0)
 	}

@@ -3,6 +3,7 @@ package mpi
 import (
 	"fmt"
 
+	"nocsim/config"
 	"nocsim/endpoint"
 )
 
@@ -52,6 +53,37 @@ type pumaIncoming struct {
 	src  int
 	sreq uint32
 	q    *Request
+}
+
+// pumaCheck refuses puma_long on a machine whose NIU queue cannot hold a
+// put message with one data word.
+func pumaCheck(queueFlits int) error {
+	if queueFlits-2-pumaHeader < 1 {
+		return &config.KeyError{Key: "protocol", Value: `"puma_long"`, Allowed: fmt.Sprintf("scmp, eager or niu on this machine: a puma_long put message needs an NIU queue of at least %d flits, it has %d", 3+pumaHeader, queueFlits)}
+	}
+	return nil
+}
+
+// pumaProtocol sends header and data at once; buffered sends use the
+// scmp rendezvous it embeds.
+type pumaProtocol struct{ scmpProtocol }
+
+func (pumaProtocol) name() string { return "puma_long" }
+
+// gathers: the processor builds put messages from packed data.
+func (pumaProtocol) gathers(q *Request) bool { return false }
+
+// register adds the put message's handler, only in puma_long worlds:
+// every other job's handlers keep their ids.
+func (p pumaProtocol) register() {
+	p.w.h.pumaPut = p.w.M.Register("_MPI_Puma_put", p.w.threadPumaPut)
+}
+
+func (p pumaProtocol) startSend(r *Rank, q *Request) error {
+	if q.mode == modeBuffered {
+		return p.scmpProtocol.startSend(r, q)
+	}
+	return p.w.pumaSend(r, q)
 }
 
 // pumaChunkWords is the data words one put message carries.

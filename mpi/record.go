@@ -1,65 +1,13 @@
 package mpi
 
-import "nocsim/des"
-
-// TraceKind is what a recorded operation does.
-type TraceKind uint8
-
-// The three operations of a recorded schedule, as in GOAL.
-const (
-	TraceSend TraceKind = iota
-	TraceRecv
-	TraceCalc
+import (
+	"nocsim/des"
+	"nocsim/mpi/trace"
 )
-
-// TraceOp is one recorded operation of a rank. Requires lists earlier
-// operations of the same rank (indices) that must complete before it
-// starts, which is how the program ordered them.
-type TraceOp struct {
-	Kind     TraceKind
-	Peer     int32 // send: destination world rank; receive: source world rank, or -1 for any
-	Tag      int64 // -1 for any (receive); see Trace for how contexts map to tags
-	Bytes    int64 // send: bytes sent; receive: bytes received (the capacity if it never completed)
-	Cycles   int64 // calc: processor cycles
-	Requires []int32
-	// IRequires lists operations that must have started (GOAL's
-	// irequires); recordings never need it, schedules from elsewhere may.
-	IRequires []int32
-}
-
-// Trace is the communication a recorded run performed: per world rank, its
-// sends, receives and computation, with the dependencies the program
-// created. It is the content of a GOAL schedule; scenarios writes it as one.
-//
-// What is recorded, and why:
-//   - every message the rank posted at the point-to-point level, including
-//     those a collective made (a collective is its messages);
-//   - computation is the simulated time the rank spent outside
-//     point-to-point calls: its own computing, a collective's reduction and
-//     copy charges, and library work that is not a message of its own
-//     (context-id requests, which travel as THREAD messages);
-//   - call overheads: a replay (World.LaunchTrace) posts each send and
-//     receive with MPI_Isend and MPI_Irecv, charged as the program's own
-//     posts were, and waits without charge, so the charge of a completion
-//     call the program made (MPI_Wait, Waitall, Waitany) is recorded as
-//     computation, and MPI_Test and Testall count as computation until they
-//     succeed;
-//   - order: an operation requires the rank's latest computation or
-//     completion; each completion (Wait, Waitall, a successful Test, the end
-//     of a blocking call) is a zero-cycle computation requiring the
-//     operations it completed, so later operations follow them.
-//
-// Tags are made unique per communicator context: context<<31 | tag (MPI
-// tags are below 2^31), so that messages of different communicators (or a
-// collective's own) never match in a replay; a wildcard tag records as -1
-// and so matches across contexts there.
-type Trace struct {
-	Ranks [][]TraceOp
-}
 
 // recorder is a rank's recording state.
 type recorder struct {
-	ops    []TraceOp
+	ops    []trace.Op
 	cursor int32    // latest computation or completion, -1 before any
 	last   des.Time // end of the latest point-to-point call
 	depth  int      // nesting of point-to-point calls (Sendrecv posts two)
@@ -74,18 +22,18 @@ func (w *World) Record() {
 }
 
 // Trace is the recorded communication (nil unless Record was called).
-func (w *World) Trace() *Trace {
+func (w *World) Trace() *trace.Trace {
 	if len(w.Ranks) == 0 || w.Ranks[0].rec == nil {
 		return nil
 	}
-	t := &Trace{Ranks: make([][]TraceOp, len(w.Ranks))}
+	t := &trace.Trace{Ranks: make([][]trace.Op, len(w.Ranks))}
 	for i, r := range w.Ranks {
 		t.Ranks[i] = r.rec.ops
 	}
 	return t
 }
 
-func (rc *recorder) add(op TraceOp) int32 {
+func (rc *recorder) add(op trace.Op) int32 {
 	if rc.cursor >= 0 {
 		op.Requires = append(op.Requires, rc.cursor)
 	}
@@ -102,7 +50,7 @@ func (r *Rank) recBegin() {
 	}
 	if rc.depth == 0 {
 		if gap := r.t.Now() - rc.last; gap > 0 {
-			rc.cursor = rc.add(TraceOp{Kind: TraceCalc, Cycles: gap})
+			rc.cursor = rc.add(trace.Op{Kind: trace.Calc, Cycles: gap})
 		}
 	}
 	rc.depth++
@@ -125,9 +73,9 @@ func (r *Rank) recPost(q *Request) {
 	if rc == nil {
 		return
 	}
-	op := TraceOp{Kind: TraceRecv, Peer: int32(q.peer), Tag: int64(q.tag), Bytes: int64(q.bytes)}
+	op := trace.Op{Kind: trace.Recv, Peer: int32(q.peer), Tag: int64(q.tag), Bytes: int64(q.bytes)}
 	if q.send {
-		op.Kind = TraceSend
+		op.Kind = trace.Send
 	} else if q.peer == AnySource {
 		op.Peer = -1
 	}
@@ -143,7 +91,7 @@ func (r *Rank) recJoin(qs ...*Request) {
 	if rc == nil {
 		return
 	}
-	join := TraceOp{Kind: TraceCalc}
+	join := trace.Op{Kind: trace.Calc}
 	for _, q := range qs {
 		if q == nil || q.rec < 0 || q.joined {
 			continue

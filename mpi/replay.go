@@ -4,6 +4,8 @@ import (
 	"container/heap"
 	"fmt"
 	"slices"
+
+	"nocsim/mpi/trace"
 )
 
 // LaunchTrace starts, on every rank, the execution of its operations in t
@@ -18,7 +20,7 @@ import (
 //
 // Tags are renumbered densely (in increasing order of the schedule's
 // tags), so recorded tags above MPI_TAG_UB replay unchanged in meaning.
-func (w *World) LaunchTrace(t *Trace) error {
+func (w *World) LaunchTrace(t *trace.Trace) error {
 	if err := t.Check(len(w.Ranks)); err != nil {
 		return err
 	}
@@ -29,57 +31,6 @@ func (w *World) LaunchTrace(t *Trace) error {
 		}
 	})
 	return nil
-}
-
-// Check verifies that the trace fits procs ranks and that its dependencies
-// point at operations of the same rank.
-func (t *Trace) Check(procs int) error {
-	if len(t.Ranks) != procs {
-		return fmt.Errorf("schedule has %d ranks, the run has %d", len(t.Ranks), procs)
-	}
-	for r, ops := range t.Ranks {
-		for i, op := range ops {
-			switch {
-			case op.Kind > TraceCalc:
-				return fmt.Errorf("rank %d op %d: unknown kind %d", r, i, op.Kind)
-			case op.Kind == TraceSend && (op.Peer < 0 || int(op.Peer) >= procs):
-				return fmt.Errorf("rank %d op %d: send to rank %d: allowed 0..%d", r, i, op.Peer, procs-1)
-			case op.Kind == TraceRecv && (op.Peer < -1 || int(op.Peer) >= procs):
-				return fmt.Errorf("rank %d op %d: receive from rank %d: allowed -1 (any) or 0..%d", r, i, op.Peer, procs-1)
-			case op.Kind != TraceCalc && (op.Bytes < 0 || op.Bytes > 1<<31-1):
-				return fmt.Errorf("rank %d op %d: %d bytes: allowed 0..%d", r, i, op.Bytes, 1<<31-1)
-			case op.Kind == TraceCalc && op.Cycles < 0:
-				return fmt.Errorf("rank %d op %d: calc %d cycles: allowed >= 0", r, i, op.Cycles)
-			}
-			for _, d := range slices.Concat(op.Requires, op.IRequires) {
-				if d < 0 || int(d) >= len(ops) || int(d) == i {
-					return fmt.Errorf("rank %d op %d: depends on op %d: allowed another op of the rank (0..%d)", r, i, d, len(ops)-1)
-				}
-			}
-		}
-	}
-	return nil
-}
-
-// DenseTags numbers the trace's distinct tags 0, 1, ... in increasing
-// order (wildcards stay -1 and are left out), for formats and calls whose
-// tags are narrower than a recorded context-qualified tag.
-func (t *Trace) DenseTags() map[int64]int {
-	var all []int64
-	for _, ops := range t.Ranks {
-		for _, op := range ops {
-			if op.Kind != TraceCalc && op.Tag >= 0 {
-				all = append(all, op.Tag)
-			}
-		}
-	}
-	slices.Sort(all)
-	all = slices.Compact(all)
-	m := make(map[int64]int, len(all))
-	for i, v := range all {
-		m[v] = i
-	}
-	return m
 }
 
 // readyHeap holds operation indices ready to start, lowest first.
@@ -98,7 +49,7 @@ func (h *readyHeap) Pop() any {
 
 // traceRun is one rank's execution state.
 type traceRun struct {
-	ops      []TraceOp
+	ops      []trace.Op
 	waitDone []int32   // per op: completions it still needs
 	waitInit []int32   // per op: starts it still needs
 	after    [][]int32 // per op: ops that require its completion
@@ -107,7 +58,7 @@ type traceRun struct {
 	done     int
 }
 
-func newTraceRun(ops []TraceOp) *traceRun {
+func newTraceRun(ops []trace.Op) *traceRun {
 	x := &traceRun{ops: ops, waitDone: make([]int32, len(ops)), waitInit: make([]int32, len(ops)),
 		after: make([][]int32, len(ops)), iafter: make([][]int32, len(ops))}
 	for i, op := range ops {
@@ -138,14 +89,14 @@ func (x *traceRun) release(list []int32, counts []int32) {
 func (x *traceRun) started(i int32)   { x.release(x.iafter[i], x.waitInit) }
 func (x *traceRun) completed(i int32) { x.done++; x.release(x.after[i], x.waitDone) }
 
-func (r *Rank) runTrace(ops []TraceOp, tags map[int64]int) error {
+func (r *Rank) runTrace(ops []trace.Op, tags map[int64]int) error {
 	x := newTraceRun(ops)
 	var sbytes, rbytes int64
 	for _, op := range ops {
 		switch op.Kind {
-		case TraceSend:
+		case trace.Send:
 			sbytes = max(sbytes, op.Bytes)
-		case TraceRecv:
+		case trace.Recv:
 			rbytes = max(rbytes, op.Bytes)
 		}
 	}
@@ -165,7 +116,7 @@ func (r *Rank) runTrace(ops []TraceOp, tags map[int64]int) error {
 		for x.ready.Len() > 0 {
 			i := heap.Pop(&x.ready).(int32)
 			op := &ops[i]
-			if op.Kind == TraceCalc {
+			if op.Kind == trace.Calc {
 				state[i] = 2
 				x.started(i)
 				r.Compute(op.Cycles)
@@ -177,7 +128,7 @@ func (r *Rank) runTrace(ops []TraceOp, tags map[int64]int) error {
 				tag = tags[op.Tag]
 			}
 			var q *Request
-			if op.Kind == TraceSend {
+			if op.Kind == trace.Send {
 				q, err = r.Isend(sbuf, int(op.Bytes), Byte, int(op.Peer), tag, c)
 			} else {
 				src := int(op.Peer)

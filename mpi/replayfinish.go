@@ -4,12 +4,13 @@ import (
 	"fmt"
 
 	"nocsim/des"
+	"nocsim/mpi/trace"
 )
 
 // LaunchTraceFinish is LaunchTrace that also reports when each rank ends
 // its schedule: after Run, finish[r] is the cycle rank r's last operation
 // completed (its program's end), for comparing ranks with a model.
-func (w *World) LaunchTraceFinish(t *Trace) (finish []des.Time, err error) {
+func (w *World) LaunchTraceFinish(t *trace.Trace) (finish []des.Time, err error) {
 	if err := t.Check(len(w.Ranks)); err != nil {
 		return nil, err
 	}

@@ -90,8 +90,8 @@ func (q *Request) arrived() bool {
 	switch {
 	case q.done:
 		return true
-	case q.send && q.proto == "puma_long":
-		return q.pumaArrived()
+	case q.send && q.flag.Bytes != nil:
+		return q.pumaArrived() // only puma_long sends have a flag
 	case q.send:
 		return q.local || q.xfer != nil && q.xfer.Sent
 	default:

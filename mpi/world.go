@@ -16,11 +16,12 @@ type World struct {
 	Ranks []*Rank
 
 	h         handlers
-	nextCtx   uint32 // context ids handed out by the highest-numbered tile
+	proto     protocol // Cfg.Protocol's (protocol.go)
+	nextCtx   uint32   // context ids handed out by the highest-numbered tile
 	err       error
 	trace     *tracer
 	collArgs  map[collKey]collCall // collective calls some ranks have made, for the mismatch check
-	optTrees  map[int]*optTree     // optimal bcast trees by communicator size (coll_optimal.go)
+	optTrees  map[int]*optTree     // optimal bcast trees by communicator size (coll_bcast_optimal.go)
 	meshGrids map[*Group]*meshGrid // communicators' ranks by mesh row (coll_mesh.go)
 	logMsgs   bool                 // ranks keep their Messages
 	rma       rmaState             // one-sided communication's windows and handlers (win.go)
@@ -53,6 +54,8 @@ func NewWorld(m *endpoint.Machine, cfg Config) (*World, error) {
 		cfg.Procs = len(m.Nodes)
 	}
 	w := &World{M: m, Cfg: cfg, nextCtx: firstFreeContext, collArgs: map[collKey]collCall{}}
+	def, _ := cfg.protocolDef(m.Spec.QueueFlits) // Validate accepted it
+	w.proto = def.build(w)
 	if cfg.trace != nil {
 		w.EnableTrace()
 	}
@@ -78,10 +81,7 @@ func NewWorld(m *endpoint.Machine, cfg Config) (*World, error) {
 		r.world = &Comm{r: r, ctx: worldContext, group: worldGroup, rank: i, name: "MPI_COMM_WORLD"}
 		w.Ranks = append(w.Ranks, r)
 	}
-	if cfg.Protocol == "puma_long" {
-		// Only then: every other job's handlers keep their ids.
-		w.h.pumaPut = m.Register("_MPI_Puma_put", w.threadPumaPut)
-	}
+	w.proto.register()
 	if cfg.usesCray() {
 		// Only then, and last: every other handler keeps its id, and
 		// other jobs' memory is as it was.

@@ -10,6 +10,7 @@ import (
 	"nocsim/des"
 	"nocsim/logp"
 	"nocsim/mpi"
+	"nocsim/mpi/trace"
 )
 
 // CollRow is one (operation, algorithm, P, size) run of a collective.
@@ -139,10 +140,10 @@ func (s *CollSweep) Run(sc *Scenario, opt RunOptions) ([]CollRow, error) {
 	errs := make([]error, len(jobs))
 	forEach(len(jobs), opt, func(i int) error {
 		j := jobs[i]
-		var rec func(*mpi.Trace)
+		var rec func(*trace.Trace)
 		if opt.Record != nil {
 			point := collPoint(j.alg, j.procs, j.sz)
-			rec = func(t *mpi.Trace) { opt.Record(point, t) }
+			rec = func(t *trace.Trace) { opt.Record(point, t) }
 		}
 		run := sc
 		if opt.Trace != nil {
@@ -161,7 +162,7 @@ func (s *CollSweep) Run(sc *Scenario, opt RunOptions) ([]CollRow, error) {
 	return rows, nil
 }
 
-func (s *CollSweep) runOne(sc0 *Scenario, alg string, procs, size int, record func(*mpi.Trace)) (CollRow, error) {
+func (s *CollSweep) runOne(sc0 *Scenario, alg string, procs, size int, record func(*trace.Trace)) (CollRow, error) {
 	sc := *sc0
 	sc.MPI.Procs = procs
 	sc.MPI.SetAlgorithm(registryOp(s.Op), baseAlg(alg))

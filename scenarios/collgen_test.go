@@ -8,6 +8,7 @@ import (
 	"nocsim/logp/collgen"
 	"nocsim/logp/goal"
 	"nocsim/mpi"
+	"nocsim/mpi/trace"
 )
 
 // collgenSetup is the 4x4 machine the recordings run on, call_cycles a
@@ -105,7 +106,7 @@ func TestGeneratorKnowsEveryAlgorithm(t *testing.T) {
 	}
 }
 
-func recordColl(t *testing.T, sc0 Scenario, op, alg string, P, n, root int) *mpi.Trace {
+func recordColl(t *testing.T, sc0 Scenario, op, alg string, P, n, root int) *trace.Trace {
 	t.Helper()
 	sc := sc0
 	sc.MPI.Procs = P
@@ -171,7 +172,7 @@ func messages(n int, kind func(i int) (k goal.Kind, peer, bytes int64, calc uint
 	return ms, closure, calc
 }
 
-func compareSchedules(t *testing.T, name string, tr *mpi.Trace, s *goal.Schedule, pull bool, root int) {
+func compareSchedules(t *testing.T, name string, tr *trace.Trace, s *goal.Schedule, pull bool, root int) {
 	t.Helper()
 	if len(tr.Ranks) != len(s.Ranks) {
 		t.Fatalf("%s: %d recorded ranks, %d generated", name, len(tr.Ranks), len(s.Ranks))
@@ -182,10 +183,10 @@ func compareSchedules(t *testing.T, name string, tr *mpi.Trace, s *goal.Schedule
 		rm, rc, rcalc := messages(len(rec), func(i int) (goal.Kind, int64, int64, uint64) {
 			op := rec[i]
 			switch op.Kind {
-			case mpi.TraceSend:
+			case trace.Send:
 				tags[op.Tag] = true
 				return goal.Send, int64(op.Peer), op.Bytes, 0
-			case mpi.TraceRecv:
+			case trace.Recv:
 				tags[op.Tag] = true
 				return goal.Recv, int64(op.Peer), op.Bytes, 0
 			}

@@ -12,6 +12,7 @@ import (
 	"nocsim/logp/goal"
 	"nocsim/logp/loggops"
 	"nocsim/mpi"
+	"nocsim/mpi/trace"
 )
 
 // GoalResult is a GOAL schedule's run on one tier: each rank's finish time
@@ -83,7 +84,7 @@ func (sc *Scenario) CheckGoalFlit(s *goal.Schedule, src Source) error {
 		return explain(&config.KeyError{Key: "mesh", Value: sc.Network.Mesh,
 			Allowed: fmt.Sprintf("a mesh of at least %d tiles (the schedule's num_ranks = %d; rank r runs on tile r)", max(n, 1), n)}, src)
 	}
-	if _, err := mpi.GoalToTrace(s); err != nil {
+	if _, err := trace.FromGoal(s); err != nil {
 		return err
 	}
 	// The replay holds one send and one receive buffer of the rank's
@@ -118,8 +119,8 @@ func (sc *Scenario) CheckGoalFlit(s *goal.Schedule, src Source) error {
 // met, every calc that many cycles of computation. record, when set, gets
 // the run's own recording. A schedule that cannot finish ends with the MPI
 // layer's deadlock report.
-func (sc0 *Scenario) RunGoalFlit(s *goal.Schedule, record func(*mpi.Trace)) (*GoalResult, error) {
-	tr, err := mpi.GoalToTrace(s)
+func (sc0 *Scenario) RunGoalFlit(s *goal.Schedule, record func(*trace.Trace)) (*GoalResult, error) {
+	tr, err := trace.FromGoal(s)
 	if err != nil {
 		return nil, err
 	}
@@ -160,7 +161,7 @@ func startRecording(w *mpi.World, record func(*mpi.World)) (done func()) {
 }
 
 // traceTo adapts a hook that wants only the recorded schedule.
-func traceTo(record func(*mpi.Trace)) func(*mpi.World) {
+func traceTo(record func(*trace.Trace)) func(*mpi.World) {
 	if record == nil {
 		return nil
 	}
@@ -181,9 +182,9 @@ type GoalRecording struct {
 func NewGoalRecording() *GoalRecording { return &GoalRecording{texts: map[string][]byte{}} }
 
 // Record converts one point's trace to GOAL text and keeps it.
-func (g *GoalRecording) Record(point string, t *mpi.Trace) {
+func (g *GoalRecording) Record(point string, t *trace.Trace) {
 	var b bytes.Buffer
-	s, err := mpi.TraceToGoal(t)
+	s, err := trace.ToGoal(t)
 	if err == nil {
 		err = goal.Write(&b, s)
 	}

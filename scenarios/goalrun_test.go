@@ -10,14 +10,15 @@ import (
 
 	"nocsim/logp/goal"
 	"nocsim/mpi"
+	"nocsim/mpi/trace"
 	"nocsim/scenarios/apps"
 )
 
 // replayGoal writes the trace as GOAL text, reads it back and runs it on
 // the scenario's chip.
-func replayGoal(t *testing.T, sc *Scenario, tr *mpi.Trace) *GoalResult {
+func replayGoal(t *testing.T, sc *Scenario, tr *trace.Trace) *GoalResult {
 	t.Helper()
-	s, err := mpi.TraceToGoal(tr)
+	s, err := trace.ToGoal(tr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +63,7 @@ func TestRecordedApplicationsReplay(t *testing.T) {
 			return apps.RunQR(&sc, apps.QRConfig{Procs: 4, N: 24, Seed: 1, Grid: "2d", Record: rec})
 		}},
 	} {
-		var tr *mpi.Trace
+		var tr *trace.Trace
 		res, err := c.run(func(w *mpi.World) { tr = w.Trace() })
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)

@@ -14,6 +14,7 @@ import (
 	"nocsim/endpoint/traffic"
 	"nocsim/mesh"
 	"nocsim/mpi"
+	"nocsim/mpi/trace"
 )
 
 // sectionOf maps a key to its section, for error messages.
@@ -132,7 +133,7 @@ type RunOptions struct {
 	// Record, when set, makes every flit-level MPI run record its
 	// communication and hands the trace over with the point's name once
 	// the point has run; it may be called from parallel workers.
-	Record func(point string, t *mpi.Trace)
+	Record func(point string, t *trace.Trace)
 	// Speed, when set, makes Scenario.Run measure its speed from the
 	// meter's start and write it into meta.json and Summary.Speed.
 	Speed *SpeedMeter

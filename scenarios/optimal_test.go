@@ -7,6 +7,7 @@ import (
 
 	"nocsim/logp"
 	"nocsim/mpi"
+	"nocsim/mpi/trace"
 )
 
 // The optimal bcast on the chip sends exactly the tree logp.OptimalBroadcast
@@ -68,9 +69,9 @@ func TestOptimalBcastIsKarpsTree(t *testing.T) {
 					}
 					for _, op := range tr.Ranks[me] {
 						switch op.Kind {
-						case mpi.TraceSend:
+						case trace.Send:
 							gotSend = append(gotSend, op.Peer)
-						case mpi.TraceRecv:
+						case trace.Recv:
 							gotRecv = append(gotRecv, op.Peer)
 						}
 					}
@@ -103,8 +104,8 @@ func TestCollParamsSetOptimalKeys(t *testing.T) {
 	sw := &CollSweep{Op: "bcast", Algs: []string{"optimal"}, Procs: []int{16}, Sizes: []int{8, 1024}, Params: &p}
 	var trees [][]int
 	for _, n := range sw.Sizes {
-		var tr *mpi.Trace
-		row, err := sw.runOne(&sc, "optimal", 16, n, func(x *mpi.Trace) { tr = x })
+		var tr *trace.Trace
+		row, err := sw.runOne(&sc, "optimal", 16, n, func(x *trace.Trace) { tr = x })
 		if err != nil || !row.Correct {
 			t.Fatalf("%d bytes: %v %s", n, err, row.Error)
 		}
@@ -114,7 +115,7 @@ func TestCollParamsSetOptimalKeys(t *testing.T) {
 		for r := 1; r < 16; r++ {
 			var from []int32
 			for _, op := range tr.Ranks[r] {
-				if op.Kind == mpi.TraceRecv {
+				if op.Kind == trace.Recv {
 					from = append(from, op.Peer)
 				}
 			}

@@ -32,19 +32,10 @@ func ProtocolThreshold(protocol string) uint64 {
 	return sc.RendezvousThreshold()
 }
 
-// RendezvousThreshold is the tier's S for the scenario's protocol: the
-// largest message completed at the sender without the receiver. Under
-// scmp and niu every message goes through the rendezvous (RTS, CTS, then
-// the data), so S is 0; under eager it is [mpi] eager_bytes. Under
-// puma_long no send completes before the receiver acknowledges or pulls
-// it, so S is 0 too: the tier charges the rendezvous, exact for the pull
-// path and pessimistic for puts into posted receives, which the LogGOPS
-// model has no segment for (docs/mpi.md).
+// RendezvousThreshold is the tier's S for the scenario's protocol
+// (mpi.Config.RendezvousThreshold).
 func (sc *Scenario) RendezvousThreshold() uint64 {
-	if sc.MPI.Protocol == "eager" {
-		return uint64(sc.MPI.EagerBytes)
-	}
-	return 0
+	return uint64(sc.MPI.RendezvousThreshold())
 }
 
 // Placement is the tile of each of the scenario's ranks: rank r runs on

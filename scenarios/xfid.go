@@ -7,12 +7,13 @@ import (
 	"nocsim/logp"
 	"nocsim/logp/loggops"
 	"nocsim/mpi"
+	"nocsim/mpi/trace"
 )
 
 // Recorded is a flit-level run as the LogGOPS tier sees it, with what the
 // flit level had that the tier's model lacks. Times in cycles.
 type Recorded struct {
-	Trace  *mpi.Trace
+	Trace  *trace.Trace
 	Finish []float64 // per rank: when its program ended (cycles)
 	Cycles float64   // the largest Finish (cycles)
 	// What the model lacks: router stalls (flit-cycles a flit waited for
@@ -42,12 +43,12 @@ func record(w *mpi.World, finish []float64, S uint64) *Recorded {
 		var calc int64
 		for _, op := range ops {
 			switch op.Kind {
-			case mpi.TraceSend:
+			case trace.Send:
 				rc.Messages++
 				if uint64(op.Bytes) > S {
 					rc.Rendezvous++
 				}
-			case mpi.TraceCalc:
+			case trace.Calc:
 				calc += op.Cycles
 			}
 		}
@@ -68,8 +69,8 @@ type Predicted struct {
 
 // PredictTrace runs a recorded trace on the LogGOPS tier with the fitted
 // parameters p mapped to the scenario's mesh, placement and protocol.
-func (sc *Scenario) PredictTrace(t *mpi.Trace, p logp.Params) (*loggops.Result, error) {
-	s, err := mpi.TraceToGoal(t)
+func (sc *Scenario) PredictTrace(t *trace.Trace, p logp.Params) (*loggops.Result, error) {
+	s, err := trace.ToGoal(t)
 	if err != nil {
 		return nil, err
 	}

@@ -9,7 +9,7 @@ import (
 	"nocsim/logp"
 	"nocsim/logp/goal"
 	"nocsim/logp/loggops"
-	"nocsim/mpi"
+	"nocsim/mpi/trace"
 	"nocsim/plots"
 )
 
@@ -58,7 +58,7 @@ func (sc *Scenario) CompareSchedule(s *goal.Schedule, p logp.Params) (*ScheduleC
 	if err != nil {
 		return nil, fmt.Errorf("LogGOPS tier: %w", err)
 	}
-	tr, err := mpi.GoalToTrace(s)
+	tr, err := trace.FromGoal(s)
 	if err != nil {
 		return nil, err
 	}

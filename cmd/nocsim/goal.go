@@ -17,7 +17,7 @@ import (
 	"nocsim/des"
 	"nocsim/logp/goal"
 	"nocsim/logp/loggops"
-	"nocsim/mpi"
+	"nocsim/mpi/trace"
 	"nocsim/scenarios"
 )
 
@@ -188,10 +188,10 @@ func runGoalRun(c *cli.Context) error {
 	var res *scenarios.GoalResult
 	if flit {
 		var rec *scenarios.GoalRecording
-		var record func(*mpi.Trace)
+		var record func(*trace.Trace)
 		if c.String("goal-out") != "" {
 			rec = scenarios.NewGoalRecording()
-			record = func(t *mpi.Trace) { rec.Record("replay", t) }
+			record = func(t *trace.Trace) { rec.Record("replay", t) }
 		}
 		if res, err = sc.RunGoalFlit(s, record); err != nil {
 			return runErr(err)

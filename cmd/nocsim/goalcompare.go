@@ -8,7 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"nocsim/logp/goal"
-	"nocsim/mpi"
+	"nocsim/mpi/trace"
 	"nocsim/plots"
 	"nocsim/scenarios"
 )
@@ -61,7 +61,7 @@ func runGoalCompare(c *cli.Context) error {
 	if len(s.Ranks) > m.Nodes() {
 		return usageErr("%s: %d ranks, --mesh %s has %d tiles: allowed at most one rank per tile", path, len(s.Ranks), sc.Network.Mesh, m.Nodes())
 	}
-	if _, err := mpi.GoalToTrace(s); err != nil {
+	if _, err := trace.FromGoal(s); err != nil {
 		return usageErr("%s: %v (the flit level cannot run it)", path, err)
 	}
 	sc.MPI.Procs = len(s.Ranks)

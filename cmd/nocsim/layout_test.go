@@ -17,9 +17,9 @@ import (
 // entry (endpoint/traffic) is a package of its own, so that endpoint may
 // not import it and only the packages that list it may. Examples are
 // programs, like cmd, and may import any. logp/goal has an entry so that
-// mpi may import it alone of logp: GOAL schedules are a plain data format
-// that imports nothing of nocsim, and mpi converts its recorded traces to
-// and from them.
+// mpi/trace may import it alone of logp: GOAL schedules are a plain data
+// format that imports nothing of nocsim, and mpi/trace converts recorded
+// traces to and from them; mpi imports mpi/trace, never the reverse.
 var importRules = map[string][]string{
 	"config":           {},
 	"des":              {},
@@ -30,10 +30,11 @@ var importRules = map[string][]string{
 	"router":           {"config", "des", "mesh"},
 	"endpoint":         {"config", "des", "mesh", "router"},
 	"endpoint/traffic": {"config", "des", "mesh", "router", "endpoint"},
-	"mpi":              {"config", "des", "mesh", "router", "endpoint", "logp/goal"},
+	"mpi/trace":        {"logp/goal"},
+	"mpi":              {"config", "des", "mesh", "router", "endpoint", "mpi/trace"},
 	"calibrate":        {"config", "des", "mesh", "router", "endpoint", "mpi", "logp", "logp/goal"},
 	"scenarios/apps":   {"config", "des", "mesh", "router", "endpoint", "mpi"},
-	"scenarios":        {"config", "des", "mesh", "router", "endpoint", "endpoint/traffic", "mpi", "logp", "logp/goal", "calibrate", "plots", "scenarios/apps"},
+	"scenarios":        {"config", "des", "mesh", "router", "endpoint", "endpoint/traffic", "mpi", "mpi/trace", "logp", "logp/goal", "calibrate", "plots", "scenarios/apps"},
 }
 
 // ruleOf is the entry of importRules a package (a path below nocsim/)
@@ -68,7 +69,10 @@ func TestImportRules(t *testing.T) {
 		{"mpi", "endpoint/traffic", false},
 		{"scenarios", "endpoint/traffic", true},
 		{"logp", "logp/goal", true},
-		{"mpi", "logp/goal", true},
+		{"mpi/trace", "logp/goal", true},
+		{"mpi", "mpi/trace", true},
+		{"mpi/trace", "mpi", false},
+		{"mpi", "logp/goal", false},
 		{"mpi", "logp", false},
 		{"logp/loggops", "logp/goal", true},
 		{"logp/goal", "router", false},

@@ -1,6 +1,6 @@
 package collgen
 
-// reduceRing is mpi's reduceRing (coll_ring.go), Puma's bucket reduce: the
+// reduceRing is mpi's reduceRing (coll_reduce_ring.go), Puma's bucket reduce: the
 // ring reduce-scatter, then the blocks passed round the ring to the root,
 // the rank pos places after the root's successor sending pos+1 blocks.
 func (g *gen) reduceRing(count int64, root int) func(me int) {

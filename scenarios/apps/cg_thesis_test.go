@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"nocsim/mpi"
+	"nocsim/mpi/trace"
 )
 
 // cgIters reads the iteration count from a CG result's detail.
@@ -65,7 +66,7 @@ func TestCGThesisMessageCounts(t *testing.T) {
 	}{{4, "bcast"}, {5, "bcast"}, {4, "alltoall"}} {
 		m := newChip("3x3")
 		m.mpi.Bcast, m.mpi.Reduce = "flat", "flat"
-		var tr *mpi.Trace
+		var tr *trace.Trace
 		cfg := CGConfig{Procs: c.P, N: 300, Nonzeros: 1500, Tol: 1e-8, MaxIter: 1000, Seed: 2, Variant: "thesis",
 			Distribute: c.distribute, Record: func(w *mpi.World) { tr = w.Trace() }}
 		res, err := RunCG(m, cfg)
@@ -76,7 +77,7 @@ func TestCGThesisMessageCounts(t *testing.T) {
 		scalar, rows := 0, 0
 		for _, ops := range tr.Ranks {
 			for _, op := range ops {
-				if op.Kind != mpi.TraceSend {
+				if op.Kind != trace.Send {
 					continue
 				}
 				if op.Bytes == 8 {

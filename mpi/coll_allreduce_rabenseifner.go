@@ -17,14 +17,14 @@ package mpi
 // recursive_doubling.
 
 func init() {
-	register(Algorithm{Op: "allreduce", Name: "reduce_scatter_allgather",
+	register(algEntry{Algorithm: Algorithm{Op: "allreduce", Name: "reduce_scatter_allgather",
 		Source:   "Rabenseifner 2004; Thakur, Rabenseifner & Gropp 2005 (MPICH): recursive-halving reduce-scatter + recursive-doubling allgather",
-		Messages: "2p log2 p + 2(P-p), p = 2^floor(log2 P)"})
+		Messages: "2p log2 p + 2(P-p), p = 2^floor(log2 P)"}, run: allreduceRun((*redColl).allreduceRSAG), reorders: true})
 }
 
 // allreduceRSAG runs Rabenseifner's allreduce of count elements from in
 // into out (which may be in).
-func (rd *redColl) allreduceRSAG(in, out Buffer, count int) error {
+func (rd *redColl) allreduceRSAG(in, out Buffer, count int, _ bool) error {
 	me, es := rd.c.Rank(), rd.es
 	n := count * es
 	f := newRedFold(rd.c.Size())

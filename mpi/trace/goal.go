@@ -1,4 +1,4 @@
-package mpi
+package trace
 
 import (
 	"fmt"
@@ -12,12 +12,12 @@ import (
 // so that a run recorded here can be written as GOAL text or predicted on
 // the tier, and any GOAL schedule can run on the chip.
 
-// TraceToGoal writes a recorded run's communication as a GOAL schedule:
+// ToGoal writes a recorded run's communication as a GOAL schedule:
 // one rank per MPI rank, its sends, receives and computation (cycles) with
 // the recorded dependencies. Recorded tags carry the communicator context
 // and do not fit GOAL's 32 bits, so they are numbered densely in increasing
 // order, which keeps which messages may match which.
-func TraceToGoal(t *Trace) (*goal.Schedule, error) {
+func ToGoal(t *Trace) (*goal.Schedule, error) {
 	n := 0
 	for _, ops := range t.Ranks {
 		n += len(ops)
@@ -31,11 +31,11 @@ func TraceToGoal(t *Trace) (*goal.Schedule, error) {
 				tag = tags[op.Tag]
 			}
 			switch op.Kind {
-			case TraceSend:
+			case Send:
 				b.AddSend(r, int(op.Peer), uint64(op.Bytes), tag)
-			case TraceRecv:
+			case Recv:
 				b.AddRecv(r, int(op.Peer), uint64(op.Bytes), tag)
-			case TraceCalc:
+			case Calc:
 				b.AddCalc(r, uint64(op.Cycles))
 			default:
 				return nil, fmt.Errorf("rank %d: recorded operation of unknown kind %d", r, op.Kind)
@@ -53,24 +53,24 @@ func TraceToGoal(t *Trace) (*goal.Schedule, error) {
 	return b.Schedule()
 }
 
-// GoalToTrace turns a GOAL schedule into operations the flit-level MPI
-// layer can execute (World.LaunchTrace). A tile has one processor and
+// FromGoal turns a GOAL schedule into operations the flit-level MPI
+// layer can execute (mpi.World.LaunchTrace). A tile has one processor and
 // one NIU, so the cpu and nic indices a schedule may name all map to them.
-func GoalToTrace(s *goal.Schedule) (*Trace, error) {
-	t := &Trace{Ranks: make([][]TraceOp, len(s.Ranks))}
+func FromGoal(s *goal.Schedule) (*Trace, error) {
+	t := &Trace{Ranks: make([][]Op, len(s.Ranks))}
 	for r := range s.Ranks {
 		ops := s.Ranks[r].Ops
-		out := make([]TraceOp, len(ops))
+		out := make([]Op, len(ops))
 		for i := range ops {
 			op := &ops[i]
-			o := TraceOp{Peer: op.Peer, Tag: int64(op.Tag)}
+			o := Op{Peer: op.Peer, Tag: int64(op.Tag)}
 			switch op.Kind {
 			case goal.Send:
-				o.Kind = TraceSend
+				o.Kind = Send
 			case goal.Recv:
-				o.Kind = TraceRecv
+				o.Kind = Recv
 			case goal.Calc:
-				o.Kind, o.Peer, o.Tag = TraceCalc, 0, 0
+				o.Kind, o.Peer, o.Tag = Calc, 0, 0
 				if op.Time > 1<<62 {
 					return nil, fmt.Errorf("rank %d op %d: calc %d cycles: allowed at most 2^62", r, i, op.Time)
 				}

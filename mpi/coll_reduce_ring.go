@@ -9,8 +9,8 @@ package mpi
 // step to its successor. Every message goes from a rank to its successor.
 
 func init() {
-	register(Algorithm{Op: "reduce", Name: "ring", Source: "Brightwell & Shuler, MPI on Puma Portals §3.2 (bucket reduce)",
-		Messages: "P(P-1) + P(P-1)/2: ring reduce-scatter, then a ring gather to the root"})
+	register(algEntry{Algorithm: Algorithm{Op: "reduce", Name: "ring", Source: "Brightwell & Shuler, MPI on Puma Portals §3.2 (bucket reduce)",
+		Messages: "P(P-1) + P(P-1)/2: ring reduce-scatter, then a ring gather to the root"}, run: reduceRun((*redColl).reduceRing), reorders: true})
 }
 
 // reduceRing is the ring reduce (commutative ops only). in holds this

@@ -21,9 +21,9 @@ import "container/heap"
 // same tree, message for message.
 
 func init() {
-	register(Algorithm{Op: "bcast", Name: "optimal",
+	register(algEntry{Algorithm: Algorithm{Op: "bcast", Name: "optimal",
 		Source:   "Karp, Sahay, Santos & Schauser, SPAA 1993: the optimal LogP tree for optimal_L, optimal_o, optimal_g",
-		Messages: "P-1"})
+		Messages: "P-1"}, run: bcastRun((*coll).rtBcastOptimal)})
 }
 
 // optTree is the optimal broadcast tree over relative ranks (the root is

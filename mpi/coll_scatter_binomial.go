@@ -49,7 +49,8 @@ func (bl *rtBlocks) treeView(root int, sz, off []int) (Buffer, bool) {
 	return b, err == nil
 }
 
-func (x *coll) rtScatterBinomial(bl *rtBlocks, rb Buffer, mine, root int, vec bool, own func() error, late *error) error {
+func (x *coll) rtScatterBinomial(p rtPart) error {
+	bl, rb, mine, root, vec, own, late := p.bl, p.b, p.mine, p.root, p.vec, p.own, p.late
 	P := x.c.Size()
 	rel := x.rtRel(root)
 	abs := func(j int) int { return rtAbs(j, root, P) }
@@ -139,7 +140,8 @@ func (x *coll) rtScatterBinomial(bl *rtBlocks, rb Buffer, mine, root int, vec bo
 	return s.wait()
 }
 
-func (x *coll) rtGatherBinomial(bl *rtBlocks, sb Buffer, mine, root int, vec bool, own func() error) error {
+func (x *coll) rtGatherBinomial(p rtPart) error {
+	bl, sb, mine, root, vec, own := p.bl, p.b, p.mine, p.root, p.vec, p.own
 	P := x.c.Size()
 	rel := x.rtRel(root)
 	abs := func(j int) int { return rtAbs(j, root, P) }

@@ -1,10 +1,19 @@
 package mpi
 
+// allreduceReduceBcast is a binomial reduce to rank 0 and a binomial
+// broadcast from it.
+func (rd *redColl) allreduceReduceBcast(in, out Buffer, count int, _ bool) error {
+	if err := rd.reduceBinomial(in, out, count, 0); err != nil {
+		return err
+	}
+	return rd.bcastBinomial(out, count*rd.es, 0)
+}
+
 // allreduceRD is recursive doubling: log2 P rounds in which partners at
 // distance 2^k swap partial results. A non-power-of-two P folds its extra
 // ranks in first and hands them the result last. Partials are combined
 // lower rank first, so a non-commutative op keeps rank order.
-func (rd *redColl) allreduceRD(in, out Buffer, count int) error {
+func (rd *redColl) allreduceRD(in, out Buffer, count int, _ bool) error {
 	P, me, n := rd.c.Size(), rd.c.Rank(), count*rd.es
 	f := newRedFold(P)
 	nr := f.newRank(me)

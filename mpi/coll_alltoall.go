@@ -232,20 +232,18 @@ func (x *coll) alltoallSelf(s, d allBlock) error {
 // every block on every rank has the same size.
 func (x *coll) alltoallRun(alg string, sb, rb []allBlock, uniform bool) error {
 	me := x.c.Rank()
-	if alg == "bruck" {
-		if uniform {
-			if sb == nil {
-				sb = rb // bruck copies every block out before anything arrives
-			}
-			return x.alltoallBruck(sb, rb)
-		}
-		// Bruck's rounds combine blocks assuming they are all one size;
-		// varying counts fall back to post_all.
-		alg = "post_all"
-	}
-	if alg != "post_all" && alg != "pairwise" && alg != "pull_scan" {
+	run, ok := lookupAlg("alltoall", alg).run.(alltoallAlg)
+	if !ok {
 		return errorf(ErrArg, x.name, "unknown alltoall algorithm %q", alg)
 	}
+	if run.uniform != nil && uniform {
+		if sb == nil {
+			sb = rb // bruck copies every block out before anything arrives
+		}
+		return run.uniform(x, sb, rb)
+	}
+	// (Bruck's rounds combine blocks assuming they are all one size; its
+	// varying-count calls run post_all, its staged entry.)
 	inPlace := sb == nil
 	if inPlace {
 		// The outgoing blocks are copied away before any arrives.
@@ -273,14 +271,7 @@ func (x *coll) alltoallRun(alg string, sb, rb []allBlock, uniform bool) error {
 			return err
 		}
 	}
-	if alg == "post_all" {
-		err = x.alltoallPostAll(sb, rb, ss, rs)
-	} else if alg == "pull_scan" {
-		err = x.crayAlltoallPull(ss, rs)
-	} else {
-		err = x.alltoallPairwise(sb, rb, ss, rs)
-	}
-	if err != nil {
+	if err := run.staged(x, sb, rb, ss, rs); err != nil {
 		return err
 	}
 	return rs.unstage()

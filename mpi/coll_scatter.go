@@ -115,14 +115,10 @@ func (x *coll) rtScatter(bl *rtBlocks, rbuf Buffer, rcount int, rdt *Datatype, r
 		// make the same choice: auto takes the short-message algorithm.
 		per = 0
 	}
-	switch alg := x.pick("scatter", x.r.w.Cfg.Scatter, per, "binomial", "flat"); alg {
-	case "flat":
-		err = x.rtScatterFlat(bl, rb, mine, root, own)
-	case "binomial":
-		err = x.rtScatterBinomial(bl, rb, mine, root, vec, own, &late)
-	case "pull_rma":
-		err = x.crayScatterPull(bl, rb, mine, root, own)
-	default:
+	alg := x.pick("scatter", x.r.w.Cfg.Scatter, per, "binomial", "flat")
+	if run, ok := lookupAlg("scatter", alg).run.(scatterRun); ok {
+		err = run(x, rtPart{bl: bl, b: rb, mine: mine, root: root, vec: vec, own: own, late: &late})
+	} else {
 		err = x.rtUnknown(alg)
 	}
 	if e := finish(err == nil); err == nil {
@@ -187,14 +183,10 @@ func (x *coll) rtGather(sbuf Buffer, scount int, sdt *Datatype, bl *rtBlocks, ro
 		per = 0 // as in rtScatter
 	}
 	var err error
-	switch alg := x.pick("gather", x.r.w.Cfg.Gather, per, "binomial", "flat"); alg {
-	case "flat":
-		err = x.rtGatherFlat(bl, sb, mine, root, own)
-	case "binomial":
-		err = x.rtGatherBinomial(bl, sb, mine, root, vec, own)
-	case "push":
-		err = x.rtGatherPush(bl, sb, mine, root, own)
-	default:
+	alg := x.pick("gather", x.r.w.Cfg.Gather, per, "binomial", "flat")
+	if run, ok := lookupAlg("gather", alg).run.(gatherRun); ok {
+		err = run(x, rtPart{bl: bl, b: sb, mine: mine, root: root, vec: vec, own: own})
+	} else {
 		err = x.rtUnknown(alg)
 	}
 	if err == nil {
@@ -203,7 +195,8 @@ func (x *coll) rtGather(sbuf Buffer, scount int, sdt *Datatype, bl *rtBlocks, ro
 	return err
 }
 
-func (x *coll) rtScatterFlat(bl *rtBlocks, rb Buffer, mine, root int, own func() error) error {
+func (x *coll) rtScatterFlat(p rtPart) error {
+	bl, rb, mine, root, own := p.bl, p.b, p.mine, p.root, p.own
 	P, me := x.c.Size(), x.c.Rank()
 	if me != root {
 		return x.recv(rb, mine, root)
@@ -221,7 +214,8 @@ func (x *coll) rtScatterFlat(bl *rtBlocks, rb Buffer, mine, root int, own func()
 	return err
 }
 
-func (x *coll) rtGatherFlat(bl *rtBlocks, sb Buffer, mine, root int, own func() error) error {
+func (x *coll) rtGatherFlat(p rtPart) error {
+	bl, sb, mine, root, own := p.bl, p.b, p.mine, p.root, p.own
 	P, me := x.c.Size(), x.c.Rank()
 	if me != root {
 		return x.send(sb, mine, root)
@@ -241,7 +235,8 @@ func (x *coll) rtGatherFlat(bl *rtBlocks, sb Buffer, mine, root int, own func() 
 
 // rtGatherPush: the root posts every receive, then tells each rank it is
 // ready; the data then lands straight in place, never queued unexpected.
-func (x *coll) rtGatherPush(bl *rtBlocks, sb Buffer, mine, root int, own func() error) error {
+func (x *coll) rtGatherPush(p rtPart) error {
+	bl, sb, mine, root, own := p.bl, p.b, p.mine, p.root, p.own
 	P, me := x.c.Size(), x.c.Rank()
 	if me != root {
 		if err := x.recv(Buffer{}, 0, root); err != nil {

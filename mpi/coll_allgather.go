@@ -111,18 +111,10 @@ func (x *coll) allgatherv(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, r
 		}
 	}
 	g := &allgatherWork{x, w, off, n}
-	switch alg := x.pick("allgather", x.r.w.Cfg.Allgather, total, "recursive_doubling", "ring"); alg {
-	case "thesis":
-		err = g.thesisAllgather()
-	case "gather_bcast":
-		if err = g.allgatherGatherPhase(); err == nil {
-			err = g.allgatherBcastPhase()
-		}
-	case "ring":
-		err = g.ring()
-	case "recursive_doubling":
-		err = g.recursiveDoubling()
-	default:
+	alg := x.pick("allgather", x.r.w.Cfg.Allgather, total, "recursive_doubling", "ring")
+	if run, ok := lookupAlg("allgather", alg).run.(allgatherRun); ok {
+		err = run(g)
+	} else {
 		err = errorf(ErrArg, x.name, "unknown allgather algorithm %q", alg)
 	}
 	if err != nil || direct {
@@ -137,6 +129,15 @@ func (x *coll) allgatherv(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, r
 		}
 	}
 	return nil
+}
+
+// gatherBcast is the gather_bcast allgather: a binomial gather to rank 0,
+// then a broadcast of every block from it.
+func (g *allgatherWork) gatherBcast() error {
+	if err := g.allgatherGatherPhase(); err != nil {
+		return err
+	}
+	return g.allgatherBcastPhase()
 }
 
 // allgatherGatherPhase is a binomial gather to rank 0: rank i collects the

@@ -1,0 +1,57 @@
+package mpi
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestEveryAlgorithmRuns checks that each registry entry carries code of
+// its operation's runner type, the one the operation's call asserts: an
+// entry with none, or with another operation's, would be listed and
+// accepted by Validate yet fail as "unknown" when run.
+func TestEveryAlgorithmRuns(t *testing.T) {
+	for _, e := range registry {
+		var ok bool
+		switch e.Op {
+		case "barrier":
+			_, ok = e.run.(barrierRun)
+		case "bcast":
+			_, ok = e.run.(bcastRun)
+		case "scatter":
+			_, ok = e.run.(scatterRun)
+		case "gather":
+			_, ok = e.run.(gatherRun)
+		case "allgather":
+			_, ok = e.run.(allgatherRun)
+		case "alltoall":
+			var a alltoallAlg
+			a, ok = e.run.(alltoallAlg)
+			ok = ok && a.staged != nil
+		case "reduce":
+			_, ok = e.run.(reduceRun)
+		case "allreduce":
+			_, ok = e.run.(allreduceRun)
+		case "reduce_scatter":
+			_, ok = e.run.(reduceScatterRun)
+		case "scan":
+			_, ok = e.run.(scanRun)
+		}
+		if !ok {
+			t.Errorf("%s %s: runner %T is not the operation's", e.Op, e.Name, e.run)
+		}
+	}
+}
+
+// TestProfileAlgorithmsHidden checks that the thesis profile's own code is
+// registered for every operation whose profile algorithm is "thesis", yet
+// neither listed nor selectable.
+func TestProfileAlgorithmsHidden(t *testing.T) {
+	for _, op := range CollOps {
+		if slices.Contains(AlgorithmNames(op), "thesis") {
+			t.Errorf("%s: the profile's code is listed as selectable", op)
+		}
+		if alg := ThesisAlgorithm(op); lookupAlg(op, alg).run == nil {
+			t.Errorf("%s: the thesis profile runs %q, which has no code", op, alg)
+		}
+	}
+}
