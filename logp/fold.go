@@ -32,6 +32,15 @@ func (f Fold) Real(j int) int {
 	return i
 }
 
+// First is the lowest rank new rank j stands for (an index, Ranks aside):
+// the even one of a pair, where its block starts.
+func (f Fold) First(j int) int {
+	if j < f.Rem {
+		return 2 * j
+	}
+	return j + f.Rem
+}
+
 // NewRank is the new rank of rank i (an index into Ranks when set), -1
 // for one folded away (an even rank of the first 2*Rem).
 func (f Fold) NewRank(i int) int {

@@ -162,11 +162,7 @@ func reduceScatterRecursiveHalving(e *env) {
 	f, x := NewFold(e.P), newXprogs(e.P)
 	bo := make([]int, f.Pof2+1)
 	for j := range f.Pof2 {
-		first := j + f.Rem // the lowest rank new rank j stands for
-		if j < f.Rem {
-			first = 2 * j
-		}
-		bo[j] = offs[first]
+		bo[j] = offs[f.First(j)]
 	}
 	bo[f.Pof2] = offs[e.P]
 	for r := range e.P {

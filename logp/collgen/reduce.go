@@ -312,11 +312,7 @@ func (g *gen) reduceScatter(alg string) func(me int) {
 	f := logp.NewFold(P)
 	bo := make([]int64, f.Pof2+1)
 	for j := range f.Pof2 {
-		first := j + f.Rem // the lowest rank new rank j stands for
-		if j < f.Rem {
-			first = 2 * j
-		}
-		bo[j] = offs[first]
+		bo[j] = offs[f.First(j)]
 	}
 	bo[f.Pof2] = total
 	return func(me int) {
