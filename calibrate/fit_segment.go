@@ -67,40 +67,61 @@ func intercept(ms []Measurement, value func(Measurement) float64, name string) (
 }
 
 // fitSegment fits one segment's parameters from its one-way points and
-// the other measurements of its sizes.
+// the other measurements of its sizes. Each step adds its warnings in
+// turn, so their order is the steps' order.
 func fitSegment(pts []onePoint, ms []Measurement, last bool) (SegmentFit, error) {
 	lo, hi := pts[0].m, pts[len(pts)-1].m
 	sf := SegmentFit{MinBytes: lo, MaxBytes: hi}
-	warn := func(format string, a ...any) { sf.Warnings = append(sf.Warnings, fmt.Sprintf(format, a...)) }
 	ow, ok := fitOneWay(pts)
 	if !ok {
 		return sf, errSingular
 	}
-	c := ow.f.est(0)
-	at := "0 hops, extrapolated"
-	if ow.hopCol < 0 {
-		at = fmt.Sprintf("%d hops", pts[0].h)
+	sf.setOneWay(pts, ow)
+	sf.setPRTT(sel(ms, KindPRTT, lo, hi))
+	if err := sf.setOverheads(sel(ms, KindSend, lo, hi), sel(ms, KindRecv, lo, hi)); err != nil {
+		return sf, err
 	}
+	if err := sf.setGap(sel(ms, KindTrain, lo, hi)); err != nil {
+		return sf, err
+	}
+	sf.setL(pts, ow, last)
+	for _, p := range pts {
+		sf.Residuals = append(sf.Residuals, Residual{Bytes: p.m, Hops: p.h, Measured: p.t})
+	}
+	return sf, nil
+}
+
+func (sf *SegmentFit) warn(format string, a ...any) {
+	sf.Warnings = append(sf.Warnings, fmt.Sprintf(format, a...))
+}
+
+// setOneWay takes L_per_hop, G and the fit's R² from the one-way fit ow
+// of pts, saying which of them the points cannot identify.
+func (sf *SegmentFit) setOneWay(pts []onePoint, ow oneWayFit) {
 	sf.Lh, sf.G = Estimate{0, math.NaN()}, Estimate{0, math.NaN()}
 	if ow.hopCol >= 0 {
 		sf.Lh = ow.f.est(ow.hopCol)
 	} else {
-		warn("L_per_hop not identified: every round trip is at %d hops, so L is the latency at that distance", pts[0].h)
+		sf.warn("L_per_hop not identified: every round trip is at %d hops, so L is the latency at that distance", pts[0].h)
 	}
 	if ow.sizeCol >= 0 {
 		sf.G = ow.f.est(ow.sizeCol)
 	} else {
-		warn("G not identified: one message size (%d B)", lo)
+		sf.warn("G not identified: one message size (%d B)", sf.MinBytes)
 	}
 	if ow.f.dof < 1 {
-		warn("as many round trips as parameters: the fit is exact by construction and its confidence intervals unknown")
+		sf.warn("as many round trips as parameters: the fit is exact by construction and its confidence intervals unknown")
 	}
 	sf.R2 = weightedR2(pts, ow)
+}
 
-	// Netgauge's PRTT: the gap and the send overhead per size.
+// setPRTT takes Netgauge's PRTT estimates, the gap and the send overhead
+// per size, from the segment's PRTT measurements; NaN where there are
+// none or they do not fit. They are fallbacks and cross-checks for o_s
+// and g.
+func (sf *SegmentFit) setPRTT(prtt []Measurement) {
 	sf.PRTTGap, sf.PRTTOs = Estimate{math.NaN(), math.NaN()}, Estimate{math.NaN(), math.NaN()}
-	ng, no := prttDerived(sel(ms, KindPRTT, lo, hi))
-	nan := math.NaN()
+	ng, no := prttDerived(prtt)
 	if len(ng) > 0 {
 		if g, _, err := intercept(ng, func(m Measurement) float64 { return m.Cycles }, "PRTT gap"); err == nil {
 			sf.PRTTGap = g
@@ -111,60 +132,76 @@ func fitSegment(pts []onePoint, ms []Measurement, last bool) (SegmentFit, error)
 			sf.PRTTOs = o
 		}
 	}
+}
 
-	// o_s from the send times, else from PRTT(n, d, s).
-	if sends := sel(ms, KindSend, lo, hi); len(sends) > 0 {
+// setOverheads takes o_s from the send times, else from PRTT(n, d, s),
+// and o_r from the receive times; one not measured is taken as 0, with a
+// warning, so that L includes it.
+func (sf *SegmentFit) setOverheads(sends, recvs []Measurement) error {
+	if len(sends) > 0 {
 		o, ws, err := intercept(sends, func(m Measurement) float64 { return m.Cycles }, "o_s")
 		if err != nil {
-			return sf, err
+			return err
 		}
 		sf.Os, sf.Warnings = o, append(sf.Warnings, ws...)
 		if !math.IsNaN(sf.PRTTOs.Value) && disagree(o.Value, sf.PRTTOs.Value) {
-			warn("o_s = %.4g cycles from the send times but %.4g from PRTT(n,d,s)", o.Value, sf.PRTTOs.Value)
+			sf.warn("o_s = %.4g cycles from the send times but %.4g from PRTT(n,d,s)", o.Value, sf.PRTTOs.Value)
 		}
 	} else if !math.IsNaN(sf.PRTTOs.Value) {
 		sf.Os = sf.PRTTOs
-		warn("o_s from PRTT(n,d,s): no send times measured")
+		sf.warn("o_s from PRTT(n,d,s): no send times measured")
 	} else {
-		sf.Os = Estimate{0, nan}
-		warn("o_s not measured (no send times, no PRTT with a delay): taken as 0, so L includes it")
+		sf.Os = Estimate{0, math.NaN()}
+		sf.warn("o_s not measured (no send times, no PRTT with a delay): taken as 0, so L includes it")
 	}
-
-	// o_r from the receive times.
-	if recvs := sel(ms, KindRecv, lo, hi); len(recvs) > 0 {
+	if len(recvs) > 0 {
 		o, ws, err := intercept(recvs, func(m Measurement) float64 { return m.Cycles }, "o_r")
 		if err != nil {
-			return sf, err
+			return err
 		}
 		sf.Or, sf.Warnings = o, append(sf.Warnings, ws...)
 	} else {
-		sf.Or = Estimate{0, nan}
-		warn("o_r not measured (no receive times): taken as 0, so L includes it")
+		sf.Or = Estimate{0, math.NaN()}
+		sf.warn("o_r not measured (no receive times): taken as 0, so L includes it")
 	}
+	return nil
+}
 
-	// g from the trains' time per message, else from PRTT(n, 0, s).
-	if trains := sel(ms, KindTrain, lo, hi); len(trains) > 0 {
+// setGap takes g from the trains' time per message, else from
+// PRTT(n, 0, s), else 0 with a warning.
+func (sf *SegmentFit) setGap(trains []Measurement) error {
+	if len(trains) > 0 {
 		g, _, err := intercept(trains, func(m Measurement) float64 { return m.Cycles / float64(m.N) }, "g")
 		if err != nil {
-			return sf, err
+			return err
 		}
 		sf.Gap = g
 		if !math.IsNaN(sf.PRTTGap.Value) && disagree(g.Value, sf.PRTTGap.Value) {
-			warn("g = %.4g cycles from trains (s_n/n at the sender) but %.4g from PRTT(n,0,s) (the steady state of blocking sends and receives): the train's Isends may complete before the receiver keeps up", g.Value, sf.PRTTGap.Value)
+			sf.warn("g = %.4g cycles from trains (s_n/n at the sender) but %.4g from PRTT(n,0,s) (the steady state of blocking sends and receives): the train's Isends may complete before the receiver keeps up", g.Value, sf.PRTTGap.Value)
 		}
 	} else if !math.IsNaN(sf.PRTTGap.Value) {
 		sf.Gap = sf.PRTTGap
-		warn("g from PRTT(n,0,s): no trains measured")
+		sf.warn("g from PRTT(n,0,s): no trains measured")
 	} else {
-		sf.Gap = Estimate{0, nan}
-		warn("g not measured (no trains, no PRTT): taken as 0")
+		sf.Gap = Estimate{0, math.NaN()}
+		sf.warn("g not measured (no trains, no PRTT): taken as 0")
 	}
+	return nil
+}
 
-	// L is what the one-way intercept leaves after the overheads.
+// setL takes L as what the one-way intercept leaves after the overheads,
+// writes the segment's parameters (up to its largest size unless it is
+// the last) and warns of every negative, non-physical one.
+func (sf *SegmentFit) setL(pts []onePoint, ow oneWayFit, last bool) {
+	c := ow.f.est(0)
+	at := "0 hops, extrapolated"
+	if ow.hopCol < 0 {
+		at = fmt.Sprintf("%d hops", pts[0].h)
+	}
 	sf.L = Estimate{c.Value - sf.Os.Value - sf.Or.Value, sumCI(c.CI95, sf.Os.CI95, sf.Or.CI95)}
 	sf.Seg = logp.Segment{L: sf.L.Value, Lh: sf.Lh.Value, Os: sf.Os.Value, Or: sf.Or.Value, Gap: sf.Gap.Value, G: sf.G.Value}
 	if !last {
-		sf.Seg.MaxBytes = hi
+		sf.Seg.MaxBytes = sf.MaxBytes
 	}
 	// A tiny negative from rounding is not a finding; anything beyond
 	// a billionth of the intercept is.
@@ -182,13 +219,9 @@ func fitSegment(pts []onePoint, ms []Measurement, last bool) (SegmentFit, error)
 		{"G", sf.G, "the one-way time falls with size"},
 	} {
 		if p.e.Value < -tiny {
-			warn("%s = %.4g cycles (95%% CI ±%.3g) is negative, non-physical: %s; kept as fitted, not clamped", p.name, p.e.Value, p.e.CI95, p.why)
+			sf.warn("%s = %.4g cycles (95%% CI ±%.3g) is negative, non-physical: %s; kept as fitted, not clamped", p.name, p.e.Value, p.e.CI95, p.why)
 		}
 	}
-	for _, p := range pts {
-		sf.Residuals = append(sf.Residuals, Residual{Bytes: p.m, Hops: p.h, Measured: p.t})
-	}
-	return sf, nil
 }
 
 // disagree reports two estimates of one parameter more than 20% apart.

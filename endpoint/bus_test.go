@@ -8,6 +8,7 @@ import (
 
 	"nocsim/des"
 	"nocsim/mesh"
+	"nocsim/mesh/meshtest"
 	"nocsim/router"
 )
 
@@ -26,7 +27,7 @@ type busFlit struct {
 // fabric ends quiescent (no deadlock, no lost credit).
 func busRun(t *testing.T, nodes, perNode, length int, rs router.Spec) []busFlit {
 	t.Helper()
-	b := mustBus(t, nodes)
+	b := meshtest.Bus(t, nodes)
 	eng := des.New()
 	eng.SetWatchdog(10_000, nil)
 	es := DefaultSpec()
@@ -126,7 +127,7 @@ func TestBusSharesEqually(t *testing.T) {
 // few buffers growing (the packets themselves are queued before the run).
 func TestBusRunAllocatesNothingPerFlit(t *testing.T) {
 	mallocs := func(perNode int) uint64 {
-		b := mustBus(t, 8)
+		b := meshtest.Bus(t, 8)
 		eng := des.New()
 		es := DefaultSpec()
 		es.QueueFlits = 1 << 16

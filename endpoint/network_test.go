@@ -14,6 +14,7 @@ import (
 	"nocsim/endpoint"
 	"nocsim/endpoint/traffic"
 	"nocsim/mesh"
+	"nocsim/mesh/meshtest"
 	"nocsim/router"
 )
 
@@ -78,7 +79,7 @@ func TestBusSyntheticCapacity(t *testing.T) {
 	line, _ := mesh.New(n, 1)
 	pat, _ := mesh.NewPattern("uniform", line, mesh.HotspotSpec{})
 	run := func(rate float64) traffic.SynthResult {
-		s := traffic.Synthetic{Mesh: line, Topo: endpoint.MustBus(t, n), Router: router.DefaultSpec(), Endpoint: endpoint.DefaultSpec(),
+		s := traffic.Synthetic{Mesh: line, Topo: meshtest.Bus(t, n), Router: router.DefaultSpec(), Endpoint: endpoint.DefaultSpec(),
 			Pattern: pat, Rate: rate, PacketFlits: 4, Warmup: 1000, Measure: 8000, DrainMax: 2000, Watchdog: 2000, Seed: 5}
 		res, err := s.Run()
 		if err != nil {
@@ -115,7 +116,7 @@ func TestRingDatelinePreventsDeadlock(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, uni := range []bool{false, true} {
-		ring := endpoint.MustRing(t, 12, uni)
+		ring := meshtest.Ring(t, 12, uni)
 		run := func(topo mesh.Topology, seed uint64) (traffic.SynthResult, error) {
 			s := traffic.Synthetic{Mesh: line, Topo: topo, Router: router.DefaultSpec(), Endpoint: endpoint.DefaultSpec(),
 				Pattern: pat, Rate: 0.6, PacketFlits: 12, Warmup: 500, Measure: 3000, DrainMax: 3000,
@@ -145,7 +146,7 @@ func TestRingDatelinePreventsDeadlock(t *testing.T) {
 func TestRingAndBusIgnoreTickOrder(t *testing.T) {
 	line, _ := mesh.New(10, 1)
 	pat, _ := mesh.NewPattern("uniform", line, mesh.HotspotSpec{})
-	for _, topo := range []mesh.Topology{endpoint.MustRing(t, 10, false), endpoint.MustRing(t, 10, true), endpoint.MustBus(t, 10)} {
+	for _, topo := range []mesh.Topology{meshtest.Ring(t, 10, false), meshtest.Ring(t, 10, true), meshtest.Bus(t, 10)} {
 		var res [2]traffic.SynthResult
 		for i, shuffle := range []bool{false, true} {
 			s := traffic.Synthetic{Mesh: line, Topo: topo, Router: router.DefaultSpec(), Endpoint: endpoint.DefaultSpec(),

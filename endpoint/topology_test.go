@@ -7,26 +7,9 @@ import (
 
 	"nocsim/des"
 	"nocsim/mesh"
+	"nocsim/mesh/meshtest"
 	"nocsim/router"
 )
-
-func mustRing(t *testing.T, n int, uni bool) mesh.Ring {
-	t.Helper()
-	r, err := mesh.NewRing(n, uni)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
-
-func mustBus(t *testing.T, n int) mesh.Bus {
-	t.Helper()
-	b, err := mesh.NewBus(n)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // On both kinds of ring a lone packet between any two nodes takes the
 // routers' zero-load formula at the ring distance: the dateline's VC
@@ -36,7 +19,7 @@ func TestRingZeroLoadEveryPair(t *testing.T) {
 	slow.RouteDelay, slow.VCAllocDelay, slow.SwitchAllocDelay, slow.SwitchDelay = 2, 3, 1, 2
 	slow.LinkLatency, slow.CreditDelay, slow.VCBuf, slow.VCs = 3, 2, 16, 4
 	for _, rs := range []router.Spec{router.DefaultSpec(), slow} {
-		for _, r := range []mesh.Ring{mustRing(t, 7, false), mustRing(t, 8, false), mustRing(t, 7, true)} {
+		for _, r := range []mesh.Ring{meshtest.Ring(t, 7, false), meshtest.Ring(t, 8, false), meshtest.Ring(t, 7, true)} {
 			for _, length := range []int{1, 5, 20} {
 				for src := range r.N {
 					for dst := range r.N {
@@ -62,7 +45,7 @@ func TestBusZeroLoadEveryPair(t *testing.T) {
 		"zero-cycle arbitration": func(s *router.Spec) { s.SwitchAllocDelay = 0 },
 		"two flits a cycle":      func(s *router.Spec) { s.LinkWidth = 2 },
 	}
-	b := mustBus(t, 5)
+	b := meshtest.Bus(t, 5)
 	for name, mod := range specs {
 		rs := router.DefaultSpec()
 		mod(&rs)
@@ -82,7 +65,7 @@ func TestBusZeroLoadEveryPair(t *testing.T) {
 // destinations arrive in the order each source issued them, on both kinds
 // of ring and on the bus, under cross traffic that keeps the VCs busy.
 func TestOrderedMessagesStayInOrder(t *testing.T) {
-	for _, topo := range []mesh.Topology{mustRing(t, 6, false), mustRing(t, 6, true), mustBus(t, 6)} {
+	for _, topo := range []mesh.Topology{meshtest.Ring(t, 6, false), meshtest.Ring(t, 6, true), meshtest.Bus(t, 6)} {
 		t.Run(topo.Name(), func(t *testing.T) {
 			rs := router.DefaultSpec()
 			rs.VCs = 4

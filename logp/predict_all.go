@@ -30,12 +30,12 @@ func allgatherRing(e *env) {
 func allgatherRecursiveDoubling(e *env) {
 	P, n := e.P, e.m
 	span := func(a, b int) int { return (b-a-1)*((n+3)&^3) + n } // blocks a..b-1
-	f, x := newXfold(P), newXprogs(P)
+	f, x := NewFold(P), newXprogs(P)
 	lo := func(v int) int { // first block of virtual rank v
-		if v < f.rem {
+		if v < f.Rem {
 			return 2 * v
 		}
-		return v + f.rem
+		return v + f.Rem
 	}
 	for r := range P {
 		v := x.foldIn(f, r, n)
@@ -43,12 +43,12 @@ func allgatherRecursiveDoubling(e *env) {
 			x.recv(r, r+1, span(0, P))
 			continue
 		}
-		for mask := 1; mask < f.p; mask <<= 1 {
+		for mask := 1; mask < f.Pof2; mask <<= 1 {
 			pv := v ^ mask
 			mine, theirs := v&^(mask-1), pv&^(mask-1)
-			x.exch2(r, f.real(pv), span(lo(mine), lo(mine+mask)), f.real(pv), span(lo(theirs), lo(theirs+mask)))
+			x.exch2(r, f.Real(pv), span(lo(mine), lo(mine+mask)), f.Real(pv), span(lo(theirs), lo(theirs+mask)))
 		}
-		if r < 2*f.rem {
+		if r < 2*f.Rem {
 			x.send(r, r-1, span(0, P))
 		}
 	}

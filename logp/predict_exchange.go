@@ -1,7 +1,6 @@
 package logp
 
 import (
-	"math/bits"
 	"slices"
 )
 
@@ -239,33 +238,6 @@ func redSplit(count, parts, es int) []int {
 	}
 	off[parts] = count
 	return off
-}
-
-// xfold is mpi's redFold: P ranks folded onto p = 2^floor(log2 P), the
-// first 2(P-p) pairing up, the even one of a pair handing its data to the
-// odd one.
-// With ranks set, the P ranks are ranks[0..P-1] (a mesh row or column,
-// predict_mesh_dims.go) and real gives those.
-type xfold struct {
-	p, rem int
-	ranks  []int
-}
-
-func newXfold(P int) xfold {
-	p := 1 << (bits.Len(uint(P)) - 1)
-	return xfold{p: p, rem: P - p}
-}
-
-// real is the rank new rank j stands for.
-func (f xfold) real(j int) int {
-	i := j + f.rem
-	if j < f.rem {
-		i = 2*j + 1
-	}
-	if f.ranks != nil {
-		return f.ranks[i]
-	}
-	return i
 }
 
 // xterms adds an exact evaluation's terms: the finish as one term (the

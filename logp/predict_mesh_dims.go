@@ -142,22 +142,22 @@ func (x xprogs) meshDim(r int, list []int, i, n, es int, barrier bool) {
 	if P == 1 {
 		return
 	}
-	f := newXfold(P)
-	f.ranks = list
+	f := NewFold(P)
+	f.Ranks = list
 	nr := x.meshFoldIn(f, r, list, i, n)
 	if nr < 0 {
 		return
 	}
 	if n >= MeshLongBytes {
-		bo := redSplit(n/es, f.p, es)
+		bo := redSplit(n/es, f.Pof2, es)
 		x.halving(f, r, nr, bo, es)
 		x.doubling(f, r, nr, bo, es)
 	} else {
-		for mask := 1; mask < f.p; mask <<= 1 {
-			x.exch(r, f.real(nr^mask), n, n)
+		for mask := 1; mask < f.Pof2; mask <<= 1 {
+			x.exch(r, f.Real(nr^mask), n, n)
 		}
 	}
-	if i < 2*f.rem {
+	if i < 2*f.Rem {
 		x.send(r, list[i-1], n)
 	}
 }
@@ -165,27 +165,27 @@ func (x xprogs) meshDim(r int, list []int, i, n, es int, barrier bool) {
 // meshLong adds a main row's rank's long-vector allreduce: halving within
 // row, its block's allreduce within col, doubling within row.
 func (x xprogs) meshLong(r int, row []int, i int, col []int, k, n, es int) {
-	f := newXfold(len(row))
-	f.ranks = row
+	f := NewFold(len(row))
+	f.Ranks = row
 	nr := x.meshFoldIn(f, r, row, i, n)
 	if nr < 0 {
 		return
 	}
-	bo := redSplit(n/es, f.p, es)
+	bo := redSplit(n/es, f.Pof2, es)
 	x.halving(f, r, nr, bo, es)
 	x.meshDim(r, col, k, (bo[nr+1]-bo[nr])*es, es, false)
 	x.doubling(f, r, nr, bo, es)
-	if i < 2*f.rem {
+	if i < 2*f.Rem {
 		x.send(r, row[i-1], n)
 	}
 }
 
 // meshFoldIn is foldIn over list: it returns list[i]'s new rank, -1 for a
 // folded one (which then has its whole program: send, receive back).
-func (x xprogs) meshFoldIn(f xfold, r int, list []int, i, n int) int {
+func (x xprogs) meshFoldIn(f Fold, r int, list []int, i, n int) int {
 	switch {
-	case i >= 2*f.rem:
-		return i - f.rem
+	case i >= 2*f.Rem:
+		return i - f.Rem
 	case i%2 == 0:
 		x.send(r, list[i+1], n)
 		x.recv(r, list[i+1], n)
@@ -197,11 +197,11 @@ func (x xprogs) meshFoldIn(f xfold, r int, list []int, i, n int) int {
 
 // doubling adds new rank nr's recursive-doubling allgather steps among
 // f's p ranks over blocks bo.
-func (x xprogs) doubling(f xfold, r, nr int, bo []int, es int) {
-	for mask := 1; mask < f.p; mask <<= 1 {
+func (x xprogs) doubling(f Fold, r, nr int, bo []int, es int) {
+	for mask := 1; mask < f.Pof2; mask <<= 1 {
 		pn := nr ^ mask
 		lo, plo := nr&^(mask-1), pn&^(mask-1)
-		x.exch(r, f.real(pn), (bo[lo+mask]-bo[lo])*es, (bo[plo+mask]-bo[plo])*es)
+		x.exch(r, f.Real(pn), (bo[lo+mask]-bo[lo])*es, (bo[plo+mask]-bo[plo])*es)
 	}
 }
 

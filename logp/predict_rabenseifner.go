@@ -14,8 +14,8 @@ package logp
 // blocks differ by an element from rank to rank.
 func allreduceReduceScatterAllgather(e *env) {
 	es := elemBytes(e.m)
-	f, x := newXfold(e.P), newXprogs(e.P)
-	bo := redSplit(e.m/es, f.p, es)
+	f, x := NewFold(e.P), newXprogs(e.P)
+	bo := redSplit(e.m/es, f.Pof2, es)
 	for r := range e.P {
 		nr := x.foldIn(f, r, e.m)
 		if nr < 0 {
@@ -23,12 +23,12 @@ func allreduceReduceScatterAllgather(e *env) {
 			continue
 		}
 		x.halving(f, r, nr, bo, es)
-		for mask := 1; mask < f.p; mask <<= 1 {
+		for mask := 1; mask < f.Pof2; mask <<= 1 {
 			pn := nr ^ mask
 			lo, plo := nr&^(mask-1), pn&^(mask-1)
-			x.exch(r, f.real(pn), (bo[lo+mask]-bo[lo])*es, (bo[plo+mask]-bo[plo])*es)
+			x.exch(r, f.Real(pn), (bo[lo+mask]-bo[lo])*es, (bo[plo+mask]-bo[plo])*es)
 		}
-		if r < 2*f.rem {
+		if r < 2*f.Rem {
 			x.send(r, r-1, e.m)
 		}
 	}

@@ -36,8 +36,8 @@ func (e *env) whole(int) int { return e.m }
 // differ by an element from rank to rank.
 func reduceScatterGather(e *env) {
 	es := elemBytes(e.m)
-	f, x := newXfold(e.P), newXprogs(e.P)
-	bo := redSplit(e.m/es, f.p, es)
+	f, x := NewFold(e.P), newXprogs(e.P)
+	bo := redSplit(e.m/es, f.Pof2, es)
 	for r := range e.P {
 		nr := x.foldIn(f, r, e.m)
 		if nr < 0 {
@@ -49,14 +49,14 @@ func reduceScatterGather(e *env) {
 		x.halving(f, r, nr, bo, es)
 		// Binomial gather of the blocks to new rank 0.
 		m := 1
-		for ; m < f.p; m <<= 1 {
+		for ; m < f.Pof2; m <<= 1 {
 			if nr&m != 0 {
-				x.send(r, f.real(nr^m), (bo[nr+m]-bo[nr])*es)
+				x.send(r, f.Real(nr^m), (bo[nr+m]-bo[nr])*es)
 				break
 			}
-			x.recv(r, f.real(nr^m), (bo[nr+2*m]-bo[nr+m])*es)
+			x.recv(r, f.Real(nr^m), (bo[nr+2*m]-bo[nr+m])*es)
 		}
-		if m >= f.p && r != 0 {
+		if m >= f.Pof2 && r != 0 {
 			x.send(r, 0, e.m)
 		}
 	}
@@ -76,17 +76,17 @@ func allreduceReduceBcast(e *env) {
 // partners start late and a partner ahead of its round can send before the
 // message of the round before has come.
 func allreduceRecursiveDoubling(e *env) {
-	f, x := newXfold(e.P), newXprogs(e.P)
+	f, x := NewFold(e.P), newXprogs(e.P)
 	for r := range e.P {
 		nr := x.foldIn(f, r, e.m)
 		if nr < 0 {
 			x.recv(r, r+1, e.m)
 			continue
 		}
-		for mask := 1; mask < f.p; mask <<= 1 {
-			x.exch(r, f.real(nr^mask), e.m, e.m)
+		for mask := 1; mask < f.Pof2; mask <<= 1 {
+			x.exch(r, f.Real(nr^mask), e.m, e.m)
 		}
-		if r < 2*f.rem {
+		if r < 2*f.Rem {
 			x.send(r, r-1, e.m)
 		}
 	}
@@ -159,16 +159,12 @@ func reduceScatterRecursiveHalving(e *env) {
 	es := elemBytes(e.m)
 	offs := rsOffsets(e.m/es, e.P)
 	block := func(r int) int { return (offs[r+1] - offs[r]) * es }
-	f, x := newXfold(e.P), newXprogs(e.P)
-	bo := make([]int, f.p+1)
-	for j := range f.p {
-		first := j + f.rem // the lowest rank new rank j stands for
-		if j < f.rem {
-			first = 2 * j
-		}
-		bo[j] = offs[first]
+	f, x := NewFold(e.P), newXprogs(e.P)
+	bo := make([]int, f.Pof2+1)
+	for j := range f.Pof2 {
+		bo[j] = offs[f.First(j)]
 	}
-	bo[f.p] = offs[e.P]
+	bo[f.Pof2] = offs[e.P]
 	for r := range e.P {
 		nr := x.foldIn(f, r, e.m)
 		if nr < 0 {
@@ -176,7 +172,7 @@ func reduceScatterRecursiveHalving(e *env) {
 			continue
 		}
 		x.halving(f, r, nr, bo, es)
-		if r < 2*f.rem {
+		if r < 2*f.Rem {
 			x.send(r, r-1, block(r-1))
 		}
 	}

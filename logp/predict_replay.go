@@ -286,10 +286,10 @@ func (x xprogs) finish(e *env) float64 {
 // foldIn adds mpi's redFold: each even rank below 2 rem hands its m bytes
 // to its odd partner and gets back ret bytes at the end (the caller adds
 // that receive); it returns the new rank of r, -1 for a folded one.
-func (x xprogs) foldIn(f xfold, r, m int) int {
+func (x xprogs) foldIn(f Fold, r, m int) int {
 	switch {
-	case r >= 2*f.rem:
-		return r - f.rem
+	case r >= 2*f.Rem:
+		return r - f.Rem
 	case r%2 == 0:
 		x.send(r, r+1, m)
 		return -1
@@ -300,14 +300,14 @@ func (x xprogs) foldIn(f xfold, r, m int) int {
 
 // halving adds new rank nr's (rank r's) recursive-halving steps among f's
 // p ranks over blocks bo (element offsets, es bytes each).
-func (x xprogs) halving(f xfold, r, nr int, bo []int, es int) {
+func (x xprogs) halving(f Fold, r, nr int, bo []int, es int) {
 	lo := 0
-	for mask := f.p / 2; mask > 0; mask >>= 1 {
+	for mask := f.Pof2 / 2; mask > 0; mask >>= 1 {
 		keep, give := lo, lo+mask
 		if nr&mask != 0 {
 			keep, give = give, keep
 		}
-		x.exch(r, f.real(nr^mask), (bo[give+mask]-bo[give])*es, (bo[keep+mask]-bo[keep])*es)
+		x.exch(r, f.Real(nr^mask), (bo[give+mask]-bo[give])*es, (bo[keep+mask]-bo[keep])*es)
 		lo = keep
 	}
 }

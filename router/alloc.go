@@ -135,26 +135,14 @@ func (r *Router) allocSwitch(now des.Time) {
 		if r.burst == 1 {
 			r.send(now, k, op)
 		} else {
-			// Its input's width of flits at most, as in the input
-			// stage below; the output sends its width of them and
-			// the rest lose the switch this cycle.
-			n := r.burstLen(vc, min(int(r.burst), int(r.in[r.portOf(k)].width), int(c)))
-			sent := min(n, int(op.width))
-			for range sent {
-				r.send(now, k, op)
-			}
-			r.stalls.SwitchStall += uint64(n - sent)
+			r.sendBurst(now, k, op, int(c))
 		}
-		if op.saRR = uint8(k + 1); int(op.saRR) == int(mesh.NumPorts)*int(r.vcs) {
-			op.saRR = 0
-		}
+		op.granted(k, int(mesh.NumPorts)*int(r.vcs))
 		return
 	}
-	if r.burst == 1 && !r.general {
-		if act := r.activeMask & r.fullMask; act&r.localVCs&(act&r.localVCs-1) == 0 {
-			r.allocSwitchOne(now, act)
-			return
-		}
+	if act := r.activeMask & r.fullMask; r.burst == 1 && !r.general && act&r.localVCs&(act&r.localVCs-1) == 0 {
+		r.allocSwitchOne(now, act)
+		return
 	}
 	v := int(r.vcs)
 	all := uint64(1)<<sh(v) - 1
@@ -212,9 +200,7 @@ func (r *Router) allocSwitch(now des.Time) {
 			// A lone request: the arbiter grants it whatever its pointer.
 			q := int(r.saQ[q0])
 			r.send(now, q, op)
-			if op.saRR = uint8(q + 1); int(op.saRR) == total {
-				op.saRR = 0
-			}
+			op.granted(q, total)
 			continue
 		}
 		reqs := r.saQ[q0 : q0+n]
@@ -235,11 +221,31 @@ func (r *Router) allocSwitch(now des.Time) {
 				at = 0
 			}
 			r.send(now, q, op)
-			if op.saRR = uint8(q + 1); int(op.saRR) == total {
-				op.saRR = 0
-			}
+			op.granted(q, total)
 		}
 	}
+}
+
+// granted moves output op's switch arbiter past its grant to input VC q,
+// of total input VCs.
+func (op *outPort) granted(q, total int) {
+	if op.saRR = uint8(q + 1); int(op.saRR) == total {
+		op.saRR = 0
+	}
+}
+
+// sendBurst is allocSwitch's lone VC k when links are wider than a flit:
+// it sends its input's width of flits at most (and c, its credits), as in
+// the input stage; the output sends its width of them and the rest lose
+// the switch this cycle.
+func (r *Router) sendBurst(now des.Time, k int, op *outPort, c int) {
+	vc := &r.ivc[k]
+	n := r.burstLen(vc, min(int(r.burst), int(r.in[r.portOf(k)].width), c))
+	sent := min(n, int(op.width))
+	for range sent {
+		r.send(now, k, op)
+	}
+	r.stalls.SwitchStall += uint64(n - sent)
 }
 
 // allocSwitchOne is allocSwitch when every input port puts at most one

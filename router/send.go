@@ -120,23 +120,34 @@ func (r *Router) send(now des.Time, k int, op *outPort) {
 	}
 	r.flits--
 	op.credit[oc]--
-	// The flit's count: in the output port's line, and every 256th in
-	// sentVC (see LinkVCFlits).
+	r.countSent(op, oc)
+	r.eng.Progress()
+	vc.since = now
+	if tail {
+		r.release(k, vc, op, oc)
+	}
+}
+
+// countSent counts a flit sent on output VC oc of op: in the output
+// port's line, and every 256th in sentVC (see LinkVCFlits). Small enough
+// to be inlined into send, as release is.
+func (r *Router) countSent(op *outPort, oc int8) {
 	if n := op.sent[oc] + 1; n != 0 {
 		op.sent[oc] = n
 	} else {
 		op.sent[oc] = 0
 		r.sentVC[int(op.sentAt)+int(oc)] += 256
 	}
-	r.eng.Progress()
-	vc.since = now
-	if tail {
-		op.held &^= 1 << sh16(int(oc))
-		vc.state = vcIdle
-		r.activeMask &^= 1 << sh(k)
-		if vc.n > 0 {
-			r.routeMask |= 1 << sh(k)
-		}
+}
+
+// release ends input VC k's packet when its tail has left: the output VC
+// oc it held is free, and the VC routes its next packet if it holds one.
+func (r *Router) release(k int, vc *inVC, op *outPort, oc int8) {
+	op.held &^= 1 << sh16(int(oc))
+	vc.state = vcIdle
+	r.activeMask &^= 1 << sh(k)
+	if vc.n > 0 {
+		r.routeMask |= 1 << sh(k)
 	}
 }
 

@@ -2,14 +2,10 @@ package traffic
 
 import (
 	"fmt"
-	"maps"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"time"
-
-	"gonum.org/v1/gonum/stat"
 
 	"nocsim/config"
 	"nocsim/des"
@@ -269,6 +265,52 @@ func (s *Synthetic) Run() (SynthResult, error) {
 		return SynthResult{}, err
 	}
 	start := time.Now()
+	eng := s.engine()
+	topo := s.topo()
+	f := endpoint.NewFabric(eng, topo, s.Router, s.Endpoint)
+	eng.SetWatchdog(s.Watchdog, f.Describe)
+	if s.onStart != nil {
+		s.onStart(eng)
+	}
+	g := s.startSources(f, eng, topo.Nodes())
+	res := SynthResult{Traffic: s.Pattern.Name(), OfferedRate: s.Rate,
+		ZeroLoadLatency: ZeroLoad(topo, s.Router, s.Pattern, s.PacketFlits)}
+	w := &window{mid: g.mStart + s.Measure/2}
+	f.OnDeliver = func(p *endpoint.Packet, now des.Time) {
+		if !p.Measured {
+			return
+		}
+		w.deliver(p)
+		g.pending--
+		if g.pending == 0 && now >= g.mEnd {
+			eng.Stop()
+		}
+	}
+	// The window's counters are read at its first cycle and at the
+	// drain's, whose phase also ends a run with nothing left to wait for.
+	eng.Schedule(g.mStart, &phase{"measure", func(des.Time) { w.begin = takeSnapshot(f) }}, 0)
+	eng.Schedule(g.mEnd, &phase{"drain", func(des.Time) {
+		w.end = takeSnapshot(f)
+		if g.pending == 0 {
+			eng.Stop()
+		}
+	}}, 0)
+	if err := eng.Run(g.mEnd + s.DrainMax); err != nil {
+		return res, err
+	}
+	if f.Err() != nil {
+		return res, f.Err()
+	}
+	w.summarize(&res, s, g, f.Net, topo.Nodes())
+	res.Cycles = eng.Now()
+	res.Events, res.Ticks = eng.Events(), eng.Ticks()
+	res.FlitHops = f.Net.Totals().Traversals
+	res.WallSeconds = time.Since(start).Seconds()
+	return res, nil
+}
+
+// engine is a fresh engine visiting tickers in the order the run asks for.
+func (s *Synthetic) engine() *des.Engine {
 	eng := des.New()
 	if s.Shuffle {
 		eng.ShuffleTicks(s.Seed ^ 0x5eed)
@@ -280,17 +322,17 @@ func (s *Synthetic) Run() (SynthResult, error) {
 		// on large meshes.
 		eng.TickByID()
 	}
-	topo := s.topo()
-	f := endpoint.NewFabric(eng, topo, s.Router, s.Endpoint)
-	eng.SetWatchdog(s.Watchdog, f.Describe)
-	if s.onStart != nil {
-		s.onStart(eng)
-	}
+	return eng
+}
+
+// startSources makes the packet generator of the run and schedules each of
+// the n tiles' first packet, in tile order (the order draws the seed's
+// random numbers in).
+func (s *Synthetic) startSources(f *endpoint.Fabric, eng *des.Engine, n int) *generator {
 	g := &generator{s: s, f: f, eng: eng, rng: rand.New(rand.NewPCG(s.Seed, 0xda7a)),
 		p: s.Rate / float64(s.PacketFlits), on: s.Rate > 0,
 		mStart: s.Warmup, mEnd: s.Warmup + s.Measure, end: s.Warmup + s.Measure + s.DrainMax}
 	g.logq = math.Log1p(-g.p)
-	n := topo.Nodes()
 	if g.on {
 		for i := 0; i < n; i++ {
 			if d, ok := g.gap(); ok {
@@ -298,203 +340,5 @@ func (s *Synthetic) Run() (SynthResult, error) {
 			}
 		}
 	}
-
-	res := SynthResult{Traffic: s.Pattern.Name(), OfferedRate: s.Rate,
-		ZeroLoadLatency: ZeroLoad(topo, s.Router, s.Pattern, s.PacketFlits)}
-	// Latencies are whole cycles, so a count per latency gives the exact
-	// mean and quantiles in memory bounded by the longest latency rather
-	// than by the number of packets: a run ten times longer needs no more.
-	var lat latHist
-	var netSum, hopSum float64
-	// Latency by half of the window: in a stable network both halves see
-	// the same latency; when queues grow without bound the second is worse.
-	var halfSum [2]float64
-	var halfN [2]int
-	mid := g.mStart + s.Measure/2
-	f.OnDeliver = func(p *endpoint.Packet, now des.Time) {
-		if !p.Measured {
-			return
-		}
-		h := 0
-		if p.Created >= mid {
-			h = 1
-		}
-		halfSum[h] += float64(p.Done - p.Created)
-		halfN[h]++
-		lat.add(p.Done - p.Created)
-		netSum += float64(p.Done - p.Sent)
-		hopSum += float64(p.Hops)
-		g.pending--
-		if g.pending == 0 && now >= g.mEnd {
-			eng.Stop()
-		}
-	}
-
-	var ej0, ej1 uint64
-	var st0, st1 router.Stats
-	var back0, back1 int
-	var links0, links1, vcs0, vcs1 []uint64
-	backlog := func() int {
-		b := 0
-		for _, u := range f.NIUs {
-			b += u.Backlog()
-		}
-		return b
-	}
-	begin := &phase{"measure", func(des.Time) {
-		_, ej0 = f.Flits()
-		st0 = f.Net.Totals()
-		back0 = backlog()
-		links0 = f.Net.LinkCounts(nil)
-		vcs0 = f.Net.LinkVCCounts(nil)
-	}}
-	end := &phase{"drain", func(now des.Time) {
-		_, ej1 = f.Flits()
-		st1 = f.Net.Totals()
-		back1 = backlog()
-		links1 = f.Net.LinkCounts(nil)
-		vcs1 = f.Net.LinkVCCounts(nil)
-		if g.pending == 0 {
-			eng.Stop()
-		}
-	}}
-	eng.Schedule(g.mStart, begin, 0)
-	eng.Schedule(g.mEnd, end, 0)
-	limit := g.mEnd + s.DrainMax
-	err := eng.Run(limit)
-	if err != nil {
-		return res, err
-	}
-	if f.Err() != nil {
-		return res, f.Err()
-	}
-
-	cyc := float64(s.Measure)
-	res.Measured, res.Delivered = g.created, lat.n
-	res.GeneratedRate = float64(g.created*s.PacketFlits) / (float64(n) * cyc)
-	res.AcceptedRate = float64(ej1-ej0) / (float64(n) * cyc)
-	res.VCStalls = st1.VCStalls - st0.VCStalls
-	res.SwitchStalls = st1.SwitchStall - st0.SwitchStall
-	res.CreditStalls = st1.CreditStall - st0.CreditStall
-	if len(links1) > 0 {
-		var sum, mx float64
-		for i := range links1 {
-			u := float64(links1[i]-links0[i]) / cyc
-			sum += u
-			mx = math.Max(mx, u)
-		}
-		res.LinkUtilMean, res.LinkUtilMax = sum/float64(len(links1)), mx
-		res.Links, res.VCShare = vcBalance(f.Net.Links(), s.Router.VCs, vcs0, vcs1)
-	}
-	if lat.n > 0 {
-		// The sum of whole cycles is exact in a float64 (below 2^53), as
-		// was the sum over every packet's latency.
-		res.AvgPacketLatency = float64(lat.sum) / float64(lat.n)
-		x, w := lat.values()
-		res.P50 = stat.Quantile(0.50, stat.Empirical, x, w)
-		res.P95 = stat.Quantile(0.95, stat.Empirical, x, w)
-		res.P99 = stat.Quantile(0.99, stat.Empirical, x, w)
-		res.AvgNetworkLatency = netSum / float64(lat.n)
-		res.AvgHops = hopSum / float64(lat.n)
-	}
-	if halfN[0] > 0 && halfN[1] > 0 {
-		res.LatencyTrend = (halfSum[1] / float64(halfN[1])) / (halfSum[0] / float64(halfN[0]))
-	}
-	// The accepted rate counts flits ejected during the window, which
-	// trail their creation by the network latency: a window that starts
-	// before the network has filled (warm-up shorter than the latency, as
-	// on a large mesh) or is not much longer than the latency ejects fewer
-	// flits than it creates even when every packet gets through. So a
-	// shortfall alone is no saturation; packets still undelivered after
-	// the drain are, and the rate is quoted with them.
-	switch {
-	case g.pending > 0:
-		res.Saturated = true
-		res.SaturationReason = fmt.Sprintf("%d of %d measured packets undelivered %d cycles after the window (accepted %.4f of %.4f flits/node/cycle generated)",
-			g.pending, g.created, s.DrainMax, res.AcceptedRate, res.GeneratedRate)
-	case float64(back1-back0) > 0.05*float64(g.created)+float64(n):
-		res.Saturated = true
-		res.SaturationReason = fmt.Sprintf("source queues grew by %d packets during the window", back1-back0)
-	case res.LatencyTrend > divergence && min(halfN[0], halfN[1]) >= 100:
-		res.Saturated = true
-		res.SaturationReason = fmt.Sprintf("latency diverging: packets created in the window's second half waited %.2fx as long as those of the first", res.LatencyTrend)
-	}
-	res.Cycles = eng.Now()
-	res.Events, res.Ticks = eng.Events(), eng.Ticks()
-	res.FlitHops = f.Net.Totals().Traversals
-	res.WallSeconds = time.Since(start).Seconds()
-	return res, nil
-}
-
-// vcBalance turns per-link, per-VC counters at the window's start and end
-// into each link's flits per VC and each VC's share of all of them.
-func vcBalance(links []router.Link, vcs int, start, end []uint64) ([]LinkVCFlits, []float64) {
-	out := make([]LinkVCFlits, len(links))
-	flat := make([]uint64, len(links)*vcs)
-	perVC := make([]uint64, vcs)
-	var total uint64
-	for i, l := range links {
-		fl := flat[i*vcs : (i+1)*vcs : (i+1)*vcs]
-		for v := range fl {
-			k := i*vcs + v
-			fl[v] = end[k] - start[k]
-			perVC[v] += fl[v]
-			total += fl[v]
-		}
-		out[i] = LinkVCFlits{From: l.From, To: l.To, Dir: l.Dir.String(), VCFlits: fl}
-	}
-	share := make([]float64, vcs)
-	for v, n := range perVC {
-		if total > 0 {
-			share[v] = float64(n) / float64(total)
-		}
-	}
-	return out, share
-}
-
-// latHist counts packet latencies by whole cycles: a table up to
-// denseLatency, a map beyond it (a saturated run's latencies grow with its
-// length and spread out; each distinct value costs one entry, never more
-// than the list of every latency did).
-type latHist struct {
-	count []uint64 // packets by latency, below denseLatency
-	far   map[des.Time]uint64
-	n     int
-	sum   int64
-}
-
-const denseLatency = 1 << 16
-
-// add counts one latency; the table grows only to a new longest latency.
-func (h *latHist) add(l des.Time) {
-	h.n++
-	h.sum += l
-	if l >= denseLatency {
-		if h.far == nil {
-			h.far = map[des.Time]uint64{}
-		}
-		h.far[l]++
-		return
-	}
-	if l >= des.Time(len(h.count)) {
-		h.count = slices.Grow(h.count, int(l)+1-len(h.count))[:l+1]
-	}
-	h.count[l]++
-}
-
-// values lists the latencies seen, ascending, with their counts as
-// weights: gonum's empirical quantile of them is that of every packet's
-// latency sorted, since it walks the same cumulative counts.
-func (h *latHist) values() (x, w []float64) {
-	for l, c := range h.count {
-		if c > 0 {
-			x = append(x, float64(l))
-			w = append(w, float64(c))
-		}
-	}
-	for _, l := range slices.Sorted(maps.Keys(h.far)) {
-		x = append(x, float64(l))
-		w = append(w, float64(h.far[l]))
-	}
-	return x, w
+	return g
 }

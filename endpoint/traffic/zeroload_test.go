@@ -5,26 +5,9 @@ import (
 	"testing"
 
 	"nocsim/mesh"
+	"nocsim/mesh/meshtest"
 	"nocsim/router"
 )
-
-func mustRing(t *testing.T, n int, uni bool) mesh.Ring {
-	t.Helper()
-	r, err := mesh.NewRing(n, uni)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
-
-func mustBus(t *testing.T, n int) mesh.Bus {
-	t.Helper()
-	b, err := mesh.NewBus(n)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // zeroLoadBrute averages T0 over every source and every destination the
 // pattern gives it, with its probability: the definition, O(nodes^2).
@@ -70,7 +53,7 @@ func TestZeroLoadOnRingAndBusMatchesBruteForce(t *testing.T) {
 	rs.RouteDelay, rs.LinkLatency = 2, 3
 	for _, n := range []int{1, 7, 16} {
 		line, _ := mesh.New(n, 1)
-		for _, topo := range []mesh.Topology{mustRing(t, n, false), mustRing(t, n, true), mustBus(t, n)} {
+		for _, topo := range []mesh.Topology{meshtest.Ring(t, n, false), meshtest.Ring(t, n, true), meshtest.Bus(t, n)} {
 			for _, name := range mesh.PatternNames {
 				p, err := mesh.NewPattern(name, line, mesh.HotspotSpec{Nodes: []int{0, n - 1}, Fraction: 0.3})
 				if err != nil {

@@ -120,24 +120,24 @@ func (g *gen) meshDim(list []int, i int, count int64, barrier bool) {
 		return
 	}
 	n := count * g.es()
-	f := newFold(P)
-	f.ranks = list
+	f := logp.NewFold(P)
+	f.Ranks = list
 	nr := g.meshFoldIn(f, list, i, count)
 	if nr < 0 {
 		return
 	}
 	if n >= logp.MeshLongBytes {
-		bo := split(count, f.pof2, g.opt.ElemBytes)
+		bo := split(count, f.Pof2, g.opt.ElemBytes)
 		g.halve(0, bo, nr, f)
 		g.doubling(bo, nr, f)
 	} else {
-		for mask := 1; mask < f.pof2; mask <<= 1 {
-			peer := f.real(nr ^ mask)
+		for mask := 1; mask < f.Pof2; mask <<= 1 {
+			peer := f.Real(nr ^ mask)
 			g.sendrecv(peer, n, peer, n)
 			g.flops(count)
 		}
 	}
-	if i < 2*f.rem {
+	if i < 2*f.Rem {
 		g.send(list[i-1], n)
 	}
 }
@@ -145,31 +145,31 @@ func (g *gen) meshDim(list []int, i int, count int64, barrier bool) {
 // meshLong is mpi's meshLong: halving within row, the block's allreduce
 // within col, doubling within row.
 func (g *gen) meshLong(row []int, i int, col []int, k int, count int64) {
-	f := newFold(len(row))
-	f.ranks = row
+	f := logp.NewFold(len(row))
+	f.Ranks = row
 	nr := g.meshFoldIn(f, row, i, count)
 	if nr < 0 {
 		return
 	}
-	bo := split(count, f.pof2, g.opt.ElemBytes)
+	bo := split(count, f.Pof2, g.opt.ElemBytes)
 	g.halve(0, bo, nr, f)
 	g.meshDim(col, k, bo[nr+1]-bo[nr], false)
 	g.doubling(bo, nr, f)
-	if i < 2*f.rem {
+	if i < 2*f.Rem {
 		g.send(row[i-1], count*g.es())
 	}
 }
 
 // meshFoldIn is mpi's foldIn over list.
-func (g *gen) meshFoldIn(f fold, list []int, i int, count int64) int {
+func (g *gen) meshFoldIn(f logp.Fold, list []int, i int, count int64) int {
 	n := count * g.es()
-	nr := f.newRank(i)
+	nr := f.NewRank(i)
 	if nr < 0 {
 		g.send(list[i+1], n)
 		g.recv(list[i+1], n)
 		return -1
 	}
-	if i < 2*f.rem {
+	if i < 2*f.Rem {
 		g.recv(list[i-1], n)
 		g.flops(count)
 	}
@@ -178,12 +178,12 @@ func (g *gen) meshFoldIn(f fold, list []int, i int, count int64) int {
 
 // doubling is mpi's allgatherRD: the recursive-doubling allgather of
 // blocks bo among f's pof2 ranks.
-func (g *gen) doubling(bo []int64, nr int, f fold) {
+func (g *gen) doubling(bo []int64, nr int, f logp.Fold) {
 	es := g.es()
-	for mask := 1; mask < f.pof2; mask <<= 1 {
+	for mask := 1; mask < f.Pof2; mask <<= 1 {
 		pn := nr ^ mask
 		lo, plo := nr&^(mask-1), pn&^(mask-1)
-		peer := f.real(pn)
+		peer := f.Real(pn)
 		g.sendrecv(peer, (bo[lo+mask]-bo[lo])*es, peer, (bo[plo+mask]-bo[plo])*es)
 	}
 }

@@ -1,49 +1,12 @@
 package collgen
 
+import "nocsim/logp"
+
 // Reductions: the patterns of mpi/coll_reduce*.go for a commutative op (the
 // sum `nocsim coll` reduces), on send and receive buffers that differ (no
 // MPI_IN_PLACE). A reduction of count elements is a calc of
 // count*FlopCycles; the copies the MPI code charges are calcs when
 // CopyCyclesPerWord is set.
-
-// fold is mpi's redFold: a non-power-of-two P folds onto pof2 ranks, the
-// first 2*rem pairing up, the even rank of a pair handing its data to the
-// odd one.
-// With ranks set, the ranks are ranks[0..] (a mesh row or column) and
-// real gives those.
-type fold struct {
-	pof2, rem int
-	ranks     []int
-}
-
-func newFold(P int) fold {
-	p := 1
-	for p*2 <= P {
-		p *= 2
-	}
-	return fold{pof2: p, rem: P - p}
-}
-
-func (f fold) real(j int) int {
-	i := j + f.rem
-	if j < f.rem {
-		i = 2*j + 1
-	}
-	if f.ranks != nil {
-		return f.ranks[i]
-	}
-	return i
-}
-
-func (f fold) newRank(i int) int {
-	switch {
-	case i >= 2*f.rem:
-		return i - f.rem
-	case i%2 == 1:
-		return i / 2
-	}
-	return -1
-}
 
 // split is mpi's redSplit: count elements in parts blocks, each starting on
 // a word.
@@ -87,10 +50,10 @@ func (g *gen) reduceBinomial(me int, count int64, root int) {
 
 // halve is the recursive-halving reduce-scatter among f's pof2 ranks;
 // new rank j's block is elements bo[j]..bo[j+1].
-func (g *gen) halve(me int, bo []int64, nr int, f fold) {
+func (g *gen) halve(me int, bo []int64, nr int, f logp.Fold) {
 	es := g.es()
 	lo := 0
-	for mask := f.pof2 / 2; mask > 0; mask >>= 1 {
+	for mask := f.Pof2 / 2; mask > 0; mask >>= 1 {
 		keep, give := lo, lo+mask
 		if nr&mask != 0 {
 			keep, give = give, keep
@@ -99,7 +62,7 @@ func (g *gen) halve(me int, bo []int64, nr int, f fold) {
 		if bo[give]*es%4 != 0 {
 			g.copies(gn) // an unaligned block is staged to be sent
 		}
-		peer := f.real(nr ^ mask)
+		peer := f.Real(nr ^ mask)
 		g.sendrecv(peer, gn, peer, kn)
 		g.flops(bo[keep+mask] - bo[keep])
 		lo = keep
@@ -177,15 +140,15 @@ func (g *gen) reduce(alg string) func(me int) {
 		return g.reduceRing(count, root)
 	}
 	// reduce_scatter_gather (Rabenseifner's)
-	f := newFold(P)
-	newRoot := f.newRank(root)
+	f := logp.NewFold(P)
+	newRoot := f.NewRank(root)
 	if newRoot < 0 {
 		newRoot = root / 2
 	}
-	bo := split(count, f.pof2, g.opt.ElemBytes)
+	bo := split(count, f.Pof2, g.opt.ElemBytes)
 	es := g.es()
 	return func(me int) {
-		nr := f.newRank(me)
+		nr := f.NewRank(me)
 		if nr < 0 {
 			g.send(me+1, n)
 			if me == root {
@@ -194,20 +157,20 @@ func (g *gen) reduce(alg string) func(me int) {
 			return
 		}
 		g.copies(n)
-		if me < 2*f.rem {
+		if me < 2*f.Rem {
 			g.recv(me-1, n)
 			g.flops(count)
 		}
 		g.halve(me, bo, nr, f)
-		for m := 1; m < f.pof2; m <<= 1 {
+		for m := 1; m < f.Pof2; m <<= 1 {
 			peer := nr ^ m
 			lo := nr &^ (m - 1)
 			if nr&m != newRoot&m {
-				g.send(f.real(peer), (bo[lo+m]-bo[lo])*es)
+				g.send(f.Real(peer), (bo[lo+m]-bo[lo])*es)
 				return
 			}
 			lo = peer &^ (m - 1)
-			g.recv(f.real(peer), (bo[lo+m]-bo[lo])*es)
+			g.recv(f.Real(peer), (bo[lo+m]-bo[lo])*es)
 		}
 		if me != root {
 			g.send(root, n)
@@ -245,18 +208,18 @@ func (g *gen) allreduce(alg string) func(me int) {
 		return g.rabenseifner()
 	}
 	// recursive_doubling
-	f := newFold(P)
+	f := logp.NewFold(P)
 	return func(me int) {
 		nr := g.foldIn(me, f, n, count)
 		if nr < 0 {
 			return
 		}
-		for mask := 1; mask < f.pof2; mask <<= 1 {
-			peer := f.real(nr ^ mask)
+		for mask := 1; mask < f.Pof2; mask <<= 1 {
+			peer := f.Real(nr ^ mask)
 			g.sendrecv(peer, n, peer, n)
 			g.flops(count)
 		}
-		if me < 2*f.rem {
+		if me < 2*f.Rem {
 			g.send(me-1, n)
 		}
 	}
@@ -267,15 +230,15 @@ func (g *gen) allreduce(alg string) func(me int) {
 // its partner and gets the result back (-1: nothing else to do); the
 // others copy their input, and the odd ones below 2*rem combine their
 // partner's vector into it.
-func (g *gen) foldIn(me int, f fold, n, count int64) int {
-	nr := f.newRank(me)
+func (g *gen) foldIn(me int, f logp.Fold, n, count int64) int {
+	nr := f.NewRank(me)
 	if nr < 0 {
 		g.send(me+1, n)
 		g.recv(me+1, n)
 		return -1
 	}
 	g.copies(n)
-	if me < 2*f.rem {
+	if me < 2*f.Rem {
 		g.recv(me-1, n)
 		g.flops(count)
 	}
@@ -287,21 +250,21 @@ func (g *gen) foldIn(me int, f fold, n, count int64) int {
 // reverse, unfold.
 func (g *gen) rabenseifner() func(me int) {
 	P, n, count, es := g.P, g.n, g.count(), g.es()
-	f := newFold(P)
-	bo := split(count, f.pof2, g.opt.ElemBytes)
+	f := logp.NewFold(P)
+	bo := split(count, f.Pof2, g.opt.ElemBytes)
 	return func(me int) {
 		nr := g.foldIn(me, f, n, count)
 		if nr < 0 {
 			return
 		}
 		g.halve(me, bo, nr, f)
-		for mask := 1; mask < f.pof2; mask <<= 1 {
+		for mask := 1; mask < f.Pof2; mask <<= 1 {
 			pn := nr ^ mask
 			lo, plo := nr&^(mask-1), pn&^(mask-1)
-			peer := f.real(pn)
+			peer := f.Real(pn)
 			g.sendrecv(peer, (bo[lo+mask]-bo[lo])*es, peer, (bo[plo+mask]-bo[plo])*es)
 		}
-		if me < 2*f.rem {
+		if me < 2*f.Rem {
 			g.send(me-1, n)
 		}
 	}
@@ -346,31 +309,27 @@ func (g *gen) reduceScatter(alg string) func(me int) {
 		}
 	}
 	// recursive_halving
-	f := newFold(P)
-	bo := make([]int64, f.pof2+1)
-	for j := range f.pof2 {
-		first := j + f.rem // the lowest rank new rank j stands for
-		if j < f.rem {
-			first = 2 * j
-		}
-		bo[j] = offs[first]
+	f := logp.NewFold(P)
+	bo := make([]int64, f.Pof2+1)
+	for j := range f.Pof2 {
+		bo[j] = offs[f.First(j)]
 	}
-	bo[f.pof2] = total
+	bo[f.Pof2] = total
 	return func(me int) {
-		nr := f.newRank(me)
+		nr := f.NewRank(me)
 		if nr < 0 {
 			g.send(me+1, n)
 			g.recv(me+1, block(me))
 			return
 		}
-		if me < 2*f.rem {
+		if me < 2*f.Rem {
 			g.recv(me-1, n)
 			g.flops(total)
 		} else {
 			g.copies(n)
 		}
 		g.halve(me, bo, nr, f)
-		if me < 2*f.rem {
+		if me < 2*f.Rem {
 			if offs[me-1]*es%4 != 0 {
 				g.copies(block(me - 1))
 			}

@@ -32,7 +32,7 @@ func (a *event) before(b *event) bool {
 // receive, all due at 0, then costs O(1) each); the rest to a 4-ary
 // min-heap, shallower than a binary one, so fewer cache misses.
 type queue struct {
-	h    []event
+	h    eventHeap
 	fifo []event
 	head int     // first live entry of fifo
 	now  float64 // time of the last event popped
@@ -51,7 +51,7 @@ func (q *queue) push(e event) {
 		q.fifo = append(q.fifo, e)
 		return
 	}
-	q.heapPush(e)
+	q.h.push(e)
 }
 
 func (q *queue) pop() event {
@@ -64,15 +64,21 @@ func (q *queue) pop() event {
 			q.head, q.fifo = 0, q.fifo[:0]
 		}
 	} else {
-		e = q.heapPop()
+		e = q.h.pop()
 	}
 	q.now = e.t
 	return e
 }
 
-func (q *queue) heapPush(e event) {
-	q.h = append(q.h, e)
-	h := q.h
+// eventHeap is a 4-ary min-heap of events in event order (before),
+// shallower than a binary one, so fewer cache misses. The queue keeps its
+// events in one; so does each wait list, whose events differ only in ts
+// (see waitList.h).
+type eventHeap []event
+
+func (hp *eventHeap) push(e event) {
+	*hp = append(*hp, e)
+	h := *hp
 	i := len(h) - 1
 	for i > 0 {
 		p := (i - 1) / 4
@@ -84,13 +90,13 @@ func (q *queue) heapPush(e event) {
 	}
 }
 
-func (q *queue) heapPop() event {
-	h := q.h
+func (hp *eventHeap) pop() event {
+	h := *hp
 	top := h[0]
 	n := len(h) - 1
 	last := h[n]
-	q.h = h[:n]
-	h = q.h
+	*hp = h[:n]
+	h = *hp
 	if n == 0 {
 		return top
 	}

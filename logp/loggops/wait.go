@@ -44,8 +44,10 @@ type waitList struct {
 	c, n int     // clock indices in sim.clk: the CPU's and the NIC's (-1: the CPU alone)
 	t    float64 // the queue entry of the list: due time and ...
 	ts   uint64  // ... insertion number (the head's)
-	h    []event // min-heap on ts
-	same int32   // next list filed under the same clock, -1 at the end
+	// h is the waiting events, their times cleared: they are due when
+	// the clocks free (t), so the heap orders them by ts alone.
+	h    eventHeap
+	same int32 // next list filed under the same clock, -1 at the end
 }
 
 // waits are the wait lists of all clocks with an event waiting. A list is
@@ -143,7 +145,9 @@ func (m *sim) wait(e event, c, n int, free float64) {
 		i = m.w.open(c, n)
 	}
 	l := &m.w.lists[i]
-	l.push(e)
+	w := e
+	w.t = 0 // due with the list (see waitList.h)
+	l.h.push(w)
 	// A new head moves the entry earlier: make one (the old one is
 	// dropped when popped). Otherwise the entry stays where it is: at
 	// worst early, when it finds the clocks busy and moves.
@@ -167,7 +171,7 @@ func (m *sim) retryWaiting(e event) {
 		m.q.push(event{t: free, ts: l.ts, op: i, kind: evWait})
 		return
 	}
-	head := l.pop()
+	head := l.h.pop()
 	head.t = e.t
 	m.dispatch(head) // finds its clocks free: no list changes under it
 	l = &m.w.lists[i]
@@ -177,41 +181,4 @@ func (m *sim) retryWaiting(e event) {
 	}
 	l.t, l.ts = max(m.freeAt(l), e.t), l.h[0].ts
 	m.q.push(event{t: l.t, ts: l.ts, op: i, kind: evWait})
-}
-
-func (l *waitList) push(e event) {
-	l.h = append(l.h, e)
-	h := l.h
-	for i := len(h) - 1; i > 0; {
-		p := (i - 1) / 2
-		if h[p].ts < h[i].ts {
-			break
-		}
-		h[i], h[p] = h[p], h[i]
-		i = p
-	}
-}
-
-func (l *waitList) pop() event {
-	h := l.h
-	top := h[0]
-	n := len(h) - 1
-	h[0] = h[n]
-	l.h = h[:n]
-	h = l.h
-	for i := 0; ; {
-		c := 2*i + 1
-		if c >= n {
-			break
-		}
-		if c+1 < n && h[c+1].ts < h[c].ts {
-			c++
-		}
-		if h[i].ts < h[c].ts {
-			break
-		}
-		h[i], h[c] = h[c], h[i]
-		i = c
-	}
-	return top
 }
