@@ -10,11 +10,12 @@ import (
 
 	"nocsim/logp/goal"
 	"nocsim/mpi"
+	"nocsim/scenarios/report"
 )
 
 // replayGoal writes the trace as GOAL text, reads it back and runs it on
 // the scenario's chip.
-func replayGoal(t *testing.T, sc *Scenario, tr *mpi.Trace) *GoalResult {
+func replayGoal(t *testing.T, sc *Scenario, tr *mpi.Trace) *report.GoalResult {
 	t.Helper()
 	s, err := mpi.TraceToGoal(tr)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"nocsim/config"
+	"nocsim/scenarios/report"
 )
 
 // ThesisMachineName is the embedded thesis machine's path in the
@@ -19,7 +20,7 @@ func ThesisMachine() []byte { return thesisMachine }
 
 // thesisRows are the rows a "thesis" workload runs: its table's, those
 // with procs and sizes among [workload] procs and sizes when given.
-func (sc *Scenario) thesisRows() ([]ThesisRow, error) {
+func (sc *Scenario) thesisRows() ([]report.ThesisRow, error) {
 	w := sc.Workload
 	rows, err := ThesisRows(w.Table, w.Procs, w.Sizes)
 	if err == nil && len(w.Distribute) > 0 {
@@ -43,7 +44,7 @@ func (sc *Scenario) thesisRows() ([]ThesisRow, error) {
 // CheckThesis checks every row's runs on its chip, as RunThesis will run
 // them, without simulating: the machine, each run's configuration, and
 // that it fits a tile's memory.
-func CheckThesis(sc *Scenario, src Source, rows []ThesisRow) error {
+func CheckThesis(sc *Scenario, src Source, rows []report.ThesisRow) error {
 	if err := sc.checkMachine(src); err != nil {
 		return err
 	}
@@ -85,18 +86,18 @@ const (
 // thesisCG is the CG run of a Table 5.1 row: the thesis variant (three
 // Reduces and 4 + P Bcasts a iteration) for exactly ThesisCGIterations
 // iterations.
-func thesisCG(r ThesisRow, native bool) CGConfig {
+func thesisCG(r report.ThesisRow, native bool) CGConfig {
 	return CGConfig{Procs: r.Procs, N: ThesisCGUnknowns, Nonzeros: r.Nonzeros, Tol: 1e-8,
 		MaxIter: ThesisCGIterations, Iterations: ThesisCGIterations, Native: native, Seed: 1, Variant: "thesis", Distribute: r.Distribute}
 }
 
 // thesisQR is the QR run of a Table 5.2 row: section 5.2.1 as written on
 // the row's grid.
-func thesisQR(r ThesisRow, native bool) QRConfig {
+func thesisQR(r report.ThesisRow, native bool) QRConfig {
 	return QRConfig{Procs: r.Procs, N: r.Matrix, Native: native, Seed: 1, Grid: "thesis"}
 }
 
-func thesisCheckRun(s *Scenario, r ThesisRow, native bool) error {
+func thesisCheckRun(s *Scenario, r report.ThesisRow, native bool) error {
 	if r.Table == "5.1" {
 		cfg := thesisCG(r, native)
 		return cfg.validate(s)
@@ -105,7 +106,7 @@ func thesisCheckRun(s *Scenario, r ThesisRow, native bool) error {
 }
 
 // runThesisVersion runs one version of a thesis row on its chip.
-func runThesisVersion(sc *Scenario, r ThesisRow, native bool) (AppResult, error) {
+func runThesisVersion(sc *Scenario, r report.ThesisRow, native bool) (AppResult, error) {
 	s, err := thesisScenario(sc, r)
 	if err != nil {
 		return AppResult{}, err

@@ -15,6 +15,7 @@ import (
 	"nocsim/logp"
 	"nocsim/mesh"
 	"nocsim/scenarios"
+	"nocsim/scenarios/report"
 )
 
 func calibrateCommand() *cli.Command {
@@ -92,7 +93,7 @@ func runCalibrate(c *cli.Context) error {
 	}
 	rep := cal.Report
 	if c.Bool("json") {
-		err = scenarios.WriteJSON(c.App.Writer, rep)
+		err = report.WriteJSON(c.App.Writer, rep)
 	} else {
 		err = rep.WriteText(c.App.Writer)
 	}
@@ -239,7 +240,7 @@ func runPredict(c *cli.Context) error {
 		}
 	}
 	if c.Bool("json") {
-		return scenarios.WriteJSON(c.App.Writer, map[string]any{"op": op, "algorithm": alg, "procs": procs, "size_bytes": size,
+		return report.WriteJSON(c.App.Writer, map[string]any{"op": op, "algorithm": alg, "procs": procs, "size_bytes": size,
 			"predicted_cycles": pr.Cycles, "predicted_seconds": pr.Cycles / p.ClockHz, "terms": pr.Terms})
 	}
 	tw := tabwriter.NewWriter(c.App.Writer, 0, 0, 2, ' ', 0)

@@ -32,7 +32,8 @@ var importRules = map[string][]string{
 	"endpoint/traffic": {"config", "des", "mesh", "router", "endpoint"},
 	"mpi":              {"config", "des", "mesh", "router", "endpoint", "logp/goal"},
 	"calibrate":        {"config", "des", "mesh", "router", "endpoint", "mpi", "logp", "logp/goal"},
-	"scenarios":        {"config", "des", "mesh", "router", "endpoint", "endpoint/traffic", "mpi", "logp", "logp/goal", "calibrate", "plots"},
+	"scenarios/report": {"des", "endpoint/traffic", "mpi", "logp", "plots"},
+	"scenarios":        {"config", "des", "mesh", "router", "endpoint", "endpoint/traffic", "mpi", "logp", "logp/goal", "calibrate", "plots", "scenarios/report"},
 }
 
 // ruleOf is the entry of importRules a package (a path below nocsim/)
@@ -72,6 +73,8 @@ func TestImportRules(t *testing.T) {
 		{"logp/loggops", "logp/goal", true},
 		{"logp/goal", "router", false},
 		{"router", "endpoint", false},
+		{"scenarios", "scenarios/report", true},
+		{"scenarios/report", "scenarios", false},
 	} {
 		if got := importAllowed(c.pkg, c.dep); got != c.want {
 			t.Errorf("%s importing %s: allowed %v, want %v", c.pkg, c.dep, got, c.want)

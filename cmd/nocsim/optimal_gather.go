@@ -7,7 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"nocsim/logp"
-	"nocsim/scenarios"
+	"nocsim/scenarios/report"
 )
 
 // capacityText is ceil(L/g), or "unbounded" when g = 0.
@@ -33,7 +33,7 @@ func printGather(c *cli.Context, P int, L, o, g float64) error {
 	}
 	out := c.App.Writer
 	if c.Bool("json") {
-		return scenarios.WriteJSON(out, map[string]any{"optimal": "gather", "L": L, "o": o, "g": g, "procs": P, "finish_cycles": fg.Finish,
+		return report.WriteJSON(out, map[string]any{"optimal": "gather", "L": L, "o": o, "g": g, "procs": P, "finish_cycles": fg.Finish,
 			"capacity": fg.Capacity, "max_in_transit_to_root": inTransit, "enter_cycles": fg.Enter, "stall_cycles": fg.Stall, "taken_cycles": fg.Taken})
 	}
 	fmt.Fprintf(out, "flat gather (LogP L=%g o=%g g=%g), P=%d: %g cycles at the root\n", L, o, g, P, fg.Finish)

@@ -10,6 +10,7 @@ import (
 	"nocsim/logp"
 	"nocsim/mesh"
 	"nocsim/scenarios"
+	"nocsim/scenarios/report"
 )
 
 // runHockney is `nocsim predict --model hockney`: the slides' two-parameter
@@ -78,7 +79,7 @@ func runHockney(c *cli.Context) error {
 		if clock > 0 {
 			out["predicted_seconds"] = cycles / clock
 		}
-		return scenarios.WriteJSON(c.App.Writer, out)
+		return report.WriteJSON(c.App.Writer, out)
 	}
 	w := c.App.Writer
 	us := ""
