@@ -243,12 +243,8 @@ func runPredict(c *cli.Context) error {
 		return report.WriteJSON(c.App.Writer, map[string]any{"op": op, "algorithm": alg, "procs": procs, "size_bytes": size,
 			"predicted_cycles": pr.Cycles, "predicted_seconds": pr.Cycles / p.ClockHz, "terms": pr.Terms})
 	}
-	tw := tabwriter.NewWriter(c.App.Writer, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "%s %s, P=%d, %d bytes: %.1f cycles (%.3f us)\n", op, alg, procs, size, pr.Cycles, pr.Cycles/p.ClockHz*1e6)
-	for _, t := range pr.Terms {
-		fmt.Fprintf(tw, "  %s\t%.1f cycles\n", t.Name, t.Cycles)
-	}
-	return tw.Flush()
+	fmt.Fprintf(c.App.Writer, "%s %s, P=%d, %d bytes: %.1f cycles (%.3f us)\n", op, alg, procs, size, pr.Cycles, pr.Cycles/p.ClockHz*1e6)
+	return report.WriteTerms(c.App.Writer, pr.Terms)
 }
 
 // selectionTable prints, per P and size, the algorithm the model predicts

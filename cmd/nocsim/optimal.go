@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
@@ -61,12 +60,7 @@ func runOptimal(c *cli.Context) error {
 	}
 	fmt.Fprintf(out, "optimal broadcast (LogP L=%g o=%g g=%g), P=%d: %g cycles\n", L, o, g, P, finish)
 	fmt.Fprintf(out, "capacity ceil(L/g) = %s messages in transit per processor; this schedule has at most %d from one sender\n", capacityText(L, g), fromMax)
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "rank\tfrom\tsend_cycles\thas_it_cycles\t")
-	for i := 1; i < P; i++ {
-		fmt.Fprintf(tw, "%d\t%d\t%g\t%g\t\n", i, parent[i], at[i]-L-2*o, at[i])
-	}
-	return tw.Flush()
+	return report.WriteBroadcastSchedule(out, parent, at, L, o)
 }
 
 // optimalParams are LogP's L, o, g: the flags, else the --params segment
