@@ -114,9 +114,9 @@ func chartsWithSeries(n int) map[string]plots.Chart {
 		out["thesis "+c.File] = c.Chart
 	}
 
-	cmp := &ScheduleComparison{Mesh: "4x4", Protocol: "scmp"}
+	cmp := &report.ScheduleComparison{Mesh: "4x4", Protocol: "scmp"}
 	for r := range n {
-		cmp.Ranks = append(cmp.Ranks, RankComparison{Rank: r, Simulated: 1000, Predicted: 1047})
+		cmp.Ranks = append(cmp.Ranks, report.RankComparison{Rank: r, Simulated: 1000, Predicted: 1047})
 	}
 	gc := cmp.Chart("s.goal", "params.json")
 	gc.Diff = &plots.Diff{Of: gc.Series[1].Name, Base: gc.Series[0].Name, Label: "predicted - simulated (% of simulated)"}

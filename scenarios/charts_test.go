@@ -118,19 +118,6 @@ func TestThesisCharts(t *testing.T) {
 	})
 }
 
-// The GOAL comparison draws both tiers' finish per rank and names the
-// schedule, the machine and the parameters.
-func TestScheduleComparisonChart(t *testing.T) {
-	cmp := &ScheduleComparison{Mesh: "3x5", Protocol: "niu", Ranks: []RankComparison{{Rank: 0, Simulated: 100, Predicted: 90}, {Rank: 1, Simulated: 300, Predicted: 310}, {Rank: 2, Simulated: 200, Predicted: 180}}}
-	c := cmp.Chart("ring.goal", "p.json")
-	plotstest.CheckChart(t, c, plotstest.ChartWant{Title: []string{"ring.goal", "3x5 mesh", "niu protocol", "p.json"}, Ticks: []float64{0, 1, 2}})
-	r := []float64{0, 1, 2}
-	plotstest.CheckSeries(t, c, []plotstest.SeriesWant{
-		{Name: "simulated (flit level)", X: r, Y: []float64{100, 300, 200}},
-		{Name: "predicted (LogGOPS tier)", X: r, Y: []float64{90, 310, 180}, Dashed: true},
-	})
-}
-
 // The sweep chart's title names only the machine parts no axis varies; a
 // rank-count axis is logarithmic, labelled with its unit.
 func TestSweepChartMachineAndAxes(t *testing.T) {
