@@ -2,12 +2,13 @@ package scenarios
 
 import (
 	"math"
+	"nocsim/scenarios/report"
 	"testing"
 )
 
 // breakEvenSweep runs both methods in both versions on 4x4 and returns the
 // break-evens.
-func breakEvenSweep(t *testing.T, sc *Scenario, sizes []int) []BreakEven {
+func breakEvenSweep(t *testing.T, sc *Scenario, sizes []int) []report.BreakEven {
 	t.Helper()
 	sw := &AppSweep{App: "globalsum", Variant: "breakeven", Procs: []int{2, 4, 8, 16}, Sizes: sizes, Versions: []string{"mpi", "native"}, Seed: 3}
 	if err := sw.Check(sc, nil); err != nil {
@@ -22,7 +23,7 @@ func breakEvenSweep(t *testing.T, sc *Scenario, sizes []int) []BreakEven {
 			t.Fatalf("%+v: wrong sums", r)
 		}
 	}
-	bs := GlobalSumBreakEven(rows)
+	bs := report.GlobalSumBreakEven(rows)
 	for _, b := range bs {
 		t.Logf("N=%4d serial %-6s hypercube %-6s %v: %s", b.Size, b.SerialVersion, b.HypercubeVersion, b.Ratios, b.Describe())
 	}
@@ -30,7 +31,7 @@ func breakEvenSweep(t *testing.T, sc *Scenario, sizes []int) []BreakEven {
 }
 
 // pick returns the break-even of one size and pairing.
-func pick(t *testing.T, bs []BreakEven, n int, ser, hyp string) BreakEven {
+func pick(t *testing.T, bs []report.BreakEven, n int, ser, hyp string) report.BreakEven {
 	t.Helper()
 	for _, b := range bs {
 		if b.Size == n && b.SerialVersion == ser && b.HypercubeVersion == hyp {
@@ -38,12 +39,12 @@ func pick(t *testing.T, bs []BreakEven, n int, ser, hyp string) BreakEven {
 		}
 	}
 	t.Fatalf("no break-even for N=%d serial %s hypercube %s", n, ser, hyp)
-	return BreakEven{}
+	return report.BreakEven{}
 }
 
 // effectiveP orders break-evens along P: below the sweep counts as 1,
 // above it as infinity.
-func effectiveP(b BreakEven) float64 {
+func effectiveP(b report.BreakEven) float64 {
 	switch b.Status {
 	case "below":
 		return 1
@@ -93,28 +94,5 @@ func TestGlobalSumBreakEven(t *testing.T) {
 	hb := pick(t, breakEvenSweep(t, heavy, []int{16}), 16, "native", "mpi")
 	if effectiveP(hb) >= effectiveP(small) {
 		t.Errorf("flop_cycles 16: break-even %s, not below the 1-cycle one (%s)", hb.Describe(), small.Describe())
-	}
-}
-
-// The break-even is interpolated in log2 P on the ratio, between the last
-// P where serial is faster and the first where the hypercube is.
-func TestBreakEvenLocate(t *testing.T) {
-	for _, c := range []struct {
-		ratios []ProcsRatio
-		status string
-		lo, hi int
-		procs  float64
-	}{
-		{[]ProcsRatio{{2, 0.5}, {4, 0.8}, {8, 1.2}}, "between", 4, 8, 4 * math.Exp2(0.5)},
-		{[]ProcsRatio{{2, 0.5}, {4, 1}, {8, 3}}, "between", 4, 8, 4},
-		{[]ProcsRatio{{2, 0.5}, {8, 2}}, "between", 2, 8, math.Exp2(1 + 0.5/1.5*2)},
-		{[]ProcsRatio{{2, 1.1}, {4, 0.9}}, "below", 0, 2, 0},
-		{[]ProcsRatio{{2, 0.1}, {4, 0.9}}, "above", 4, 0, 0},
-	} {
-		b := BreakEven{Ratios: c.ratios}
-		b.locate()
-		if b.Status != c.status || b.SerialFasterUpTo != c.lo || b.HypercubeFasterFrom != c.hi || math.Abs(b.Procs-c.procs) > 1e-12 {
-			t.Errorf("%v: got %s %d %d %g, want %s %d %d %g", c.ratios, b.Status, b.SerialFasterUpTo, b.HypercubeFasterFrom, b.Procs, c.status, c.lo, c.hi, c.procs)
-		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"nocsim/logp"
 	"nocsim/mpi"
 	"nocsim/scenarios/apps"
+	"nocsim/scenarios/report"
 )
 
 // Apps lists the applications `nocsim app` runs, with their variants.
@@ -41,39 +42,6 @@ func VariantsText(app string) string {
 // length (every rank owns the same number of rows). Their speedup is the
 // scaled speedup, their efficiency the weak-scaling efficiency.
 func WeakScaled(app string) bool { return app == "globalsum" || app == "halo" }
-
-// SpeedupName names what Speedup holds: "speedup", or "scaled speedup" for
-// a weak-scaled application.
-func (r AppRow) SpeedupName() string {
-	if r.WeakScaling {
-		return "scaled speedup"
-	}
-	return "speedup"
-}
-
-// SpeedupFormula is Speedup's definition, for chart axes.
-func (r AppRow) SpeedupFormula() string {
-	if r.WeakScaling {
-		return "P x T(baseline) / T(P), the problem per rank fixed"
-	}
-	return "baseline P x T(baseline) / T(P)"
-}
-
-// EfficiencyName names what Efficiency holds.
-func (r AppRow) EfficiencyName() string {
-	if r.WeakScaling {
-		return "weak-scaling efficiency"
-	}
-	return "efficiency"
-}
-
-// EfficiencyFormula is Efficiency's definition, for chart axes.
-func (r AppRow) EfficiencyFormula() string {
-	if r.WeakScaling {
-		return "T(baseline) / T(P)"
-	}
-	return "speedup / P"
-}
 
 // oneSided tells whether an application method uses one-sided MPI, which
 // has no native version and no recorded schedule (the recorder sees
@@ -127,38 +95,6 @@ type AppSweep struct {
 	// every MPI run the LogGOPS tier's prediction of its recorded schedule
 	// (xfid.go).
 	Params *logp.Params
-}
-
-// AppRow is one run. Speedup is against the same version and size at the
-// smallest P of the sweep (the baseline, stated in BaselineProcs): for an
-// application whose size is the whole problem (strong scaling) it is
-// baseline P x T(baseline) / T(P), efficiency that over P; for one whose
-// size is per rank (WeakScaled: the problem grows with P) it is the scaled
-// speedup P x T(baseline) / T(P), efficiency the weak-scaling efficiency
-// T(baseline) / T(P), and WeakScaling says so. MPIOverNative is the MPI version's time over the native one's at the
-// same P and size, the layout of thesis tables 5.1 and 5.2.
-type AppRow struct {
-	App           string  `json:"app"`
-	Variant       string  `json:"variant,omitempty"`
-	Version       string  `json:"version"`
-	Distribute    string  `json:"distribute,omitempty"` // thesis CG, MPI: bcast or alltoall
-	Procs         int     `json:"procs"`
-	Size          int     `json:"size"`
-	Nonzeros      int     `json:"nonzeros,omitempty"` // CG sized by nonzeros: Size is then the unknowns
-	Cycles        int64   `json:"cycles"`
-	Seconds       float64 `json:"seconds"`
-	Correct       bool    `json:"correct"`
-	Detail        string  `json:"detail"`
-	BaselineProcs int     `json:"baseline_procs"`
-	Speedup       float64 `json:"speedup"`
-	Efficiency    float64 `json:"efficiency"`
-	WeakScaling   bool    `json:"weak_scaling"` // Speedup and Efficiency are scaled speedup and weak-scaling efficiency
-	MPIOverNative float64 `json:"mpi_over_native,omitempty"`
-	Hockney       float64 `json:"hockney_cycles,omitempty"` // matmul with parameters: the slides' prediction
-	// Scaling is, for matmul with parameters, the slides' scalability
-	// conditions at this size (the same for every P of the size).
-	Scaling      *logp.MatMulScaling `json:"scaling,omitempty"`
-	*TierColumns                     // MPI runs with parameters: the LogGOPS tier's prediction (xfid.go)
 }
 
 // Check validates the sweep (each run also validates its own
@@ -313,7 +249,7 @@ func (s *AppSweep) runOne(sc *Scenario, variant, version, distribute string, p, 
 
 // Run simulates every (method, version, P, size) in parallel across
 // cores; rows come in that order whatever the number of workers.
-func (s *AppSweep) Run(sc *Scenario, opt RunOptions) ([]AppRow, error) {
+func (s *AppSweep) Run(sc *Scenario, opt RunOptions) ([]report.AppRow, error) {
 	type job struct {
 		variant, version, distribute string
 		p, n                         int
@@ -337,7 +273,7 @@ func (s *AppSweep) Run(sc *Scenario, opt RunOptions) ([]AppRow, error) {
 			}
 		}
 	}
-	rows := make([]AppRow, len(jobs))
+	rows := make([]report.AppRow, len(jobs))
 	errs := make([]error, len(jobs))
 	forEach(len(jobs), opt, func(i int) error {
 		j := jobs[i]
@@ -371,7 +307,7 @@ func (s *AppSweep) Run(sc *Scenario, opt RunOptions) ([]AppRow, error) {
 			errs[i] = fmt.Errorf("%s %s, P=%d, size %d: %w", s.App, j.version, j.p, j.n, err)
 			return errs[i]
 		}
-		rows[i] = AppRow{App: s.App, Variant: j.variant, Version: j.version, Distribute: j.distribute, Procs: j.p, Size: res.Size,
+		rows[i] = report.AppRow{App: s.App, Variant: j.variant, Version: j.version, Distribute: j.distribute, Procs: j.p, Size: res.Size,
 			Cycles: int64(res.Cycles), Seconds: float64(res.Cycles) / sc.Node.ClockHz, Correct: res.Correct, Detail: res.Detail}
 		if s.Nonzeros {
 			rows[i].Nonzeros = j.n
@@ -403,7 +339,7 @@ func (s *AppSweep) Run(sc *Scenario, opt RunOptions) ([]AppRow, error) {
 		}
 	}
 	base := slices.Min(s.Procs)
-	find := func(variant, version, distribute string, p, n int) *AppRow {
+	find := func(variant, version, distribute string, p, n int) *report.AppRow {
 		for i := range rows {
 			if r := &rows[i]; r.Variant == variant && r.Version == version && r.Distribute == distribute && r.Procs == p && r.Size == n {
 				return r

@@ -3,6 +3,7 @@ package scenarios
 import (
 	"fmt"
 	"math"
+	"nocsim/scenarios/report"
 	"strings"
 	"testing"
 )
@@ -38,7 +39,7 @@ func TestMatMulHockneyFollowsSimulation(t *testing.T) {
 	if !(pred["2d"] < pred["1d"] && sim["2d"] < sim["1d"]) {
 		t.Errorf("P=16: predicted 2d %.0f vs 1d %.0f, simulated %.0f vs %.0f: both should favour 2d", pred["2d"], pred["1d"], sim["2d"], sim["1d"])
 	}
-	c := RatioChart([]AppRow{{App: "cg", Version: "mpi", Procs: 4, Size: 64, MPIOverNative: 2}, {App: "cg", Version: "mpi", Procs: 4, Size: 256, MPIOverNative: 1.5}}, "machine-text")
+	c := report.RatioChart([]report.AppRow{{App: "cg", Version: "mpi", Procs: 4, Size: 64, MPIOverNative: 2}, {App: "cg", Version: "mpi", Procs: 4, Size: 256, MPIOverNative: 1.5}}, "machine-text")
 	if len(c.Series) != 1 || len(c.Series[0].X) != 2 || c.Validate() != nil {
 		t.Errorf("ratio chart: %+v", c)
 	}
@@ -49,16 +50,16 @@ func TestMatMulHockneyFollowsSimulation(t *testing.T) {
 func TestAppChartTitlesNameTheMachine(t *testing.T) {
 	sc := Defaults()
 	machine := sc.MachineText()
-	rows := []AppRow{
+	rows := []report.AppRow{
 		{App: "cg", Version: "mpi", Procs: 1, Size: 64, Cycles: 1000, BaselineProcs: 1, Speedup: 1, Efficiency: 1, MPIOverNative: 2},
 		{App: "cg", Version: "mpi", Procs: 4, Size: 64, Cycles: 400, BaselineProcs: 1, Speedup: 2.5, Efficiency: 0.625, MPIOverNative: 1.5},
 	}
 	for name, title := range map[string]string{
-		"speedup":    SpeedupChart(rows, machine, "").Title,
-		"efficiency": EfficiencyChart(rows, machine).Title,
-		"time":       TimeChart(rows, sc.Node.ClockHz, machine).Title,
-		"ratio":      RatioChart(rows, machine).Title,
-		"tier":       AppTierChart(rows, machine, "params.json").Title,
+		"speedup":    report.SpeedupChart(rows, machine, "").Title,
+		"efficiency": report.EfficiencyChart(rows, machine).Title,
+		"time":       report.TimeChart(rows, sc.Node.ClockHz, machine).Title,
+		"ratio":      report.RatioChart(rows, machine).Title,
+		"tier":       report.AppTierChart(rows, machine, "params.json").Title,
 	} {
 		if !strings.Contains(title, machine) {
 			t.Errorf("%s chart title %q does not name the machine %q", name, title, machine)

@@ -12,6 +12,7 @@ import (
 	"nocsim/mesh"
 	"nocsim/mpi"
 	"nocsim/plots"
+	"nocsim/scenarios/report"
 )
 
 // DefaultCalibrationSizes spans 8 B to 64 KiB, both sides of the eager
@@ -240,7 +241,7 @@ func prevSize(ms []calibrate.Measurement, b int) int {
 
 // PredictRows adds the model's prediction to collective runs and picks,
 // for "auto" runs, nothing: the caller resolves auto with ChooseAlgorithm.
-func PredictRows(p logp.Params, rows []CollRow) error {
+func PredictRows(p logp.Params, rows []report.CollRow) error {
 	for i := range rows {
 		r := &rows[i]
 		pr, err := p.Predict(registryOp(r.Op), baseAlg(r.Algorithm), r.Procs, r.SizeBytes)

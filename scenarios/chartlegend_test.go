@@ -8,6 +8,7 @@ import (
 	"nocsim/des"
 	"nocsim/logp"
 	"nocsim/plots"
+	"nocsim/scenarios/report"
 )
 
 // chartsWithSeries are every chart nocsim draws, built by its own
@@ -17,28 +18,28 @@ func chartsWithSeries(n int) map[string]plots.Chart {
 	out := map[string]plots.Chart{}
 	name := func(s string, i int) string { return fmt.Sprintf("%s%d", s, i) }
 
-	var coll []CollRow
-	var tier []TierRow
+	var coll []report.CollRow
+	var tier []report.TierRow
 	for a := range n {
 		for _, p := range []int{4, 16} {
 			for _, sz := range []int{8, 1024, 16384} {
 				cyc := 100*(a+1) + sz*p/4
-				coll = append(coll, CollRow{Op: "bcast", Algorithm: name("algorithm_", a), Procs: p, SizeBytes: sz, Cycles: des.Time(cyc), Predicted: float64(cyc) * 0.9})
-				tier = append(tier, TierRow{Op: "bcast", Algorithm: name("algorithm_", a), Procs: p, SizeBytes: sz, Cycles: float64(cyc)})
+				coll = append(coll, report.CollRow{Op: "bcast", Algorithm: name("algorithm_", a), Procs: p, SizeBytes: sz, Cycles: des.Time(cyc), Predicted: float64(cyc) * 0.9})
+				tier = append(tier, report.TierRow{Op: "bcast", Algorithm: name("algorithm_", a), Procs: p, SizeBytes: sz, Cycles: float64(cyc)})
 			}
 		}
 	}
-	out["coll by size"] = CollChart(coll, "size", testMachine, "params.json")
-	out["coll by P"] = CollChart(coll, "procs", testMachine, "")
-	out["coll tier"] = CollTierChart(tier[:len(tier)/2], "params.json")
+	out["coll by size"] = report.CollChart(coll, "size", testMachine, "params.json")
+	out["coll by P"] = report.CollChart(coll, "procs", testMachine, "")
+	out["coll tier"] = report.CollTierChart(tier[:len(tier)/2], "params.json")
 
-	var noc []NocRow
+	var noc []report.NocRow
 	for t := range n {
 		for _, r := range []float64{0.4, 0.05, 0.2} {
-			noc = append(noc, NocRow{Traffic: name("pattern", t), OfferedRate: r, AvgPacketLatency: 20 + 100*r*float64(t+1), ZeroLoadLatency: 19, DeliveredPackets: 10, Saturated: r == 0.4 && t%2 == 0})
+			noc = append(noc, report.NocRow{Traffic: name("pattern", t), OfferedRate: r, AvgPacketLatency: 20 + 100*r*float64(t+1), ZeroLoadLatency: 19, DeliveredPackets: 10, Saturated: r == 0.4 && t%2 == 0})
 		}
 	}
-	out["noc"] = NocChart(noc, "4x4 mesh, 5-flit packets")
+	out["noc"] = report.NocChart(noc, "4x4 mesh, 5-flit packets")
 
 	var pts []SweepPoint
 	for i := range n {
@@ -54,43 +55,43 @@ func chartsWithSeries(n int) map[string]plots.Chart {
 		out["sweep"] = c
 	}
 
-	var pairs []PairsRow
+	var pairs []report.PairsRow
 	for k := 1; k <= n; k++ {
 		for _, sz := range []int{16, 1024, 65536} {
 			for _, v := range []string{"mpi", "native"} {
-				pairs = append(pairs, PairsRow{Topology: name("topology", k), Version: v, Placement: "across", Pairs: k, SizeBytes: sz, MeanPairMBps: float64(sz) / float64(k), AggregateMBps: float64(sz)})
+				pairs = append(pairs, report.PairsRow{Topology: name("topology", k), Version: v, Placement: "across", Pairs: k, SizeBytes: sz, MeanPairMBps: float64(sz) / float64(k), AggregateMBps: float64(sz)})
 			}
 		}
 	}
-	out["pairs"] = PairsChart(pairs, "mpi", testMachine)
-	out["pairs aggregate"] = PairsAggregateChart(pairs, testMachine)
-	var topo []PairsRow
+	out["pairs"] = report.PairsChart(pairs, "mpi", testMachine)
+	out["pairs aggregate"] = report.PairsAggregateChart(pairs, testMachine)
+	var topo []report.PairsRow
 	for t := range n {
 		for k := 1; k <= 4; k *= 2 {
-			topo = append(topo, PairsRow{Topology: name("topology", t), Version: "native", Placement: "across", Pairs: k, SizeBytes: 65536, MeanPairMBps: 4000 / float64(k*(t+1))})
+			topo = append(topo, report.PairsRow{Topology: name("topology", t), Version: "native", Placement: "across", Pairs: k, SizeBytes: 65536, MeanPairMBps: 4000 / float64(k*(t+1))})
 		}
 	}
-	out["pairs by topology"] = PairsTopologyChart(topo, "native", testMachine)
+	out["pairs by topology"] = report.PairsTopologyChart(topo, "native", testMachine)
 
-	var app []AppRow
+	var app []report.AppRow
 	for s := range n {
 		for _, p := range []int{1, 4, 16} {
 			cyc := int64(1000 * (s + 1) / p)
-			app = append(app, AppRow{App: "cg", Version: "mpi", Procs: p, Size: 64 * (s + 1), Cycles: cyc, BaselineProcs: 1, Speedup: float64(p) / 2, Efficiency: 0.5,
-				Hockney: float64(cyc), MPIOverNative: 1.5, TierColumns: &TierColumns{TierCycles: float64(cyc) * 1.02}})
+			app = append(app, report.AppRow{App: "cg", Version: "mpi", Procs: p, Size: 64 * (s + 1), Cycles: cyc, BaselineProcs: 1, Speedup: float64(p) / 2, Efficiency: 0.5,
+				Hockney: float64(cyc), MPIOverNative: 1.5, TierColumns: &report.TierColumns{TierCycles: float64(cyc) * 1.02}})
 		}
 	}
-	out["app speedup"] = SpeedupChart(app, testMachine, "params.json")
-	out["app efficiency"] = EfficiencyChart(app, testMachine)
-	out["app time"] = TimeChart(app, 100e6, testMachine)
-	out["app ratio"] = RatioChart(app, testMachine)
-	out["app tier"] = AppTierChart(app, testMachine, "params.json")
+	out["app speedup"] = report.SpeedupChart(app, testMachine, "params.json")
+	out["app efficiency"] = report.EfficiencyChart(app, testMachine)
+	out["app time"] = report.TimeChart(app, 100e6, testMachine)
+	out["app ratio"] = report.RatioChart(app, testMachine)
+	out["app tier"] = report.AppTierChart(app, testMachine, "params.json")
 
-	var bs []BreakEven
+	var bs []report.BreakEven
 	for i := range n {
-		bs = append(bs, BreakEven{Size: 16, SerialVersion: name("v", i), HypercubeVersion: "mpi", Ratios: []ProcsRatio{{2, 0.5}, {4, 0.9 + float64(i)/10}, {8, 1.4}}})
+		bs = append(bs, report.BreakEven{Size: 16, SerialVersion: name("v", i), HypercubeVersion: "mpi", Ratios: []report.ProcsRatio{{Procs: 2, Ratio: 0.5}, {Procs: 4, Ratio: 0.9 + float64(i)/10}, {Procs: 8, Ratio: 1.4}}})
 	}
-	out["global sum break-even"] = BreakEvenChart(bs, testMachine)
+	out["global sum break-even"] = report.BreakEvenChart(bs, testMachine)
 
 	var cal Calibration
 	cal.Report.Params = logp.Params{Protocol: "niu", Source: logp.SourceSimulator, Segments: []logp.Segment{{L: 20, Lh: 3, Os: 10, Or: 12, Gap: 15, G: 0.5}}}
@@ -101,21 +102,21 @@ func chartsWithSeries(n int) map[string]plots.Chart {
 	}
 	out["calibration"] = CalibrationChart(cal, testMachine, "params.json")
 
-	out["ping-pong"] = PingPongChart([]PingRow{{SizeBytes: 8, From: 0, To: 3, Hops: 2, OneWayCycles: 200}, {SizeBytes: 1024, From: 0, To: 3, Hops: 2, OneWayCycles: 500}}, testMachine)
+	out["ping-pong"] = report.PingPongChart([]report.PingRow{{SizeBytes: 8, From: 0, To: 3, Hops: 2, OneWayCycles: 200}, {SizeBytes: 1024, From: 0, To: 3, Hops: 2, OneWayCycles: 500}}, testMachine)
 
-	var th []ThesisResult
+	var th []report.ThesisResult
 	for p := 1; p <= n; p++ {
 		for _, nz := range []int{2000, 5000} {
-			th = append(th, ThesisResult{Row: ThesisRow{Table: "5.1", Nonzeros: nz, Procs: p, NativeK: 100, MPIK: 150}, Native: des.Time(100000 * nz / p), MPI: des.Time(150000 * nz / p)})
+			th = append(th, report.ThesisResult{Row: report.ThesisRow{Table: "5.1", Nonzeros: nz, Procs: p, NativeK: 100, MPIK: 150}, Native: des.Time(100000 * nz / p), MPI: des.Time(150000 * nz / p)})
 		}
 	}
-	for _, c := range ThesisCharts(th, "m.toml", &sc) {
+	for _, c := range report.ThesisCharts(th, ThesisMachineText(th, "m.toml", &sc)) {
 		out["thesis "+c.File] = c.Chart
 	}
 
-	cmp := &ScheduleComparison{Mesh: "4x4", Protocol: "scmp"}
+	cmp := &report.ScheduleComparison{Mesh: "4x4", Protocol: "scmp"}
 	for r := range n {
-		cmp.Ranks = append(cmp.Ranks, RankComparison{Rank: r, Simulated: 1000, Predicted: 1047})
+		cmp.Ranks = append(cmp.Ranks, report.RankComparison{Rank: r, Simulated: 1000, Predicted: 1047})
 	}
 	gc := cmp.Chart("s.goal", "params.json")
 	gc.Diff = &plots.Diff{Of: gc.Series[1].Name, Base: gc.Series[0].Name, Label: "predicted - simulated (% of simulated)"}

@@ -9,6 +9,7 @@ import (
 
 	"nocsim/config"
 	"nocsim/plots"
+	"nocsim/scenarios/report"
 )
 
 // checkPoint validates one scenario as `nocsim run` would run it (the
@@ -62,7 +63,7 @@ func (sc *Scenario) checkPoint(src Source) error {
 	case "pairs":
 		err = sc.pairsBench().Check(sc, src)
 	case "thesis":
-		var rows []ThesisRow
+		var rows []report.ThesisRow
 		if rows, err = sc.thesisRows(); err == nil {
 			err = CheckThesis(sc, src, rows)
 		}

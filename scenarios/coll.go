@@ -11,26 +11,8 @@ import (
 	"nocsim/logp"
 	"nocsim/mpi"
 	"nocsim/mpi/trace"
+	"nocsim/scenarios/report"
 )
-
-// CollRow is one (operation, algorithm, P, size) run of a collective.
-// Times are cycles from the common start (every rank calls the operation
-// at cycle 0) to each rank's return.
-type CollRow struct {
-	Op         string     `json:"op"`
-	Algorithm  string     `json:"algorithm"`
-	Chosen     string     `json:"chosen_algorithm"` // the algorithm that ran: auto resolved by the library (or model: by the LogGP model)
-	Procs      int        `json:"procs"`
-	SizeBytes  int        `json:"size_bytes"`
-	Root       int        `json:"root"`
-	Cycles     des.Time   `json:"cycles"` // the last rank out
-	Seconds    float64    `json:"seconds"`
-	RankCycles []des.Time `json:"rank_cycles"`
-	Correct    bool       `json:"correct"`
-	Error      string     `json:"error,omitempty"`
-	Predicted  float64    `json:"predicted_cycles,omitempty"` // LogGP, when parameters are given
-	RelError   float64    `json:"relative_error,omitempty"`   // (predicted - simulated) / simulated
-}
 
 // CollSweep runs an operation for every algorithm x procs x size.
 type CollSweep struct {
@@ -115,7 +97,7 @@ func needsWords(op string) bool {
 
 // Run simulates every combination, in parallel across them; rows come in
 // (algorithm, procs, size) order whatever the number of workers.
-func (s *CollSweep) Run(sc *Scenario, opt RunOptions) ([]CollRow, error) {
+func (s *CollSweep) Run(sc *Scenario, opt RunOptions) ([]report.CollRow, error) {
 	type job struct {
 		alg       string
 		procs, sz int
@@ -136,7 +118,7 @@ func (s *CollSweep) Run(sc *Scenario, opt RunOptions) ([]CollRow, error) {
 			}
 		}
 	}
-	rows := make([]CollRow, len(jobs))
+	rows := make([]report.CollRow, len(jobs))
 	errs := make([]error, len(jobs))
 	forEach(len(jobs), opt, func(i int) error {
 		j := jobs[i]
@@ -162,7 +144,7 @@ func (s *CollSweep) Run(sc *Scenario, opt RunOptions) ([]CollRow, error) {
 	return rows, nil
 }
 
-func (s *CollSweep) runOne(sc0 *Scenario, alg string, procs, size int, record func(*trace.Trace)) (CollRow, error) {
+func (s *CollSweep) runOne(sc0 *Scenario, alg string, procs, size int, record func(*trace.Trace)) (report.CollRow, error) {
 	sc := *sc0
 	sc.MPI.Procs = procs
 	sc.MPI.SetAlgorithm(registryOp(s.Op), baseAlg(alg))
@@ -173,10 +155,10 @@ func (s *CollSweep) runOne(sc0 *Scenario, alg string, procs, size int, record fu
 	}
 	w, err := sc.newWorld()
 	if err != nil {
-		return CollRow{}, err
+		return report.CollRow{}, err
 	}
 	defer w.M.Close()
-	row := CollRow{Op: s.Op, Algorithm: alg, Procs: procs, SizeBytes: size, Root: s.Root, RankCycles: make([]des.Time, procs)}
+	row := report.CollRow{Op: s.Op, Algorithm: alg, Procs: procs, SizeBytes: size, Root: s.Root, RankCycles: make([]des.Time, procs)}
 	check := newCollCheck(s.Op, procs, size, s.Root)
 	done := startRecording(w, traceTo(record))
 	w.Launch(func(r *mpi.Rank) {

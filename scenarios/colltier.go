@@ -10,7 +10,7 @@ import (
 	"nocsim/logp/collgen"
 	"nocsim/logp/loggops"
 	"nocsim/mpi"
-	"nocsim/plots"
+	"nocsim/scenarios/report"
 )
 
 // Tiers a collective can run on: the flit-level chip, or the LogGOPS tier
@@ -54,18 +54,6 @@ type TierSweep struct {
 	// simulated cycle it has reached, for a progress display within long
 	// points. It may be called from several workers at once.
 	Beat func(point int, cycle float64)
-}
-
-// TierRow is one (algorithm, procs, size) point on the LogGOPS tier.
-type TierRow struct {
-	Tier      string  `json:"tier"`
-	Op        string  `json:"op"`
-	Algorithm string  `json:"algorithm"`
-	Procs     int     `json:"procs"`
-	SizeBytes int     `json:"size_bytes"`
-	Root      int     `json:"root"`
-	Cycles    float64 `json:"cycles"` // the last rank's finish
-	Ops       int     `json:"schedule_ops"`
 }
 
 // FixedTierParams is the same parameter set at every P.
@@ -145,7 +133,7 @@ func (s *TierSweep) Check() error {
 
 // Run generates and simulates every point, in parallel across points;
 // rows come in (algorithm, procs, size) order whatever the workers.
-func (s *TierSweep) Run(opt RunOptions) ([]TierRow, error) {
+func (s *TierSweep) Run(opt RunOptions) ([]report.TierRow, error) {
 	type job struct {
 		alg       string
 		procs, sz int
@@ -158,7 +146,7 @@ func (s *TierSweep) Run(opt RunOptions) ([]TierRow, error) {
 			}
 		}
 	}
-	rows := make([]TierRow, len(jobs))
+	rows := make([]report.TierRow, len(jobs))
 	err := forEach(len(jobs), opt, func(i int) error {
 		j := jobs[i]
 		o := s.Opt
@@ -188,41 +176,11 @@ func (s *TierSweep) Run(opt RunOptions) ([]TierRow, error) {
 		if err != nil {
 			return fmt.Errorf("%s %s, P=%d, %d bytes: %w", s.Op, j.alg, j.procs, j.sz, err)
 		}
-		rows[i] = TierRow{Tier: TierLogGOPS, Op: s.Op, Algorithm: j.alg, Procs: j.procs, SizeBytes: j.sz, Root: o.Root, Cycles: res.Max, Ops: sch.NumOps()}
+		rows[i] = report.TierRow{Tier: TierLogGOPS, Op: s.Op, Algorithm: j.alg, Procs: j.procs, SizeBytes: j.sz, Root: o.Root, Cycles: res.Max, Ops: sch.NumOps()}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	return rows, nil
-}
-
-// CollTierChart draws completion time against P on a log axis ticked at the
-// rank counts run, one line per algorithm and size, legend outside.
-func CollTierChart(rows []TierRow, params string) plots.Chart {
-	c := plots.Chart{
-		Title:  fmt.Sprintf("%s on the LogGOPS tier (%s)", rows[0].Op, params),
-		XLabel: "ranks (P, log scale)", YLabel: "completion time (cycles, last rank)",
-		LogX: true, LogY: true,
-	}
-	idx := map[string]int{}
-	for _, r := range rows {
-		if !slices.Contains(c.XTicks, float64(r.Procs)) {
-			c.XTicks = append(c.XTicks, float64(r.Procs))
-		}
-		if r.Cycles <= 0 {
-			continue // nothing to place on a log axis (P = 1)
-		}
-		key := fmt.Sprintf("%s %dB", r.Algorithm, r.SizeBytes)
-		i, ok := idx[key]
-		if !ok {
-			i = len(c.Series)
-			idx[key] = i
-			c.Series = append(c.Series, plots.Series{Name: key})
-		}
-		c.Series[i].X = append(c.Series[i].X, float64(r.Procs))
-		c.Series[i].Y = append(c.Series[i].Y, r.Cycles)
-	}
-	slices.Sort(c.XTicks)
-	return c
 }

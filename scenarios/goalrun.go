@@ -13,37 +13,8 @@ import (
 	"nocsim/logp/loggops"
 	"nocsim/mpi"
 	"nocsim/mpi/trace"
+	"nocsim/scenarios/report"
 )
-
-// GoalResult is a GOAL schedule's run on one tier: each rank's finish time
-// and the largest, in cycles. On the LogGOPS tier a rank finishes when its
-// CPU is done with its last operation; on the flit-level chip when its
-// last operation has completed (its program returned).
-type GoalResult struct {
-	Tier       string    `json:"tier"` // "loggops" or "flit"
-	Ranks      int       `json:"ranks"`
-	MaxFinish  float64   `json:"max_finish"`  // cycles
-	RankFinish []float64 `json:"rank_finish"` // cycles, per rank
-	// LogGOPS tier: the parameters it ran with.
-	Params *TierParamsJSON `json:"params,omitempty"`
-	// Flit level: the mesh, the cycle the whole run ended (the last flit
-	// and handler included), and the messages the ranks received.
-	Mesh     string `json:"mesh,omitempty"`
-	Cycles   int64  `json:"cycles,omitempty"`
-	Messages int    `json:"messages,omitempty"`
-}
-
-// TierParamsJSON is loggops.Params as written in results (times in
-// cycles, G and O in cycles per byte, S in bytes).
-type TierParamsJSON struct {
-	L   float64 `json:"L"`
-	Os  float64 `json:"o_s"`
-	Or  float64 `json:"o_r"`
-	Gap float64 `json:"g"`
-	G   float64 `json:"G"`
-	O   float64 `json:"O"`
-	S   uint64  `json:"S"`
-}
 
 // GoalLargest is the largest message of a schedule, bytes (0 if none).
 func GoalLargest(s *goal.Schedule) uint64 {
@@ -62,13 +33,13 @@ func GoalLargest(s *goal.Schedule) uint64 {
 // cannot finish returns the tier's *loggops.StuckError. progress, when
 // set, is called now and then with the ops completed, the schedule's ops
 // and the simulated time reached (cycles).
-func RunGoalTier(s *goal.Schedule, p loggops.Params, progress func(done, total int, t float64)) (*GoalResult, error) {
+func RunGoalTier(s *goal.Schedule, p loggops.Params, progress func(done, total int, t float64)) (*report.GoalResult, error) {
 	res, err := loggops.Simulate(s, p, loggops.Options{Progress: progress})
 	if err != nil {
 		return nil, err
 	}
-	return &GoalResult{Tier: "loggops", Ranks: len(s.Ranks), MaxFinish: res.Max, RankFinish: res.Finish,
-		Params: &TierParamsJSON{L: p.L, Os: p.Os, Or: p.Or, Gap: p.Gap, G: p.G, O: p.O, S: p.S}}, nil
+	return &report.GoalResult{Tier: "loggops", Ranks: len(s.Ranks), MaxFinish: res.Max, RankFinish: res.Finish,
+		Params: &report.TierParamsJSON{L: p.L, Os: p.Os, Or: p.Or, Gap: p.Gap, G: p.G, O: p.O, S: p.S}}, nil
 }
 
 // CheckGoalFlit validates the machine for a run of s on the flit-level
@@ -119,7 +90,7 @@ func (sc *Scenario) CheckGoalFlit(s *goal.Schedule, src Source) error {
 // met, every calc that many cycles of computation. record, when set, gets
 // the run's own recording. A schedule that cannot finish ends with the MPI
 // layer's deadlock report.
-func (sc0 *Scenario) RunGoalFlit(s *goal.Schedule, record func(*trace.Trace)) (*GoalResult, error) {
+func (sc0 *Scenario) RunGoalFlit(s *goal.Schedule, record func(*trace.Trace)) (*report.GoalResult, error) {
 	tr, err := trace.FromGoal(s)
 	if err != nil {
 		return nil, err
@@ -139,7 +110,7 @@ func (sc0 *Scenario) RunGoalFlit(s *goal.Schedule, record func(*trace.Trace)) (*
 		return nil, err
 	}
 	done()
-	res := &GoalResult{Tier: "flit", Ranks: len(s.Ranks), RankFinish: make([]float64, len(s.Ranks)),
+	res := &report.GoalResult{Tier: "flit", Ranks: len(s.Ranks), RankFinish: make([]float64, len(s.Ranks)),
 		Mesh: sc.Network.Mesh, Cycles: int64(w.M.Eng.Now())}
 	for i, r := range w.Ranks {
 		at, _ := r.Finished()

@@ -12,11 +12,12 @@ import (
 	"nocsim/mpi"
 	"nocsim/mpi/trace"
 	"nocsim/scenarios/apps"
+	"nocsim/scenarios/report"
 )
 
 // replayGoal writes the trace as GOAL text, reads it back and runs it on
 // the scenario's chip.
-func replayGoal(t *testing.T, sc *Scenario, tr *trace.Trace) *GoalResult {
+func replayGoal(t *testing.T, sc *Scenario, tr *trace.Trace) *report.GoalResult {
 	t.Helper()
 	s, err := trace.ToGoal(tr)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"nocsim/mpi"
+	"nocsim/scenarios/report"
 )
 
 // Parameters fitted from the simulator's own microbenchmarks choose, for
@@ -37,7 +38,7 @@ func TestModelChoiceWithinTenPercent(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, size := range sw.Sizes {
-			var best, pick *CollRow
+			var best, pick *report.CollRow
 			for i := range rows {
 				r := &rows[i]
 				if r.SizeBytes != size {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"path/filepath"
 	"reflect"
 	"runtime"
 	"slices"
@@ -15,6 +16,7 @@ import (
 
 	"nocsim/endpoint/traffic"
 	"nocsim/scenarios"
+	"nocsim/scenarios/report"
 )
 
 // ---------------------------------------------------------------- validation
@@ -191,13 +193,13 @@ func points(t *testing.T, sc scenarios.Scenario) []traffic.Synthetic {
 }
 
 // reproducible returns the rows' JSON with the wall-clock columns zeroed.
-func reproducible(t *testing.T, rows []scenarios.NocRow) []byte {
+func reproducible(t *testing.T, rows []report.NocRow) []byte {
 	t.Helper()
 	rows = slices.Clone(rows)
-	typ := reflect.TypeFor[scenarios.NocRow]()
+	typ := reflect.TypeFor[report.NocRow]()
 	for i := range rows {
 		v := reflect.ValueOf(&rows[i]).Elem()
-		for _, col := range scenarios.WallClockColumns {
+		for _, col := range report.WallClockColumns {
 			found := false
 			for f := 0; f < typ.NumField(); f++ {
 				if tag, _, _ := strings.Cut(typ.Field(f).Tag.Get("json"), ","); tag == col {
@@ -206,12 +208,12 @@ func reproducible(t *testing.T, rows []scenarios.NocRow) []byte {
 				}
 			}
 			if !found {
-				t.Fatalf("WallClockColumns names %q, which is no NocRow JSON key", col)
+				t.Fatalf("WallClockColumns names %q, which is no report.NocRow JSON key", col)
 			}
 		}
 	}
 	var b bytes.Buffer
-	if err := scenarios.WriteJSON(&b, rows); err != nil {
+	if err := report.WriteJSON(&b, rows); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
@@ -254,7 +256,7 @@ func TestRunNocDeterministic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var all []scenarios.NocRow
+	var all []report.NocRow
 	if err := json.Unmarshal(want, &all); err != nil {
 		t.Fatal(err)
 	}
@@ -441,6 +443,42 @@ func TestNocDrainAtDiameterLatencyAccepted(t *testing.T) {
 	sc := scenarios.Defaults()
 	sc.Noc.DrainCycles = 80
 	if _, err := sc.NocPoints(nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A chart of a real sweep validates and saves.
+func TestNocChartOfRun(t *testing.T) {
+	sc := smallScenario()
+	sc.Noc.MeasureCycles = 500
+	pts := points(t, sc)
+	res, err := scenarios.RunNoc(pts, scenarios.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := scenarios.NocRows(pts, res)
+	c := report.NocChart(rows, "4x4")
+	if len(c.Series) != 2*len(sc.Noc.Traffic) {
+		t.Fatalf("%d series for %d patterns", len(c.Series), len(sc.Noc.Traffic))
+	}
+	marked := 0
+	for _, s := range c.Series {
+		for _, m := range s.Marks {
+			if m {
+				marked++
+			}
+		}
+	}
+	saturated := 0
+	for _, r := range rows {
+		if r.Saturated && r.DeliveredPackets > 0 {
+			saturated++
+		}
+	}
+	if marked != saturated {
+		t.Errorf("%d marked points, %d saturated rows", marked, saturated)
+	}
+	if err := c.Save(filepath.Join(t.TempDir(), "run.png"), 0, 0); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"math"
+	"nocsim/scenarios/report"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -16,9 +17,9 @@ import (
 // A results.csv of no rows still has its header: the JSON keys of the row
 // type, in order.
 func TestRowsCSVHeaderWithoutRows(t *testing.T) {
-	for _, rows := range []any{[]NocRow{}, []CollRow{}, []AppRow{}, []PingRow{}, []TierRow{}} {
+	for _, rows := range []any{[]report.NocRow{}, []report.CollRow{}, []report.AppRow{}, []report.PingRow{}, []report.TierRow{}} {
 		var b bytes.Buffer
-		if err := writeRowsCSV(&b, rows); err != nil {
+		if err := report.WriteRowsCSV(&b, rows); err != nil {
 			t.Fatal(err)
 		}
 		recs, err := csv.NewReader(&b).ReadAll()

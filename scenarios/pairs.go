@@ -1,7 +1,6 @@
 package scenarios
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"nocsim/des"
 	"nocsim/endpoint"
 	"nocsim/mpi"
+	"nocsim/scenarios/report"
 )
 
 // Radke's bandwidth study (seed 003, Figure 4): k processors each copy a
@@ -26,43 +26,6 @@ var PairsPlacements = []string{"neighbor", "across"}
 
 // PairsVersions lists the versions of the transfer.
 var PairsVersions = []string{"mpi", "native"}
-
-// PairsRow is one (version, pair count, size) point. A pair's window runs
-// from its start to the arrival of its last byte. Native senders all start
-// at cycle 0. MPI pairs start when both their ranks have left the barrier
-// that precedes the stream: a barrier does not release every rank in the
-// same cycle, and on a line its late messages can queue behind the first
-// transfers, so a pair is timed from when both its ends could take part.
-// StartSkewCycles says how far apart the pairs' starts were.
-type PairsRow struct {
-	Topology  string `json:"topology"` // [network] topology: mesh, ring, ring_uni, bus
-	Version   string `json:"version"`
-	Protocol  string `json:"protocol"` // MPI protocol, or "dma" (native)
-	Placement string `json:"placement"`
-	Pairs     int    `json:"pairs"`
-	Procs     int    `json:"procs"`
-	SizeBytes int    `json:"size_bytes"`
-	// Messages is the measured transfers per pair (reps), after one
-	// warm-up transfer (MPI only).
-	Messages int `json:"pair_messages"`
-	// TotalBytes is what every pair moved in the measured window.
-	TotalBytes int64 `json:"total_bytes"`
-	// WindowCycles is from the earliest pair's start to the last arrival
-	// of any pair; PairCycles is each pair's own window.
-	WindowCycles    des.Time   `json:"window_cycles"`
-	PairCycles      []des.Time `json:"pair_cycles"`
-	StartSkewCycles des.Time   `json:"start_skew_cycles"`
-	// Per-pair bandwidth: each pair's bytes over its own window, the mean
-	// and the smallest over pairs; aggregate: all bytes over the common
-	// window. MB is 10^6 bytes, at the configured clock.
-	MeanPairBW    float64 `json:"mean_pair_bandwidth_bytes_per_cycle"`
-	MinPairBW     float64 `json:"min_pair_bandwidth_bytes_per_cycle"`
-	AggregateBW   float64 `json:"aggregate_bandwidth_bytes_per_cycle"`
-	MeanPairMBps  float64 `json:"mean_pair_bandwidth_mb_per_second"`
-	AggregateMBps float64 `json:"aggregate_bandwidth_mb_per_second"`
-	Correct       bool    `json:"correct"`
-	Error         string  `json:"error,omitempty"`
-}
 
 // Pairs is the benchmark: for every version, pair count and size, a fresh
 // machine on which the pairs stream Reps transfers of the size at once.
@@ -229,7 +192,7 @@ type pairsPoint struct {
 
 // Run simulates every point, in parallel across points; rows come in
 // (topology, version, pairs, size) order whatever the number of workers.
-func (p *Pairs) Run(sc *Scenario, opt RunOptions) ([]PairsRow, error) {
+func (p *Pairs) Run(sc *Scenario, opt RunOptions) ([]report.PairsRow, error) {
 	type job struct {
 		sc        *Scenario
 		version   string
@@ -247,7 +210,7 @@ func (p *Pairs) Run(sc *Scenario, opt RunOptions) ([]PairsRow, error) {
 		}
 	}
 	procs := pairsProcs(sc)
-	rows := make([]PairsRow, len(jobs))
+	rows := make([]report.PairsRow, len(jobs))
 	errs := make([]error, len(jobs))
 	forEach(len(jobs), opt, func(i int) error {
 		j := jobs[i]
@@ -279,12 +242,12 @@ func (p *Pairs) Run(sc *Scenario, opt RunOptions) ([]PairsRow, error) {
 }
 
 // row turns a point's times into bandwidths.
-func (p *Pairs) row(sc *Scenario, version string, procs, k, size int, pt pairsPoint) PairsRow {
+func (p *Pairs) row(sc *Scenario, version string, procs, k, size int, pt pairsPoint) report.PairsRow {
 	proto := sc.MPI.Protocol
 	if version == "native" {
 		proto = "dma"
 	}
-	r := PairsRow{Topology: sc.Network.TopologyName(), Version: version, Protocol: proto, Placement: p.Placement, Pairs: k, Procs: procs, SizeBytes: size,
+	r := report.PairsRow{Topology: sc.Network.TopologyName(), Version: version, Protocol: proto, Placement: p.Placement, Pairs: k, Procs: procs, SizeBytes: size,
 		Messages: p.Reps, PairCycles: make([]des.Time, k), Correct: pt.err == nil}
 	if pt.err != nil {
 		r.Error = pt.err.Error()
@@ -458,7 +421,3 @@ func firstError(errs []error) error {
 	}
 	return nil
 }
-
-// WritePairsCSV writes the rows as CSV, one column per JSON key (a pair's
-// windows semicolon-separated), as results.csv holds them.
-func WritePairsCSV(b *bytes.Buffer, rows []PairsRow) error { return writeRowsCSV(b, rows) }

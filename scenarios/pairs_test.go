@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"math"
 	"nocsim/config"
+	"nocsim/scenarios/report"
 	"strings"
 	"testing"
 )
 
-func pairsRun(t *testing.T, sc *Scenario, p *Pairs) []PairsRow {
+func pairsRun(t *testing.T, sc *Scenario, p *Pairs) []report.PairsRow {
 	t.Helper()
 	if err := p.Check(sc, nil); err != nil {
 		t.Fatal(err)
@@ -194,7 +195,7 @@ func TestPairsDeterministic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := WriteJSON(&out[i], rows); err != nil {
+		if err := report.WriteJSON(&out[i], rows); err != nil {
 			t.Fatal(err)
 		}
 	}

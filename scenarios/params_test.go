@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"encoding/json"
+	"nocsim/scenarios/report"
 	"os"
 	"path/filepath"
 	"strings"
@@ -95,7 +96,7 @@ func TestScenarioCollOnTier(t *testing.T) {
 	if _, err := sc.Run(src, BuildProvenance("test", nil), RunOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	var rows []TierRow
+	var rows []report.TierRow
 	data, err := os.ReadFile(filepath.Join(dir, "out", "results.json"))
 	if err == nil {
 		err = json.Unmarshal(data, &rows)

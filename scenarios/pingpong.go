@@ -7,21 +7,8 @@ import (
 	"nocsim/config"
 	"nocsim/des"
 	"nocsim/mpi"
+	"nocsim/scenarios/report"
 )
-
-// PingRow is one message size of a ping-pong. Times are in cycles, with
-// seconds at the configured clock.
-type PingRow struct {
-	SizeBytes        int     `json:"size_bytes"`
-	Protocol         string  `json:"protocol"`
-	From             int     `json:"from"`
-	To               int     `json:"to"`
-	Hops             int     `json:"hops"`
-	RoundTripCycles  float64 `json:"round_trip_cycles"`
-	OneWayCycles     float64 `json:"one_way_cycles"`
-	OneWaySeconds    float64 `json:"one_way_seconds"`
-	BandwidthBytesPS float64 `json:"bandwidth_bytes_per_second"`
-}
 
 // PingPong is a ping-pong between two ranks over several message sizes.
 type PingPong struct {
@@ -66,7 +53,7 @@ func (p *PingPong) Check(sc *Scenario, src Source) error {
 
 // Run performs the ping-pong: for each size one warm-up round trip, then
 // Reps measured ones, all in one simulated program.
-func (p *PingPong) Run(sc *Scenario) ([]PingRow, *mpi.World, error) {
+func (p *PingPong) Run(sc *Scenario) ([]report.PingRow, *mpi.World, error) {
 	w, err := sc.newWorld()
 	if err != nil {
 		return nil, nil, err
@@ -110,11 +97,11 @@ func (p *PingPong) Run(sc *Scenario) ([]PingRow, *mpi.World, error) {
 	}
 	done()
 	m, _ := sc.Network.Topology()
-	rows := make([]PingRow, len(p.Sizes))
+	rows := make([]report.PingRow, len(p.Sizes))
 	for i, n := range p.Sizes {
 		rt := float64(rtt[i]) / float64(p.Reps)
 		one := rt / 2
-		rows[i] = PingRow{SizeBytes: n, Protocol: sc.MPI.Protocol, From: p.From, To: p.To, Hops: m.Hops(p.From, p.To),
+		rows[i] = report.PingRow{SizeBytes: n, Protocol: sc.MPI.Protocol, From: p.From, To: p.To, Hops: m.Hops(p.From, p.To),
 			RoundTripCycles: rt, OneWayCycles: one, OneWaySeconds: one / sc.Node.ClockHz,
 			BandwidthBytesPS: float64(n) / (one / sc.Node.ClockHz)}
 	}

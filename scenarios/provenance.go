@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"bytes"
+	"nocsim/scenarios/report"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -155,5 +156,5 @@ func recordFiles(eff string, m Meta, write func(name string, fill func(*bytes.Bu
 	if err := write("config.toml", func(b *bytes.Buffer) error { _, err := b.WriteString(eff); return err }); err != nil {
 		return err
 	}
-	return write("meta.json", func(b *bytes.Buffer) error { return WriteJSON(b, m) })
+	return write("meta.json", func(b *bytes.Buffer) error { return report.WriteJSON(b, m) })
 }

@@ -60,16 +60,6 @@ func keyRow(k config.Key, flag string) string {
 	return "| " + strings.Join(cells, " | ") + " |"
 }
 
-// The output page documents every noc column.
-func TestDocsDocumentNocColumns(t *testing.T) {
-	doc := readDoc(t, "output.md")
-	for _, col := range nocColumns {
-		if !strings.Contains(doc, "`"+col+"`") {
-			t.Errorf("output.md does not document output column %s", col)
-		}
-	}
-}
-
 // The collectives page lists every registered algorithm with its source
 // and message count.
 func TestDocsListEveryCollectiveAlgorithm(t *testing.T) {

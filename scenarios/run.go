@@ -2,8 +2,6 @@ package scenarios
 
 import (
 	"bytes"
-	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,6 +11,7 @@ import (
 
 	"nocsim/config"
 	"nocsim/mpi"
+	"nocsim/scenarios/report"
 )
 
 // Check validates everything a run of the scenario needs, before any
@@ -155,7 +154,7 @@ func (sc *Scenario) meta(prov Provenance, speed *Speed) Meta {
 // WriteSpeedIn rewrites dir's meta.json with the run's speed, once the run
 // is done (a sweep's directory holds meta.json from its start).
 func (sc *Scenario) WriteSpeedIn(dir string, prov Provenance, speed Speed) error {
-	return WriteFile(filepath.Join(dir, "meta.json"), func(b *bytes.Buffer) error { return WriteJSON(b, sc.meta(prov, &speed)) })
+	return WriteFile(filepath.Join(dir, "meta.json"), func(b *bytes.Buffer) error { return report.WriteJSON(b, sc.meta(prov, &speed)) })
 }
 
 // Summary is what `nocsim run` reports.
@@ -187,7 +186,7 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 	var rows any
 	var chart func() error
 	var flitHops uint64 // counted by network (noc) runs only
-	var be []BreakEven
+	var be []report.BreakEven
 	var rec *GoalRecording
 	if sc.Output.Goal != "" {
 		rec = NewGoalRecording()
@@ -209,7 +208,7 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 			sum.Lines = append(sum.Lines, fmt.Sprintf("%s at %.3f flits/node/cycle: %.1f cycles average latency, %s", r.Traffic, r.OfferedRate, r.AvgPacketLatency, rowSaturation(r)))
 		}
 		chart = func() error {
-			return out.save("latency.png", func(p string) error { return NocChart(nr, sc.Name+": "+sc.NocTitle()).Save(p, 0, 0) })
+			return out.save("latency.png", func(p string) error { return report.NocChart(nr, sc.Name+": "+sc.NocTitle()).Save(p, 0, 0) })
 		}
 	case "pingpong":
 		pp := sc.pingPong()
@@ -230,9 +229,9 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 		for _, r := range pr {
 			sum.Lines = append(sum.Lines, fmt.Sprintf("%d bytes: %.1f cycles one way", r.SizeBytes, r.OneWayCycles))
 		}
-		if slices.ContainsFunc(pr, func(r PingRow) bool { return r.SizeBytes > 0 }) {
+		if slices.ContainsFunc(pr, func(r report.PingRow) bool { return r.SizeBytes > 0 }) {
 			chart = func() error {
-				return out.save("pingpong.png", func(p string) error { return PingPongChart(pr, sc.MachineText()).Save(p, 0, 0) })
+				return out.save("pingpong.png", func(p string) error { return report.PingPongChart(pr, sc.MachineText()).Save(p, 0, 0) })
 			}
 		}
 	case "coll":
@@ -253,7 +252,7 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 				sum.Lines = append(sum.Lines, fmt.Sprintf("%s %s on the LogGOPS tier, P=%d, %d bytes: %.1f cycles", r.Op, r.Algorithm, r.Procs, r.SizeBytes, r.Cycles))
 			}
 			chart = func() error {
-				return out.save("tier.png", func(p string) error { return CollTierChart(tr, ts.ParamsName).Save(p, 0, 0) })
+				return out.save("tier.png", func(p string) error { return report.CollTierChart(tr, ts.ParamsName).Save(p, 0, 0) })
 			}
 			break
 		}
@@ -270,7 +269,7 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 		if len(sc.collSweep().Sizes) > 1 {
 			x = "size"
 		}
-		if ch := CollChart(cr, x, sc.MachineText(), ""); len(ch.Series) > 0 {
+		if ch := report.CollChart(cr, x, sc.MachineText(), ""); len(ch.Series) > 0 {
 			chart = func() error { return out.save("coll.png", func(p string) error { return ch.Save(p, 0, 0) }) }
 		}
 	case "app":
@@ -296,8 +295,8 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 			sum.Lines = append(sum.Lines, line)
 		}
 		if sw.BreakEven() {
-			be = GlobalSumBreakEven(ar)
-			if err := write("breakeven.json", func(b *bytes.Buffer) error { return WriteJSON(b, be) }); err != nil {
+			be = report.GlobalSumBreakEven(ar)
+			if err := write("breakeven.json", func(b *bytes.Buffer) error { return report.WriteJSON(b, be) }); err != nil {
 				return sum, err
 			}
 			for _, b := range be {
@@ -305,31 +304,31 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 			}
 		}
 		chart = func() error {
-			if err := out.save("time.png", func(p string) error { return TimeChart(ar, sc.Node.ClockHz, sc.MachineText()).Save(p, 0, 0) }); err != nil {
+			if err := out.save("time.png", func(p string) error { return report.TimeChart(ar, sc.Node.ClockHz, sc.MachineText()).Save(p, 0, 0) }); err != nil {
 				return err
 			}
 			if be != nil {
-				if err := out.save("breakeven.png", func(p string) error { return BreakEvenChart(be, sc.MachineText()).Save(p, 0, 0) }); err != nil {
+				if err := out.save("breakeven.png", func(p string) error { return report.BreakEvenChart(be, sc.MachineText()).Save(p, 0, 0) }); err != nil {
 					return err
 				}
 			}
 			if err := out.save("speedup.png", func(p string) error {
-				return SpeedupChart(ar, sc.MachineText(), filepath.Base(sc.Workload.Params)).Save(p, 0, 0)
+				return report.SpeedupChart(ar, sc.MachineText(), filepath.Base(sc.Workload.Params)).Save(p, 0, 0)
 			}); err != nil {
 				return err
 			}
-			if err := out.save("efficiency.png", func(p string) error { return EfficiencyChart(ar, sc.MachineText()).Save(p, 0, 0) }); err != nil {
+			if err := out.save("efficiency.png", func(p string) error { return report.EfficiencyChart(ar, sc.MachineText()).Save(p, 0, 0) }); err != nil {
 				return err
 			}
 			if params != nil {
-				tier := AppTierChart(ar, sc.MachineText(), filepath.Base(sc.Workload.Params))
+				tier := report.AppTierChart(ar, sc.MachineText(), filepath.Base(sc.Workload.Params))
 				if len(tier.Series) > 0 {
 					if err := out.save("tier.png", func(p string) error { return tier.Save(p, 8, 4) }); err != nil {
 						return err
 					}
 				}
 			}
-			if ratio := RatioChart(ar, sc.MachineText()); len(ratio.Series) > 0 {
+			if ratio := report.RatioChart(ar, sc.MachineText()); len(ratio.Series) > 0 {
 				return out.save("mpi-vs-native.png", func(p string) error { return ratio.Save(p, 0, 0) })
 			}
 			return nil
@@ -351,7 +350,7 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 		if err != nil {
 			return sum, err
 		}
-		recs := make([]ThesisRecord, len(res))
+		recs := make([]report.ThesisRecord, len(res))
 		for i, r := range res {
 			recs[i] = r.Record()
 			sum.Lines = append(sum.Lines, fmt.Sprintf("table %s, size %d, P=%d: native %.0f (thesis %.0f), MPI %.0f (thesis %.0f) kcycles, ratio %.3f (thesis %.3f)",
@@ -359,7 +358,7 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 		}
 		rows = recs
 		chart = func() error {
-			for _, ch := range ThesisCharts(res, sc.Name, sc) {
+			for _, ch := range report.ThesisCharts(res, ThesisMachineText(res, sc.Name, sc)) {
 				if err := out.save(ch.File, func(p string) error { return ch.Chart.Save(p, 8, 4.5) }); err != nil {
 					return err
 				}
@@ -380,7 +379,7 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 		if err := cal.Report.Params.Validate(); err == nil {
 			saved = "params.json"
 			var pb bytes.Buffer
-			if err := WriteJSON(&pb, cal.Report.Params); err != nil {
+			if err := report.WriteJSON(&pb, cal.Report.Params); err != nil {
 				return sum, err
 			}
 			if err := write("params.json", func(b *bytes.Buffer) error { _, err := b.Write(pb.Bytes()); return err }); err != nil {
@@ -394,7 +393,7 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 			return out.save("oneway.png", func(p string) error { return CalibrationChart(cal, sc.MachineText(), saved).Save(p, 0, 0) })
 		}
 	}
-	if err := write("results.json", func(b *bytes.Buffer) error { return WriteJSON(b, rows) }); err != nil {
+	if err := write("results.json", func(b *bytes.Buffer) error { return report.WriteJSON(b, rows) }); err != nil {
 		return sum, err
 	}
 	if rec != nil {
@@ -409,7 +408,7 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 		}
 	}
 	if reflect.ValueOf(rows).Kind() == reflect.Slice {
-		if err := write("results.csv", func(b *bytes.Buffer) error { return writeRowsCSV(b, rows) }); err != nil {
+		if err := write("results.csv", func(b *bytes.Buffer) error { return report.WriteRowsCSV(b, rows) }); err != nil {
 			return sum, err
 		}
 	}
@@ -423,7 +422,7 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 		// out; measured here it counts everything but the final rename.
 		if sp, ok := opt.Speed.Speed(flitHops); ok {
 			sum.Speed = &sp
-			if err := WriteFile(filepath.Join(out.tmp, "meta.json"), func(b *bytes.Buffer) error { return WriteJSON(b, sc.meta(prov, &sp)) }); err != nil {
+			if err := WriteFile(filepath.Join(out.tmp, "meta.json"), func(b *bytes.Buffer) error { return report.WriteJSON(b, sc.meta(prov, &sp)) }); err != nil {
 				return sum, err
 			}
 		}
@@ -432,48 +431,9 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 }
 
 // rowSaturation says whether this one rate row saturated, and why.
-func rowSaturation(r NocRow) string {
+func rowSaturation(r report.NocRow) string {
 	if r.Saturated {
 		return "saturated (" + r.SaturationReason + ")"
 	}
 	return "not saturated"
-}
-
-// writeRowsCSV writes a slice of structs as CSV, one column per JSON key,
-// in field order; slices become semicolon-separated lists.
-func writeRowsCSV(b *bytes.Buffer, rows any) error {
-	v := reflect.ValueOf(rows)
-	// The header comes from the element type, so that a run with no rows
-	// still writes it.
-	t := v.Type().Elem()
-	var names []string
-	var idx []int
-	for i := 0; i < t.NumField(); i++ {
-		tag := strings.Split(t.Field(i).Tag.Get("json"), ",")[0]
-		if tag == "" || tag == "-" {
-			continue
-		}
-		names, idx = append(names, tag), append(idx, i)
-	}
-	w := csv.NewWriter(b)
-	w.Write(names)
-	for r := 0; r < v.Len(); r++ {
-		rec := make([]string, len(idx))
-		for k, i := range idx {
-			f := v.Index(r).Field(i)
-			if f.Kind() == reflect.Slice {
-				parts := make([]string, f.Len())
-				for j := range parts {
-					parts[j] = fmt.Sprint(f.Index(j).Interface())
-				}
-				rec[k] = strings.Join(parts, ";")
-			} else {
-				bs, _ := json.Marshal(f.Interface())
-				rec[k] = strings.Trim(string(bs), `"`)
-			}
-		}
-		w.Write(rec)
-	}
-	w.Flush()
-	return w.Error()
 }

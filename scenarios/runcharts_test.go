@@ -3,8 +3,6 @@ package scenarios
 import (
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 	"testing"
 )
 
@@ -34,25 +32,5 @@ func TestRunWritesAChartPerKind(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(sum.Dir, c.chart)); err != nil {
 			t.Errorf("%q: %v", c.workload, err)
 		}
-	}
-}
-
-// The ping-pong chart plots exactly the sizes run, one-way times as
-// measured, and says what ran.
-func TestPingPongChartSeries(t *testing.T) {
-	rows := []PingRow{{SizeBytes: 0, Protocol: "scmp", From: 0, To: 3, Hops: 2, OneWayCycles: 200},
-		{SizeBytes: 8, Protocol: "scmp", From: 0, To: 3, Hops: 2, OneWayCycles: 210},
-		{SizeBytes: 1024, Protocol: "scmp", From: 0, To: 3, Hops: 2, OneWayCycles: 500}}
-	c := PingPongChart(rows, "2x2 mesh, scmp protocol, nocsim library")
-	if len(c.Series) != 1 || !slices.Equal(c.Series[0].X, []float64{8, 1024}) || !slices.Equal(c.Series[0].Y, []float64{210, 500}) {
-		t.Errorf("series %+v: want the non-empty sizes and their one-way times", c.Series)
-	}
-	for _, w := range []string{"0 <-> 3", "2 hops", "scmp", "2x2"} {
-		if !strings.Contains(c.Title, w) {
-			t.Errorf("title %q lacks %q", c.Title, w)
-		}
-	}
-	if !strings.Contains(c.XLabel, "bytes") || !strings.Contains(c.YLabel, "cycles") {
-		t.Errorf("axis labels %q / %q: want units", c.XLabel, c.YLabel)
 	}
 }

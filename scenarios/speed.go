@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"nocsim/des"
+	"nocsim/scenarios/report"
 )
 
 // Speed is how fast a whole command simulated, per second of the process's
@@ -53,9 +54,9 @@ func (m SpeedMeter) Speed(flitHops uint64) (Speed, bool) {
 // NewSpeed derives the per-CPU-second figures from the counts.
 func NewSpeed(cpuSeconds float64, cycles, events, flitHops uint64) Speed {
 	return Speed{CPUSeconds: cpuSeconds, SimCycles: cycles, Events: events, FlitHops: flitHops,
-		SimCyclesPerCPUSecond: perSecond(float64(cycles), cpuSeconds),
-		EventsPerCPUSecond:    perSecond(float64(events), cpuSeconds),
-		FlitHopsPerCPUSecond:  perSecond(float64(flitHops), cpuSeconds)}
+		SimCyclesPerCPUSecond: report.PerSecond(float64(cycles), cpuSeconds),
+		EventsPerCPUSecond:    report.PerSecond(float64(events), cpuSeconds),
+		FlitHopsPerCPUSecond:  report.PerSecond(float64(flitHops), cpuSeconds)}
 }
 
 // Add is the speed of two measured pieces of one job (shards of a sweep).

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"nocsim/logp"
+	"nocsim/scenarios/report"
 )
 
 // The main job: on the embedded default machine (an SCMP-like 4x4 mesh),
@@ -56,10 +57,10 @@ func DefaultStudy(prov Provenance, dir string, opt RunOptions, log func(string))
 		return sum, err
 	}
 	noc := NocRows(pts, res)
-	if err := write("noc.json", func(b *bytes.Buffer) error { return WriteJSON(b, noc) }); err != nil {
+	if err := write("noc.json", func(b *bytes.Buffer) error { return report.WriteJSON(b, noc) }); err != nil {
 		return sum, err
 	}
-	if err := chart("latency.png", func(p string) error { return NocChart(noc, base.NocTitle()).Save(p, 0, 0) }); err != nil {
+	if err := chart("latency.png", func(p string) error { return report.NocChart(noc, base.NocTitle()).Save(p, 0, 0) }); err != nil {
 		return sum, err
 	}
 	sum.Lines = append(sum.Lines, nocHeadline(noc)...)
@@ -75,7 +76,7 @@ func DefaultStudy(prov Provenance, dir string, opt RunOptions, log func(string))
 	if err := params.Validate(); err != nil {
 		return sum, fmt.Errorf("calibration gave non-physical parameters: %w", err)
 	}
-	if err := write("params.json", func(b *bytes.Buffer) error { return WriteJSON(b, params) }); err != nil {
+	if err := write("params.json", func(b *bytes.Buffer) error { return report.WriteJSON(b, params) }); err != nil {
 		return sum, err
 	}
 	if err := write("calibration.txt", func(b *bytes.Buffer) error { return cal.Report.WriteText(b) }); err != nil {
@@ -100,10 +101,12 @@ func DefaultStudy(prov Provenance, dir string, opt RunOptions, log func(string))
 		if err := PredictRows(params, rows); err != nil {
 			return sum, err
 		}
-		if err := write(op+".json", func(b *bytes.Buffer) error { return WriteJSON(b, rows) }); err != nil {
+		if err := write(op+".json", func(b *bytes.Buffer) error { return report.WriteJSON(b, rows) }); err != nil {
 			return sum, err
 		}
-		if err := chart(op+".png", func(p string) error { return CollChart(rows, "size", base.MachineText(), "params.json").Save(p, 0, 0) }); err != nil {
+		if err := chart(op+".png", func(p string) error {
+			return report.CollChart(rows, "size", base.MachineText(), "params.json").Save(p, 0, 0)
+		}); err != nil {
 			return sum, err
 		}
 		sum.Lines = append(sum.Lines, collHeadline(op, rows, params)...)
@@ -129,26 +132,28 @@ func DefaultStudy(prov Provenance, dir string, opt RunOptions, log func(string))
 				return sum, fmt.Errorf("%s %s, P=%d, size %d: wrong answer (%s)", r.App, r.Version, r.Procs, r.Size, r.Detail)
 			}
 		}
-		if err := write(app.name+".json", func(b *bytes.Buffer) error { return WriteJSON(b, rows) }); err != nil {
+		if err := write(app.name+".json", func(b *bytes.Buffer) error { return report.WriteJSON(b, rows) }); err != nil {
 			return sum, err
 		}
-		if err := chart(app.name+"-speedup.png", func(p string) error { return SpeedupChart(rows, base.MachineText(), "params.json").Save(p, 0, 0) }); err != nil {
+		if err := chart(app.name+"-speedup.png", func(p string) error {
+			return report.SpeedupChart(rows, base.MachineText(), "params.json").Save(p, 0, 0)
+		}); err != nil {
 			return sum, err
 		}
-		if err := chart(app.name+"-efficiency.png", func(p string) error { return EfficiencyChart(rows, base.MachineText()).Save(p, 0, 0) }); err != nil {
+		if err := chart(app.name+"-efficiency.png", func(p string) error { return report.EfficiencyChart(rows, base.MachineText()).Save(p, 0, 0) }); err != nil {
 			return sum, err
 		}
-		if err := chart(app.name+"-mpi-vs-native.png", func(p string) error { return RatioChart(rows, base.MachineText()).Save(p, 0, 0) }); err != nil {
+		if err := chart(app.name+"-mpi-vs-native.png", func(p string) error { return report.RatioChart(rows, base.MachineText()).Save(p, 0, 0) }); err != nil {
 			return sum, err
 		}
 		sum.Lines = append(sum.Lines, appHeadline(rows))
 		if sw.Params != nil {
 			if err := chart(app.name+"-tier.png", func(p string) error {
-				return AppTierChart(rows, base.MachineText(), "params.json").Save(p, 8, 4)
+				return report.AppTierChart(rows, base.MachineText(), "params.json").Save(p, 8, 4)
 			}); err != nil {
 				return sum, err
 			}
-			sum.Lines = append(sum.Lines, tierHeadline(rows))
+			sum.Lines = append(sum.Lines, report.TierHeadline(rows))
 		}
 		done()
 	}
@@ -160,11 +165,13 @@ func DefaultStudy(prov Provenance, dir string, opt RunOptions, log func(string))
 	if err != nil {
 		return sum, err
 	}
-	be := GlobalSumBreakEven(rows)
-	if err := write("globalsum.json", func(b *bytes.Buffer) error { return WriteJSON(b, BreakEvenResult{rows, be}) }); err != nil {
+	be := report.GlobalSumBreakEven(rows)
+	if err := write("globalsum.json", func(b *bytes.Buffer) error {
+		return report.WriteJSON(b, report.BreakEvenResult{Runs: rows, BreakEven: be})
+	}); err != nil {
 		return sum, err
 	}
-	if err := chart("globalsum-breakeven.png", func(p string) error { return BreakEvenChart(be, base.MachineText()).Save(p, 0, 0) }); err != nil {
+	if err := chart("globalsum-breakeven.png", func(p string) error { return report.BreakEvenChart(be, base.MachineText()).Save(p, 0, 0) }); err != nil {
 		return sum, err
 	}
 	for _, b := range be {
@@ -178,7 +185,7 @@ func DefaultStudy(prov Provenance, dir string, opt RunOptions, log func(string))
 			sum.Speed = &sp
 			m := prov.meta(base.Name, "default study", base.Noc.Seed, 1)
 			m.Speed = &sp
-			if err := WriteFile(filepath.Join(out.tmp, "meta.json"), func(b *bytes.Buffer) error { return WriteJSON(b, m) }); err != nil {
+			if err := WriteFile(filepath.Join(out.tmp, "meta.json"), func(b *bytes.Buffer) error { return report.WriteJSON(b, m) }); err != nil {
 				return sum, err
 			}
 		}
@@ -186,9 +193,9 @@ func DefaultStudy(prov Provenance, dir string, opt RunOptions, log func(string))
 	return sum, nil
 }
 
-func nocHeadline(rows []NocRow) []string {
+func nocHeadline(rows []report.NocRow) []string {
 	var out []string
-	by := map[string][]NocRow{}
+	by := map[string][]report.NocRow{}
 	var order []string
 	for _, r := range rows {
 		if _, ok := by[r.Traffic]; !ok {
@@ -215,10 +222,10 @@ func nocHeadline(rows []NocRow) []string {
 	return out
 }
 
-func collHeadline(op string, rows []CollRow, p logp.Params) []string {
+func collHeadline(op string, rows []report.CollRow, p logp.Params) []string {
 	var out []string
 	type key struct{ procs, size int }
-	best := map[key]CollRow{}
+	best := map[key]report.CollRow{}
 	var keys []key
 	for _, r := range rows {
 		k := key{r.Procs, r.SizeBytes}
@@ -253,7 +260,7 @@ func collHeadline(op string, rows []CollRow, p logp.Params) []string {
 	return out
 }
 
-func appHeadline(rows []AppRow) string {
+func appHeadline(rows []report.AppRow) string {
 	var parts []string
 	for _, r := range rows {
 		if r.Version == "mpi" && r.Procs > 1 {

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"math"
 	"nocsim/config"
+	"nocsim/scenarios/report"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -411,7 +412,7 @@ func withoutWallClock(rows any) json.RawMessage {
 		return raw
 	}
 	for _, m := range maps {
-		for _, k := range WallClockColumns {
+		for _, k := range report.WallClockColumns {
 			delete(m, k)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"nocsim/scenarios/report"
 	"os"
 	"path/filepath"
 	"slices"
@@ -268,7 +269,7 @@ func writeMerged(out string, pts []SweepPoint, config []byte, m Meta, man ShardM
 	if err := write("config.toml", func(b *bytes.Buffer) error { _, err := b.Write(config); return err }); err != nil {
 		return err
 	}
-	if err := write("meta.json", func(b *bytes.Buffer) error { return WriteJSON(b, m) }); err != nil {
+	if err := write("meta.json", func(b *bytes.Buffer) error { return report.WriteJSON(b, m) }); err != nil {
 		return err
 	}
 	if man.Plots {

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"nocsim/scenarios/report"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -111,5 +112,5 @@ func (sc *Scenario) FinishShard(dir string, s Shard, pts []SweepPoint, total int
 	sum := sha256.Sum256(cfg)
 	m := ShardManifest{Scenario: sc.Name, Shard: s.I, Shards: s.N, SweepPoints: total, ShardPoints: len(pts),
 		ConfigSHA256: hex.EncodeToString(sum[:]), Plots: sc.Output.Plots}
-	return WriteFile(filepath.Join(dir, ShardManifestFile), func(b *bytes.Buffer) error { return WriteJSON(b, m) })
+	return WriteFile(filepath.Join(dir, ShardManifestFile), func(b *bytes.Buffer) error { return report.WriteJSON(b, m) })
 }

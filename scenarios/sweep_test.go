@@ -3,6 +3,7 @@ package scenarios
 import (
 	"fmt"
 	"math"
+	"nocsim/plots/plotstest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -122,8 +123,8 @@ func checkSweepChart(t *testing.T, pts []SweepPoint, base *Scenario) {
 	if !ok || c.XLabel != "network.vcs (VCs per port)" || len(c.Series) != 2 || c.LogX {
 		t.Fatalf("chart: ok %v, x %q (log %v), %d series", ok, c.XLabel, c.LogX, len(c.Series))
 	}
-	checkChart(t, c, chartWant{title: []string{"sweep t", "avg_packet_latency_cycles", base.Network.Mesh + " mesh", fmt.Sprintf("%d-flit packets", base.Noc.PacketFlits)},
-		notTitle: []string{"VCs x"}, ticks: []float64{1, 2}})
+	plotstest.CheckChart(t, c, plotstest.ChartWant{Title: []string{"sweep t", "avg_packet_latency_cycles", base.Network.Mesh + " mesh", fmt.Sprintf("%d-flit packets", base.Noc.PacketFlits)},
+		NotTitle: []string{"VCs x"}, Ticks: []float64{1, 2}})
 	for _, s := range c.Series {
 		if len(s.Marks) != len(s.X) || s.Dashed || s.Companion || s.Reference {
 			t.Errorf("%s: %d marks for %d points, dashed %v, companion %v, reference %v", s.Name, len(s.Marks), len(s.X), s.Dashed, s.Companion, s.Reference)

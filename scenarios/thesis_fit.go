@@ -6,6 +6,7 @@ import (
 	"io"
 	"maps"
 	"math"
+	"nocsim/scenarios/report"
 	"reflect"
 	"slices"
 	"strconv"
@@ -53,7 +54,7 @@ var ThesisDefaultFitKeys = []string{"mem_cycles", "loop_cycles", "call_cycles", 
 type ThesisFit struct {
 	Keys    []string  // "section.key"
 	Values  []float64 // cycles, one per key
-	Results []ThesisResult
+	Results []report.ThesisResult
 	// RMSLog is the root mean square of log(nocsim / thesis) over every
 	// native and MPI time fitted; Start is the same at the starting point.
 	RMSLog, Start float64
@@ -86,7 +87,7 @@ func keyText(v float64) string {
 // terms (least squares on the logarithms, Levenberg-Marquardt with gonum's
 // linear least squares; fitLogLM). Each evaluation runs every row, both
 // versions (RunThesis). The fit is deterministic.
-func FitThesis(sc *Scenario, rows []ThesisRow, keys []ThesisFitKey, maxSteps int, opt RunOptions, progress func(step int, rmsLog float64)) (ThesisFit, error) {
+func FitThesis(sc *Scenario, rows []report.ThesisRow, keys []ThesisFitKey, maxSteps int, opt RunOptions, progress func(step int, rmsLog float64)) (ThesisFit, error) {
 	names := make([]string, len(keys))
 	params := make([]lmParam, len(keys))
 	x0 := make([]float64, len(keys))
@@ -109,7 +110,7 @@ func FitThesis(sc *Scenario, rows []ThesisRow, keys []ThesisFitKey, maxSteps int
 	for _, r := range rows {
 		want = append(want, r.MPIK)
 	}
-	var last []ThesisResult
+	var last []report.ThesisResult
 	model := func(x []float64) ([]float64, error) {
 		s, err := setKeys(sc, names, x)
 		if err != nil {

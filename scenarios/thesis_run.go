@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"nocsim/config"
 	"nocsim/scenarios/apps"
+	"nocsim/scenarios/report"
 )
 
 // ThesisMachineName is the embedded thesis machine's path in the
@@ -20,7 +21,7 @@ func ThesisMachine() []byte { return thesisMachine }
 
 // thesisRows are the rows a "thesis" workload runs: its table's, those
 // with procs and sizes among [workload] procs and sizes when given.
-func (sc *Scenario) thesisRows() ([]ThesisRow, error) {
+func (sc *Scenario) thesisRows() ([]report.ThesisRow, error) {
 	w := sc.Workload
 	rows, err := ThesisRows(w.Table, w.Procs, w.Sizes)
 	if err == nil && len(w.Distribute) > 0 {
@@ -44,7 +45,7 @@ func (sc *Scenario) thesisRows() ([]ThesisRow, error) {
 // CheckThesis checks every row's runs on its chip, as RunThesis will run
 // them, without simulating: the machine, each run's configuration, and
 // that it fits a tile's memory.
-func CheckThesis(sc *Scenario, src Source, rows []ThesisRow) error {
+func CheckThesis(sc *Scenario, src Source, rows []report.ThesisRow) error {
 	if err := sc.checkMachine(src); err != nil {
 		return err
 	}
@@ -86,18 +87,18 @@ const (
 // thesisCG is the CG run of a Table 5.1 row: the thesis variant (three
 // Reduces and 4 + P Bcasts a iteration) for exactly ThesisCGIterations
 // iterations.
-func thesisCG(r ThesisRow, native bool) apps.CGConfig {
+func thesisCG(r report.ThesisRow, native bool) apps.CGConfig {
 	return apps.CGConfig{Procs: r.Procs, N: ThesisCGUnknowns, Nonzeros: r.Nonzeros, Tol: 1e-8,
 		MaxIter: ThesisCGIterations, Iterations: ThesisCGIterations, Native: native, Seed: 1, Variant: "thesis", Distribute: r.Distribute}
 }
 
 // thesisQR is the QR run of a Table 5.2 row: section 5.2.1 as written on
 // the row's grid.
-func thesisQR(r ThesisRow, native bool) apps.QRConfig {
+func thesisQR(r report.ThesisRow, native bool) apps.QRConfig {
 	return apps.QRConfig{Procs: r.Procs, N: r.Matrix, Native: native, Seed: 1, Grid: "thesis"}
 }
 
-func thesisCheckRun(s *Scenario, r ThesisRow, native bool) error {
+func thesisCheckRun(s *Scenario, r report.ThesisRow, native bool) error {
 	if r.Table == "5.1" {
 		cfg := thesisCG(r, native)
 		return cfg.Validate(s)
@@ -106,7 +107,7 @@ func thesisCheckRun(s *Scenario, r ThesisRow, native bool) error {
 }
 
 // runThesisVersion runs one version of a thesis row on its chip.
-func runThesisVersion(sc *Scenario, r ThesisRow, native bool) (apps.Result, error) {
+func runThesisVersion(sc *Scenario, r report.ThesisRow, native bool) (apps.Result, error) {
 	s, err := thesisScenario(sc, r)
 	if err != nil {
 		return apps.Result{}, err

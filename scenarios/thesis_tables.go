@@ -1,74 +1,44 @@
 package scenarios
 
-// ThesisRow is one row of the thesis's Table 5.1 (conjugate gradient,
-// sized by nonzeros) or Table 5.2 (QR decomposition, sized by the matrix
-// order): what J. H. Poole measured on the SCMP simulator, in thousands of
-// processor cycles ("thousands of clock ticks (or microseconds, assuming
-// a 1 GHz system clock)", chapter 5).
-type ThesisRow struct {
-	// Table is "5.1" or "5.2".
-	Table string
-	// Nonzeros is the CG matrix's nonzero count (Table 5.1; 0 in 5.2).
-	Nonzeros int
-	// Matrix is the QR matrix order N of an N x N matrix (Table 5.2; 0
-	// in 5.1).
-	Matrix int
-	// Procs is the processor count.
-	Procs int
-	// NativeK and MPIK are the thesis's native SCMP and MPI times, in
-	// thousands of cycles.
-	NativeK, MPIK float64
-	// Distribute is how a Table 5.1 run's MPI version distributes p: ""
-	// (a loop of packed broadcasts, as written) or "alltoall" (one
-	// MPI_Alltoallw, the thesis's section 6.1 future work). Not a thesis
-	// figure: the caller sets it to compare the two.
-	Distribute string
-}
-
-// Ratio is the thesis's MPI/native ratio, from its two times (the table's
-// own Ratio column agrees to its three decimals).
-func (r ThesisRow) Ratio() float64 { return r.MPIK / r.NativeK }
-
-// Size is the row's problem size: nonzeros (5.1) or matrix order (5.2).
-func (r ThesisRow) Size() int { return r.Nonzeros + r.Matrix }
+import "nocsim/scenarios/report"
 
 // ThesisTables are the two tables as printed in the thesis (seed 000,
 // pages 54 and 58). Table 5.1 lists MPI before native; both are kept as
 // measured. Nothing in nocsim is tuned to Table 5.2: it is predicted.
-var ThesisTables = map[string][]ThesisRow{
+var ThesisTables = map[string][]report.ThesisRow{
 	"5.1": {
-		{"5.1", 2000, 0, 4, 1695, 2717, ""},
-		{"5.1", 5000, 0, 4, 2178, 3203, ""},
-		{"5.1", 10000, 0, 4, 2983, 4005, ""},
-		{"5.1", 50000, 0, 4, 9451, 10462, ""},
-		{"5.1", 500000, 0, 4, 81293, 82306, ""},
-		{"5.1", 2000, 0, 8, 1267, 3146, ""},
-		{"5.1", 5000, 0, 8, 1516, 3397, ""},
-		{"5.1", 10000, 0, 8, 1921, 3797, ""},
-		{"5.1", 50000, 0, 8, 5150, 6958, ""},
-		{"5.1", 500000, 0, 8, 41262, 43064, ""},
-		{"5.1", 2000, 0, 16, 1055, 5586, ""},
-		{"5.1", 5000, 0, 16, 1190, 5712, ""},
-		{"5.1", 10000, 0, 16, 1402, 5920, ""},
-		{"5.1", 50000, 0, 16, 3048, 7493, ""},
-		{"5.1", 500000, 0, 16, 21150, 25508, ""},
+		{Table: "5.1", Nonzeros: 2000, Procs: 4, NativeK: 1695, MPIK: 2717},
+		{Table: "5.1", Nonzeros: 5000, Procs: 4, NativeK: 2178, MPIK: 3203},
+		{Table: "5.1", Nonzeros: 10000, Procs: 4, NativeK: 2983, MPIK: 4005},
+		{Table: "5.1", Nonzeros: 50000, Procs: 4, NativeK: 9451, MPIK: 10462},
+		{Table: "5.1", Nonzeros: 500000, Procs: 4, NativeK: 81293, MPIK: 82306},
+		{Table: "5.1", Nonzeros: 2000, Procs: 8, NativeK: 1267, MPIK: 3146},
+		{Table: "5.1", Nonzeros: 5000, Procs: 8, NativeK: 1516, MPIK: 3397},
+		{Table: "5.1", Nonzeros: 10000, Procs: 8, NativeK: 1921, MPIK: 3797},
+		{Table: "5.1", Nonzeros: 50000, Procs: 8, NativeK: 5150, MPIK: 6958},
+		{Table: "5.1", Nonzeros: 500000, Procs: 8, NativeK: 41262, MPIK: 43064},
+		{Table: "5.1", Nonzeros: 2000, Procs: 16, NativeK: 1055, MPIK: 5586},
+		{Table: "5.1", Nonzeros: 5000, Procs: 16, NativeK: 1190, MPIK: 5712},
+		{Table: "5.1", Nonzeros: 10000, Procs: 16, NativeK: 1402, MPIK: 5920},
+		{Table: "5.1", Nonzeros: 50000, Procs: 16, NativeK: 3048, MPIK: 7493},
+		{Table: "5.1", Nonzeros: 500000, Procs: 16, NativeK: 21150, MPIK: 25508},
 	},
 	"5.2": {
-		{"5.2", 0, 8, 64, 77, 556, ""},
-		{"5.2", 0, 16, 64, 164, 1181, ""},
-		{"5.2", 0, 128, 4, 17277, 22340, ""},
-		{"5.2", 0, 128, 16, 5580, 14205, ""},
-		{"5.2", 0, 128, 32, 3524, 12479, ""},
-		{"5.2", 0, 128, 64, 2648, 17576, ""},
-		{"5.2", 0, 256, 4, 126760, 143258, ""},
-		{"5.2", 0, 256, 16, 35626, 64229, ""},
-		{"5.2", 0, 256, 32, 19791, 47988, ""},
-		{"5.2", 0, 256, 64, 11993, 61566, ""},
-		{"5.2", 0, 512, 4, 974639, 1033072, ""},
-		{"5.2", 0, 512, 16, 257151, 360416, ""},
-		{"5.2", 0, 512, 32, 134709, 233885, ""},
-		{"5.2", 0, 512, 64, 73206, 248394, ""},
-		{"5.2", 0, 1024, 4, 7652352, 7872544, ""},
+		{Table: "5.2", Matrix: 8, Procs: 64, NativeK: 77, MPIK: 556},
+		{Table: "5.2", Matrix: 16, Procs: 64, NativeK: 164, MPIK: 1181},
+		{Table: "5.2", Matrix: 128, Procs: 4, NativeK: 17277, MPIK: 22340},
+		{Table: "5.2", Matrix: 128, Procs: 16, NativeK: 5580, MPIK: 14205},
+		{Table: "5.2", Matrix: 128, Procs: 32, NativeK: 3524, MPIK: 12479},
+		{Table: "5.2", Matrix: 128, Procs: 64, NativeK: 2648, MPIK: 17576},
+		{Table: "5.2", Matrix: 256, Procs: 4, NativeK: 126760, MPIK: 143258},
+		{Table: "5.2", Matrix: 256, Procs: 16, NativeK: 35626, MPIK: 64229},
+		{Table: "5.2", Matrix: 256, Procs: 32, NativeK: 19791, MPIK: 47988},
+		{Table: "5.2", Matrix: 256, Procs: 64, NativeK: 11993, MPIK: 61566},
+		{Table: "5.2", Matrix: 512, Procs: 4, NativeK: 974639, MPIK: 1033072},
+		{Table: "5.2", Matrix: 512, Procs: 16, NativeK: 257151, MPIK: 360416},
+		{Table: "5.2", Matrix: 512, Procs: 32, NativeK: 134709, MPIK: 233885},
+		{Table: "5.2", Matrix: 512, Procs: 64, NativeK: 73206, MPIK: 248394},
+		{Table: "5.2", Matrix: 1024, Procs: 4, NativeK: 7652352, MPIK: 7872544},
 	},
 }
 

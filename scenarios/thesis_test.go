@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"bytes"
+	"nocsim/scenarios/report"
 	"reflect"
 	"testing"
 )
@@ -16,7 +17,7 @@ func thesisMachineScenario(t *testing.T) Scenario {
 	return sc
 }
 
-func ratioOf(t *testing.T, res []ThesisResult, size, procs int) float64 {
+func ratioOf(t *testing.T, res []report.ThesisResult, size, procs int) float64 {
 	t.Helper()
 	for _, r := range res {
 		if r.Row.Size() == size && r.Row.Procs == procs {

@@ -8,6 +8,7 @@ import (
 	"nocsim/logp/loggops"
 	"nocsim/mpi"
 	"nocsim/mpi/trace"
+	"nocsim/scenarios/report"
 )
 
 // Recorded is a flit-level run as the LogGOPS tier sees it, with what the
@@ -122,27 +123,14 @@ func (sc *Scenario) RecordRun(prog func(r *mpi.Rank)) (*Recorded, error) {
 	return record(w, fin, sc.RendezvousThreshold()), nil
 }
 
-// TierColumns are an application run's LogGOPS-tier prediction from its
-// recorded schedule and fitted parameters, beside what the flit level had
-// that the model lacks. Times in cycles; the error in percent of the
-// simulated time.
-type TierColumns struct {
-	TierCycles      float64 `json:"tier_cycles"`
-	TierErrPct      float64 `json:"tier_error_pct"`
-	StallFlitCycles uint64  `json:"stall_flit_cycles"`   // router stalls: contention
-	Messages        int     `json:"messages"`            // point-to-point messages, those of collectives included
-	Rendezvous      int     `json:"rendezvous_messages"` // of which above the eager threshold: an RTS and a CTS each
-	CalcCycles      int64   `json:"calc_cycles"`         // largest per-rank recorded computation (reductions and copies included)
-}
-
 // predictRecorded predicts a recorded MPI job on the LogGOPS tier;
 // simulated is the run's time.
-func (sc *Scenario) predictRecorded(w *mpi.World, p logp.Params, simulated float64) (*TierColumns, error) {
+func (sc *Scenario) predictRecorded(w *mpi.World, p logp.Params, simulated float64) (*report.TierColumns, error) {
 	rc := record(w, nil, sc.RendezvousThreshold())
 	res, err := sc.PredictTrace(rc.Trace, p)
 	if err != nil {
 		return nil, err
 	}
-	return &TierColumns{TierCycles: res.Max, TierErrPct: pctErr(res.Max, simulated), StallFlitCycles: rc.StallFlitCycles,
+	return &report.TierColumns{TierCycles: res.Max, TierErrPct: pctErr(res.Max, simulated), StallFlitCycles: rc.StallFlitCycles,
 		Messages: rc.Messages, Rendezvous: rc.Rendezvous, CalcCycles: rc.CalcCycles}, nil
 }

@@ -3,17 +3,16 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
 	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
 	"nocsim/config"
 	"nocsim/plots"
 	"nocsim/scenarios"
+	"nocsim/scenarios/report"
 )
 
 func appCommand() *cli.Command {
@@ -158,52 +157,52 @@ func runApp(c *cli.Context) error {
 	if err := writeTraceFile(c, traces); err != nil {
 		return err
 	}
-	var be []scenarios.BreakEven
+	var be []report.BreakEven
 	if sw.BreakEven() {
-		be = scenarios.GlobalSumBreakEven(rows)
+		be = report.GlobalSumBreakEven(rows)
 	}
 	switch {
 	case c.Bool("json") && be != nil:
-		err = scenarios.WriteJSON(c.App.Writer, scenarios.BreakEvenResult{Runs: rows, BreakEven: be})
+		err = report.WriteJSON(c.App.Writer, report.BreakEvenResult{Runs: rows, BreakEven: be})
 	case c.Bool("json"):
-		err = scenarios.WriteJSON(c.App.Writer, rows)
+		err = report.WriteJSON(c.App.Writer, rows)
 	default:
-		err = writeAppTable(c.App.Writer, rows)
+		err = report.WriteAppTable(c.App.Writer, rows)
 		if err == nil && sw.App == "matmul" && sw.Params != nil {
 			fmt.Fprintln(c.App.Writer)
-			err = scenarios.WriteMatMulScaling(c.App.Writer, rows)
+			err = report.WriteMatMulScaling(c.App.Writer, rows)
 		}
 		if err == nil && be != nil {
 			fmt.Fprintln(c.App.Writer)
-			err = scenarios.WriteBreakEvenTable(c.App.Writer, be)
+			err = report.WriteBreakEvenTable(c.App.Writer, be)
 		}
 	}
 	if err != nil {
 		return runErr(err)
 	}
 	if p := c.String("plot"); p != "" {
-		if err := scenarios.SpeedupChart(rows, sc.MachineText(), filepath.Base(c.String("params"))).Save(p, 0, 0); err != nil {
+		if err := report.SpeedupChart(rows, sc.MachineText(), filepath.Base(c.String("params"))).Save(p, 0, 0); err != nil {
 			return runErr(err)
 		}
 	}
 	if p := c.String("time-plot"); p != "" {
-		if err := scenarios.TimeChart(rows, sc.Node.ClockHz, sc.MachineText()).Save(p, 0, 0); err != nil {
+		if err := report.TimeChart(rows, sc.Node.ClockHz, sc.MachineText()).Save(p, 0, 0); err != nil {
 			return runErr(err)
 		}
 	}
 	if p := c.String("tier-plot"); p != "" {
-		ch := scenarios.AppTierChart(rows, sc.MachineText(), filepath.Base(c.String("params")))
+		ch := report.AppTierChart(rows, sc.MachineText(), filepath.Base(c.String("params")))
 		if err := ch.Save(p, 8, 4); err != nil {
 			return runErr(err)
 		}
 	}
 	if p := c.String("breakeven-plot"); p != "" {
-		if err := scenarios.BreakEvenChart(be, sc.MachineText()).Save(p, 0, 0); err != nil {
+		if err := report.BreakEvenChart(be, sc.MachineText()).Save(p, 0, 0); err != nil {
 			return runErr(err)
 		}
 	}
 	if p := c.String("ratio-plot"); p != "" {
-		ch := scenarios.RatioChart(rows, sc.MachineText())
+		ch := report.RatioChart(rows, sc.MachineText())
 		if len(ch.Series) == 0 {
 			return usageErr("--ratio-plot needs both versions (--versions mpi,native)")
 		}
@@ -218,57 +217,4 @@ func runApp(c *cli.Context) error {
 	}
 	job.end(0)
 	return nil
-}
-
-func writeAppTable(out io.Writer, rows []scenarios.AppRow) error {
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	hockney := rows[0].Hockney > 0
-	tier := slices.ContainsFunc(rows, func(r scenarios.AppRow) bool { return r.TierColumns != nil })
-	nz := slices.ContainsFunc(rows, func(r scenarios.AppRow) bool { return r.Nonzeros > 0 })
-	// A weak-scaled application's figures are named for what they are.
-	sp, eff := rows[0].SpeedupName(), rows[0].EfficiencyName()
-	head := "app\tversion\tprocs\tsize\tcycles\ttime\t" + sp + "\t" + eff + "\tMPI/native\tcorrect\t"
-	units := fmt.Sprintf("\t\t\t\t\t(us)\t(vs P=%d)\t\t\t\t", rows[0].BaselineProcs)
-	if nz {
-		head = "app\tversion\tprocs\tnonzeros\tsize\tcycles\ttime\t" + sp + "\t" + eff + "\tMPI/native\tcorrect\t"
-		units = fmt.Sprintf("\t\t\t\t(unknowns)\t\t(us)\t(vs P=%d)\t\t\t\t", rows[0].BaselineProcs)
-	}
-	if hockney {
-		head, units = head+"Hockney\t", units+"(cycles)\t"
-	}
-	if tier {
-		head += "tier\terror\tstalls\tmessages\trendezvous\tcalc\t"
-		units += "(cycles)\t(%)\t(flit-cycles)\t\t\t(cycles)\t"
-	}
-	fmt.Fprintln(tw, head)
-	fmt.Fprintln(tw, units)
-	for _, r := range rows {
-		ratio := ""
-		if r.MPIOverNative > 0 {
-			ratio = fmt.Sprintf("%.3f", r.MPIOverNative)
-		}
-		name := r.App
-		if r.Variant != "" {
-			name += " " + r.Variant
-		}
-		if r.Distribute != "" {
-			name += " " + r.Distribute
-		}
-		size := fmt.Sprint(r.Size)
-		if nz {
-			size = fmt.Sprintf("%d\t%d", r.Nonzeros, r.Size)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%d\t%.1f\t%.2f\t%.2f\t%s\t%v\t", name, r.Version, r.Procs, size, r.Cycles,
-			r.Seconds*1e6, r.Speedup, r.Efficiency, ratio, r.Correct)
-		if hockney {
-			fmt.Fprintf(tw, "%.0f\t", r.Hockney)
-		}
-		if t := r.TierColumns; t != nil {
-			fmt.Fprintf(tw, "%.0f\t%+.1f\t%d\t%d\t%d\t%d\t", t.TierCycles, t.TierErrPct, t.StallFlitCycles, t.Messages, t.Rendezvous, t.CalcCycles)
-		} else if tier {
-			fmt.Fprint(tw, "\t\t\t\t\t\t")
-		}
-		fmt.Fprintln(tw)
-	}
-	return tw.Flush()
 }

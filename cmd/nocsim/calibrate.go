@@ -15,6 +15,7 @@ import (
 	"nocsim/logp"
 	"nocsim/mesh"
 	"nocsim/scenarios"
+	"nocsim/scenarios/report"
 )
 
 func calibrateCommand() *cli.Command {
@@ -92,7 +93,7 @@ func runCalibrate(c *cli.Context) error {
 	}
 	rep := cal.Report
 	if c.Bool("json") {
-		err = scenarios.WriteJSON(c.App.Writer, rep)
+		err = report.WriteJSON(c.App.Writer, rep)
 	} else {
 		err = rep.WriteText(c.App.Writer)
 	}
@@ -239,15 +240,11 @@ func runPredict(c *cli.Context) error {
 		}
 	}
 	if c.Bool("json") {
-		return scenarios.WriteJSON(c.App.Writer, map[string]any{"op": op, "algorithm": alg, "procs": procs, "size_bytes": size,
+		return report.WriteJSON(c.App.Writer, map[string]any{"op": op, "algorithm": alg, "procs": procs, "size_bytes": size,
 			"predicted_cycles": pr.Cycles, "predicted_seconds": pr.Cycles / p.ClockHz, "terms": pr.Terms})
 	}
-	tw := tabwriter.NewWriter(c.App.Writer, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "%s %s, P=%d, %d bytes: %.1f cycles (%.3f us)\n", op, alg, procs, size, pr.Cycles, pr.Cycles/p.ClockHz*1e6)
-	for _, t := range pr.Terms {
-		fmt.Fprintf(tw, "  %s\t%.1f cycles\n", t.Name, t.Cycles)
-	}
-	return tw.Flush()
+	fmt.Fprintf(c.App.Writer, "%s %s, P=%d, %d bytes: %.1f cycles (%.3f us)\n", op, alg, procs, size, pr.Cycles, pr.Cycles/p.ClockHz*1e6)
+	return report.WriteTerms(c.App.Writer, pr.Terms)
 }
 
 // selectionTable prints, per P and size, the algorithm the model predicts

@@ -3,13 +3,10 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
-	"math"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
@@ -17,6 +14,7 @@ import (
 	"nocsim/mpi"
 	"nocsim/plots"
 	"nocsim/scenarios"
+	"nocsim/scenarios/report"
 )
 
 func collCommand() *cli.Command {
@@ -159,18 +157,18 @@ func runColl(c *cli.Context) error {
 		}
 	}
 	if c.Bool("json") {
-		err = scenarios.WriteJSON(c.App.Writer, rows)
+		err = report.WriteJSON(c.App.Writer, rows)
 	} else {
-		err = writeCollTable(c.App.Writer, rows)
+		err = report.WriteCollTable(c.App.Writer, rows)
 		if err == nil && sw.Params != nil {
-			err = writeModelReport(c.App.Writer, rows)
+			err = report.WriteModelReport(c.App.Writer, rows)
 		}
 	}
 	if err != nil {
 		return runErr(err)
 	}
 	if p := c.String("plot"); p != "" {
-		if err := scenarios.CollChart(rows, xAxis, sc.MachineText(), filepath.Base(c.String("params"))).Save(p, 0, 0); err != nil {
+		if err := report.CollChart(rows, xAxis, sc.MachineText(), filepath.Base(c.String("params"))).Save(p, 0, 0); err != nil {
 			return runErr(err)
 		}
 	}
@@ -180,97 +178,5 @@ func runColl(c *cli.Context) error {
 		}
 	}
 	job.end(0)
-	return nil
-}
-
-func writeCollTable(out io.Writer, rows []scenarios.CollRow) error {
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	model := len(rows) > 0 && rows[0].Predicted > 0
-	head, units := "op\talgorithm\tchosen\tprocs\tsize\tcycles\ttime\tcorrect\t", "\t\t(that ran)\t\t(bytes)\t(last rank)\t(us)\t\t"
-	if model {
-		head, units = head+"LogGP\terror\t", units+"(cycles)\t\t"
-	}
-	fmt.Fprintln(tw, head)
-	fmt.Fprintln(tw, units)
-	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%.3f\t%v\t", r.Op, r.Algorithm, r.Chosen, r.Procs, r.SizeBytes, r.Cycles, r.Seconds*1e6, r.Correct)
-		if model {
-			fmt.Fprintf(tw, "%.0f\t%+.1f%%\t", r.Predicted, 100*r.RelError)
-		}
-		fmt.Fprintln(tw)
-	}
-	return tw.Flush()
-}
-
-// writeModelReport summarises how the LogGP prediction fares: the mean and
-// largest relative error per algorithm, and, for every P and size where
-// several algorithms ran, whether the model's fastest is the simulation's.
-func writeModelReport(out io.Writer, rows []scenarios.CollRow) error {
-	type agg struct {
-		n        int
-		sum, top float64
-	}
-	var order []string
-	errs := map[string]*agg{}
-	for _, r := range rows {
-		a := errs[r.Algorithm]
-		if a == nil {
-			a = &agg{}
-			errs[r.Algorithm] = a
-			order = append(order, r.Algorithm)
-		}
-		e := math.Abs(r.RelError)
-		a.n++
-		a.sum += e
-		a.top = math.Max(a.top, e)
-	}
-	fmt.Fprintln(out, "\nLogGP against the simulation (|predicted - simulated| / simulated):")
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "algorithm\tmean error\tmax error\t")
-	for _, a := range order {
-		fmt.Fprintf(tw, "%s\t%.1f%%\t%.1f%%\t\n", a, 100*errs[a].sum/float64(errs[a].n), 100*errs[a].top)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	type key struct{ procs, size int }
-	groups := map[key][]scenarios.CollRow{}
-	var keys []key
-	for _, r := range rows {
-		if strings.HasPrefix(r.Algorithm, "model:") || r.Algorithm == "auto" {
-			continue
-		}
-		k := key{r.Procs, r.SizeBytes}
-		if _, ok := groups[k]; !ok {
-			keys = append(keys, k)
-		}
-		groups[k] = append(groups[k], r)
-	}
-	header := false
-	for _, k := range keys {
-		g := groups[k]
-		if len(g) < 2 {
-			continue
-		}
-		if !header {
-			fmt.Fprintln(out, "\nthe model's choice against the simulation's fastest:")
-			header = true
-		}
-		best, pick := g[0], g[0]
-		for _, r := range g {
-			if r.Cycles < best.Cycles {
-				best = r
-			}
-			if r.Predicted < pick.Predicted {
-				pick = r
-			}
-		}
-		excess := float64(pick.Cycles-best.Cycles) / float64(best.Cycles)
-		verdict := "agrees"
-		if pick.Algorithm != best.Algorithm {
-			verdict = fmt.Sprintf("picks %s, %.0f%% slower than %s", pick.Algorithm, 100*excess, best.Algorithm)
-		}
-		fmt.Fprintf(out, "  P=%d, %d bytes: model %s, simulation %s: %s\n", k.procs, k.size, pick.Algorithm, best.Algorithm, verdict)
-	}
 	return nil
 }

@@ -3,10 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
@@ -15,6 +13,7 @@ import (
 	"nocsim/logp/collgen"
 	"nocsim/plots"
 	"nocsim/scenarios"
+	"nocsim/scenarios/report"
 )
 
 // The LogGOPS tier of `nocsim coll`: generated schedules simulated under
@@ -135,28 +134,18 @@ func runCollTier(c *cli.Context) error {
 		return runErr(err)
 	}
 	if c.Bool("json") {
-		err = scenarios.WriteJSON(c.App.Writer, rows)
+		err = report.WriteJSON(c.App.Writer, rows)
 	} else {
-		err = writeTierTable(c.App.Writer, rows)
+		err = report.WriteTierTable(c.App.Writer, rows)
 	}
 	if err != nil {
 		return runErr(err)
 	}
 	if p := c.String("plot"); p != "" {
-		if err := scenarios.CollTierChart(rows, sw.ParamsName).Save(p, 0, 0); err != nil {
+		if err := report.CollTierChart(rows, sw.ParamsName).Save(p, 0, 0); err != nil {
 			return runErr(err)
 		}
 	}
 	job.end(0)
 	return nil
-}
-
-func writeTierTable(out io.Writer, rows []scenarios.TierRow) error {
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "tier\top\talgorithm\tprocs\tsize\tcycles\tschedule\t")
-	fmt.Fprintln(tw, "\t\t\t\t(bytes)\t(last rank)\t(ops)\t")
-	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%.6g\t%d\t\n", r.Tier, r.Op, r.Algorithm, r.Procs, r.SizeBytes, r.Cycles, r.Ops)
-	}
-	return tw.Flush()
 }

@@ -1,15 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"slices"
-	"strconv"
-	"text/tabwriter"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -19,6 +15,7 @@ import (
 	"nocsim/logp/loggops"
 	"nocsim/mpi/trace"
 	"nocsim/scenarios"
+	"nocsim/scenarios/report"
 )
 
 // goalCommand is the parent of the commands that work with GOAL schedules
@@ -185,7 +182,7 @@ func runGoalRun(c *cli.Context) error {
 	if validateOnly {
 		return nil
 	}
-	var res *scenarios.GoalResult
+	var res *report.GoalResult
 	if flit {
 		var rec *scenarios.GoalRecording
 		var record func(*trace.Trace)
@@ -208,9 +205,9 @@ func runGoalRun(c *cli.Context) error {
 		}
 	}
 	if c.Bool("json") {
-		err = scenarios.WriteJSON(c.App.Writer, res)
+		err = report.WriteJSON(c.App.Writer, res)
 	} else {
-		err = writeGoalTable(c.App.Writer, res)
+		err = report.WriteGoalTable(c.App.Writer, res)
 	}
 	if err != nil {
 		return runErr(err)
@@ -264,34 +261,6 @@ func writeGoalFiles(c *cli.Context, rec *scenarios.GoalRecording, path string) e
 		}
 	}
 	return nil
-}
-
-// tableBuffer is the buffer a table is written through: the tabwriter
-// writes each cell and its padding apart, six writes per rank, which on a
-// terminal or pipe cost a system call each (58 s for 2^23 ranks).
-const tableBuffer = 1 << 16
-
-func writeGoalTable(w io.Writer, r *scenarios.GoalResult) error {
-	out := bufio.NewWriterSize(w, tableBuffer)
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "rank\tfinish\t")
-	fmt.Fprintln(tw, "\t(cycles)\t")
-	for i, f := range r.RankFinish {
-		fmt.Fprintf(tw, "%d\t%s\t\n", i, strconv.FormatFloat(f, 'f', -1, 64))
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	last := slices.Index(r.RankFinish, r.MaxFinish)
-	fmt.Fprintf(out, "max finish %s cycles (rank %d), %s", strconv.FormatFloat(r.MaxFinish, 'f', -1, 64), last, r.Tier)
-	switch {
-	case r.Params != nil:
-		p := r.Params
-		fmt.Fprintf(out, " tier: L=%g o_s=%g o_r=%g g=%g G=%g O=%g S=%d\n", p.L, p.Os, p.Or, p.Gap, p.G, p.O, p.S)
-	default:
-		fmt.Fprintf(out, " level on %s: run ended at cycle %d, %d messages\n", r.Mesh, r.Cycles, r.Messages)
-	}
-	return out.Flush()
 }
 
 // tierProgressAfter is how long a tier run goes before it shows progress:
@@ -353,7 +322,7 @@ func (p *progress) simAt(key *des.Engine, t float64) {
 
 // stop draws the final line, if the display was shown: every op done
 // when the run finished (res set).
-func (tp *tierProgress) stop(res *scenarios.GoalResult) {
+func (tp *tierProgress) stop(res *report.GoalResult) {
 	if tp == nil || tp.bar == nil {
 		return
 	}

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"nocsim/logp/goal"
-	"nocsim/scenarios"
+	"nocsim/scenarios/report"
 )
 
 type goalJSON struct {
@@ -191,7 +191,7 @@ func TestGoalRunReplaysRecordedCollective(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("coll: exit %d: %s", code, stderr)
 	}
-	var rows []scenarios.CollRow
+	var rows []report.CollRow
 	if err := json.Unmarshal([]byte(stdout), &rows); err != nil {
 		t.Fatal(err)
 	}
@@ -354,42 +354,6 @@ func TestGoalRunClipsLongTokens(t *testing.T) {
 	line := strings.TrimSuffix(stderr, "\n")
 	if code != 2 || out != "" || strings.Contains(line, "\n") || !strings.Contains(line, "(1048576 bytes)") || len(line) > 300 {
 		t.Errorf("exit %d, stdout %q, %d-byte stderr %.400q; want exit 2 and one short line clipping the label", code, out, len(stderr), stderr)
-	}
-}
-
-// countingWriter counts the writes it receives and their bytes.
-type countingWriter struct{ writes, bytes int }
-
-func (w *countingWriter) Write(p []byte) (int, error) {
-	w.writes++
-	w.bytes += len(p)
-	return len(p), nil
-}
-
-// The table goes out in buffer-sized writes, not a few per rank: 20000
-// ranks (about 300 KB) take at most bytes/64 KiB + 1 writes, and the text
-// is the same as written unbuffered.
-func TestGoalTableWritesInBlocks(t *testing.T) {
-	const P = 20000
-	r := &scenarios.GoalResult{Tier: "loggops", Ranks: P, RankFinish: make([]float64, P), Params: &scenarios.TierParamsJSON{L: 6}}
-	for i := range r.RankFinish {
-		r.RankFinish[i] = float64(i) * 1.5
-	}
-	r.MaxFinish = r.RankFinish[P-1]
-	var w countingWriter
-	if err := writeGoalTable(&w, r); err != nil {
-		t.Fatal(err)
-	}
-	if most := w.bytes/tableBuffer + 1; w.writes > most {
-		t.Errorf("%d ranks, %d bytes: %d writes, want at most %d", P, w.bytes, w.writes, most)
-	}
-	var b bytes.Buffer
-	if err := writeGoalTable(&b, r); err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
-	if len(lines) != P+3 || b.Len() != w.bytes || !strings.HasSuffix(lines[P+1], "  29998.5") || !strings.HasPrefix(lines[P+2], "max finish 29998.5 cycles (rank 19999)") {
-		t.Errorf("%d lines (want %d), %d bytes (counted %d); rank line %q, footer %q", len(lines), P+3, b.Len(), w.bytes, lines[min(P+1, len(lines)-1)], lines[len(lines)-1])
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"nocsim/mpi/trace"
 	"nocsim/plots"
 	"nocsim/scenarios"
+	"nocsim/scenarios/report"
 )
 
 func goalCompareCommand() *cli.Command {
@@ -88,7 +89,7 @@ func runGoalCompare(c *cli.Context) error {
 		return runErr(err)
 	}
 	if c.Bool("json") {
-		err = cmp.WriteJSON(c.App.Writer)
+		err = report.WriteJSON(c.App.Writer, cmp)
 	} else {
 		err = cmp.WriteTable(c.App.Writer)
 	}

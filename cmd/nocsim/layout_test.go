@@ -34,7 +34,8 @@ var importRules = map[string][]string{
 	"mpi":              {"config", "des", "mesh", "router", "endpoint", "mpi/trace"},
 	"calibrate":        {"config", "des", "mesh", "router", "endpoint", "mpi", "logp", "logp/goal"},
 	"scenarios/apps":   {"config", "des", "mesh", "router", "endpoint", "mpi"},
-	"scenarios":        {"config", "des", "mesh", "router", "endpoint", "endpoint/traffic", "mpi", "mpi/trace", "logp", "logp/goal", "calibrate", "plots", "scenarios/apps"},
+	"scenarios/report": {"des", "endpoint/traffic", "mpi", "logp", "plots"},
+	"scenarios":        {"config", "des", "mesh", "router", "endpoint", "endpoint/traffic", "mpi", "mpi/trace", "logp", "logp/goal", "calibrate", "plots", "scenarios/apps", "scenarios/report"},
 }
 
 // ruleOf is the entry of importRules a package (a path below nocsim/)
@@ -79,6 +80,8 @@ func TestImportRules(t *testing.T) {
 		{"router", "endpoint", false},
 		{"scenarios", "scenarios/apps", true},
 		{"scenarios/apps", "scenarios", false},
+		{"scenarios", "scenarios/report", true},
+		{"scenarios/report", "scenarios", false},
 	} {
 		if got := importAllowed(c.pkg, c.dep); got != c.want {
 			t.Errorf("%s importing %s: allowed %v, want %v", c.pkg, c.dep, got, c.want)

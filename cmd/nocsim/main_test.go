@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"nocsim/scenarios"
+	"nocsim/scenarios/report"
 )
 
 // nocsim runs the CLI in-process and returns its exit status and output.
@@ -154,7 +155,7 @@ func TestNocJSON(t *testing.T) {
 			depth--
 			continue
 		}
-		if s, ok := tok.(string); ok && depth == 2 && len(keys) < reflect.TypeFor[scenarios.NocRow]().NumField() {
+		if s, ok := tok.(string); ok && depth == 2 && len(keys) < reflect.TypeFor[report.NocRow]().NumField() {
 			keys = append(keys, s)
 			var v json.RawMessage
 			if err := dec.Decode(&v); err != nil { // its value, lists whole
@@ -163,7 +164,7 @@ func TestNocJSON(t *testing.T) {
 		}
 	}
 	var want []string
-	typ := reflect.TypeFor[scenarios.NocRow]()
+	typ := reflect.TypeFor[report.NocRow]()
 	for i := 0; i < typ.NumField(); i++ {
 		tag, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
 		want = append(want, tag)

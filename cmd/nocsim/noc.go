@@ -16,6 +16,7 @@ import (
 	"nocsim/plots"
 	"nocsim/router"
 	"nocsim/scenarios"
+	"nocsim/scenarios/report"
 )
 
 func flagName(key string) string { return strings.ReplaceAll(key, "_", "-") }
@@ -301,20 +302,20 @@ func simulateNoc(c *cli.Context, sc scenarios.Scenario, src scenarios.Source) er
 	}
 	rows := scenarios.NocRows(pts, res)
 	if c.Bool("json") {
-		err = scenarios.WriteJSON(c.App.Writer, rows)
+		err = report.WriteJSON(c.App.Writer, rows)
 	} else {
-		err = scenarios.WriteNocTable(c.App.Writer, rows)
+		err = report.WriteNocTable(c.App.Writer, rows)
 	}
 	if err != nil {
 		return runErr(err)
 	}
 	if csvPath != "" {
-		if err := scenarios.WriteFile(csvPath, func(b *bytes.Buffer) error { return scenarios.WriteNocCSV(b, rows) }); err != nil {
+		if err := scenarios.WriteFile(csvPath, func(b *bytes.Buffer) error { return report.WriteNocCSV(b, rows) }); err != nil {
 			return runErr(err)
 		}
 	}
 	if plotPath != "" {
-		if err := scenarios.NocChart(rows, sc.NocTitle()).Save(plotPath, 0, 0); err != nil {
+		if err := report.NocChart(rows, sc.NocTitle()).Save(plotPath, 0, 0); err != nil {
 			return runErr(err)
 		}
 	}

@@ -4,13 +4,12 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
 	"nocsim/logp"
 	"nocsim/mesh"
-	"nocsim/scenarios"
+	"nocsim/scenarios/report"
 )
 
 // runOptimal is `nocsim predict --optimal bcast|sum`: Karp, Sahay, Santos
@@ -39,7 +38,7 @@ func runOptimal(c *cli.Context) error {
 			for _, k := range tree.Children {
 				kids = append(kids, map[string]any{"done_cycles": k.Done, "operands": k.Operands, "procs": k.Procs})
 			}
-			return scenarios.WriteJSON(out, map[string]any{"optimal": "sum", "L": L, "o": o, "g": g, "time_cycles": math.Floor(T),
+			return report.WriteJSON(out, map[string]any{"optimal": "sum", "L": L, "o": o, "g": g, "time_cycles": math.Floor(T),
 				"operands": n, "procs": tree.Procs, "root_local_operands": tree.Local, "children": kids})
 		}
 		fmt.Fprintf(out, "optimal summation (LogP L=%g o=%g g=%g): %d operands on %d processors in %g cycles\n", L, o, g, n, tree.Procs, math.Floor(T))
@@ -56,17 +55,12 @@ func runOptimal(c *cli.Context) error {
 	finish, parent, at := logp.OptimalBroadcast(P, L, o, g)
 	fromMax, _ := logp.MaxInTransit(logp.BroadcastTransits(parent, at, L, o))
 	if c.Bool("json") {
-		return scenarios.WriteJSON(out, map[string]any{"optimal": "bcast", "L": L, "o": o, "g": g, "procs": P,
+		return report.WriteJSON(out, map[string]any{"optimal": "bcast", "L": L, "o": o, "g": g, "procs": P,
 			"finish_cycles": finish, "parent": parent, "at_cycles": at, "capacity": logp.Capacity(L, g), "max_in_transit_from_one": fromMax})
 	}
 	fmt.Fprintf(out, "optimal broadcast (LogP L=%g o=%g g=%g), P=%d: %g cycles\n", L, o, g, P, finish)
 	fmt.Fprintf(out, "capacity ceil(L/g) = %s messages in transit per processor; this schedule has at most %d from one sender\n", capacityText(L, g), fromMax)
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "rank\tfrom\tsend_cycles\thas_it_cycles\t")
-	for i := 1; i < P; i++ {
-		fmt.Fprintf(tw, "%d\t%d\t%g\t%g\t\n", i, parent[i], at[i]-L-2*o, at[i])
-	}
-	return tw.Flush()
+	return report.WriteBroadcastSchedule(out, parent, at, L, o)
 }
 
 // optimalParams are LogP's L, o, g: the flags, else the --params segment

@@ -2,12 +2,11 @@ package main
 
 import (
 	"fmt"
-	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
 	"nocsim/logp"
-	"nocsim/scenarios"
+	"nocsim/scenarios/report"
 )
 
 // capacityText is ceil(L/g), or "unbounded" when g = 0.
@@ -33,16 +32,11 @@ func printGather(c *cli.Context, P int, L, o, g float64) error {
 	}
 	out := c.App.Writer
 	if c.Bool("json") {
-		return scenarios.WriteJSON(out, map[string]any{"optimal": "gather", "L": L, "o": o, "g": g, "procs": P, "finish_cycles": fg.Finish,
+		return report.WriteJSON(out, map[string]any{"optimal": "gather", "L": L, "o": o, "g": g, "procs": P, "finish_cycles": fg.Finish,
 			"capacity": fg.Capacity, "max_in_transit_to_root": inTransit, "enter_cycles": fg.Enter, "stall_cycles": fg.Stall, "taken_cycles": fg.Taken})
 	}
 	fmt.Fprintf(out, "flat gather (LogP L=%g o=%g g=%g), P=%d: %g cycles at the root\n", L, o, g, P, fg.Finish)
 	fmt.Fprintf(out, "capacity ceil(L/g) = %s messages in transit to the root: %d of %d senders stall, the longest %g cycles (the root is not delayed)\n",
 		capacityText(L, g), stalled, max(P-1, 0), most)
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "rank\tenter_cycles\tstall_cycles\ttaken_cycles\t")
-	for i := 1; i < P; i++ {
-		fmt.Fprintf(tw, "%d\t%g\t%g\t%g\t\n", i, fg.Enter[i], fg.Stall[i], fg.Taken[i])
-	}
-	return tw.Flush()
+	return report.WriteGatherSchedule(out, fg)
 }

@@ -4,17 +4,16 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
 	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
 	"nocsim/config"
 	"nocsim/plots"
 	"nocsim/scenarios"
+	"nocsim/scenarios/report"
 )
 
 func pairsCommand() *cli.Command {
@@ -72,33 +71,33 @@ type pairsPlot struct {
 // ask for: per topology (when several) and per version (when several).
 // They are listed before the run, to check their paths, and drawn from
 // *rows after it.
-func pairsPlots(c *cli.Context, sc *scenarios.Scenario, p *scenarios.Pairs, rows *[]scenarios.PairsRow) []pairsPlot {
+func pairsPlots(c *cli.Context, sc *scenarios.Scenario, p *scenarios.Pairs, rows *[]report.PairsRow) []pairsPlot {
 	parts := p.ByTopology(sc, nil)
 	var topos []string
 	for _, part := range parts {
 		topos = append(topos, part.Topology)
 	}
-	rowsOn := func(i int) []scenarios.PairsRow { return p.ByTopology(sc, *rows)[i].Rows }
+	rowsOn := func(i int) []report.PairsRow { return p.ByTopology(sc, *rows)[i].Rows }
 	var out []pairsPlot
 	if path := c.String("plot"); path != "" {
 		for ti, tpath := range pairsPlotPaths(path, topos) {
 			machine := parts[ti].Scenario.MachineText()
 			for vi, vpath := range pairsPlotPaths(tpath, p.Versions) {
 				v := p.Versions[vi]
-				out = append(out, pairsPlot{vpath, "--plot", func() plots.Chart { return scenarios.PairsChart(rowsOn(ti), v, machine) }})
+				out = append(out, pairsPlot{vpath, "--plot", func() plots.Chart { return report.PairsChart(rowsOn(ti), v, machine) }})
 			}
 		}
 	}
 	if path := c.String("aggregate-plot"); path != "" {
 		for ti, tpath := range pairsPlotPaths(path, topos) {
 			machine := parts[ti].Scenario.MachineText()
-			out = append(out, pairsPlot{tpath, "--aggregate-plot", func() plots.Chart { return scenarios.PairsAggregateChart(rowsOn(ti), machine) }})
+			out = append(out, pairsPlot{tpath, "--aggregate-plot", func() plots.Chart { return report.PairsAggregateChart(rowsOn(ti), machine) }})
 		}
 	}
 	if path := c.String("compare-plot"); path != "" {
 		for vi, vpath := range pairsPlotPaths(path, p.Versions) {
 			v := p.Versions[vi]
-			out = append(out, pairsPlot{vpath, "--compare-plot", func() plots.Chart { return scenarios.PairsTopologyChart(*rows, v, sc.TilesText()) }})
+			out = append(out, pairsPlot{vpath, "--compare-plot", func() plots.Chart { return report.PairsTopologyChart(*rows, v, sc.TilesText()) }})
 		}
 	}
 	return out
@@ -158,7 +157,7 @@ func runPairs(c *cli.Context) error {
 	if err := checkOutputFlags(c, []string{"plot", "aggregate-plot", "compare-plot", "csv", "trace"}, nil); err != nil {
 		return err
 	}
-	var rows []scenarios.PairsRow
+	var rows []report.PairsRow
 	charts := pairsPlots(c, &sc, p, &rows)
 	for _, ch := range charts {
 		if err := checkOutputFile(ch.flag, ch.path); err != nil {
@@ -180,15 +179,15 @@ func runPairs(c *cli.Context) error {
 		return err
 	}
 	if c.Bool("json") {
-		err = scenarios.WriteJSON(c.App.Writer, rows)
+		err = report.WriteJSON(c.App.Writer, rows)
 	} else {
-		err = writePairsTable(c.App.Writer, rows)
+		err = report.WritePairsTable(c.App.Writer, rows)
 	}
 	if err != nil {
 		return runErr(err)
 	}
 	if path := c.String("csv"); path != "" {
-		if err := scenarios.WriteFile(path, func(b *bytes.Buffer) error { return scenarios.WritePairsCSV(b, rows) }); err != nil {
+		if err := scenarios.WriteFile(path, func(b *bytes.Buffer) error { return report.WritePairsCSV(b, rows) }); err != nil {
 			return runErr(err)
 		}
 	}
@@ -203,23 +202,5 @@ func runPairs(c *cli.Context) error {
 		}
 	}
 	job.end(0)
-	return nil
-}
-
-func writePairsTable(out io.Writer, rows []scenarios.PairsRow) error {
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "topology\tversion\tprotocol\tpairs\tsize\tper pair\tper pair\taggregate\tper pair\taggregate\tstart skew\tcorrect\t")
-	fmt.Fprintln(tw, "\t\t\t\t(bytes)\t(B/cycle, mean)\t(B/cycle, min)\t(B/cycle)\t(MB/s, mean)\t(MB/s)\t(cycles)\t\t")
-	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%.3f\t%.3f\t%.3f\t%.1f\t%.1f\t%d\t%v\t\n", r.Topology, r.Version, r.Protocol, r.Pairs, r.SizeBytes,
-			r.MeanPairBW, r.MinPairBW, r.AggregateBW, r.MeanPairMBps, r.AggregateMBps, r.StartSkewCycles, r.Correct)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	if len(rows) > 0 {
-		_, err := fmt.Fprintf(out, "placement %s, %d ranks, %d transfers per pair per size\n", rows[0].Placement, rows[0].Procs, rows[0].Messages)
-		return err
-	}
 	return nil
 }

@@ -2,12 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"nocsim/scenarios/report"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"nocsim/scenarios"
 )
 
 // Bad input is one line naming the flag, exit 2, before anything runs.
@@ -48,7 +47,7 @@ func TestPairsRunWritesOutputs(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var rows []scenarios.PairsRow
+	var rows []report.PairsRow
 	if err := json.Unmarshal([]byte(out), &rows); err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +75,7 @@ func TestPairsTopologiesFlag(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var rows []scenarios.PairsRow
+	var rows []report.PairsRow
 	if err := json.Unmarshal([]byte(out), &rows); err != nil {
 		t.Fatal(err)
 	}

@@ -3,15 +3,14 @@ package main
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"slices"
-	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
 	"nocsim/config"
 	"nocsim/mpi"
 	"nocsim/scenarios"
+	"nocsim/scenarios/report"
 )
 
 func pingpongCommand() *cli.Command {
@@ -94,15 +93,15 @@ func runPingPong(c *cli.Context) error {
 	}
 	out := c.App.Writer
 	if c.Bool("json") {
-		err = scenarios.WriteJSON(out, rows)
+		err = report.WriteJSON(out, rows)
 	} else {
-		err = writePingTable(out, rows)
+		err = report.WritePingTable(out, rows)
 	}
 	if err != nil {
 		return runErr(err)
 	}
 	if c.Bool("stats") {
-		writeStats(out, w)
+		report.WriteStats(out, w)
 	}
 	if path := c.String("trace"); path != "" {
 		if err := scenarios.WriteFile(path, func(b *bytes.Buffer) error { _, err := b.Write(trace.Bytes()); return err }); err != nil {
@@ -111,28 +110,4 @@ func runPingPong(c *cli.Context) error {
 	}
 	job.end(0)
 	return nil
-}
-
-func writePingTable(out interface{ Write([]byte) (int, error) }, rows []scenarios.PingRow) error {
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "size\tprotocol\tround trip\tone way\tone way\tbandwidth\t")
-	fmt.Fprintln(tw, "(bytes)\t\t(cycles)\t(cycles)\t(us)\t(MB/s)\t")
-	for _, r := range rows {
-		fmt.Fprintf(tw, "%d\t%s\t%.0f\t%.1f\t%.3f\t%.1f\t\n", r.SizeBytes, r.Protocol, r.RoundTripCycles, r.OneWayCycles, r.OneWaySeconds*1e6, r.BandwidthBytesPS/1e6)
-	}
-	if len(rows) > 0 {
-		fmt.Fprintf(tw, "ranks %d -> %d, %d hops\t\t\t\t\t\t\n", rows[0].From, rows[0].To, rows[0].Hops)
-	}
-	return tw.Flush()
-}
-
-func writeStats(out interface{ Write([]byte) (int, error) }, w *mpi.World) {
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "rank\tcall\tcount\tbytes\ttotal (cyc)\tmax (cyc)\tblocked (cyc)\t")
-	for _, r := range w.Ranks {
-		for _, s := range r.Stats() {
-			fmt.Fprintf(tw, "%d\t%s\t%d\t%d\t%d\t%d\t%d\t\n", r.Rank(), s.Op, s.Count, s.Bytes, s.Total, s.Max, s.Blocked)
-		}
-	}
-	tw.Flush()
 }

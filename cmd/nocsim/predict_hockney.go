@@ -3,13 +3,13 @@ package main
 import (
 	"fmt"
 	"math"
-	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
 	"nocsim/logp"
 	"nocsim/mesh"
 	"nocsim/scenarios"
+	"nocsim/scenarios/report"
 )
 
 // runHockney is `nocsim predict --model hockney`: the slides' two-parameter
@@ -78,7 +78,7 @@ func runHockney(c *cli.Context) error {
 		if clock > 0 {
 			out["predicted_seconds"] = cycles / clock
 		}
-		return scenarios.WriteJSON(c.App.Writer, out)
+		return report.WriteJSON(c.App.Writer, out)
 	}
 	w := c.App.Writer
 	us := ""
@@ -86,11 +86,7 @@ func runHockney(c *cli.Context) error {
 		us = fmt.Sprintf(" (%.3f us)", cycles/clock*1e6)
 	}
 	fmt.Fprintf(w, "%s Hockney, %d bytes: %.1f cycles%s\n", op, size, cycles, us)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	for _, t := range terms {
-		fmt.Fprintf(tw, "  %s\t%.1f cycles\n", t.Name, t.Cycles)
-	}
-	tw.Flush()
+	report.WriteTerms(w, terms)
 	fmt.Fprintf(w, "fit: t_s = %.2f cycles, t_e = %.4f cycles/byte, least squares on %d one-way times from %s\n", fit.Ts, fit.Te, len(fit.Sizes), fit.Source)
 	return nil
 }

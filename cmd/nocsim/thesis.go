@@ -3,18 +3,17 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"nocsim/plots"
 	"nocsim/scenarios"
+	"nocsim/scenarios/report"
 )
 
 func thesisCommand() *cli.Command {
@@ -101,13 +100,13 @@ func runThesis(c *cli.Context) error {
 		return runErr(err)
 	}
 	if c.Bool("json") {
-		recs := make([]scenarios.ThesisRecord, len(res))
+		recs := make([]report.ThesisRecord, len(res))
 		for i, r := range res {
 			recs[i] = r.Record()
 		}
-		err = scenarios.WriteJSON(c.App.Writer, recs)
+		err = report.WriteJSON(c.App.Writer, recs)
 	} else {
-		err = writeThesisTable(c.App.Writer, res)
+		err = report.WriteThesisTable(c.App.Writer, res)
 	}
 	if err != nil {
 		return runErr(err)
@@ -122,7 +121,7 @@ func runThesis(c *cli.Context) error {
 		} else if !c.IsSet("config") {
 			name = scenarios.ThesisMachineName
 		}
-		for _, ch := range scenarios.ThesisCharts(res, name, &sc) {
+		for _, ch := range report.ThesisCharts(res, scenarios.ThesisMachineText(res, name, &sc)) {
 			if err := ch.Chart.Save(filepath.Join(dir, ch.File), 8, 4.5); err != nil {
 				return runErr(err)
 			}
@@ -135,29 +134,6 @@ func runThesis(c *cli.Context) error {
 	}
 	job.end(0)
 	return nil
-}
-
-// writeThesisTable prints the thesis's figures and nocsim's side by side,
-// in thousands of cycles as the thesis reports them.
-func writeThesisTable(out io.Writer, res []scenarios.ThesisResult) error {
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	size := "nonzeros"
-	if res[0].Row.Table == "5.2" {
-		size = "matrix"
-	}
-	fmt.Fprintf(tw, "%s\tprocs\tthesis native\tnocsim native\terror\tthesis MPI\tnocsim MPI\terror\tthesis ratio\tnocsim ratio\terror\t\n", size)
-	fmt.Fprintln(tw, "\t\t(kcycles)\t(kcycles)\t(%)\t(kcycles)\t(kcycles)\t(%)\t(MPI/native)\t(MPI/native)\t(%)\t")
-	for _, r := range res {
-		k := r.Record()
-		sz := fmt.Sprint(r.Row.Size())
-		if r.Row.Matrix > 0 {
-			sz = fmt.Sprintf("%dx%d", r.Row.Matrix, r.Row.Matrix)
-		}
-		fmt.Fprintf(tw, "%s\t%d\t%.0f\t%.0f\t%+.1f\t%.0f\t%.0f\t%+.1f\t%.3f\t%.3f\t%+.1f\t\n", sz, k.Procs,
-			k.ThesisNativeKCycle, k.NativeKCycle, k.NativeErrPct, k.ThesisMPIKCycle, k.MPIKCycle, k.MPIErrPct,
-			k.ThesisRatio, k.Ratio, k.RatioErrPct)
-	}
-	return tw.Flush()
 }
 
 // thesisScenarioFrom is the thesis machine (or --config) with the key
@@ -272,5 +248,5 @@ func runThesisFit(c *cli.Context) error {
 		fmt.Fprintf(c.App.Writer, "[%s] %s = %.4g cycles\n", strings.Split(k, ".")[0], strings.Split(k, ".")[1], fit.Values[i])
 	}
 	fmt.Fprintf(c.App.Writer, "RMS of log(nocsim/thesis) over Table 5.1's %d times: %.4f (start %.4f)\n\n", 2*len(fit.Results), fit.RMSLog, fit.Start)
-	return writeThesisTable(c.App.Writer, fit.Results)
+	return report.WriteThesisTable(c.App.Writer, fit.Results)
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"nocsim/scenarios"
+	"nocsim/scenarios/report"
 )
 
 // One row of each table through the CLI: the JSON keys the issue names,
@@ -36,7 +37,7 @@ func TestThesisTableJSON(t *testing.T) {
 			}
 		}
 		want, _ := scenarios.ThesisRows(c.table, []int{4}, nil)
-		var row scenarios.ThesisRow
+		var row report.ThesisRow
 		for _, w := range want {
 			if float64(w.Size()) == r[c.sizeKey] {
 				row = w

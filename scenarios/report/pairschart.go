@@ -1,4 +1,4 @@
-package scenarios
+package report
 
 import (
 	"fmt"
@@ -161,11 +161,13 @@ func sameCurve(a, b plots.Series, tol float64) bool {
 	return true
 }
 
+// topologyText names a [network] topology value (scenarios.TopologyNames)
+// in a title.
 func topologyText(t string) string {
 	switch t {
-	case TopoRing:
+	case "ring":
 		return "bidirectional ring"
-	case TopoRingUni:
+	case "ring_uni":
 		return "unidirectional ring"
 	}
 	return t
@@ -183,60 +185,4 @@ func pairsText(k int) string {
 		return "1 pair"
 	}
 	return fmt.Sprintf("%d pairs", k)
-}
-
-// PairsOnTopology is the part of a pairs run on one topology, with the
-// scenario on that topology (for its chart titles).
-type PairsOnTopology struct {
-	Topology string
-	Scenario Scenario
-	Rows     []PairsRow
-}
-
-// ByTopology splits a run's rows by the topologies p ran on, in order.
-func (p *Pairs) ByTopology(sc *Scenario, rows []PairsRow) []PairsOnTopology {
-	var out []PairsOnTopology
-	for _, tsc := range p.topoScenarios(sc) {
-		part := PairsOnTopology{Topology: tsc.Network.TopologyName(), Scenario: tsc}
-		for _, r := range rows {
-			if r.Topology == part.Topology {
-				part.Rows = append(part.Rows, r)
-			}
-		}
-		out = append(out, part)
-	}
-	return out
-}
-
-// pairsCharts draws a pairs run's charts into out: pairs-VERSION.png and
-// pairs-aggregate.png, with "-TOPOLOGY" after "pairs" when the run covers
-// several topologies, and then pairs-compare-VERSION.png, one line per
-// topology.
-func (sc *Scenario) pairsCharts(rows []PairsRow, out *stagedDir) error {
-	pb := sc.pairsBench()
-	parts := pb.ByTopology(sc, rows)
-	for _, part := range parts {
-		prefix := "pairs-"
-		if len(parts) > 1 {
-			prefix += part.Topology + "-"
-		}
-		machine := part.Scenario.MachineText()
-		for _, v := range pb.Versions {
-			if err := out.save(prefix+v+".png", func(p string) error { return PairsChart(part.Rows, v, machine).Save(p, 0, 0) }); err != nil {
-				return err
-			}
-		}
-		if err := out.save(prefix+"aggregate.png", func(p string) error { return PairsAggregateChart(part.Rows, machine).Save(p, 0, 0) }); err != nil {
-			return err
-		}
-	}
-	if len(parts) < 2 {
-		return nil
-	}
-	for _, v := range pb.Versions {
-		if err := out.save("pairs-compare-"+v+".png", func(p string) error { return PairsTopologyChart(rows, v, sc.TilesText()).Save(p, 0, 0) }); err != nil {
-			return err
-		}
-	}
-	return nil
 }

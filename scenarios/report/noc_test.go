@@ -1,4 +1,4 @@
-package scenarios_test
+package report
 
 import (
 	"bytes"
@@ -16,7 +16,6 @@ import (
 	"testing"
 
 	"nocsim/endpoint/traffic"
-	"nocsim/scenarios"
 )
 
 // ---------------------------------------------------------------- outputs
@@ -41,8 +40,8 @@ func jsonKeys(t reflect.Type) []string {
 // distinctRow fills every field of a NocRow with a different value, so a
 // swapped or shifted column cannot go unnoticed. Strings carry a comma and a
 // quote to exercise CSV quoting.
-func distinctRow(k int) scenarios.NocRow {
-	var r scenarios.NocRow
+func distinctRow(k int) NocRow {
+	var r NocRow
 	v := reflect.ValueOf(&r).Elem()
 	for i := 0; i < v.NumField(); i++ {
 		f := v.Field(i)
@@ -75,28 +74,24 @@ func distinctRow(k int) scenarios.NocRow {
 }
 
 func TestWriteNocCSV(t *testing.T) {
-	pts := points(t, func() scenarios.Scenario {
-		sc := smallScenario()
-		sc.Noc.Rates = []float64{0.05, 0.4}
-		sc.Noc.MeasureCycles = 500
-		return sc
-	}())
-	res, err := scenarios.RunNoc(pts, scenarios.RunOptions{})
-	if err != nil {
-		t.Fatal(err)
+	// Rows as a run fills them: rates and latencies that are no short
+	// decimal, which CSV writes to ten significant digits.
+	real := []NocRow{distinctRow(2), distinctRow(3)}
+	for i := range real {
+		real[i].OfferedRate, real[i].AcceptedRate = 0.05*float64(i+1), 0.4/3
+		real[i].AvgPacketLatency, real[i].P95PacketLatency = 100.0/3, 2000.0/7
 	}
-	real := scenarios.NocRows(pts, res)
-	rows := append([]scenarios.NocRow{distinctRow(0), distinctRow(1)}, real...)
+	rows := append([]NocRow{distinctRow(0), distinctRow(1)}, real...)
 
 	var b bytes.Buffer
-	if err := scenarios.WriteNocCSV(&b, rows); err != nil {
+	if err := WriteNocCSV(&b, rows); err != nil {
 		t.Fatal(err)
 	}
 	recs, err := csv.NewReader(&b).ReadAll()
 	if err != nil {
 		t.Fatalf("CSV does not parse: %v", err)
 	}
-	keys := jsonKeys(reflect.TypeFor[scenarios.NocRow]())
+	keys := jsonKeys(reflect.TypeFor[NocRow]())
 	if len(recs) != len(rows)+1 {
 		t.Fatalf("%d records, want a header and %d rows", len(recs), len(rows))
 	}
@@ -191,10 +186,10 @@ func sameValue(j any, text string, exact bool) error {
 
 func TestWriteJSONKeys(t *testing.T) {
 	var b bytes.Buffer
-	if err := scenarios.WriteJSON(&b, []scenarios.NocRow{distinctRow(0)}); err != nil {
+	if err := WriteJSON(&b, []NocRow{distinctRow(0)}); err != nil {
 		t.Fatal(err)
 	}
-	var back []scenarios.NocRow
+	var back []NocRow
 	if err := json.Unmarshal(b.Bytes(), &back); err != nil {
 		t.Fatal(err)
 	}
@@ -204,11 +199,11 @@ func TestWriteJSONKeys(t *testing.T) {
 }
 
 func TestNocChart(t *testing.T) {
-	row := func(traffic string, rate, lat, zl float64, sat bool, delivered int) scenarios.NocRow {
-		return scenarios.NocRow{Traffic: traffic, OfferedRate: rate, AvgPacketLatency: lat, ZeroLoadLatency: zl,
+	row := func(traffic string, rate, lat, zl float64, sat bool, delivered int) NocRow {
+		return NocRow{Traffic: traffic, OfferedRate: rate, AvgPacketLatency: lat, ZeroLoadLatency: zl,
 			Saturated: sat, DeliveredPackets: delivered, MeasuredPackets: delivered + 1}
 	}
-	rows := []scenarios.NocRow{
+	rows := []NocRow{
 		row("uniform", 0.02, 36, 35, false, 10),
 		row("uniform", 0.3, 48, 35, false, 10),
 		row("transpose", 0.05, 37, 35, false, 10),
@@ -216,7 +211,7 @@ func TestNocChart(t *testing.T) {
 		row("transpose", 0.1, 0, 35, true, 0), // nothing delivered: no point to draw
 		row("transpose", 0.2, 2500, 35, true, 10),
 	}
-	c := scenarios.NocChart(rows, "test chart")
+	c := NocChart(rows, "test chart")
 	if err := c.Validate(); err != nil {
 		t.Fatalf("chart does not validate: %v", err)
 	}
@@ -279,48 +274,12 @@ func TestNocChart(t *testing.T) {
 	}
 }
 
-// A chart of a real sweep validates and saves.
-func TestNocChartOfRun(t *testing.T) {
-	sc := smallScenario()
-	sc.Noc.MeasureCycles = 500
-	pts := points(t, sc)
-	res, err := scenarios.RunNoc(pts, scenarios.RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows := scenarios.NocRows(pts, res)
-	c := scenarios.NocChart(rows, "4x4")
-	if len(c.Series) != 2*len(sc.Noc.Traffic) {
-		t.Fatalf("%d series for %d patterns", len(c.Series), len(sc.Noc.Traffic))
-	}
-	marked := 0
-	for _, s := range c.Series {
-		for _, m := range s.Marks {
-			if m {
-				marked++
-			}
-		}
-	}
-	saturated := 0
-	for _, r := range rows {
-		if r.Saturated && r.DeliveredPackets > 0 {
-			saturated++
-		}
-	}
-	if marked != saturated {
-		t.Errorf("%d marked points, %d saturated rows", marked, saturated)
-	}
-	if err := c.Save(filepath.Join(t.TempDir(), "run.png"), 0, 0); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestWriteNocTable(t *testing.T) {
-	rows := []scenarios.NocRow{distinctRow(0), distinctRow(1)}
+	rows := []NocRow{distinctRow(0), distinctRow(1)}
 	rows[0].Saturated, rows[1].Saturated = true, false
 	rows[0].SaturationReason = "too much"
 	var b bytes.Buffer
-	if err := scenarios.WriteNocTable(&b, rows); err != nil {
+	if err := WriteNocTable(&b, rows); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
@@ -343,10 +302,10 @@ func TestWriteNocTable(t *testing.T) {
 // summed (not "simulation time"), and its rates are the summed counts over
 // that sum.
 func TestWriteNocTableFooter(t *testing.T) {
-	rows := []scenarios.NocRow{{Traffic: "uniform", Cycles: 3000, Events: 600, FlitHops: 900, WallSeconds: 1.25},
+	rows := []NocRow{{Traffic: "uniform", Cycles: 3000, Events: 600, FlitHops: 900, WallSeconds: 1.25},
 		{Traffic: "uniform", Cycles: 1500, Events: 300, FlitHops: 450, WallSeconds: 0.5}}
 	var b bytes.Buffer
-	if err := scenarios.WriteNocTable(&b, rows); err != nil {
+	if err := WriteNocTable(&b, rows); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
@@ -355,5 +314,19 @@ func TestWriteNocTableFooter(t *testing.T) {
 		fmt.Sprintf("%.0f cycles/s, %.0f events/s, %.0f flit-hops/s", 4500/1.75, 900/1.75, 1350/1.75)
 	if got != want {
 		t.Errorf("footer\n%s\nwant\n%s", got, want)
+	}
+}
+
+// The output page documents every noc column.
+func TestDocsDocumentNocColumns(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "output.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	for _, col := range nocColumns {
+		if !strings.Contains(doc, "`"+col+"`") {
+			t.Errorf("output.md does not document output column %s", col)
+		}
 	}
 }

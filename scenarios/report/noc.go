@@ -1,12 +1,10 @@
-package scenarios
+package report
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"strconv"
 	"text/tabwriter"
 
@@ -61,47 +59,6 @@ type NocRow struct {
 // WallClockColumns are the columns that depend on the machine, not the
 // simulation; everything else is reproducible byte for byte.
 var WallClockColumns = []string{"wall_seconds", "sim_cycles_per_second", "events_per_second", "flit_hops_per_second"}
-
-// NocRows turns results into rows.
-func NocRows(pts []traffic.Synthetic, res []traffic.SynthResult) []NocRow {
-	rows := make([]NocRow, len(res))
-	for i, r := range res {
-		p := pts[i]
-		ev := r.Events + r.Ticks
-		rows[i] = NocRow{
-			Mesh: meshLabel(p.Mesh, topoKey(p.Topo)), Traffic: r.Traffic, PacketFlits: p.PacketFlits, Seed: int64(p.Seed),
-			OfferedRate: r.OfferedRate, GeneratedRate: r.GeneratedRate, AcceptedRate: r.AcceptedRate,
-			AvgPacketLatency: r.AvgPacketLatency, P50PacketLatency: r.P50, P95PacketLatency: r.P95, P99PacketLatency: r.P99,
-			AvgNetworkLatency: r.AvgNetworkLatency, ZeroLoadLatency: r.ZeroLoadLatency, AvgHops: r.AvgHops,
-			LinkUtilMean: r.LinkUtilMean, LinkUtilMax: r.LinkUtilMax,
-			VCStalls: r.VCStalls, SwitchStalls: r.SwitchStalls, CreditStalls: r.CreditStalls,
-			MeasuredPackets: r.Measured, DeliveredPackets: r.Delivered,
-			LatencyTrend: r.LatencyTrend, Saturated: r.Saturated, SaturationReason: r.SaturationReason,
-			Cycles: r.Cycles, Events: ev, FlitHops: r.FlitHops, WallSeconds: r.WallSeconds,
-			SimCyclesPerSecond: r.SimCyclesPerSecond(), FlitHopsPerSecond: r.FlitHopsPerSecond(),
-			EventsPerSecond: perSecond(float64(ev), r.WallSeconds),
-			VCShares:        r.VCShare, Links: r.Links,
-		}
-		if len(r.VCShare) > 0 {
-			rows[i].VCShareMin, rows[i].VCShareMax = slices.Min(r.VCShare), slices.Max(r.VCShare)
-		}
-	}
-	return rows
-}
-
-func perSecond(v, s float64) float64 {
-	if s <= 0 {
-		return 0
-	}
-	return v / s
-}
-
-// WriteJSON writes rows as an indented JSON array.
-func WriteJSON(w io.Writer, rows any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(rows)
-}
 
 // WriteNocCSV writes rows with a header of the JSON keys.
 func WriteNocCSV(w io.Writer, rows []NocRow) error {
@@ -181,18 +138,8 @@ func WriteNocTable(w io.Writer, rows []NocRow) error {
 	// parallel, so the sum is neither the command's elapsed time nor its
 	// CPU time, and the footer says which it is.
 	_, err := fmt.Fprintf(w, "simulated %d cycles, %d events, %d flit-hops in %.2f s, the runs' wall-clock times summed (runs go in parallel): %.0f cycles/s, %.0f events/s, %.0f flit-hops/s\n",
-		cyc, ev, hops, wall, perSecond(float64(cyc), wall), perSecond(float64(ev), wall), perSecond(float64(hops), wall))
+		cyc, ev, hops, wall, PerSecond(float64(cyc), wall), PerSecond(float64(ev), wall), PerSecond(float64(hops), wall))
 	return err
-}
-
-// NocTitle names the machine a latency chart ran on: mesh, packet size,
-// virtual channels and buffers, and the link rate when it is not 1.
-func (sc *Scenario) NocTitle() string {
-	t := fmt.Sprintf("%s, %d-flit packets, %d VCs x %d flits", sc.Network.text(), sc.Noc.PacketFlits, sc.Network.VCs, sc.Network.VCBuf)
-	if w := sc.Network.LinkWidth; w > 1 {
-		t += fmt.Sprintf(", %d flits/cycle links", w)
-	}
-	return t
 }
 
 // NocChart draws average packet latency against offered load, one line per

@@ -1,9 +1,8 @@
-package scenarios
+package report
 
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"nocsim/plots"
 )
@@ -20,14 +19,14 @@ type ThesisChart struct {
 // native ratio against nonzeros, per P) and Figure 5.6 (time against
 // nonzeros at P = 4); for 5.2, the ratio against matrix order per P and
 // Figures 5.4 and 5.5 (speedup for 256x256 and 512x512). Each title names
-// what its rows ran on: name (the scenario or machine file), the chip
-// each P ran on (a row runs on its own P's grid, not on sc's mesh) and
-// sc's protocol and library. A figure whose rows were not run is left out.
-func ThesisCharts(res []ThesisResult, name string, sc *Scenario) []ThesisChart {
+// what its rows ran on, as ran says for the rows keep selects: the
+// scenario or machine file, the chip each P ran on (a row runs on its own
+// P's grid, not on the scenario's mesh) and the protocol and library. A
+// figure whose rows were not run is left out.
+func ThesisCharts(res []ThesisResult, ran func(keep func(ThesisRow) bool) string) []ThesisChart {
 	if len(res) == 0 {
 		return nil
 	}
-	ran := func(keep func(ThesisRow) bool) string { return thesisMachineText(res, name, sc, keep) }
 	all := func(ThesisRow) bool { return true }
 	var out []ThesisChart
 	if res[0].Row.Table == "5.1" {
@@ -56,29 +55,6 @@ func ThesisCharts(res []ThesisResult, name string, sc *Scenario) []ThesisChart {
 	return out
 }
 
-// thesisMachineText is what the rows keep selects ran on: "name: " and
-// the network of each P among them ("2x2 mesh at P=4, 4x4 mesh at P=16",
-// just "2x2 mesh" for one P), then the protocol and library.
-func thesisMachineText(res []ThesisResult, name string, sc *Scenario, keep func(ThesisRow) bool) string {
-	var rs []ThesisResult
-	for _, r := range res {
-		if keep(r.Row) {
-			rs = append(rs, r)
-		}
-	}
-	procs := procsOf(rs)
-	var nets []string
-	for _, p := range procs {
-		s, _ := thesisScenario(sc, ThesisRow{Procs: p})
-		t := s.Network.text()
-		if len(procs) > 1 {
-			t += fmt.Sprintf(" at P=%d", p)
-		}
-		nets = append(nets, t)
-	}
-	return name + ": " + strings.Join(nets, ", ") + ", " + sc.mpiText()
-}
-
 // thesisPair appends nocsim's series and, right after, the thesis's as
 // its dashed companion.
 func thesisPair(out []plots.Series, name string, x, ours, theirs []float64) []plots.Series {
@@ -86,8 +62,8 @@ func thesisPair(out []plots.Series, name string, x, ours, theirs []float64) []pl
 		plots.Series{Name: name + " thesis", X: x, Y: theirs, Dashed: true, Companion: true})
 }
 
-// procsOf lists the processor counts in res, ascending.
-func procsOf(res []ThesisResult) []int {
+// ProcsOf lists the processor counts in res, ascending.
+func ProcsOf(res []ThesisResult) []int {
 	var ps []int
 	for _, r := range res {
 		if !slices.Contains(ps, r.Row.Procs) {
@@ -111,7 +87,7 @@ func sizeTicks(res []ThesisResult) []float64 {
 
 func thesisRatioChart(res []ThesisResult, xlabel, title string) (plots.Chart, bool) {
 	c := plots.Chart{Title: title, XLabel: xlabel, YLabel: "MPI time / native time (ratio)", LogX: true, XTicks: sizeTicks(res)}
-	for _, p := range procsOf(res) {
+	for _, p := range ProcsOf(res) {
 		var x, ours, theirs []float64
 		for _, r := range res {
 			if r.Row.Procs == p {

@@ -1,4 +1,4 @@
-package scenarios
+package report
 
 import (
 	"fmt"
@@ -90,25 +90,4 @@ func withParams(title string, series []plots.Series, params string) string {
 		return title
 	}
 	return title + ", params " + params
-}
-
-// TilesText is MachineText without the network's topology, for charts
-// that compare topologies over the same tiles.
-func (sc *Scenario) TilesText() string {
-	return fmt.Sprintf("%d tiles, %s", sc.Network.tiles(), sc.mpiText())
-}
-
-// MachineText names what an MPI chart ran on: the network, the protocol
-// and the library profile.
-func (sc *Scenario) MachineText() string {
-	return sc.Network.text() + ", " + sc.mpiText()
-}
-
-// mpiText is the protocol and library profile of MachineText.
-func (sc *Scenario) mpiText() string {
-	lib := sc.MPI.Library
-	if lib == "" {
-		lib = "nocsim"
-	}
-	return fmt.Sprintf("%s protocol, %s library", sc.MPI.Protocol, lib)
 }

@@ -1,4 +1,4 @@
-package scenarios
+package report
 
 import (
 	"fmt"
@@ -46,9 +46,9 @@ func AppTierChart(rows []AppRow, machine, params string) plots.Chart {
 	return c
 }
 
-// tierHeadline is the main job's summary of the tier's predictions: the
+// TierHeadline is the main job's summary of the tier's predictions: the
 // error per (P, size) with the contention and handshakes the model lacks.
-func tierHeadline(rows []AppRow) string {
+func TierHeadline(rows []AppRow) string {
 	var parts []string
 	for _, r := range rows {
 		if t := r.TierColumns; t != nil && r.Procs > 1 {
