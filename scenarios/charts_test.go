@@ -1,8 +1,6 @@
 package scenarios
 
 import (
-	"fmt"
-	"slices"
 	"strings"
 	"testing"
 
@@ -116,44 +114,6 @@ func TestThesisCharts(t *testing.T) {
 		{Name: "MPI thesis", X: p, Y: []float64{4, 8}, Dashed: true, Companion: true},
 		{Name: "ideal", X: p, Y: p, Reference: true},
 	})
-}
-
-// The sweep chart's title names only the machine parts no axis varies; a
-// rank-count axis is logarithmic, labelled with its unit.
-func TestSweepChartMachineAndAxes(t *testing.T) {
-	sc := Defaults()
-	sc.Network.Mesh, sc.MPI.Protocol, sc.MPI.Library = "3x5", "niu", "thesis"
-	sc.Workload.Kind = "coll"
-	var pts []SweepPoint
-	for i, p := range []string{"2", "4", "8"} {
-		for _, proto := range []string{"scmp", "eager"} {
-			pts = append(pts, SweepPoint{Index: len(pts), Settings: map[string]string{"workload.procs": p, "mpi.protocol": proto}, Status: "ok",
-				Metric: "cycles", Values: []float64{float64(100 * (i + 1))}, RowStatus: []string{"ok"}})
-		}
-	}
-	c, ok := SweepChart(pts, "s", &sc)
-	if !ok {
-		t.Fatal("no chart")
-	}
-	plotstest.CheckChart(t, c, plotstest.ChartWant{Title: []string{"sweep s", "3x5 mesh", "thesis library"}, NotTitle: []string{"niu"}, LogX: true, Ticks: []float64{2, 4, 8}})
-	if c.XLabel != "workload.procs (ranks, log scale)" {
-		t.Errorf("x label %q", c.XLabel)
-	}
-	if names := []string{c.Series[0].Name, c.Series[len(c.Series)-1].Name}; len(c.Series) != 2 || !slices.Contains(names, "mpi.protocol=eager") || !slices.Contains(names, "mpi.protocol=scmp") {
-		t.Errorf("series %+v: want one per protocol", c.Series)
-	}
-	// Without the scenario the chart is still drawn, the title without a machine.
-	if c, _ := SweepChart(pts, "s", nil); strings.Contains(c.Title, "mesh") {
-		t.Errorf("title %q names a machine it was not given", c.Title)
-	}
-	// A swept preset varies the whole network.
-	if m := sc.fixedMachineText([]string{"network.preset"}); strings.Contains(m, "mesh") || !strings.Contains(m, "niu protocol") {
-		t.Errorf("preset swept: %q", m)
-	}
-	noc := Defaults()
-	if m := noc.fixedMachineText(nil); m != fmt.Sprintf("%s mesh, %d-flit packets, %d VCs x %d flits", noc.Network.Mesh, noc.Noc.PacketFlits, noc.Network.VCs, noc.Network.VCBuf) {
-		t.Errorf("noc machine %q", m)
-	}
 }
 
 // The latency chart: linear load axis ticked at the rates run, latency on

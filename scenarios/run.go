@@ -26,7 +26,7 @@ func (sc *Scenario) Check(src Source) error {
 		return err
 	}
 	if len(sc.Sweep.Axis) > 0 || sc.Sweep.Reps != 0 {
-		_, _, err := sc.SweepPoints(src)
+		_, _, err := sc.SweepScenarios(src)
 		return err
 	}
 	return nil

@@ -15,12 +15,12 @@ func TestTitlesNameTheTopology(t *testing.T) {
 	} {
 		sc := Defaults()
 		sc.Network.Mesh, sc.Network.Topo = "4x4", c.topo
-		for name, title := range map[string]string{"NocTitle": sc.NocTitle(), "MachineText": sc.MachineText(), "fixedMachineText": sc.fixedMachineText(nil)} {
+		for name, title := range map[string]string{"NocTitle": sc.NocTitle(), "MachineText": sc.MachineText(), "FixedMachineText": sc.FixedMachineText(nil)} {
 			if !strings.HasPrefix(title, c.want+",") {
 				t.Errorf("%s, %s: %q, want it to start with %q", c.topo, name, title, c.want)
 			}
 		}
-		if got := sc.fixedMachineText([]string{"network.topology"}); strings.Contains(got, c.want) {
+		if got := sc.FixedMachineText([]string{"network.topology"}); strings.Contains(got, c.want) {
 			t.Errorf("%s: a sweep over the topology still names it in %q", c.topo, got)
 		}
 	}

@@ -27,7 +27,7 @@ func WriteFile(path string, fill func(*bytes.Buffer) error) error {
 // which commit renames into place, replacing an older result only then. A
 // run that fails removes it; a killed run leaves only that clearly named
 // directory, never a new config.toml beside old results, and the next run
-// of the same name removes it (see cleanStale).
+// of the same name removes it (see CleanStale).
 type stagedDir struct {
 	target, tmp string
 	files       []string // final paths, in the order written
@@ -46,8 +46,8 @@ func stageDir(target string) (*stagedDir, error) {
 		return nil, err
 	}
 	prefix := "." + filepath.Base(target) + "."
-	notes := cleanStale(parent, prefix, target)
-	tmp, err := mkStaging(parent, prefix, "incomplete")
+	notes := CleanStale(parent, prefix, target)
+	tmp, err := MkStaging(parent, prefix, "incomplete")
 	if err != nil {
 		return nil, err
 	}
@@ -90,9 +90,9 @@ func stagingOwner() string {
 	return fmt.Sprintf("%s.%d", b.String(), os.Getpid())
 }
 
-// mkStaging makes dir/PREFIX+WHAT-HOST.PID-N, readable as any result
+// MkStaging makes dir/PREFIX+WHAT-HOST.PID-N, readable as any result
 // directory is.
-func mkStaging(dir, prefix, what string) (string, error) {
+func MkStaging(dir, prefix, what string) (string, error) {
 	tmp, err := os.MkdirTemp(dir, prefix+what+"-"+stagingOwner()+"-")
 	if err != nil {
 		return "", err
@@ -105,7 +105,7 @@ func mkStaging(dir, prefix, what string) (string, error) {
 	return tmp, nil
 }
 
-// cleanStale removes, in dir, the staging directories of PREFIX (of runs
+// CleanStale removes, in dir, the staging directories of PREFIX (of runs
 // writing the same target) whose process is gone: made on this host by a
 // process that no longer exists. Those of a live process (a concurrent
 // run), of another host (which this one cannot ask) or named the way
@@ -114,7 +114,7 @@ func mkStaging(dir, prefix, what string) (string, error) {
 // when target is missing (the run was killed between its two renames);
 // otherwise it is removed too. It returns one line per directory
 // removed, restored or left.
-func cleanStale(dir, prefix, target string) []string {
+func CleanStale(dir, prefix, target string) []string {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil
@@ -235,7 +235,7 @@ func (s *stagedDir) save(name string, save func(path string) error) error {
 func (s *stagedDir) commit() error {
 	old := ""
 	if _, err := os.Lstat(s.target); err == nil {
-		aside, err := mkStaging(filepath.Dir(s.target), "."+filepath.Base(s.target)+".", "old")
+		aside, err := MkStaging(filepath.Dir(s.target), "."+filepath.Base(s.target)+".", "old")
 		if err != nil {
 			return err
 		}

@@ -36,6 +36,7 @@ var importRules = map[string][]string{
 	"scenarios/apps":   {"config", "des", "mesh", "router", "endpoint", "mpi"},
 	"scenarios/report": {"des", "endpoint/traffic", "mpi", "logp", "plots"},
 	"scenarios":        {"config", "des", "mesh", "router", "endpoint", "endpoint/traffic", "mpi", "mpi/trace", "logp", "logp/goal", "calibrate", "plots", "scenarios/apps", "scenarios/report"},
+	"scenarios/sweep":  {"plots", "scenarios", "scenarios/report"},
 }
 
 // ruleOf is the entry of importRules a package (a path below nocsim/)
@@ -82,6 +83,8 @@ func TestImportRules(t *testing.T) {
 		{"scenarios/apps", "scenarios", false},
 		{"scenarios", "scenarios/report", true},
 		{"scenarios/report", "scenarios", false},
+		{"scenarios/sweep", "scenarios", true},
+		{"scenarios", "scenarios/sweep", false},
 	} {
 		if got := importAllowed(c.pkg, c.dep); got != c.want {
 			t.Errorf("%s importing %s: allowed %v, want %v", c.pkg, c.dep, got, c.want)

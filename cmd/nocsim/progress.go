@@ -117,7 +117,7 @@ func (p *progress) update(done, total int) {
 	p.draw(done == total)
 }
 
-// sweepUpdate is SweepOptions.Progress: points done (reused ones included)
+// sweepUpdate is sweep.Options.Progress: points done (reused ones included)
 // and failed of total.
 func (p *progress) sweepUpdate(done, failed, total int) {
 	if p == nil {

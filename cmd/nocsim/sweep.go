@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"nocsim/scenarios"
+	"nocsim/scenarios/sweep"
 )
 
 func sweepCommand() *cli.Command {
@@ -38,7 +39,7 @@ func sweepCommand() *cli.Command {
 			if len(sc.Sweep.Axis) == 0 && sc.Sweep.Reps <= 1 {
 				return usageErr("%s has no [[sweep.axis]] and no [sweep] reps: use nocsim run for a single point", c.Args().First())
 			}
-			pts, scs, err := sc.SweepPoints(src)
+			pts, scs, err := sweep.Points(&sc, src)
 			if err != nil {
 				return usageErr("%v", err)
 			}
@@ -65,7 +66,7 @@ func sweepCommand() *cli.Command {
 			job := startJob(c, "sweep")
 			defer job.stop()
 			if so.sharded {
-				if err := scenarios.StartShard(dir); err != nil {
+				if err := sweep.StartShard(dir); err != nil {
 					return runErr(err)
 				}
 			}
@@ -74,13 +75,13 @@ func sweepCommand() *cli.Command {
 			}
 			// What a resume reused is said even with --quiet: it is what the
 			// results are made of.
-			resumed := func(rc scenarios.ResumeCounts) {
+			resumed := func(rc sweep.ResumeCounts) {
 				fmt.Fprintf(c.App.ErrWriter, "sweep: resume: %d points reused, %d recomputed, %d recorded points dropped (not points of this sweep, or unreadable)\n",
 					rc.Reused, rc.Recomputed, rc.Dropped)
 				// The ETA counts only the points this process computes.
 				job.bar.resumed(rc.Reused, rc.Reused+rc.Recomputed)
 			}
-			pts, _, err = scenarios.RunSweep(pts, scs, dir, scenarios.SweepOptions{Workers: c.Int("jobs"), Resume: c.Bool("resume"), Progress: job.bar.sweepUpdate, Resumed: resumed})
+			pts, _, err = sweep.Run(pts, scs, dir, sweep.Options{Run: (*scenarios.Scenario).WorkloadRows, Workers: c.Int("jobs"), Resume: c.Bool("resume"), Progress: job.bar.sweepUpdate, Resumed: resumed})
 			job.stop()
 			if err != nil {
 				return runErr(err)
@@ -101,7 +102,7 @@ func sweepCommand() *cli.Command {
 			}
 			if so.sharded {
 				// The merge draws the chart, from every shard's points.
-				if err := sc.FinishShard(dir, so.shard, pts, total); err != nil {
+				if err := sweep.FinishShard(&sc, dir, so.shard, pts, total); err != nil {
 					return runErr(err)
 				}
 				fmt.Fprintf(c.App.Writer, "sweep %q shard %s: %d of %d points, %d failed; %s/points.jsonl (merge the shards with nocsim sweep merge)\n",
@@ -110,7 +111,7 @@ func sweepCommand() *cli.Command {
 			}
 			fmt.Fprintf(c.App.Writer, "sweep %q: %d points, %d failed; %s/points.jsonl and %s/summary.csv\n", sc.Name, len(pts), failed, dir, dir)
 			if sc.Output.Plots {
-				if ch, ok := scenarios.SweepChart(pts, sc.Name, &sc); ok {
+				if ch, ok := sweep.Chart(pts, sc.Name, &sc); ok {
 					path := filepath.Join(dir, "sweep.png")
 					if err := ch.Save(path, 0, 0); err != nil {
 						return runErr(err)

@@ -3,11 +3,10 @@ package main
 import (
 	"errors"
 	"fmt"
+	"nocsim/scenarios/sweep"
 	"path/filepath"
 
 	"github.com/urfave/cli/v2"
-
-	"nocsim/scenarios"
 )
 
 // shardFlags split a sweep over machines: --shard runs one share of the
@@ -26,7 +25,7 @@ func shardFlags() []cli.Flag {
 // shardOptions are the sweep's sharding flags, checked.
 type shardOptions struct {
 	sharded bool
-	shard   scenarios.Shard
+	shard   sweep.Shard
 	out     string
 	slurm   bool
 	shards  int // 0: one per point
@@ -44,7 +43,7 @@ func shardOptionsOf(c *cli.Context) (shardOptions, error) {
 		return so, usageErr("--out = \"\": allowed a directory path")
 	}
 	if c.IsSet("shard") {
-		s, err := scenarios.ParseShard(c.String("shard"))
+		s, err := sweep.ParseShard(c.String("shard"))
 		if err != nil {
 			return so, usageErr("--shard %v", err)
 		}
@@ -71,7 +70,7 @@ func shardOptionsOf(c *cli.Context) (shardOptions, error) {
 	if c.IsSet("shards") && (so.shards < 1 || so.shards > so.arrayLimit) {
 		return so, usageErr("--shards = %d: allowed 1..%d (one array task per shard, task ids 0..n-1, and Slurm's MaxArraySize is %d: %s)", so.shards, so.arrayLimit, so.arrayLimit, so.arrayFrom)
 	}
-	args, err := scenarios.SbatchArgs(c.String("sbatch-args"))
+	args, err := sweep.SbatchArgs(c.String("sbatch-args"))
 	if err != nil {
 		return so, usageErr("--sbatch-args %v", err)
 	}
@@ -110,8 +109,8 @@ func sweepMergeCommand() *cli.Command {
 			if validateOnly {
 				return nil
 			}
-			res, err := scenarios.MergeShards(c.Args().Slice(), out)
-			var refused *scenarios.MergeRefusal
+			res, err := sweep.Merge(c.Args().Slice(), out)
+			var refused *sweep.MergeRefusal
 			if errors.As(err, &refused) {
 				return usageErr("sweep merge: %v", err)
 			}

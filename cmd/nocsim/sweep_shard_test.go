@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"nocsim/scenarios"
+	"nocsim/scenarios/sweep"
 )
 
 // shardSweep is 3 rates x 2 repetitions: 6 points, a few milliseconds.
@@ -71,7 +72,7 @@ func TestSweepShardsCLI(t *testing.T) {
 		if code != 0 || !strings.Contains(stdout, "shard "+shard+": 3 of 6 points") {
 			t.Fatalf("shard %s: exit %d: %s %s", shard, code, stdout, stderr)
 		}
-		if _, err := os.Stat(filepath.Join(out, "shard-"+string(shard[0])+"-of-2", scenarios.ShardManifestFile)); err != nil {
+		if _, err := os.Stat(filepath.Join(out, "shard-"+string(shard[0])+"-of-2", sweep.ShardManifestFile)); err != nil {
 			t.Errorf("shard %s (run %d): %v", shard, i, err)
 		}
 	}
@@ -82,7 +83,7 @@ func TestSweepShardsCLI(t *testing.T) {
 	full, _ := os.ReadFile(log)
 	lines := strings.SplitAfter(string(full), "\n")
 	os.WriteFile(log, []byte(strings.Join(lines[:2], "")), 0o644)
-	os.Remove(filepath.Join(s1, scenarios.ShardManifestFile))
+	os.Remove(filepath.Join(s1, sweep.ShardManifestFile))
 	code, stdout, stderr := nocsim(t, "sweep", "merge", "--out", out, filepath.Join(out, "shard-0-of-2"), s1)
 	if code != exitUsage || stdout != "" || !strings.Contains(stderr, s1) || !strings.Contains(stderr, "not a finished shard") {
 		t.Errorf("merge of an unfinished shard: exit %d, %q", code, stderr)
@@ -171,7 +172,7 @@ func TestSweepSlurmScript(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	base := filepath.Join(dir, "results", "sh")
-	script, err := os.ReadFile(filepath.Join(base, scenarios.SlurmScriptName))
+	script, err := os.ReadFile(filepath.Join(base, sweep.SlurmScriptName))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +183,7 @@ func TestSweepSlurmScript(t *testing.T) {
 			t.Errorf("script lacks %q:\n%s", w, script)
 		}
 	}
-	if !strings.Contains(stdout, "sbatch "+filepath.Join(base, scenarios.SlurmScriptName)) {
+	if !strings.Contains(stdout, "sbatch "+filepath.Join(base, sweep.SlurmScriptName)) {
 		t.Errorf("stdout does not say how to submit: %s", stdout)
 	}
 	if entries, _ := os.ReadDir(base); len(entries) != 1 {
@@ -192,7 +193,7 @@ func TestSweepSlurmScript(t *testing.T) {
 	if code, _, stderr := nocsim(t, "sweep", "--slurm", "s.toml"); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	script, _ = os.ReadFile(filepath.Join(base, scenarios.SlurmScriptName))
+	script, _ = os.ReadFile(filepath.Join(base, sweep.SlurmScriptName))
 	if !strings.Contains(string(script), "#SBATCH --array=0-5\n") {
 		t.Errorf("default shards: want one per point (6):\n%s", script)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"nocsim/scenarios"
+	"nocsim/scenarios/sweep"
 )
 
 // writeSlurmScript writes the sweep's job-array script into dir and, with
@@ -27,7 +28,7 @@ func writeSlurmScript(c *cli.Context, sc *scenarios.Scenario, dir string, so sha
 	if err != nil {
 		return usageErr("%s = %q: %v", what, dir, err)
 	}
-	if err := scenarios.CheckBase(base); err != nil {
+	if err := sweep.CheckBase(base); err != nil {
 		return usageErr("--slurm: %s %v", what, err)
 	}
 	if err := checkOutputDir(what, dir); err != nil {
@@ -40,7 +41,7 @@ func writeSlurmScript(c *cli.Context, sc *scenarios.Scenario, dir string, so sha
 	var sbatch string
 	if so.submit {
 		if sbatch, err = exec.LookPath("sbatch"); err != nil {
-			return usageErr("--submit: sbatch is not on PATH (run where Slurm's commands are, or submit %s with sbatch there)", filepath.Join(base, scenarios.SlurmScriptName))
+			return usageErr("--submit: sbatch is not on PATH (run where Slurm's commands are, or submit %s with sbatch there)", filepath.Join(base, sweep.SlurmScriptName))
 		}
 	}
 	if validateOnly {
@@ -58,13 +59,13 @@ func writeSlurmScript(c *cli.Context, sc *scenarios.Scenario, dir string, so sha
 	}
 	n := so.shards
 	if n == 0 {
-		n = min(max(points, 1), scenarios.MaxArrayTasks, so.arrayLimit)
+		n = min(max(points, 1), sweep.MaxArrayTasks, so.arrayLimit)
 	}
-	job := scenarios.SlurmJob{Scenario: sc.Name, Nocsim: self, File: file, Base: base, Shards: n, Sbatch: so.sbatch}
+	job := sweep.SlurmJob{Scenario: sc.Name, Nocsim: self, File: file, Base: base, Shards: n, Sbatch: so.sbatch}
 	if err := os.MkdirAll(base, 0o755); err != nil {
 		return runErr(err)
 	}
-	script := filepath.Join(base, scenarios.SlurmScriptName)
+	script := filepath.Join(base, sweep.SlurmScriptName)
 	if err := scenarios.WriteFile(script, func(b *bytes.Buffer) error { _, err := b.WriteString(job.Script()); return err }); err != nil {
 		return runErr(err)
 	}
@@ -99,13 +100,13 @@ func writeSlurmScript(c *cli.Context, sc *scenarios.Scenario, dir string, so sha
 func slurmArrayLimit() (int, string) {
 	path, err := exec.LookPath("scontrol")
 	if err != nil {
-		return scenarios.DefaultMaxArraySize, "Slurm's default; no scontrol on PATH to ask the cluster"
+		return sweep.DefaultMaxArraySize, "Slurm's default; no scontrol on PATH to ask the cluster"
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, path, "show", "config").Output()
-	if n, ok := scenarios.ParseMaxArraySize(string(out)); err == nil && ok {
+	if n, ok := sweep.ParseMaxArraySize(string(out)); err == nil && ok {
 		return n, "scontrol show config"
 	}
-	return scenarios.DefaultMaxArraySize, "Slurm's default; scontrol show config did not say"
+	return sweep.DefaultMaxArraySize, "Slurm's default; scontrol show config did not say"
 }

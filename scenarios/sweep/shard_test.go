@@ -1,9 +1,10 @@
-package scenarios
+package sweep
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"nocsim/scenarios"
 	"os"
 	"path/filepath"
 	"slices"
@@ -100,17 +101,17 @@ func TestShardPartition(t *testing.T) {
 
 // runShard runs one shard of the sweep file in dir as nocsim sweep
 // --shard does, into out.
-func runShard(t *testing.T, dir, text string, s Shard, out string, prov Provenance) {
+func runShard(t *testing.T, dir, text string, s Shard, out string, prov scenarios.Provenance) {
 	t.Helper()
 	path := filepath.Join(dir, "s.toml")
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	sc, src, err := LoadFile(path)
+	sc, src, err := scenarios.LoadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pts, scs, err := sc.SweepPoints(src)
+	pts, scs, err := Points(&sc, src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,17 +123,17 @@ func runShard(t *testing.T, dir, text string, s Shard, out string, prov Provenan
 	if err := sc.WriteRecordIn(out, src, prov); err != nil {
 		t.Fatal(err)
 	}
-	if pts, _, err = RunSweep(pts, scs, out, SweepOptions{Workers: 2}); err != nil {
+	if pts, _, err = Run(pts, scs, out, Options{Run: runRows, Workers: 2}); err != nil {
 		t.Fatal(err)
 	}
-	if err := sc.FinishShard(out, s, pts, total); err != nil {
+	if err := FinishShard(&sc, out, s, pts, total); err != nil {
 		t.Fatal(err)
 	}
 }
 
-var testProv = Provenance{Version: "test", Revision: "r1", Modified: "false", GoVersion: "go-test"}
+var testProv = scenarios.Provenance{Version: "test", Revision: "r1", Modified: "false", GoVersion: "go-test"}
 
-func shardProv(s Shard, out string) Provenance {
+func shardProv(s Shard, out string) scenarios.Provenance {
 	p := testProv
 	p.CommandLine = []string{"nocsim", "sweep", "--quiet", "--jobs", "3", "--shard", s.String(), "--out=" + out, "s.toml"}
 	return p
@@ -145,7 +146,7 @@ func TestMergeEqualsLocalRun(t *testing.T) {
 	base := t.TempDir()
 	pts, scs := expand(t, base, resumeBase)
 	local := filepath.Join(base, "local")
-	sc, src, err := LoadFile(filepath.Join(base, "s.toml"))
+	sc, src, err := scenarios.LoadFile(filepath.Join(base, "s.toml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,11 +155,11 @@ func TestMergeEqualsLocalRun(t *testing.T) {
 	if err := sc.WriteRecordIn(local, src, prov); err != nil {
 		t.Fatal(err)
 	}
-	lpts, _, err := RunSweep(pts, scs, local, SweepOptions{Workers: 1})
+	lpts, _, err := Run(pts, scs, local, Options{Run: runRows, Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ch, ok := SweepChart(lpts, sc.Name, &sc)
+	ch, ok := Chart(lpts, sc.Name, &sc)
 	if !ok {
 		t.Fatal("the local sweep draws no chart")
 	}
@@ -177,7 +178,7 @@ func TestMergeEqualsLocalRun(t *testing.T) {
 				shards = append(shards, d)
 			}
 			out := filepath.Join(dir, "merged")
-			res, err := MergeShards(shards, out)
+			res, err := Merge(shards, out)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -240,7 +241,7 @@ func withoutDate(t *testing.T, s string) string {
 		t.Fatal("meta.json has no date")
 	}
 	// speed is written only by the command, once its run is done.
-	for _, k := range MetaWallClockKeys {
+	for _, k := range scenarios.MetaWallClockKeys {
 		delete(m, k)
 	}
 	b, _ := json.Marshal(m)
@@ -251,7 +252,7 @@ func withoutDate(t *testing.T, s string) string {
 // and writes nothing.
 func TestMergeRefusals(t *testing.T) {
 	dir := t.TempDir()
-	shard := func(name, text string, s Shard, prov func(Shard, string) Provenance) string {
+	shard := func(name, text string, s Shard, prov func(Shard, string) scenarios.Provenance) string {
 		d := filepath.Join(dir, name)
 		runShard(t, filepath.Join(dir), text, s, d, prov(s, d))
 		return d
@@ -261,7 +262,7 @@ func TestMergeRefusals(t *testing.T) {
 	edited := strings.Replace(resumeBase, "measure_cycles = 600", "measure_cycles = 700", 1)
 	e1 := shard("e1", edited, Shard{1, 2}, shardProv)
 	t1 := shard("t1", resumeBase, Shard{1, 3}, shardProv)
-	other := shard("b1", resumeBase, Shard{1, 2}, func(s Shard, d string) Provenance {
+	other := shard("b1", resumeBase, Shard{1, 2}, func(s Shard, d string) scenarios.Provenance {
 		p := shardProv(s, d)
 		p.Revision = "r2"
 		return p
@@ -313,7 +314,7 @@ func TestMergeRefusals(t *testing.T) {
 			if c.name == "into a shard" {
 				out = s1 + "/."
 			}
-			_, err := MergeShards(c.dirs, out)
+			_, err := Merge(c.dirs, out)
 			var r *MergeRefusal
 			if !errors.As(err, &r) {
 				t.Fatalf("error %v, want a refusal", err)
@@ -334,7 +335,7 @@ func TestMergeRefusals(t *testing.T) {
 		})
 	}
 	// And the same shards, all given, merge.
-	if _, err := MergeShards([]string{s1, s0}, filepath.Join(dir, "ok")); err != nil {
+	if _, err := Merge([]string{s1, s0}, filepath.Join(dir, "ok")); err != nil {
 		t.Errorf("the good shards: %v", err)
 	}
 }

@@ -1,8 +1,9 @@
-package scenarios
+package sweep
 
 import (
 	"encoding/csv"
 	"encoding/json"
+	"nocsim/scenarios"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,17 +32,17 @@ values = [1, 2]
 `
 
 // expand loads a sweep file written into dir and expands it.
-func expand(t *testing.T, dir, text string) ([]SweepPoint, []Scenario) {
+func expand(t *testing.T, dir, text string) ([]Point, []scenarios.Scenario) {
 	t.Helper()
 	path := filepath.Join(dir, "s.toml")
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	sc, src, err := LoadFile(path)
+	sc, src, err := scenarios.LoadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pts, scs, err := sc.SweepPoints(src)
+	pts, scs, err := Points(&sc, src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +71,7 @@ func TestSweepResumeAfterEdit(t *testing.T) {
 			killed, fresh := t.TempDir(), t.TempDir()
 			pts, scs := expand(t, killed, resumeBase)
 			out := filepath.Join(killed, "out")
-			if _, _, err := RunSweep(pts, scs, out, SweepOptions{Workers: 2}); err != nil {
+			if _, _, err := Run(pts, scs, out, Options{Run: runRows, Workers: 2}); err != nil {
 				t.Fatal(err)
 			}
 			log := filepath.Join(out, "points.jsonl")
@@ -82,14 +83,14 @@ func TestSweepResumeAfterEdit(t *testing.T) {
 			pts, scs = expand(t, killed, c.edited)
 			var got ResumeCounts
 			calls := 0
-			if _, _, err := RunSweep(pts, scs, out, SweepOptions{Workers: 2, Resume: true, Resumed: func(rc ResumeCounts) { got = rc; calls++ }}); err != nil {
+			if _, _, err := Run(pts, scs, out, Options{Run: runRows, Workers: 2, Resume: true, Resumed: func(rc ResumeCounts) { got = rc; calls++ }}); err != nil {
 				t.Fatal(err)
 			}
 			if calls != 1 || got != c.want {
 				t.Errorf("resume counts %+v (reported %d times), want %+v", got, calls, c.want)
 			}
 			fpts, fscs := expand(t, fresh, c.edited)
-			if _, _, err := RunSweep(fpts, fscs, filepath.Join(fresh, "out"), SweepOptions{Workers: 1}); err != nil {
+			if _, _, err := Run(fpts, fscs, filepath.Join(fresh, "out"), Options{Run: runRows, Workers: 1}); err != nil {
 				t.Fatal(err)
 			}
 			for _, f := range []string{"points.jsonl", "points.csv", "summary.csv"} {
@@ -105,7 +106,7 @@ func TestSweepResumeAfterEdit(t *testing.T) {
 
 // The hash covers what a point computes, not where it is written.
 func TestPointHash(t *testing.T) {
-	base := Defaults()
+	base := scenarios.Defaults()
 	h := PointHash(base)
 	moved := base
 	moved.Output.Dir, moved.Output.Plots = "elsewhere", false
@@ -113,12 +114,12 @@ func TestPointHash(t *testing.T) {
 	if PointHash(moved) != h {
 		t.Error("[output] or [sweep] changed the point's hash")
 	}
-	for name, edit := range map[string]func(*Scenario){
-		"seed":          func(s *Scenario) { s.Noc.Seed++ },
-		"vcs":           func(s *Scenario) { s.Network.VCs++ },
-		"rates":         func(s *Scenario) { s.Noc.Rates = []float64{0.5} },
-		"workload kind": func(s *Scenario) { s.Workload.Kind = "pingpong" },
-		"clock":         func(s *Scenario) { s.Node.ClockHz *= 2 },
+	for name, edit := range map[string]func(*scenarios.Scenario){
+		"seed":          func(s *scenarios.Scenario) { s.Noc.Seed++ },
+		"vcs":           func(s *scenarios.Scenario) { s.Network.VCs++ },
+		"rates":         func(s *scenarios.Scenario) { s.Noc.Rates = []float64{0.5} },
+		"workload kind": func(s *scenarios.Scenario) { s.Workload.Kind = "pingpong" },
+		"clock":         func(s *scenarios.Scenario) { s.Node.ClockHz *= 2 },
 	} {
 		sc := base
 		edit(&sc)
@@ -147,7 +148,7 @@ key = "network.vcs"
 values = [1, 2]
 `)
 	out := filepath.Join(dir, "out")
-	got, _, err := RunSweep(pts, scs, out, SweepOptions{})
+	got, _, err := Run(pts, scs, out, Options{Run: runRows})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,12 +215,12 @@ kind = "noc"
 key = "noc.watchdog_cycles"
 values = [1, 10000]
 `)
-	_, _, full := scs[0].workloadRows()
+	_, _, full := runRows(&scs[0])
 	if full == nil || !strings.Contains(full.Error(), "\n") {
 		t.Fatalf("want a multi-line error from the 1-cycle watchdog, got %v", full)
 	}
 	out := filepath.Join(dir, "out")
-	got, _, err := RunSweep(pts, scs, out, SweepOptions{})
+	got, _, err := Run(pts, scs, out, Options{Run: runRows})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package scenarios
+package sweep
 
 import (
 	"bytes"
@@ -11,16 +11,14 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
-
-	"nocsim/plots"
 )
 
 // rowIDColumns are the result columns that say which row is which (the
 // rest are measurements).
 var rowIDColumns = []string{"traffic", "offered_flits_per_node_cycle", "op", "algorithm", "variant", "version", "procs", "pairs", "size", "size_bytes"}
 
-// sweepStat is one (settings, result row) aggregated over repetitions.
-type sweepStat struct {
+// rowStat is one (settings, result row) aggregated over repetitions.
+type rowStat struct {
 	settings        map[string]string
 	row             int
 	label           string // the row's identifying columns that vary across the sweep
@@ -32,7 +30,7 @@ type sweepStat struct {
 // summarise groups points by settings (in point order) and each row's
 // metric over the repetitions: mean, standard deviation and the 95%
 // Student's t interval half-width.
-func summarise(pts []SweepPoint) []sweepStat {
+func summarise(pts []Point) []rowStat {
 	type group struct {
 		settings map[string]string
 		values   [][]float64 // per row, per repetition
@@ -93,11 +91,11 @@ func summarise(pts []SweepPoint) []sweepStat {
 		}
 		return strings.Join(parts, " ")
 	}
-	var out []sweepStat
+	var out []rowStat
 	for _, k := range keys {
 		g := groups[k]
 		if len(g.values) == 0 {
-			out = append(out, sweepStat{settings: g.settings, row: -1, status: "failed", n: g.reps})
+			out = append(out, rowStat{settings: g.settings, row: -1, status: "failed", n: g.reps})
 		}
 		for i, vs := range g.values {
 			// A row is saturated only if it saturated itself; a
@@ -106,7 +104,7 @@ func summarise(pts []SweepPoint) []sweepStat {
 			if g.failed {
 				status = "failed"
 			}
-			st := sweepStat{settings: g.settings, row: i, label: label(g.labels[i]), status: status, n: len(vs)}
+			st := rowStat{settings: g.settings, row: i, label: label(g.labels[i]), status: status, n: len(vs)}
 			st.mean, st.std = stat.MeanStdDev(vs, nil)
 			if len(vs) > 1 {
 				st.ci95 = distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(vs) - 1)}.Quantile(0.975) * st.std / math.Sqrt(float64(len(vs)))
@@ -146,7 +144,7 @@ func rowIDs(raw json.RawMessage) []map[string]string {
 	return out
 }
 
-func sweepAxes(pts []SweepPoint) []string {
+func sweepAxes(pts []Point) []string {
 	var axes []string
 	if len(pts) > 0 {
 		for k := range pts[0].Settings {
@@ -157,7 +155,7 @@ func sweepAxes(pts []SweepPoint) []string {
 	return axes
 }
 
-func sweepMetric(pts []SweepPoint) string {
+func sweepMetric(pts []Point) string {
 	for _, p := range pts {
 		if p.Metric != "" {
 			return p.Metric
@@ -166,10 +164,10 @@ func sweepMetric(pts []SweepPoint) string {
 	return "metric"
 }
 
-// writeSweepSummary writes summary.csv: the axes' settings, the row index
+// writeSummary writes summary.csv: the axes' settings, the row index
 // and label, status, repetitions, and the metric's mean, standard
 // deviation and 95% interval half-width.
-func writeSweepSummary(b *bytes.Buffer, pts []SweepPoint) error {
+func writeSummary(b *bytes.Buffer, pts []Point) error {
 	axes, metric := sweepAxes(pts), sweepMetric(pts)
 	fmt.Fprintf(b, "%s,row,row_label,status,reps,%s_mean,%s_std,%s_ci95\n", strings.Join(axes, ","), metric, metric, metric)
 	for _, st := range summarise(pts) {
@@ -191,89 +189,4 @@ func csvField(s string) string {
 		return strconv.Quote(s)
 	}
 	return s
-}
-
-// SweepChart draws the metric's mean against the first numeric axis, one
-// line per setting of the other axes and result row, with the 95%
-// interval as error bars and saturated settings marked. ok is false when
-// no axis is numeric. base, the sweep's scenario (nil if unknown), gives
-// the title the machine's parts that no axis varies.
-func SweepChart(pts []SweepPoint, name string, base *Scenario) (c plots.Chart, ok bool) {
-	axes, metric := sweepAxes(pts), sweepMetric(pts)
-	x := ""
-	for _, a := range axes {
-		numeric := true
-		for _, p := range pts {
-			if _, err := strconv.ParseFloat(p.Settings[a], 64); err != nil {
-				numeric = false
-			}
-		}
-		if numeric {
-			x = a
-			break
-		}
-	}
-	if x == "" {
-		return c, false
-	}
-	title := fmt.Sprintf("sweep %s: %s (mean, 95%% interval)", name, metric)
-	if m := base.fixedMachineText(axes); m != "" {
-		title += "; " + m
-	}
-	unit := axisUnit(x)
-	c = plots.Chart{Title: title, XLabel: fmt.Sprintf("%s (%s)", x, unit), YLabel: metricUnit(metric),
-		MarkLegend: "saturated"}
-	// Rank counts and sizes, the values of doubling sweeps, go on a log
-	// axis (ticked at the values run), as on every other chart.
-	if unit == "ranks" || strings.HasPrefix(unit, "bytes") {
-		c.LogX = !slices.ContainsFunc(pts, func(p SweepPoint) bool { v, _ := strconv.ParseFloat(p.Settings[x], 64); return v <= 0 })
-		if c.LogX {
-			c.XLabel = fmt.Sprintf("%s (%s, log scale)", x, unit)
-		}
-	}
-	idx := map[string]int{}
-	for _, st := range summarise(pts) {
-		if st.row < 0 || st.status == "failed" || math.IsNaN(st.mean) {
-			continue
-		}
-		var parts []string
-		for _, a := range axes {
-			if a != x {
-				parts = append(parts, a+"="+st.settings[a])
-			}
-		}
-		if st.label != "" {
-			parts = append(parts, st.label)
-		}
-		key := strings.Join(parts, " ")
-		if key == "" {
-			key = metric
-		}
-		i, seen := idx[key]
-		if !seen {
-			i = len(c.Series)
-			idx[key] = i
-			c.Series = append(c.Series, plots.Series{Name: key})
-		}
-		xv, _ := strconv.ParseFloat(st.settings[x], 64)
-		s := &c.Series[i]
-		s.X = append(s.X, xv)
-		s.Y = append(s.Y, st.mean)
-		s.YErr = append(s.YErr, st.ci95)
-		s.Marks = append(s.Marks, st.status == "saturated")
-	}
-	return c, len(c.Series) > 0
-}
-
-// metricUnit labels the metric's axis with its unit.
-func metricUnit(metric string) string {
-	switch metric {
-	case "avg_packet_latency_cycles":
-		return "average packet latency (cycles)"
-	case "one_way_cycles":
-		return "one-way time (cycles)"
-	case "cycles":
-		return "time (cycles)" // not "cycles (cycles)"
-	}
-	return metric + " (cycles)"
 }

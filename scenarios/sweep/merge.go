@@ -1,4 +1,4 @@
-package scenarios
+package sweep
 
 import (
 	"bufio"
@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"nocsim/scenarios"
 	"nocsim/scenarios/report"
 	"os"
 	"path/filepath"
@@ -28,11 +29,11 @@ type shardDir struct {
 	dir    string
 	man    ShardManifest
 	config []byte
-	meta   Meta
-	pts    []SweepPoint
+	meta   scenarios.Meta
+	pts    []Point
 }
 
-// MergeResult says what MergeShards wrote.
+// MergeResult says what Merge wrote.
 type MergeResult struct {
 	Scenario string
 	Points   int
@@ -41,7 +42,7 @@ type MergeResult struct {
 	Chart    bool     // sweep.png drawn
 }
 
-// MergeShards checks that dirs are the finished shards 0..n-1 of one sweep
+// Merge checks that dirs are the finished shards 0..n-1 of one sweep
 // (same config.toml, same nocsim build, every point exactly once, each in
 // its own shard) and writes into out exactly the files a single-machine
 // sweep of the same file writes: points.jsonl, points.csv, summary.csv,
@@ -51,7 +52,7 @@ type MergeResult struct {
 // the command that runs the same sweep on one machine). Every check passes
 // before any file is written; the files are staged in out and renamed into
 // place only when all are written. A refusal is a *MergeRefusal.
-func MergeShards(dirs []string, out string) (MergeResult, error) {
+func Merge(dirs []string, out string) (MergeResult, error) {
 	var res MergeResult
 	if len(dirs) == 0 {
 		return res, refuse("give the shard directories to merge")
@@ -70,10 +71,10 @@ func MergeShards(dirs []string, out string) (MergeResult, error) {
 	ref := shards[0]
 	byIndex := map[int]*shardDir{}
 	for _, s := range shards {
-		if s.man.ConfigSHA256 != ref.man.ConfigSHA256 || s.man.Shards != ref.man.Shards || s.man.SweepPoints != ref.man.SweepPoints {
+		if s.man.ConfigSHA256 != ref.man.ConfigSHA256 || s.man.Shards != ref.man.Shards || s.man.Points != ref.man.Points {
 			return res, refuse("%s (shard %d/%d of %q, config.toml sha256 %.12s, %d points) and %s (shard %d/%d of %q, config.toml sha256 %.12s, %d points) are not shards of one sweep: refusing to mix them",
-				ref.dir, ref.man.Shard, ref.man.Shards, ref.man.Scenario, ref.man.ConfigSHA256, ref.man.SweepPoints,
-				s.dir, s.man.Shard, s.man.Shards, s.man.Scenario, s.man.ConfigSHA256, s.man.SweepPoints)
+				ref.dir, ref.man.Shard, ref.man.Shards, ref.man.Scenario, ref.man.ConfigSHA256, ref.man.Points,
+				s.dir, s.man.Shard, s.man.Shards, s.man.Scenario, s.man.ConfigSHA256, s.man.Points)
 		}
 		if a, b := buildOf(ref.meta), buildOf(s.meta); a != b {
 			return res, refuse("%s was written by %s and %s by %s: merge shards run by one nocsim build", ref.dir, a, s.dir, b)
@@ -97,7 +98,7 @@ func MergeShards(dirs []string, out string) (MergeResult, error) {
 		return res, refuse("shard %s of %q missing: give the directory of every shard (run a missing one with nocsim sweep --shard i/%d FILE)",
 			strings.Join(missing, ", "), ref.man.Scenario, n)
 	}
-	all := make([]SweepPoint, ref.man.SweepPoints)
+	all := make([]Point, ref.man.Points)
 	for i := 0; i < n; i++ {
 		for _, p := range byIndex[i].pts {
 			all[p.Index] = p
@@ -122,10 +123,10 @@ func MergeShards(dirs []string, out string) (MergeResult, error) {
 	// without one (an older nocsim) leaves it unknown.
 	m.Speed = nil
 	if first.meta.Speed != nil {
-		sum := Speed{}
+		sum := scenarios.Speed{}
 		for _, s := range shards {
 			if s.meta.Speed == nil {
-				sum = Speed{}
+				sum = scenarios.Speed{}
 				break
 			}
 			sum = sum.Add(*s.meta.Speed)
@@ -146,7 +147,7 @@ func samePath(a, b string) bool {
 }
 
 // buildOf names the build that wrote a shard, for comparison.
-func buildOf(m Meta) string {
+func buildOf(m scenarios.Meta) string {
 	return fmt.Sprintf("nocsim %s (revision %s, modified %s, %s)", m.NocsimVersion, m.VCSRevision, m.VCSModified, m.GoVersion)
 }
 
@@ -164,7 +165,7 @@ func readShardDir(dir string) (*shardDir, error) {
 	if err != nil {
 		return nil, refuse("%s: %v", dir, err)
 	}
-	if err := strictJSON(man, &s.man); err != nil || s.man.Shards < 1 || s.man.Shard < 0 || s.man.Shard >= s.man.Shards || s.man.SweepPoints < 0 {
+	if err := strictJSON(man, &s.man); err != nil || s.man.Shards < 1 || s.man.Shard < 0 || s.man.Shard >= s.man.Shards || s.man.Points < 0 {
 		return nil, refuse("%s: unreadable %s (%v)", dir, ShardManifestFile, err)
 	}
 	if s.config, err = os.ReadFile(filepath.Join(dir, "config.toml")); err != nil {
@@ -191,12 +192,12 @@ func readShardDir(dir string) (*shardDir, error) {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<28)
 	for line := 1; sc.Scan(); line++ {
-		var p SweepPoint
+		var p Point
 		if err := json.Unmarshal(sc.Bytes(), &p); err != nil || p.Status == "" {
 			return nil, refuse("%s line %d: not a recorded point", log, line)
 		}
-		if p.Index < 0 || p.Index >= s.man.SweepPoints || !sh.Owns(p.Index) || seen[p.Index] {
-			return nil, refuse("%s line %d: point %d does not belong to shard %s of %d points (or is there twice)", log, line, p.Index, sh, s.man.SweepPoints)
+		if p.Index < 0 || p.Index >= s.man.Points || !sh.Owns(p.Index) || seen[p.Index] {
+			return nil, refuse("%s line %d: point %d does not belong to shard %s of %d points (or is there twice)", log, line, p.Index, sh, s.man.Points)
 		}
 		seen[p.Index] = true
 		s.pts = append(s.pts, p)
@@ -239,7 +240,7 @@ func withoutShardFlags(args []string) []string {
 // writeMerged stages every file in a hidden directory inside out, then
 // renames them into out: out may already hold the shard directories (the
 // default layout), which a whole-directory replace would delete.
-func writeMerged(out string, pts []SweepPoint, config []byte, m Meta, man ShardManifest, res *MergeResult) (err error) {
+func writeMerged(out string, pts []Point, config []byte, m scenarios.Meta, man ShardManifest, res *MergeResult) (err error) {
 	if fi, err := os.Stat(out); err == nil && !fi.IsDir() {
 		return refuse("--out %s is a file", out)
 	}
@@ -247,8 +248,8 @@ func writeMerged(out string, pts []SweepPoint, config []byte, m Meta, man ShardM
 		return err
 	}
 	// A killed merge's staging directory goes with the next merge.
-	cleanStale(out, ".merge.", "")
-	tmp, err := mkStaging(out, ".merge.", "incomplete")
+	scenarios.CleanStale(out, ".merge.", "")
+	tmp, err := scenarios.MkStaging(out, ".merge.", "incomplete")
 	if err != nil {
 		return err
 	}
@@ -256,14 +257,14 @@ func writeMerged(out string, pts []SweepPoint, config []byte, m Meta, man ShardM
 	var names []string
 	write := func(name string, fill func(*bytes.Buffer) error) error {
 		names = append(names, name)
-		return WriteFile(filepath.Join(tmp, name), fill)
+		return scenarios.WriteFile(filepath.Join(tmp, name), fill)
 	}
-	all := func(SweepPoint) bool { return true }
+	all := func(Point) bool { return true }
 	if err := writePointLogs(filepath.Join(tmp, "points.jsonl"), filepath.Join(tmp, "points.csv"), pts, all); err != nil {
 		return err
 	}
 	names = append(names, "points.jsonl", "points.csv")
-	if err := write("summary.csv", func(b *bytes.Buffer) error { return writeSweepSummary(b, pts) }); err != nil {
+	if err := write("summary.csv", func(b *bytes.Buffer) error { return writeSummary(b, pts) }); err != nil {
 		return err
 	}
 	if err := write("config.toml", func(b *bytes.Buffer) error { _, err := b.Write(config); return err }); err != nil {
@@ -275,11 +276,11 @@ func writeMerged(out string, pts []SweepPoint, config []byte, m Meta, man ShardM
 	if man.Plots {
 		// The shards' effective configuration names the machine; a title
 		// without it is still a chart of the points.
-		var base *Scenario
-		if sc, _, err := Decode(bytes.NewReader(config), "config.toml"); err == nil {
+		var base *scenarios.Scenario
+		if sc, _, err := scenarios.Decode(bytes.NewReader(config), "config.toml"); err == nil {
 			base = &sc
 		}
-		if ch, ok := SweepChart(pts, man.Scenario, base); ok {
+		if ch, ok := Chart(pts, man.Scenario, base); ok {
 			if err := ch.Save(filepath.Join(tmp, "sweep.png"), 0, 0); err != nil {
 				return err
 			}

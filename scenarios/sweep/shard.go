@@ -1,10 +1,11 @@
-package scenarios
+package sweep
 
 import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"nocsim/scenarios"
 	"nocsim/scenarios/report"
 	"os"
 	"path/filepath"
@@ -47,9 +48,9 @@ func (s Shard) DirName() string { return fmt.Sprintf("shard-%d-of-%d", s.I, s.N)
 
 // Select keeps the points (and their scenarios) the shard owns, with their
 // indices in the whole sweep.
-func (s Shard) Select(pts []SweepPoint, scs []Scenario) ([]SweepPoint, []Scenario) {
-	var sp []SweepPoint
-	var ss []Scenario
+func (s Shard) Select(pts []Point, scs []scenarios.Scenario) ([]Point, []scenarios.Scenario) {
+	var sp []Point
+	var ss []scenarios.Scenario
 	for k, p := range pts {
 		if s.Owns(p.Index) {
 			sp = append(sp, p)
@@ -71,21 +72,10 @@ type ShardManifest struct {
 	Scenario     string `json:"scenario"`
 	Shard        int    `json:"shard"`
 	Shards       int    `json:"shards"`
-	SweepPoints  int    `json:"sweep_points"` // points of the whole sweep
+	Points       int    `json:"sweep_points"` // points of the whole sweep
 	ShardPoints  int    `json:"shard_points"` // points of this shard
 	ConfigSHA256 string `json:"config_sha256"`
 	Plots        bool   `json:"plots"` // [output] plots: the merge draws sweep.png
-}
-
-// WriteRecordIn writes config.toml and meta.json into dir (a shard's
-// directory) exactly as WriteRecord writes them into the output directory.
-func (sc *Scenario) WriteRecordIn(dir string, src Source, prov Provenance) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	return sc.record(src, prov, func(name string, fill func(*bytes.Buffer) error) error {
-		return WriteFile(filepath.Join(dir, name), fill)
-	})
 }
 
 // StartShard removes a finished shard's manifest before the shard runs
@@ -97,9 +87,9 @@ func StartShard(dir string) error {
 	return nil
 }
 
-// FinishShard writes shard.json once every point of the shard is
-// recorded (pts are the shard's points, total the sweep's).
-func (sc *Scenario) FinishShard(dir string, s Shard, pts []SweepPoint, total int) error {
+// FinishShard writes shard.json once every point of the shard of sc's
+// sweep is recorded (pts are the shard's points, total the sweep's).
+func FinishShard(sc *scenarios.Scenario, dir string, s Shard, pts []Point, total int) error {
 	cfg, err := os.ReadFile(filepath.Join(dir, "config.toml"))
 	if err != nil {
 		return err
@@ -110,7 +100,7 @@ func (sc *Scenario) FinishShard(dir string, s Shard, pts []SweepPoint, total int
 		}
 	}
 	sum := sha256.Sum256(cfg)
-	m := ShardManifest{Scenario: sc.Name, Shard: s.I, Shards: s.N, SweepPoints: total, ShardPoints: len(pts),
+	m := ShardManifest{Scenario: sc.Name, Shard: s.I, Shards: s.N, Points: total, ShardPoints: len(pts),
 		ConfigSHA256: hex.EncodeToString(sum[:]), Plots: sc.Output.Plots}
-	return WriteFile(filepath.Join(dir, ShardManifestFile), func(b *bytes.Buffer) error { return report.WriteJSON(b, m) })
+	return scenarios.WriteFile(filepath.Join(dir, ShardManifestFile), func(b *bytes.Buffer) error { return report.WriteJSON(b, m) })
 }

@@ -1,14 +1,18 @@
-package scenarios
+package sweep
 
 import (
 	"fmt"
 	"math"
 	"nocsim/plots/plotstest"
+	"nocsim/scenarios"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
+
+// runRows is the point runner the tests give Run: the workload runners'.
+var runRows = (*scenarios.Scenario).WorkloadRows
 
 const sweepTOML = `name = "t"
 [network]
@@ -31,15 +35,15 @@ to = 2
 step = 1
 `
 
-func loadSweep(t *testing.T, dir string) ([]SweepPoint, []Scenario) {
+func loadSweep(t *testing.T, dir string) ([]Point, []scenarios.Scenario) {
 	t.Helper()
 	path := filepath.Join(dir, "s.toml")
 	os.WriteFile(path, []byte(sweepTOML), 0o644)
-	sc, src, err := LoadFile(path)
+	sc, src, err := scenarios.LoadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pts, scs, err := sc.SweepPoints(src)
+	pts, scs, err := Points(&sc, src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,12 +62,12 @@ func TestSweep(t *testing.T) {
 	if pts[0].Settings["noc.rates"] != "0.05" || pts[2].Settings["network.vcs"] != "2" || scs[1].Noc.Seed != scs[0].Noc.Seed+1 {
 		t.Errorf("expansion order or seeds wrong: %+v %+v, seeds %d %d", pts[0], pts[2], scs[0].Noc.Seed, scs[1].Noc.Seed)
 	}
-	one, _, err := RunSweep(pts, scs, filepath.Join(a, "out"), SweepOptions{Workers: 1})
+	one, _, err := Run(pts, scs, filepath.Join(a, "out"), Options{Run: runRows, Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	pts2, scs2 := loadSweep(t, b)
-	if _, _, err := RunSweep(pts2, scs2, filepath.Join(b, "out"), SweepOptions{Workers: 2}); err != nil {
+	if _, _, err := Run(pts2, scs2, filepath.Join(b, "out"), Options{Run: runRows, Workers: 2}); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"summary.csv", "points.jsonl", "points.csv"} {
@@ -100,7 +104,7 @@ func TestSweep(t *testing.T) {
 	os.WriteFile(log, []byte(strings.Join(lines[:3], "")), 0o644)
 	pts3, scs3 := loadSweep(t, a)
 	ran := 0
-	_, rc, err := RunSweep(pts3, scs3, filepath.Join(a, "out"), SweepOptions{Workers: 1, Resume: true, Progress: func(done, failed, total int) { ran++ }})
+	_, rc, err := Run(pts3, scs3, filepath.Join(a, "out"), Options{Run: runRows, Workers: 1, Resume: true, Progress: func(done, failed, total int) { ran++ }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,9 +121,9 @@ func TestSweep(t *testing.T) {
 // mean of the repetitions with Student's t 95% half-width (t(0.975, 1) =
 // 12.706 for two repetitions). The title names the sweep, the metric and
 // the machine's parts no axis varies (not the VC count, which is swept).
-func checkSweepChart(t *testing.T, pts []SweepPoint, base *Scenario) {
+func checkSweepChart(t *testing.T, pts []Point, base *scenarios.Scenario) {
 	t.Helper()
-	c, ok := SweepChart(pts, "t", base)
+	c, ok := Chart(pts, "t", base)
 	if !ok || c.XLabel != "network.vcs (VCs per port)" || len(c.Series) != 2 || c.LogX {
 		t.Fatalf("chart: ok %v, x %q (log %v), %d series", ok, c.XLabel, c.LogX, len(c.Series))
 	}
@@ -161,9 +165,9 @@ func TestSweepErrors(t *testing.T) {
 		{"[[sweep.axis]]\nkey = \"network.vcs\"\nfrom = 3\nto = 1\nstep = 1\n", "from <= to"},
 		{"[[sweep.axis]]\nkey = \"network.vcs\"\nvalus = [1]\n", "valus"},
 	} {
-		sc, src, err := Decode(strings.NewReader(c.text), "s.toml")
+		sc, src, err := scenarios.Decode(strings.NewReader(c.text), "s.toml")
 		if err == nil {
-			_, _, err = sc.SweepPoints(src)
+			_, _, err = Points(&sc, src)
 		}
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: error %v, want one mentioning %q", c.text, err, c.want)
