@@ -338,6 +338,14 @@ func (s *AppSweep) Run(sc *Scenario, opt RunOptions) ([]report.AppRow, error) {
 			return nil, e
 		}
 	}
+	s.speedups(rows)
+	return rows, nil
+}
+
+// speedups fills every row's speedup and efficiency against the smallest
+// P's run of the same variant, version and size, and the MPI rows'
+// MPI/native ratio.
+func (s *AppSweep) speedups(rows []report.AppRow) {
 	base := slices.Min(s.Procs)
 	find := func(variant, version, distribute string, p, n int) *report.AppRow {
 		for i := range rows {
@@ -368,5 +376,4 @@ func (s *AppSweep) Run(sc *Scenario, opt RunOptions) ([]report.AppRow, error) {
 			}
 		}
 	}
-	return rows, nil
 }

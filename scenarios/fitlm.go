@@ -84,49 +84,15 @@ func fitLogLM(model func(x []float64) ([]float64, error), params []lmParam, x0, 
 		if progress != nil {
 			progress(step, rms)
 		}
-		// Jacobian of the residuals in log-parameter space.
-		J := mat.NewDense(m, n, nil)
-		for j, p := range params {
-			xj := append([]float64(nil), x...)
-			xj[j] = math.Expm1(math.Log1p(x[j]) + 0.1)
-			if p.Integer {
-				xj[j] = math.Max(math.Round(xj[j]), x[j]+1)
-			}
-			if xj[j] > p.Max { // step down instead, inside the bounds
-				xj[j] = math.Expm1(math.Log1p(x[j]) - 0.1)
-				if p.Integer {
-					xj[j] = math.Min(math.Round(xj[j]), x[j]-1)
-				}
-			}
-			h := math.Log1p(xj[j]) - math.Log1p(x[j])
-			rj, _, err := eval(xj)
-			if err != nil {
-				return fit, err
-			}
-			for i := range rj {
-				J.Set(i, j, (rj[i]-r[i])/h)
-			}
+		J, err := lmJacobian(params, x, r, eval)
+		if err != nil {
+			return fit, err
 		}
 		improved := false
 		for try := 0; try < 6 && !improved; try++ {
-			// Damped step: minimise |J d + r|^2 + lambda |d|^2, written
-			// as one stacked least-squares problem.
-			A := mat.NewDense(m+n, n, nil)
-			A.Slice(0, m, 0, n).(*mat.Dense).Copy(J)
-			b := mat.NewVecDense(m+n, nil)
-			for i := range r {
-				b.SetVec(i, -r[i])
-			}
-			for j := range n {
-				A.Set(m+j, j, math.Sqrt(lambda))
-			}
-			var d mat.VecDense
-			if err := d.SolveVec(A, b); err != nil {
+			un, err := lmStep(J, r, u, lambda)
+			if err != nil {
 				return fit, fmt.Errorf("fit: step %d: %w", step, err)
-			}
-			un := make([]float64, n)
-			for j := range un {
-				un[j] = u[j] + d.AtVec(j)
 			}
 			xn := fix(un)
 			rn, rmsn, err := eval(xn)
@@ -159,4 +125,59 @@ func fitLogLM(model func(x []float64) ([]float64, error), params []lmParam, x0, 
 		fit.Model[i] = want[i] * math.Exp(r[i])
 	}
 	return fit, nil
+}
+
+// lmJacobian is the Jacobian of the residuals r at x in log-parameter
+// space, by a forward step of 0.1 in log1p (backward where the forward
+// step would leave the bounds; whole steps for integer parameters).
+func lmJacobian(params []lmParam, x, r []float64, eval func([]float64) ([]float64, float64, error)) (*mat.Dense, error) {
+	m, n := len(r), len(params)
+	J := mat.NewDense(m, n, nil)
+	for j, p := range params {
+		xj := append([]float64(nil), x...)
+		xj[j] = math.Expm1(math.Log1p(x[j]) + 0.1)
+		if p.Integer {
+			xj[j] = math.Max(math.Round(xj[j]), x[j]+1)
+		}
+		if xj[j] > p.Max { // step down instead, inside the bounds
+			xj[j] = math.Expm1(math.Log1p(x[j]) - 0.1)
+			if p.Integer {
+				xj[j] = math.Min(math.Round(xj[j]), x[j]-1)
+			}
+		}
+		h := math.Log1p(xj[j]) - math.Log1p(x[j])
+		rj, _, err := eval(xj)
+		if err != nil {
+			return nil, err
+		}
+		for i := range rj {
+			J.Set(i, j, (rj[i]-r[i])/h)
+		}
+	}
+	return J, nil
+}
+
+// lmStep is the damped step from the log-space point u: it minimises
+// |J d + r|^2 + lambda |d|^2, written as one stacked least-squares
+// problem, and returns u + d.
+func lmStep(J *mat.Dense, r, u []float64, lambda float64) ([]float64, error) {
+	m, n := J.Dims()
+	A := mat.NewDense(m+n, n, nil)
+	A.Slice(0, m, 0, n).(*mat.Dense).Copy(J)
+	b := mat.NewVecDense(m+n, nil)
+	for i := range r {
+		b.SetVec(i, -r[i])
+	}
+	for j := range n {
+		A.Set(m+j, j, math.Sqrt(lambda))
+	}
+	var d mat.VecDense
+	if err := d.SolveVec(A, b); err != nil {
+		return nil, err
+	}
+	un := make([]float64, n)
+	for j := range un {
+		un[j] = u[j] + d.AtVec(j)
+	}
+	return un, nil
 }

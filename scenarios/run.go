@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"nocsim/config"
-	"nocsim/mpi"
 	"nocsim/scenarios/report"
 )
 
@@ -183,216 +182,21 @@ func (sc *Scenario) Run(src Source, prov Provenance, opt RunOptions) (sum Summar
 	if err := sc.record(src, prov, write); err != nil {
 		return sum, err
 	}
-	var rows any
-	var chart func() error
-	var flitHops uint64 // counted by network (noc) runs only
-	var be []report.BreakEven
 	var rec *GoalRecording
 	if sc.Output.Goal != "" {
 		rec = NewGoalRecording()
 		opt.Record = rec.Record
 	}
-	switch sc.Workload.Kind {
-	case "noc":
-		pts, _ := sc.NocPoints(src)
-		res, err := RunNoc(pts, opt)
-		if err != nil {
-			return sum, err
-		}
-		nr := NocRows(pts, res)
-		rows = nr
-		for _, r := range nr {
-			flitHops += r.FlitHops
-		}
-		for _, r := range nr {
-			sum.Lines = append(sum.Lines, fmt.Sprintf("%s at %.3f flits/node/cycle: %.1f cycles average latency, %s", r.Traffic, r.OfferedRate, r.AvgPacketLatency, rowSaturation(r)))
-		}
-		chart = func() error {
-			return out.save("latency.png", func(p string) error { return report.NocChart(nr, sc.Name+": "+sc.NocTitle()).Save(p, 0, 0) })
-		}
-	case "pingpong":
-		pp := sc.pingPong()
-		if rec != nil {
-			pp.Record = func(w *mpi.World) { rec.Record("pingpong", w.Trace()) }
-		}
-		ppsc := sc
-		if opt.Trace != nil {
-			traced := *sc
-			traced.MPI = traced.MPI.TraceTo(opt.Trace, 0, fmt.Sprintf("pingpong %d -> %d", pp.From, pp.To))
-			ppsc = &traced
-		}
-		pr, _, err := pp.Run(ppsc)
-		if err != nil {
-			return sum, err
-		}
-		rows = pr
-		for _, r := range pr {
-			sum.Lines = append(sum.Lines, fmt.Sprintf("%d bytes: %.1f cycles one way", r.SizeBytes, r.OneWayCycles))
-		}
-		if slices.ContainsFunc(pr, func(r report.PingRow) bool { return r.SizeBytes > 0 }) {
-			chart = func() error {
-				return out.save("pingpong.png", func(p string) error { return report.PingPongChart(pr, sc.MachineText()).Save(p, 0, 0) })
-			}
-		}
-	case "coll":
-		if sc.onTier() {
-			ts, warnings, err := sc.tierSweep()
-			if err != nil {
-				return sum, err
-			}
-			for _, w := range warnings {
-				sum.Lines = append(sum.Lines, "warning: [workload] params: "+w)
-			}
-			tr, err := ts.Run(opt)
-			if err != nil {
-				return sum, err
-			}
-			rows = tr
-			for _, r := range tr {
-				sum.Lines = append(sum.Lines, fmt.Sprintf("%s %s on the LogGOPS tier, P=%d, %d bytes: %.1f cycles", r.Op, r.Algorithm, r.Procs, r.SizeBytes, r.Cycles))
-			}
-			chart = func() error {
-				return out.save("tier.png", func(p string) error { return report.CollTierChart(tr, ts.ParamsName).Save(p, 0, 0) })
-			}
-			break
-		}
-		cr, err := sc.collSweep().Run(sc, opt)
-		if err != nil {
-			return sum, err
-		}
-		rows = cr
-		for _, r := range cr {
-			sum.Lines = append(sum.Lines, fmt.Sprintf("%s %s, P=%d, %d bytes: %d cycles, correct %v", r.Op, r.Algorithm, r.Procs, r.SizeBytes, r.Cycles, r.Correct))
-		}
-		// Against size when several were run, else against P.
-		x := "procs"
-		if len(sc.collSweep().Sizes) > 1 {
-			x = "size"
-		}
-		if ch := report.CollChart(cr, x, sc.MachineText(), ""); len(ch.Series) > 0 {
-			chart = func() error { return out.save("coll.png", func(p string) error { return ch.Save(p, 0, 0) }) }
-		}
-	case "app":
-		sw := sc.appSweep()
-		params, warnings, err := sc.workloadParams()
-		if err != nil {
-			return sum, err
-		}
-		sw.Params = params
-		for _, w := range warnings {
-			sum.Lines = append(sum.Lines, "warning: [workload] params: "+w)
-		}
-		ar, err := sw.Run(sc, opt)
-		if err != nil {
-			return sum, err
-		}
-		rows = ar
-		for _, r := range ar {
-			line := fmt.Sprintf("%s %s %s, P=%d, size %d: %d cycles, %s %.2f, correct %v", r.App, r.Variant, r.Version, r.Procs, r.Size, r.Cycles, r.SpeedupName(), r.Speedup, r.Correct)
-			if r.TierColumns != nil {
-				line += fmt.Sprintf("; LogGOPS tier %.0f cycles (%+.1f%%)", r.TierCycles, r.TierErrPct)
-			}
-			sum.Lines = append(sum.Lines, line)
-		}
-		if sw.BreakEven() {
-			be = report.GlobalSumBreakEven(ar)
-			if err := write("breakeven.json", func(b *bytes.Buffer) error { return report.WriteJSON(b, be) }); err != nil {
-				return sum, err
-			}
-			for _, b := range be {
-				sum.Lines = append(sum.Lines, fmt.Sprintf("break-even, size %d, serial %s vs hypercube %s: %s", b.Size, b.SerialVersion, b.HypercubeVersion, b.Describe()))
-			}
-		}
-		chart = func() error {
-			if err := out.save("time.png", func(p string) error { return report.TimeChart(ar, sc.Node.ClockHz, sc.MachineText()).Save(p, 0, 0) }); err != nil {
-				return err
-			}
-			if be != nil {
-				if err := out.save("breakeven.png", func(p string) error { return report.BreakEvenChart(be, sc.MachineText()).Save(p, 0, 0) }); err != nil {
-					return err
-				}
-			}
-			if err := out.save("speedup.png", func(p string) error {
-				return report.SpeedupChart(ar, sc.MachineText(), filepath.Base(sc.Workload.Params)).Save(p, 0, 0)
-			}); err != nil {
-				return err
-			}
-			if err := out.save("efficiency.png", func(p string) error { return report.EfficiencyChart(ar, sc.MachineText()).Save(p, 0, 0) }); err != nil {
-				return err
-			}
-			if params != nil {
-				tier := report.AppTierChart(ar, sc.MachineText(), filepath.Base(sc.Workload.Params))
-				if len(tier.Series) > 0 {
-					if err := out.save("tier.png", func(p string) error { return tier.Save(p, 8, 4) }); err != nil {
-						return err
-					}
-				}
-			}
-			if ratio := report.RatioChart(ar, sc.MachineText()); len(ratio.Series) > 0 {
-				return out.save("mpi-vs-native.png", func(p string) error { return ratio.Save(p, 0, 0) })
-			}
-			return nil
-		}
-	case "pairs":
-		pr, err := sc.pairsBench().Run(sc, opt)
-		if err != nil {
-			return sum, err
-		}
-		rows = pr
-		for _, r := range pr {
-			sum.Lines = append(sum.Lines, fmt.Sprintf("%s %s, %d pairs, %d bytes: %.3f bytes/cycle per pair (%.1f MB/s), %.3f aggregate, correct %v",
-				r.Topology, r.Version, r.Pairs, r.SizeBytes, r.MeanPairBW, r.MeanPairMBps, r.AggregateBW, r.Correct))
-		}
-		chart = func() error { return sc.pairsCharts(pr, out) }
-	case "thesis":
-		trows, _ := sc.thesisRows()
-		res, err := RunThesis(sc, trows, opt)
-		if err != nil {
-			return sum, err
-		}
-		recs := make([]report.ThesisRecord, len(res))
-		for i, r := range res {
-			recs[i] = r.Record()
-			sum.Lines = append(sum.Lines, fmt.Sprintf("table %s, size %d, P=%d: native %.0f (thesis %.0f), MPI %.0f (thesis %.0f) kcycles, ratio %.3f (thesis %.3f)",
-				r.Row.Table, r.Row.Size(), r.Row.Procs, r.NativeK(), r.Row.NativeK, r.MPIK(), r.Row.MPIK, r.Ratio(), r.Row.Ratio()))
-		}
-		rows = recs
-		chart = func() error {
-			for _, ch := range report.ThesisCharts(res, ThesisMachineText(res, sc.Name, sc)) {
-				if err := out.save(ch.File, func(p string) error { return ch.Chart.Save(p, 8, 4.5) }); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
-	case "calibrate":
-		sizes := sc.Workload.Sizes
-		if len(sizes) == 0 {
-			sizes = DefaultCalibrationSizes
-		}
-		cal, err := sc.Calibrate(sizes, max(sc.Workload.Reps, 1))
-		if err != nil {
-			return sum, err
-		}
-		rows = cal.Report
-		saved := ""
-		if err := cal.Report.Params.Validate(); err == nil {
-			saved = "params.json"
-			var pb bytes.Buffer
-			if err := report.WriteJSON(&pb, cal.Report.Params); err != nil {
-				return sum, err
-			}
-			if err := write("params.json", func(b *bytes.Buffer) error { _, err := b.Write(pb.Bytes()); return err }); err != nil {
-				return sum, err
-			}
-		}
-		var tb bytes.Buffer
-		cal.Report.WriteText(&tb)
-		sum.Lines = strings.Split(strings.TrimSpace(tb.String()), "\n")
-		chart = func() error {
-			return out.save("oneway.png", func(p string) error { return CalibrationChart(cal, sc.MachineText(), saved).Save(p, 0, 0) })
-		}
+	run, ok := kindRunners[sc.Workload.Kind]
+	if !ok {
+		return sum, fmt.Errorf("[workload] kind = %q: no runner", sc.Workload.Kind)
 	}
+	res, err := run(sc, src, opt, out, rec)
+	if err != nil {
+		return sum, err
+	}
+	sum.Lines = append(sum.Lines, res.lines...)
+	rows, chart, flitHops := res.rows, res.chart, res.flitHops
 	if err := write("results.json", func(b *bytes.Buffer) error { return report.WriteJSON(b, rows) }); err != nil {
 		return sum, err
 	}

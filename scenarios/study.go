@@ -31,155 +31,21 @@ func DefaultStudy(prov Provenance, dir string, opt RunOptions, log func(string))
 	}
 	defer out.finish(&sum, &err)
 	sum.Dir = dir
-	write, chart := out.write, out.save
-	step := func(s string) func() {
-		start := time.Now()
-		log(s)
-		return func() { log(fmt.Sprintf("%s done in %.1f s", s, time.Since(start).Seconds())) }
-	}
 	eff, err := base.effectiveTOML(src, false)
 	if err != nil {
 		return sum, err
 	}
 	// The applications below use app seed 1 whatever the scenario says.
-	if err := recordFiles(eff, prov.meta(base.Name, "default study", base.Noc.Seed, 1), write); err != nil {
+	if err := recordFiles(eff, prov.meta(base.Name, "default study", base.Noc.Seed, 1), out.write); err != nil {
 		return sum, err
 	}
 
-	// 1. The network under synthetic traffic.
-	done := step("network: latency against offered load")
-	pts, err := base.NocPoints(src)
-	if err != nil {
-		return sum, err
-	}
-	res, err := RunNoc(pts, opt)
-	if err != nil {
-		return sum, err
-	}
-	noc := NocRows(pts, res)
-	if err := write("noc.json", func(b *bytes.Buffer) error { return report.WriteJSON(b, noc) }); err != nil {
-		return sum, err
-	}
-	if err := chart("latency.png", func(p string) error { return report.NocChart(noc, base.NocTitle()).Save(p, 0, 0) }); err != nil {
-		return sum, err
-	}
-	sum.Lines = append(sum.Lines, nocHeadline(noc)...)
-	done()
-
-	// 2. LogGP from the simulator's own microbenchmarks.
-	done = step("calibration: LogGP fit")
-	cal, err := base.Calibrate(DefaultCalibrationSizes, 1)
-	if err != nil {
-		return sum, err
-	}
-	params := cal.Report.Params
-	if err := params.Validate(); err != nil {
-		return sum, fmt.Errorf("calibration gave non-physical parameters: %w", err)
-	}
-	if err := write("params.json", func(b *bytes.Buffer) error { return report.WriteJSON(b, params) }); err != nil {
-		return sum, err
-	}
-	if err := write("calibration.txt", func(b *bytes.Buffer) error { return cal.Report.WriteText(b) }); err != nil {
-		return sum, err
-	}
-	if err := chart("oneway.png", func(p string) error { return CalibrationChart(cal, base.MachineText(), "params.json").Save(p, 0, 0) }); err != nil {
-		return sum, err
-	}
-	last := params.Segments[len(params.Segments)-1]
-	sum.Lines = append(sum.Lines, fmt.Sprintf("LogGP (%s, long messages): L = %.0f + %.0f/hop cycles, o_s = %.0f, o_r = %.0f, g = %.0f cycles, G = %.2f cycles/byte; breakpoints %v bytes",
-		params.Protocol, last.L, last.Lh, last.Os, last.Or, last.Gap, last.G, cal.Report.Breakpoints))
-	done()
-
-	// 3. Collectives, simulated against predicted.
-	for _, op := range []string{"bcast", "allreduce"} {
-		done = step("collectives: " + op)
-		sw := &CollSweep{Op: op, Algs: AlgorithmsFor(op), Procs: []int{4, 16}, Sizes: []int{8, 1024, 16384}}
-		rows, err := sw.Run(&base, opt)
-		if err != nil {
+	d := &defaultStudy{base: base, src: src, opt: opt, write: out.write, chart: out.save, log: log, sum: &sum}
+	for _, part := range []func() error{d.network, d.calibration, d.collectives, d.applications, d.globalSum} {
+		if err := part(); err != nil {
 			return sum, err
 		}
-		if err := PredictRows(params, rows); err != nil {
-			return sum, err
-		}
-		if err := write(op+".json", func(b *bytes.Buffer) error { return report.WriteJSON(b, rows) }); err != nil {
-			return sum, err
-		}
-		if err := chart(op+".png", func(p string) error {
-			return report.CollChart(rows, "size", base.MachineText(), "params.json").Save(p, 0, 0)
-		}); err != nil {
-			return sum, err
-		}
-		sum.Lines = append(sum.Lines, collHeadline(op, rows, params)...)
-		done()
 	}
-
-	// 4. The thesis's applications, MPI against native.
-	for _, app := range []struct {
-		name  string
-		sizes []int
-	}{{"cg", []int{64, 256}}, {"qr", []int{32, 64}}} {
-		done = step("application: " + app.name)
-		sw := &AppSweep{App: app.name, Procs: []int{1, 4, 16}, Sizes: app.sizes, Versions: []string{"mpi", "native"}, Seed: 1}
-		if app.name == "cg" {
-			sw.Params = &params // the LogGOPS tier predicts each MPI run's recorded schedule
-		}
-		rows, err := sw.Run(&base, opt)
-		if err != nil {
-			return sum, err
-		}
-		for _, r := range rows {
-			if !r.Correct {
-				return sum, fmt.Errorf("%s %s, P=%d, size %d: wrong answer (%s)", r.App, r.Version, r.Procs, r.Size, r.Detail)
-			}
-		}
-		if err := write(app.name+".json", func(b *bytes.Buffer) error { return report.WriteJSON(b, rows) }); err != nil {
-			return sum, err
-		}
-		if err := chart(app.name+"-speedup.png", func(p string) error {
-			return report.SpeedupChart(rows, base.MachineText(), "params.json").Save(p, 0, 0)
-		}); err != nil {
-			return sum, err
-		}
-		if err := chart(app.name+"-efficiency.png", func(p string) error { return report.EfficiencyChart(rows, base.MachineText()).Save(p, 0, 0) }); err != nil {
-			return sum, err
-		}
-		if err := chart(app.name+"-mpi-vs-native.png", func(p string) error { return report.RatioChart(rows, base.MachineText()).Save(p, 0, 0) }); err != nil {
-			return sum, err
-		}
-		sum.Lines = append(sum.Lines, appHeadline(rows))
-		if sw.Params != nil {
-			if err := chart(app.name+"-tier.png", func(p string) error {
-				return report.AppTierChart(rows, base.MachineText(), "params.json").Save(p, 8, 4)
-			}); err != nil {
-				return sum, err
-			}
-			sum.Lines = append(sum.Lines, report.TierHeadline(rows))
-		}
-		done()
-	}
-
-	// 5. Radke's global sum: where the hypercube overtakes the serial sum.
-	done = step("application: globalsum break-even")
-	gs := &AppSweep{App: "globalsum", Variant: "breakeven", Procs: []int{2, 4, 8, 16}, Sizes: []int{1, 16, 1024}, Versions: []string{"mpi", "native"}, Seed: 1}
-	rows, err := gs.Run(&base, opt)
-	if err != nil {
-		return sum, err
-	}
-	be := report.GlobalSumBreakEven(rows)
-	if err := write("globalsum.json", func(b *bytes.Buffer) error {
-		return report.WriteJSON(b, report.BreakEvenResult{Runs: rows, BreakEven: be})
-	}); err != nil {
-		return sum, err
-	}
-	if err := chart("globalsum-breakeven.png", func(p string) error { return report.BreakEvenChart(be, base.MachineText()).Save(p, 0, 0) }); err != nil {
-		return sum, err
-	}
-	for _, b := range be {
-		if b.SerialVersion == "native" && b.HypercubeVersion == "mpi" {
-			sum.Lines = append(sum.Lines, fmt.Sprintf("globalsum of %d-element vectors, serial (native) against hypercube (MPI): %s", b.Size, b.Describe()))
-		}
-	}
-	done()
 	if opt.Speed != nil {
 		if sp, ok := opt.Speed.Speed(0); ok {
 			sum.Speed = &sp
@@ -191,6 +57,190 @@ func DefaultStudy(prov Provenance, dir string, opt RunOptions, log func(string))
 		}
 	}
 	return sum, nil
+}
+
+// defaultStudy is the default study's state between its parts: the
+// scenario, where results go, and the parameters the calibration fits
+// for the parts after it.
+type defaultStudy struct {
+	base   Scenario
+	src    Source
+	opt    RunOptions
+	write  func(name string, fill func(*bytes.Buffer) error) error
+	chart  func(name string, draw func(path string) error) error
+	log    func(string)
+	sum    *Summary
+	params logp.Params
+}
+
+// step logs the start of a part and returns what logs its end.
+func (d *defaultStudy) step(s string) func() {
+	start := time.Now()
+	d.log(s)
+	return func() { d.log(fmt.Sprintf("%s done in %.1f s", s, time.Since(start).Seconds())) }
+}
+
+// network: the network under synthetic traffic.
+func (d *defaultStudy) network() error {
+	// 1. The network under synthetic traffic.
+	done := d.step("network: latency against offered load")
+	pts, err := d.base.NocPoints(d.src)
+	if err != nil {
+		return err
+	}
+	res, err := RunNoc(pts, d.opt)
+	if err != nil {
+		return err
+	}
+	noc := NocRows(pts, res)
+	if err := d.write("noc.json", func(b *bytes.Buffer) error { return report.WriteJSON(b, noc) }); err != nil {
+		return err
+	}
+	if err := d.chart("latency.png", func(p string) error { return report.NocChart(noc, d.base.NocTitle()).Save(p, 0, 0) }); err != nil {
+		return err
+	}
+	d.sum.Lines = append(d.sum.Lines, nocHeadline(noc)...)
+	done()
+
+	return nil
+}
+
+// calibration: LogGP from the simulator's own microbenchmarks.
+func (d *defaultStudy) calibration() error {
+	// 2. LogGP from the simulator's own microbenchmarks.
+	done := d.step("calibration: LogGP fit")
+	cal, err := d.base.Calibrate(DefaultCalibrationSizes, 1)
+	if err != nil {
+		return err
+	}
+	d.params = cal.Report.Params
+	params := d.params
+	if err := params.Validate(); err != nil {
+		return fmt.Errorf("calibration gave non-physical parameters: %w", err)
+	}
+	if err := d.write("params.json", func(b *bytes.Buffer) error { return report.WriteJSON(b, params) }); err != nil {
+		return err
+	}
+	if err := d.write("calibration.txt", func(b *bytes.Buffer) error { return cal.Report.WriteText(b) }); err != nil {
+		return err
+	}
+	if err := d.chart("oneway.png", func(p string) error { return CalibrationChart(cal, d.base.MachineText(), "params.json").Save(p, 0, 0) }); err != nil {
+		return err
+	}
+	last := params.Segments[len(params.Segments)-1]
+	d.sum.Lines = append(d.sum.Lines, fmt.Sprintf("LogGP (%s, long messages): L = %.0f + %.0f/hop cycles, o_s = %.0f, o_r = %.0f, g = %.0f cycles, G = %.2f cycles/byte; breakpoints %v bytes",
+		params.Protocol, last.L, last.Lh, last.Os, last.Or, last.Gap, last.G, cal.Report.Breakpoints))
+	done()
+
+	return nil
+}
+
+// collectives: simulated against predicted.
+func (d *defaultStudy) collectives() error {
+	params := d.params
+	// 3. Collectives, simulated against predicted.
+	for _, op := range []string{"bcast", "allreduce"} {
+		done := d.step("collectives: " + op)
+		sw := &CollSweep{Op: op, Algs: AlgorithmsFor(op), Procs: []int{4, 16}, Sizes: []int{8, 1024, 16384}}
+		rows, err := sw.Run(&d.base, d.opt)
+		if err != nil {
+			return err
+		}
+		if err := PredictRows(params, rows); err != nil {
+			return err
+		}
+		if err := d.write(op+".json", func(b *bytes.Buffer) error { return report.WriteJSON(b, rows) }); err != nil {
+			return err
+		}
+		if err := d.chart(op+".png", func(p string) error {
+			return report.CollChart(rows, "size", d.base.MachineText(), "params.json").Save(p, 0, 0)
+		}); err != nil {
+			return err
+		}
+		d.sum.Lines = append(d.sum.Lines, collHeadline(op, rows, params)...)
+		done()
+	}
+
+	return nil
+}
+
+// applications: the thesis's applications, MPI against native.
+func (d *defaultStudy) applications() error {
+	params := d.params
+	// 4. The thesis's applications, MPI against native.
+	for _, app := range []struct {
+		name  string
+		sizes []int
+	}{{"cg", []int{64, 256}}, {"qr", []int{32, 64}}} {
+		done := d.step("application: " + app.name)
+		sw := &AppSweep{App: app.name, Procs: []int{1, 4, 16}, Sizes: app.sizes, Versions: []string{"mpi", "native"}, Seed: 1}
+		if app.name == "cg" {
+			sw.Params = &params // the LogGOPS tier predicts each MPI run's recorded schedule
+		}
+		rows, err := sw.Run(&d.base, d.opt)
+		if err != nil {
+			return err
+		}
+		for _, r := range rows {
+			if !r.Correct {
+				return fmt.Errorf("%s %s, P=%d, size %d: wrong answer (%s)", r.App, r.Version, r.Procs, r.Size, r.Detail)
+			}
+		}
+		if err := d.write(app.name+".json", func(b *bytes.Buffer) error { return report.WriteJSON(b, rows) }); err != nil {
+			return err
+		}
+		if err := d.chart(app.name+"-speedup.png", func(p string) error {
+			return report.SpeedupChart(rows, d.base.MachineText(), "params.json").Save(p, 0, 0)
+		}); err != nil {
+			return err
+		}
+		if err := d.chart(app.name+"-efficiency.png", func(p string) error { return report.EfficiencyChart(rows, d.base.MachineText()).Save(p, 0, 0) }); err != nil {
+			return err
+		}
+		if err := d.chart(app.name+"-mpi-vs-native.png", func(p string) error { return report.RatioChart(rows, d.base.MachineText()).Save(p, 0, 0) }); err != nil {
+			return err
+		}
+		d.sum.Lines = append(d.sum.Lines, appHeadline(rows))
+		if sw.Params != nil {
+			if err := d.chart(app.name+"-tier.png", func(p string) error {
+				return report.AppTierChart(rows, d.base.MachineText(), "params.json").Save(p, 8, 4)
+			}); err != nil {
+				return err
+			}
+			d.sum.Lines = append(d.sum.Lines, report.TierHeadline(rows))
+		}
+		done()
+	}
+
+	return nil
+}
+
+// globalSum: Radke's global sum, where the hypercube overtakes the serial
+// sum.
+func (d *defaultStudy) globalSum() error {
+	// 5. Radke's global sum: where the hypercube overtakes the serial sum.
+	done := d.step("application: globalsum break-even")
+	gs := &AppSweep{App: "globalsum", Variant: "breakeven", Procs: []int{2, 4, 8, 16}, Sizes: []int{1, 16, 1024}, Versions: []string{"mpi", "native"}, Seed: 1}
+	rows, err := gs.Run(&d.base, d.opt)
+	if err != nil {
+		return err
+	}
+	be := report.GlobalSumBreakEven(rows)
+	if err := d.write("globalsum.json", func(b *bytes.Buffer) error {
+		return report.WriteJSON(b, report.BreakEvenResult{Runs: rows, BreakEven: be})
+	}); err != nil {
+		return err
+	}
+	if err := d.chart("globalsum-breakeven.png", func(p string) error { return report.BreakEvenChart(be, d.base.MachineText()).Save(p, 0, 0) }); err != nil {
+		return err
+	}
+	for _, b := range be {
+		if b.SerialVersion == "native" && b.HypercubeVersion == "mpi" {
+			d.sum.Lines = append(d.sum.Lines, fmt.Sprintf("globalsum of %d-element vectors, serial (native) against hypercube (MPI): %s", b.Size, b.Describe()))
+		}
+	}
+	done()
+	return nil
 }
 
 func nocHeadline(rows []report.NocRow) []string {

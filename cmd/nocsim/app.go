@@ -157,6 +157,22 @@ func runApp(c *cli.Context) error {
 	if err := writeTraceFile(c, traces); err != nil {
 		return err
 	}
+	if err := writeAppResults(c, sw, &sc, rows); err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if !r.Correct {
+			return runErr(fmt.Errorf("%s %s, P=%d, size %d: wrong answer (%s)", r.App, r.Version, r.Procs, r.Size, r.Detail))
+		}
+	}
+	job.end(0)
+	return nil
+}
+
+// writeAppResults prints the rows (a table, or JSON with --json) and draws
+// the charts the flags ask for.
+func writeAppResults(c *cli.Context, sw *scenarios.AppSweep, sc *scenarios.Scenario, rows []report.AppRow) error {
+	var err error
 	var be []report.BreakEven
 	if sw.BreakEven() {
 		be = report.GlobalSumBreakEven(rows)
@@ -210,11 +226,5 @@ func runApp(c *cli.Context) error {
 			return runErr(err)
 		}
 	}
-	for _, r := range rows {
-		if !r.Correct {
-			return runErr(fmt.Errorf("%s %s, P=%d, size %d: wrong answer (%s)", r.App, r.Version, r.Procs, r.Size, r.Detail))
-		}
-	}
-	job.end(0)
 	return nil
 }
