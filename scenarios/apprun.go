@@ -162,15 +162,13 @@ func (s *AppSweep) Check(sc *Scenario, src Source) error {
 			}
 		}
 	}
-	m, _ := ParseMesh(sc.Network.Mesh)
-	return s.checkMemory(sc, m.Nodes())
+	return s.checkMemory(sc, sc.Tiles())
 }
 
 func (s *AppSweep) validate(sc *Scenario, p, n int) error {
-	m, _ := ParseMesh(sc.Network.Mesh)
 	switch {
-	case p < 1 || p > m.Nodes():
-		return &config.KeyError{Key: "procs", Value: fmt.Sprint(p), Allowed: fmt.Sprintf("1..%d (the tiles of the mesh)", m.Nodes())}
+	case p < 1 || p > sc.Tiles():
+		return &config.KeyError{Key: "procs", Value: fmt.Sprint(p), Allowed: fmt.Sprintf("1..%d (the tiles of the mesh)", sc.Tiles())}
 	case n < 1:
 		return &config.KeyError{Key: "sizes", Value: fmt.Sprint(n), Allowed: ">= 1"}
 	}

@@ -41,7 +41,7 @@ type Calibration struct {
 // and across the network (0 and the tile farthest from it: the last on a
 // mesh, the opposite station on a ring), then fits LogGP with a hop term.
 func (sc *Scenario) Calibrate(sizes []int, reps int) (Calibration, error) {
-	m, _ := sc.Network.Topology()
+	m := sc.Net()
 	n := m.Nodes()
 	if n < 2 {
 		return Calibration{}, fmt.Errorf("calibration needs at least two tiles, mesh %s has one", sc.Network.Mesh)
@@ -108,7 +108,7 @@ func (sc *Scenario) FitMeasured(t calibrate.Table, path string) (Calibration, er
 }
 
 func (sc *Scenario) fitOptions() calibrate.Options {
-	m, _ := sc.Network.Topology()
+	m := sc.Net()
 	procs := sc.MPI.Procs
 	if procs == 0 {
 		procs = m.Nodes()

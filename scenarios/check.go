@@ -79,10 +79,9 @@ func (sc *Scenario) checkNocKeys(src Source) error {
 	if err := config.CheckStruct(n, NocKeys); err != nil {
 		return explain(err, src)
 	}
-	m, _ := ParseMesh(sc.Network.Mesh)
 	for _, h := range n.HotspotNodes {
-		if h < 0 || h >= m.Nodes() {
-			return explain(&config.KeyError{Key: "hotspot_nodes", Value: fmt.Sprint(h), Allowed: fmt.Sprintf("node ids 0..%d", m.Nodes()-1)}, src)
+		if h < 0 || h >= sc.Tiles() {
+			return explain(&config.KeyError{Key: "hotspot_nodes", Value: fmt.Sprint(h), Allowed: fmt.Sprintf("node ids 0..%d", sc.Tiles()-1)}, src)
 		}
 	}
 	for _, r := range n.Rates {
@@ -105,9 +104,8 @@ func (sc *Scenario) calibrationSizes() []int {
 // two tiles at least, two sizes or more within range, 1..100 repetitions,
 // and buffers that fit a tile.
 func (sc *Scenario) CheckCalibration(sizes []int, reps int) error {
-	m, _ := ParseMesh(sc.Network.Mesh)
 	switch {
-	case m.Nodes() < 2:
+	case sc.Tiles() < 2:
 		return &config.KeyError{Key: "mesh", Value: fmt.Sprintf("%q", sc.Network.Mesh), Allowed: "a mesh of two tiles or more for calibration (the microbenchmarks run between two ranks)"}
 	case len(sizes) < 2:
 		return &config.KeyError{Key: "sizes", Value: fmt.Sprint(sizes), Allowed: "two or more message sizes (default: 8 B..64 KiB)"}

@@ -42,7 +42,6 @@ func (s *CollSweep) Check(sc *Scenario, src Source) error {
 	if err := sc.checkMachine(src); err != nil {
 		return err
 	}
-	m, _ := ParseMesh(sc.Network.Mesh)
 	bad := func(key string, v any, allowed string) error {
 		return &config.KeyError{Key: key, Value: fmt.Sprint(v), Allowed: allowed}
 	}
@@ -62,11 +61,11 @@ func (s *CollSweep) Check(sc *Scenario, src Source) error {
 		}
 	}
 	if len(s.Procs) == 0 {
-		return bad("procs", "[]", fmt.Sprintf("rank counts 1..%d", m.Nodes()))
+		return bad("procs", "[]", fmt.Sprintf("rank counts 1..%d", sc.Tiles()))
 	}
 	for _, p := range s.Procs {
-		if p < 1 || p > m.Nodes() {
-			return bad("procs", p, fmt.Sprintf("1..%d (the tiles of the mesh)", m.Nodes()))
+		if p < 1 || p > sc.Tiles() {
+			return bad("procs", p, fmt.Sprintf("1..%d (the tiles of the mesh)", sc.Tiles()))
 		}
 		if s.Root < 0 || s.Root >= p {
 			return bad("root", s.Root, fmt.Sprintf("0..%d (every --procs value must include the root)", p-1))
@@ -84,7 +83,7 @@ func (s *CollSweep) Check(sc *Scenario, src Source) error {
 			return bad("sizes", n, allowed)
 		}
 	}
-	return s.checkMemory(sc, m.Nodes())
+	return s.checkMemory(sc, sc.Tiles())
 }
 
 func needsWords(op string) bool {

@@ -49,9 +49,8 @@ func (sc *Scenario) CheckGoalFlit(s *goal.Schedule, src Source) error {
 	if err := sc.checkMachine(src); err != nil {
 		return err
 	}
-	m, _ := ParseMesh(sc.Network.Mesh)
 	n := len(s.Ranks)
-	if n < 1 || n > m.Nodes() {
+	if n < 1 || n > sc.Tiles() {
 		return explain(&config.KeyError{Key: "mesh", Value: sc.Network.Mesh,
 			Allowed: fmt.Sprintf("a mesh of at least %d tiles (the schedule's num_ranks = %d; rank r runs on tile r)", max(n, 1), n)}, src)
 	}

@@ -3,6 +3,7 @@ package scenarios
 import (
 	"nocsim/des"
 	"nocsim/endpoint"
+	"nocsim/mesh"
 	"nocsim/mpi"
 	"nocsim/scenarios/apps"
 )
@@ -42,8 +43,20 @@ func (sc *Scenario) CheckTiles() (int, string, error) {
 	if err := sc.checkMachine(nil); err != nil {
 		return 0, "", err
 	}
+	return sc.Tiles(), sc.Network.Mesh, nil
+}
+
+// Tiles is the number of tiles (W*H) of a checked scenario's network: the
+// one place the workloads read it from, instead of re-parsing the mesh.
+func (sc *Scenario) Tiles() int {
 	m, _ := ParseMesh(sc.Network.Mesh)
-	return m.Nodes(), sc.Network.Mesh, nil
+	return m.Nodes()
+}
+
+// Net is a checked scenario's network, built from its [network] keys.
+func (sc *Scenario) Net() mesh.Topology {
+	t, _ := sc.Network.Topology()
+	return t
 }
 
 // CPU is the [node] section: the processor's costs on every chip built.
@@ -52,7 +65,7 @@ func (sc *Scenario) CPU() endpoint.CPUSpec { return sc.Node }
 // NewMachine builds a fresh chip from a validated scenario, for native
 // SCMP programs (and under every MPI job).
 func (sc *Scenario) NewMachine() *endpoint.Machine {
-	t, _ := sc.Network.Topology()
+	t := sc.Net()
 	eng := des.New()
 	eng.SetWatchdog(des.Time(sc.Noc.WatchdogCycles), nil)
 	return endpoint.NewMachine(eng, t, sc.Network.RouterSpec, sc.Network.NodeSpec, sc.Node)

@@ -75,11 +75,10 @@ var DefaultPairsSizes = []int{16, 64, 256, 1024, 4096, 16384, 65536}
 // pairsProcs is the ranks (MPI) or nodes (native) the benchmark lays its
 // pairs over: [mpi] procs when set, else every tile.
 func pairsProcs(sc *Scenario) int {
-	m, _ := ParseMesh(sc.Network.Mesh)
 	if sc.MPI.Procs > 0 {
 		return sc.MPI.Procs
 	}
-	return m.Nodes()
+	return sc.Tiles()
 }
 
 // Check validates the benchmark and the machine it runs on.
@@ -163,8 +162,7 @@ func (p *Pairs) checkMemory(sc *Scenario, procs int) error {
 			what := fmt.Sprintf("a %d-byte transfer (%s version: the buffer lives in tile memory, the sender's copy and the receiver's)", big, v)
 			return memoryError("sizes", fmt.Sprint(big), " bytes", need, largest, sc.Network.MemoryWords, what)
 		}
-		m, _ := ParseMesh(sc.Network.Mesh)
-		if err := hostError("sizes", fmt.Sprint(big), m.Nodes(), procs, need, 0); err != nil {
+		if err := hostError("sizes", fmt.Sprint(big), sc.Tiles(), procs, need, 0); err != nil {
 			return err
 		}
 	}

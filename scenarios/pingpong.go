@@ -25,10 +25,9 @@ func (p *PingPong) Check(sc *Scenario, src Source) error {
 	if err := sc.checkMachine(src); err != nil {
 		return err
 	}
-	m, _ := ParseMesh(sc.Network.Mesh)
 	procs := sc.MPI.Procs
 	if procs == 0 {
-		procs = m.Nodes()
+		procs = sc.Tiles()
 	}
 	bad := func(key string, v any, allowed string) error {
 		return &config.KeyError{Key: key, Value: fmt.Sprint(v), Allowed: allowed}
@@ -48,7 +47,7 @@ func (p *PingPong) Check(sc *Scenario, src Source) error {
 			return bad("sizes", s, "0..16777216 bytes")
 		}
 	}
-	return p.checkMemory(sc, m.Nodes(), procs)
+	return p.checkMemory(sc, sc.Tiles(), procs)
 }
 
 // Run performs the ping-pong: for each size one warm-up round trip, then
@@ -96,7 +95,7 @@ func (p *PingPong) Run(sc *Scenario) ([]report.PingRow, *mpi.World, error) {
 		return nil, w, err
 	}
 	done()
-	m, _ := sc.Network.Topology()
+	m := sc.Net()
 	rows := make([]report.PingRow, len(p.Sizes))
 	for i, n := range p.Sizes {
 		rt := float64(rtt[i]) / float64(p.Reps)

@@ -64,16 +64,14 @@ func (sc *Scenario) procsOrAll() []int {
 	if len(sc.Workload.Procs) > 0 {
 		return sc.Workload.Procs
 	}
-	m, _ := ParseMesh(sc.Network.Mesh)
-	return []int{m.Nodes()}
+	return []int{sc.Tiles()}
 }
 
 func (sc *Scenario) pingPong() *PingPong {
 	w := sc.Workload
 	to := w.To
 	if to < 0 {
-		m, _ := ParseMesh(sc.Network.Mesh)
-		to = m.Nodes() - 1
+		to = sc.Tiles() - 1
 		if sc.MPI.Procs > 0 {
 			to = sc.MPI.Procs - 1
 		}

@@ -41,10 +41,9 @@ func (sc *Scenario) RendezvousThreshold() uint64 {
 // Placement is the tile of each of the scenario's ranks: rank r runs on
 // tile r (mpi.NewWorld's placement).
 func (sc *Scenario) Placement() []int {
-	m, _ := ParseMesh(sc.Network.Mesh)
 	n := sc.MPI.Procs
 	if n == 0 {
-		n = m.Nodes()
+		n = sc.Tiles()
 	}
 	place := make([]int, n)
 	for r := range place {

@@ -10,7 +10,6 @@ import (
 	"nocsim/logp/goal"
 	"nocsim/mpi/trace"
 	"nocsim/plots"
-	"nocsim/scenarios"
 	"nocsim/scenarios/report"
 )
 
@@ -58,9 +57,8 @@ func runGoalCompare(c *cli.Context) error {
 	if err != nil {
 		return usageErr("%s: %v", path, err)
 	}
-	m, _ := scenarios.ParseMesh(sc.Network.Mesh)
-	if len(s.Ranks) > m.Nodes() {
-		return usageErr("%s: %d ranks, --mesh %s has %d tiles: allowed at most one rank per tile", path, len(s.Ranks), sc.Network.Mesh, m.Nodes())
+	if len(s.Ranks) > sc.Tiles() {
+		return usageErr("%s: %d ranks, --mesh %s has %d tiles: allowed at most one rank per tile", path, len(s.Ranks), sc.Network.Mesh, sc.Tiles())
 	}
 	if _, err := trace.FromGoal(s); err != nil {
 		return usageErr("%s: %v (the flit level cannot run it)", path, err)
