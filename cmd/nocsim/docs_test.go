@@ -125,7 +125,7 @@ func section(doc, heading string) string {
 	return rest
 }
 
-// Every relative link in README.md and docs/ leads to a file that exists
+// Every relative link in README.md, docs/ and the package READMEs leads to a file that exists
 // and, with a #fragment, to a heading of that file (GitHub's anchors), so
 // moving text between pages cannot leave a reader at a dead end.
 func TestDocsLinksResolve(t *testing.T) {
@@ -139,6 +139,16 @@ func TestDocsLinksResolve(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The package folders' READMEs (for contributors) link into docs/ and
+	// to their packages' files, which move with the code.
+	for _, pattern := range []string{"*/README.md", "*/*/README.md"} {
+		readmes, _ := filepath.Glob(filepath.Join(root, pattern))
+		for _, r := range readmes {
+			if rel, _ := filepath.Rel(root, r); !strings.HasPrefix(filepath.ToSlash(rel), "docs/") {
+				pages = append(pages, r)
+			}
+		}
 	}
 	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
 	for _, p := range pages {
