@@ -58,7 +58,7 @@ type CGConfig struct {
 	Record func(*mpi.World)
 	// Variant is "" (the default: three Allreduces a iteration) or
 	// "thesis" (section 5.1 as written: three Reduces and 4 + P
-	// Bcasts a iteration; app_cg_thesis.go).
+	// Bcasts a iteration; cg_thesis.go).
 	Variant string
 	// Distribute is the thesis variant's DistributeP in the MPI version:
 	// "" or "bcast" (a loop of packed broadcasts, as written) or
@@ -365,7 +365,7 @@ func (c *cgLocal) newP(beta float64) float64 {
 }
 
 // Operation counts of the steps, as the thesis variant's kernels count
-// them (app_cg_thesis.go); the flops include the division forming alpha
+// them (cg_thesis.go); the flops include the division forming alpha
 // (update) and beta (newP), as they always have.
 func (c *cgLocal) opsMatvec() endpoint.Ops {
 	nz, n := c.ownNonzeros(), int64(c.n)

@@ -26,7 +26,7 @@ type GlobalSumConfig struct {
 	//                swaps its partial sum with rank^(1<<k) and adds the
 	//                partner's (Procs must be a power of two).
 	//   "onesided", "accumulate": the serial sum with one-sided MPI
-	//                (app_globalsum_rma.go); MPI only.
+	//                (globalsum_rma.go); MPI only.
 	Method string
 	// Native runs the native SCMP version (DMA blocks and flag words)
 	// instead of the MPI one.

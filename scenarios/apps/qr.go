@@ -46,7 +46,7 @@ type QRConfig struct {
 	// per-column communication of section 5.2.1: on row and column
 	// sub-communicators (MPI_Comm_split) in the MPI version, by DATA
 	// messages along grid rows and columns in the native one. "thesis" is
-	// section 5.2.1 as written on an X x Y grid (app_qr_thesis.go).
+	// section 5.2.1 as written on an X x Y grid (qr_thesis.go).
 	Grid string
 	// GridX and GridY are the thesis variant's grid, X*Y = Procs; 0 and 0
 	// take QRThesisGrid(Procs).
