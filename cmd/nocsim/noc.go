@@ -76,24 +76,26 @@ func (v *boolKeyValue) IsBoolFlag() bool   { return true }
 var machineSections = []string{"network", "node", "mpi"}
 
 func nocCommand() *cli.Command {
-	flags := []cli.Flag{
-		&cli.StringFlag{Name: "config", Usage: "scenario TOML file; flags override its keys"},
-		&cli.BoolFlag{Name: "json", Usage: "print a JSON array, one object per point, instead of the table"},
-		&cli.StringFlag{Name: "csv", Usage: "also write the table as CSV to `FILE`"},
-		&cli.StringFlag{Name: "plot", Usage: "also draw latency against offered load to `FILE` (.png, .svg or .pdf)"},
-		&cli.IntFlag{Name: "workers", Usage: "points simulated in parallel (0 = one per core); results do not depend on it"},
-		&cli.BoolFlag{Name: "print-config", Usage: "print the effective scenario as TOML and exit"},
-		quietFlag,
-	}
-	return &cli.Command{
-		Name:         "noc",
-		Usage:        "latency against offered load under synthetic traffic",
-		UsageText:    "nocsim noc --mesh 8x8 --traffic uniform --rates 0.02,0.1,0.3 --packet-flits 5 --vcs 2 --vc-buf 8 --seed 1",
-		Flags:        append(flags, keyFlags([]string{"network", "noc"})...),
-		Action:       runNoc,
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error { return usageErr("noc: %v (see nocsim noc --help)", err) },
-	}
+	return command{
+		name:      "noc",
+		usage:     "latency against offered load under synthetic traffic",
+		usageText: "nocsim noc --mesh 8x8 --traffic uniform --rates 0.02,0.1,0.3 --packet-flits 5 --vcs 2 --vc-buf 8 --seed 1",
+		flags: append([]cli.Flag{
+			configFlag,
+			&cli.BoolFlag{Name: "json", Usage: "print a JSON array, one object per point, instead of the table"},
+			&cli.StringFlag{Name: "csv", Usage: "also write the table as CSV to `FILE`"},
+			&cli.StringFlag{Name: "plot", Usage: "also draw latency against offered load to `FILE` (.png, .svg or .pdf)"},
+			&cli.IntFlag{Name: "workers", Usage: "points simulated in parallel (0 = one per core); results do not depend on it"},
+			&cli.BoolFlag{Name: "print-config", Usage: "print the effective scenario as TOML and exit"},
+			quietFlag,
+		}, keyFlags([]string{"network", "noc"})...),
+		build: buildNoc,
+	}.cli()
 }
+
+// configFlag is --config of the commands that build their scenario from
+// a file and flags.
+var configFlag = &cli.StringFlag{Name: "config", Usage: "scenario TOML file; flags override its keys"}
 
 // scenarioFrom builds the scenario from --config (or the defaults) and the
 // key flags, and says where each key's value came from.
@@ -199,32 +201,51 @@ func checkWorkers(c *cli.Context, name string) error {
 	return nil
 }
 
-func runNoc(c *cli.Context) error {
-	if c.NArg() > 0 {
-		return usageErr("noc takes no arguments, got %q", c.Args().Slice())
-	}
+func buildNoc(c *cli.Context) (*workload, error) {
 	sc, src, err := scenarioFrom(c)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := sc.CheckMachine(src); err != nil {
-		return usageErr("%v", err)
+		return nil, usageErr("%v", err)
 	}
 	if err := checkWorkers(c, "workers"); err != nil {
-		return err
+		return nil, err
+	}
+	pts, err := sc.NocPoints(src)
+	if err != nil {
+		return nil, usageErr("%v", err)
 	}
 	if c.Bool("print-config") {
-		if _, err := sc.NocPoints(src); err != nil {
-			return usageErr("%v", err)
-		}
 		var b bytes.Buffer
 		if err := toml.NewEncoder(&b).Encode(sc); err != nil {
-			return runErr(err)
+			return nil, runErr(err)
 		}
 		_, err := c.App.Writer.Write(b.Bytes())
-		return err
+		return nil, err
 	}
-	return simulateNoc(c, sc, src)
+	var rows []report.NocRow
+	return &workload{
+		label: "noc", outputs: []string{"csv", "plot"},
+		run: func(opt scenarios.RunOptions, _ *job) error {
+			res, err := scenarios.RunNoc(pts, opt)
+			if err != nil {
+				return runErr(err)
+			}
+			rows = scenarios.NocRows(pts, res)
+			return nil
+		},
+		print:  printRows(&rows, report.WriteNocTable),
+		files:  []file{{"csv", func(b *bytes.Buffer) error { return report.WriteNocCSV(b, rows) }}},
+		charts: []chart{plotFlag(c, "plot", func() plots.Chart { return report.NocChart(rows, sc.NocTitle()) })},
+		flitHops: func() uint64 {
+			var hops uint64
+			for _, r := range rows {
+				hops += r.FlitHops
+			}
+			return hops
+		},
+	}, nil
 }
 
 // quiet honours --quiet given to the command or before it.
@@ -274,55 +295,5 @@ func runDefault(c *cli.Context) error {
 	for _, f := range sum.Files {
 		fmt.Fprintln(out, "  "+f)
 	}
-	return nil
-}
-
-func simulateNoc(c *cli.Context, sc scenarios.Scenario, src scenarios.Source) error {
-	pts, err := sc.NocPoints(src)
-	if err != nil {
-		return usageErr("%v", err)
-	}
-	plotPath, csvPath := c.String("plot"), c.String("csv")
-	if plotPath != "" {
-		if err := plots.CheckExt(plotPath); err != nil {
-			return usageErr("--plot: %v", err)
-		}
-	}
-	if err := checkOutputFlags(c, []string{"csv", "plot"}, nil); err != nil {
-		return err
-	}
-	if validateOnly {
-		return nil
-	}
-	job := startJob(c, "noc")
-	defer job.stop()
-	res, err := scenarios.RunNoc(pts, scenarios.RunOptions{Workers: c.Int("workers"), Progress: job.bar.update})
-	if err != nil {
-		return runErr(err)
-	}
-	rows := scenarios.NocRows(pts, res)
-	if c.Bool("json") {
-		err = report.WriteJSON(c.App.Writer, rows)
-	} else {
-		err = report.WriteNocTable(c.App.Writer, rows)
-	}
-	if err != nil {
-		return runErr(err)
-	}
-	if csvPath != "" {
-		if err := scenarios.WriteFile(csvPath, func(b *bytes.Buffer) error { return report.WriteNocCSV(b, rows) }); err != nil {
-			return runErr(err)
-		}
-	}
-	if plotPath != "" {
-		if err := report.NocChart(rows, sc.NocTitle()).Save(plotPath, 0, 0); err != nil {
-			return runErr(err)
-		}
-	}
-	var hops uint64
-	for _, r := range rows {
-		hops += r.FlitHops
-	}
-	job.end(hops)
 	return nil
 }
