@@ -84,10 +84,8 @@ func appSweep(c *cli.Context) (*scenarios.AppSweep, error) {
 // checkAppOutputs refuses outputs the runs asked for cannot give.
 func checkAppOutputs(c *cli.Context, sw *scenarios.AppSweep) error {
 	mpiRuns := slices.Contains(sw.Versions, "mpi")
-	for _, f := range []string{"trace", "goal-out"} {
-		if c.String(f) != "" && !mpiRuns {
-			return usageErr("--%s records the MPI version's runs: --versions = %s has no mpi", f, c.String("versions"))
-		}
+	if err := needMPIRuns(c, sw.Versions, "trace", "goal-out"); err != nil {
+		return err
 	}
 	if c.String("goal-out") != "" && sw.MPIOnly() {
 		return usageErr("--goal-out: not with --app %s --variant %s: one-sided operations are not recorded as GOAL schedules", sw.App, sw.Variant)
@@ -101,6 +99,17 @@ func checkAppOutputs(c *cli.Context, sw *scenarios.AppSweep) error {
 	}
 	if c.IsSet("tier-plot") && (!c.IsSet("params") || !mpiRuns) {
 		return usageErr("--tier-plot = %q: needs --params (the tier's parameters) and MPI runs (--versions with mpi)", c.String("tier-plot"))
+	}
+	return nil
+}
+
+// needMPIRuns refuses a flag that records MPI runs when --versions has
+// none (app, pairs).
+func needMPIRuns(c *cli.Context, versions []string, flags ...string) error {
+	for _, f := range flags {
+		if c.String(f) != "" && !slices.Contains(versions, "mpi") {
+			return usageErr("--%s records the MPI version's runs: --versions = %s has no mpi", f, c.String("versions"))
+		}
 	}
 	return nil
 }
@@ -134,10 +143,9 @@ func buildApp(c *cli.Context) (*workload, error) {
 	return &workload{
 		label: "app", outputs: []string{"plot", "time-plot", "ratio-plot", "breakeven-plot", "goal-out", "tier-plot", "trace"}, traceRuns: true,
 		run: func(opt scenarios.RunOptions, _ *job) error {
-			// Every configuration was checked above: what fails now failed
-			// in the simulation.
-			if rows, err = sw.Run(&sc, opt); err != nil {
-				return runErr(err)
+			rows, err = sw.Run(&sc, opt)
+			if err != nil {
+				return err
 			}
 			if sw.BreakEven() {
 				be = report.GlobalSumBreakEven(rows)
@@ -175,13 +183,8 @@ func buildApp(c *cli.Context) (*workload, error) {
 				return ch, nil
 			}},
 		},
-		verify: func() error {
-			return firstWrong(rows, func(r report.AppRow) error {
-				if r.Correct {
-					return nil
-				}
-				return fmt.Errorf("%s %s, P=%d, size %d: wrong answer (%s)", r.App, r.Version, r.Procs, r.Size, r.Detail)
-			})
-		},
+		verify: wrongAnswers(&rows, func(r report.AppRow) bool { return r.Correct }, func(r report.AppRow) error {
+			return fmt.Errorf("%s %s, P=%d, size %d: wrong answer (%s)", r.App, r.Version, r.Procs, r.Size, r.Detail)
+		}),
 	}, nil
 }

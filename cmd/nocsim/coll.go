@@ -1,8 +1,8 @@
 package main
 
 import (
-	"io"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -113,10 +113,8 @@ func buildColl(c *cli.Context) (*workload, error) {
 	return &workload{
 		label: "coll", outputs: []string{"plot", "goal-out", "trace"}, traceRuns: true,
 		run: func(opt scenarios.RunOptions, _ *job) error {
-			if rows, err = sw.Run(&sc, opt); err != nil {
-				return runErr(err)
-			}
-			return nil
+			rows, err = sw.Run(&sc, opt)
+			return err
 		},
 		print: func(w io.Writer, asJSON bool) error {
 			if sw.Params != nil {
@@ -136,13 +134,8 @@ func buildColl(c *cli.Context) (*workload, error) {
 		charts: []chart{plotFlag(c, "plot", func() plots.Chart {
 			return report.CollChart(rows, xAxis, sc.MachineText(), filepath.Base(c.String("params")))
 		})},
-		verify: func() error {
-			return firstWrong(rows, func(r report.CollRow) error {
-				if r.Correct {
-					return nil
-				}
-				return fmt.Errorf("%s %s, P=%d, %d bytes gave a wrong result: %s", r.Op, r.Algorithm, r.Procs, r.SizeBytes, r.Error)
-			})
-		},
+		verify: wrongAnswers(&rows, func(r report.CollRow) bool { return r.Correct }, func(r report.CollRow) error {
+			return fmt.Errorf("%s %s, P=%d, %d bytes gave a wrong result: %s", r.Op, r.Algorithm, r.Procs, r.SizeBytes, r.Error)
+		}),
 	}, nil
 }

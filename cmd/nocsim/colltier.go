@@ -57,9 +57,9 @@ func tierParams(c *cli.Context, sw *scenarios.TierSweep) error {
 		if anyFlag {
 			return usageErr("--params and --L/--o/--g/--G/--O/--S: allowed one or the other")
 		}
-		p, err := readParams(path)
+		p, err := readParams(c)
 		if err != nil {
-			return usageErr("--params: %v", err)
+			return err
 		}
 		sw.Params, sw.OptimalLogP, sw.MeshWidth = scenarios.FittedTierParams(p), p.OptimalLogP, p.MeshWidth
 		sw.ParamsName = scenarios.FittedParamsName(path, p)
@@ -117,10 +117,8 @@ func buildCollTier(c *cli.Context) (*workload, error) {
 				}
 				sw.Beat = func(i int, t float64) { j.bar.simAt(keys[i], t) }
 			}
-			if rows, err = sw.Run(scenarios.RunOptions{Workers: opt.Workers, Progress: opt.Progress}); err != nil {
-				return runErr(err)
-			}
-			return nil
+			rows, err = sw.Run(scenarios.RunOptions{Workers: opt.Workers, Progress: opt.Progress})
+			return err
 		},
 		print:  printRows(&rows, report.WriteTierTable),
 		charts: []chart{plotFlag(c, "plot", func() plots.Chart { return report.CollTierChart(rows, sw.ParamsName) })},

@@ -63,7 +63,7 @@ type workload struct {
 	files   []file
 	// traceRuns: --trace collects every MPI run's Chrome trace (traceFlag).
 	traceRuns bool
-	run       func(opt scenarios.RunOptions, j *job) error
+	run       func(opt scenarios.RunOptions, j *job) error // its error: exit 1
 	print     func(w io.Writer, asJSON bool) error
 	// after writes what follows the table (statistics, a directory of
 	// charts); verify refuses wrong answers once everything is written.
@@ -117,7 +117,7 @@ func runWorkload(c *cli.Context, cmd command) error {
 		traces = traceSet(c, &opt)
 	}
 	if err := w.run(opt, job); err != nil {
-		return err
+		return runErr(err) // every input was checked: the simulation failed
 	}
 	if err := writeGoalFiles(c, rec, c.String("goal-out")); err != nil {
 		return err
@@ -211,6 +211,21 @@ func printRows[R any](rows *[]R, table func(io.Writer, []R) error) func(io.Write
 	}
 }
 
+// printResult prints v as JSON with --json, else as table writes it; a
+// failure to write is exit 1.
+func printResult(c *cli.Context, v any, table func(io.Writer) error) error {
+	var err error
+	if c.Bool("json") {
+		err = report.WriteJSON(c.App.Writer, v)
+	} else {
+		err = table(c.App.Writer)
+	}
+	if err != nil {
+		return runErr(err)
+	}
+	return nil
+}
+
 // intList reads a flag's comma-separated integers.
 func intList(c *cli.Context, flag string) ([]int, error) {
 	v, err := parseInts(flag, c.String(flag))
@@ -229,13 +244,15 @@ func wordList(c *cli.Context, flag string) []string {
 	return out
 }
 
-// firstWrong is the error of the first row with a wrong answer, nil if
-// every row's is right.
-func firstWrong[R any](rows []R, wrong func(R) error) error {
-	for _, r := range rows {
-		if err := wrong(r); err != nil {
-			return err
+// wrongAnswers refuses, once everything is written, the first row whose
+// answer is wrong (ok false), as wrong describes it.
+func wrongAnswers[R any](rows *[]R, ok func(R) bool, wrong func(R) error) func() error {
+	return func() error {
+		for _, r := range *rows {
+			if !ok(r) {
+				return wrong(r)
+			}
 		}
+		return nil
 	}
-	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -121,28 +120,21 @@ func buildPairs(c *cli.Context) (*workload, error) {
 	if err := checkWorkers(c, "workers"); err != nil {
 		return nil, err
 	}
-	if c.String("trace") != "" && !slices.Contains(p.Versions, "mpi") {
-		return nil, usageErr("--trace records the MPI version's runs: --versions = %s has no mpi", c.String("versions"))
+	if err := needMPIRuns(c, p.Versions, "trace"); err != nil {
+		return nil, err
 	}
 	var rows []report.PairsRow
 	return &workload{
 		label: "pairs", outputs: []string{"plot", "aggregate-plot", "compare-plot", "csv", "trace"}, traceRuns: true,
 		run: func(opt scenarios.RunOptions, _ *job) error {
-			if rows, err = p.Run(&sc, opt); err != nil {
-				return runErr(err)
-			}
-			return nil
+			rows, err = p.Run(&sc, opt)
+			return err
 		},
 		print:  printRows(&rows, report.WritePairsTable),
 		files:  []file{{"csv", func(b *bytes.Buffer) error { return report.WritePairsCSV(b, rows) }}},
 		charts: pairsPlots(c, &sc, p, &rows),
-		verify: func() error {
-			return firstWrong(rows, func(r report.PairsRow) error {
-				if r.Correct {
-					return nil
-				}
-				return fmt.Errorf("%s, %d pairs, %d bytes: wrong data at a receiver: %s", r.Version, r.Pairs, r.SizeBytes, r.Error)
-			})
-		},
+		verify: wrongAnswers(&rows, func(r report.PairsRow) bool { return r.Correct }, func(r report.PairsRow) error {
+			return fmt.Errorf("%s, %d pairs, %d bytes: wrong data at a receiver: %s", r.Version, r.Pairs, r.SizeBytes, r.Error)
+		}),
 	}, nil
 }

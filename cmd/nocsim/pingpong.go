@@ -66,10 +66,8 @@ func buildPingPong(c *cli.Context) (*workload, error) {
 			if opt.Record != nil {
 				pp.Record = func(w *mpi.World) { opt.Record("pingpong", w.Trace()) }
 			}
-			if rows, w, err = pp.Run(&sc); err != nil {
-				return runErr(err)
-			}
-			return nil
+			rows, w, err = pp.Run(&sc)
+			return err
 		},
 		print: printRows(&rows, func(w io.Writer, r []report.PingRow) error { return report.WritePingTable(w, r) }),
 		after: func() error {

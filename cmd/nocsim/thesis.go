@@ -86,10 +86,8 @@ func buildThesis(c *cli.Context) (*workload, error) {
 	return &workload{
 		label: "thesis " + table, dirs: []string{"plot-dir"},
 		run: func(opt scenarios.RunOptions, _ *job) error {
-			if res, err = scenarios.RunThesis(&sc, rows, scenarios.RunOptions{Workers: opt.Workers, Progress: opt.Progress}); err != nil {
-				return runErr(err)
-			}
-			return nil
+			res, err = scenarios.RunThesis(&sc, rows, opt)
+			return err
 		},
 		print: func(w io.Writer, asJSON bool) error {
 			if !asJSON {
@@ -102,14 +100,9 @@ func buildThesis(c *cli.Context) (*workload, error) {
 			return report.WriteJSON(w, recs)
 		},
 		after: func() error { return thesisCharts(c, &sc, res) },
-		verify: func() error {
-			return firstWrong(res, func(r report.ThesisResult) error {
-				if r.Correct {
-					return nil
-				}
-				return fmt.Errorf("table %s, size %d, P=%d: wrong answer (%s)", r.Row.Table, r.Row.Size(), r.Row.Procs, r.Detail)
-			})
-		},
+		verify: wrongAnswers(&res, func(r report.ThesisResult) bool { return r.Correct }, func(r report.ThesisResult) error {
+			return fmt.Errorf("table %s, size %d, P=%d: wrong answer (%s)", r.Row.Table, r.Row.Size(), r.Row.Procs, r.Detail)
+		}),
 	}, nil
 }
 
@@ -152,14 +145,12 @@ func thesisFitCommand() *cli.Command {
 		quietFlag,
 	}
 	return &cli.Command{
-		Name:      "fit",
-		Usage:     "fit the processor's operation costs and the MPI library's software costs on Table 5.1 (never on 5.2) and write the machine file",
-		UsageText: "nocsim thesis fit --out scenarios/thesis/scmp-thesis.toml",
-		Flags:     append(flags, keyFlags(machineSections, "procs", "mesh")...),
-		Action:    runThesisFit,
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return usageErr("thesis fit: %v (see nocsim thesis fit --help)", err)
-		},
+		Name:         "fit",
+		Usage:        "fit the processor's operation costs and the MPI library's software costs on Table 5.1 (never on 5.2) and write the machine file",
+		UsageText:    "nocsim thesis fit --out scenarios/thesis/scmp-thesis.toml",
+		Flags:        append(flags, keyFlags(machineSections, "procs", "mesh")...),
+		Action:       runThesisFit,
+		OnUsageError: onUsageError("thesis fit", true),
 	}
 }
 
@@ -172,8 +163,8 @@ func thesisFitKeyNames() string {
 }
 
 func runThesisFit(c *cli.Context) error {
-	if c.NArg() > 0 {
-		return usageErr("thesis fit takes no arguments, got %q", c.Args().Slice())
+	if err := noArgs(c, "thesis fit"); err != nil {
+		return err
 	}
 	if c.String("out") == "" {
 		return usageErr("--out: required (the machine file to write)")
