@@ -37,12 +37,9 @@ func calibrateCommand() *cli.Command {
 }
 
 func runCalibrate(c *cli.Context) error {
-	sc, src, err := scenarioFrom(c)
+	sc, src, err := machineFrom(c)
 	if err != nil {
 		return err
-	}
-	if err := sc.CheckMachine(src); err != nil {
-		return usageErr("%v", err)
 	}
 	sizes, err := parseInts("sizes", c.String("sizes"))
 	if err != nil {

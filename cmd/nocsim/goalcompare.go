@@ -39,12 +39,9 @@ func runGoalCompare(c *cli.Context) error {
 	if c.String("params") == "" {
 		return usageErr("goal compare needs --params FILE (fitted parameters for the LogGOPS tier: nocsim calibrate --out)")
 	}
-	sc, src, err := scenarioFrom(c)
+	sc, _, err := machineFrom(c)
 	if err != nil {
 		return err
-	}
-	if err := sc.CheckMachine(src); err != nil {
-		return usageErr("%v", err)
 	}
 	f, err := os.Open(path)
 	if err != nil {

@@ -86,6 +86,31 @@ func scenarioFrom(c *cli.Context, except ...string) (scenarios.Scenario, scenari
 	return scenarioOver(c, "", nil, except...)
 }
 
+// machineFrom is scenarioFrom with the machine checked (network, node,
+// MPI), for the commands that check their own workload themselves.
+func machineFrom(c *cli.Context) (scenarios.Scenario, scenarios.Source, error) {
+	sc, src, err := scenarioFrom(c)
+	if err == nil {
+		if err = sc.CheckMachine(src); err != nil {
+			err = usageErr("%v", err)
+		}
+	}
+	return sc, src, err
+}
+
+// ranks is the scenario's rank count: [mpi] procs, else every tile; false
+// when the mesh does not parse (the scenario's check says why).
+func ranks(sc *scenarios.Scenario) (int, bool) {
+	m, err := scenarios.ParseMesh(sc.Network.Mesh)
+	if err != nil {
+		return 0, false
+	}
+	if sc.MPI.Procs > 0 {
+		return sc.MPI.Procs, true
+	}
+	return m.Nodes(), true
+}
+
 // scenarioOver is scenarioFrom with the file base (named baseName) read
 // in place of the defaults when --config is not given.
 func scenarioOver(c *cli.Context, baseName string, base []byte, except ...string) (scenarios.Scenario, scenarios.Source, error) {

@@ -32,12 +32,9 @@ func nocCommand() *cli.Command {
 }
 
 func buildNoc(c *cli.Context) (*workload, error) {
-	sc, src, err := scenarioFrom(c)
+	sc, src, err := machineFrom(c)
 	if err != nil {
 		return nil, err
-	}
-	if err := sc.CheckMachine(src); err != nil {
-		return nil, usageErr("%v", err)
 	}
 	if err := checkWorkers(c, "workers"); err != nil {
 		return nil, err

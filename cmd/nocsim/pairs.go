@@ -104,12 +104,8 @@ func buildPairs(c *cli.Context) (*workload, error) {
 		if p.Pairs, err = intList(c, "pairs"); err != nil {
 			return nil, err
 		}
-	} else if m, err := scenarios.ParseMesh(sc.Network.Mesh); err == nil {
-		procs := m.Nodes()
-		if sc.MPI.Procs > 0 {
-			procs = sc.MPI.Procs
-		}
-		p.Pairs = scenarios.DefaultPairCounts(procs)
+	} else if n, ok := ranks(&sc); ok {
+		p.Pairs = scenarios.DefaultPairCounts(n)
 	}
 	if c.IsSet("topologies") {
 		p.Topologies = wordList(c, "topologies")

@@ -42,13 +42,8 @@ func buildPingPong(c *cli.Context) (*workload, error) {
 		return nil, err
 	}
 	to := c.Int("to")
-	if to < 0 {
-		if m, err := scenarios.ParseMesh(sc.Network.Mesh); err == nil {
-			to = m.Nodes() - 1
-			if sc.MPI.Procs > 0 {
-				to = sc.MPI.Procs - 1
-			}
-		}
+	if n, ok := ranks(&sc); ok && to < 0 {
+		to = n - 1 // the last rank
 	}
 	pp := &scenarios.PingPong{From: c.Int("from"), To: to, Sizes: sizes, Reps: c.Int("reps")}
 	if err := pp.Check(&sc, src); err != nil {
