@@ -1,15 +1,13 @@
 package main
 
 import (
-	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
-	"nocsim/config"
 	"nocsim/plots"
 	"nocsim/scenarios"
 	"nocsim/scenarios/report"
@@ -17,7 +15,7 @@ import (
 
 func appCommand() *cli.Command {
 	flags := []cli.Flag{
-		&cli.StringFlag{Name: "config", Usage: "scenario TOML file; flags override its keys"},
+		configFlag,
 		&cli.StringFlag{Name: "app", Usage: "cg, qr, matmul, globalsum or halo", Value: "cg"},
 		&cli.StringFlag{Name: "variant", Usage: "cg: thesis (section 5.1 as written: 3 Reduces and 4+P Bcasts an iteration; default: 3 Allreduces); qr: 1d, 2d or thesis (section 5.2.1 on an X x Y grid); matmul: 1d or 2d; globalsum: serial, hypercube, breakeven (both, with the P where the hypercube starts to win), onesided (Puts into rank 0's window), accumulate (Accumulates onto it) or rma (all four methods); halo: compare (all three), twosided (Sendrecv), fence (Puts and MPI_Win_fence) or pscw (Puts between post-start and complete-wait)"},
 		&cli.StringFlag{Name: "nonzeros", Usage: "cg: nonzero counts, comma-separated, instead of --sizes (thesis table 5.1); each run has nonzeros/5 unknowns"},
@@ -39,75 +37,55 @@ func appCommand() *cli.Command {
 		traceFlag,
 		quietFlag,
 	}
-	all := append(flags, keyFlags(machineSections, "procs")...)
-	return &cli.Command{
-		Name:         "app",
-		Usage:        "run an application (CG, QR, matrix multiply, global sum, halo exchange) in MPI and native SCMP versions over P and size",
-		UsageText:    "nocsim app --mesh 4x4 --app cg --procs 1,4,16 --sizes 64,256 --plot cg.png",
-		Flags:        all,
-		Action:       runApp,
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error { return usageErr("app: %v (see nocsim app --help)", err) },
-	}
+	return command{
+		name:      "app",
+		usage:     "run an application (CG, QR, matrix multiply, global sum, halo exchange) in MPI and native SCMP versions over P and size",
+		usageText: "nocsim app --mesh 4x4 --app cg --procs 1,4,16 --sizes 64,256 --plot cg.png",
+		flags:     append(flags, keyFlags(machineSections, "procs")...),
+		build:     buildApp,
+	}.cli()
 }
 
-func runApp(c *cli.Context) error {
-	if c.NArg() > 0 {
-		return usageErr("app takes no arguments, got %q", c.Args().Slice())
-	}
-	sc, src, err := scenarioFrom(c, "procs")
-	if err != nil {
-		return err
-	}
+// appSweep reads the flags that say which runs to make.
+func appSweep(c *cli.Context) (*scenarios.AppSweep, error) {
 	if c.Int("app-seed") < 0 {
-		return usageErr("--app-seed = %d: allowed >= 0", c.Int("app-seed"))
+		return nil, usageErr("--app-seed = %d: allowed >= 0", c.Int("app-seed"))
 	}
-	sw := &scenarios.AppSweep{App: c.String("app"), Variant: c.String("variant"), Seed: uint64(c.Int("app-seed"))}
+	sw := &scenarios.AppSweep{App: c.String("app"), Variant: c.String("variant"), Seed: uint64(c.Int("app-seed")), Grid: c.String("grid")}
 	if v := scenarios.Apps[sw.App]; !c.IsSet("variant") && len(v) > 0 {
 		sw.Variant = v[0]
 	}
-	if sw.Procs, err = parseInts("procs", c.String("procs")); err != nil {
-		return usageErr("%v", err)
+	var err error
+	if sw.Procs, err = intList(c, "procs"); err != nil {
+		return nil, err
 	}
-	if sw.Sizes, err = parseInts("sizes", c.String("sizes")); err != nil {
-		return usageErr("%v", err)
+	if sw.Sizes, err = intList(c, "sizes"); err != nil {
+		return nil, err
 	}
 	if c.IsSet("nonzeros") {
 		if c.IsSet("sizes") {
-			return usageErr("--nonzeros and --sizes: allowed one of them (--nonzeros sizes a CG run)")
+			return nil, usageErr("--nonzeros and --sizes: allowed one of them (--nonzeros sizes a CG run)")
 		}
-		if sw.Sizes, err = parseInts("nonzeros", c.String("nonzeros")); err != nil {
-			return usageErr("%v", err)
+		if sw.Sizes, err = intList(c, "nonzeros"); err != nil {
+			return nil, err
 		}
 		sw.Nonzeros = true
 	}
 	if c.IsSet("distribute") {
-		for _, d := range strings.Split(c.String("distribute"), ",") {
-			sw.Distribute = append(sw.Distribute, strings.TrimSpace(d))
-		}
+		sw.Distribute = wordList(c, "distribute")
 	}
-	sw.Grid = c.String("grid")
-	versions := c.String("versions")
+	sw.Versions = wordList(c, "versions")
 	if !c.IsSet("versions") && sw.MPIOnly() {
-		versions = "mpi" // one-sided MPI has no native version
+		sw.Versions = []string{"mpi"} // one-sided MPI has no native version
 	}
-	for _, v := range strings.Split(versions, ",") {
-		sw.Versions = append(sw.Versions, strings.TrimSpace(v))
-	}
-	if err := sw.Check(&sc, src); err != nil {
-		var ke *config.KeyError
-		if errors.As(err, &ke) && slices.Contains([]string{"app", "variant", "procs", "sizes", "versions", "nonzeros", "distribute", "grid"}, ke.Key) {
-			return usageErr("--%s = %s: allowed %s", ke.Key, ke.Value, ke.Allowed)
-		}
-		return usageErr("%v", err)
-	}
-	if err := checkWorkers(c, "workers"); err != nil {
+	return sw, nil
+}
+
+// checkAppOutputs refuses outputs the runs asked for cannot give.
+func checkAppOutputs(c *cli.Context, sw *scenarios.AppSweep) error {
+	mpiRuns := slices.Contains(sw.Versions, "mpi")
+	if err := needMPIRuns(c, sw.Versions, "trace", "goal-out"); err != nil {
 		return err
-	}
-	if c.String("trace") != "" && !slices.Contains(sw.Versions, "mpi") {
-		return usageErr("--trace records the MPI version's runs: --versions = %s has no mpi", c.String("versions"))
-	}
-	if c.String("goal-out") != "" && !slices.Contains(sw.Versions, "mpi") {
-		return usageErr("--goal-out records the MPI version's runs: --versions = %s has no mpi", c.String("versions"))
 	}
 	if c.String("goal-out") != "" && sw.MPIOnly() {
 		return usageErr("--goal-out: not with --app %s --variant %s: one-sided operations are not recorded as GOAL schedules", sw.App, sw.Variant)
@@ -119,112 +97,94 @@ func runApp(c *cli.Context) error {
 	if c.IsSet("breakeven-plot") && !sw.BreakEven() {
 		return usageErr("--breakeven-plot needs --app globalsum --variant breakeven")
 	}
-	if c.IsSet("tier-plot") && (!c.IsSet("params") || !slices.Contains(sw.Versions, "mpi")) {
+	if c.IsSet("tier-plot") && (!c.IsSet("params") || !mpiRuns) {
 		return usageErr("--tier-plot = %q: needs --params (the tier's parameters) and MPI runs (--versions with mpi)", c.String("tier-plot"))
 	}
-	for _, f := range []string{"plot", "time-plot", "ratio-plot", "breakeven-plot", "tier-plot"} {
-		if p := c.String(f); p != "" {
-			if err := plots.CheckExt(p); err != nil {
-				return usageErr("--%s: %v", f, err)
-			}
-		}
-	}
-	if c.String("params") != "" {
-		if sw.Params, err = paramsForRun(c, &sc); err != nil {
-			return err
-		}
-	}
-	if err := checkOutputFlags(c, []string{"plot", "time-plot", "ratio-plot", "breakeven-plot", "goal-out", "tier-plot", "trace"}, nil); err != nil {
-		return err
-	}
-	if validateOnly {
-		return nil
-	}
-	job := startJob(c, "app")
-	defer job.stop()
-	opt := scenarios.RunOptions{Workers: c.Int("workers"), Progress: job.bar.update}
-	rec := goalRecording(c, &opt)
-	traces := traceSet(c, &opt)
-	rows, err := sw.Run(&sc, opt)
-	if err != nil {
-		// Every configuration was checked above: what fails now failed in
-		// the simulation.
-		return runErr(err)
-	}
-	if err := writeGoalFiles(c, rec, c.String("goal-out")); err != nil {
-		return err
-	}
-	if err := writeTraceFile(c, traces); err != nil {
-		return err
-	}
-	if err := writeAppResults(c, sw, &sc, rows); err != nil {
-		return err
-	}
-	for _, r := range rows {
-		if !r.Correct {
-			return runErr(fmt.Errorf("%s %s, P=%d, size %d: wrong answer (%s)", r.App, r.Version, r.Procs, r.Size, r.Detail))
-		}
-	}
-	job.end(0)
 	return nil
 }
 
-// writeAppResults prints the rows (a table, or JSON with --json) and draws
-// the charts the flags ask for.
-func writeAppResults(c *cli.Context, sw *scenarios.AppSweep, sc *scenarios.Scenario, rows []report.AppRow) error {
-	var err error
-	var be []report.BreakEven
-	if sw.BreakEven() {
-		be = report.GlobalSumBreakEven(rows)
-	}
-	switch {
-	case c.Bool("json") && be != nil:
-		err = report.WriteJSON(c.App.Writer, report.BreakEvenResult{Runs: rows, BreakEven: be})
-	case c.Bool("json"):
-		err = report.WriteJSON(c.App.Writer, rows)
-	default:
-		err = report.WriteAppTable(c.App.Writer, rows)
-		if err == nil && sw.App == "matmul" && sw.Params != nil {
-			fmt.Fprintln(c.App.Writer)
-			err = report.WriteMatMulScaling(c.App.Writer, rows)
-		}
-		if err == nil && be != nil {
-			fmt.Fprintln(c.App.Writer)
-			err = report.WriteBreakEvenTable(c.App.Writer, be)
-		}
-	}
-	if err != nil {
-		return runErr(err)
-	}
-	if p := c.String("plot"); p != "" {
-		if err := report.SpeedupChart(rows, sc.MachineText(), filepath.Base(c.String("params"))).Save(p, 0, 0); err != nil {
-			return runErr(err)
-		}
-	}
-	if p := c.String("time-plot"); p != "" {
-		if err := report.TimeChart(rows, sc.Node.ClockHz, sc.MachineText()).Save(p, 0, 0); err != nil {
-			return runErr(err)
-		}
-	}
-	if p := c.String("tier-plot"); p != "" {
-		ch := report.AppTierChart(rows, sc.MachineText(), filepath.Base(c.String("params")))
-		if err := ch.Save(p, 8, 4); err != nil {
-			return runErr(err)
-		}
-	}
-	if p := c.String("breakeven-plot"); p != "" {
-		if err := report.BreakEvenChart(be, sc.MachineText()).Save(p, 0, 0); err != nil {
-			return runErr(err)
-		}
-	}
-	if p := c.String("ratio-plot"); p != "" {
-		ch := report.RatioChart(rows, sc.MachineText())
-		if len(ch.Series) == 0 {
-			return usageErr("--ratio-plot needs both versions (--versions mpi,native)")
-		}
-		if err := ch.Save(p, 0, 0); err != nil {
-			return runErr(err)
+// needMPIRuns refuses a flag that records MPI runs when --versions has
+// none (app, pairs).
+func needMPIRuns(c *cli.Context, versions []string, flags ...string) error {
+	for _, f := range flags {
+		if c.String(f) != "" && !slices.Contains(versions, "mpi") {
+			return usageErr("--%s records the MPI version's runs: --versions = %s has no mpi", f, c.String("versions"))
 		}
 	}
 	return nil
+}
+
+func buildApp(c *cli.Context) (*workload, error) {
+	sc, src, err := scenarioFrom(c, "procs")
+	if err != nil {
+		return nil, err
+	}
+	sw, err := appSweep(c)
+	if err != nil {
+		return nil, err
+	}
+	if err := sw.Check(&sc, src); err != nil {
+		return nil, flagError(err, nil, "app", "variant", "procs", "sizes", "versions", "nonzeros", "distribute", "grid")
+	}
+	if err := checkWorkers(c, "workers"); err != nil {
+		return nil, err
+	}
+	if err := checkAppOutputs(c, sw); err != nil {
+		return nil, err
+	}
+	if c.String("params") != "" {
+		if sw.Params, err = paramsForRun(c, &sc); err != nil {
+			return nil, err
+		}
+	}
+	var rows []report.AppRow
+	var be []report.BreakEven
+	machine, params := sc.MachineText(), filepath.Base(c.String("params"))
+	return &workload{
+		label: "app", outputs: []string{"plot", "time-plot", "ratio-plot", "breakeven-plot", "goal-out", "tier-plot", "trace"}, traceRuns: true,
+		run: func(opt scenarios.RunOptions, _ *job) error {
+			rows, err = sw.Run(&sc, opt)
+			if err != nil {
+				return err
+			}
+			if sw.BreakEven() {
+				be = report.GlobalSumBreakEven(rows)
+			}
+			return nil
+		},
+		print: func(w io.Writer, asJSON bool) error {
+			switch {
+			case asJSON && be != nil:
+				return report.WriteJSON(w, report.BreakEvenResult{Runs: rows, BreakEven: be})
+			case asJSON:
+				return report.WriteJSON(w, rows)
+			}
+			err := report.WriteAppTable(w, rows)
+			if err == nil && sw.App == "matmul" && sw.Params != nil {
+				fmt.Fprintln(w)
+				err = report.WriteMatMulScaling(w, rows)
+			}
+			if err == nil && be != nil {
+				fmt.Fprintln(w)
+				err = report.WriteBreakEvenTable(w, be)
+			}
+			return err
+		},
+		charts: []chart{
+			plotFlag(c, "plot", func() plots.Chart { return report.SpeedupChart(rows, machine, params) }),
+			plotFlag(c, "time-plot", func() plots.Chart { return report.TimeChart(rows, sc.Node.ClockHz, machine) }),
+			{flag: "tier-plot", path: c.String("tier-plot"), w: 8, h: 4, draw: func() (plots.Chart, error) { return report.AppTierChart(rows, machine, params), nil }},
+			plotFlag(c, "breakeven-plot", func() plots.Chart { return report.BreakEvenChart(be, machine) }),
+			{flag: "ratio-plot", path: c.String("ratio-plot"), draw: func() (plots.Chart, error) {
+				ch := report.RatioChart(rows, machine)
+				if len(ch.Series) == 0 {
+					return ch, usageErr("--ratio-plot needs both versions (--versions mpi,native)")
+				}
+				return ch, nil
+			}},
+		},
+		verify: wrongAnswers(&rows, func(r report.AppRow) bool { return r.Correct }, func(r report.AppRow) error {
+			return fmt.Errorf("%s %s, P=%d, size %d: wrong answer (%s)", r.App, r.Version, r.Procs, r.Size, r.Detail)
+		}),
+	}, nil
 }

@@ -57,9 +57,9 @@ func tierParams(c *cli.Context, sw *scenarios.TierSweep) error {
 		if anyFlag {
 			return usageErr("--params and --L/--o/--g/--G/--O/--S: allowed one or the other")
 		}
-		p, err := readParams(path)
+		p, err := readParams(c)
 		if err != nil {
-			return usageErr("--params: %v", err)
+			return err
 		}
 		sw.Params, sw.OptimalLogP, sw.MeshWidth = scenarios.FittedTierParams(p), p.OptimalLogP, p.MeshWidth
 		sw.ParamsName = scenarios.FittedParamsName(path, p)
@@ -78,74 +78,49 @@ func tierParams(c *cli.Context, sw *scenarios.TierSweep) error {
 	return nil
 }
 
-func runCollTier(c *cli.Context) error {
-	sw := &scenarios.TierSweep{Op: c.String("op"), Root: c.Int("root"), Opt: collgen.DefaultOptions()}
-	for _, a := range strings.Split(c.String("algs"), ",") {
-		sw.Algs = append(sw.Algs, strings.TrimSpace(a))
-	}
+func buildCollTier(c *cli.Context) (*workload, error) {
+	sw := &scenarios.TierSweep{Op: c.String("op"), Root: c.Int("root"), Opt: collgen.DefaultOptions(), Algs: wordList(c, "algs")}
 	var err error
-	if sw.Sizes, err = parseInts("sizes", c.String("sizes")); err != nil {
-		return usageErr("%v", err)
+	if sw.Sizes, err = intList(c, "sizes"); err != nil {
+		return nil, err
 	}
 	if !c.IsSet("procs") {
-		return usageErr("--procs: required with --tier loggops (rank counts 1..%d)", collgen.MaxProcs)
+		return nil, usageErr("--procs: required with --tier loggops (rank counts 1..%d)", collgen.MaxProcs)
 	}
-	if sw.Procs, err = parseInts("procs", c.String("procs")); err != nil {
-		return usageErr("%v", err)
+	if sw.Procs, err = intList(c, "procs"); err != nil {
+		return nil, err
 	}
 	if err := tierParams(c, sw); err != nil {
-		return err
+		return nil, err
 	}
 	if err := sw.Check(); err != nil {
 		var ke *config.KeyError
 		if errors.As(err, &ke) {
-			return usageErr("--%s = %s: allowed %s", ke.Key, ke.Value, ke.Allowed)
+			return nil, usageErr("--%s = %s: allowed %s", ke.Key, ke.Value, ke.Allowed)
 		}
-		return usageErr("%v", err)
+		return nil, usageErr("%v", err)
 	}
 	if err := checkWorkers(c, "workers"); err != nil {
-		return err
+		return nil, err
 	}
 	if x := c.String("x"); x != "" && x != "procs" {
-		return usageErr("--x = %q: allowed procs with --tier loggops", x)
+		return nil, usageErr("--x = %q: allowed procs with --tier loggops", x)
 	}
-	if p := c.String("plot"); p != "" {
-		if err := plots.CheckExt(p); err != nil {
-			return usageErr("--plot: %v", err)
-		}
-	}
-	if err := checkOutputFlags(c, []string{"plot"}, nil); err != nil {
-		return err
-	}
-	if validateOnly {
-		return nil
-	}
-	job := startJob(c, "coll (loggops)")
-	defer job.stop()
-	if job.bar != nil { // within a long point, the cycle it has reached
-		keys := make([]*des.Engine, len(sw.Algs)*len(sw.Procs)*len(sw.Sizes))
-		for i := range keys {
-			keys[i] = new(des.Engine)
-		}
-		sw.Beat = func(i int, t float64) { job.bar.simAt(keys[i], t) }
-	}
-	rows, err := sw.Run(scenarios.RunOptions{Workers: c.Int("workers"), Progress: job.bar.update})
-	if err != nil {
-		return runErr(err)
-	}
-	if c.Bool("json") {
-		err = report.WriteJSON(c.App.Writer, rows)
-	} else {
-		err = report.WriteTierTable(c.App.Writer, rows)
-	}
-	if err != nil {
-		return runErr(err)
-	}
-	if p := c.String("plot"); p != "" {
-		if err := report.CollTierChart(rows, sw.ParamsName).Save(p, 0, 0); err != nil {
-			return runErr(err)
-		}
-	}
-	job.end(0)
-	return nil
+	var rows []report.TierRow
+	return &workload{
+		label: "coll (loggops)", outputs: []string{"plot"},
+		run: func(opt scenarios.RunOptions, j *job) error {
+			if j.bar != nil { // within a long point, the cycle it has reached
+				keys := make([]*des.Engine, len(sw.Algs)*len(sw.Procs)*len(sw.Sizes))
+				for i := range keys {
+					keys[i] = new(des.Engine)
+				}
+				sw.Beat = func(i int, t float64) { j.bar.simAt(keys[i], t) }
+			}
+			rows, err = sw.Run(scenarios.RunOptions{Workers: opt.Workers, Progress: opt.Progress})
+			return err
+		},
+		print:  printRows(&rows, report.WriteTierTable),
+		charts: []chart{plotFlag(c, "plot", func() plots.Chart { return report.CollTierChart(rows, sw.ParamsName) })},
+	}, nil
 }

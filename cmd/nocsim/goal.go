@@ -32,9 +32,7 @@ func goalCommand() *cli.Command {
 			}
 			return usageErr("goal needs a subcommand: run, compare or gen (see nocsim goal --help)")
 		},
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return usageErr("goal: %v (see nocsim goal --help)", err)
-		},
+		OnUsageError: onUsageError("goal", true),
 	}
 }
 
@@ -52,11 +50,9 @@ func goalRunCommand() *cli.Command {
 		UsageText: "nocsim goal run FILE --L 6 --o 2 --g 4\n" +
 			"nocsim goal run FILE --params params.toml\n" +
 			"nocsim goal run FILE --mesh 4x4 [machine flags]",
-		Flags:  append(flags, keyFlags(machineSections, "procs")...),
-		Action: runGoalRun,
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return usageErr("goal run: %v (see nocsim goal run --help)", err)
-		},
+		Flags:        append(flags, keyFlags(machineSections, "procs")...),
+		Action:       runGoalRun,
+		OnUsageError: onUsageError("goal run", true),
 	}
 }
 
@@ -102,35 +98,10 @@ func runGoalRun(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	given := map[string]bool{}
-	for _, n := range c.LocalFlagNames() {
-		given[n] = true
-	}
-	var machine []string // machine flags given
-	for _, f := range keyFlags(machineSections, "procs") {
-		if given[f.Names()[0]] {
-			machine = append(machine, f.Names()[0])
-		}
-	}
-	if given["config"] {
-		machine = append(machine, "config")
-	}
-	var tier []string // LogGOPS flags given
-	for _, n := range append([]string{"params", "S"}, logGOPSNames...) {
-		if given[n] {
-			tier = append(tier, n)
-		}
-	}
-	flit := given["mesh"]
-	switch {
-	case flit && len(tier) > 0:
-		return usageErr("--%s is a LogGOPS-tier parameter and --mesh runs the flit-level chip: give one tier", tier[0])
-	case !flit && len(machine) > 0:
-		return usageErr("--%s describes the flit-level chip: add --mesh WxH to run there (the LogGOPS tier takes --params or --L --o --g --G --O --S)", machine[0])
-	case !flit && len(tier) == 0:
-		return usageErr("goal run needs a tier: --params FILE or --L --o --g --G --O --S (LogGOPS), or --mesh WxH (the flit-level chip)")
-	case !flit && given["goal-out"]:
-		return usageErr("--goal-out records a flit-level run: add --mesh WxH")
+	given := givenFlags(c)
+	flit, err := goalRunTier(given)
+	if err != nil {
+		return err
 	}
 	var p loggops.Params
 	if !flit {
@@ -156,11 +127,11 @@ func runGoalRun(c *cli.Context) error {
 		return usageErr("%s: %v", path, err)
 	}
 	if !flit && given["params"] {
-		fitted, err := readParams(c.String("params"))
-		if err == nil {
-			err = fitted.Validate()
-		}
+		fitted, err := readParams(c)
 		if err != nil {
+			return err
+		}
+		if err := fitted.Validate(); err != nil {
 			return usageErr("--params: %v", err)
 		}
 		S := p.S // --S, when given, wins over the fitted protocol's threshold
@@ -204,15 +175,39 @@ func runGoalRun(c *cli.Context) error {
 			return runErr(err)
 		}
 	}
-	if c.Bool("json") {
-		err = report.WriteJSON(c.App.Writer, res)
-	} else {
-		err = report.WriteGoalTable(c.App.Writer, res)
+	return printResult(c, res, func(w io.Writer) error { return report.WriteGoalTable(w, res) })
+}
+
+// goalRunTier says which tier goal run runs on, from the flags given:
+// the flit-level chip (--mesh) or the LogGOPS tier, never both.
+func goalRunTier(given map[string]bool) (flit bool, err error) {
+	var machine []string // machine flags given
+	for _, f := range keyFlags(machineSections, "procs") {
+		if given[f.Names()[0]] {
+			machine = append(machine, f.Names()[0])
+		}
 	}
-	if err != nil {
-		return runErr(err)
+	if given["config"] {
+		machine = append(machine, "config")
 	}
-	return nil
+	var tier []string // LogGOPS flags given
+	for _, n := range append([]string{"params", "S"}, logGOPSNames...) {
+		if given[n] {
+			tier = append(tier, n)
+		}
+	}
+	flit = given["mesh"]
+	switch {
+	case flit && len(tier) > 0:
+		return false, usageErr("--%s is a LogGOPS-tier parameter and --mesh runs the flit-level chip: give one tier", tier[0])
+	case !flit && len(machine) > 0:
+		return false, usageErr("--%s describes the flit-level chip: add --mesh WxH to run there (the LogGOPS tier takes --params or --L --o --g --G --O --S)", machine[0])
+	case !flit && len(tier) == 0:
+		return false, usageErr("goal run needs a tier: --params FILE or --L --o --g --G --O --S (LogGOPS), or --mesh WxH (the flit-level chip)")
+	case !flit && given["goal-out"]:
+		return false, usageErr("--goal-out records a flit-level run: add --mesh WxH")
+	}
+	return flit, nil
 }
 
 // goalTierParams reads goal run's LogGOPS flags (--params is read later,

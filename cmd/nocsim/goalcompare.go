@@ -10,7 +10,6 @@ import (
 	"nocsim/logp/goal"
 	"nocsim/mpi/trace"
 	"nocsim/plots"
-	"nocsim/scenarios/report"
 )
 
 func goalCompareCommand() *cli.Command {
@@ -22,14 +21,12 @@ func goalCompareCommand() *cli.Command {
 		quietFlag,
 	}
 	return &cli.Command{
-		Name:      "compare",
-		Usage:     "run a GOAL schedule on the flit-level chip and on the LogGOPS tier with fitted parameters: predicted against simulated, per rank",
-		UsageText: "nocsim goal compare bcast.goal --mesh 4x4 --params params.toml --plot compare.png",
-		Flags:     append(flags, keyFlags(machineSections)...),
-		Action:    runGoalCompare,
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return usageErr("goal compare: %v (see nocsim goal compare --help)", err)
-		},
+		Name:         "compare",
+		Usage:        "run a GOAL schedule on the flit-level chip and on the LogGOPS tier with fitted parameters: predicted against simulated, per rank",
+		UsageText:    "nocsim goal compare bcast.goal --mesh 4x4 --params params.toml --plot compare.png",
+		Flags:        append(flags, keyFlags(machineSections)...),
+		Action:       runGoalCompare,
+		OnUsageError: onUsageError("goal compare", true),
 	}
 }
 
@@ -41,12 +38,9 @@ func runGoalCompare(c *cli.Context) error {
 	if c.String("params") == "" {
 		return usageErr("goal compare needs --params FILE (fitted parameters for the LogGOPS tier: nocsim calibrate --out)")
 	}
-	sc, src, err := scenarioFrom(c)
+	sc, _, err := machineFrom(c)
 	if err != nil {
 		return err
-	}
-	if err := sc.CheckMachine(src); err != nil {
-		return usageErr("%v", err)
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -86,13 +80,8 @@ func runGoalCompare(c *cli.Context) error {
 	if err != nil {
 		return runErr(err)
 	}
-	if c.Bool("json") {
-		err = report.WriteJSON(c.App.Writer, cmp)
-	} else {
-		err = cmp.WriteTable(c.App.Writer)
-	}
-	if err != nil {
-		return runErr(err)
+	if err := printResult(c, cmp, cmp.WriteTable); err != nil {
+		return err
 	}
 	if pl := c.String("plot"); pl != "" {
 		ch := cmp.Chart(filepath.Base(path), filepath.Base(c.String("params")))

@@ -32,10 +32,8 @@ func goalGenCommand() *cli.Command {
 			&cli.Float64Flag{Name: "g", Usage: "bcast optimal: the LogP gap its tree is built for (cycles; mpi's optimal_g)", Value: collgen.DefaultOptions().OptimalG},
 			&cli.StringFlag{Name: "out", Usage: "write the schedule to `FILE` (default: standard output)"},
 		},
-		Action: runGoalGen,
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return usageErr("goal gen: %v (see nocsim goal gen --help)", err)
-		},
+		Action:       runGoalGen,
+		OnUsageError: onUsageError("goal gen", true),
 	}
 }
 
@@ -105,8 +103,8 @@ func genOptions(c *cli.Context) (op, alg string, procs int, size int64, opt coll
 }
 
 func runGoalGen(c *cli.Context) error {
-	if c.NArg() > 0 {
-		return usageErr("goal gen takes no arguments, got %q", c.Args().Slice())
+	if err := noArgs(c, "goal gen"); err != nil {
+		return err
 	}
 	op, alg, procs, size, opt, err := genOptions(c)
 	if err != nil {

@@ -2,327 +2,74 @@ package main
 
 import (
 	"bytes"
-	"errors"
-	"fmt"
-	"io"
-	"os"
-	"slices"
-	"strings"
 
 	"github.com/BurntSushi/toml"
 	"github.com/urfave/cli/v2"
 
-	"nocsim/config"
 	"nocsim/plots"
-	"nocsim/router"
 	"nocsim/scenarios"
 	"nocsim/scenarios/report"
 )
 
-func flagName(key string) string { return strings.ReplaceAll(key, "_", "-") }
-
-// keyFlags makes one flag per configuration key of the named sections, so
-// that flags and scenario files share names, units, defaults and
-// validation. Keys in except are left out: a command whose own flag of
-// that name means something else (coll's --procs is a list to sweep).
-func keyFlags(sections []string, except ...string) []cli.Flag {
-	var fs []cli.Flag
-	for _, s := range scenarios.Sections() {
-		if !slices.Contains(sections, s.Name) {
-			continue
-		}
-		for _, k := range s.Keys {
-			if slices.Contains(except, k.Name) {
-				continue
-			}
-			usage := fmt.Sprintf("%s (%s; default %s; allowed %s)", k.Doc, k.Unit, k.Default, k.AllowedText())
-			if k.Unit == "bool" {
-				fs = append(fs, &boolKeyFlag{&cli.GenericFlag{Name: flagName(k.Name), Usage: usage, Category: s.Name, Value: &boolKeyValue{}}})
-				continue
-			}
-			fs = append(fs, &cli.StringFlag{Name: flagName(k.Name), Usage: usage, Category: s.Name})
-		}
-	}
-	return fs
-}
-
-// boolKeyFlag is the flag of a boolean configuration key: given bare
-// (--preempt-threads) it means true, as a boolean flag does, and
-// --preempt-threads=false turns the key off. Its value is kept as written
-// and checked by the key's own validation (Scenario.Set), so a wrong value
-// gets the key's one-line error, and, like every key flag, it is applied
-// only when given, over --config.
-type boolKeyFlag struct{ *cli.GenericFlag }
-
-// TakesValue is false: help prints the flag without a placeholder.
-func (f *boolKeyFlag) TakesValue() bool { return false }
-
-// GetDefaultText is empty: the usage states the key's default already.
-func (f *boolKeyFlag) GetDefaultText() string { return "" }
-
-// String renders the help line from this type's methods (the embedded
-// flag's String would use its own TakesValue and default text).
-func (f *boolKeyFlag) String() string { return cli.FlagStringer(f) }
-
-// boolKeyValue holds what was written. IsBoolFlag makes the flag package
-// accept the flag bare, setting "true".
-type boolKeyValue struct{ s string }
-
-func (v *boolKeyValue) Set(s string) error { v.s = s; return nil }
-func (v *boolKeyValue) String() string     { return v.s }
-func (v *boolKeyValue) IsBoolFlag() bool   { return true }
-
-// machineSections are the sections that describe the chip and its MPI.
-var machineSections = []string{"network", "node", "mpi"}
+// nocsim noc: synthetic traffic, latency against offered load.
 
 func nocCommand() *cli.Command {
-	flags := []cli.Flag{
-		&cli.StringFlag{Name: "config", Usage: "scenario TOML file; flags override its keys"},
-		&cli.BoolFlag{Name: "json", Usage: "print a JSON array, one object per point, instead of the table"},
-		&cli.StringFlag{Name: "csv", Usage: "also write the table as CSV to `FILE`"},
-		&cli.StringFlag{Name: "plot", Usage: "also draw latency against offered load to `FILE` (.png, .svg or .pdf)"},
-		&cli.IntFlag{Name: "workers", Usage: "points simulated in parallel (0 = one per core); results do not depend on it"},
-		&cli.BoolFlag{Name: "print-config", Usage: "print the effective scenario as TOML and exit"},
-		quietFlag,
-	}
-	return &cli.Command{
-		Name:         "noc",
-		Usage:        "latency against offered load under synthetic traffic",
-		UsageText:    "nocsim noc --mesh 8x8 --traffic uniform --rates 0.02,0.1,0.3 --packet-flits 5 --vcs 2 --vc-buf 8 --seed 1",
-		Flags:        append(flags, keyFlags([]string{"network", "noc"})...),
-		Action:       runNoc,
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error { return usageErr("noc: %v (see nocsim noc --help)", err) },
-	}
+	return command{
+		name:      "noc",
+		usage:     "latency against offered load under synthetic traffic",
+		usageText: "nocsim noc --mesh 8x8 --traffic uniform --rates 0.02,0.1,0.3 --packet-flits 5 --vcs 2 --vc-buf 8 --seed 1",
+		flags: append([]cli.Flag{
+			configFlag,
+			&cli.BoolFlag{Name: "json", Usage: "print a JSON array, one object per point, instead of the table"},
+			&cli.StringFlag{Name: "csv", Usage: "also write the table as CSV to `FILE`"},
+			&cli.StringFlag{Name: "plot", Usage: "also draw latency against offered load to `FILE` (.png, .svg or .pdf)"},
+			&cli.IntFlag{Name: "workers", Usage: "points simulated in parallel (0 = one per core); results do not depend on it"},
+			&cli.BoolFlag{Name: "print-config", Usage: "print the effective scenario as TOML and exit"},
+			quietFlag,
+		}, keyFlags([]string{"network", "noc"})...),
+		build: buildNoc,
+	}.cli()
 }
 
-// scenarioFrom builds the scenario from --config (or the defaults) and the
-// key flags, and says where each key's value came from.
-func scenarioFrom(c *cli.Context, except ...string) (scenarios.Scenario, scenarios.Source, error) {
-	return scenarioOver(c, "", nil, except...)
-}
-
-// scenarioOver is scenarioFrom with the file base (named baseName) read
-// in place of the defaults when --config is not given.
-func scenarioOver(c *cli.Context, baseName string, base []byte, except ...string) (scenarios.Scenario, scenarios.Source, error) {
-	sc := scenarios.Defaults()
-	src := func(section, key string) string { return fmt.Sprintf("default [%s] %s", section, key) }
-	// --preset is applied under the file, so that the file's keys (and the
-	// other flags, below) override the preset's values.
-	preset := ""
-	if slices.Contains(c.LocalFlagNames(), "preset") {
-		preset = strings.TrimSpace(c.String("preset"))
-		if _, err := router.Preset(preset); err != nil {
-			var ke *config.KeyError
-			errors.As(err, &ke)
-			return sc, nil, usageErr("--preset = %s: allowed %s", ke.Value, ke.Allowed)
-		}
-	}
-	if path := c.String("config"); path != "" || preset != "" || base != nil {
-		var r io.Reader = strings.NewReader("")
-		if path == "" && base != nil {
-			r, path = bytes.NewReader(base), baseName
-		} else if path != "" {
-			f, err := os.Open(path)
-			if err != nil {
-				return sc, nil, usageErr("--config: %v", err)
-			}
-			defer f.Close()
-			r = f
-		}
-		fsrc := src
-		var err error
-		sc, fsrc, err = scenarios.DecodePreset(r, path, preset)
-		if err != nil {
-			return sc, nil, usageErr("%v", err)
-		}
-		src = fsrc
-	}
-	set := map[string]bool{}
-	// The flags given, looked up once: urfave/cli's lookups are slow
-	// enough to dominate validation if done per key.
-	given := map[string]bool{}
-	for _, n := range c.LocalFlagNames() {
-		given[n] = true
-	}
-	for _, sk := range scenarios.Sections() {
-		for _, k := range sk.Keys {
-			name := flagName(k.Name)
-			if slices.Contains(except, name) || !given[name] {
-				continue
-			}
-			if err := sc.Set(sk.Name, k.Name, c.String(name)); err != nil {
-				var ke *config.KeyError
-				if errors.As(err, &ke) {
-					return sc, nil, usageErr("--%s = %s: allowed %s", name, ke.Value, ke.Allowed)
-				}
-				return sc, nil, usageErr("--%s: %v", name, err)
-			}
-			set[k.Name] = true
-		}
-	}
-	fileSrc := src
-	return sc, func(section, key string) string {
-		if set[key] {
-			return "--" + flagName(key)
-		}
-		return fileSrc(section, key)
-	}, nil
-}
-
-// flagError turns a check's KeyError into a usage error naming the flag
-// when the key is one of the command's own flags (own), or where the
-// value came from (a machine flag, a --config entry or a default).
-func flagError(err error, src scenarios.Source, own ...string) error {
-	var ke *config.KeyError
-	if errors.As(err, &ke) {
-		if slices.Contains(own, ke.Key) {
-			return usageErr("--%s = %s: allowed %s", flagName(ke.Key), ke.Value, ke.Allowed)
-		}
-		if src != nil {
-			for _, s := range scenarios.Sections() {
-				for _, k := range s.Keys {
-					if k.Name == ke.Key {
-						return usageErr("%s = %s: allowed %s", src(s.Name, ke.Key), ke.Value, ke.Allowed)
-					}
-				}
-			}
-		}
-	}
-	return usageErr("%v", err)
-}
-
-// checkWorkers refuses a negative or absurd count of parallel runs.
-func checkWorkers(c *cli.Context, name string) error {
-	if n := c.Int(name); n < 0 || n > 4096 {
-		return usageErr("--%s = %d: allowed 0 (one per core) .. 4096", name, n)
-	}
-	return nil
-}
-
-func runNoc(c *cli.Context) error {
-	if c.NArg() > 0 {
-		return usageErr("noc takes no arguments, got %q", c.Args().Slice())
-	}
-	sc, src, err := scenarioFrom(c)
+func buildNoc(c *cli.Context) (*workload, error) {
+	sc, src, err := machineFrom(c)
 	if err != nil {
-		return err
-	}
-	if err := sc.CheckMachine(src); err != nil {
-		return usageErr("%v", err)
+		return nil, err
 	}
 	if err := checkWorkers(c, "workers"); err != nil {
-		return err
+		return nil, err
 	}
-	if c.Bool("print-config") {
-		if _, err := sc.NocPoints(src); err != nil {
-			return usageErr("%v", err)
-		}
-		var b bytes.Buffer
-		if err := toml.NewEncoder(&b).Encode(sc); err != nil {
-			return runErr(err)
-		}
-		_, err := c.App.Writer.Write(b.Bytes())
-		return err
-	}
-	return simulateNoc(c, sc, src)
-}
-
-// quiet honours --quiet given to the command or before it.
-func quiet(c *cli.Context) bool {
-	for _, ctx := range c.Lineage() {
-		if ctx.Bool("quiet") {
-			return true
-		}
-	}
-	return false
-}
-
-// defaultDir is where the main job writes.
-const defaultDir = "nocsim-results"
-
-// runDefault is the main job: the embedded default study, written into
-// ./nocsim-results.
-func runDefault(c *cli.Context) error {
-	if err := checkOutputDir("the main job's output directory", defaultDir); err != nil {
-		return err
-	}
-	if err := scenarios.CheckReplaceable(defaultDir); err != nil {
-		return usageErr("the main job's output directory: %v", err)
-	}
-	logf := func(s string) {
-		if !quiet(c) {
-			fmt.Fprintln(c.App.ErrWriter, "nocsim: "+s)
-		}
-	}
-	if validateOnly {
-		return nil
-	}
-	meter := scenarios.StartSpeed()
-	sum, err := scenarios.DefaultStudy(provenance(c), defaultDir, scenarios.RunOptions{Speed: &meter}, logf)
-	if err != nil {
-		return runErr(err)
-	}
-	if sum.Speed != nil {
-		logf(sum.Speed.String())
-	}
-	out := c.App.Writer
-	fmt.Fprintln(out, "nocsim default study (embedded scenario; see docs/commands/nocsim.md):")
-	for _, l := range sum.Lines {
-		fmt.Fprintln(out, "  "+l)
-	}
-	fmt.Fprintf(out, "results and charts in %s:\n", sum.Dir)
-	for _, f := range sum.Files {
-		fmt.Fprintln(out, "  "+f)
-	}
-	return nil
-}
-
-func simulateNoc(c *cli.Context, sc scenarios.Scenario, src scenarios.Source) error {
 	pts, err := sc.NocPoints(src)
 	if err != nil {
-		return usageErr("%v", err)
+		return nil, usageErr("%v", err)
 	}
-	plotPath, csvPath := c.String("plot"), c.String("csv")
-	if plotPath != "" {
-		if err := plots.CheckExt(plotPath); err != nil {
-			return usageErr("--plot: %v", err)
+	if c.Bool("print-config") {
+		var b bytes.Buffer
+		if err := toml.NewEncoder(&b).Encode(sc); err != nil {
+			return nil, runErr(err)
 		}
+		_, err := c.App.Writer.Write(b.Bytes())
+		return nil, err
 	}
-	if err := checkOutputFlags(c, []string{"csv", "plot"}, nil); err != nil {
-		return err
-	}
-	if validateOnly {
-		return nil
-	}
-	job := startJob(c, "noc")
-	defer job.stop()
-	res, err := scenarios.RunNoc(pts, scenarios.RunOptions{Workers: c.Int("workers"), Progress: job.bar.update})
-	if err != nil {
-		return runErr(err)
-	}
-	rows := scenarios.NocRows(pts, res)
-	if c.Bool("json") {
-		err = report.WriteJSON(c.App.Writer, rows)
-	} else {
-		err = report.WriteNocTable(c.App.Writer, rows)
-	}
-	if err != nil {
-		return runErr(err)
-	}
-	if csvPath != "" {
-		if err := scenarios.WriteFile(csvPath, func(b *bytes.Buffer) error { return report.WriteNocCSV(b, rows) }); err != nil {
-			return runErr(err)
-		}
-	}
-	if plotPath != "" {
-		if err := report.NocChart(rows, sc.NocTitle()).Save(plotPath, 0, 0); err != nil {
-			return runErr(err)
-		}
-	}
-	var hops uint64
-	for _, r := range rows {
-		hops += r.FlitHops
-	}
-	job.end(hops)
-	return nil
+	var rows []report.NocRow
+	return &workload{
+		label: "noc", outputs: []string{"csv", "plot"},
+		run: func(opt scenarios.RunOptions, _ *job) error {
+			res, err := scenarios.RunNoc(pts, opt)
+			if err == nil {
+				rows = scenarios.NocRows(pts, res)
+			}
+			return err
+		},
+		print:  printRows(&rows, report.WriteNocTable),
+		files:  []file{{"csv", func(b *bytes.Buffer) error { return report.WriteNocCSV(b, rows) }}},
+		charts: []chart{plotFlag(c, "plot", func() plots.Chart { return report.NocChart(rows, sc.NocTitle()) })},
+		flitHops: func() uint64 {
+			var hops uint64
+			for _, r := range rows {
+				hops += r.FlitHops
+			}
+			return hops
+		},
+	}, nil
 }

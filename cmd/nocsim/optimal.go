@@ -68,9 +68,9 @@ func runOptimal(c *cli.Context) error {
 // message takes o_s + L + o_r as there).
 func optimalParams(c *cli.Context) (L, o, g float64, err error) {
 	if c.IsSet("params") {
-		p, err := readParams(c.String("params"))
+		p, err := readParams(c)
 		if err != nil {
-			return 0, 0, 0, usageErr("--params: %v", err)
+			return 0, 0, 0, err
 		}
 		size := c.Int("size")
 		if size < 0 || size > 1<<30 {

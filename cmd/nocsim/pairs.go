@@ -2,15 +2,12 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
-	"nocsim/config"
 	"nocsim/plots"
 	"nocsim/scenarios"
 	"nocsim/scenarios/report"
@@ -18,7 +15,7 @@ import (
 
 func pairsCommand() *cli.Command {
 	flags := []cli.Flag{
-		&cli.StringFlag{Name: "config", Usage: "scenario TOML file; flags override its keys"},
+		configFlag,
 		&cli.StringFlag{Name: "pairs", Usage: "concurrent pair counts, comma-separated, each 1..P/2 (default 1, 2, 4, ... below P/2, and P/2)"},
 		&cli.StringFlag{Name: "sizes", Usage: "transfer sizes in bytes, comma-separated", Value: "16,64,256,1024,4096,16384,65536"},
 		&cli.IntFlag{Name: "reps", Usage: "measured transfers per pair per size (MPI: after one warm-up)", Value: 3},
@@ -34,16 +31,13 @@ func pairsCommand() *cli.Command {
 		traceFlag,
 		quietFlag,
 	}
-	return &cli.Command{
-		Name:      "pairs",
-		Usage:     "Radke's bandwidth study: bandwidth per pair and aggregate against transfer size, for 1 to P/2 pairs transferring at once",
-		UsageText: "nocsim pairs --mesh 4x4 --pairs 1,2,4,8 --sizes 16,256,4096,65536 --versions mpi,native --plot pairs.png",
-		Flags:     append(flags, keyFlags(machineSections)...),
-		Action:    runPairs,
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return usageErr("pairs: %v (see nocsim pairs --help)", err)
-		},
-	}
+	return command{
+		name:      "pairs",
+		usage:     "Radke's bandwidth study: bandwidth per pair and aggregate against transfer size, for 1 to P/2 pairs transferring at once",
+		usageText: "nocsim pairs --mesh 4x4 --pairs 1,2,4,8 --sizes 16,256,4096,65536 --versions mpi,native --plot pairs.png",
+		flags:     append(flags, keyFlags(machineSections)...),
+		build:     buildPairs,
+	}.cli()
 }
 
 // pairsPlotPaths is where a plot flag draws each of names (versions or
@@ -61,146 +55,82 @@ func pairsPlotPaths(path string, names []string) []string {
 	return out
 }
 
-// pairsPlot is one chart file a pairs run draws.
-type pairsPlot struct {
-	path, flag string
-	draw       func() plots.Chart
-}
-
 // pairsPlots lists the files --plot, --aggregate-plot and --compare-plot
 // ask for: per topology (when several) and per version (when several).
 // They are listed before the run, to check their paths, and drawn from
 // *rows after it.
-func pairsPlots(c *cli.Context, sc *scenarios.Scenario, p *scenarios.Pairs, rows *[]report.PairsRow) []pairsPlot {
+func pairsPlots(c *cli.Context, sc *scenarios.Scenario, p *scenarios.Pairs, rows *[]report.PairsRow) []chart {
 	parts := p.ByTopology(sc, nil)
 	var topos []string
 	for _, part := range parts {
 		topos = append(topos, part.Topology)
 	}
 	rowsOn := func(i int) []report.PairsRow { return p.ByTopology(sc, *rows)[i].Rows }
-	var out []pairsPlot
+	var out []chart
 	if path := c.String("plot"); path != "" {
 		for ti, tpath := range pairsPlotPaths(path, topos) {
 			machine := parts[ti].Scenario.MachineText()
 			for vi, vpath := range pairsPlotPaths(tpath, p.Versions) {
 				v := p.Versions[vi]
-				out = append(out, pairsPlot{vpath, "--plot", func() plots.Chart { return report.PairsChart(rowsOn(ti), v, machine) }})
+				out = append(out, chart{flag: "plot", path: vpath, draw: func() (plots.Chart, error) { return report.PairsChart(rowsOn(ti), v, machine), nil }})
 			}
 		}
 	}
 	if path := c.String("aggregate-plot"); path != "" {
 		for ti, tpath := range pairsPlotPaths(path, topos) {
 			machine := parts[ti].Scenario.MachineText()
-			out = append(out, pairsPlot{tpath, "--aggregate-plot", func() plots.Chart { return report.PairsAggregateChart(rowsOn(ti), machine) }})
+			out = append(out, chart{flag: "aggregate-plot", path: tpath, draw: func() (plots.Chart, error) { return report.PairsAggregateChart(rowsOn(ti), machine), nil }})
 		}
 	}
 	if path := c.String("compare-plot"); path != "" {
 		for vi, vpath := range pairsPlotPaths(path, p.Versions) {
 			v := p.Versions[vi]
-			out = append(out, pairsPlot{vpath, "--compare-plot", func() plots.Chart { return report.PairsTopologyChart(*rows, v, sc.TilesText()) }})
+			out = append(out, chart{flag: "compare-plot", path: vpath, draw: func() (plots.Chart, error) { return report.PairsTopologyChart(*rows, v, sc.TilesText()), nil }})
 		}
 	}
 	return out
 }
 
-func runPairs(c *cli.Context) error {
-	if c.NArg() > 0 {
-		return usageErr("pairs takes no arguments, got %q", c.Args().Slice())
-	}
+func buildPairs(c *cli.Context) (*workload, error) {
 	sc, src, err := scenarioFrom(c)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	p := &scenarios.Pairs{Reps: c.Int("reps"), Placement: c.String("placement")}
-	if p.Sizes, err = parseInts("sizes", c.String("sizes")); err != nil {
-		return usageErr("%v", err)
+	p := &scenarios.Pairs{Reps: c.Int("reps"), Placement: c.String("placement"), Versions: wordList(c, "versions")}
+	if p.Sizes, err = intList(c, "sizes"); err != nil {
+		return nil, err
 	}
 	if c.IsSet("pairs") {
-		if p.Pairs, err = parseInts("pairs", c.String("pairs")); err != nil {
-			return usageErr("%v", err)
+		if p.Pairs, err = intList(c, "pairs"); err != nil {
+			return nil, err
 		}
-	} else if m, err := scenarios.ParseMesh(sc.Network.Mesh); err == nil {
-		procs := m.Nodes()
-		if sc.MPI.Procs > 0 {
-			procs = sc.MPI.Procs
-		}
-		p.Pairs = scenarios.DefaultPairCounts(procs)
-	}
-	for _, v := range strings.Split(c.String("versions"), ",") {
-		p.Versions = append(p.Versions, strings.TrimSpace(v))
+	} else if n, ok := ranks(&sc); ok {
+		p.Pairs = scenarios.DefaultPairCounts(n)
 	}
 	if c.IsSet("topologies") {
-		for _, t := range strings.Split(c.String("topologies"), ",") {
-			p.Topologies = append(p.Topologies, strings.TrimSpace(t))
-		}
+		p.Topologies = wordList(c, "topologies")
 	}
 	if err := p.Check(&sc, src); err != nil {
-		var ke *config.KeyError
-		if errors.As(err, &ke) && slices.Contains([]string{"pairs", "sizes", "reps", "versions", "placement", "topologies"}, ke.Key) {
-			return usageErr("--%s = %s: allowed %s", ke.Key, ke.Value, ke.Allowed)
-		}
-		return usageErr("%v", err)
+		return nil, flagError(err, nil, "pairs", "sizes", "reps", "versions", "placement", "topologies")
 	}
 	if err := checkWorkers(c, "workers"); err != nil {
-		return err
+		return nil, err
 	}
-	for _, f := range []string{"plot", "aggregate-plot", "compare-plot"} {
-		if path := c.String(f); path != "" {
-			if err := plots.CheckExt(path); err != nil {
-				return usageErr("--%s: %v", f, err)
-			}
-		}
-	}
-	if c.String("trace") != "" && !slices.Contains(p.Versions, "mpi") {
-		return usageErr("--trace records the MPI version's runs: --versions = %s has no mpi", c.String("versions"))
-	}
-	if err := checkOutputFlags(c, []string{"plot", "aggregate-plot", "compare-plot", "csv", "trace"}, nil); err != nil {
-		return err
+	if err := needMPIRuns(c, p.Versions, "trace"); err != nil {
+		return nil, err
 	}
 	var rows []report.PairsRow
-	charts := pairsPlots(c, &sc, p, &rows)
-	for _, ch := range charts {
-		if err := checkOutputFile(ch.flag, ch.path); err != nil {
+	return &workload{
+		label: "pairs", outputs: []string{"plot", "aggregate-plot", "compare-plot", "csv", "trace"}, traceRuns: true,
+		run: func(opt scenarios.RunOptions, _ *job) error {
+			rows, err = p.Run(&sc, opt)
 			return err
-		}
-	}
-	if validateOnly {
-		return nil
-	}
-	job := startJob(c, "pairs")
-	defer job.stop()
-	opt := scenarios.RunOptions{Workers: c.Int("workers"), Progress: job.bar.update}
-	traces := traceSet(c, &opt)
-	rows, err = p.Run(&sc, opt)
-	if err != nil {
-		return runErr(err)
-	}
-	if err := writeTraceFile(c, traces); err != nil {
-		return err
-	}
-	if c.Bool("json") {
-		err = report.WriteJSON(c.App.Writer, rows)
-	} else {
-		err = report.WritePairsTable(c.App.Writer, rows)
-	}
-	if err != nil {
-		return runErr(err)
-	}
-	if path := c.String("csv"); path != "" {
-		if err := scenarios.WriteFile(path, func(b *bytes.Buffer) error { return report.WritePairsCSV(b, rows) }); err != nil {
-			return runErr(err)
-		}
-	}
-	for _, ch := range charts {
-		if err := ch.draw().Save(ch.path, 0, 0); err != nil {
-			return runErr(err)
-		}
-	}
-	for _, r := range rows {
-		if !r.Correct {
-			return runErr(fmt.Errorf("%s, %d pairs, %d bytes: wrong data at a receiver: %s", r.Version, r.Pairs, r.SizeBytes, r.Error))
-		}
-	}
-	job.end(0)
-	return nil
+		},
+		print:  printRows(&rows, report.WritePairsTable),
+		files:  []file{{"csv", func(b *bytes.Buffer) error { return report.WritePairsCSV(b, rows) }}},
+		charts: pairsPlots(c, &sc, p, &rows),
+		verify: wrongAnswers(&rows, func(r report.PairsRow) bool { return r.Correct }, func(r report.PairsRow) error {
+			return fmt.Errorf("%s, %d pairs, %d bytes: wrong data at a receiver: %s", r.Version, r.Pairs, r.SizeBytes, r.Error)
+		}),
+	}, nil
 }

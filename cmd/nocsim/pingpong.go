@@ -2,112 +2,75 @@ package main
 
 import (
 	"bytes"
-	"errors"
-	"slices"
+	"io"
 
 	"github.com/urfave/cli/v2"
 
-	"nocsim/config"
 	"nocsim/mpi"
 	"nocsim/scenarios"
 	"nocsim/scenarios/report"
 )
 
 func pingpongCommand() *cli.Command {
-	flags := []cli.Flag{
-		&cli.StringFlag{Name: "config", Usage: "scenario TOML file; flags override its keys"},
-		&cli.IntFlag{Name: "from", Usage: "sending rank", Value: 0},
-		&cli.IntFlag{Name: "to", Usage: "echoing rank", Value: -1, DefaultText: "the last tile"},
-		&cli.StringFlag{Name: "sizes", Usage: "message sizes in bytes, comma-separated", Value: "4,64,1024,65536"},
-		&cli.IntFlag{Name: "reps", Usage: "measured round trips per size, after one warm-up", Value: 3},
-		&cli.BoolFlag{Name: "json", Usage: "print a JSON array, one object per size"},
-		&cli.StringFlag{Name: "trace", Usage: "write a Chrome trace (Perfetto, chrome://tracing) of the run to `FILE`"},
-		&cli.BoolFlag{Name: "stats", Usage: "also print per-rank MPI statistics"},
-		&cli.StringFlag{Name: "goal-out", Usage: "record the run's communication (every size, warm-up included) as a GOAL schedule to `FILE`"},
-		quietFlag,
-	}
-	return &cli.Command{
-		Name:      "pingpong",
-		Usage:     "MPI ping-pong between two ranks: one-way and round-trip times per message size",
-		UsageText: "nocsim pingpong --mesh 4x4 --from 0 --to 15 --sizes 4,64,1024,65536 --protocol scmp",
-		Flags:     append(flags, keyFlags(machineSections)...),
-		Action:    runPingPong,
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return usageErr("pingpong: %v (see nocsim pingpong --help)", err)
-		},
-	}
+	return command{
+		name:      "pingpong",
+		usage:     "MPI ping-pong between two ranks: one-way and round-trip times per message size",
+		usageText: "nocsim pingpong --mesh 4x4 --from 0 --to 15 --sizes 4,64,1024,65536 --protocol scmp",
+		flags: append([]cli.Flag{
+			configFlag,
+			&cli.IntFlag{Name: "from", Usage: "sending rank", Value: 0},
+			&cli.IntFlag{Name: "to", Usage: "echoing rank", Value: -1, DefaultText: "the last tile"},
+			&cli.StringFlag{Name: "sizes", Usage: "message sizes in bytes, comma-separated", Value: "4,64,1024,65536"},
+			&cli.IntFlag{Name: "reps", Usage: "measured round trips per size, after one warm-up", Value: 3},
+			&cli.BoolFlag{Name: "json", Usage: "print a JSON array, one object per size"},
+			&cli.StringFlag{Name: "trace", Usage: "write a Chrome trace (Perfetto, chrome://tracing) of the run to `FILE`"},
+			&cli.BoolFlag{Name: "stats", Usage: "also print per-rank MPI statistics"},
+			&cli.StringFlag{Name: "goal-out", Usage: "record the run's communication (every size, warm-up included) as a GOAL schedule to `FILE`"},
+			quietFlag,
+		}, keyFlags(machineSections)...),
+		build: buildPingPong,
+	}.cli()
 }
 
-func runPingPong(c *cli.Context) error {
-	if c.NArg() > 0 {
-		return usageErr("pingpong takes no arguments, got %q", c.Args().Slice())
-	}
+func buildPingPong(c *cli.Context) (*workload, error) {
 	sc, src, err := scenarioFrom(c)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	sizes, err := parseInts("sizes", c.String("sizes"))
+	sizes, err := intList(c, "sizes")
 	if err != nil {
-		return usageErr("%v", err)
+		return nil, err
 	}
 	to := c.Int("to")
-	if to < 0 {
-		if m, err := scenarios.ParseMesh(sc.Network.Mesh); err == nil {
-			to = m.Nodes() - 1
-			if sc.MPI.Procs > 0 {
-				to = sc.MPI.Procs - 1
-			}
-		}
+	if n, ok := ranks(&sc); ok && to < 0 {
+		to = n - 1 // the last rank
 	}
 	pp := &scenarios.PingPong{From: c.Int("from"), To: to, Sizes: sizes, Reps: c.Int("reps")}
 	if err := pp.Check(&sc, src); err != nil {
-		var ke *config.KeyError
-		if errors.As(err, &ke) && slices.Contains([]string{"from", "to", "sizes", "reps"}, ke.Key) {
-			return usageErr("--%s = %s: allowed %s", ke.Key, ke.Value, ke.Allowed)
-		}
-		return usageErr("%v", err)
-	}
-	if err := checkOutputFlags(c, []string{"trace", "goal-out"}, nil); err != nil {
-		return err
-	}
-	if validateOnly {
-		return nil
+		return nil, flagError(err, nil, "from", "to", "sizes", "reps")
 	}
 	var trace bytes.Buffer
-	if c.String("trace") != "" {
-		pp.Trace = &trace
-	}
-	var rec *scenarios.GoalRecording
-	if c.String("goal-out") != "" {
-		rec = scenarios.NewGoalRecording()
-		pp.Record = func(w *mpi.World) { rec.Record("pingpong", w.Trace()) }
-	}
-	job := startJob(c, "pingpong")
-	defer job.stop()
-	rows, w, err := pp.Run(&sc)
-	if err != nil {
-		return runErr(err)
-	}
-	if err := writeGoalFiles(c, rec, c.String("goal-out")); err != nil {
-		return err
-	}
-	out := c.App.Writer
-	if c.Bool("json") {
-		err = report.WriteJSON(out, rows)
-	} else {
-		err = report.WritePingTable(out, rows)
-	}
-	if err != nil {
-		return runErr(err)
-	}
-	if c.Bool("stats") {
-		report.WriteStats(out, w)
-	}
-	if path := c.String("trace"); path != "" {
-		if err := scenarios.WriteFile(path, func(b *bytes.Buffer) error { _, err := b.Write(trace.Bytes()); return err }); err != nil {
-			return runErr(err)
-		}
-	}
-	job.end(0)
-	return nil
+	var rows []report.PingRow
+	var w *mpi.World
+	return &workload{
+		label: "pingpong", outputs: []string{"trace", "goal-out"},
+		run: func(opt scenarios.RunOptions, _ *job) error {
+			if c.String("trace") != "" {
+				pp.Trace = &trace
+			}
+			if opt.Record != nil {
+				pp.Record = func(w *mpi.World) { opt.Record("pingpong", w.Trace()) }
+			}
+			rows, w, err = pp.Run(&sc)
+			return err
+		},
+		print: printRows(&rows, func(w io.Writer, r []report.PingRow) error { return report.WritePingTable(w, r) }),
+		after: func() error {
+			if c.Bool("stats") {
+				report.WriteStats(c.App.Writer, w)
+			}
+			return nil
+		},
+		files: []file{{"trace", func(b *bytes.Buffer) error { _, err := b.Write(trace.Bytes()); return err }}},
+	}, nil
 }

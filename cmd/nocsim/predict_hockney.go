@@ -45,9 +45,9 @@ func runHockney(c *cli.Context) error {
 			return usageErr("--csv %s: %v", path, err)
 		}
 	case c.IsSet("params"):
-		p, err := readParams(c.String("params"))
+		p, err := readParams(c)
 		if err != nil {
-			return usageErr("--params: %v", err)
+			return err
 		}
 		hops := p.AvgHops
 		if c.IsSet("hops") {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/urfave/cli/v2"
 
@@ -65,18 +66,10 @@ func runCommand() *cli.Command {
 			if sum.Speed != nil {
 				job.report(*sum.Speed)
 			}
-			out := c.App.Writer
-			fmt.Fprintf(out, "scenario %q: %s\n", sc.Name, sc.Workload.Kind)
-			for _, l := range sum.Lines {
-				fmt.Fprintln(out, "  "+l)
-			}
-			fmt.Fprintf(out, "results in %s:\n", sum.Dir)
-			for _, f := range sum.Files {
-				fmt.Fprintln(out, "  "+f)
-			}
+			printSummary(c.App.Writer, fmt.Sprintf("scenario %q: %s", sc.Name, sc.Workload.Kind), "results in", sum)
 			return nil
 		},
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error { return usageErr("run: %v", err) },
+		OnUsageError: onUsageError("run", false),
 	}
 }
 
@@ -100,7 +93,7 @@ func validateCommand() *cli.Command {
 			fmt.Fprint(c.App.Writer, eff)
 			return nil
 		},
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error { return usageErr("validate: %v", err) },
+		OnUsageError: onUsageError("validate", false),
 	}
 }
 
@@ -118,4 +111,58 @@ func loadScenarioArg(c *cli.Context) (scenarios.Scenario, scenarios.Source, erro
 		return sc, nil, usageErr("%v", err)
 	}
 	return sc, src, nil
+}
+
+// quiet honours --quiet given to the command or before it.
+func quiet(c *cli.Context) bool {
+	for _, ctx := range c.Lineage() {
+		if ctx.Bool("quiet") {
+			return true
+		}
+	}
+	return false
+}
+
+// defaultDir is where the main job writes.
+const defaultDir = "nocsim-results"
+
+// runDefault is the main job: the embedded default study, written into
+// ./nocsim-results.
+func runDefault(c *cli.Context) error {
+	if err := checkOutputDir("the main job's output directory", defaultDir); err != nil {
+		return err
+	}
+	if err := scenarios.CheckReplaceable(defaultDir); err != nil {
+		return usageErr("the main job's output directory: %v", err)
+	}
+	logf := func(s string) {
+		if !quiet(c) {
+			fmt.Fprintln(c.App.ErrWriter, "nocsim: "+s)
+		}
+	}
+	if validateOnly {
+		return nil
+	}
+	meter := scenarios.StartSpeed()
+	sum, err := scenarios.DefaultStudy(provenance(c), defaultDir, scenarios.RunOptions{Speed: &meter}, logf)
+	if err != nil {
+		return runErr(err)
+	}
+	if sum.Speed != nil {
+		logf(sum.Speed.String())
+	}
+	printSummary(c.App.Writer, "nocsim default study (embedded scenario; see docs/commands/nocsim.md):", "results and charts in", sum)
+	return nil
+}
+
+// printSummary prints what a scenario's run found and wrote.
+func printSummary(out io.Writer, head, filesIn string, sum scenarios.Summary) {
+	fmt.Fprintln(out, head)
+	for _, l := range sum.Lines {
+		fmt.Fprintln(out, "  "+l)
+	}
+	fmt.Fprintf(out, "%s %s:\n", filesIn, sum.Dir)
+	for _, f := range sum.Files {
+		fmt.Fprintln(out, "  "+f)
+	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -28,50 +29,44 @@ func thesisCommand() *cli.Command {
 		&cli.IntFlag{Name: "workers", Usage: "runs simulated in parallel (0 = one per core); results do not depend on it"},
 		quietFlag,
 	}
-	all := append(flags, keyFlags(machineSections, "procs", "mesh")...)
-	return &cli.Command{
-		Name:               "thesis",
-		Usage:              "reproduce the SCMP thesis's Table 5.1 (CG) or 5.2 (QR): its times beside nocsim's, native and MPI",
-		UsageText:          "nocsim thesis --table 5.1\nnocsim thesis --table 5.2 --procs 4,16 --sizes 128,256 --plot-dir figs",
-		Flags:              all,
-		Action:             runThesis,
-		Subcommands:        []*cli.Command{thesisFitCommand()},
-		CustomHelpTemplate: subcommandsHelpTemplate,
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return usageErr("thesis: %v (see nocsim thesis --help)", err)
-		},
-	}
+	cmd := command{
+		name:      "thesis",
+		usage:     "reproduce the SCMP thesis's Table 5.1 (CG) or 5.2 (QR): its times beside nocsim's, native and MPI",
+		usageText: "nocsim thesis --table 5.1\nnocsim thesis --table 5.2 --procs 4,16 --sizes 128,256 --plot-dir figs",
+		flags:     append(flags, keyFlags(machineSections, "procs", "mesh")...),
+		build:     buildThesis,
+	}.cli()
+	cmd.Subcommands = []*cli.Command{thesisFitCommand()}
+	cmd.CustomHelpTemplate = subcommandsHelpTemplate
+	return cmd
 }
 
-func runThesis(c *cli.Context) error {
-	if c.NArg() > 0 {
-		return usageErr("thesis takes no arguments, got %q", c.Args().Slice())
-	}
+func buildThesis(c *cli.Context) (*workload, error) {
 	table := c.String("table")
 	if table != "5.1" && table != "5.2" {
-		return usageErr("--table = %q: allowed 5.1 (CG), 5.2 (QR)", table)
+		return nil, usageErr("--table = %q: allowed 5.1 (CG), 5.2 (QR)", table)
 	}
 	var procs, sizes []int
 	var err error
 	if c.IsSet("procs") {
-		if procs, err = parseInts("procs", c.String("procs")); err != nil {
-			return usageErr("%v", err)
+		if procs, err = intList(c, "procs"); err != nil {
+			return nil, err
 		}
 	}
 	if c.IsSet("sizes") {
-		if sizes, err = parseInts("sizes", c.String("sizes")); err != nil {
-			return usageErr("%v", err)
+		if sizes, err = intList(c, "sizes"); err != nil {
+			return nil, err
 		}
 	}
 	rows, err := scenarios.ThesisRows(table, procs, sizes)
 	if err != nil {
-		return usageErr("--procs/--sizes: %v", err)
+		return nil, usageErr("--procs/--sizes: %v", err)
 	}
 	switch d := c.String("distribute"); {
 	case d != "bcast" && d != "alltoall":
-		return usageErr("--distribute = %q: allowed bcast, alltoall", d)
+		return nil, usageErr("--distribute = %q: allowed bcast, alltoall", d)
 	case d == "alltoall" && table != "5.1":
-		return usageErr("--distribute = alltoall: allowed with --table 5.1 (CG) only")
+		return nil, usageErr("--distribute = alltoall: allowed with --table 5.1 (CG) only")
 	case d == "alltoall":
 		for i := range rows {
 			rows[i].Distribute = d
@@ -79,60 +74,58 @@ func runThesis(c *cli.Context) error {
 	}
 	sc, src, err := thesisScenarioFrom(c)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := scenarios.CheckThesis(&sc, src, rows); err != nil {
-		return usageErr("%v", err)
+		return nil, usageErr("%v", err)
 	}
 	if err := checkWorkers(c, "workers"); err != nil {
-		return err
+		return nil, err
 	}
-	if err := checkOutputFlags(c, nil, []string{"plot-dir"}); err != nil {
-		return err
-	}
-	if validateOnly {
+	var res []report.ThesisResult
+	return &workload{
+		label: "thesis " + table, dirs: []string{"plot-dir"},
+		run: func(opt scenarios.RunOptions, _ *job) error {
+			res, err = scenarios.RunThesis(&sc, rows, opt)
+			return err
+		},
+		print: func(w io.Writer, asJSON bool) error {
+			if !asJSON {
+				return report.WriteThesisTable(w, res)
+			}
+			recs := make([]report.ThesisRecord, len(res))
+			for i, r := range res {
+				recs[i] = r.Record()
+			}
+			return report.WriteJSON(w, recs)
+		},
+		after: func() error { return thesisCharts(c, &sc, res) },
+		verify: wrongAnswers(&res, func(r report.ThesisResult) bool { return r.Correct }, func(r report.ThesisResult) error {
+			return fmt.Errorf("table %s, size %d, P=%d: wrong answer (%s)", r.Row.Table, r.Row.Size(), r.Row.Procs, r.Detail)
+		}),
+	}, nil
+}
+
+// thesisCharts draws the table's figures into --plot-dir.
+func thesisCharts(c *cli.Context, sc *scenarios.Scenario, res []report.ThesisResult) error {
+	dir := c.String("plot-dir")
+	if dir == "" {
 		return nil
 	}
-	job := startJob(c, "thesis "+table)
-	defer job.stop()
-	res, err := scenarios.RunThesis(&sc, rows, scenarios.RunOptions{Workers: c.Int("workers"), Progress: job.bar.update})
-	if err != nil {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return runErr(err)
 	}
-	if c.Bool("json") {
-		recs := make([]report.ThesisRecord, len(res))
-		for i, r := range res {
-			recs[i] = r.Record()
-		}
-		err = report.WriteJSON(c.App.Writer, recs)
-	} else {
-		err = report.WriteThesisTable(c.App.Writer, res)
+	name := "default machine"
+	if p := c.String("config"); p != "" {
+		name = filepath.Base(p)
+	} else if !c.IsSet("config") {
+		name = scenarios.ThesisMachineName
 	}
-	if err != nil {
-		return runErr(err)
-	}
-	if dir := c.String("plot-dir"); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
+	for _, ch := range report.ThesisCharts(res, scenarios.ThesisMachineText(res, name, sc)) {
+		if err := ch.Chart.Save(filepath.Join(dir, ch.File), 8, 4.5); err != nil {
 			return runErr(err)
 		}
-		name := "default machine"
-		if p := c.String("config"); p != "" {
-			name = filepath.Base(p)
-		} else if !c.IsSet("config") {
-			name = scenarios.ThesisMachineName
-		}
-		for _, ch := range report.ThesisCharts(res, scenarios.ThesisMachineText(res, name, &sc)) {
-			if err := ch.Chart.Save(filepath.Join(dir, ch.File), 8, 4.5); err != nil {
-				return runErr(err)
-			}
-		}
 	}
-	for _, r := range res {
-		if !r.Correct {
-			return runErr(fmt.Errorf("table %s, size %d, P=%d: wrong answer (%s)", r.Row.Table, r.Row.Size(), r.Row.Procs, r.Detail))
-		}
-	}
-	job.end(0)
 	return nil
 }
 
@@ -152,14 +145,12 @@ func thesisFitCommand() *cli.Command {
 		quietFlag,
 	}
 	return &cli.Command{
-		Name:      "fit",
-		Usage:     "fit the processor's operation costs and the MPI library's software costs on Table 5.1 (never on 5.2) and write the machine file",
-		UsageText: "nocsim thesis fit --out scenarios/thesis/scmp-thesis.toml",
-		Flags:     append(flags, keyFlags(machineSections, "procs", "mesh")...),
-		Action:    runThesisFit,
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return usageErr("thesis fit: %v (see nocsim thesis fit --help)", err)
-		},
+		Name:         "fit",
+		Usage:        "fit the processor's operation costs and the MPI library's software costs on Table 5.1 (never on 5.2) and write the machine file",
+		UsageText:    "nocsim thesis fit --out scenarios/thesis/scmp-thesis.toml",
+		Flags:        append(flags, keyFlags(machineSections, "procs", "mesh")...),
+		Action:       runThesisFit,
+		OnUsageError: onUsageError("thesis fit", true),
 	}
 }
 
@@ -172,8 +163,8 @@ func thesisFitKeyNames() string {
 }
 
 func runThesisFit(c *cli.Context) error {
-	if c.NArg() > 0 {
-		return usageErr("thesis fit takes no arguments, got %q", c.Args().Slice())
+	if err := noArgs(c, "thesis fit"); err != nil {
+		return err
 	}
 	if c.String("out") == "" {
 		return usageErr("--out: required (the machine file to write)")
