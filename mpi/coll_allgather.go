@@ -172,7 +172,7 @@ func (g *allgatherWork) allgatherGatherPhase() error {
 // binomial tree as Bcast.
 func (g *allgatherWork) allgatherBcastPhase() error {
 	b, n := g.span(0, g.x.c.Size())
-	return g.x.rtBcastBinomial(b, n, 0)
+	return g.x.bcastBinomial(b, n, 0)
 }
 
 // ring is Puma's bucket algorithm: in step k every rank passes the block

@@ -1,6 +1,9 @@
 package mpi
 
-import "sort"
+import (
+	sched "nocsim/coll"
+	"sort"
+)
 
 // The one registry of collective algorithms: what each is (listed in the
 // docs, selected by the [mpi] keys) and the code that runs it.
@@ -128,4 +131,15 @@ type rtPart struct {
 	vec        bool
 	own        func() error
 	late       *error
+}
+
+// The algorithms written once as coll schedule programs run through
+// runProgram; their entries come from coll's registry, so their names and
+// descriptions are written there only.
+func init() {
+	for _, a := range sched.Algorithms() {
+		if a.Program != nil {
+			register(algEntry{Algorithm: Algorithm{Op: a.Op, Name: a.Name, Source: a.Source, Messages: a.Messages}, run: a.Program})
+		}
+	}
 }

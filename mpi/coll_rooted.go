@@ -1,35 +1,18 @@
 package mpi
 
+import sched "nocsim/coll"
+
 // Rooted collectives and the barrier: MPI_Barrier, MPI_Bcast,
 // MPI_Scatter(v) and MPI_Gather(v). Unexported names carry an rt prefix so
 // they cannot collide with the other collective families of the package.
 
-const (
-	rtThesis = "Poole 2004 (SCMP thesis) §4.2.4"
-	// rtThesisLike marks the default library's versions of the thesis's
-	// patterns, carried over MPI messages (library = "thesis" runs the
-	// mechanisms themselves: THREAD-message counters, figure 4.3 as drawn).
-	rtThesisLike = "after Poole 2004 §4.2.4, over MPI messages"
-	// rtCray marks versions over MPI messages of Cray X1 patterns; the
-	// X1's own, on remote memory access, are in coll_cray.go.
-	rtCray  = "after Nicholson & Goozen, Cray X1 MPI, over MPI messages"
-	rtMPICH = "standard (MPICH)"
-)
-
 func init() {
 	for _, a := range []algEntry{
-		{Algorithm: Algorithm{Op: "barrier", Name: "central", Source: rtThesisLike, Messages: "2(P-1)"}, run: barrierRun((*coll).rtBarrierCentral)},
-		{Algorithm: Algorithm{Op: "barrier", Name: "tree4", Source: rtCray, Messages: "2(P-1)"}, run: barrierRun((*coll).rtBarrierTree4)},
-		{Algorithm: Algorithm{Op: "barrier", Name: "dissemination", Source: rtMPICH, Messages: "P ceil(log2 P)"}, run: barrierRun((*coll).rtBarrierDissemination)},
-		{Algorithm: Algorithm{Op: "bcast", Name: "flat", Source: rtThesis, Messages: "P-1"}, run: bcastRun((*coll).rtBcastFlat)},
-		{Algorithm: Algorithm{Op: "bcast", Name: "binomial", Source: rtMPICH, Messages: "P-1"}, run: bcastRun((*coll).rtBcastBinomial)},
-		{Algorithm: Algorithm{Op: "bcast", Name: "pull", Source: rtCray, Messages: "2(P-1)"}, run: bcastRun((*coll).rtBcastPull)},
-		{Algorithm: Algorithm{Op: "bcast", Name: "scatter_allgather", Source: rtMPICH, Messages: "P-1 + P(P-1)"}, run: bcastRun((*coll).rtBcastScatterAllgather)},
-		{Algorithm: Algorithm{Op: "scatter", Name: "flat", Source: rtMPICH, Messages: "P-1"}, run: scatterRun((*coll).rtScatterFlat)},
-		{Algorithm: Algorithm{Op: "scatter", Name: "binomial", Source: rtMPICH, Messages: "P-1 (Scatterv: + a size header per inner node)"}, run: scatterRun((*coll).rtScatterBinomial)},
-		{Algorithm: Algorithm{Op: "gather", Name: "flat", Source: rtMPICH, Messages: "P-1"}, run: gatherRun((*coll).rtGatherFlat)},
-		{Algorithm: Algorithm{Op: "gather", Name: "binomial", Source: rtMPICH, Messages: "P-1 (Gatherv: + P-1-ceil(log2 P) size headers)"}, run: gatherRun((*coll).rtGatherBinomial)},
-		{Algorithm: Algorithm{Op: "gather", Name: "push", Source: rtCray, Messages: "2(P-1)"}, run: gatherRun((*coll).rtGatherPush)},
+		{Algorithm: Algorithm{Op: "scatter", Name: "flat", Source: sched.SrcMPICH, Messages: "P-1"}, run: scatterRun((*coll).rtScatterFlat)},
+		{Algorithm: Algorithm{Op: "scatter", Name: "binomial", Source: sched.SrcMPICH, Messages: "P-1 (Scatterv: + a size header per inner node)"}, run: scatterRun((*coll).rtScatterBinomial)},
+		{Algorithm: Algorithm{Op: "gather", Name: "flat", Source: sched.SrcMPICH, Messages: "P-1"}, run: gatherRun((*coll).rtGatherFlat)},
+		{Algorithm: Algorithm{Op: "gather", Name: "binomial", Source: sched.SrcMPICH, Messages: "P-1 (Gatherv: + P-1-ceil(log2 P) size headers)"}, run: gatherRun((*coll).rtGatherBinomial)},
+		{Algorithm: Algorithm{Op: "gather", Name: "push", Source: sched.SrcCray, Messages: "2(P-1)"}, run: gatherRun((*coll).rtGatherPush)},
 	} {
 		register(a)
 	}
@@ -43,8 +26,11 @@ func (r *Rank) Barrier(c *Comm) error {
 	}
 	defer x.end(0)
 	alg := x.pick("barrier", r.w.Cfg.Barrier, 0, "tree4", "tree4")
-	if run, ok := lookupAlg("barrier", alg).run.(barrierRun); ok {
+	switch run := lookupAlg("barrier", alg).run.(type) {
+	case barrierRun:
 		return run(x)
+	case sched.Program:
+		return x.runProgram(run, sched.Args{}, callBufs{})
 	}
 	return x.rtUnknown(alg)
 }
@@ -75,9 +61,12 @@ func (r *Rank) Bcast(buf Buffer, count int, dt *Datatype, root int, c *Comm) err
 		return err
 	}
 	alg := x.pick("bcast", r.w.Cfg.Bcast, n, "binomial", "scatter_allgather")
-	if run, ok := lookupAlg("bcast", alg).run.(bcastRun); ok {
+	switch run := lookupAlg("bcast", alg).run.(type) {
+	case bcastRun:
 		err = run(x, b, n, root)
-	} else {
+	case sched.Program:
+		err = x.runProgram(run, sched.Args{Root: root, N: n}, callBufs{sched.Data: b})
+	default:
 		err = x.rtUnknown(alg)
 	}
 	if e := finish(err == nil); err == nil {

@@ -3,6 +3,7 @@ package mpi
 import (
 	"fmt"
 
+	sched "nocsim/coll"
 	"nocsim/endpoint"
 )
 
@@ -46,7 +47,7 @@ var thesisAlgs = map[string]string{
 func init() {
 	// The profile's own code where no registered algorithm is exactly the
 	// thesis's (thesisAlgs "thesis"): neither listed nor selectable.
-	thesis := func(op string) Algorithm { return Algorithm{Op: op, Name: "thesis", Source: rtThesis} }
+	thesis := func(op string) Algorithm { return Algorithm{Op: op, Name: "thesis", Source: sched.SrcThesis} }
 	register(
 		algEntry{Algorithm: thesis("barrier"), profile: true, run: barrierRun(func(x *coll) error { return x.r.thesisBarrier(x.c) })},
 		algEntry{Algorithm: thesis("allgather"), profile: true, run: allgatherRun((*allgatherWork).thesisAllgather)},
@@ -67,7 +68,7 @@ func (rd *redColl) thesisAllreduce(in, out Buffer, count int, _ bool) error {
 		return err
 	}
 	rd.r.thesisCall()
-	return rd.rtBcastFlat(out, count*rd.es, 0)
+	return rd.bcastFlat(out, count*rd.es, 0)
 }
 
 // thesisReduceScatter is the profile's Reduce_scatter: a Reduce to rank 0
@@ -246,5 +247,5 @@ func (g *allgatherWork) thesisAllgather() error {
 	}
 	x.r.thesisCall() // MPI_Bcast
 	b, n := g.span(0, P)
-	return x.rtBcastFlat(b, n, 0)
+	return x.bcastFlat(b, n, 0)
 }

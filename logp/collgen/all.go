@@ -1,5 +1,7 @@
 package collgen
 
+import "nocsim/coll"
+
 // Allgather and alltoall: the patterns of mpi/coll_all*.go.
 
 func (g *gen) allgather(alg string) func(me int) {
@@ -24,7 +26,7 @@ func (g *gen) allgather(alg string) func(me int) {
 			if me != 0 {
 				g.send(me-mask, spanAB(me, min(me+mask, P)))
 			}
-			g.bcastBinomial(me, spanAB(0, P), 0)
+			_ = coll.BinomialBcast(g, P, me, 0, coll.Data.At(0, int(spanAB(0, P))))
 		}
 	case "ring":
 		body = func(me int) {

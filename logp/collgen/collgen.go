@@ -2,6 +2,8 @@ package collgen
 
 import (
 	"fmt"
+
+	"nocsim/coll"
 	"slices"
 	"strings"
 
@@ -148,7 +150,12 @@ func Generate(op, alg string, procs int, bytes int64, opt Options) (*goal.Schedu
 		return nil, fmt.Errorf("collgen: %s %s on %d ranks needs about %d operations: allowed at most %d (use fewer ranks)", op, alg, procs, est, MaxOps)
 	}
 	g := &gen{b: goal.NewBuilder(procs, int(est)), opt: opt, P: procs, n: bytes}
-	rank := g.program(op, alg)
+	var rank func(me int)
+	if a := coll.Lookup(op, alg); a != nil && a.Program != nil {
+		rank = func(me int) { g.run(a.Program, me) }
+	} else {
+		rank = g.program(op, alg)
+	}
 	for me := range procs {
 		g.begin(me)
 		rank(me)
@@ -195,6 +202,11 @@ type gen struct {
 	epoch  int32  // counts cursor changes
 	calc   uint64 // cycles not yet written
 	tmp    []pend // a blocking call's request
+
+	// answer is the request the next send answers (coll.Asks), -1 none;
+	// asked are the answered requests the next wait completes.
+	answer int32
+	asked  []pend
 }
 
 // pend is a posted operation not yet waited for, and the cursor epoch it
@@ -209,6 +221,7 @@ type step []pend
 
 func (g *gen) begin(me int) {
 	g.me, g.cursor, g.epoch, g.calc = me, g.cursor[:0], 0, 0
+	g.answer, g.asked = -1, g.asked[:0]
 }
 
 // flush writes the pending computation as one calc.

@@ -1,6 +1,9 @@
 package collgen
 
-import "nocsim/logp"
+import (
+	"nocsim/coll"
+	"nocsim/logp"
+)
 
 // Reductions: the patterns of mpi/coll_reduce*.go for a commutative op (the
 // sum `nocsim coll` reduces), on send and receive buffers that differ (no
@@ -187,7 +190,7 @@ func (g *gen) allreduce(alg string) func(me int) {
 	case "reduce_bcast":
 		return func(me int) {
 			g.reduceBinomial(me, count, 0)
-			g.bcastBinomial(me, n, 0)
+			_ = coll.BinomialBcast(g, P, me, 0, coll.Data.At(0, int(n)))
 		}
 	case "ring":
 		bo := split(count, P, g.opt.ElemBytes)

@@ -35,181 +35,39 @@ func kids(rel, P int, f func(c, size int)) {
 
 func abs(rel, root, P int) int { return (rel + root) % P }
 
+// barrier writes the barrier algorithms that are not coll programs yet.
 func (g *gen) barrier(alg string) func(me int) {
-	P := g.P
-	switch alg {
-	case "mesh":
-		d := g.meshDims()
-		return func(me int) { g.meshDimsRun(d, me, 0, true) }
-	case "central":
-		return func(me int) {
-			var s step
-			if me != 0 {
-				g.irecv(&s, 0, 0)
-				g.isend(&s, 0, 0)
-				g.wait(&s)
-				return
-			}
-			for i := 1; i < P; i++ {
-				g.irecv(&s, i, 0)
-			}
-			g.wait(&s)
-			for i := 1; i < P; i++ {
-				g.isend(&s, i, 0)
-			}
-			g.wait(&s)
-		}
-	case "tree4":
-		return func(me int) {
-			var arrive, release step
-			for k := 4*me + 1; k <= 4*me+4 && k < P; k++ {
-				g.irecv(&arrive, k, 0)
-			}
-			parent := (me - 1) / 4
-			if me != 0 {
-				g.irecv(&release, parent, 0)
-			}
-			g.wait(&arrive)
-			if me != 0 {
-				g.isend(&release, parent, 0)
-				g.wait(&release)
-			}
-			for k := 4*me + 1; k <= 4*me+4 && k < P; k++ {
-				g.isend(&release, k, 0)
-			}
-			g.wait(&release)
-		}
-	default: // dissemination
-		return func(me int) {
-			for k := 1; k < P; k <<= 1 {
-				g.sendrecv((me+k)%P, 0, (me-k+P)%P, 0)
-			}
-		}
-	}
+	d := g.meshDims() // mesh
+	return func(me int) { g.meshDimsRun(d, me, 0, true) }
 }
 
+// bcast writes the broadcasts that are not coll programs yet.
 func (g *gen) bcast(alg string) func(me int) {
 	P, n, root := g.P, g.n, g.opt.Root
-	switch alg {
-	case "mesh":
+	if alg == "mesh" {
 		t := g.meshTree(root)
 		return func(me int) { g.meshBcast(t, me, n) }
-	case "flat":
-		return func(me int) {
-			if me != root {
-				g.recv(root, n)
-				return
-			}
-			var s step
-			for i := range P {
-				if i != root {
-					g.isend(&s, i, n)
-				}
-			}
-			g.wait(&s)
-		}
-	case "binomial":
-		return func(me int) { g.bcastBinomial(me, n, root) }
-	case "optimal":
-		// Karp et al.'s tree for the options' L, o, g (logp builds it as
-		// mpi does): receive from the parent, then send to the children in
-		// the order the tree informs them, and wait for all.
-		_, parent, _ := logp.OptimalBroadcast(P, g.opt.OptimalL, g.opt.OptimalO, g.opt.OptimalG)
-		kids := make([][]int, P)
-		for j := 1; j < P; j++ {
-			kids[parent[j]] = append(kids[parent[j]], j)
-		}
-		return func(me int) {
-			rel := (me - root + P) % P
-			if rel != 0 {
-				g.recv((parent[rel]+root)%P, n)
-			}
-			var s step
-			for _, k := range kids[rel] {
-				g.isend(&s, (k+root)%P, n)
-			}
-			g.wait(&s)
-		}
-	case "pull":
-		// The root answers requests in the order they arrive (Waitany):
-		// here each answer requires its request, so it goes out when
-		// that request is in, which is the same rule where the order of
-		// arrival is decided by the model's timing.
-		return func(me int) {
-			var s step
-			if me != root {
-				g.irecv(&s, root, n)
-				g.isend(&s, root, 0)
-				g.wait(&s)
-				return
-			}
-			asks := make([]int32, 0, P-1)
-			for i := range P {
-				if i != root {
-					var a step
-					g.irecv(&a, i, 0)
-					asks = append(asks, a[0].op)
-				}
-			}
-			k := 0
-			for i := range P {
-				if i == root {
-					continue
-				}
-				g.isend(&s, i, n)
-				g.b.Require(me, s[len(s)-1].op, asks[k])
-				k++
-			}
-			for _, a := range asks {
-				s = append(s, pend{a, -1})
-			}
-			g.wait(&s)
-		}
-	default: // scatter_allgather
-		chunk := pad4((n + int64(P) - 1) / int64(P))
-		piece := func(lo, cnt int) int64 {
-			off, end := min(int64(lo)*chunk, n), min(int64(lo+cnt)*chunk, n)
-			return end - off
-		}
-		return func(me int) {
-			rel := (me - root + P) % P
-			var s step
-			if rel != 0 {
-				if l := piece(rel, subtree(rel, P)); l > 0 {
-					g.irecv(&s, abs(parent(rel), root, P), l)
-					g.wait(&s)
-				}
-			}
-			kids(rel, P, func(c, size int) {
-				if l := piece(c, size); l > 0 {
-					g.isend(&s, abs(c, root, P), l)
-				}
-			})
-			g.wait(&s)
-			left, right := abs((rel-1+P)%P, root, P), abs((rel+1)%P, root, P)
-			for i := 0; i < P-1; i++ {
-				if l := piece((rel-i+P)%P, 1); l > 0 {
-					g.isend(&s, right, l)
-				}
-				if l := piece((rel-i-1+2*P)%P, 1); l > 0 {
-					g.irecv(&s, left, l)
-				}
-				g.wait(&s)
-			}
-		}
 	}
-}
-
-// bcastBinomial is rtBcastBinomial: n bytes from root down the binomial tree.
-func (g *gen) bcastBinomial(me int, n int64, root int) {
-	P := g.P
-	rel := (me - root + P) % P
-	if rel != 0 {
-		g.recv(abs(parent(rel), root, P), n)
+	// optimal
+	// Karp et al.'s tree for the options' L, o, g (logp builds it as
+	// mpi does): receive from the parent, then send to the children in
+	// the order the tree informs them, and wait for all.
+	_, parent, _ := logp.OptimalBroadcast(P, g.opt.OptimalL, g.opt.OptimalO, g.opt.OptimalG)
+	kids := make([][]int, P)
+	for j := 1; j < P; j++ {
+		kids[parent[j]] = append(kids[parent[j]], j)
 	}
-	var s step
-	kids(rel, P, func(c, _ int) { g.isend(&s, abs(c, root, P), n) })
-	g.wait(&s)
+	return func(me int) {
+		rel := (me - root + P) % P
+		if rel != 0 {
+			g.recv((parent[rel]+root)%P, n)
+		}
+		var s step
+		for _, k := range kids[rel] {
+			g.isend(&s, (k+root)%P, n)
+		}
+		g.wait(&s)
+	}
 }
 
 // span is the length of the message carrying cnt consecutive blocks of n

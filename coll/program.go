@@ -1,0 +1,79 @@
+package coll
+
+// A schedule program is one rank's part of a collective algorithm: the
+// messages it posts, grouped in steps that it waits for, and the local
+// work (copies, reductions) between them. It names data by Region, a byte
+// range of one of the call's buffers, so an engine that moves real data
+// (mpi) and one that only writes the pattern (logp/collgen) run the same
+// code.
+
+// Buf names a buffer of the call as the algorithm sees it, always as
+// contiguous bytes (an engine packs typed data before and after).
+type Buf uint8
+
+const (
+	// NoBuf is the buffer of empty messages (barriers, requests).
+	NoBuf Buf = iota
+	// Data is the operation's one buffer: bcast's message.
+	Data
+)
+
+// Region is Len bytes at byte Off of buffer Buf.
+type Region struct {
+	Buf      Buf
+	Off, Len int
+}
+
+// At is the region of n bytes at byte off of b.
+func (b Buf) At(off, n int) Region { return Region{b, off, n} }
+
+// Empty is an empty message's region.
+var Empty = Region{}
+
+// Step is a set of messages posted together that one Wait completes.
+// Messages at an offset that is not word-aligned are staged through
+// scratch by the engine (a charged copy), as the DMA engine reads words
+// from word addresses.
+type Step interface {
+	Send(peer int, r Region)
+	Recv(peer int, r Region)
+	// Wait completes every message of the step (and the requests an
+	// Asks answered in it); the step is empty afterwards and can be
+	// used again.
+	Wait() error
+}
+
+// Rank is one rank of a collective call, as an engine runs it.
+type Rank interface {
+	// Step starts an empty step.
+	Step() Step
+	// Send, Recv and SendRecv are blocking messages (SendRecv posts its
+	// receive first, then its send, and waits for both).
+	Send(peer int, r Region) error
+	Recv(peer int, r Region) error
+	SendRecv(dst int, s Region, src int, rr Region) error
+	// Asks posts an empty receive from each of peers, to be answered in
+	// the order they arrive.
+	Asks(peers []int) (Asks, error)
+}
+
+// Asks is a set of posted requests a rank answers in the order they
+// arrive. Next waits for one not yet returned and gives its index in
+// peers; the sends posted after it answer it, and the next Step.Wait
+// completes the requests too. An engine without timing (a schedule
+// writer) returns them in order and makes each answer depend on its
+// request, the same rule with the order left to the model's timing.
+type Asks interface {
+	Next() (int, error)
+}
+
+// Args are what every rank's program is given: the communicator size, the
+// rank, the root (rooted operations) and the size argument in bytes,
+// whose meaning is the operation's (bcast: the message).
+type Args struct {
+	P, Me, Root int
+	N           int
+}
+
+// Program is one algorithm's schedule program, run by every rank.
+type Program func(r Rank, a Args) error

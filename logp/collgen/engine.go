@@ -1,0 +1,104 @@
+package collgen
+
+import "nocsim/coll"
+
+// The schedule writer as a coll engine: gen runs a coll.Program for one
+// rank at a time and writes the operations it posts, with the
+// dependencies its waits create (see gen). Data is not moved; a region's
+// length is what a message carries, and a region at an offset that is not
+// word-aligned costs the copy the chip stages it through.
+
+// run writes rank me's program of prog.
+func (g *gen) run(prog coll.Program, me int) {
+	// A schedule writer cannot fail: every message is posted and every
+	// wait completes in the model, so the program's errors are nil.
+	_ = prog(g, coll.Args{P: g.P, Me: me, Root: g.opt.Root, N: int(g.n)})
+}
+
+// genStep is a coll.Step of the writer.
+type genStep struct {
+	g      *gen
+	s      step
+	staged int64 // bytes received unaligned, copied out after the wait
+}
+
+func (g *gen) Step() coll.Step { return &genStep{g: g} }
+
+// unaligned reports whether r is staged through scratch on the chip.
+func unaligned(r coll.Region) bool { return r.Len > 0 && r.Off%4 != 0 }
+
+func (st *genStep) Send(peer int, r coll.Region) {
+	g := st.g
+	if unaligned(r) {
+		g.copies(int64(r.Len))
+	}
+	g.isend(&st.s, peer, int64(r.Len))
+	if g.answer >= 0 {
+		// An Asks answer: it goes out once its request is in.
+		g.b.Require(g.me, st.s[len(st.s)-1].op, g.answer)
+		g.answer = -1
+	}
+}
+
+func (st *genStep) Recv(peer int, r coll.Region) {
+	if unaligned(r) {
+		st.staged += int64(r.Len)
+	}
+	st.g.irecv(&st.s, peer, int64(r.Len))
+}
+
+func (st *genStep) Wait() error {
+	g := st.g
+	st.s = append(st.s, g.asked...)
+	g.asked = g.asked[:0]
+	g.wait(&st.s)
+	g.copies(st.staged)
+	st.staged = 0
+	return nil
+}
+
+func (g *gen) Send(peer int, r coll.Region) error {
+	st := genStep{g: g}
+	st.Send(peer, r)
+	return st.Wait()
+}
+
+func (g *gen) Recv(peer int, r coll.Region) error {
+	st := genStep{g: g}
+	st.Recv(peer, r)
+	return st.Wait()
+}
+
+// SendRecv posts the receive first, as the MPI layer's exchange does.
+func (g *gen) SendRecv(dst int, s coll.Region, src int, r coll.Region) error {
+	st := genStep{g: g}
+	st.Recv(src, r)
+	st.Send(dst, s)
+	return st.Wait()
+}
+
+// genAsks answers requests in the order they were posted; each answer
+// requires its request (Send), and the next wait completes them all.
+type genAsks struct {
+	g   *gen
+	ops []int32
+	k   int
+}
+
+func (g *gen) Asks(peers []int) (coll.Asks, error) {
+	a := &genAsks{g: g}
+	for _, p := range peers {
+		var s step
+		g.irecv(&s, p, 0)
+		a.ops = append(a.ops, s[0].op)
+	}
+	return a, nil
+}
+
+func (a *genAsks) Next() (int, error) {
+	g := a.g
+	g.answer = a.ops[a.k]
+	g.asked = append(g.asked, pend{a.ops[a.k], -1})
+	a.k++
+	return a.k - 1, nil
+}

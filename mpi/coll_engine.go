@@ -1,0 +1,131 @@
+package mpi
+
+import sched "nocsim/coll"
+
+// The chip as a coll engine: a schedule program from package coll runs on
+// one rank with real data. Regions name the call's contiguous buffers
+// (bufs, indexed by sched.Buf); steps are rtSteps, so messages at an offset
+// that is not word-aligned are staged through charged scratch copies
+// exactly as the hand-written algorithms stage them.
+
+// engine is one rank's run of a program within collective call x.
+type engine struct {
+	x    *coll
+	bufs callBufs
+}
+
+// callBufs are a call's buffers by sched.Buf (sched.NoBuf's stays empty).
+type callBufs [sched.Data + 1]Buffer
+
+// runProgram runs prog for this rank with the call's buffers; a's rank
+// and size are the communicator's.
+func (x *coll) runProgram(prog sched.Program, a sched.Args, bufs callBufs) error {
+	a.P, a.Me = x.c.Size(), x.c.Rank()
+	return prog(x.rank(bufs), a)
+}
+
+// rank is this rank as a coll engine over bufs, for the coll functions
+// other algorithms call (a binomial broadcast of a result, say).
+func (x *coll) rank(bufs callBufs) *engine { return &engine{x: x, bufs: bufs} }
+
+// engineStep is a sched.Step on the chip.
+type engineStep struct {
+	e *engine
+	s *rtStep
+}
+
+func (e *engine) Step() sched.Step { return &engineStep{e, e.x.rtStep()} }
+
+func (st *engineStep) Send(peer int, r sched.Region) {
+	st.s.send(st.e.bufs[r.Buf], r.Off, r.Len, peer)
+}
+
+func (st *engineStep) Recv(peer int, r sched.Region) {
+	st.s.recv(st.e.bufs[r.Buf], r.Off, r.Len, peer)
+}
+
+func (st *engineStep) Wait() error { return st.s.wait() }
+
+// aligned reports whether r can go to the DMA engine in place.
+func aligned(r sched.Region) bool { return r.Len == 0 || r.Off%4 == 0 }
+
+// Send and Recv are blocking calls; a region that is not word-aligned
+// goes through a step, which stages it.
+func (e *engine) Send(peer int, r sched.Region) error {
+	if !aligned(r) {
+		s := e.Step()
+		s.Send(peer, r)
+		return s.Wait()
+	}
+	b, err := e.bufs[r.Buf].Slice(r.Off, r.Len)
+	if err != nil {
+		return err
+	}
+	return e.x.send(b, r.Len, peer)
+}
+
+func (e *engine) Recv(peer int, r sched.Region) error {
+	if !aligned(r) {
+		s := e.Step()
+		s.Recv(peer, r)
+		return s.Wait()
+	}
+	b, err := e.bufs[r.Buf].Slice(r.Off, r.Len)
+	if err != nil {
+		return err
+	}
+	return e.x.recv(b, r.Len, peer)
+}
+
+func (e *engine) SendRecv(dst int, s sched.Region, src int, r sched.Region) error {
+	if !aligned(s) || !aligned(r) {
+		st := e.Step()
+		st.Recv(src, r)
+		st.Send(dst, s)
+		return st.Wait()
+	}
+	sb, err := e.bufs[s.Buf].Slice(s.Off, s.Len)
+	if err != nil {
+		return err
+	}
+	rb, err := e.bufs[r.Buf].Slice(r.Off, r.Len)
+	if err != nil {
+		return err
+	}
+	return e.x.sendrecv(sb, s.Len, dst, rb, r.Len, src)
+}
+
+// engineAsks answers with MPI_Waitany, in the order the requests arrive.
+type engineAsks struct {
+	x  *coll
+	qs []*Request
+}
+
+func (e *engine) Asks(peers []int) (sched.Asks, error) {
+	a := &engineAsks{x: e.x}
+	for _, p := range peers {
+		q, err := e.x.irecv(Buffer{}, 0, p)
+		if err != nil {
+			return nil, err
+		}
+		a.qs = append(a.qs, q)
+	}
+	return a, nil
+}
+
+func (a *engineAsks) Next() (int, error) {
+	i, _, err := a.x.r.Waitany(a.qs)
+	return i, err
+}
+
+// bcastBinomial broadcasts n bytes of b from root down Bcast's binomial
+// tree (sched.BinomialBcast): other algorithms spread their results so.
+func (x *coll) bcastBinomial(b Buffer, n, root int) error {
+	return sched.BinomialBcast(x.rank(callBufs{sched.Data: b}), x.c.Size(), x.c.Rank(), root, sched.Data.At(0, n))
+}
+
+// bcastFlat sends n bytes of b from root to every rank at once
+// (sched.FlatBcast), as the thesis library's results go out.
+func (x *coll) bcastFlat(b Buffer, n, root int) error {
+	return sched.FlatBcast(x.rank(callBufs{sched.Data: b}), x.c.Size(), x.c.Rank(), root, sched.Data.At(0, n))
+}
