@@ -39,8 +39,12 @@ type Step interface {
 	Recv(peer int, r Region)
 	// Wait completes every message of the step (and the requests an
 	// Asks answered in it); the step is empty afterwards and can be
-	// used again.
+	// used again. Waiting on an empty step does nothing.
 	Wait() error
+	// WaitAll is Wait as one MPI_Waitall call, made even when the step is
+	// empty: on the chip the call itself costs the processor its call
+	// overhead, so the algorithms written with a bare Waitall keep it.
+	WaitAll() error
 }
 
 // Rank is one rank of a collective call, as an engine runs it.
@@ -68,11 +72,14 @@ type Asks interface {
 }
 
 // Args are what every rank's program is given: the communicator size, the
-// rank, the root (rooted operations) and the size argument in bytes,
-// whose meaning is the operation's (bcast: the message).
+// rank, the root (rooted operations) and the sizes in bytes, whose meaning
+// is the operation's.
 type Args struct {
 	P, Me, Root int
-	N           int
+	// N is bcast's message.
+	N int
+	// Blocks are the bytes of each rank's block (allgather), P of them.
+	Blocks []int
 }
 
 // Program is one algorithm's schedule program, run by every rank.

@@ -2,6 +2,7 @@ package mpi
 
 import (
 	"fmt"
+	sched "nocsim/coll"
 	"slices"
 )
 
@@ -158,7 +159,7 @@ func (x *coll) alltoallStageBlocks(blocks []allBlock, skip int, out bool) (*allt
 			st.view[j], _ = b.buf.Slice(b.off, b.bytes())
 		default:
 			st.staged[j], offs[j] = true, size
-			size += allRound4(b.bytes())
+			size += sched.Pad4(b.bytes())
 		}
 	}
 	if size == 0 {
@@ -287,7 +288,7 @@ type alltoallPacked struct {
 func (x *coll) alltoallStagePacked(blocks []allBlock) (*alltoallPacked, error) {
 	size := 0
 	for _, b := range blocks {
-		size += allRound4(b.bytes())
+		size += sched.Pad4(b.bytes())
 	}
 	buf, err := x.alloc(size)
 	if err != nil {
@@ -301,7 +302,7 @@ func (x *coll) alltoallStagePacked(blocks []allBlock) (*alltoallPacked, error) {
 			return nil, err
 		}
 		out.blocks[j] = allBlock{buf, off, b.bytes(), Byte}
-		off += allRound4(b.bytes())
+		off += sched.Pad4(b.bytes())
 	}
 	return out, nil
 }
@@ -352,7 +353,7 @@ func (x *coll) alltoallPairwise(sb, rb []allBlock, ss, rs *alltoallStage) error 
 func (x *coll) alltoallBruck(sb, rb []allBlock) error {
 	P, me := x.c.Size(), x.c.Rank()
 	n := rb[0].bytes()
-	s := allRound4(n)
+	s := sched.Pad4(n)
 	t, err := x.alloc(P * s)
 	if err != nil {
 		return err

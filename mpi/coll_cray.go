@@ -1,6 +1,7 @@
 package mpi
 
 import (
+	sched "nocsim/coll"
 	"nocsim/endpoint"
 )
 
@@ -216,12 +217,12 @@ func (k *cray) fetch(rank int, src uint32, dst Buffer, n int) error {
 		to := dst
 		if n%4 != 0 {
 			var err error
-			if to, err = x.alloc(rtPad(n)); err != nil {
+			if to, err = x.alloc(sched.Pad4(n)); err != nil {
 				return err
 			}
 			defer x.free(to)
 		}
-		if err := x.r.t.GetBlock(k.node(rank), to.Addr, 1, src, 1, rtPad(n)/4, k.addr(crayDone)); err != nil {
+		if err := x.r.t.GetBlock(k.node(rank), to.Addr, 1, src, 1, sched.Pad4(n)/4, k.addr(crayDone)); err != nil {
 			return err
 		}
 		k.waitFor(func() bool { return k.word(crayDone) != 0 })

@@ -1,5 +1,7 @@
 package mpi
 
+import sched "nocsim/coll"
+
 // The X1's data-moving collectives (coll_cray.go describes the mechanisms):
 // the data is exposed by the rank that holds it (its address and count
 // stored into the others' slots, the start flag last) and pulled by the
@@ -71,7 +73,7 @@ func (x *coll) crayScatterPull(p rtPart) error {
 	size := 0
 	for i := range P {
 		if i != root && !rtDirect(bl, i) {
-			size += rtPad(bl.size(i))
+			size += sched.Pad4(bl.size(i))
 		}
 	}
 	var tmp Buffer
@@ -93,7 +95,7 @@ func (x *coll) crayScatterPull(p rtPart) error {
 				return err
 			}
 			addr[i] = tmp.Addr + uint32(off/4)
-			off += rtPad(bl.size(i))
+			off += sched.Pad4(bl.size(i))
 		}
 	}
 	k.expose(P - 1)

@@ -46,6 +46,14 @@ func (st *engineStep) Recv(peer int, r sched.Region) {
 
 func (st *engineStep) Wait() error { return st.s.wait() }
 
+// WaitAll makes the MPI_Waitall call even on an empty step.
+func (st *engineStep) WaitAll() error {
+	if len(st.s.qs) == 0 && len(st.s.after) == 0 && st.s.err == nil {
+		return st.e.x.waitall()
+	}
+	return st.s.wait()
+}
+
 // aligned reports whether r can go to the DMA engine in place.
 func aligned(r sched.Region) bool { return r.Len == 0 || r.Off%4 == 0 }
 

@@ -101,11 +101,13 @@ func AlgorithmNames(op string) []string {
 // The runner types, one per operation: what every algorithm of the
 // operation is given.
 type (
-	barrierRun   func(x *coll) error
-	bcastRun     func(x *coll, b Buffer, n, root int) error
-	scatterRun   func(x *coll, p rtPart) error
-	gatherRun    func(x *coll, p rtPart) error
-	allgatherRun func(g *allgatherWork) error
+	barrierRun func(x *coll) error
+	bcastRun   func(x *coll, b Buffer, n, root int) error
+	scatterRun func(x *coll, p rtPart) error
+	gatherRun  func(x *coll, p rtPart) error
+	// allgatherRun is given the working buffer of the P blocks of
+	// blocks[i] bytes in sched.Layout.
+	allgatherRun func(x *coll, w Buffer, blocks []int) error
 	// alltoallAlg runs an alltoall on blocks alltoallRun has staged;
 	// uniform, when set, runs calls whose blocks all have one size
 	// instead, on the blocks themselves (bruck's rounds combine blocks).

@@ -1,6 +1,7 @@
 package mpi
 
 import (
+	sched "nocsim/coll"
 	"slices"
 )
 
@@ -17,7 +18,7 @@ import (
 func rtLayout(sz []int) []int {
 	off := make([]int, len(sz)+1)
 	for j, n := range sz {
-		off[j+1] = off[j] + rtPad(n)
+		off[j+1] = off[j] + sched.Pad4(n)
 	}
 	return off
 }
@@ -277,5 +278,3 @@ func rtKids(rel, P int) []rtKid {
 	slices.Reverse(out)
 	return out
 }
-
-func rtPad(n int) int { return (n + 3) &^ 3 }

@@ -152,7 +152,7 @@ func Generate(op, alg string, procs int, bytes int64, opt Options) (*goal.Schedu
 	g := &gen{b: goal.NewBuilder(procs, int(est)), opt: opt, P: procs, n: bytes}
 	var rank func(me int)
 	if a := coll.Lookup(op, alg); a != nil && a.Program != nil {
-		rank = func(me int) { g.run(a.Program, me) }
+		rank = g.framed(op, a.Program)
 	} else {
 		rank = g.program(op, alg)
 	}
@@ -207,6 +207,8 @@ type gen struct {
 	// asked are the answered requests the next wait completes.
 	answer int32
 	asked  []pend
+
+	blocks []int // every rank's block: n bytes each (coll.Args.Blocks)
 }
 
 // pend is a posted operation not yet waited for, and the cursor epoch it
@@ -328,8 +330,6 @@ func (g *gen) program(op, alg string) func(me int) {
 		return g.scatter(alg)
 	case "gather":
 		return g.gather(alg)
-	case "allgather":
-		return g.allgather(alg)
 	case "alltoall":
 		return g.alltoall(alg)
 	case "reduce":

@@ -12,7 +12,37 @@ import "nocsim/coll"
 func (g *gen) run(prog coll.Program, me int) {
 	// A schedule writer cannot fail: every message is posted and every
 	// wait completes in the model, so the program's errors are nil.
-	_ = prog(g, coll.Args{P: g.P, Me: me, Root: g.opt.Root, N: int(g.n)})
+	if g.blocks == nil {
+		g.blocks = make([]int, g.P)
+		for i := range g.blocks {
+			g.blocks[i] = int(g.n)
+		}
+	}
+	_ = prog(g, coll.Args{P: g.P, Me: me, Root: g.opt.Root, N: int(g.n), Blocks: g.blocks})
+}
+
+// framed writes rank me's program of prog inside op's entry and exit:
+// the copies the MPI layer makes of the user's data into and out of the
+// buffers the algorithm works on (none for a barrier, nor for a
+// contiguous broadcast).
+func (g *gen) framed(op string, prog coll.Program) func(me int) {
+	P, n := g.P, g.n
+	switch op {
+	case "allgather":
+		// Every rank works on one buffer of the P blocks, each padded to
+		// whole words; the user's buffer is that layout when blocks are
+		// whole words.
+		return func(me int) {
+			g.copies(n) // the rank's own block into the working buffer
+			g.run(prog, me)
+			if n%4 != 0 {
+				for range P {
+					g.copies(n) // every block out of the working buffer
+				}
+			}
+		}
+	}
+	return func(me int) { g.run(prog, me) }
 }
 
 // genStep is a coll.Step of the writer.
@@ -56,6 +86,9 @@ func (st *genStep) Wait() error {
 	st.staged = 0
 	return nil
 }
+
+// WaitAll is Wait: a schedule has no call overheads.
+func (st *genStep) WaitAll() error { return st.Wait() }
 
 func (g *gen) Send(peer int, r coll.Region) error {
 	st := genStep{g: g}

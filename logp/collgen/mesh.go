@@ -3,6 +3,7 @@ package collgen
 import (
 	"slices"
 
+	"nocsim/coll"
 	"nocsim/logp"
 )
 
@@ -120,7 +121,7 @@ func (g *gen) meshDim(list []int, i int, count int64, barrier bool) {
 		return
 	}
 	n := count * g.es()
-	f := logp.NewFold(P)
+	f := coll.NewFold(P)
 	f.Ranks = list
 	nr := g.meshFoldIn(f, list, i, count)
 	if nr < 0 {
@@ -145,7 +146,7 @@ func (g *gen) meshDim(list []int, i int, count int64, barrier bool) {
 // meshLong is mpi's meshLong: halving within row, the block's allreduce
 // within col, doubling within row.
 func (g *gen) meshLong(row []int, i int, col []int, k int, count int64) {
-	f := logp.NewFold(len(row))
+	f := coll.NewFold(len(row))
 	f.Ranks = row
 	nr := g.meshFoldIn(f, row, i, count)
 	if nr < 0 {
@@ -161,7 +162,7 @@ func (g *gen) meshLong(row []int, i int, col []int, k int, count int64) {
 }
 
 // meshFoldIn is mpi's foldIn over list.
-func (g *gen) meshFoldIn(f logp.Fold, list []int, i int, count int64) int {
+func (g *gen) meshFoldIn(f coll.Fold, list []int, i int, count int64) int {
 	n := count * g.es()
 	nr := f.NewRank(i)
 	if nr < 0 {
@@ -178,7 +179,7 @@ func (g *gen) meshFoldIn(f logp.Fold, list []int, i int, count int64) int {
 
 // doubling is mpi's allgatherRD: the recursive-doubling allgather of
 // blocks bo among f's pof2 ranks.
-func (g *gen) doubling(bo []int64, nr int, f logp.Fold) {
+func (g *gen) doubling(bo []int64, nr int, f coll.Fold) {
 	es := g.es()
 	for mask := 1; mask < f.Pof2; mask <<= 1 {
 		pn := nr ^ mask
