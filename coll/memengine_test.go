@@ -21,6 +21,10 @@ type memWorld struct {
 	live    int
 	err     error
 	waits   map[int]string // rank -> what it waits for
+
+	// blocks, when set, gives each rank's alltoall blocks.
+	blocks func(me int) (send, recv [][]byte)
+	ranks  []*memRank
 }
 
 // memRank is one rank of a memWorld.
@@ -28,6 +32,8 @@ type memRank struct {
 	w    *memWorld
 	me   int
 	bufs map[Buf][]byte
+	// send and recv are alltoall's blocks (SendBlock, RecvBlock).
+	send, recv [][]byte
 }
 
 func newMemWorld(P int) *memWorld {
@@ -39,14 +45,26 @@ func newMemWorld(P int) *memWorld {
 // run runs prog on every rank with args a (P, Me set per rank); bufs(me)
 // gives each rank's buffers, which it ends with.
 func (w *memWorld) run(prog Program, a Args, bufs func(me int) map[Buf][]byte) ([]map[Buf][]byte, error) {
+	return w.runEach(prog, bufs, func(int) Args { return a })
+}
+
+// runEach is run with arguments that differ by rank.
+func (w *memWorld) runEach(prog Program, bufs func(me int) map[Buf][]byte, args func(me int) Args) ([]map[Buf][]byte, error) {
 	out := make([]map[Buf][]byte, w.P)
 	var wg sync.WaitGroup
 	w.live = w.P
 	errs := make([]error, w.P)
 	for me := range w.P {
 		out[me] = bufs(me)
+		if out[me] == nil {
+			out[me] = map[Buf][]byte{}
+		}
 		r := &memRank{w: w, me: me, bufs: out[me]}
-		ra := a
+		if w.blocks != nil {
+			r.send, r.recv = w.blocks(me)
+		}
+		w.ranks = append(w.ranks, r)
+		ra := args(me)
 		ra.P, ra.Me = w.P, me
 		wg.Add(1)
 		go func() {
@@ -84,6 +102,12 @@ func (w *memWorld) progress() {
 
 func (r *memRank) bytes(g Region) []byte {
 	b := r.bufs[g.Buf]
+	switch g.Buf {
+	case SendBlock:
+		b = r.send[g.Block]
+	case RecvBlock:
+		b = r.recv[g.Block]
+	}
 	if g.Len == 0 {
 		return nil
 	}
@@ -182,6 +206,19 @@ func (r *memRank) Recv(peer int, g Region) error { return r.recvInto(peer, g) }
 func (r *memRank) SendRecv(dst int, s Region, src int, g Region) error {
 	r.post(dst, s)
 	return r.recvInto(src, g)
+}
+
+func (r *memRank) Alloc(b Buf, n int) error {
+	r.bufs[b] = make([]byte, n)
+	return nil
+}
+
+func (r *memRank) Copy(dst, src Region) error {
+	if dst.Len != src.Len {
+		return fmt.Errorf("rank %d: copy of %d bytes into %d", r.me, src.Len, dst.Len)
+	}
+	copy(r.bytes(dst), r.bytes(src))
+	return nil
 }
 
 type memAsks struct {

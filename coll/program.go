@@ -14,18 +14,36 @@ type Buf uint8
 const (
 	// NoBuf is the buffer of empty messages (barriers, requests).
 	NoBuf Buf = iota
-	// Data is the operation's one buffer: bcast's message.
+	// Data is the operation's one buffer: bcast's message, allgather's
+	// blocks in Layout.
 	Data
+	// SendBlock and RecvBlock are alltoall's blocks, one buffer per peer
+	// (Region.Block): the user's memory, or packed scratch when a block
+	// is not contiguous words. Copying from a SendBlock packs it, copying
+	// to a RecvBlock unpacks it.
+	SendBlock
+	RecvBlock
+	// Work, Out and In are scratch an algorithm allocates (Rank.Alloc).
+	Work
+	Out
+	In
+	// NBufs counts the buffers.
+	NBufs
 )
 
-// Region is Len bytes at byte Off of buffer Buf.
+// Region is Len bytes at byte Off of buffer Buf (of block Block of it for
+// SendBlock and RecvBlock).
 type Region struct {
 	Buf      Buf
 	Off, Len int
+	Block    int
 }
 
+// BlockOf is the whole of block j of b (SendBlock or RecvBlock), n bytes.
+func BlockOf(b Buf, j, n int) Region { return Region{Buf: b, Len: n, Block: j} }
+
 // At is the region of n bytes at byte off of b.
-func (b Buf) At(off, n int) Region { return Region{b, off, n} }
+func (b Buf) At(off, n int) Region { return Region{Buf: b, Off: off, Len: n} }
 
 // Empty is an empty message's region.
 var Empty = Region{}
@@ -59,6 +77,11 @@ type Rank interface {
 	// Asks posts an empty receive from each of peers, to be answered in
 	// the order they arrive.
 	Asks(peers []int) (Asks, error)
+	// Alloc gives scratch buffer b n bytes, until the program ends.
+	Alloc(b Buf, n int) error
+	// Copy copies src to dst (the same length), charging the processor
+	// for it.
+	Copy(dst, src Region) error
 }
 
 // Asks is a set of posted requests a rank answers in the order they
@@ -80,6 +103,9 @@ type Args struct {
 	N int
 	// Blocks are the bytes of each rank's block (allgather), P of them.
 	Blocks []int
+	// Send and Recv are the bytes of the block to and from each rank
+	// (alltoall), P of each.
+	Send, Recv []int
 }
 
 // Program is one algorithm's schedule program, run by every rank.

@@ -28,6 +28,11 @@ type Algorithm struct {
 	Native bool
 	// Program is the schedule program (nil when Native).
 	Program Program `json:"-"`
+	// Varying, when set, marks a Program that needs every block of the
+	// call to be one size and moves the user's data itself (Copy from
+	// SendBlock, to RecvBlock); calls whose blocks differ run Varying
+	// instead, on blocks the engine stages.
+	Varying Program `json:"-"`
 }
 
 // Ops are the operations with selectable algorithms, in documentation

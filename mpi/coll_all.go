@@ -10,16 +10,6 @@ package mpi
 // straight from and to the user's memory when contiguous and word-aligned,
 // through a packed scratch slot otherwise.
 
-func init() {
-	for _, a := range []algEntry{
-		{Algorithm: Algorithm{Op: "alltoall", Name: "post_all", Source: "standard (MPICH)", Messages: "P(P-1)"}, run: alltoallAlg{staged: (*coll).alltoallPostAll}},
-		{Algorithm: Algorithm{Op: "alltoall", Name: "pairwise", Source: "standard (MPICH)", Messages: "P(P-1)"}, run: alltoallAlg{staged: (*coll).alltoallPairwise}},
-		{Algorithm: Algorithm{Op: "alltoall", Name: "bruck", Source: "standard (MPICH); Bruck et al., IEEE TPDS 1997", Messages: "P ceil(log2 P)"}, run: alltoallAlg{uniform: (*coll).alltoallBruck, staged: (*coll).alltoallPostAll}},
-	} {
-		register(a)
-	}
-}
-
 // allSize is c's size, or 0 for an invalid communicator (beginColl then
 // reports it).
 func allSize(c *Comm) int {

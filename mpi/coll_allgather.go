@@ -103,8 +103,8 @@ func (x *coll) allgatherv(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, r
 	switch run := lookupAlg("allgather", alg).run.(type) {
 	case allgatherRun:
 		err = run(x, w, n)
-	case sched.Program:
-		err = x.runProgram(run, sched.Args{Blocks: n}, callBufs{sched.Data: w})
+	case *sched.Algorithm:
+		err = x.runProgram(run.Program, sched.Args{Blocks: n}, callBufs{sched.Data: w}, nil)
 	default:
 		err = errorf(ErrArg, x.name, "unknown allgather algorithm %q", alg)
 	}

@@ -41,7 +41,7 @@ func init() {
 		{Algorithm: Algorithm{Op: "scatter", Name: "pull_rma", Source: crayPaper + " (MPI_Scatter)", Native: true,
 			Messages: "5(P-1), as bcast pull_rma; 3 per empty block"}, run: scatterRun((*coll).crayScatterPull)},
 		{Algorithm: Algorithm{Op: "alltoall", Name: "pull_scan", Source: crayPaper + " (MPI_Alltoall)", Native: true,
-			Messages: "5P(P-1), as bcast pull_rma per pair; 3 per empty block"}, run: alltoallAlg{staged: (*coll).crayAlltoallPull}},
+			Messages: "5P(P-1), as bcast pull_rma per pair; 3 per empty block"}, run: alltoallRun((*coll).crayAlltoallPull)},
 	} {
 		register(a)
 	}

@@ -1,6 +1,10 @@
 package mpi
 
-import sched "nocsim/coll"
+import (
+	"slices"
+
+	sched "nocsim/coll"
+)
 
 // The chip as a coll engine: a schedule program from package coll runs on
 // one rank with real data. Regions name the call's contiguous buffers
@@ -10,23 +14,76 @@ import sched "nocsim/coll"
 
 // engine is one rank's run of a program within collective call x.
 type engine struct {
-	x    *coll
-	bufs callBufs
+	x      *coll
+	bufs   callBufs
+	blocks *blockBufs
+	alloc  []Buffer // scratch the program allocated, freed when it ends
 }
 
-// callBufs are a call's buffers by sched.Buf (sched.NoBuf's stays empty).
-type callBufs [sched.Data + 1]Buffer
+// callBufs are a call's buffers by coll.Buf (NoBuf's stays empty).
+type callBufs [sched.NBufs]Buffer
 
-// runProgram runs prog for this rank with the call's buffers; a's rank
-// and size are the communicator's.
-func (x *coll) runProgram(prog sched.Program, a sched.Args, bufs callBufs) error {
+// blockBufs are alltoall's blocks: the user's (send, recv), which Copy
+// packs and unpacks, and the word-aligned views of them messages use
+// (the user's memory or staged scratch).
+type blockBufs struct {
+	send, recv   []allBlock
+	sview, rview []Buffer
+}
+
+// runProgram runs prog for this rank with the call's buffers (blocks nil
+// but for alltoall); a's rank and size are the communicator's.
+func (x *coll) runProgram(prog sched.Program, a sched.Args, bufs callBufs, blocks *blockBufs) error {
 	a.P, a.Me = x.c.Size(), x.c.Rank()
-	return prog(x.rank(bufs), a)
+	e := x.rank(bufs)
+	e.blocks = blocks
+	defer func() {
+		for _, b := range slices.Backward(e.alloc) {
+			x.free(b)
+		}
+	}()
+	return prog(e, a)
 }
 
 // rank is this rank as a coll engine over bufs, for the coll functions
 // other algorithms call (a binomial broadcast of a result, say).
 func (x *coll) rank(bufs callBufs) *engine { return &engine{x: x, bufs: bufs} }
+
+// buf is the buffer region r lies in.
+func (e *engine) buf(r sched.Region) Buffer {
+	switch r.Buf {
+	case sched.SendBlock:
+		return e.blocks.sview[r.Block]
+	case sched.RecvBlock:
+		return e.blocks.rview[r.Block]
+	}
+	return e.bufs[r.Buf]
+}
+
+// Alloc gives scratch buffer b n bytes until the program ends.
+func (e *engine) Alloc(b sched.Buf, n int) error {
+	buf, err := e.x.alloc(n)
+	if err != nil {
+		return err
+	}
+	e.bufs[b] = buf
+	e.alloc = append(e.alloc, buf)
+	return nil
+}
+
+// Copy copies src to dst, charging the processor: packing a user's send
+// block, unpacking into a receive block, or a plain copy.
+func (e *engine) Copy(dst, src sched.Region) error {
+	x := e.x
+	switch {
+	case src.Buf == sched.SendBlock:
+		return x.allBlockPack(e.blocks.send[src.Block], e.buf(dst).Bytes[dst.Off:])
+	case dst.Buf == sched.RecvBlock:
+		return x.allBlockUnpack(e.buf(src).Bytes[src.Off:], e.blocks.recv[dst.Block])
+	}
+	x.copy(Buffer{Bytes: e.buf(dst).Bytes[dst.Off:]}, Buffer{Bytes: e.buf(src).Bytes[src.Off:]}, src.Len)
+	return nil
+}
 
 // engineStep is a sched.Step on the chip.
 type engineStep struct {
@@ -37,11 +94,11 @@ type engineStep struct {
 func (e *engine) Step() sched.Step { return &engineStep{e, e.x.rtStep()} }
 
 func (st *engineStep) Send(peer int, r sched.Region) {
-	st.s.send(st.e.bufs[r.Buf], r.Off, r.Len, peer)
+	st.s.send(st.e.buf(r), r.Off, r.Len, peer)
 }
 
 func (st *engineStep) Recv(peer int, r sched.Region) {
-	st.s.recv(st.e.bufs[r.Buf], r.Off, r.Len, peer)
+	st.s.recv(st.e.buf(r), r.Off, r.Len, peer)
 }
 
 func (st *engineStep) Wait() error { return st.s.wait() }
@@ -65,7 +122,7 @@ func (e *engine) Send(peer int, r sched.Region) error {
 		s.Send(peer, r)
 		return s.Wait()
 	}
-	b, err := e.bufs[r.Buf].Slice(r.Off, r.Len)
+	b, err := e.buf(r).Slice(r.Off, r.Len)
 	if err != nil {
 		return err
 	}
@@ -78,7 +135,7 @@ func (e *engine) Recv(peer int, r sched.Region) error {
 		s.Recv(peer, r)
 		return s.Wait()
 	}
-	b, err := e.bufs[r.Buf].Slice(r.Off, r.Len)
+	b, err := e.buf(r).Slice(r.Off, r.Len)
 	if err != nil {
 		return err
 	}
@@ -92,11 +149,11 @@ func (e *engine) SendRecv(dst int, s sched.Region, src int, r sched.Region) erro
 		st.Send(dst, s)
 		return st.Wait()
 	}
-	sb, err := e.bufs[s.Buf].Slice(s.Off, s.Len)
+	sb, err := e.buf(s).Slice(s.Off, s.Len)
 	if err != nil {
 		return err
 	}
-	rb, err := e.bufs[r.Buf].Slice(r.Off, r.Len)
+	rb, err := e.buf(r).Slice(r.Off, r.Len)
 	if err != nil {
 		return err
 	}

@@ -108,13 +108,8 @@ type (
 	// allgatherRun is given the working buffer of the P blocks of
 	// blocks[i] bytes in sched.Layout.
 	allgatherRun func(x *coll, w Buffer, blocks []int) error
-	// alltoallAlg runs an alltoall on blocks alltoallRun has staged;
-	// uniform, when set, runs calls whose blocks all have one size
-	// instead, on the blocks themselves (bruck's rounds combine blocks).
-	alltoallAlg struct {
-		uniform func(x *coll, sb, rb []allBlock) error
-		staged  func(x *coll, sb, rb []allBlock, ss, rs *alltoallStage) error
-	}
+	// alltoallRun runs an alltoall on blocks alltoallRun has staged.
+	alltoallRun      func(x *coll, sb, rb []allBlock, ss, rs *alltoallStage) error
 	reduceRun        func(rd *redColl, in, out Buffer, count, root int) error
 	allreduceRun     func(rd *redColl, in, out Buffer, count int, inPlace bool) error
 	reduceScatterRun func(rd *redColl, in, out Buffer, offs []int, inPlace bool) error
@@ -141,7 +136,7 @@ type rtPart struct {
 func init() {
 	for _, a := range sched.Algorithms() {
 		if a.Program != nil {
-			register(algEntry{Algorithm: Algorithm{Op: a.Op, Name: a.Name, Source: a.Source, Messages: a.Messages}, run: a.Program})
+			register(algEntry{Algorithm: Algorithm{Op: a.Op, Name: a.Name, Source: a.Source, Messages: a.Messages}, run: a})
 		}
 	}
 }

@@ -29,8 +29,8 @@ func (r *Rank) Barrier(c *Comm) error {
 	switch run := lookupAlg("barrier", alg).run.(type) {
 	case barrierRun:
 		return run(x)
-	case sched.Program:
-		return x.runProgram(run, sched.Args{}, callBufs{})
+	case *sched.Algorithm:
+		return x.runProgram(run.Program, sched.Args{}, callBufs{}, nil)
 	}
 	return x.rtUnknown(alg)
 }
@@ -64,8 +64,8 @@ func (r *Rank) Bcast(buf Buffer, count int, dt *Datatype, root int, c *Comm) err
 	switch run := lookupAlg("bcast", alg).run.(type) {
 	case bcastRun:
 		err = run(x, b, n, root)
-	case sched.Program:
-		err = x.runProgram(run, sched.Args{Root: root, N: n}, callBufs{sched.Data: b})
+	case *sched.Algorithm:
+		err = x.runProgram(run.Program, sched.Args{Root: root, N: n}, callBufs{sched.Data: b}, nil)
 	default:
 		err = x.rtUnknown(alg)
 	}

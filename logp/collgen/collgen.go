@@ -152,7 +152,7 @@ func Generate(op, alg string, procs int, bytes int64, opt Options) (*goal.Schedu
 	g := &gen{b: goal.NewBuilder(procs, int(est)), opt: opt, P: procs, n: bytes}
 	var rank func(me int)
 	if a := coll.Lookup(op, alg); a != nil && a.Program != nil {
-		rank = g.framed(op, a.Program)
+		rank = g.framed(a)
 	} else {
 		rank = g.program(op, alg)
 	}
@@ -330,8 +330,6 @@ func (g *gen) program(op, alg string) func(me int) {
 		return g.scatter(alg)
 	case "gather":
 		return g.gather(alg)
-	case "alltoall":
-		return g.alltoall(alg)
 	case "reduce":
 		return g.reduce(alg)
 	case "allreduce":

@@ -18,16 +18,16 @@ func (g *gen) run(prog coll.Program, me int) {
 			g.blocks[i] = int(g.n)
 		}
 	}
-	_ = prog(g, coll.Args{P: g.P, Me: me, Root: g.opt.Root, N: int(g.n), Blocks: g.blocks})
+	_ = prog(g, coll.Args{P: g.P, Me: me, Root: g.opt.Root, N: int(g.n), Blocks: g.blocks, Send: g.blocks, Recv: g.blocks})
 }
 
 // framed writes rank me's program of prog inside op's entry and exit:
 // the copies the MPI layer makes of the user's data into and out of the
 // buffers the algorithm works on (none for a barrier, nor for a
 // contiguous broadcast).
-func (g *gen) framed(op string, prog coll.Program) func(me int) {
-	P, n := g.P, g.n
-	switch op {
+func (g *gen) framed(a *coll.Algorithm) func(me int) {
+	P, n, prog := g.P, g.n, a.Program
+	switch a.Op {
 	case "allgather":
 		// Every rank works on one buffer of the P blocks, each padded to
 		// whole words; the user's buffer is that layout when blocks are
@@ -38,6 +38,28 @@ func (g *gen) framed(op string, prog coll.Program) func(me int) {
 			if n%4 != 0 {
 				for range P {
 					g.copies(n) // every block out of the working buffer
+				}
+			}
+		}
+	case "alltoall":
+		if a.Varying != nil {
+			break // the program moves the user's blocks itself
+		}
+		// Blocks go straight from and to the user's buffer when they
+		// start on a word, else through packed scratch; the rank's own
+		// block is copied.
+		staged := func(j int) bool { return n > 0 && int64(j)*n%4 != 0 }
+		return func(me int) {
+			for j := range P {
+				if j != me && staged(j) {
+					g.copies(n) // pack outgoing block j
+				}
+			}
+			g.copies(n) // own block
+			g.run(prog, me)
+			for j := range P {
+				if j != me && staged(j) {
+					g.copies(n) // unpack incoming block j
 				}
 			}
 		}
@@ -108,6 +130,15 @@ func (g *gen) SendRecv(dst int, s coll.Region, src int, r coll.Region) error {
 	st.Recv(src, r)
 	st.Send(dst, s)
 	return st.Wait()
+}
+
+// Alloc allocates nothing: a schedule moves no data.
+func (g *gen) Alloc(coll.Buf, int) error { return nil }
+
+// Copy charges the copy (or the pack or unpack of a user's block).
+func (g *gen) Copy(_, src coll.Region) error {
+	g.copies(int64(src.Len))
+	return nil
 }
 
 // genAsks answers requests in the order they were posted; each answer
