@@ -12,36 +12,6 @@ func init() {
 	)
 }
 
-// Layout places blocks of the given bytes one after the other, each
-// starting on a word, so any run of consecutive blocks is one message.
-type Layout struct {
-	Off, N []int
-}
-
-// NewLayout is the layout of blocks of n[i] bytes.
-func NewLayout(n []int) Layout {
-	off := make([]int, len(n))
-	size := 0
-	for i, b := range n {
-		off[i] = size
-		size += Pad4(b)
-	}
-	return Layout{off, n}
-}
-
-// Size is the bytes the layout takes.
-func (l Layout) Size() int {
-	if len(l.N) == 0 {
-		return 0
-	}
-	return l.Off[len(l.N)-1] + Pad4(l.N[len(l.N)-1])
-}
-
-// Span is blocks a..b-1 (a < b) of Data as one region.
-func (l Layout) Span(a, b int) Region {
-	return Data.At(l.Off[a], l.Off[b-1]+l.N[b-1]-l.Off[a])
-}
-
 // allgatherGatherBcast: a binomial gather to rank 0 (rank i collects the
 // subtrees of i+1, i+2, i+4, ... below its lowest set bit, then sends its
 // run of blocks to its parent; rooted at 0 every subtree is one run), then

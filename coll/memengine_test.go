@@ -1,6 +1,7 @@
 package coll
 
 import (
+	"encoding/binary"
 	"fmt"
 	"sync"
 )
@@ -22,9 +23,13 @@ type memWorld struct {
 	err     error
 	waits   map[int]string // rank -> what it waits for
 
-	// blocks, when set, gives each rank's alltoall blocks.
-	blocks func(me int) (send, recv [][]byte)
-	ranks  []*memRank
+	// blocks, when set, gives each rank's alltoall blocks; rootBlocks
+	// the root's scatter or gather blocks; own moves the root's own
+	// block (scatter: to its Data; gather: from it).
+	blocks     func(me int) (send, recv [][]byte)
+	rootBlocks func(me int) [][]byte
+	own        func(r *memRank)
+	ranks      []*memRank
 }
 
 // memRank is one rank of a memWorld.
@@ -32,8 +37,9 @@ type memRank struct {
 	w    *memWorld
 	me   int
 	bufs map[Buf][]byte
-	// send and recv are alltoall's blocks (SendBlock, RecvBlock).
-	send, recv [][]byte
+	// send and recv are alltoall's blocks (SendBlock, RecvBlock); root
+	// is the root's blocks of a scatter or gather (RootBlock).
+	send, recv, root [][]byte
 }
 
 func newMemWorld(P int) *memWorld {
@@ -62,6 +68,9 @@ func (w *memWorld) runEach(prog Program, bufs func(me int) map[Buf][]byte, args 
 		r := &memRank{w: w, me: me, bufs: out[me]}
 		if w.blocks != nil {
 			r.send, r.recv = w.blocks(me)
+		}
+		if w.rootBlocks != nil {
+			r.root = w.rootBlocks(me)
 		}
 		w.ranks = append(w.ranks, r)
 		ra := args(me)
@@ -107,6 +116,8 @@ func (r *memRank) bytes(g Region) []byte {
 		b = r.send[g.Block]
 	case RecvBlock:
 		b = r.recv[g.Block]
+	case RootBlock:
+		b = r.root[g.Block]
 	}
 	if g.Len == 0 {
 		return nil
@@ -220,6 +231,32 @@ func (r *memRank) Copy(dst, src Region) error {
 	copy(r.bytes(dst), r.bytes(src))
 	return nil
 }
+
+func (r *memRank) Charge(int) {}
+
+func (r *memRank) PutSizes(dst Region, sz []int) {
+	b := r.bytes(dst)
+	for j, n := range sz {
+		binary.LittleEndian.PutUint32(b[4*j:], uint32(int32(n)))
+	}
+}
+
+func (r *memRank) Sizes(src Region) []int {
+	b := r.bytes(src)
+	sz := make([]int, len(b)/4)
+	for j := range sz {
+		sz[j] = int(int32(binary.LittleEndian.Uint32(b[4*j:])))
+	}
+	return sz
+}
+
+func (r *memRank) Own() error {
+	r.w.own(r)
+	return nil
+}
+
+// RootTree: the in-memory root keeps its blocks apart, so it always packs.
+func (r *memRank) RootTree([]int) bool { return false }
 
 type memAsks struct {
 	r     *memRank

@@ -1,5 +1,7 @@
 package coll
 
+import "fmt"
+
 // A schedule program is one rank's part of a collective algorithm: the
 // messages it posts, grouped in steps that it waits for, and the local
 // work (copies, reductions) between them. It names data by Region, a byte
@@ -23,10 +25,16 @@ const (
 	// to a RecvBlock unpacks it.
 	SendBlock
 	RecvBlock
-	// Work, Out and In are scratch an algorithm allocates (Rank.Alloc).
+	// RootBlock is a scatter's or gather's block of each rank in the
+	// root's buffer (Region.Block): the user's memory, typed; sending it
+	// packs it if it must, copying to and from it packs and unpacks.
+	RootBlock
+	// Work, Out and In are scratch an algorithm allocates (Rank.Alloc);
+	// Hdr is scratch for sizes sent ahead of data (Rank.PutSizes).
 	Work
 	Out
 	In
+	Hdr
 	// NBufs counts the buffers.
 	NBufs
 )
@@ -82,6 +90,29 @@ type Rank interface {
 	// Copy copies src to dst (the same length), charging the processor
 	// for it.
 	Copy(dst, src Region) error
+	// Charge charges the processor for writing n bytes, as a copy.
+	Charge(n int)
+	// PutSizes writes sz as 4-byte integers at dst (uncharged: Charge
+	// says what it costs); Sizes reads them back from src.
+	PutSizes(dst Region, sz []int)
+	Sizes(src Region) []int
+	// Own moves the root's own block of a scatter or gather between
+	// its buffers (nothing when in place).
+	Own() error
+	// RootTree reports whether the root's buffer already is Layout sz
+	// of its blocks in ranks relative to the root; if so it serves as
+	// Work, and the algorithm need not pack into scratch.
+	RootTree(sz []int) bool
+}
+
+// Truncated is an error a rank finds once the data has moved: the root
+// sent Got bytes for a receive of Want. The algorithm goes on (the other
+// ranks still get their data) and returns it at the end, so an engine
+// completes the call before reporting it.
+type Truncated struct{ Got, Want int }
+
+func (e *Truncated) Error() string {
+	return fmt.Sprintf("the root sends %d bytes into a %d-byte receive", e.Got, e.Want)
 }
 
 // Asks is a set of posted requests a rank answers in the order they
@@ -106,6 +137,9 @@ type Args struct {
 	// Send and Recv are the bytes of the block to and from each rank
 	// (alltoall), P of each.
 	Send, Recv []int
+	// Vec marks a scatterv or gatherv, whose sizes only the root knows
+	// (Blocks, at the root); N is then the rank's own block.
+	Vec bool
 }
 
 // Program is one algorithm's schedule program, run by every rank.

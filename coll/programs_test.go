@@ -192,3 +192,107 @@ func TestAlltoallsDeliver(t *testing.T) {
 		}
 	}
 }
+
+// rootedShapes are the block sizes of the scatter and gather tests: one
+// size for all (not a whole word), and a vector call's sizes that differ
+// by rank (empty ones among them).
+var rootedShapes = []struct {
+	name string
+	vec  bool
+	size func(i int) int
+}{
+	{"regular", false, func(int) int { return 6 }},
+	{"vector", true, func(i int) int { return (i * 7) % 10 }},
+}
+
+// TestScattersDeliver runs every scatter program in memory, regular and
+// vector: rank i ends with the root's block i.
+func TestScattersDeliver(t *testing.T) {
+	for _, a := range Algorithms() {
+		if a.Op != "scatter" || a.Program == nil {
+			continue
+		}
+		for _, P := range procsToTest {
+			for _, sh := range rootedShapes {
+				for _, root := range rootsOf(P) {
+					name := fmt.Sprintf("scatter %s, P=%d, %s, root %d", a.Name, P, sh.name, root)
+					w := newMemWorld(P)
+					w.rootBlocks = func(me int) [][]byte {
+						var bl [][]byte
+						for i := range P {
+							bl = append(bl, pattern(sh.size(i), i))
+						}
+						return bl
+					}
+					w.own = func(r *memRank) { copy(r.bufs[Data], r.root[r.me]) }
+					out, err := w.runEach(a.Program, func(me int) map[Buf][]byte {
+						return map[Buf][]byte{Data: make([]byte, sh.size(me))}
+					}, func(me int) Args {
+						ar := Args{Root: root, N: sh.size(me), Vec: sh.vec}
+						if me == root {
+							ar.Blocks = make([]int, P)
+							for i := range P {
+								ar.Blocks[i] = sh.size(i)
+							}
+						}
+						return ar
+					})
+					if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					for me := range P {
+						if want := pattern(sh.size(me), me); !bytes.Equal(out[me][Data], want) {
+							t.Fatalf("%s: rank %d ends with %v, want %v", name, me, out[me][Data], want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestGathersDeliver runs every gather program in memory, regular and
+// vector: the root's block i ends as rank i's data.
+func TestGathersDeliver(t *testing.T) {
+	for _, a := range Algorithms() {
+		if a.Op != "gather" || a.Program == nil {
+			continue
+		}
+		for _, P := range procsToTest {
+			for _, sh := range rootedShapes {
+				for _, root := range rootsOf(P) {
+					name := fmt.Sprintf("gather %s, P=%d, %s, root %d", a.Name, P, sh.name, root)
+					w := newMemWorld(P)
+					w.rootBlocks = func(me int) [][]byte {
+						var bl [][]byte
+						for i := range P {
+							bl = append(bl, make([]byte, sh.size(i)))
+						}
+						return bl
+					}
+					w.own = func(r *memRank) { copy(r.root[r.me], r.bufs[Data]) }
+					_, err := w.runEach(a.Program, func(me int) map[Buf][]byte {
+						return map[Buf][]byte{Data: pattern(sh.size(me), me)}
+					}, func(me int) Args {
+						ar := Args{Root: root, N: sh.size(me), Vec: sh.vec}
+						if me == root {
+							ar.Blocks = make([]int, P)
+							for i := range P {
+								ar.Blocks[i] = sh.size(i)
+							}
+						}
+						return ar
+					})
+					if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					for i := range P {
+						if want := pattern(sh.size(i), i); !bytes.Equal(w.ranks[root].root[i], want) {
+							t.Fatalf("%s: the root's block %d is %v, want %v", name, i, w.ranks[root].root[i], want)
+						}
+					}
+				}
+			}
+		}
+	}
+}

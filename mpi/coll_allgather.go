@@ -2,6 +2,7 @@ package mpi
 
 import (
 	"fmt"
+
 	sched "nocsim/coll"
 )
 

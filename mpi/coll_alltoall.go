@@ -2,8 +2,9 @@ package mpi
 
 import (
 	"fmt"
-	sched "nocsim/coll"
 	"slices"
+
+	sched "nocsim/coll"
 )
 
 // ----------------------------------------------------------------- alltoall

@@ -1,6 +1,10 @@
 package mpi
 
-import "container/heap"
+import (
+	"container/heap"
+
+	sched "nocsim/coll"
+)
 
 // The LogP-optimal broadcast of Karp, Sahay, Santos and Schauser ("Optimal
 // broadcast and summation in the LogP model", SPAA 1993) as a runnable
@@ -87,15 +91,15 @@ func (h *optSlots) Pop() any {
 func (x *coll) rtBcastOptimal(b Buffer, n, root int) error {
 	P := x.c.Size()
 	t := x.r.w.optimalTree(P)
-	rel := x.rtRel(root)
+	rel := sched.Rel(x.c.Rank(), root, P)
 	if rel != 0 {
-		if err := x.recv(b, n, rtAbs(t.parent[rel], root, P)); err != nil {
+		if err := x.recv(b, n, sched.Abs(t.parent[rel], root, P)); err != nil {
 			return err
 		}
 	}
 	s := x.rtStep()
 	for _, k := range t.kids[rel] {
-		s.send(b, 0, n, rtAbs(k, root, P))
+		s.send(b, 0, n, sched.Abs(k, root, P))
 	}
 	return s.wait()
 }

@@ -23,12 +23,14 @@ type engine struct {
 // callBufs are a call's buffers by coll.Buf (NoBuf's stays empty).
 type callBufs [sched.NBufs]Buffer
 
-// blockBufs are alltoall's blocks: the user's (send, recv), which Copy
-// packs and unpacks, and the word-aligned views of them messages use
-// (the user's memory or staged scratch).
+// blockBufs are the user's typed blocks: alltoall's (send, recv), which
+// Copy packs and unpacks, and the word-aligned views of them messages use
+// (the user's memory or staged scratch); a scatter's or gather's root
+// blocks and own-block move (part).
 type blockBufs struct {
 	send, recv   []allBlock
 	sview, rview []Buffer
+	part         *rtPart
 }
 
 // runProgram runs prog for this rank with the call's buffers (blocks nil
@@ -80,9 +82,48 @@ func (e *engine) Copy(dst, src sched.Region) error {
 		return x.allBlockPack(e.blocks.send[src.Block], e.buf(dst).Bytes[dst.Off:])
 	case dst.Buf == sched.RecvBlock:
 		return x.allBlockUnpack(e.buf(src).Bytes[src.Off:], e.blocks.recv[dst.Block])
+	case src.Buf == sched.RootBlock:
+		return x.rtPack(e.blocks.part.bl, src.Block, e.buf(dst).Bytes[dst.Off:])
+	case dst.Buf == sched.RootBlock:
+		return x.rtUnpack(e.blocks.part.bl, dst.Block, e.buf(src).Bytes[src.Off:])
 	}
 	x.copy(Buffer{Bytes: e.buf(dst).Bytes[dst.Off:]}, Buffer{Bytes: e.buf(src).Bytes[src.Off:]}, src.Len)
 	return nil
+}
+
+// Charge charges copying n bytes.
+func (e *engine) Charge(n int) { e.x.charge(n) }
+
+// PutSizes writes sz as int32s at dst.
+func (e *engine) PutSizes(dst sched.Region, sz []int) {
+	b := Buffer{Bytes: e.buf(dst).Bytes[dst.Off : dst.Off+dst.Len]}
+	for j, n := range sz {
+		b.SetInt32(j, int32(n))
+	}
+}
+
+// Sizes reads the int32s at src.
+func (e *engine) Sizes(src sched.Region) []int {
+	b := Buffer{Bytes: e.buf(src).Bytes[src.Off : src.Off+src.Len]}
+	sz := make([]int, src.Len/4)
+	for j := range sz {
+		sz[j] = int(b.Int32(j))
+	}
+	return sz
+}
+
+// Own moves the root's own block of a scatter or gather.
+func (e *engine) Own() error { return e.blocks.part.own() }
+
+// RootTree makes the root's buffer Work when it already is the tree
+// layout of sizes sz.
+func (e *engine) RootTree(sz []int) bool {
+	p := e.blocks.part
+	t, ok := p.bl.treeView(p.root, sz, sched.NewLayout(sz).Off)
+	if ok {
+		e.bufs[sched.Work] = t
+	}
+	return ok
 }
 
 // engineStep is a sched.Step on the chip.
@@ -94,10 +135,18 @@ type engineStep struct {
 func (e *engine) Step() sched.Step { return &engineStep{e, e.x.rtStep()} }
 
 func (st *engineStep) Send(peer int, r sched.Region) {
+	if r.Buf == sched.RootBlock {
+		st.s.sendBlock(st.e.blocks.part.bl, r.Block, peer)
+		return
+	}
 	st.s.send(st.e.buf(r), r.Off, r.Len, peer)
 }
 
 func (st *engineStep) Recv(peer int, r sched.Region) {
+	if r.Buf == sched.RootBlock {
+		st.s.recvBlock(st.e.blocks.part.bl, r.Block, peer)
+		return
+	}
 	st.s.recv(st.e.buf(r), r.Off, r.Len, peer)
 }
 

@@ -3,6 +3,7 @@ package mpi
 import (
 	"slices"
 
+	sched "nocsim/coll"
 	"nocsim/mesh"
 )
 
@@ -120,10 +121,10 @@ func (mg *meshGrid) tree(me, root int, kids []int) (parent int, _ []int) {
 	if y == R { // phase 1: the root's row
 		rel := (j - jr + nR) % nR
 		if rel != 0 {
-			parent = rowR[(rtParent(rel)+jr)%nR]
+			parent = rowR[(sched.Parent(rel)+jr)%nR]
 		}
-		for _, k := range rtKids(rel, nR) {
-			kids = append(kids, rowR[(k.rel+jr)%nR])
+		for _, k := range sched.Kids(rel, nR) {
+			kids = append(kids, rowR[(k.Rel+jr)%nR])
 		}
 	}
 	if j < nR { // phase 2: column j, from the root's row
@@ -143,10 +144,10 @@ func (mg *meshGrid) tree(me, root int, kids []int) (parent int, _ []int) {
 		n := len(col)
 		rel := (k - kR + n) % n
 		if rel != 0 {
-			parent = col[(rtParent(rel)+kR)%n]
+			parent = col[(sched.Parent(rel)+kR)%n]
 		}
-		for _, c := range rtKids(rel, n) {
-			kids = append(kids, col[(c.rel+kR)%n])
+		for _, c := range sched.Kids(rel, n) {
+			kids = append(kids, col[(c.Rel+kR)%n])
 		}
 		for t := j + nR; t < len(mg.rows[y]); t += nR { // phase 3
 			kids = append(kids, mg.rows[y][t])

@@ -1,8 +1,9 @@
 package mpi
 
 import (
-	sched "nocsim/coll"
 	"sort"
+
+	sched "nocsim/coll"
 )
 
 // The one registry of collective algorithms: what each is (listed in the

@@ -8,7 +8,7 @@ import (
 )
 
 // opsRunningPrograms are the operations whose calls run coll programs.
-var opsRunningPrograms = map[string]bool{"barrier": true, "bcast": true, "allgather": true, "alltoall": true}
+var opsRunningPrograms = map[string]bool{"barrier": true, "bcast": true, "scatter": true, "gather": true, "allgather": true, "alltoall": true}
 
 // TestEveryAlgorithmRuns checks that each registry entry carries code of
 // its operation's runner type, the one the operation's call asserts: an

@@ -6,18 +6,6 @@ import sched "nocsim/coll"
 // MPI_Scatter(v) and MPI_Gather(v). Unexported names carry an rt prefix so
 // they cannot collide with the other collective families of the package.
 
-func init() {
-	for _, a := range []algEntry{
-		{Algorithm: Algorithm{Op: "scatter", Name: "flat", Source: sched.SrcMPICH, Messages: "P-1"}, run: scatterRun((*coll).rtScatterFlat)},
-		{Algorithm: Algorithm{Op: "scatter", Name: "binomial", Source: sched.SrcMPICH, Messages: "P-1 (Scatterv: + a size header per inner node)"}, run: scatterRun((*coll).rtScatterBinomial)},
-		{Algorithm: Algorithm{Op: "gather", Name: "flat", Source: sched.SrcMPICH, Messages: "P-1"}, run: gatherRun((*coll).rtGatherFlat)},
-		{Algorithm: Algorithm{Op: "gather", Name: "binomial", Source: sched.SrcMPICH, Messages: "P-1 (Gatherv: + P-1-ceil(log2 P) size headers)"}, run: gatherRun((*coll).rtGatherBinomial)},
-		{Algorithm: Algorithm{Op: "gather", Name: "push", Source: sched.SrcCray, Messages: "2(P-1)"}, run: gatherRun((*coll).rtGatherPush)},
-	} {
-		register(a)
-	}
-}
-
 // Barrier is MPI_Barrier.
 func (r *Rank) Barrier(c *Comm) error {
 	x, err := r.beginColl("MPI_Barrier", c, collArgs{})

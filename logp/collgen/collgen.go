@@ -326,10 +326,6 @@ func (g *gen) program(op, alg string) func(me int) {
 		return g.barrier(alg)
 	case "bcast":
 		return g.bcast(alg)
-	case "scatter":
-		return g.scatter(alg)
-	case "gather":
-		return g.gather(alg)
 	case "reduce":
 		return g.reduce(alg)
 	case "allreduce":

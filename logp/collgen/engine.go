@@ -71,17 +71,25 @@ func (g *gen) framed(a *coll.Algorithm) func(me int) {
 type genStep struct {
 	g      *gen
 	s      step
-	staged int64 // bytes received unaligned, copied out after the wait
+	staged []int64 // messages received unaligned, each copied out after the wait
 }
 
 func (g *gen) Step() coll.Step { return &genStep{g: g} }
 
-// unaligned reports whether r is staged through scratch on the chip.
-func unaligned(r coll.Region) bool { return r.Len > 0 && r.Off%4 != 0 }
+// unaligned reports whether r is staged through scratch on the chip. The
+// root's blocks of a scatter or gather lie one after the other in the
+// user's contiguous buffer, block i at i*n.
+func (g *gen) unaligned(r coll.Region) bool {
+	off := r.Off
+	if r.Buf == coll.RootBlock {
+		off += r.Block * int(g.n)
+	}
+	return r.Len > 0 && off%4 != 0
+}
 
 func (st *genStep) Send(peer int, r coll.Region) {
 	g := st.g
-	if unaligned(r) {
+	if g.unaligned(r) {
 		g.copies(int64(r.Len))
 	}
 	g.isend(&st.s, peer, int64(r.Len))
@@ -93,8 +101,8 @@ func (st *genStep) Send(peer int, r coll.Region) {
 }
 
 func (st *genStep) Recv(peer int, r coll.Region) {
-	if unaligned(r) {
-		st.staged += int64(r.Len)
+	if st.g.unaligned(r) {
+		st.staged = append(st.staged, int64(r.Len))
 	}
 	st.g.irecv(&st.s, peer, int64(r.Len))
 }
@@ -104,8 +112,10 @@ func (st *genStep) Wait() error {
 	st.s = append(st.s, g.asked...)
 	g.asked = g.asked[:0]
 	g.wait(&st.s)
-	g.copies(st.staged)
-	st.staged = 0
+	for _, n := range st.staged {
+		g.copies(n) // each copy is charged in whole words
+	}
+	st.staged = st.staged[:0]
 	return nil
 }
 
@@ -140,6 +150,32 @@ func (g *gen) Copy(_, src coll.Region) error {
 	g.copies(int64(src.Len))
 	return nil
 }
+
+// Charge charges writing n bytes.
+func (g *gen) Charge(n int) { g.copies(int64(n)) }
+
+// PutSizes writes nothing; Sizes gives every block n bytes, as a schedule
+// is generated for the regular (not vector) operations.
+func (g *gen) PutSizes(coll.Region, []int) {}
+
+func (g *gen) Sizes(src coll.Region) []int {
+	sz := make([]int, src.Len/4)
+	for j := range sz {
+		sz[j] = int(g.n)
+	}
+	return sz
+}
+
+// Own charges the root's copy of its own block.
+func (g *gen) Own() error {
+	g.copies(g.n)
+	return nil
+}
+
+// RootTree: the root's contiguous buffer holds block i at i*n, which is
+// the tree layout when the root is 0 and blocks are whole words (or
+// empty).
+func (g *gen) RootTree([]int) bool { return g.opt.Root == 0 && g.n%4 == 0 || g.n == 0 }
 
 // genAsks answers requests in the order they were posted; each answer
 // requires its request (Send), and the next wait completes them all.
