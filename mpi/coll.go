@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"nocsim/des"
+	"nocsim/mpi/mpierr"
 )
 
 // Collectives run as schedules of point-to-point messages on the
@@ -71,7 +72,7 @@ func (w *World) checkCollective(c *Comm, seq uint32, rank int, args collSig) err
 		err := fmt.Errorf("collective call #%d on %s does not match across ranks: rank %d called %s, rank %d called %s",
 			seq, c.name, first.rank, first.args, rank, args)
 		w.fail(err)
-		return errorf(ErrArg, "collective", "%v", err)
+		return mpierr.Errorf(mpierr.ErrArg, "collective", "%v", err)
 	}
 	first.seen++
 	if first.seen == c.Size() {
@@ -213,7 +214,7 @@ var InPlace = Buffer{Addr: ^uint32(0)}
 func isInPlace(b Buffer) bool { return b.Addr == ^uint32(0) && b.Bytes == nil }
 
 func collError(name, format string, a ...any) error {
-	return errorf(ErrArg, name, format, a...)
+	return mpierr.Errorf(mpierr.ErrArg, name, format, a...)
 }
 
 // contig gives count elements of t from buf as contiguous bytes: buf
@@ -253,13 +254,13 @@ func (x *coll) scatterBack(tmp, buf Buffer, count int, t *Datatype) error {
 func (x *coll) check(what string, buf Buffer, count int, t *Datatype) error {
 	switch {
 	case count < 0:
-		return errorf(ErrCount, x.name, "%s count %d must be >= 0", what, count)
+		return mpierr.Errorf(mpierr.ErrCount, x.name, "%s count %d must be >= 0", what, count)
 	case t == nil || !t.Committed():
-		return errorf(ErrType, x.name, "%s datatype not committed", what)
+		return mpierr.Errorf(mpierr.ErrType, x.name, "%s datatype not committed", what)
 	case count > 0 && t.TrueLB() < 0:
-		return errorf(ErrBuffer, x.name, "%s datatype starts %d bytes before the buffer", what, -t.TrueLB())
+		return mpierr.Errorf(mpierr.ErrBuffer, x.name, "%s datatype starts %d bytes before the buffer", what, -t.TrueLB())
 	case t.Span(count) > buf.Len():
-		return errorf(ErrBuffer, x.name, "%s: %d elements need %d bytes, the buffer has %d", what, count, t.Span(count), buf.Len())
+		return mpierr.Errorf(mpierr.ErrBuffer, x.name, "%s: %d elements need %d bytes, the buffer has %d", what, count, t.Span(count), buf.Len())
 	}
 	return nil
 }

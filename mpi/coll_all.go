@@ -1,5 +1,7 @@
 package mpi
 
+import "nocsim/mpi/mpierr"
+
 // Allgather(v) and Alltoall(v, w).
 //
 // Messages always carry packed bytes. Allgather algorithms move runs of
@@ -49,13 +51,13 @@ func (b allBlock) bytes() int { return b.count * b.dt.Size() }
 func (x *coll) allBlockCheck(what string, b allBlock) error {
 	switch {
 	case b.count < 0:
-		return errorf(ErrCount, x.name, "%s count %d must be >= 0", what, b.count)
+		return mpierr.Errorf(mpierr.ErrCount, x.name, "%s count %d must be >= 0", what, b.count)
 	case b.dt == nil || !b.dt.Committed():
-		return errorf(ErrType, x.name, "%s datatype not committed", what)
+		return mpierr.Errorf(mpierr.ErrType, x.name, "%s datatype not committed", what)
 	case b.count == 0:
 		return nil
 	case b.off < 0 || b.off > b.buf.Len():
-		return errorf(ErrBuffer, x.name, "%s displacement of %d bytes is outside the %d-byte buffer", what, b.off, b.buf.Len())
+		return mpierr.Errorf(mpierr.ErrBuffer, x.name, "%s displacement of %d bytes is outside the %d-byte buffer", what, b.off, b.buf.Len())
 	}
 	return x.check(what, Buffer{Bytes: b.buf.Bytes[b.off:]}, b.count, b.dt)
 }

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"nocsim/mpi/mpierr"
 )
 
 // Tests of Allgather(v) and Alltoall(v, w): every algorithm, against a
@@ -405,32 +407,32 @@ func TestAllErrors(t *testing.T) {
 	const P = 4
 	type cse struct {
 		name  string
-		class Class
+		class mpierr.Class
 		call  func(r *Rank, c *Comm, b Buffer) error
 	}
 	one := []int{1, 1, 1, 1}
 	zero := []int{0, 0, 0, 0}
 	types := []*Datatype{Int32, Int32, Int32, Int32}
 	cases := []cse{
-		{"negative count", ErrCount, func(r *Rank, c *Comm, b Buffer) error { return r.Allgather(b, 1, Int32, b, -1, Int32, c) }},
-		{"nil type", ErrType, func(r *Rank, c *Comm, b Buffer) error { return r.Alltoall(b, 1, nil, b, 1, Int32, c) }},
-		{"send and receive sizes differ", ErrCount, func(r *Rank, c *Comm, b Buffer) error { return r.Allgather(b, 2, Int32, b, 1, Int32, c) }},
-		{"alltoall sizes differ", ErrCount, func(r *Rank, c *Comm, b Buffer) error { return r.Alltoall(b, 1, Int64, b, 1, Int32, c) }},
-		{"receive buffer too small", ErrBuffer, func(r *Rank, c *Comm, b Buffer) error { return r.Allgather(b, 8, Int32, b, 8, Int32, c) }},
-		{"short counts", ErrArg, func(r *Rank, c *Comm, b Buffer) error { return r.Allgatherv(b, 1, Int32, b, one[:2], zero, Int32, c) }},
-		{"short displacements", ErrArg, func(r *Rank, c *Comm, b Buffer) error {
+		{"negative count", mpierr.ErrCount, func(r *Rank, c *Comm, b Buffer) error { return r.Allgather(b, 1, Int32, b, -1, Int32, c) }},
+		{"nil type", mpierr.ErrType, func(r *Rank, c *Comm, b Buffer) error { return r.Alltoall(b, 1, nil, b, 1, Int32, c) }},
+		{"send and receive sizes differ", mpierr.ErrCount, func(r *Rank, c *Comm, b Buffer) error { return r.Allgather(b, 2, Int32, b, 1, Int32, c) }},
+		{"alltoall sizes differ", mpierr.ErrCount, func(r *Rank, c *Comm, b Buffer) error { return r.Alltoall(b, 1, Int64, b, 1, Int32, c) }},
+		{"receive buffer too small", mpierr.ErrBuffer, func(r *Rank, c *Comm, b Buffer) error { return r.Allgather(b, 8, Int32, b, 8, Int32, c) }},
+		{"short counts", mpierr.ErrArg, func(r *Rank, c *Comm, b Buffer) error { return r.Allgatherv(b, 1, Int32, b, one[:2], zero, Int32, c) }},
+		{"short displacements", mpierr.ErrArg, func(r *Rank, c *Comm, b Buffer) error {
 			return r.Alltoallv(b, one, zero, Int32, b, one, zero[:3], Int32, c)
 		}},
-		{"displacement outside", ErrBuffer, func(r *Rank, c *Comm, b Buffer) error {
+		{"displacement outside", mpierr.ErrBuffer, func(r *Rank, c *Comm, b Buffer) error {
 			return r.Alltoallw(b, one, zero, types, b, one, []int{0, 0, 0, 1000}, types, c)
 		}},
-		{"short types", ErrArg, func(r *Rank, c *Comm, b Buffer) error {
+		{"short types", mpierr.ErrArg, func(r *Rank, c *Comm, b Buffer) error {
 			return r.Alltoallw(b, one, zero, types[:1], b, one, zero, types, c)
 		}},
-		{"negative displacement", ErrBuffer, func(r *Rank, c *Comm, b Buffer) error {
+		{"negative displacement", mpierr.ErrBuffer, func(r *Rank, c *Comm, b Buffer) error {
 			return r.Allgatherv(b, 1, Int32, b, one, []int{0, -1, 0, 0}, Int32, c)
 		}},
-		{"nil communicator", ErrArg, func(r *Rank, c *Comm, b Buffer) error {
+		{"nil communicator", mpierr.ErrArg, func(r *Rank, c *Comm, b Buffer) error {
 			return r.Alltoallv(b, one, zero, Int32, b, one, zero, Int32, nil)
 		}},
 	}
@@ -442,7 +444,7 @@ func TestAllErrors(t *testing.T) {
 		for _, c := range cases {
 			before := allHeapBlocks(r)
 			err := c.call(r, r.CommWorld(), b)
-			var e *Error
+			var e *mpierr.Error
 			if !errors.As(err, &e) || e.Class != c.class {
 				t.Errorf("%s: rank %d: got %v, want class %v", c.name, r.Rank(), err, c.class)
 			}

@@ -2,6 +2,8 @@ package mpi
 
 import (
 	"fmt"
+
+	"nocsim/mpi/mpierr"
 )
 
 // ---------------------------------------------------------------- allgather
@@ -61,7 +63,7 @@ func (g *allgatherWork) span(a, b int) (Buffer, int) {
 func (x *coll) allgatherv(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, rcounts, displs []int, rdt *Datatype) error {
 	P, me := x.c.Size(), x.c.Rank()
 	if len(rcounts) < P || len(displs) < P {
-		return errorf(ErrArg, x.name, "%d receive counts and %d displacements for %d ranks", len(rcounts), len(displs), P)
+		return mpierr.Errorf(mpierr.ErrArg, x.name, "%d receive counts and %d displacements for %d ranks", len(rcounts), len(displs), P)
 	}
 	blocks := make([]allBlock, P)
 	for i := range blocks {
@@ -78,7 +80,7 @@ func (x *coll) allgatherv(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, r
 			return err
 		}
 		if mine.bytes() != blocks[me].bytes() {
-			return errorf(ErrCount, x.name, "rank %d sends %d bytes but its block receives %d", me, mine.bytes(), blocks[me].bytes())
+			return mpierr.Errorf(mpierr.ErrCount, x.name, "rank %d sends %d bytes but its block receives %d", me, mine.bytes(), blocks[me].bytes())
 		}
 	}
 
@@ -115,7 +117,7 @@ func (x *coll) allgatherv(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, r
 	if run, ok := lookupAlg("allgather", alg).run.(allgatherRun); ok {
 		err = run(g)
 	} else {
-		err = errorf(ErrArg, x.name, "unknown allgather algorithm %q", alg)
+		err = mpierr.Errorf(mpierr.ErrArg, x.name, "unknown allgather algorithm %q", alg)
 	}
 	if err != nil || direct {
 		return err

@@ -3,6 +3,8 @@ package mpi
 import (
 	"fmt"
 	"slices"
+
+	"nocsim/mpi/mpierr"
 )
 
 // ----------------------------------------------------------------- alltoall
@@ -30,7 +32,7 @@ func (r *Rank) Alltoall(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, rco
 			return err
 		}
 		if scount*sdt.Size() != n {
-			return errorf(ErrCount, x.name, "sends %d bytes to each rank but receives %d", scount*sdt.Size(), n)
+			return mpierr.Errorf(mpierr.ErrCount, x.name, "sends %d bytes to each rank but receives %d", scount*sdt.Size(), n)
 		}
 		sb = make([]allBlock, P)
 		for j := range sb {
@@ -56,7 +58,7 @@ func (r *Rank) Alltoallv(sbuf Buffer, scounts, sdispls []int, sdt *Datatype, rbu
 	}
 	defer x.end(total)
 	if len(rcounts) < P || len(rdispls) < P {
-		return errorf(ErrArg, x.name, "%d receive counts and %d displacements for %d ranks", len(rcounts), len(rdispls), P)
+		return mpierr.Errorf(mpierr.ErrArg, x.name, "%d receive counts and %d displacements for %d ranks", len(rcounts), len(rdispls), P)
 	}
 	rb := make([]allBlock, P)
 	for j := range rb {
@@ -65,7 +67,7 @@ func (r *Rank) Alltoallv(sbuf Buffer, scounts, sdispls []int, sdt *Datatype, rbu
 	var sb []allBlock
 	if !isInPlace(sbuf) {
 		if len(scounts) < P || len(sdispls) < P {
-			return errorf(ErrArg, x.name, "%d send counts and %d displacements for %d ranks", len(scounts), len(sdispls), P)
+			return mpierr.Errorf(mpierr.ErrArg, x.name, "%d send counts and %d displacements for %d ranks", len(scounts), len(sdispls), P)
 		}
 		sb = make([]allBlock, P)
 		for j := range sb {
@@ -89,7 +91,7 @@ func (r *Rank) Alltoallw(sbuf Buffer, scounts, sdispls []int, sdts []*Datatype, 
 	}
 	defer x.end(total)
 	if len(rcounts) < P || len(rdispls) < P || len(rdts) < P {
-		return errorf(ErrArg, x.name, "%d receive counts, %d displacements and %d datatypes for %d ranks", len(rcounts), len(rdispls), len(rdts), P)
+		return mpierr.Errorf(mpierr.ErrArg, x.name, "%d receive counts, %d displacements and %d datatypes for %d ranks", len(rcounts), len(rdispls), len(rdts), P)
 	}
 	rb := make([]allBlock, P)
 	for j := range rb {
@@ -98,7 +100,7 @@ func (r *Rank) Alltoallw(sbuf Buffer, scounts, sdispls []int, sdts []*Datatype, 
 	var sb []allBlock
 	if !isInPlace(sbuf) {
 		if len(scounts) < P || len(sdispls) < P || len(sdts) < P {
-			return errorf(ErrArg, x.name, "%d send counts, %d displacements and %d datatypes for %d ranks", len(scounts), len(sdispls), len(sdts), P)
+			return mpierr.Errorf(mpierr.ErrArg, x.name, "%d send counts, %d displacements and %d datatypes for %d ranks", len(scounts), len(sdispls), len(sdts), P)
 		}
 		sb = make([]allBlock, P)
 		for j := range sb {
@@ -207,7 +209,7 @@ func (st *alltoallStage) free() {
 func (x *coll) alltoallSelf(s, d allBlock) error {
 	n := s.bytes()
 	if n != d.bytes() {
-		return errorf(ErrTruncate, x.name, "rank %d sends itself %d bytes but receives %d", x.c.Rank(), n, d.bytes())
+		return mpierr.Errorf(mpierr.ErrTruncate, x.name, "rank %d sends itself %d bytes but receives %d", x.c.Rank(), n, d.bytes())
 	}
 	if n == 0 {
 		return nil
@@ -234,7 +236,7 @@ func (x *coll) alltoallRun(alg string, sb, rb []allBlock, uniform bool) error {
 	me := x.c.Rank()
 	run, ok := lookupAlg("alltoall", alg).run.(alltoallAlg)
 	if !ok {
-		return errorf(ErrArg, x.name, "unknown alltoall algorithm %q", alg)
+		return mpierr.Errorf(mpierr.ErrArg, x.name, "unknown alltoall algorithm %q", alg)
 	}
 	if run.uniform != nil && uniform {
 		if sb == nil {

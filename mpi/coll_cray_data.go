@@ -1,5 +1,7 @@
 package mpi
 
+import "nocsim/mpi/mpierr"
+
 // The X1's data-moving collectives (coll_cray.go describes the mechanisms):
 // the data is exposed by the rank that holds it (its address and count
 // stored into the others' slots, the start flag last) and pulled by the
@@ -26,7 +28,7 @@ func (x *coll) crayBcastPull(b Buffer, n, root int) error {
 		// root is not left waiting; the error is this rank's.
 		err := k.fetch(root, src, b, min(got, n))
 		if err == nil && got != n {
-			err = errorf(ErrTruncate, x.name, "rank %d: the root broadcasts %d bytes to a %d-byte buffer", x.r.rank, got, n)
+			err = mpierr.Errorf(mpierr.ErrTruncate, x.name, "rank %d: the root broadcasts %d bytes to a %d-byte buffer", x.r.rank, got, n)
 		}
 		return err
 	}
@@ -63,7 +65,7 @@ func (x *coll) crayScatterPull(p rtPart) error {
 		src, got := k.take(root)
 		err := k.fetch(root, src, rb, min(got, mine)) // as in crayBcastPull
 		if err == nil && got > mine {
-			err = errorf(ErrTruncate, x.name, "rank %d: the root sends %d bytes into a %d-byte receive", x.r.rank, got, mine)
+			err = mpierr.Errorf(mpierr.ErrTruncate, x.name, "rank %d: the root sends %d bytes into a %d-byte receive", x.r.rank, got, mine)
 		}
 		return err
 	}
@@ -165,7 +167,7 @@ func (x *coll) crayAlltoallPull(_, _ []allBlock, ss, rs *alltoallStage) error {
 				return err
 			}
 			if got != want && late == nil { // as in crayBcastPull: reported once all is pulled
-				late = errorf(ErrTruncate, x.name, "rank %d: rank %d sends %d bytes for a %d-byte block", x.r.rank, x.c.group.WorldRank(i), got, want)
+				late = mpierr.Errorf(mpierr.ErrTruncate, x.name, "rank %d: rank %d sends %d bytes for a %d-byte block", x.r.rank, x.c.group.WorldRank(i), got, want)
 			}
 			heard[i] = true
 			left--

@@ -9,6 +9,7 @@ import (
 
 	"nocsim/des"
 	"nocsim/endpoint"
+	"nocsim/mpi/mpierr"
 )
 
 // The Cray X1 algorithms (coll_cray.go): each test asserts the behaviour
@@ -482,8 +483,8 @@ func TestCraySizeMismatchEndsCleanly(t *testing.T) {
 				}
 			})
 			for i, err := range errs {
-				var e *Error
-				if bad := errors.As(err, &e) && e.Class == ErrTruncate; bad != (i == 2) || (err != nil) != (i == 2) {
+				var e *mpierr.Error
+				if bad := errors.As(err, &e) && e.Class == mpierr.ErrTruncate; bad != (i == 2) || (err != nil) != (i == 2) {
 					t.Errorf("rank %d: %v", i, err)
 				}
 			}

@@ -2,6 +2,8 @@ package mpi
 
 import (
 	"fmt"
+
+	"nocsim/mpi/mpierr"
 )
 
 // Reductions: MPI_Reduce, MPI_Allreduce, MPI_Reduce_scatter(_block),
@@ -40,11 +42,11 @@ func (r *Rank) Reduce(sbuf, rbuf Buffer, count int, dt *Datatype, op *Op, root i
 	defer x.end(bytes)
 	P, me := c.Size(), c.Rank()
 	if root < 0 || root >= P {
-		return errorf(ErrRank, x.name, "root %d outside 0..%d", root, P-1)
+		return mpierr.Errorf(mpierr.ErrRank, x.name, "root %d outside 0..%d", root, P-1)
 	}
 	inPlace := isInPlace(sbuf)
 	if inPlace && me != root {
-		return errorf(ErrArg, x.name, "MPI_IN_PLACE is only allowed at the root")
+		return mpierr.Errorf(mpierr.ErrArg, x.name, "MPI_IN_PLACE is only allowed at the root")
 	}
 	rd, err := x.newRed(op, dt)
 	if err != nil {
@@ -82,7 +84,7 @@ func (r *Rank) Reduce(sbuf, rbuf Buffer, count int, dt *Datatype, op *Op, root i
 	if run, ok := rd.lookup("reduce", alg, "binomial").(reduceRun); ok {
 		err = run(rd, in, out, count, root)
 	} else {
-		err = errorf(ErrArg, x.name, "unknown reduce algorithm %q", alg)
+		err = mpierr.Errorf(mpierr.ErrArg, x.name, "unknown reduce algorithm %q", alg)
 	}
 	if err != nil || me != root {
 		return err
@@ -113,7 +115,7 @@ func (r *Rank) Allreduce(sbuf, rbuf Buffer, count int, dt *Datatype, op *Op, c *
 	if run, ok := rd.lookup("allreduce", alg, "recursive_doubling").(allreduceRun); ok {
 		err = run(rd, in, out, count, inPlace)
 	} else {
-		err = errorf(ErrArg, x.name, "unknown allreduce algorithm %q", alg)
+		err = mpierr.Errorf(mpierr.ErrArg, x.name, "unknown allreduce algorithm %q", alg)
 	}
 	if err != nil {
 		return err
@@ -154,13 +156,13 @@ func (r *Rank) reduceScatter(name string, key collArgs, sbuf, rbuf Buffer, rcoun
 	P, me := c.Size(), c.Rank()
 	if len(rcounts) != P {
 		defer x.end(0)
-		return errorf(ErrArg, name, "%d receive counts for %d ranks", len(rcounts), P)
+		return mpierr.Errorf(mpierr.ErrArg, name, "%d receive counts for %d ranks", len(rcounts), P)
 	}
 	offs := make([]int, P+1)
 	for i, n := range rcounts {
 		if n < 0 {
 			defer x.end(0)
-			return errorf(ErrCount, name, "receive count %d of rank %d must be >= 0", n, i)
+			return mpierr.Errorf(mpierr.ErrCount, name, "receive count %d of rank %d must be >= 0", n, i)
 		}
 		offs[i+1] = offs[i] + n
 	}
@@ -180,7 +182,7 @@ func (r *Rank) reduceScatter(name string, key collArgs, sbuf, rbuf Buffer, rcoun
 	if run, ok := rd.lookup("reduce_scatter", alg, "reduce_scatterv").(reduceScatterRun); ok {
 		err = run(rd, in, out, offs, inPlace)
 	} else {
-		err = errorf(ErrArg, name, "unknown reduce_scatter algorithm %q", alg)
+		err = mpierr.Errorf(mpierr.ErrArg, name, "unknown reduce_scatter algorithm %q", alg)
 	}
 	if err != nil {
 		return err
@@ -220,7 +222,7 @@ func (r *Rank) scan(name string, ex bool, sbuf, rbuf Buffer, count int, dt *Data
 	if run, ok := lookupAlg("scan", alg).run.(scanRun); ok {
 		err = run(rd, in, out, count, ex)
 	} else {
-		err = errorf(ErrArg, name, "unknown scan algorithm %q", alg)
+		err = mpierr.Errorf(mpierr.ErrArg, name, "unknown scan algorithm %q", alg)
 	}
 	if err != nil || ex && c.Rank() == 0 {
 		return err

@@ -2,6 +2,8 @@ package mpi
 
 import (
 	"math/bits"
+
+	"nocsim/mpi/mpierr"
 )
 
 // redColl is a reduction in progress: the collective, its op and the type
@@ -18,16 +20,16 @@ type redColl struct {
 func (x *coll) newRed(o *Op, t *Datatype) (*redColl, error) {
 	switch {
 	case o == nil:
-		return nil, errorf(ErrArg, x.name, "op is nil")
+		return nil, mpierr.Errorf(mpierr.ErrArg, x.name, "op is nil")
 	case t == nil || !t.Committed():
-		return nil, errorf(ErrType, x.name, "datatype not committed")
+		return nil, mpierr.Errorf(mpierr.ErrType, x.name, "datatype not committed")
 	case o.user != nil:
 	case o.loc != 0:
 		if t != Float64Int32 && t != Float32Int32 && t != TwoInt32 {
-			return nil, errorf(ErrType, x.name, "%s needs Float64Int32, Float32Int32 or TwoInt32", o.name)
+			return nil, mpierr.Errorf(mpierr.ErrType, x.name, "%s needs Float64Int32, Float32Int32 or TwoInt32", o.name)
 		}
 	case !t.predef || len(t.runs) != 1:
-		return nil, errorf(ErrType, x.name, "%s needs a predefined datatype", o.name)
+		return nil, mpierr.Errorf(mpierr.ErrType, x.name, "%s needs a predefined datatype", o.name)
 	}
 	r := x.r
 	var rd *redColl

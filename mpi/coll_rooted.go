@@ -1,5 +1,7 @@
 package mpi
 
+import "nocsim/mpi/mpierr"
+
 // Rooted collectives and the barrier: MPI_Barrier, MPI_Bcast,
 // MPI_Scatter(v) and MPI_Gather(v). Unexported names carry an rt prefix so
 // they cannot collide with the other collective families of the package.
@@ -165,12 +167,12 @@ func (r *Rank) Gatherv(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, rcou
 }
 
 func (x *coll) rtUnknown(alg string) error {
-	return errorf(ErrArg, x.name, "unknown %s algorithm %q", x.name, alg)
+	return mpierr.Errorf(mpierr.ErrArg, x.name, "unknown %s algorithm %q", x.name, alg)
 }
 
 func (x *coll) rtCheckRoot(root int) error {
 	if root < 0 || root >= x.c.Size() {
-		return errorf(ErrRank, x.name, "root %d is not in %s (size %d)", root, x.c.name, x.c.Size())
+		return mpierr.Errorf(mpierr.ErrRank, x.name, "root %d is not in %s (size %d)", root, x.c.name, x.c.Size())
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"nocsim/des"
+	"nocsim/mpi/mpierr"
 )
 
 // Test data: buffers hold count elements of a test type whose data bytes
@@ -404,26 +405,26 @@ func TestRootedErrors(t *testing.T) {
 	const P = 4
 	cases := []struct {
 		name  string
-		class Class
+		class mpierr.Class
 		call  func(r *Rank, c *Comm, b Buffer) error
 	}{
-		{"bcast root out of range", ErrRank, func(r *Rank, c *Comm, b Buffer) error { return r.Bcast(b, 1, Int32, P, c) }},
-		{"bcast negative root", ErrRank, func(r *Rank, c *Comm, b Buffer) error { return r.Bcast(b, 1, Int32, -1, c) }},
-		{"bcast negative count", ErrCount, func(r *Rank, c *Comm, b Buffer) error { return r.Bcast(b, -1, Int32, 0, c) }},
-		{"bcast buffer too small", ErrBuffer, func(r *Rank, c *Comm, b Buffer) error { return r.Bcast(b, 100, Int32, 0, c) }},
-		{"scatter root out of range", ErrRank, func(r *Rank, c *Comm, b Buffer) error {
+		{"bcast root out of range", mpierr.ErrRank, func(r *Rank, c *Comm, b Buffer) error { return r.Bcast(b, 1, Int32, P, c) }},
+		{"bcast negative root", mpierr.ErrRank, func(r *Rank, c *Comm, b Buffer) error { return r.Bcast(b, 1, Int32, -1, c) }},
+		{"bcast negative count", mpierr.ErrCount, func(r *Rank, c *Comm, b Buffer) error { return r.Bcast(b, -1, Int32, 0, c) }},
+		{"bcast buffer too small", mpierr.ErrBuffer, func(r *Rank, c *Comm, b Buffer) error { return r.Bcast(b, 100, Int32, 0, c) }},
+		{"scatter root out of range", mpierr.ErrRank, func(r *Rank, c *Comm, b Buffer) error {
 			return r.Scatter(b, 1, Byte, b, 1, Byte, P, c)
 		}},
-		{"gather root out of range", ErrRank, func(r *Rank, c *Comm, b Buffer) error {
+		{"gather root out of range", mpierr.ErrRank, func(r *Rank, c *Comm, b Buffer) error {
 			return r.Gather(b, 1, Byte, b, 1, Byte, P+3, c)
 		}},
-		{"gatherv root out of range", ErrRank, func(r *Rank, c *Comm, b Buffer) error {
+		{"gatherv root out of range", mpierr.ErrRank, func(r *Rank, c *Comm, b Buffer) error {
 			return r.Gatherv(b, 1, Byte, b, nil, nil, Byte, -2, c)
 		}},
-		{"scatterv root out of range", ErrRank, func(r *Rank, c *Comm, b Buffer) error {
+		{"scatterv root out of range", mpierr.ErrRank, func(r *Rank, c *Comm, b Buffer) error {
 			return r.Scatterv(b, nil, nil, Byte, b, 1, Byte, P, c)
 		}},
-		{"scatter uncommitted type", ErrType, func(r *Rank, c *Comm, b Buffer) error {
+		{"scatter uncommitted type", mpierr.ErrType, func(r *Rank, c *Comm, b Buffer) error {
 			v, _ := TypeVector(2, 1, 2, Int32)
 			return r.Scatter(b, 1, v, b, 1, v, 0, c)
 		}},
@@ -432,7 +433,7 @@ func TestRootedErrors(t *testing.T) {
 		rtRun(t, P, DefaultConfig(), func(r *Rank, c *Comm) {
 			b := rtBuf(r, 16)
 			err := cs.call(r, c, b)
-			var e *Error
+			var e *mpierr.Error
 			if !errors.As(err, &e) || e.Class != cs.class {
 				t.Errorf("%s: rank %d got %v, want class %v", cs.name, r.Rank(), err, cs.class)
 			}

@@ -1,5 +1,7 @@
 package mpi
 
+import "nocsim/mpi/mpierr"
+
 // Scatter and gather.
 
 // rtBlocks is the root's buffer of a scatter or gather: rank i's block is
@@ -36,7 +38,7 @@ func (x *coll) rtVector(what string, buf Buffer, counts, displs []int, dt *Datat
 	}
 	P := x.c.Size()
 	if len(counts) < P || len(displs) < P {
-		return nil, errorf(ErrArg, x.name, "%s: %d counts and %d displacements for %d ranks", what, len(counts), len(displs), P)
+		return nil, mpierr.Errorf(mpierr.ErrArg, x.name, "%s: %d counts and %d displacements for %d ranks", what, len(counts), len(displs), P)
 	}
 	if err := x.check(what, buf, 0, dt); err != nil {
 		return nil, err
@@ -44,18 +46,18 @@ func (x *coll) rtVector(what string, buf Buffer, counts, displs []int, dt *Datat
 	bl := &rtBlocks{buf: buf, dt: dt, disp: make([]int, P), cnt: make([]int, P)}
 	for i := range P {
 		if counts[i] < 0 {
-			return nil, errorf(ErrCount, x.name, "%s: count %d for rank %d must be >= 0", what, counts[i], i)
+			return nil, mpierr.Errorf(mpierr.ErrCount, x.name, "%s: count %d for rank %d must be >= 0", what, counts[i], i)
 		}
 		d, ok := mul(displs[i], dt.Extent())
 		if !ok || d < 0 {
-			return nil, errorf(ErrBuffer, x.name, "%s: displacement %d for rank %d reaches before the buffer", what, displs[i], i)
+			return nil, mpierr.Errorf(mpierr.ErrBuffer, x.name, "%s: displacement %d for rank %d reaches before the buffer", what, displs[i], i)
 		}
 		if counts[i] > 0 {
 			if dt.TrueLB() < 0 {
-				return nil, errorf(ErrBuffer, x.name, "%s datatype starts %d bytes before the buffer", what, -dt.TrueLB())
+				return nil, mpierr.Errorf(mpierr.ErrBuffer, x.name, "%s datatype starts %d bytes before the buffer", what, -dt.TrueLB())
 			}
 			if end, ok := add(d, dt.Span(counts[i])); !ok || end > buf.Len() {
-				return nil, errorf(ErrBuffer, x.name, "%s: %d elements at displacement %d for rank %d pass the end of the %d-byte buffer", what, counts[i], displs[i], i, buf.Len())
+				return nil, mpierr.Errorf(mpierr.ErrBuffer, x.name, "%s: %d elements at displacement %d for rank %d pass the end of the %d-byte buffer", what, counts[i], displs[i], i, buf.Len())
 			}
 		}
 		bl.disp[i], bl.cnt[i] = d, counts[i]
@@ -92,7 +94,7 @@ func (x *coll) rtScatter(bl *rtBlocks, rbuf Buffer, rcount int, rdt *Datatype, r
 		}
 		if !inPlace {
 			if bl.size(root) != mine {
-				late = errorf(ErrArg, x.name, "the root's own block is %d bytes, its receive %d", bl.size(root), mine)
+				late = mpierr.Errorf(mpierr.ErrArg, x.name, "the root's own block is %d bytes, its receive %d", bl.size(root), mine)
 			} else {
 				own = func() error {
 					return x.rtMove(bl.buf.Bytes[bl.disp[root]:], bl.cnt[root], bl.dt, rbuf.Bytes, rcount, rdt)
@@ -140,7 +142,7 @@ func (x *coll) rtGather(sbuf Buffer, scount int, sdt *Datatype, bl *rtBlocks, ro
 	}
 	inPlace := isInPlace(sbuf)
 	if inPlace && me != root {
-		return errorf(ErrBuffer, x.name, "only the root may pass MPI_IN_PLACE")
+		return mpierr.Errorf(mpierr.ErrBuffer, x.name, "only the root may pass MPI_IN_PLACE")
 	}
 	if !inPlace {
 		if err := x.check("send buffer", sbuf, scount, sdt); err != nil {
@@ -160,7 +162,7 @@ func (x *coll) rtGather(sbuf Buffer, scount int, sdt *Datatype, bl *rtBlocks, ro
 		}
 		if !inPlace {
 			if bl.size(root) != mine {
-				late = errorf(ErrArg, x.name, "the root sends %d bytes to its own block of %d", mine, bl.size(root))
+				late = mpierr.Errorf(mpierr.ErrArg, x.name, "the root sends %d bytes to its own block of %d", mine, bl.size(root))
 			} else {
 				own = func() error {
 					return x.rtMove(sbuf.Bytes, scount, sdt, bl.buf.Bytes[bl.disp[root]:], bl.cnt[root], bl.dt)

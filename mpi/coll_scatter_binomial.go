@@ -2,6 +2,8 @@ package mpi
 
 import (
 	"slices"
+
+	"nocsim/mpi/mpierr"
 )
 
 // The binomial scatter and gather move, between a node and its parent, the
@@ -134,7 +136,7 @@ func (x *coll) rtScatterBinomial(p rtPart) error {
 		s.send(t, off[j], rtSpan(sz, off, j, k.size), abs(k.rel))
 	}
 	if sz[0] != mine && *late == nil {
-		*late = errorf(ErrTruncate, x.name, "rank %d: the root sends %d bytes into a %d-byte receive", x.r.rank, sz[0], mine)
+		*late = mpierr.Errorf(mpierr.ErrTruncate, x.name, "rank %d: the root sends %d bytes into a %d-byte receive", x.r.rank, sz[0], mine)
 	}
 	x.copy(rb, t, min(sz[0], mine))
 	return s.wait()

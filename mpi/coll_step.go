@@ -1,5 +1,7 @@
 package mpi
 
+import "nocsim/mpi/mpierr"
+
 // Building blocks of the rooted collectives (coll_rooted.go), which other
 // families use too: local data movement charged to the processor, and
 // rtStep, a set of messages in flight.
@@ -94,7 +96,7 @@ func (s *rtStep) later(f func(ok bool) error) { s.after = append(s.after, f) }
 // bytesAt is n bytes from byte off of b; off need not be word-aligned.
 func (s *rtStep) bytesAt(b Buffer, off, n int) ([]byte, bool) {
 	if off < 0 || off+n > b.Len() {
-		s.fail(errorf(ErrBuffer, s.x.name, "bytes %d..%d of a %d-byte buffer", off, off+n, b.Len()))
+		s.fail(mpierr.Errorf(mpierr.ErrBuffer, s.x.name, "bytes %d..%d of a %d-byte buffer", off, off+n, b.Len()))
 		return nil, false
 	}
 	return b.Bytes[off : off+n], true

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"nocsim/endpoint"
+	"nocsim/mpi/mpierr"
 )
 
 // Context ids: MPI_COMM_WORLD has 0; the highest-numbered tile hands out
@@ -78,7 +79,7 @@ func (r *Rank) CommCreate(c *Comm, g *Group) (*Comm, error) {
 		return nil, err
 	}
 	if g == nil || len(GroupDifference(g, c.group).Members()) > 0 {
-		return nil, errorf(ErrGroup, "MPI_Comm_create", "rank %d: the group is not a subgroup of %s", r.rank, c.name)
+		return nil, mpierr.Errorf(mpierr.ErrGroup, "MPI_Comm_create", "rank %d: the group is not a subgroup of %s", r.rank, c.name)
 	}
 	id, err := r.agreeContext(c, c.rank == 0)
 	r.leave(opCommCreate, start, 0, 0)
@@ -102,7 +103,7 @@ func (r *Rank) CommSplit(c *Comm, color, key int) (*Comm, error) {
 		return nil, err
 	}
 	if color < 0 && color != Undefined {
-		return nil, errorf(ErrArg, "MPI_Comm_split", "color %d must be >= 0 or MPI_UNDEFINED", color)
+		return nil, mpierr.Errorf(mpierr.ErrArg, "MPI_Comm_split", "color %d must be >= 0 or MPI_UNDEFINED", color)
 	}
 	in := c.internal()
 	buf := r.MustAlloc(8)
@@ -186,7 +187,7 @@ func (r *Rank) CommFree(c *Comm) error {
 		return err
 	}
 	if c == r.world {
-		return errorf(ErrArg, "MPI_Comm_free", "MPI_COMM_WORLD cannot be freed")
+		return mpierr.Errorf(mpierr.ErrArg, "MPI_Comm_free", "MPI_COMM_WORLD cannot be freed")
 	}
 	c.freed = true
 	return nil
@@ -207,7 +208,7 @@ func CommCompare(a, b *Comm) Comparison {
 
 func (r *Rank) checkComm(op string, c *Comm) error {
 	if c == nil || c.r != r || c.freed {
-		return errorf(ErrArg, op, "rank %d: invalid or freed communicator", r.rank)
+		return mpierr.Errorf(mpierr.ErrArg, op, "rank %d: invalid or freed communicator", r.rank)
 	}
 	return nil
 }

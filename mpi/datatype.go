@@ -1,60 +1,6 @@
 package mpi
 
-import "fmt"
-
-// Class is an MPI error class.
-type Class int
-
-// The error classes nocsim reports, named after their MPI counterparts.
-const (
-	ErrOther    Class = iota + 1
-	ErrType           // invalid datatype
-	ErrCount          // invalid count
-	ErrArg            // invalid argument
-	ErrTruncate       // message truncated on receive
-	ErrRank           // invalid rank
-	ErrGroup          // invalid group
-	ErrBuffer         // invalid buffer
-	ErrRMARange       // RMA target outside the window
-	ErrRMASync        // RMA call outside an access or exposure epoch
-	ErrWin            // invalid or freed window
-)
-
-var classNames = [...]string{
-	ErrOther:    "MPI_ERR_OTHER",
-	ErrType:     "MPI_ERR_TYPE",
-	ErrCount:    "MPI_ERR_COUNT",
-	ErrArg:      "MPI_ERR_ARG",
-	ErrTruncate: "MPI_ERR_TRUNCATE",
-	ErrRank:     "MPI_ERR_RANK",
-	ErrGroup:    "MPI_ERR_GROUP",
-	ErrBuffer:   "MPI_ERR_BUFFER",
-	ErrRMARange: "MPI_ERR_RMA_RANGE",
-	ErrRMASync:  "MPI_ERR_RMA_SYNC",
-	ErrWin:      "MPI_ERR_WIN",
-}
-
-func (c Class) String() string {
-	if c > 0 && int(c) < len(classNames) {
-		return classNames[c]
-	}
-	return fmt.Sprintf("MPI_ERR_CLASS(%d)", int(c))
-}
-
-// Error is an MPI error: its class and what went wrong, naming the call.
-type Error struct {
-	Class Class
-	Op    string // the MPI call, e.g. "MPI_Type_vector"
-	Msg   string
-}
-
-func (e *Error) Error() string {
-	return e.Op + ": " + e.Class.String() + ": " + e.Msg
-}
-
-func errorf(class Class, op, format string, args ...any) *Error {
-	return &Error{Class: class, Op: op, Msg: fmt.Sprintf(format, args...)}
-}
+import "nocsim/mpi/mpierr"
 
 // kind is a basic (predefined, non-derived) type: the unit of a typemap entry.
 type kind uint8
@@ -251,7 +197,7 @@ func (t *Datatype) Free() error {
 		return err
 	}
 	if t.predef {
-		return errorf(ErrType, "MPI_Type_free", "cannot free predefined datatype %s", t.name)
+		return mpierr.Errorf(mpierr.ErrType, "MPI_Type_free", "cannot free predefined datatype %s", t.name)
 	}
 	t.freed = true
 	t.runs, t.segs = nil, nil
@@ -261,9 +207,9 @@ func (t *Datatype) Free() error {
 func checkType(op, what string, t *Datatype) error {
 	switch {
 	case t == nil:
-		return errorf(ErrType, op, "%s is nil", what)
+		return mpierr.Errorf(mpierr.ErrType, op, "%s is nil", what)
 	case t.freed:
-		return errorf(ErrType, op, "%s has been freed", what)
+		return mpierr.Errorf(mpierr.ErrType, op, "%s has been freed", what)
 	}
 	return nil
 }
@@ -328,19 +274,19 @@ func build(op string, n int, blockAt func(int) block) (*Datatype, error) {
 			t.size, ok = add(t.size, bytes)
 		}
 		if !ok {
-			return nil, errorf(ErrCount, op, "datatype size exceeds %d bytes", maxBytes)
+			return nil, mpierr.Errorf(mpierr.ErrCount, op, "datatype size exceeds %d bytes", maxBytes)
 		}
 		if b.blocklen == 0 {
 			continue
 		}
 		last, ok := mul(b.blocklen-1, b.old.Extent())
 		if !ok {
-			return nil, errorf(ErrArg, op, "datatype reaches beyond ±%d bytes", maxBytes)
+			return nil, mpierr.Errorf(mpierr.ErrArg, op, "datatype reaches beyond ±%d bytes", maxBytes)
 		}
 		if b.old.sticky {
 			lo, hi, ok := reach(b.disp, last, b.old.lb, b.old.ub)
 			if !ok {
-				return nil, errorf(ErrArg, op, "datatype reaches beyond ±%d bytes", maxBytes)
+				return nil, mpierr.Errorf(mpierr.ErrArg, op, "datatype reaches beyond ±%d bytes", maxBytes)
 			}
 			if !t.sticky || lo < t.lb {
 				t.lb = lo
@@ -356,13 +302,13 @@ func build(op string, n int, blockAt func(int) block) (*Datatype, error) {
 		if b.old.tiles() {
 			tiling++
 		} else if r, ok := mul(b.blocklen, len(b.old.runs)); !ok || r > 2*maxRuns-gappy {
-			return nil, errorf(ErrCount, op, "typemap needs more than %d runs", maxRuns)
+			return nil, mpierr.Errorf(mpierr.ErrCount, op, "typemap needs more than %d runs", maxRuns)
 		} else {
 			gappy += r
 		}
 		lo, hi, ok := reach(b.disp, last, b.old.trueLB, b.old.trueUB)
 		if !ok {
-			return nil, errorf(ErrArg, op, "datatype reaches beyond ±%d bytes", maxBytes)
+			return nil, mpierr.Errorf(mpierr.ErrArg, op, "datatype reaches beyond ±%d bytes", maxBytes)
 		}
 		if !data || lo < t.trueLB {
 			t.trueLB = lo
@@ -380,14 +326,14 @@ func build(op string, n int, blockAt func(int) block) (*Datatype, error) {
 		if r := (t.ub - t.lb) % t.align; r != 0 {
 			var ok bool
 			if t.ub, ok = add(t.ub, t.align-r); !ok {
-				return nil, errorf(ErrArg, op, "datatype reaches beyond ±%d bytes", maxBytes)
+				return nil, mpierr.Errorf(mpierr.ErrArg, op, "datatype reaches beyond ±%d bytes", maxBytes)
 			}
 		}
 	}
 	t.runs = make([]run, 0, min(tiling+gappy, maxRuns))
 	for i := range n {
 		if !t.appendCopies(blockAt(i)) {
-			return nil, errorf(ErrCount, op, "typemap needs more than %d runs", maxRuns)
+			return nil, mpierr.Errorf(mpierr.ErrCount, op, "typemap needs more than %d runs", maxRuns)
 		}
 	}
 	t.finish()
@@ -465,7 +411,7 @@ func (t *Datatype) finish() {
 
 func checkCount(op, what string, n int) error {
 	if n < 0 {
-		return errorf(ErrCount, op, "%s %d must be >= 0", what, n)
+		return mpierr.Errorf(mpierr.ErrCount, op, "%s %d must be >= 0", what, n)
 	}
 	return nil
 }

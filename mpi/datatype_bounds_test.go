@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"testing"
+
+	"nocsim/mpi/mpierr"
 )
 
 // dblChar is the type of thesis section 3.3 and MPI-3.1 Example 4.1:
@@ -107,11 +109,11 @@ func TestTypeGetExtentErrors(t *testing.T) {
 	freed, _ := TypeContiguous(2, Int32)
 	_ = freed.Free()
 	for _, dt := range []*Datatype{nil, freed} {
-		if _, _, err := TypeGetExtent(dt); class(err) != ErrType {
-			t.Errorf("TypeGetExtent(%v): %v, want %v", dt.Name(), err, ErrType)
+		if _, _, err := TypeGetExtent(dt); class(err) != mpierr.ErrType {
+			t.Errorf("TypeGetExtent(%v): %v, want %v", dt.Name(), err, mpierr.ErrType)
 		}
-		if _, _, err := TypeGetTrueExtent(dt); class(err) != ErrType {
-			t.Errorf("TypeGetTrueExtent(%v): %v, want %v", dt.Name(), err, ErrType)
+		if _, _, err := TypeGetTrueExtent(dt); class(err) != mpierr.ErrType {
+			t.Errorf("TypeGetTrueExtent(%v): %v, want %v", dt.Name(), err, mpierr.ErrType)
 		}
 	}
 	var nilType *Datatype

@@ -2,6 +2,8 @@ package mpi
 
 import (
 	"math"
+
+	"nocsim/mpi/mpierr"
 )
 
 // Op is a reduction operation (MPI_Op).
@@ -101,7 +103,7 @@ func (o *Op) apply(in, inout Buffer, count int, t *Datatype) error {
 		return o.applyLoc(in.Bytes, inout.Bytes, count, t)
 	}
 	if !t.predef || len(t.runs) != 1 {
-		return errorf(ErrType, o.name, "%s needs a predefined datatype", o.name)
+		return mpierr.Errorf(mpierr.ErrType, o.name, "%s needs a predefined datatype", o.name)
 	}
 	k, n := t.runs[0].kind, t.Size()
 	for i := 0; i < count; i++ {
@@ -120,7 +122,7 @@ func (o *Op) applyLoc(in, inout []byte, count int, t *Datatype) error {
 	case TwoInt32:
 		val = func(b []byte) float64 { return float64(int32(le.Uint32(b))) }
 	default:
-		return errorf(ErrType, o.name, "%s needs Float64Int32, Float32Int32 or TwoInt32", o.name)
+		return mpierr.Errorf(mpierr.ErrType, o.name, "%s needs Float64Int32, Float32Int32 or TwoInt32", o.name)
 	}
 	n, off := t.Size(), t.Size()-4
 	for i := 0; i < count; i++ {

@@ -2,6 +2,8 @@ package mpi
 
 import (
 	"slices"
+
+	"nocsim/mpi/mpierr"
 )
 
 // Isend is MPI_Isend (standard mode).
@@ -143,21 +145,21 @@ func (r *Rank) Sendrecv(sbuf Buffer, scount int, sdt *Datatype, dest, stag int,
 func (r *Rank) checkArgs(name string, buf Buffer, count int, dt *Datatype, peer, tag int, comm *Comm, recv bool) error {
 	switch {
 	case comm == nil || comm.r != r:
-		return errorf(ErrArg, name, "rank %d: invalid communicator", r.rank)
+		return mpierr.Errorf(mpierr.ErrArg, name, "rank %d: invalid communicator", r.rank)
 	case comm.freed:
-		return errorf(ErrArg, name, "rank %d: communicator %s was freed", r.rank, comm.name)
+		return mpierr.Errorf(mpierr.ErrArg, name, "rank %d: communicator %s was freed", r.rank, comm.name)
 	case count < 0:
-		return errorf(ErrCount, name, "count %d must be >= 0", count)
+		return mpierr.Errorf(mpierr.ErrCount, name, "count %d must be >= 0", count)
 	case dt == nil || !dt.Committed():
-		return errorf(ErrType, name, "datatype not committed")
+		return mpierr.Errorf(mpierr.ErrType, name, "datatype not committed")
 	case tag < 0 && !(recv && tag == AnyTag) || tag > TagUB:
-		return errorf(ErrArg, name, "tag %d: allowed 0..%d (MPI_TAG_UB)", tag, TagUB)
+		return mpierr.Errorf(mpierr.ErrArg, name, "tag %d: allowed 0..%d (MPI_TAG_UB)", tag, TagUB)
 	case peer < 0 && !(recv && peer == AnySource) || peer >= comm.Size():
-		return errorf(ErrRank, name, "rank %d is not in %s (size %d)", peer, comm.name, comm.Size())
+		return mpierr.Errorf(mpierr.ErrRank, name, "rank %d is not in %s (size %d)", peer, comm.name, comm.Size())
 	case count > 0 && dt.TrueLB() < 0:
-		return errorf(ErrBuffer, name, "the datatype starts %d bytes before the buffer", -dt.TrueLB())
+		return mpierr.Errorf(mpierr.ErrBuffer, name, "the datatype starts %d bytes before the buffer", -dt.TrueLB())
 	case dt.Span(count) > buf.Len():
-		return errorf(ErrBuffer, name, "%d elements of the datatype need %d bytes, the buffer has %d", count, dt.Span(count), buf.Len())
+		return mpierr.Errorf(mpierr.ErrBuffer, name, "%d elements of the datatype need %d bytes, the buffer has %d", count, dt.Span(count), buf.Len())
 	}
 	return nil
 }
@@ -346,7 +348,7 @@ func (r *Rank) irecv(op op, buf Buffer, count int, dt *Datatype, source, tag int
 // BufferAttach is MPI_Buffer_attach: b becomes the space Bsend copies into.
 func (r *Rank) BufferAttach(b Buffer) error {
 	if r.bsend.Bytes != nil {
-		return errorf(ErrBuffer, "MPI_Buffer_attach", "rank %d: a buffer is already attached", r.rank)
+		return mpierr.Errorf(mpierr.ErrBuffer, "MPI_Buffer_attach", "rank %d: a buffer is already attached", r.rank)
 	}
 	r.bsend, r.bsendUsed = b, 0
 	return nil
@@ -376,14 +378,14 @@ func (r *Rank) bsendIdle() bool {
 // handed out in order and reclaimed once every buffered send has left.
 func (r *Rank) bsendReserve(n int) (int, error) {
 	if r.bsend.Bytes == nil {
-		return 0, errorf(ErrBuffer, "MPI_Bsend", "rank %d: no buffer attached (MPI_Buffer_attach)", r.rank)
+		return 0, mpierr.Errorf(mpierr.ErrBuffer, "MPI_Bsend", "rank %d: no buffer attached (MPI_Buffer_attach)", r.rank)
 	}
 	if r.bsendIdle() {
 		r.bsendUsed = 0
 	}
 	off := (r.bsendUsed + 3) &^ 3
 	if off+n > r.bsend.Len() {
-		return 0, errorf(ErrBuffer, "MPI_Bsend", "rank %d: %d bytes do not fit the attached buffer (%d of %d bytes in use)", r.rank, n, r.bsendUsed, r.bsend.Len())
+		return 0, mpierr.Errorf(mpierr.ErrBuffer, "MPI_Bsend", "rank %d: %d bytes do not fit the attached buffer (%d of %d bytes in use)", r.rank, n, r.bsendUsed, r.bsend.Len())
 	}
 	r.bsendUsed = off + n
 	return off, nil

@@ -1,5 +1,7 @@
 package mpi
 
+import "nocsim/mpi/mpierr"
+
 // Persistent requests (MPI_Send_init, MPI_Recv_init, MPI_Start,
 // MPI_Startall): the argument list of a communication repeated in a loop
 // is bound once, then each Start begins one more operation with it, which
@@ -88,13 +90,13 @@ func (r *Rank) RecvInit(buf Buffer, count int, dt *Datatype, source, tag int, co
 func (r *Rank) Start(p *Prequest) error {
 	switch {
 	case p == nil:
-		return errorf(ErrArg, "MPI_Start", "rank %d: nil persistent request", r.rank)
+		return mpierr.Errorf(mpierr.ErrArg, "MPI_Start", "rank %d: nil persistent request", r.rank)
 	case p.r != r:
-		return errorf(ErrArg, "MPI_Start", "rank %d: the request was created by rank %d", r.rank, p.r.rank)
+		return mpierr.Errorf(mpierr.ErrArg, "MPI_Start", "rank %d: the request was created by rank %d", r.rank, p.r.rank)
 	case p.freed:
-		return errorf(ErrArg, "MPI_Start", "rank %d: the request was freed", r.rank)
+		return mpierr.Errorf(mpierr.ErrArg, "MPI_Start", "rank %d: the request was freed", r.rank)
 	case p.active != nil && !p.active.done:
-		return errorf(ErrArg, "MPI_Start", "rank %d: the request is still active (%s): complete it first", r.rank, p.active.describe())
+		return mpierr.Errorf(mpierr.ErrArg, "MPI_Start", "rank %d: the request is still active (%s): complete it first", r.rank, p.active.describe())
 	}
 	var q *Request
 	var err error
@@ -124,7 +126,7 @@ func (r *Rank) Startall(ps []*Prequest) error {
 // Start is allowed; an operation in progress still completes.
 func (r *Rank) RequestFree(p *Prequest) error {
 	if p == nil || p.r != r {
-		return errorf(ErrArg, "MPI_Request_free", "rank %d: nil or another rank's persistent request", r.rank)
+		return mpierr.Errorf(mpierr.ErrArg, "MPI_Request_free", "rank %d: nil or another rank's persistent request", r.rank)
 	}
 	p.freed = true
 	return nil

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+
+	"nocsim/mpi/mpierr"
 )
 
 // A persistent send and receive bound once move a different message at
@@ -100,8 +102,8 @@ func TestSemPersistentErrors(t *testing.T) {
 		c := r.CommWorld()
 		b := r.MustAlloc(64)
 		isArg := func(what string, err error) {
-			var e *Error
-			if !errors.As(err, &e) || e.Class != ErrArg {
+			var e *mpierr.Error
+			if !errors.As(err, &e) || e.Class != mpierr.ErrArg {
 				t.Errorf("%s: %v, want MPI_ERR_ARG", what, err)
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"nocsim/endpoint"
+	"nocsim/mpi/mpierr"
 )
 
 // scmpProtocol is the thesis's rendezvous: the announcement (RTS) and the
@@ -22,7 +23,7 @@ func (p scmpProtocol) startSend(r *Rank, q *Request) error {
 	q.proto = "scmp"
 	r.sends[q.id] = q
 	if err := r.t.CreateThread(q.peer, p.w.h.postSend, uint32(r.rank), uint32(q.tag), q.comm.ctx, uint32(q.bytes), q.id, uint32(q.mode)); err != nil {
-		return errorf(ErrOther, opNames[q.op], "%v", err)
+		return mpierr.Errorf(mpierr.ErrOther, opNames[q.op], "%v", err)
 	}
 	return nil
 }

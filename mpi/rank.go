@@ -5,6 +5,7 @@ import (
 
 	"nocsim/des"
 	"nocsim/endpoint"
+	"nocsim/mpi/mpierr"
 )
 
 // Rank is one MPI process: its tile, its main thread, and the library's
@@ -88,7 +89,7 @@ func (r *Rank) Flops(n int64) { r.t.Flops(n) }
 func (r *Rank) Alloc(n int) (Buffer, error) {
 	addr, b, err := r.node.Alloc(n)
 	if err != nil {
-		return Buffer{}, errorf(ErrBuffer, "Alloc", "rank %d: %v", r.rank, err)
+		return Buffer{}, mpierr.Errorf(mpierr.ErrBuffer, "Alloc", "rank %d: %v", r.rank, err)
 	}
 	return Buffer{Addr: addr, Bytes: b}, nil
 }
@@ -106,7 +107,7 @@ func (r *Rank) MustAlloc(n int) Buffer {
 // Free returns a buffer from Alloc.
 func (r *Rank) Free(b Buffer) error {
 	if err := r.node.Mem.Free(b.Addr); err != nil {
-		return errorf(ErrBuffer, "Free", "rank %d: %v", r.rank, err)
+		return mpierr.Errorf(mpierr.ErrBuffer, "Free", "rank %d: %v", r.rank, err)
 	}
 	return nil
 }

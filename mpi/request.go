@@ -5,6 +5,7 @@ import (
 
 	"nocsim/des"
 	"nocsim/endpoint"
+	"nocsim/mpi/mpierr"
 )
 
 // Wildcards and special values, as in MPICH.
@@ -165,7 +166,7 @@ func (r *Rank) progress() { r.t.Suspend() }
 // Wait is MPI_Wait.
 func (r *Rank) Wait(q *Request) (Status, error) {
 	if q == nil {
-		return Status{}, errorf(ErrArg, "MPI_Wait", "rank %d: nil request", r.rank)
+		return Status{}, mpierr.Errorf(mpierr.ErrArg, "MPI_Wait", "rank %d: nil request", r.rank)
 	}
 	start := r.enter(opWait, "MPI_Wait on %s", q.describe())
 	// After the call's charge: a replay's waits are not charged, so

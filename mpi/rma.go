@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"nocsim/endpoint"
+	"nocsim/mpi/mpierr"
 )
 
 // OpReplace is MPI_REPLACE: Accumulate with it stores the origin's data,
@@ -52,7 +53,7 @@ func (r *Rank) Put(obuf Buffer, ocount int, odt *Datatype, target, tdisp, tcount
 	}
 	x, err := r.t.SendBlockNB(win.peers[target].world, tAddr, tStride, oAddr, oStride, words)
 	if err != nil {
-		return errorf(ErrOther, name, "rank %d: %v", r.rank, err)
+		return mpierr.Errorf(mpierr.ErrOther, name, "rank %d: %v", r.rank, err)
 	}
 	win.xfers = append(win.xfers, x)
 	if temp.Bytes != nil {
@@ -90,7 +91,7 @@ func (r *Rank) Get(obuf Buffer, ocount int, odt *Datatype, target, tdisp, tcount
 	ack := win.flags.Addr + uint32(flagAck*len(win.peers)+target)
 	err = r.t.CreateThread(win.peers[target].world, r.w.rma.get, uint32(r.node.ID), oAddr, oStride, tAddr, tStride, uint32(words), ack, win.seq[target])
 	if err != nil {
-		return errorf(ErrOther, name, "rank %d: %v", r.rank, err)
+		return mpierr.Errorf(mpierr.ErrOther, name, "rank %d: %v", r.rank, err)
 	}
 	return nil
 }
@@ -130,7 +131,7 @@ func (r *Rank) Accumulate(obuf Buffer, ocount int, odt *Datatype, target, tdisp,
 	}
 	opIdx := slices.Index(rmaOps, op)
 	if opIdx < 0 {
-		return errorf(ErrArg, name, "operation %s: allowed the predefined MPI_SUM, MPI_PROD, MPI_MAX, MPI_MIN, logical and bitwise operations, MPI_REPLACE", opName(op))
+		return mpierr.Errorf(mpierr.ErrArg, name, "operation %s: allowed the predefined MPI_SUM, MPI_PROD, MPI_MAX, MPI_MIN, logical and bitwise operations, MPI_REPLACE", opName(op))
 	}
 	if err := win.checkTarget(name, target); err != nil {
 		return err
@@ -142,15 +143,15 @@ func (r *Rank) Accumulate(obuf Buffer, ocount int, odt *Datatype, target, tdisp,
 	tk, tfirst, tstride, tn := elemLayout(tdt, tcount)
 	switch {
 	case tcount < 0:
-		return errorf(ErrCount, name, "target count %d must be >= 0", tcount)
+		return mpierr.Errorf(mpierr.ErrCount, name, "target count %d must be >= 0", tcount)
 	case tdt == nil || !tdt.Committed():
-		return errorf(ErrType, name, "target datatype not committed")
+		return mpierr.Errorf(mpierr.ErrType, name, "target datatype not committed")
 	case okind.kind < 0 || tk.kind < 0:
-		return errorf(ErrType, name, "origin and target datatypes must each hold elements of one predefined type at a constant stride")
+		return mpierr.Errorf(mpierr.ErrType, name, "origin and target datatypes must each hold elements of one predefined type at a constant stride")
 	case on != tn || on > 0 && okind.kind != tk.kind:
-		return errorf(ErrArg, name, "origin (%d elements of %s) and target (%d elements of %s) do not match", on, okind.name(), tn, tk.name())
+		return mpierr.Errorf(mpierr.ErrArg, name, "origin (%d elements of %s) and target (%d elements of %s) do not match", on, okind.name(), tn, tk.name())
 	case on > 0 && kindSize[okind.kind] < 4:
-		return errorf(ErrType, name, "elements of %s: allowed 4- and 8-byte types (RMA moves whole words)", okind.name())
+		return mpierr.Errorf(mpierr.ErrType, name, "elements of %s: allowed 4- and 8-byte types (RMA moves whole words)", okind.name())
 	}
 	if on == 0 {
 		return nil
@@ -181,7 +182,7 @@ func (r *Rank) Accumulate(obuf Buffer, ocount int, odt *Datatype, target, tdisp,
 	}
 	per := (r.w.M.Spec.QueueFlits - 2 - accHeader) / (ks / 4)
 	if per < 1 {
-		return errorf(ErrOther, name, "a %d-byte element does not fit one message of the NIU queue (niu_queue_flits %d)", ks, r.w.M.Spec.QueueFlits)
+		return mpierr.Errorf(mpierr.ErrOther, name, "a %d-byte element does not fit one message of the NIU queue (niu_queue_flits %d)", ks, r.w.M.Spec.QueueFlits)
 	}
 	peer := win.peers[target]
 	args := make([]uint32, 0, accHeader+per*ks/4)
@@ -192,7 +193,7 @@ func (r *Rank) Accumulate(obuf Buffer, ocount int, odt *Datatype, target, tdisp,
 			args = append(args, le.Uint32(data[first*ks+i:]))
 		}
 		if err := r.t.CreateThread(peer.world, r.w.rma.acc, args...); err != nil {
-			return errorf(ErrOther, name, "rank %d: %v", r.rank, err)
+			return mpierr.Errorf(mpierr.ErrOther, name, "rank %d: %v", r.rank, err)
 		}
 		win.accSent[target]++
 	}
@@ -291,15 +292,15 @@ func (win *Win) prepare(r *Rank, name string, target, tdisp, ocount int, odt *Da
 	}
 	switch {
 	case odt == nil || !odt.Committed():
-		return 0, 0, 0, errorf(ErrType, name, "origin datatype not committed")
+		return 0, 0, 0, mpierr.Errorf(mpierr.ErrType, name, "origin datatype not committed")
 	case ocount < 0 || tcount < 0:
-		return 0, 0, 0, errorf(ErrCount, name, "counts %d (origin) and %d (target) must be >= 0", ocount, tcount)
+		return 0, 0, 0, mpierr.Errorf(mpierr.ErrCount, name, "counts %d (origin) and %d (target) must be >= 0", ocount, tcount)
 	case tdt == nil || !tdt.Committed():
-		return 0, 0, 0, errorf(ErrType, name, "target datatype not committed")
+		return 0, 0, 0, mpierr.Errorf(mpierr.ErrType, name, "target datatype not committed")
 	case ocount*odt.Size() != tcount*tdt.Size():
-		return 0, 0, 0, errorf(ErrArg, name, "origin %d bytes and target %d bytes differ", ocount*odt.Size(), tcount*tdt.Size())
+		return 0, 0, 0, mpierr.Errorf(mpierr.ErrArg, name, "origin %d bytes and target %d bytes differ", ocount*odt.Size(), tcount*tdt.Size())
 	case (tcount*tdt.Size())%4 != 0:
-		return 0, 0, 0, errorf(ErrArg, name, "%d bytes: allowed a multiple of 4 (RMA moves whole words)", tcount*tdt.Size())
+		return 0, 0, 0, mpierr.Errorf(mpierr.ErrArg, name, "%d bytes: allowed a multiple of 4 (RMA moves whole words)", tcount*tdt.Size())
 	}
 	words = tcount * tdt.Size() / 4
 	if words == 0 {
@@ -309,7 +310,7 @@ func (win *Win) prepare(r *Rank, name string, target, tdisp, ocount int, odt *Da
 	if !tdt.Contiguous() {
 		var ok bool
 		if first, st, ok = wordStride(tdt, tcount); !ok {
-			return 0, 0, 0, errorf(ErrType, name, "target datatype %s: allowed contiguous or a vector of 4-byte elements (the DMA engine's stride)", tdt.Name())
+			return 0, 0, 0, mpierr.Errorf(mpierr.ErrType, name, "target datatype %s: allowed contiguous or a vector of 4-byte elements (the DMA engine's stride)", tdt.Name())
 		}
 	}
 	off, err := win.targetRange(name, target, tdisp, 4*first, 4*st, words, 4)
@@ -328,26 +329,26 @@ func (win *Win) targetRange(name string, target, disp, first, stride, n, size in
 	lo := base + int64(first)
 	hi := lo + int64(stride)*int64(n-1) + int64(size)
 	if disp < 0 || lo < 0 || hi > int64(p.bytes) {
-		return 0, errorf(ErrRMARange, name, "displacement %d (unit %d bytes) reaches bytes %d..%d of rank %d's %d-byte window", disp, p.unit, lo, hi, target, p.bytes)
+		return 0, mpierr.Errorf(mpierr.ErrRMARange, name, "displacement %d (unit %d bytes) reaches bytes %d..%d of rank %d's %d-byte window", disp, p.unit, lo, hi, target, p.bytes)
 	}
 	if lo%4 != 0 {
-		return 0, errorf(ErrArg, name, "displacement %d (unit %d bytes) starts at byte %d: allowed a multiple of 4 (RMA moves whole words)", disp, p.unit, lo)
+		return 0, mpierr.Errorf(mpierr.ErrArg, name, "displacement %d (unit %d bytes) starts at byte %d: allowed a multiple of 4 (RMA moves whole words)", disp, p.unit, lo)
 	}
 	return int(lo), nil
 }
 
 func (win *Win) checkTarget(name string, target int) error {
 	if target < 0 || target >= len(win.peers) {
-		return errorf(ErrRank, name, "target rank %d: allowed 0..%d (the window's communicator)", target, len(win.peers)-1)
+		return mpierr.Errorf(mpierr.ErrRank, name, "target rank %d: allowed 0..%d (the window's communicator)", target, len(win.peers)-1)
 	}
 	if win.startGroup != nil {
 		if !slices.Contains(win.startGroup, target) {
-			return errorf(ErrRMASync, name, "target rank %d is not in the group given to MPI_Win_start", target)
+			return mpierr.Errorf(mpierr.ErrRMASync, name, "target rank %d is not in the group given to MPI_Win_start", target)
 		}
 		return nil
 	}
 	if !win.fenced {
-		return errorf(ErrRMASync, name, "no access epoch: call MPI_Win_fence or MPI_Win_start first")
+		return mpierr.Errorf(mpierr.ErrRMASync, name, "no access epoch: call MPI_Win_fence or MPI_Win_start first")
 	}
 	return nil
 }
@@ -355,13 +356,13 @@ func (win *Win) checkTarget(name string, target int) error {
 func checkOrigin(name string, buf Buffer, count int, t *Datatype) error {
 	switch {
 	case count < 0:
-		return errorf(ErrCount, name, "origin count %d must be >= 0", count)
+		return mpierr.Errorf(mpierr.ErrCount, name, "origin count %d must be >= 0", count)
 	case t == nil || !t.Committed():
-		return errorf(ErrType, name, "origin datatype not committed")
+		return mpierr.Errorf(mpierr.ErrType, name, "origin datatype not committed")
 	case count > 0 && t.TrueLB() < 0:
-		return errorf(ErrBuffer, name, "the origin datatype starts %d bytes before the buffer", -t.TrueLB())
+		return mpierr.Errorf(mpierr.ErrBuffer, name, "the origin datatype starts %d bytes before the buffer", -t.TrueLB())
 	case t.Span(count) > buf.Len():
-		return errorf(ErrBuffer, name, "%d origin elements need %d bytes, the buffer has %d", count, t.Span(count), buf.Len())
+		return mpierr.Errorf(mpierr.ErrBuffer, name, "%d origin elements need %d bytes, the buffer has %d", count, t.Span(count), buf.Len())
 	}
 	return nil
 }
@@ -381,7 +382,7 @@ func (win *Win) origin(name string, buf Buffer, count int, t *Datatype, pack boo
 		return buf.Addr + uint32(first), uint32(st), Buffer{}, nil
 	}
 	if !pack {
-		return 0, 0, Buffer{}, errorf(ErrType, name, "origin datatype %s: allowed contiguous or a vector of 4-byte elements (the DMA engine writes it)", t.Name())
+		return 0, 0, Buffer{}, mpierr.Errorf(mpierr.ErrType, name, "origin datatype %s: allowed contiguous or a vector of 4-byte elements (the DMA engine writes it)", t.Name())
 	}
 	n := count * t.Size()
 	tmp, err := r.Alloc(n)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"nocsim/des"
+	"nocsim/mpi/mpierr"
 	"nocsim/router"
 )
 
@@ -277,9 +278,9 @@ func TestRMAErrors(t *testing.T) {
 	if err := w.Run(); err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]Class{"sync": ErrRMASync, "range": ErrRMARange, "neg": ErrRMARange, "acc": ErrRMARange, "rank": ErrRank}
+	want := map[string]mpierr.Class{"sync": mpierr.ErrRMASync, "range": mpierr.ErrRMARange, "neg": mpierr.ErrRMARange, "acc": mpierr.ErrRMARange, "rank": mpierr.ErrRank}
 	for k, class := range want {
-		var e *Error
+		var e *mpierr.Error
 		if !errors.As(errs[k], &e) || e.Class != class {
 			t.Errorf("%s: error %v, want class %v", k, errs[k], class)
 			continue

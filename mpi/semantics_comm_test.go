@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+
+	"nocsim/mpi/mpierr"
 )
 
 // ---------------------------------------------------------------------------
@@ -289,22 +291,22 @@ func TestSemCommFree(t *testing.T) {
 					t.Errorf("CommFree: %v", err)
 				}
 				b := r.MustAlloc(8)
-				if err := r.Send(b, 2, Int32, 1-r.Rank(), 0, dup); semClass(err) != ErrArg {
-					t.Errorf("Send on a freed communicator: %v, want %v", err, ErrArg)
+				if err := r.Send(b, 2, Int32, 1-r.Rank(), 0, dup); semClass(err) != mpierr.ErrArg {
+					t.Errorf("Send on a freed communicator: %v, want %v", err, mpierr.ErrArg)
 				}
-				if _, err := r.Recv(b, 2, Int32, 1-r.Rank(), 0, dup); semClass(err) != ErrArg {
-					t.Errorf("Recv on a freed communicator: %v, want %v", err, ErrArg)
+				if _, err := r.Recv(b, 2, Int32, 1-r.Rank(), 0, dup); semClass(err) != mpierr.ErrArg {
+					t.Errorf("Recv on a freed communicator: %v, want %v", err, mpierr.ErrArg)
 				}
-				if q, err := r.Isend(b, 2, Int32, 1-r.Rank(), 0, dup); semClass(err) != ErrArg || q != nil {
+				if q, err := r.Isend(b, 2, Int32, 1-r.Rank(), 0, dup); semClass(err) != mpierr.ErrArg || q != nil {
 					t.Errorf("Isend on a freed communicator: %v, %v", q, err)
 				}
-				if _, err := r.CommDup(dup); semClass(err) != ErrArg {
+				if _, err := r.CommDup(dup); semClass(err) != mpierr.ErrArg {
 					t.Errorf("CommDup of a freed communicator: %v", err)
 				}
 				if err := r.CommFree(dup); err == nil {
 					t.Errorf("CommFree twice succeeded")
 				}
-				if err := r.CommFree(world); semClass(err) != ErrArg {
+				if err := r.CommFree(world); semClass(err) != mpierr.ErrArg {
 					t.Errorf("CommFree(MPI_COMM_WORLD): %v", err)
 				}
 				// World still works.

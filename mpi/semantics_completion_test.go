@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"nocsim/mpi/mpierr"
 )
 
 // TestSemPollingLoopsMakeProgress polls with Test, Testall and Iprobe,
@@ -336,12 +338,12 @@ func TestSemNullRequests(t *testing.T) {
 		if idx, _, err := r.Waitany([]*Request{nil}); idx != Undefined || err != nil {
 			t.Errorf("Waitany(nil) = %d, %v", idx, err)
 		}
-		if _, err := r.Wait(nil); semClass(err) != ErrArg {
-			t.Errorf("Wait(nil) = %v, want %v", err, ErrArg)
+		if _, err := r.Wait(nil); semClass(err) != mpierr.ErrArg {
+			t.Errorf("Wait(nil) = %v, want %v", err, mpierr.ErrArg)
 		}
 		ok, _, err := r.Test(nil)
-		if !ok && semClass(err) != ErrArg {
-			t.Errorf("Test(nil) = %v, %v; want completion or %v", ok, err, ErrArg)
+		if !ok && semClass(err) != mpierr.ErrArg {
+			t.Errorf("Test(nil) = %v, %v; want completion or %v", ok, err, mpierr.ErrArg)
 		}
 	})
 	if err := w.Run(); err != nil {
@@ -392,13 +394,13 @@ func TestSemWaitallReportsPerRequestErrors(t *testing.T) {
 					} else {
 						sts, err = r.Waitall(qs)
 					}
-					if semClass(err) != ErrTruncate {
-						t.Errorf("error %v, want %v", err, ErrTruncate)
+					if semClass(err) != mpierr.ErrTruncate {
+						t.Errorf("error %v, want %v", err, mpierr.ErrTruncate)
 					}
 					if len(sts) != 3 {
 						t.Fatalf("statuses %v", sts)
 					}
-					for i, want := range []Class{0, ErrTruncate, 0} {
+					for i, want := range []mpierr.Class{0, mpierr.ErrTruncate, 0} {
 						if semClass(sts[i].Err) != want || (want == 0 && sts[i].Err != nil) {
 							t.Errorf("status %d: error %v, want class %v", i, sts[i].Err, want)
 						}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"nocsim/mpi/mpierr"
 )
 
 // ---------------------------------------------------------------------------
@@ -311,8 +313,8 @@ func TestSemTypeBeforeBufferStart(t *testing.T) {
 				big := r.MustAlloc(4 * count)
 				for i := 0; i < 20; i++ {
 					q, err := r.Isend(big, count, negLB, 1, 4, c)
-					if q != nil || semClass(err) != ErrBuffer {
-						t.Errorf("Isend %d of a type before the buffer: %v, %v; want %v", i, q, err, ErrBuffer)
+					if q != nil || semClass(err) != mpierr.ErrBuffer {
+						t.Errorf("Isend %d of a type before the buffer: %v, %v; want %v", i, q, err, mpierr.ErrBuffer)
 						break
 					}
 				}
@@ -323,8 +325,8 @@ func TestSemTypeBeforeBufferStart(t *testing.T) {
 				}
 				// Nothing has been sent to rank 0 yet: the receive must
 				// fail at once, not wait.
-				if _, err := r.Recv(big, 1, negLB, 1, 4, c); semClass(err) != ErrBuffer {
-					t.Errorf("Recv of a type before the buffer: %v, want %v", err, ErrBuffer)
+				if _, err := r.Recv(big, 1, negLB, 1, 4, c); semClass(err) != mpierr.ErrBuffer {
+					t.Errorf("Recv of a type before the buffer: %v, want %v", err, mpierr.ErrBuffer)
 				}
 				if err := r.Send(tok, 1, Int32, 1, 9, c); err != nil {
 					t.Error(err)

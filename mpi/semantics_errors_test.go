@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"nocsim/mpi/mpierr"
 )
 
 // ---------------------------------------------------------------------------
@@ -161,61 +163,61 @@ func TestSemArgumentErrors(t *testing.T) {
 	const p = 3
 	cases := []struct {
 		name string
-		want Class
+		want mpierr.Class
 		f    call
 	}{
-		{"Send dest=P", ErrRank, send(1, Int32, p, 0)},
-		{"Send dest=-1", ErrRank, send(1, Int32, -1, 0)},
-		{"Send dest=ANY_SOURCE", ErrRank, send(1, Int32, AnySource, 0)},
-		{"Isend dest=P+5", ErrRank, isend(1, Int32, p+5, 0)},
-		{"Recv source=P", ErrRank, recv(1, Int32, p, 0)},
-		{"Recv source=-5", ErrRank, recv(1, Int32, -5, 0)},
-		{"Irecv source=P", ErrRank, irecv(1, Int32, p, 0)},
-		{"Send tag=-1", ErrArg, send(1, Int32, 1, -1)},
-		{"Send tag=ANY_TAG", ErrArg, send(1, Int32, 1, AnyTag)},
-		{"Recv tag=-3", ErrArg, recv(1, Int32, 1, -3)},
-		{"Isend tag=-7", ErrArg, isend(1, Int32, 1, -7)},
-		{"Send tag=MPI_TAG_UB+1", ErrArg, send(1, Int32, 1, TagUB+1)},
-		{"Isend tag=2^32+5", ErrArg, isend(1, Int32, 1, 1<<32+5)},
-		{"Recv tag=MPI_TAG_UB+1", ErrArg, recv(1, Int32, 1, TagUB+1)},
-		{"Send count=-1", ErrCount, send(-1, Int32, 1, 0)},
-		{"Recv count=-1", ErrCount, recv(-1, Int32, 1, 0)},
-		{"Irecv count=-2", ErrCount, irecv(-2, Byte, 1, 0)},
-		{"Send uncommitted", ErrType, send(1, uncommitted, 1, 0)},
-		{"Recv uncommitted", ErrType, recv(1, uncommitted, 1, 0)},
-		{"Send freed type", ErrType, send(1, freed, 1, 0)},
-		{"Send nil type", ErrType, send(1, nil, 1, 0)},
-		{"Send 10 int32 from 36 bytes", ErrBuffer, send(10, Int32, 1, 0)},
-		{"Recv 10 int32 into 36 bytes", ErrBuffer, recv(10, Int32, 1, 0)},
-		{"Isend 2 vectors from 36 bytes", ErrBuffer, isend(2, vec3, 1, 0)},
-		{"Irecv 5 float64 into 36 bytes", ErrBuffer, irecv(5, Float64, 1, 0)},
-		{"Send nil comm", ErrArg, func(r *Rank, b Buffer, c *Comm) error { return r.Send(b, 1, Int32, 1, 0, nil) }},
-		{"Bsend unattached", ErrBuffer, func(r *Rank, b Buffer, c *Comm) error { return r.Bsend(b, 1, Int32, 1, 0, c) }},
-		{"Bsend too big", ErrBuffer, func(r *Rank, b Buffer, c *Comm) error {
+		{"Send dest=P", mpierr.ErrRank, send(1, Int32, p, 0)},
+		{"Send dest=-1", mpierr.ErrRank, send(1, Int32, -1, 0)},
+		{"Send dest=ANY_SOURCE", mpierr.ErrRank, send(1, Int32, AnySource, 0)},
+		{"Isend dest=P+5", mpierr.ErrRank, isend(1, Int32, p+5, 0)},
+		{"Recv source=P", mpierr.ErrRank, recv(1, Int32, p, 0)},
+		{"Recv source=-5", mpierr.ErrRank, recv(1, Int32, -5, 0)},
+		{"Irecv source=P", mpierr.ErrRank, irecv(1, Int32, p, 0)},
+		{"Send tag=-1", mpierr.ErrArg, send(1, Int32, 1, -1)},
+		{"Send tag=ANY_TAG", mpierr.ErrArg, send(1, Int32, 1, AnyTag)},
+		{"Recv tag=-3", mpierr.ErrArg, recv(1, Int32, 1, -3)},
+		{"Isend tag=-7", mpierr.ErrArg, isend(1, Int32, 1, -7)},
+		{"Send tag=MPI_TAG_UB+1", mpierr.ErrArg, send(1, Int32, 1, TagUB+1)},
+		{"Isend tag=2^32+5", mpierr.ErrArg, isend(1, Int32, 1, 1<<32+5)},
+		{"Recv tag=MPI_TAG_UB+1", mpierr.ErrArg, recv(1, Int32, 1, TagUB+1)},
+		{"Send count=-1", mpierr.ErrCount, send(-1, Int32, 1, 0)},
+		{"Recv count=-1", mpierr.ErrCount, recv(-1, Int32, 1, 0)},
+		{"Irecv count=-2", mpierr.ErrCount, irecv(-2, Byte, 1, 0)},
+		{"Send uncommitted", mpierr.ErrType, send(1, uncommitted, 1, 0)},
+		{"Recv uncommitted", mpierr.ErrType, recv(1, uncommitted, 1, 0)},
+		{"Send freed type", mpierr.ErrType, send(1, freed, 1, 0)},
+		{"Send nil type", mpierr.ErrType, send(1, nil, 1, 0)},
+		{"Send 10 int32 from 36 bytes", mpierr.ErrBuffer, send(10, Int32, 1, 0)},
+		{"Recv 10 int32 into 36 bytes", mpierr.ErrBuffer, recv(10, Int32, 1, 0)},
+		{"Isend 2 vectors from 36 bytes", mpierr.ErrBuffer, isend(2, vec3, 1, 0)},
+		{"Irecv 5 float64 into 36 bytes", mpierr.ErrBuffer, irecv(5, Float64, 1, 0)},
+		{"Send nil comm", mpierr.ErrArg, func(r *Rank, b Buffer, c *Comm) error { return r.Send(b, 1, Int32, 1, 0, nil) }},
+		{"Bsend unattached", mpierr.ErrBuffer, func(r *Rank, b Buffer, c *Comm) error { return r.Bsend(b, 1, Int32, 1, 0, c) }},
+		{"Bsend too big", mpierr.ErrBuffer, func(r *Rank, b Buffer, c *Comm) error {
 			if err := r.BufferAttach(r.MustAlloc(16)); err != nil {
 				return err
 			}
 			defer r.BufferDetach()
 			return r.Bsend(b, 9, Int32, 1, 0, c)
 		}},
-		{"BufferAttach twice", ErrBuffer, func(r *Rank, b Buffer, c *Comm) error {
+		{"BufferAttach twice", mpierr.ErrBuffer, func(r *Rank, b Buffer, c *Comm) error {
 			if err := r.BufferAttach(r.MustAlloc(16)); err != nil {
 				return err
 			}
 			defer r.BufferDetach()
 			return r.BufferAttach(r.MustAlloc(16))
 		}},
-		{"Wait nil", ErrArg, func(r *Rank, b Buffer, c *Comm) error { _, err := r.Wait(nil); return err }},
-		{"Probe source=P", ErrRank, func(r *Rank, b Buffer, c *Comm) error { _, err := r.Probe(p, 0, c); return err }},
-		{"Probe tag=-4", ErrArg, func(r *Rank, b Buffer, c *Comm) error { _, err := r.Probe(1, -4, c); return err }},
-		{"Iprobe source=P", ErrRank, func(r *Rank, b Buffer, c *Comm) error {
+		{"Wait nil", mpierr.ErrArg, func(r *Rank, b Buffer, c *Comm) error { _, err := r.Wait(nil); return err }},
+		{"Probe source=P", mpierr.ErrRank, func(r *Rank, b Buffer, c *Comm) error { _, err := r.Probe(p, 0, c); return err }},
+		{"Probe tag=-4", mpierr.ErrArg, func(r *Rank, b Buffer, c *Comm) error { _, err := r.Probe(1, -4, c); return err }},
+		{"Iprobe source=P", mpierr.ErrRank, func(r *Rank, b Buffer, c *Comm) error {
 			st, ok := r.Iprobe(p, 0, c)
 			if ok {
 				return errors.New("Iprobe of an invalid rank found a message")
 			}
 			return st.Err
 		}},
-		{"Sendrecv dest=P", ErrRank, func(r *Rank, b Buffer, c *Comm) error {
+		{"Sendrecv dest=P", mpierr.ErrRank, func(r *Rank, b Buffer, c *Comm) error {
 			_, err := r.Sendrecv(b, 1, Int32, p, 0, b, 1, Int32, 1, 0, c)
 			return err
 		}},
@@ -228,12 +230,12 @@ func TestSemArgumentErrors(t *testing.T) {
 				c := r.CommWorld()
 				b := r.MustAlloc(36)
 				// Collective calls with bad arguments, on every rank.
-				if _, err := r.CommSplit(c, -5, 0); semClass(err) != ErrArg {
-					t.Errorf("CommSplit color -5: %v, want %v", err, ErrArg)
+				if _, err := r.CommSplit(c, -5, 0); semClass(err) != mpierr.ErrArg {
+					t.Errorf("CommSplit color -5: %v, want %v", err, mpierr.ErrArg)
 				}
 				bad, _ := NewGroup([]int{0, 99})
-				if _, err := r.CommCreate(c, bad); semClass(err) != ErrGroup {
-					t.Errorf("CommCreate with a group not in the communicator: %v, want %v", err, ErrGroup)
+				if _, err := r.CommCreate(c, bad); semClass(err) != mpierr.ErrGroup {
+					t.Errorf("CommCreate with a group not in the communicator: %v, want %v", err, mpierr.ErrGroup)
 				}
 				if r.Rank() == 0 {
 					for _, cs := range cases {
@@ -285,10 +287,10 @@ func TestSemSendrecvErrorLeavesNoReceive(t *testing.T) {
 		dest  int
 		dt    *Datatype
 		count int
-		class Class
+		class mpierr.Class
 	}{
-		{"invalid-dest", 5, Byte, 16, ErrRank},
-		{"send-type-before-buffer", 1, negLB, 1, ErrBuffer},
+		{"invalid-dest", 5, Byte, 16, mpierr.ErrRank},
+		{"send-type-before-buffer", 1, negLB, 1, mpierr.ErrBuffer},
 	}
 	for _, proto := range Protocols {
 		for _, cs := range cases {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"nocsim/endpoint"
+	"nocsim/mpi/mpierr"
 )
 
 // ---------------------------------------------------------------------------
@@ -396,8 +397,8 @@ func TestSemLargeTags(t *testing.T) {
 				})
 				semRun(t, w)
 				switch {
-				case sendErr != nil && semClass(sendErr) != ErrArg:
-					t.Errorf("Send with tag %d: %v, want class %v or success", tag, sendErr, ErrArg)
+				case sendErr != nil && semClass(sendErr) != mpierr.ErrArg:
+					t.Errorf("Send with tag %d: %v, want class %v or success", tag, sendErr, mpierr.ErrArg)
 				case sendErr != nil && !slices.Equal(got, []int{7}):
 					t.Errorf("Send with tag %d failed, yet the receiver got tags %v", tag, got)
 				case sendErr == nil && !slices.Equal(got, []int{tag, 7}):

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"nocsim/endpoint"
+	"nocsim/mpi/mpierr"
 )
 
 // ---------------------------------------------------------------------------
@@ -274,8 +275,8 @@ func TestSemTruncation(t *testing.T) {
 						return
 					}
 					check := func(how string, buf Buffer, st Status, err error, seq, tag int) {
-						if semClass(err) != ErrTruncate {
-							t.Errorf("%s: error %v, want class %v", how, err, ErrTruncate)
+						if semClass(err) != mpierr.ErrTruncate {
+							t.Errorf("%s: error %v, want class %v", how, err, mpierr.ErrTruncate)
 						}
 						if st.Source != 0 || st.Tag != tag || st.Bytes != cs.capacity {
 							t.Errorf("%s: status %+v, want source 0 tag %d bytes %d", how, st, tag, cs.capacity)

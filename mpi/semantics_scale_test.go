@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"nocsim/endpoint"
+	"nocsim/mpi/mpierr"
 )
 
 // ---------------------------------------------------------------------------
@@ -133,7 +134,7 @@ func TestSemLargeMessages(t *testing.T) {
 				const capacity = 270_000
 				semSet(b.Bytes, 0xee)
 				st, err = r.Recv(b, capacity, Byte, 0, 2, c)
-				if semClass(err) != ErrTruncate || st.Bytes != capacity {
+				if semClass(err) != mpierr.ErrTruncate || st.Bytes != capacity {
 					t.Errorf("truncated large Recv: %+v %v", st, err)
 				}
 				if k := semBad(b.Bytes, capacity, 0, 1); k >= 0 {

@@ -7,6 +7,8 @@ package mpi
 import (
 	"errors"
 	"testing"
+
+	"nocsim/mpi/mpierr"
 )
 
 // semEagerBytes restates DefaultConfig's eager threshold: messages up to it
@@ -44,8 +46,8 @@ func semSet(b []byte, v byte) {
 }
 
 // semClass is the MPI error class of err, or 0 if err is not an *Error.
-func semClass(err error) Class {
-	var e *Error
+func semClass(err error) mpierr.Class {
+	var e *mpierr.Error
 	if errors.As(err, &e) {
 		return e.Class
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"nocsim/endpoint"
+	"nocsim/mpi/mpierr"
 )
 
 // The thesis's library (library = "thesis"): every mechanism chapter 4 of
@@ -137,7 +138,7 @@ func (r *Rank) thesisBarrier(c *Comm) error {
 	defer func() { r.call = prev }()
 	if c.rank != 0 {
 		if err := r.t.CreateThread(c.group.WorldRank(0), w.h.barrierArrive, c.ctx); err != nil {
-			return errorf(ErrOther, "MPI_Barrier", "%v", err)
+			return mpierr.Errorf(mpierr.ErrOther, "MPI_Barrier", "%v", err)
 		}
 		r.call = textCall(prev.String() + " (waiting for rank 0's release)")
 		r.wait(func() bool { return *count != 0 })
@@ -150,7 +151,7 @@ func (r *Rank) thesisBarrier(c *Comm) error {
 	*count = 0
 	for i := 1; i < P; i++ {
 		if err := r.t.CreateThread(c.group.WorldRank(i), w.h.barrierRelease, c.ctx); err != nil {
-			return errorf(ErrOther, "MPI_Barrier", "%v", err)
+			return mpierr.Errorf(mpierr.ErrOther, "MPI_Barrier", "%v", err)
 		}
 	}
 	return nil
@@ -189,7 +190,7 @@ func (r *Rank) thesisContext(c *Comm) (uint32, error) {
 	} else {
 		flag := r.MustAlloc(4)
 		if err := r.t.CreateThread(c.group.WorldRank(0), r.w.h.ctxAsk, c.ctx, uint32(r.node.ID), flag.Addr); err != nil {
-			return 0, errorf(ErrOther, "MPI_Comm_dup", "%v", err)
+			return 0, mpierr.Errorf(mpierr.ErrOther, "MPI_Comm_dup", "%v", err)
 		}
 		prev := r.call
 		r.call = textCall(prev.String() + " (waiting for the new context id from rank 0)")

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"nocsim/endpoint"
+	"nocsim/mpi/mpierr"
 )
 
 // One-sided communication (MPI-3 chapter 11, active target only) on the
@@ -124,11 +125,11 @@ func (r *Rank) WinCreate(buf Buffer, bytes, dispUnit int, comm *Comm) (*Win, err
 	}
 	switch {
 	case comm == nil || comm.r != r || comm.freed:
-		return fail(errorf(ErrArg, name, "rank %d: invalid or freed communicator", r.rank))
+		return fail(mpierr.Errorf(mpierr.ErrArg, name, "rank %d: invalid or freed communicator", r.rank))
 	case bytes < 0 || bytes > buf.Len():
-		return fail(errorf(ErrArg, name, "size %d bytes: allowed 0..%d (the buffer's length)", bytes, buf.Len()))
+		return fail(mpierr.Errorf(mpierr.ErrArg, name, "size %d bytes: allowed 0..%d (the buffer's length)", bytes, buf.Len()))
 	case dispUnit < 1:
-		return fail(errorf(ErrArg, name, "disp_unit %d: allowed >= 1 byte", dispUnit))
+		return fail(mpierr.Errorf(mpierr.ErrArg, name, "disp_unit %d: allowed >= 1 byte", dispUnit))
 	}
 	r.internal++
 	dup, err := r.CommDup(comm)
@@ -182,7 +183,7 @@ func (r *Rank) WinFree(win *Win) error {
 		return err
 	}
 	if win.startGroup != nil || win.postGroup != nil || win.pending() {
-		return errorf(ErrRMASync, name, "rank %d: an epoch is still open or operations are incomplete (call MPI_Win_fence, or MPI_Win_complete and MPI_Win_wait, first)", r.rank)
+		return mpierr.Errorf(mpierr.ErrRMASync, name, "rank %d: an epoch is still open or operations are incomplete (call MPI_Win_fence, or MPI_Win_complete and MPI_Win_wait, first)", r.rank)
 	}
 	if err := r.Barrier(win.comm); err != nil {
 		return err
@@ -198,7 +199,7 @@ func (r *Rank) WinFree(win *Win) error {
 // check refuses a nil, foreign or freed window.
 func (win *Win) check(r *Rank, op string) error {
 	if win == nil || win.r != r || win.freed {
-		return errorf(ErrWin, op, "rank %d: invalid or freed window", r.rank)
+		return mpierr.Errorf(mpierr.ErrWin, op, "rank %d: invalid or freed window", r.rank)
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"nocsim/des"
 	"nocsim/endpoint"
+	"nocsim/mpi/mpierr"
 )
 
 // World is one MPI job: Procs ranks, rank i on tile i of the machine.
@@ -105,7 +106,7 @@ func (w *World) Launch(prog func(r *Rank)) {
 				// configuration, not a bug, so no Go stack. Anything else
 				// goes on to the thread, which reports it with its stack.
 				if v := recover(); v != nil {
-					e, ok := v.(*Error)
+					e, ok := v.(*mpierr.Error)
 					if !ok {
 						panic(v)
 					}
