@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"nocsim/des"
+	"nocsim/mpi/datatype"
 	"nocsim/mpi/mpierr"
 )
 
@@ -123,26 +124,26 @@ func (x *coll) pick(op, configured string, bytes int, short, long string) string
 
 // Point-to-point helpers on the internal context, in bytes.
 
-func (x *coll) isend(b Buffer, n, dst int) (*Request, error) {
+func (x *coll) isend(b datatype.Buffer, n, dst int) (*Request, error) {
 	bb, err := b.Slice(0, n)
 	if err != nil {
 		return nil, err
 	}
-	return x.r.isend(opIsend, modeStandard, bb, n, Byte, dst, x.tag, x.in)
+	return x.r.isend(opIsend, modeStandard, bb, n, datatype.Byte, dst, x.tag, x.in)
 }
 
-func (x *coll) irecv(b Buffer, n, src int) (*Request, error) {
-	return x.r.irecv(opIrecv, b, n, Byte, src, x.tag, x.in)
+func (x *coll) irecv(b datatype.Buffer, n, src int) (*Request, error) {
+	return x.r.irecv(opIrecv, b, n, datatype.Byte, src, x.tag, x.in)
 }
 
-func (x *coll) send(b Buffer, n, dst int) error {
+func (x *coll) send(b datatype.Buffer, n, dst int) error {
 	q, err := x.isend(b, n, dst)
 	err = x.r.blocking(opSend, q, err)
 	x.r.retire(q)
 	return err
 }
 
-func (x *coll) recv(b Buffer, n, src int) error {
+func (x *coll) recv(b datatype.Buffer, n, src int) error {
 	q, err := x.irecv(b, n, src)
 	err = x.r.blocking(opRecv, q, err)
 	x.r.retire(q)
@@ -159,7 +160,7 @@ func (x *coll) waitall(qs ...*Request) error {
 }
 
 // sendrecv exchanges with two peers at once.
-func (x *coll) sendrecv(sb Buffer, sn, dst int, rb Buffer, rn, src int) error {
+func (x *coll) sendrecv(sb datatype.Buffer, sn, dst int, rb datatype.Buffer, rn, src int) error {
 	rq, err := x.irecv(rb, rn, src)
 	if err != nil {
 		return err
@@ -173,12 +174,12 @@ func (x *coll) sendrecv(sb Buffer, sn, dst int, rb Buffer, rn, src int) error {
 
 // alloc gets scratch memory for an algorithm; running out is an error of
 // the run.
-func (x *coll) alloc(n int) (Buffer, error) { return x.r.Alloc(max(n, 1)) }
+func (x *coll) alloc(n int) (datatype.Buffer, error) { return x.r.Alloc(max(n, 1)) }
 
-func (x *coll) free(b Buffer) { x.r.Free(b) }
+func (x *coll) free(b datatype.Buffer) { x.r.Free(b) }
 
 // copy moves n bytes within the rank's memory, charging the processor.
-func (x *coll) copy(dst, src Buffer, n int) {
+func (x *coll) copy(dst, src datatype.Buffer, n int) {
 	copy(dst.Bytes[:n], src.Bytes[:n])
 	x.charge(n)
 }
@@ -190,9 +191,9 @@ func (x *coll) charge(n int) {
 
 // reduce computes inout = in op inout over count elements, charging a
 // flop per element.
-func (x *coll) reduce(o *Op, in, inout Buffer, count int, t *Datatype) error {
+func (x *coll) reduce(o *datatype.Op, in, inout datatype.Buffer, count int, t *datatype.Datatype) error {
 	x.r.t.Flops(int64(count))
-	return o.apply(in, inout, count, t)
+	return o.Apply(in, inout, count, t)
 }
 
 func (r *Rank) collStats(name string) *OpStats {
@@ -209,9 +210,9 @@ func (r *Rank) collStats(name string) *OpStats {
 
 // InPlace is MPI_IN_PLACE: pass it as the send buffer (or receive buffer,
 // where MPI says so) of a collective.
-var InPlace = Buffer{Addr: ^uint32(0)}
+var InPlace = datatype.Buffer{Addr: ^uint32(0)}
 
-func isInPlace(b Buffer) bool { return b.Addr == ^uint32(0) && b.Bytes == nil }
+func isInPlace(b datatype.Buffer) bool { return b.Addr == ^uint32(0) && b.Bytes == nil }
 
 func collError(name, format string, a ...any) error {
 	return mpierr.Errorf(mpierr.ErrArg, name, format, a...)
@@ -220,7 +221,7 @@ func collError(name, format string, a ...any) error {
 // contig gives count elements of t from buf as contiguous bytes: buf
 // itself when t is contiguous, otherwise a packed copy (charged), as the
 // thesis packs non-contiguous data before sending. done frees the copy.
-func (x *coll) contig(buf Buffer, count int, t *Datatype) (Buffer, func(), error) {
+func (x *coll) contig(buf datatype.Buffer, count int, t *datatype.Datatype) (datatype.Buffer, func(), error) {
 	n := count * t.Size()
 	if t.Contiguous() {
 		b, err := buf.Slice(0, min(n, buf.Len()))
@@ -228,12 +229,12 @@ func (x *coll) contig(buf Buffer, count int, t *Datatype) (Buffer, func(), error
 	}
 	tmp, err := x.alloc(n)
 	if err != nil {
-		return Buffer{}, nil, err
+		return datatype.Buffer{}, nil, err
 	}
 	pos := 0
-	if err := Pack(buf.Bytes, count, t, tmp.Bytes, &pos); err != nil {
+	if err := datatype.Pack(buf.Bytes, count, t, tmp.Bytes, &pos); err != nil {
 		x.free(tmp)
-		return Buffer{}, nil, err
+		return datatype.Buffer{}, nil, err
 	}
 	x.charge(n)
 	return tmp, func() { x.free(tmp) }, nil
@@ -241,17 +242,17 @@ func (x *coll) contig(buf Buffer, count int, t *Datatype) (Buffer, func(), error
 
 // scatterBack unpacks contiguous bytes into count elements of t in buf
 // when t is not contiguous (contig's inverse for results), charging it.
-func (x *coll) scatterBack(tmp, buf Buffer, count int, t *Datatype) error {
+func (x *coll) scatterBack(tmp, buf datatype.Buffer, count int, t *datatype.Datatype) error {
 	if t.Contiguous() {
 		return nil
 	}
 	pos := 0
 	x.charge(count * t.Size())
-	return Unpack(tmp.Bytes, &pos, buf.Bytes, count, t)
+	return datatype.Unpack(tmp.Bytes, &pos, buf.Bytes, count, t)
 }
 
 // check validates a buffer argument of a collective.
-func (x *coll) check(what string, buf Buffer, count int, t *Datatype) error {
+func (x *coll) check(what string, buf datatype.Buffer, count int, t *datatype.Datatype) error {
 	switch {
 	case count < 0:
 		return mpierr.Errorf(mpierr.ErrCount, x.name, "%s count %d must be >= 0", what, count)

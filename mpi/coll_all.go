@@ -1,6 +1,10 @@
 package mpi
 
-import "nocsim/mpi/mpierr"
+import (
+	"nocsim/mpi/mpierr"
+
+	"nocsim/mpi/datatype"
+)
 
 // Allgather(v) and Alltoall(v, w).
 //
@@ -39,10 +43,10 @@ func allRound4(n int) int { return (n + 3) &^ 3 }
 // allBlock is count elements of dt at byte off of buf: one rank's block of
 // a collective buffer.
 type allBlock struct {
-	buf   Buffer
+	buf   datatype.Buffer
 	off   int
 	count int
-	dt    *Datatype
+	dt    *datatype.Datatype
 }
 
 func (b allBlock) bytes() int { return b.count * b.dt.Size() }
@@ -59,7 +63,7 @@ func (x *coll) allBlockCheck(what string, b allBlock) error {
 	case b.off < 0 || b.off > b.buf.Len():
 		return mpierr.Errorf(mpierr.ErrBuffer, x.name, "%s displacement of %d bytes is outside the %d-byte buffer", what, b.off, b.buf.Len())
 	}
-	return x.check(what, Buffer{Bytes: b.buf.Bytes[b.off:]}, b.count, b.dt)
+	return x.check(what, datatype.Buffer{Bytes: b.buf.Bytes[b.off:]}, b.count, b.dt)
 }
 
 // allBlockPack packs b into dst, charging the copy.
@@ -69,7 +73,7 @@ func (x *coll) allBlockPack(b allBlock, dst []byte) error {
 	}
 	x.charge(b.bytes())
 	pos := 0
-	return Pack(b.buf.Bytes[b.off:], b.count, b.dt, dst, &pos)
+	return datatype.Pack(b.buf.Bytes[b.off:], b.count, b.dt, dst, &pos)
 }
 
 // allBlockUnpack unpacks src into b, charging the copy.
@@ -79,5 +83,5 @@ func (x *coll) allBlockUnpack(src []byte, b allBlock) error {
 	}
 	x.charge(b.bytes())
 	pos := 0
-	return Unpack(src[:b.bytes()], &pos, b.buf.Bytes[b.off:], b.count, b.dt)
+	return datatype.Unpack(src[:b.bytes()], &pos, b.buf.Bytes[b.off:], b.count, b.dt)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"nocsim/mpi/datatype"
 	"nocsim/mpi/mpierr"
 )
 
@@ -11,7 +12,7 @@ import (
 
 // Alltoall is MPI_Alltoall. With sbuf == InPlace the data to send is taken
 // from rbuf (and replaced by what arrives).
-func (r *Rank) Alltoall(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, rcount int, rdt *Datatype, c *Comm) error {
+func (r *Rank) Alltoall(sbuf datatype.Buffer, scount int, sdt *datatype.Datatype, rbuf datatype.Buffer, rcount int, rdt *datatype.Datatype, c *Comm) error {
 	n := rcount * rdt.Size()
 	x, err := r.beginColl("MPI_Alltoall", c, argsI("%d bytes to each rank", n))
 	if err != nil {
@@ -46,7 +47,7 @@ func (r *Rank) Alltoall(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, rco
 // Alltoallv is MPI_Alltoallv: displacements in extents of the datatypes.
 // With sbuf == InPlace the data to send is taken from rbuf as described
 // by the receive arguments.
-func (r *Rank) Alltoallv(sbuf Buffer, scounts, sdispls []int, sdt *Datatype, rbuf Buffer, rcounts, rdispls []int, rdt *Datatype, c *Comm) error {
+func (r *Rank) Alltoallv(sbuf datatype.Buffer, scounts, sdispls []int, sdt *datatype.Datatype, rbuf datatype.Buffer, rcounts, rdispls []int, rdt *datatype.Datatype, c *Comm) error {
 	P := allSize(c)
 	x, err := r.beginColl("MPI_Alltoallv", c, argsI("MPI_Alltoallv, %d ranks", P))
 	if err != nil {
@@ -79,7 +80,7 @@ func (r *Rank) Alltoallv(sbuf Buffer, scounts, sdispls []int, sdt *Datatype, rbu
 
 // Alltoallw is MPI_Alltoallw: a datatype per peer and displacements in
 // bytes. With sbuf == InPlace the data to send is taken from rbuf.
-func (r *Rank) Alltoallw(sbuf Buffer, scounts, sdispls []int, sdts []*Datatype, rbuf Buffer, rcounts, rdispls []int, rdts []*Datatype, c *Comm) error {
+func (r *Rank) Alltoallw(sbuf datatype.Buffer, scounts, sdispls []int, sdts []*datatype.Datatype, rbuf datatype.Buffer, rcounts, rdispls []int, rdts []*datatype.Datatype, c *Comm) error {
 	P := allSize(c)
 	x, err := r.beginColl("MPI_Alltoallw", c, argsI("MPI_Alltoallw, %d ranks", P))
 	if err != nil {
@@ -140,22 +141,22 @@ func (x *coll) alltoallVariable(sb, rb []allBlock) error {
 type alltoallStage struct {
 	x      *coll
 	blocks []allBlock
-	view   []Buffer
+	view   []datatype.Buffer
 	staged []bool
-	tmp    *Buffer
+	tmp    *datatype.Buffer
 }
 
 // alltoallStageBlocks builds the views of every block but skip's; out packs
 // the staged ones (they are to be sent).
 func (x *coll) alltoallStageBlocks(blocks []allBlock, skip int, out bool) (*alltoallStage, error) {
-	st := &alltoallStage{x: x, blocks: blocks, view: make([]Buffer, len(blocks)), staged: make([]bool, len(blocks))}
+	st := &alltoallStage{x: x, blocks: blocks, view: make([]datatype.Buffer, len(blocks)), staged: make([]bool, len(blocks))}
 	offs := make([]int, len(blocks))
 	size := 0
 	for j, b := range blocks {
 		switch {
 		case j == skip:
 		case b.count == 0:
-			st.view[j] = Buffer{Addr: b.buf.Addr, Bytes: b.buf.Bytes[:0]}
+			st.view[j] = datatype.Buffer{Addr: b.buf.Addr, Bytes: b.buf.Bytes[:0]}
 		case b.dt.Contiguous() && b.off%4 == 0:
 			st.view[j], _ = b.buf.Slice(b.off, b.bytes())
 		default:
@@ -280,7 +281,7 @@ func (x *coll) alltoallRun(alg string, sb, rb []allBlock, uniform bool) error {
 }
 
 type alltoallPacked struct {
-	buf    Buffer
+	buf    datatype.Buffer
 	blocks []allBlock
 }
 
@@ -302,7 +303,7 @@ func (x *coll) alltoallStagePacked(blocks []allBlock) (*alltoallPacked, error) {
 			x.free(buf)
 			return nil, err
 		}
-		out.blocks[j] = allBlock{buf, off, b.bytes(), Byte}
+		out.blocks[j] = allBlock{buf, off, b.bytes(), datatype.Byte}
 		off += allRound4(b.bytes())
 	}
 	return out, nil
@@ -380,7 +381,7 @@ func (x *coll) alltoallBruck(sb, rb []allBlock) error {
 		m := 0
 		for j := k; j < P; j++ {
 			if j&k != 0 {
-				x.copy(Buffer{Bytes: out.Bytes[m*s:]}, Buffer{Bytes: t.Bytes[j*s:]}, n)
+				x.copy(datatype.Buffer{Bytes: out.Bytes[m*s:]}, datatype.Buffer{Bytes: t.Bytes[j*s:]}, n)
 				m++
 			}
 		}
@@ -391,7 +392,7 @@ func (x *coll) alltoallBruck(sb, rb []allBlock) error {
 		m = 0
 		for j := k; j < P; j++ {
 			if j&k != 0 {
-				x.copy(Buffer{Bytes: t.Bytes[j*s:]}, Buffer{Bytes: in.Bytes[m*s:]}, n)
+				x.copy(datatype.Buffer{Bytes: t.Bytes[j*s:]}, datatype.Buffer{Bytes: in.Bytes[m*s:]}, n)
 				m++
 			}
 		}

@@ -1,6 +1,10 @@
 package mpi
 
-import "nocsim/mpi/mpierr"
+import (
+	"nocsim/mpi/mpierr"
+
+	"nocsim/mpi/datatype"
+)
 
 // The X1's data-moving collectives (coll_cray.go describes the mechanisms):
 // the data is exposed by the rank that holds it (its address and count
@@ -15,7 +19,7 @@ import "nocsim/mpi/mpierr"
 // root cannot leave until its check-in count is back to zero. A non-root
 // waits for its start flag, pulls, decrements the root's check-in counter
 // and leaves. b holds n contiguous bytes (word-aligned, as every Buffer).
-func (x *coll) crayBcastPull(b Buffer, n, root int) error {
+func (x *coll) crayBcastPull(b datatype.Buffer, n, root int) error {
 	P, me := x.c.Size(), x.c.Rank()
 	if P == 1 {
 		return nil
@@ -35,7 +39,7 @@ func (x *coll) crayBcastPull(b Buffer, n, root int) error {
 	k.expose(P - 1)
 	src, small := b.Addr, n < craySmallBytes
 	if small {
-		x.copy(Buffer{Bytes: k.area.Bytes[4*craySmall:]}, b, n)
+		x.copy(datatype.Buffer{Bytes: k.area.Bytes[4*craySmall:]}, b, n)
 		src = k.addr(craySmall)
 	}
 	for i := 1; i < P; i++ {
@@ -76,7 +80,7 @@ func (x *coll) crayScatterPull(p rtPart) error {
 			size += rtPad(bl.size(i))
 		}
 	}
-	var tmp Buffer
+	var tmp datatype.Buffer
 	if size > 0 {
 		var err error
 		if tmp, err = x.alloc(size); err != nil {

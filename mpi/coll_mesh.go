@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"nocsim/mesh"
+	"nocsim/mpi/datatype"
 )
 
 // Dimensional ("mesh") collectives: broadcast, reduce, allreduce and
@@ -165,7 +166,7 @@ func (x *coll) meshTree(root int) (int, []int) {
 
 // meshBcast: receive from the parent, then send to every child, posted
 // at once (as the binomial tree does).
-func (x *coll) meshBcast(b Buffer, n, root int) error {
+func (x *coll) meshBcast(b datatype.Buffer, n, root int) error {
 	parent, kids := x.meshTree(root)
 	if parent >= 0 {
 		if err := x.recv(b, n, parent); err != nil {
@@ -181,17 +182,17 @@ func (x *coll) meshBcast(b Buffer, n, root int) error {
 
 // meshBarrier is the dimensional dissemination barrier
 // (coll_mesh_dims.go).
-func (x *coll) meshBarrier() error { return x.meshDimsRun(nil, Buffer{}, 0) }
+func (x *coll) meshBarrier() error { return x.meshDimsRun(nil, datatype.Buffer{}, 0) }
 
 // meshReduce is the broadcast tree walked up (commutative ops only): a
 // rank receives its children's partial results one after the other, the
 // smallest subtree first, folds each into its own, and sends the result
 // to its parent. out (which may be in) gets the result at root.
-func (rd *redColl) meshReduce(in, out Buffer, count, root int) error {
+func (rd *redColl) meshReduce(in, out datatype.Buffer, count, root int) error {
 	n := count * rd.es
 	parent, kids := rd.meshTree(root)
 	cur := in
-	var bufs [2]Buffer
+	var bufs [2]datatype.Buffer
 	which := 0
 	for _, k := range slices.Backward(kids) {
 		if bufs[which].Bytes == nil {

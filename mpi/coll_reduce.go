@@ -3,6 +3,7 @@ package mpi
 import (
 	"fmt"
 
+	"nocsim/mpi/datatype"
 	"nocsim/mpi/mpierr"
 )
 
@@ -20,7 +21,7 @@ func init() {
 		{Algorithm: Algorithm{Op: "allreduce", Name: "recursive_doubling", Source: "standard (MPICH)", Messages: "P log2 P (P a power of two)"}, run: allreduceRun((*redColl).allreduceRD)},
 		{Algorithm: Algorithm{Op: "allreduce", Name: "ring", Source: "standard (MPICH): ring reduce-scatter + ring allgather", Messages: "2P(P-1)"}, run: allreduceRun((*redColl).allreduceRing), reorders: true},
 		{Algorithm: Algorithm{Op: "reduce_scatter", Name: "reduce_scatterv", Source: "Nicholson & Goozen, Cray X1 MPI", Messages: "2(P-1)"}, run: reduceScatterRun((*redColl).reduceScatterv)},
-		{Algorithm: Algorithm{Op: "reduce_scatter", Name: "ring", Source: "standard (MPICH)", Messages: "P(P-1)"}, run: reduceScatterRun(func(rd *redColl, in, out Buffer, offs []int, inPlace bool) error {
+		{Algorithm: Algorithm{Op: "reduce_scatter", Name: "ring", Source: "standard (MPICH)", Messages: "P(P-1)"}, run: reduceScatterRun(func(rd *redColl, in, out datatype.Buffer, offs []int, inPlace bool) error {
 			return rd.ringRS(in, offs, out, inPlace)
 		}), reorders: true},
 		{Algorithm: Algorithm{Op: "reduce_scatter", Name: "recursive_halving", Source: "standard (MPICH)", Messages: "P log2 P (P a power of two)"}, run: reduceScatterRun((*redColl).reduceScatterHalving), reorders: true},
@@ -33,7 +34,7 @@ func init() {
 
 // Reduce is MPI_Reduce: rbuf at root gets the reduction of every rank's
 // sbuf. sbuf may be InPlace at the root, which then reduces rbuf.
-func (r *Rank) Reduce(sbuf, rbuf Buffer, count int, dt *Datatype, op *Op, root int, c *Comm) error {
+func (r *Rank) Reduce(sbuf, rbuf datatype.Buffer, count int, dt *datatype.Datatype, op *datatype.Op, root int, c *Comm) error {
 	bytes := count * dt.Size()
 	x, err := r.beginColl("MPI_Reduce", c, argsIS("root=%d, %d bytes, %s", redOpName(op), root, bytes))
 	if err != nil {
@@ -58,7 +59,7 @@ func (r *Rank) Reduce(sbuf, rbuf Buffer, count int, dt *Datatype, op *Op, root i
 			return err
 		}
 	}
-	var in, out Buffer
+	var in, out datatype.Buffer
 	if me == root {
 		if err := x.check("receive buffer", rbuf, count, dt); err != nil {
 			return err
@@ -94,7 +95,7 @@ func (r *Rank) Reduce(sbuf, rbuf Buffer, count int, dt *Datatype, op *Op, root i
 
 // Allreduce is MPI_Allreduce: every rank's rbuf gets the reduction of every
 // rank's sbuf (InPlace: of every rank's rbuf).
-func (r *Rank) Allreduce(sbuf, rbuf Buffer, count int, dt *Datatype, op *Op, c *Comm) error {
+func (r *Rank) Allreduce(sbuf, rbuf datatype.Buffer, count int, dt *datatype.Datatype, op *datatype.Op, c *Comm) error {
 	bytes := count * dt.Size()
 	x, err := r.beginColl("MPI_Allreduce", c, argsIS("%d bytes, %s", redOpName(op), bytes))
 	if err != nil {
@@ -127,7 +128,7 @@ func (r *Rank) Allreduce(sbuf, rbuf Buffer, count int, dt *Datatype, op *Op, c *
 // sbuf (sum(rcounts) elements) is split in blocks of rcounts[i] elements,
 // block i going to rank i's rbuf. With InPlace the input is rbuf and the
 // result lands at its start.
-func (r *Rank) ReduceScatter(sbuf, rbuf Buffer, rcounts []int, dt *Datatype, op *Op, c *Comm) error {
+func (r *Rank) ReduceScatter(sbuf, rbuf datatype.Buffer, rcounts []int, dt *datatype.Datatype, op *datatype.Op, c *Comm) error {
 	bytes := make([]int, len(rcounts))
 	for i, n := range rcounts {
 		bytes[i] = n * dt.Size()
@@ -137,7 +138,7 @@ func (r *Rank) ReduceScatter(sbuf, rbuf Buffer, rcounts []int, dt *Datatype, op 
 
 // ReduceScatterBlock is MPI_Reduce_scatter_block: ReduceScatter with
 // rcount elements for every rank.
-func (r *Rank) ReduceScatterBlock(sbuf, rbuf Buffer, rcount int, dt *Datatype, op *Op, c *Comm) error {
+func (r *Rank) ReduceScatterBlock(sbuf, rbuf datatype.Buffer, rcount int, dt *datatype.Datatype, op *datatype.Op, c *Comm) error {
 	if err := r.checkComm("MPI_Reduce_scatter_block", c); err != nil {
 		return err
 	}
@@ -148,7 +149,7 @@ func (r *Rank) ReduceScatterBlock(sbuf, rbuf Buffer, rcount int, dt *Datatype, o
 	return r.reduceScatter("MPI_Reduce_scatter_block", argsIS("%d bytes each, %s", redOpName(op), rcount*dt.Size()), sbuf, rbuf, rcounts, dt, op, c)
 }
 
-func (r *Rank) reduceScatter(name string, key collArgs, sbuf, rbuf Buffer, rcounts []int, dt *Datatype, op *Op, c *Comm) error {
+func (r *Rank) reduceScatter(name string, key collArgs, sbuf, rbuf datatype.Buffer, rcounts []int, dt *datatype.Datatype, op *datatype.Op, c *Comm) error {
 	x, err := r.beginColl(name, c, key)
 	if err != nil {
 		return err
@@ -191,17 +192,17 @@ func (r *Rank) reduceScatter(name string, key collArgs, sbuf, rbuf Buffer, rcoun
 }
 
 // Scan is MPI_Scan: rank i's rbuf gets x_0 op ... op x_i.
-func (r *Rank) Scan(sbuf, rbuf Buffer, count int, dt *Datatype, op *Op, c *Comm) error {
+func (r *Rank) Scan(sbuf, rbuf datatype.Buffer, count int, dt *datatype.Datatype, op *datatype.Op, c *Comm) error {
 	return r.scan("MPI_Scan", false, sbuf, rbuf, count, dt, op, c)
 }
 
 // Exscan is MPI_Exscan: rank i > 0 gets x_0 op ... op x_{i-1}; rank 0's
 // rbuf is left unchanged (MPI leaves it undefined).
-func (r *Rank) Exscan(sbuf, rbuf Buffer, count int, dt *Datatype, op *Op, c *Comm) error {
+func (r *Rank) Exscan(sbuf, rbuf datatype.Buffer, count int, dt *datatype.Datatype, op *datatype.Op, c *Comm) error {
 	return r.scan("MPI_Exscan", true, sbuf, rbuf, count, dt, op, c)
 }
 
-func (r *Rank) scan(name string, ex bool, sbuf, rbuf Buffer, count int, dt *Datatype, op *Op, c *Comm) error {
+func (r *Rank) scan(name string, ex bool, sbuf, rbuf datatype.Buffer, count int, dt *datatype.Datatype, op *datatype.Op, c *Comm) error {
 	bytes := count * dt.Size()
 	x, err := r.beginColl(name, c, argsIS("%d bytes, %s", redOpName(op), bytes))
 	if err != nil {
@@ -230,7 +231,7 @@ func (r *Rank) scan(name string, ex bool, sbuf, rbuf Buffer, count int, dt *Data
 	return x.scatterBack(out, rbuf, count, dt)
 }
 
-func redOpName(o *Op) string {
+func redOpName(o *datatype.Op) string {
 	if o == nil {
 		return "<nil op>"
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"nocsim/mpi/datatype"
 	"nocsim/mpi/mpierr"
 )
 
@@ -459,19 +460,19 @@ func TestReduceErrors(t *testing.T) {
 				t.Errorf("%s: got %v, want %v", what, err, class)
 			}
 		}
-		wantClass(r.Reduce(b, b, 1, Int32, OpSum, 4, c), mpierr.ErrRank, "root out of range")
-		wantClass(r.Reduce(b, b, 1, Int32, nil, 0, c), mpierr.ErrArg, "nil op")
-		wantClass(r.Allreduce(b, b, 1, redMatType, OpSum, c), mpierr.ErrType, "SUM on a derived type")
-		wantClass(r.Allreduce(b, b, 1, Int32, OpMaxloc, c), mpierr.ErrType, "MAXLOC on Int32")
-		wantClass(r.Allreduce(b, b, 100, Int32, OpSum, c), mpierr.ErrBuffer, "buffer too small")
-		wantClass(r.Scan(b, b, -1, Int32, OpSum, c), mpierr.ErrCount, "negative count")
-		wantClass(r.ReduceScatter(b, b, []int{1, 1}, Int32, OpSum, c), mpierr.ErrArg, "wrong number of counts")
-		wantClass(r.ReduceScatterBlock(b, b, -1, Int32, OpSum, c), mpierr.ErrCount, "negative block")
+		wantClass(r.Reduce(b, b, 1, datatype.Int32, datatype.OpSum, 4, c), mpierr.ErrRank, "root out of range")
+		wantClass(r.Reduce(b, b, 1, datatype.Int32, nil, 0, c), mpierr.ErrArg, "nil op")
+		wantClass(r.Allreduce(b, b, 1, redMatType, datatype.OpSum, c), mpierr.ErrType, "SUM on a derived type")
+		wantClass(r.Allreduce(b, b, 1, datatype.Int32, datatype.OpMaxloc, c), mpierr.ErrType, "MAXLOC on Int32")
+		wantClass(r.Allreduce(b, b, 100, datatype.Int32, datatype.OpSum, c), mpierr.ErrBuffer, "buffer too small")
+		wantClass(r.Scan(b, b, -1, datatype.Int32, datatype.OpSum, c), mpierr.ErrCount, "negative count")
+		wantClass(r.ReduceScatter(b, b, []int{1, 1}, datatype.Int32, datatype.OpSum, c), mpierr.ErrArg, "wrong number of counts")
+		wantClass(r.ReduceScatterBlock(b, b, -1, datatype.Int32, datatype.OpSum, c), mpierr.ErrCount, "negative block")
 		if r.Rank() != 0 {
-			wantClass(r.Reduce(InPlace, b, 1, Int32, OpSum, 0, c), mpierr.ErrArg, "in place at a non-root")
+			wantClass(r.Reduce(InPlace, b, 1, datatype.Int32, datatype.OpSum, 0, c), mpierr.ErrArg, "in place at a non-root")
 		} else {
 			small, _ := b.Slice(0, 2)
-			wantClass(r.Reduce(InPlace, small, 1, Int32, OpSum, 0, c), mpierr.ErrBuffer, "root buffer too small")
+			wantClass(r.Reduce(InPlace, small, 1, datatype.Int32, datatype.OpSum, 0, c), mpierr.ErrBuffer, "root buffer too small")
 		}
 	})
 }

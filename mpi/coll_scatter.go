@@ -1,14 +1,18 @@
 package mpi
 
-import "nocsim/mpi/mpierr"
+import (
+	"nocsim/mpi/mpierr"
+
+	"nocsim/mpi/datatype"
+)
 
 // Scatter and gather.
 
 // rtBlocks is the root's buffer of a scatter or gather: rank i's block is
 // cnt[i] elements of dt at byte disp[i] of buf.
 type rtBlocks struct {
-	buf       Buffer
-	dt        *Datatype
+	buf       datatype.Buffer
+	dt        *datatype.Datatype
 	disp, cnt []int
 }
 
@@ -16,7 +20,7 @@ func (bl *rtBlocks) size(i int) int { return bl.cnt[i] * bl.dt.Size() }
 
 // rtRegular is the root's buffer of MPI_Scatter or MPI_Gather: P blocks of
 // count elements, one after the other.
-func (x *coll) rtRegular(what string, buf Buffer, count int, dt *Datatype, root int) (*rtBlocks, error) {
+func (x *coll) rtRegular(what string, buf datatype.Buffer, count int, dt *datatype.Datatype, root int) (*rtBlocks, error) {
 	if err := x.rtCheckRoot(root); err != nil {
 		return nil, err
 	}
@@ -32,7 +36,7 @@ func (x *coll) rtRegular(what string, buf Buffer, count int, dt *Datatype, root 
 }
 
 // rtVector is the root's buffer of MPI_Scatterv or MPI_Gatherv.
-func (x *coll) rtVector(what string, buf Buffer, counts, displs []int, dt *Datatype, root int) (*rtBlocks, error) {
+func (x *coll) rtVector(what string, buf datatype.Buffer, counts, displs []int, dt *datatype.Datatype, root int) (*rtBlocks, error) {
 	if err := x.rtCheckRoot(root); err != nil {
 		return nil, err
 	}
@@ -48,7 +52,7 @@ func (x *coll) rtVector(what string, buf Buffer, counts, displs []int, dt *Datat
 		if counts[i] < 0 {
 			return nil, mpierr.Errorf(mpierr.ErrCount, x.name, "%s: count %d for rank %d must be >= 0", what, counts[i], i)
 		}
-		d, ok := mul(displs[i], dt.Extent())
+		d, ok := datatype.MulBytes(displs[i], dt.Extent())
 		if !ok || d < 0 {
 			return nil, mpierr.Errorf(mpierr.ErrBuffer, x.name, "%s: displacement %d for rank %d reaches before the buffer", what, displs[i], i)
 		}
@@ -56,7 +60,7 @@ func (x *coll) rtVector(what string, buf Buffer, counts, displs []int, dt *Datat
 			if dt.TrueLB() < 0 {
 				return nil, mpierr.Errorf(mpierr.ErrBuffer, x.name, "%s datatype starts %d bytes before the buffer", what, -dt.TrueLB())
 			}
-			if end, ok := add(d, dt.Span(counts[i])); !ok || end > buf.Len() {
+			if end, ok := datatype.AddBytes(d, dt.Span(counts[i])); !ok || end > buf.Len() {
 				return nil, mpierr.Errorf(mpierr.ErrBuffer, x.name, "%s: %d elements at displacement %d for rank %d pass the end of the %d-byte buffer", what, counts[i], displs[i], i, buf.Len())
 			}
 		}
@@ -68,7 +72,7 @@ func (x *coll) rtVector(what string, buf Buffer, counts, displs []int, dt *Datat
 // rtScatter runs a scatter: bl is the root's data (nil elsewhere), per the
 // bytes every rank gets (MPI_Scatter) and vec marks MPI_Scatterv, whose
 // sizes only the root knows.
-func (x *coll) rtScatter(bl *rtBlocks, rbuf Buffer, rcount int, rdt *Datatype, root, per int, vec bool) error {
+func (x *coll) rtScatter(bl *rtBlocks, rbuf datatype.Buffer, rcount int, rdt *datatype.Datatype, root, per int, vec bool) error {
 	P, me := x.c.Size(), x.c.Rank()
 	moved := 0
 	defer func() { x.end(moved) }()
@@ -81,7 +85,7 @@ func (x *coll) rtScatter(bl *rtBlocks, rbuf Buffer, rcount int, rdt *Datatype, r
 			return err
 		}
 	} else {
-		rcount, rdt = 0, Byte
+		rcount, rdt = 0, datatype.Byte
 	}
 	mine := rcount * rdt.Size()
 	var late error // an error of this rank alone: the others still get their data
@@ -104,7 +108,7 @@ func (x *coll) rtScatter(bl *rtBlocks, rbuf Buffer, rcount int, rdt *Datatype, r
 	} else {
 		moved = mine
 	}
-	rb, finish := Buffer{}, func(bool) error { return nil }
+	rb, finish := datatype.Buffer{}, func(bool) error { return nil }
 	if me != root {
 		var err error
 		if rb, finish, err = x.rtRecvArea(rbuf, rcount, rdt); err != nil {
@@ -133,7 +137,7 @@ func (x *coll) rtScatter(bl *rtBlocks, rbuf Buffer, rcount int, rdt *Datatype, r
 }
 
 // rtGather runs a gather; the arguments mirror rtScatter's.
-func (x *coll) rtGather(sbuf Buffer, scount int, sdt *Datatype, bl *rtBlocks, root, per int, vec bool) error {
+func (x *coll) rtGather(sbuf datatype.Buffer, scount int, sdt *datatype.Datatype, bl *rtBlocks, root, per int, vec bool) error {
 	P, me := x.c.Size(), x.c.Rank()
 	moved := 0
 	defer func() { x.end(moved) }()
@@ -149,7 +153,7 @@ func (x *coll) rtGather(sbuf Buffer, scount int, sdt *Datatype, bl *rtBlocks, ro
 			return err
 		}
 	} else {
-		scount, sdt = 0, Byte
+		scount, sdt = 0, datatype.Byte
 	}
 	mine := scount * sdt.Size()
 	var late error
@@ -172,7 +176,7 @@ func (x *coll) rtGather(sbuf Buffer, scount int, sdt *Datatype, bl *rtBlocks, ro
 	} else {
 		moved = mine
 	}
-	var sb Buffer
+	var sb datatype.Buffer
 	done := func() {}
 	if me != root {
 		var err error
@@ -241,7 +245,7 @@ func (x *coll) rtGatherPush(p rtPart) error {
 	bl, sb, mine, root, own := p.bl, p.b, p.mine, p.root, p.own
 	P, me := x.c.Size(), x.c.Rank()
 	if me != root {
-		if err := x.recv(Buffer{}, 0, root); err != nil {
+		if err := x.recv(datatype.Buffer{}, 0, root); err != nil {
 			return err
 		}
 		return x.send(sb, mine, root)
@@ -254,7 +258,7 @@ func (x *coll) rtGatherPush(p rtPart) error {
 	}
 	for i := 0; i < P; i++ {
 		if i != root {
-			s.send(Buffer{}, 0, 0, i)
+			s.send(datatype.Buffer{}, 0, 0, i)
 		}
 	}
 	err := own()

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"nocsim/endpoint"
+	"nocsim/mpi/datatype"
 	"nocsim/mpi/mpierr"
 )
 
@@ -115,7 +116,7 @@ func (r *Rank) CommSplit(c *Comm, color, key int) (*Comm, error) {
 		type entry struct{ color, key, rank int }
 		all := []entry{{color, key, 0}}
 		for src := 1; src < c.Size(); src++ {
-			if _, err := r.Recv(buf, 2, Int32, src, tagSplit, in); err != nil {
+			if _, err := r.Recv(buf, 2, datatype.Int32, src, tagSplit, in); err != nil {
 				return nil, err
 			}
 			all = append(all, entry{int(buf.Int32(0)), int(buf.Int32(1)), src})
@@ -149,7 +150,7 @@ func (r *Rank) CommSplit(c *Comm, color, key int) (*Comm, error) {
 		}
 		mine = info[0]
 	} else {
-		if err := r.Send(buf, 2, Int32, 0, tagSplit, in); err != nil {
+		if err := r.Send(buf, 2, datatype.Int32, 0, tagSplit, in); err != nil {
 			return nil, err
 		}
 		var err error
@@ -272,7 +273,7 @@ func (r *Rank) sendInts(v []int32, dst int, c *Comm) error {
 	for i, x := range v {
 		b.SetInt32(i+1, x)
 	}
-	return r.Send(b, len(v)+1, Int32, dst, tagCtx, c)
+	return r.Send(b, len(v)+1, datatype.Int32, dst, tagCtx, c)
 }
 
 func (r *Rank) recvInts(src int, c *Comm) ([]int32, error) {
@@ -283,7 +284,7 @@ func (r *Rank) recvInts(src int, c *Comm) ([]int32, error) {
 	n := st.Bytes / 4
 	b := r.MustAlloc(4 * max(n, 1))
 	defer r.Free(b)
-	if _, err := r.Recv(b, n, Int32, src, tagCtx, c); err != nil {
+	if _, err := r.Recv(b, n, datatype.Int32, src, tagCtx, c); err != nil {
 		return nil, err
 	}
 	out := make([]int32, b.Int32(0))
@@ -299,7 +300,7 @@ func (r *Rank) Probe(source, tag int, c *Comm) (Status, error) {
 	start := r.enter(opProbe, "MPI_Probe(source=%d, tag=%d, comm %s)", source, tag, commName(c))
 	var st Status
 	var found bool
-	if err := r.checkArgs("MPI_Probe", Buffer{}, 0, Byte, source, tag, c, true); err != nil {
+	if err := r.checkArgs("MPI_Probe", datatype.Buffer{}, 0, datatype.Byte, source, tag, c, true); err != nil {
 		return st, err
 	}
 	blocked := r.wait(func() bool { st, found = r.probe(source, tag, c); return found })
@@ -310,7 +311,7 @@ func (r *Rank) Probe(source, tag int, c *Comm) (Status, error) {
 // Iprobe is MPI_Iprobe: ok reports whether a matching message is waiting.
 func (r *Rank) Iprobe(source, tag int, c *Comm) (Status, bool) {
 	start := r.enter(opIprobe, "MPI_Iprobe(source=%d, tag=%d, comm %s)", source, tag, commName(c))
-	if err := r.checkArgs("MPI_Iprobe", Buffer{}, 0, Byte, source, tag, c, true); err != nil {
+	if err := r.checkArgs("MPI_Iprobe", datatype.Buffer{}, 0, datatype.Byte, source, tag, c, true); err != nil {
 		return Status{Err: err}, false
 	}
 	r.progress()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"nocsim/endpoint"
+	"nocsim/mpi/datatype"
 	"nocsim/mpi/mpierr"
 )
 
@@ -48,7 +49,7 @@ func (w *World) requestData(r *Rank, q *Request, e *envelope, t *endpoint.Thread
 			w.fail(fmt.Errorf("rank %d: %w", r.rank, err))
 			return
 		}
-		q.data, q.temp = Buffer{Addr: addr, Bytes: b}, true
+		q.data, q.temp = datatype.Buffer{Addr: addr, Bytes: b}, true
 	}
 	args := ctsArgs{e.sreq, uint32(r.rank), q.data.Addr, q.flag.Addr, uint32(words)}
 	err := w.proto.askData(r, e.src, args, t)

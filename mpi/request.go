@@ -5,6 +5,7 @@ import (
 
 	"nocsim/des"
 	"nocsim/endpoint"
+	"nocsim/mpi/datatype"
 	"nocsim/mpi/mpierr"
 )
 
@@ -36,7 +37,7 @@ type Status struct {
 
 // GetCount is MPI_Get_count: whole elements of t in the status, or
 // Undefined when the bytes are not a whole number of them.
-func GetCount(s Status, t *Datatype) int {
+func GetCount(s Status, t *datatype.Datatype) int {
 	if t == nil || t.Size() == 0 {
 		return 0
 	}
@@ -53,20 +54,20 @@ type Request struct {
 	send  bool
 	op    op
 	mode  sendMode
-	buf   Buffer
+	buf   datatype.Buffer
 	count int
-	dt    *Datatype
+	dt    *datatype.Datatype
 	peer  int // send: destination world rank; receive: source world rank or AnySource
 	tag   int
 	comm  *Comm
 	bytes int // send: bytes sent; receive: capacity
 
-	data   Buffer // what the network reads or writes: buf itself, or a packed copy
-	stride uint32 // send: source word stride of data for the DMA engine (0 means 1)
-	temp   bool   // data is a temporary to unpack and free
-	flag   Buffer // receive: completion flag word, written by the sender's DATA message
-	got    bool   // receive: the data is in place without a flag (eager)
-	local  bool   // send: complete as soon as it is handed over (eager, buffered)
+	data   datatype.Buffer // what the network reads or writes: buf itself, or a packed copy
+	stride uint32          // send: source word stride of data for the DMA engine (0 means 1)
+	temp   bool            // data is a temporary to unpack and free
+	flag   datatype.Buffer // receive: completion flag word, written by the sender's DATA message
+	got    bool            // receive: the data is in place without a flag (eager)
+	local  bool            // send: complete as soon as it is handed over (eager, buffered)
 	xfer   *endpoint.Transfer
 	xferB  endpoint.Transfer // what xfer points to, when the library follows its own message
 
@@ -131,7 +132,7 @@ func (r *Rank) complete(q *Request) {
 			pos := 0
 			if q.dt.Contiguous() {
 				copy(q.buf.Bytes, q.data.Bytes[:n])
-			} else if err := Unpack(q.data.Bytes[:n], &pos, q.buf.Bytes, n/max(q.dt.Size(), 1), q.dt); err != nil && q.err == nil {
+			} else if err := datatype.Unpack(q.data.Bytes[:n], &pos, q.buf.Bytes, n/max(q.dt.Size(), 1), q.dt); err != nil && q.err == nil {
 				q.err = err
 			}
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+
+	"nocsim/mpi/datatype"
 )
 
 // Waitsome returns exactly the requests that have completed when it
@@ -21,22 +23,22 @@ func TestSemWaitsome(t *testing.T) {
 				if me != 0 {
 					b := r.MustAlloc(n)
 					if me == 3 {
-						if _, err := r.Recv(b, 4, Byte, 0, 9, c); err != nil {
+						if _, err := r.Recv(b, 4, datatype.Byte, 0, 9, c); err != nil {
 							t.Error(err)
 						}
 					}
 					semFill(b, n, me, 1)
-					if err := r.Send(b, n, Byte, 0, 1, c); err != nil {
+					if err := r.Send(b, n, datatype.Byte, 0, 1, c); err != nil {
 						t.Error(err)
 					}
 					return
 				}
 				qs := make([]*Request, 4) // index 0 stays nil: MPI_REQUEST_NULL
-				bufs := make([]Buffer, 4)
+				bufs := make([]datatype.Buffer, 4)
 				for src := 1; src <= 3; src++ {
 					bufs[src] = r.MustAlloc(n)
 					var err error
-					if qs[src], err = r.Irecv(bufs[src], n, Byte, src, 1, c); err != nil {
+					if qs[src], err = r.Irecv(bufs[src], n, datatype.Byte, src, 1, c); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -72,7 +74,7 @@ func TestSemWaitsome(t *testing.T) {
 							t.Error("the first Waitsome reported rank 3's message, not yet sent")
 						}
 						go4 := r.MustAlloc(4)
-						if err := r.Send(go4, 4, Byte, 3, 9, c); err != nil {
+						if err := r.Send(go4, 4, datatype.Byte, 3, 9, c); err != nil {
 							t.Error(err)
 						}
 					}
@@ -107,16 +109,16 @@ func TestSemTestsomeTestany(t *testing.T) {
 					c, me := r.CommWorld(), r.Rank()
 					b := r.MustAlloc(n)
 					if me == 1 {
-						if _, err := r.Recv(b, 4, Byte, 0, 9, c); err != nil {
+						if _, err := r.Recv(b, 4, datatype.Byte, 0, 9, c); err != nil {
 							t.Error(err)
 						}
 						semFill(b, n, 1, 2)
-						if err := r.Send(b, n, Byte, 0, 2, c); err != nil {
+						if err := r.Send(b, n, datatype.Byte, 0, 2, c); err != nil {
 							t.Error(err)
 						}
 						return
 					}
-					q, err := r.Irecv(b, n, Byte, 1, 2, c)
+					q, err := r.Irecv(b, n, datatype.Byte, 1, 2, c)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -143,7 +145,7 @@ func TestSemTestsomeTestany(t *testing.T) {
 							t.Errorf("%s before the send: done %v index %d, want none", which, done, idx)
 						}
 					}
-					if err := r.Send(r.MustAlloc(4), 4, Byte, 1, 9, c); err != nil {
+					if err := r.Send(r.MustAlloc(4), 4, datatype.Byte, 1, 9, c); err != nil {
 						t.Error(err)
 					}
 					polls := 0

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"nocsim/mpi/datatype"
 	"nocsim/mpi/mpierr"
 )
 
@@ -34,7 +35,7 @@ func TestSemCommDupIsolation(t *testing.T) {
 					}
 					tok := r.MustAlloc(4)
 					if r.Rank() == 0 {
-						if _, err := r.Recv(tok, 1, Int32, 1, 9, world); err != nil {
+						if _, err := r.Recv(tok, 1, datatype.Int32, 1, 9, world); err != nil {
 							t.Error(err)
 							return
 						}
@@ -42,7 +43,7 @@ func TestSemCommDupIsolation(t *testing.T) {
 						semFill(wb, n, 0, 1) // world payload
 						semFill(db, n, 0, 2) // dup payload
 						order := []struct {
-							b Buffer
+							b datatype.Buffer
 							c *Comm
 						}{{wb, world}, {db, dup}}
 						if dupFirst {
@@ -50,7 +51,7 @@ func TestSemCommDupIsolation(t *testing.T) {
 						}
 						var qs []*Request
 						for _, o := range order {
-							q, err := r.Isend(o.b, n, Byte, 1, 5, o.c)
+							q, err := r.Isend(o.b, n, datatype.Byte, 1, 5, o.c)
 							if err != nil {
 								t.Error(err)
 								return
@@ -62,7 +63,7 @@ func TestSemCommDupIsolation(t *testing.T) {
 						}
 						// An unreceived message on dup is invisible on world.
 						semFill(db, n, 0, 3)
-						if err := r.Send(db, n, Byte, 1, 6, dup); err != nil {
+						if err := r.Send(db, n, datatype.Byte, 1, 6, dup); err != nil {
 							t.Error(err)
 						}
 						return
@@ -75,13 +76,13 @@ func TestSemCommDupIsolation(t *testing.T) {
 					if dupFirst {
 						first, second, firstB, secondB = world, dup, wb, db
 					}
-					q1, err1 := r.Irecv(firstB, n, Byte, 0, 5, first)
-					q2, err2 := r.Irecv(secondB, n, Byte, 0, 5, second)
+					q1, err1 := r.Irecv(firstB, n, datatype.Byte, 0, 5, first)
+					q2, err2 := r.Irecv(secondB, n, datatype.Byte, 0, 5, second)
 					if err1 != nil || err2 != nil {
 						t.Error(err1, err2)
 						return
 					}
-					if err := r.Send(tok, 1, Int32, 0, 9, world); err != nil {
+					if err := r.Send(tok, 1, datatype.Int32, 0, 9, world); err != nil {
 						t.Error(err)
 						return
 					}
@@ -104,7 +105,7 @@ func TestSemCommDupIsolation(t *testing.T) {
 					if st, ok := r.Iprobe(AnySource, AnyTag, world); ok {
 						t.Errorf("Iprobe(ANY, ANY) on world sees a dup message: %+v", st)
 					}
-					if _, err := r.Recv(db, n, Byte, 0, 6, dup); err != nil || semBad(db.Bytes, n, 0, 3) >= 0 {
+					if _, err := r.Recv(db, n, datatype.Byte, 0, 6, dup); err != nil || semBad(db.Bytes, n, 0, 3) >= 0 {
 						t.Errorf("Recv on dup: %v", err)
 					}
 				})
@@ -150,19 +151,19 @@ func TestSemCommSplit(t *testing.T) {
 				to, from := (wantRank+1)%n, (wantRank+n-1)%n
 				sb, rb := r.MustAlloc(4), r.MustAlloc(4)
 				sb.SetInt32(0, int32(me))
-				st, err := r.Sendrecv(sb, 1, Int32, to, 2, rb, 1, Int32, from, 2, c)
+				st, err := r.Sendrecv(sb, 1, datatype.Int32, to, 2, rb, 1, datatype.Int32, from, 2, c)
 				if err != nil || st.Source != from || st.Tag != 2 || int(rb.Int32(0)) != want[from] {
 					t.Errorf("rank %d: ring on split comm: %+v %v got world rank %d, want source %d (world %d)", me, st, err, rb.Int32(0), from, want[from])
 				}
 				// Wildcard source reports the comm rank.
 				if wantRank == 0 {
 					for i := 1; i < n; i++ {
-						st, err := r.Recv(rb, 1, Int32, AnySource, 3, c)
+						st, err := r.Recv(rb, 1, datatype.Int32, AnySource, 3, c)
 						if err != nil || st.Source < 1 || st.Source >= n || int(rb.Int32(0)) != want[st.Source] {
 							t.Errorf("ANY_SOURCE on split comm: %+v %v payload world rank %d", st, err, rb.Int32(0))
 						}
 					}
-				} else if err := r.Send(sb, 1, Int32, 0, 3, c); err != nil {
+				} else if err := r.Send(sb, 1, datatype.Int32, 0, 3, c); err != nil {
 					t.Error(err)
 				}
 
@@ -254,14 +255,14 @@ func TestSemCommCreate(t *testing.T) {
 				b := r.MustAlloc(4)
 				if want == 0 {
 					for i := 1; i < len(incl); i++ {
-						st, err := r.Recv(b, 1, Int32, i, 1, c)
+						st, err := r.Recv(b, 1, datatype.Int32, i, 1, c)
 						if err != nil || st.Source != i || int(b.Int32(0)) != incl[i] {
 							t.Errorf("from comm rank %d: %+v %v payload %d", i, st, err, b.Int32(0))
 						}
 					}
 				} else {
 					b.SetInt32(0, int32(me))
-					if err := r.Send(b, 1, Int32, 0, 1, c); err != nil {
+					if err := r.Send(b, 1, datatype.Int32, 0, 1, c); err != nil {
 						t.Error(err)
 					}
 				}
@@ -291,13 +292,13 @@ func TestSemCommFree(t *testing.T) {
 					t.Errorf("CommFree: %v", err)
 				}
 				b := r.MustAlloc(8)
-				if err := r.Send(b, 2, Int32, 1-r.Rank(), 0, dup); semClass(err) != mpierr.ErrArg {
+				if err := r.Send(b, 2, datatype.Int32, 1-r.Rank(), 0, dup); semClass(err) != mpierr.ErrArg {
 					t.Errorf("Send on a freed communicator: %v, want %v", err, mpierr.ErrArg)
 				}
-				if _, err := r.Recv(b, 2, Int32, 1-r.Rank(), 0, dup); semClass(err) != mpierr.ErrArg {
+				if _, err := r.Recv(b, 2, datatype.Int32, 1-r.Rank(), 0, dup); semClass(err) != mpierr.ErrArg {
 					t.Errorf("Recv on a freed communicator: %v, want %v", err, mpierr.ErrArg)
 				}
-				if q, err := r.Isend(b, 2, Int32, 1-r.Rank(), 0, dup); semClass(err) != mpierr.ErrArg || q != nil {
+				if q, err := r.Isend(b, 2, datatype.Int32, 1-r.Rank(), 0, dup); semClass(err) != mpierr.ErrArg || q != nil {
 					t.Errorf("Isend on a freed communicator: %v, %v", q, err)
 				}
 				if _, err := r.CommDup(dup); semClass(err) != mpierr.ErrArg {
@@ -312,10 +313,10 @@ func TestSemCommFree(t *testing.T) {
 				// World still works.
 				if r.Rank() == 0 {
 					b.SetInt32(0, 77)
-					if err := r.Send(b, 1, Int32, 1, 1, world); err != nil {
+					if err := r.Send(b, 1, datatype.Int32, 1, 1, world); err != nil {
 						t.Error(err)
 					}
-				} else if _, err := r.Recv(b, 1, Int32, 0, 1, world); err != nil || b.Int32(0) != 77 {
+				} else if _, err := r.Recv(b, 1, datatype.Int32, 0, 1, world); err != nil || b.Int32(0) != 77 {
 					t.Errorf("world after the frees: %v, %d", err, b.Int32(0))
 				}
 			})
@@ -359,7 +360,7 @@ func TestSemCommOpsProcsBelowTiles(t *testing.T) {
 				n := len(members)
 				sb, rb := r.MustAlloc(4), r.MustAlloc(4)
 				sb.SetInt32(0, int32(me))
-				st, err := r.Sendrecv(sb, 1, Int32, (my+1)%n, 0, rb, 1, Int32, (my+n-1)%n, 0, c)
+				st, err := r.Sendrecv(sb, 1, datatype.Int32, (my+1)%n, 0, rb, 1, datatype.Int32, (my+n-1)%n, 0, c)
 				if err != nil || st.Source != (my+n-1)%n || int(rb.Int32(0)) != members[(my+n-1)%n] {
 					t.Errorf("rank %d: ring: %+v %v %d", me, st, err, rb.Int32(0))
 				}
@@ -381,7 +382,7 @@ func TestSemLibraryTrafficInvisible(t *testing.T) {
 				world := r.CommWorld()
 				me := r.Rank()
 				rb := r.MustAlloc(64)
-				q, err := r.Irecv(rb, 64, Byte, AnySource, AnyTag, world)
+				q, err := r.Irecv(rb, 64, datatype.Byte, AnySource, AnyTag, world)
 				if err != nil {
 					t.Error(err)
 					return
@@ -401,7 +402,7 @@ func TestSemLibraryTrafficInvisible(t *testing.T) {
 				// receive got is checked.)
 				sb := r.MustAlloc(12)
 				semFill(sb, 12, me, 77)
-				if err := r.Send(sb, 12, Byte, (me+1)%p, 77, world); err != nil {
+				if err := r.Send(sb, 12, datatype.Byte, (me+1)%p, 77, world); err != nil {
 					t.Error(err)
 				}
 				left := (me + p - 1) % p

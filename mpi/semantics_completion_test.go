@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"nocsim/mpi/datatype"
 	"nocsim/mpi/mpierr"
 )
 
@@ -42,7 +43,7 @@ func TestSemPollingLoopsMakeProgress(t *testing.T) {
 		{"Isend+Test", true, func(r *Rank, c *Comm, n int) (int, bool) {
 			b := r.MustAlloc(n)
 			semFill(b, n, 0, 0)
-			q, err := r.Isend(b, n, Byte, 1, 1, c)
+			q, err := r.Isend(b, n, datatype.Byte, 1, 1, c)
 			if err != nil {
 				t.Error(err)
 				return 0, true
@@ -52,7 +53,7 @@ func TestSemPollingLoopsMakeProgress(t *testing.T) {
 		{"Issend+Test", true, func(r *Rank, c *Comm, n int) (int, bool) {
 			b := r.MustAlloc(n)
 			semFill(b, n, 0, 0)
-			q, err := r.Issend(b, n, Byte, 1, 1, c)
+			q, err := r.Issend(b, n, datatype.Byte, 1, 1, c)
 			if err != nil {
 				t.Error(err)
 				return 0, true
@@ -61,7 +62,7 @@ func TestSemPollingLoopsMakeProgress(t *testing.T) {
 		}},
 		{"Irecv+Test", false, func(r *Rank, c *Comm, n int) (int, bool) {
 			b := r.MustAlloc(n)
-			q, err := r.Irecv(b, n, Byte, 0, 1, c)
+			q, err := r.Irecv(b, n, datatype.Byte, 0, 1, c)
 			if err != nil {
 				t.Error(err)
 				return 0, true
@@ -74,7 +75,7 @@ func TestSemPollingLoopsMakeProgress(t *testing.T) {
 		}},
 		{"Irecv+Testall", false, func(r *Rank, c *Comm, n int) (int, bool) {
 			b := r.MustAlloc(n)
-			q, err := r.Irecv(b, n, Byte, 0, 1, c)
+			q, err := r.Irecv(b, n, datatype.Byte, 0, 1, c)
 			if err != nil {
 				t.Error(err)
 				return 0, true
@@ -91,7 +92,7 @@ func TestSemPollingLoopsMakeProgress(t *testing.T) {
 		{"Iprobe", false, func(r *Rank, c *Comm, n int) (int, bool) {
 			b := r.MustAlloc(n)
 			defer func() {
-				if _, err := r.Recv(b, n, Byte, 0, 1, c); err != nil {
+				if _, err := r.Recv(b, n, datatype.Byte, 0, 1, c); err != nil {
 					t.Error(err)
 				}
 			}()
@@ -129,13 +130,13 @@ func TestSemPollingLoopsMakeProgress(t *testing.T) {
 						peerAt = int64(r.Now())
 						b := r.MustAlloc(n)
 						if cs.sender {
-							if _, err := r.Recv(b, n, Byte, 0, 1, c); err != nil {
+							if _, err := r.Recv(b, n, datatype.Byte, 0, 1, c); err != nil {
 								t.Error(err)
 							}
 							return
 						}
 						semFill(b, n, 0, 0)
-						if err := r.Send(b, n, Byte, 1, 1, c); err != nil {
+						if err := r.Send(b, n, datatype.Byte, 1, 1, c); err != nil {
 							t.Error(err)
 						}
 					})
@@ -165,7 +166,7 @@ func TestSemWaitanyWaitallTestall(t *testing.T) {
 					r.Compute(int64(3000 * me))
 					for tag := 1; tag <= 2; tag++ {
 						b := r.MustAlloc(sizeTo(me, tag))
-						st, err := r.Recv(b, sizeTo(me, tag), Byte, 0, tag, c)
+						st, err := r.Recv(b, sizeTo(me, tag), datatype.Byte, 0, tag, c)
 						if err != nil || st.Bytes != sizeTo(me, tag) {
 							t.Errorf("rank %d tag %d: %+v %v", me, tag, st, err)
 						} else if k := semBad(b.Bytes, st.Bytes, 0, 10*me+tag); k >= 0 {
@@ -174,18 +175,18 @@ func TestSemWaitanyWaitallTestall(t *testing.T) {
 					}
 					b := r.MustAlloc(sizeFrom(me))
 					semFill(b, sizeFrom(me), me, 3)
-					if err := r.Send(b, sizeFrom(me), Byte, 0, 3, c); err != nil {
+					if err := r.Send(b, sizeFrom(me), datatype.Byte, 0, 3, c); err != nil {
 						t.Error(err)
 					}
 					// Testall phase.
 					r.Compute(5000)
 					semFill(b, sizeFrom(me), me, 4)
-					if err := r.Send(b, sizeFrom(me), Byte, 0, 4, c); err != nil {
+					if err := r.Send(b, sizeFrom(me), datatype.Byte, 0, 4, c); err != nil {
 						t.Error(err)
 					}
 					// Waitall phase.
 					b5 := r.MustAlloc(64)
-					if st, err := r.Recv(b5, 64, Byte, 0, 5, c); err != nil || st.Bytes != 64 {
+					if st, err := r.Recv(b5, 64, datatype.Byte, 0, 5, c); err != nil || st.Bytes != 64 {
 						t.Errorf("rank %d tag 5: %+v %v", me, st, err)
 					} else if k := semBad(b5.Bytes, 64, 0, 50+me); k >= 0 {
 						t.Errorf("rank %d tag 5: byte %d wrong", me, k)
@@ -195,7 +196,7 @@ func TestSemWaitanyWaitallTestall(t *testing.T) {
 				type slot struct {
 					send         bool
 					peer, tag, n int
-					buf          Buffer
+					buf          datatype.Buffer
 				}
 				var slots []slot
 				var qs []*Request
@@ -204,7 +205,7 @@ func TestSemWaitanyWaitallTestall(t *testing.T) {
 						n := sizeTo(dst, tag)
 						b := r.MustAlloc(n)
 						semFill(b, n, 0, 10*dst+tag)
-						q, err := r.Isend(b, n, Byte, dst, tag, c)
+						q, err := r.Isend(b, n, datatype.Byte, dst, tag, c)
 						if err != nil {
 							t.Error(err)
 							return
@@ -214,7 +215,7 @@ func TestSemWaitanyWaitallTestall(t *testing.T) {
 				}
 				for src := 3; src >= 1; src-- {
 					b := r.MustAlloc(400)
-					q, err := r.Irecv(b, 400, Byte, src, 3, c)
+					q, err := r.Irecv(b, 400, datatype.Byte, src, 3, c)
 					if err != nil {
 						t.Error(err)
 						return
@@ -251,10 +252,10 @@ func TestSemWaitanyWaitallTestall(t *testing.T) {
 
 				// Testall, polled.
 				qs = qs[:0]
-				var bufs []Buffer
+				var bufs []datatype.Buffer
 				for src := 1; src <= 3; src++ {
 					b := r.MustAlloc(400)
-					q, err := r.Irecv(b, 400, Byte, src, 4, c)
+					q, err := r.Irecv(b, 400, datatype.Byte, src, 4, c)
 					if err != nil {
 						t.Error(err)
 						return
@@ -302,7 +303,7 @@ func TestSemWaitanyWaitallTestall(t *testing.T) {
 				for dst := 1; dst <= 3; dst++ {
 					b := r.MustAlloc(64)
 					semFill(b, 64, 0, 50+dst)
-					q, err := r.Isend(b, 64, Byte, dst, 5, c)
+					q, err := r.Isend(b, 64, datatype.Byte, dst, 5, c)
 					if err != nil {
 						t.Error(err)
 						return
@@ -368,16 +369,16 @@ func TestSemWaitallReportsPerRequestErrors(t *testing.T) {
 						b := r.MustAlloc(200)
 						for tag, n := range []int{16, 200, 16} {
 							semFill(b, n, 0, tag)
-							if err := r.Send(b, n, Byte, 1, tag, c); err != nil {
+							if err := r.Send(b, n, datatype.Byte, 1, tag, c); err != nil {
 								t.Error(err)
 							}
 						}
 						return
 					}
 					var qs []*Request
-					bufs := []Buffer{r.MustAlloc(16), r.MustAlloc(64), r.MustAlloc(16)}
+					bufs := []datatype.Buffer{r.MustAlloc(16), r.MustAlloc(64), r.MustAlloc(16)}
 					for tag, b := range bufs {
-						q, err := r.Irecv(b, b.Len(), Byte, 0, tag, c)
+						q, err := r.Irecv(b, b.Len(), datatype.Byte, 0, tag, c)
 						if err != nil {
 							t.Error(err)
 							return

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"nocsim/mpi/datatype"
 	"nocsim/mpi/mpierr"
 )
 
@@ -26,19 +27,19 @@ func TestSemRsendWithoutReceiveIsErroneous(t *testing.T) {
 						if r.Rank() == 1 {
 							// Waiting in a receive for another tag, so the
 							// library handles the ready send as it arrives.
-							r.Recv(b, n, Byte, 0, 50, c)
-							r.Recv(b, n, Byte, 0, 3, c)
+							r.Recv(b, n, datatype.Byte, 0, 50, c)
+							r.Recv(b, n, datatype.Byte, 0, 3, c)
 							return
 						}
 						if nb {
-							if q, err := r.Irsend(b, n, Byte, 1, 3, c); err == nil {
-								r.Send(b, n, Byte, 1, 50, c)
+							if q, err := r.Irsend(b, n, datatype.Byte, 1, 3, c); err == nil {
+								r.Send(b, n, datatype.Byte, 1, 50, c)
 								r.Wait(q)
 							}
 							return
 						}
-						r.Rsend(b, n, Byte, 1, 3, c)
-						r.Send(b, n, Byte, 1, 50, c)
+						r.Rsend(b, n, datatype.Byte, 1, 3, c)
+						r.Send(b, n, datatype.Byte, 1, 50, c)
 					})
 					err := w.Run()
 					if err == nil {
@@ -64,8 +65,8 @@ func TestSemDeadlockSsendPair(t *testing.T) {
 				c := r.CommWorld()
 				b := r.MustAlloc(64)
 				peer := 1 - r.Rank()
-				r.Ssend(b, 64, Byte, peer, 4, c)
-				r.Recv(b, 64, Byte, peer, 4, c)
+				r.Ssend(b, 64, datatype.Byte, peer, 4, c)
+				r.Recv(b, 64, datatype.Byte, peer, 4, c)
 			})
 			err := w.Run()
 			var dl *DeadlockError
@@ -90,7 +91,7 @@ func TestSemDeadlockRecvCycle(t *testing.T) {
 			w := job(t, 2, 2, semProcs(cfgFor(proto), 3), nil)
 			w.Launch(func(r *Rank) {
 				b := r.MustAlloc(8)
-				r.Recv(b, 8, Byte, (r.Rank()+1)%3, 0, r.CommWorld())
+				r.Recv(b, 8, datatype.Byte, (r.Rank()+1)%3, 0, r.CommWorld())
 			})
 			err := w.Run()
 			var dl *DeadlockError
@@ -114,11 +115,11 @@ func TestSemDeadlockRecvCycle(t *testing.T) {
 // 13. Argument errors.
 
 func TestSemArgumentErrors(t *testing.T) {
-	uncommitted, err := TypeVector(2, 1, 2, Int32)
+	uncommitted, err := datatype.TypeVector(2, 1, 2, datatype.Int32)
 	if err != nil {
 		t.Fatal(err)
 	}
-	freed, err := TypeContiguous(2, Int32)
+	freed, err := datatype.TypeContiguous(2, datatype.Int32)
 	if err == nil {
 		err = freed.Commit()
 	}
@@ -128,19 +129,19 @@ func TestSemArgumentErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	vec3, err := TypeVector(3, 1, 4, Int32) // span 36 bytes
+	vec3, err := datatype.TypeVector(3, 1, 4, datatype.Int32) // span 36 bytes
 	if err == nil {
 		err = vec3.Commit()
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	type call func(r *Rank, b Buffer, c *Comm) error
-	send := func(n int, dt *Datatype, dst, tag int) call {
-		return func(r *Rank, b Buffer, c *Comm) error { return r.Send(b, n, dt, dst, tag, c) }
+	type call func(r *Rank, b datatype.Buffer, c *Comm) error
+	send := func(n int, dt *datatype.Datatype, dst, tag int) call {
+		return func(r *Rank, b datatype.Buffer, c *Comm) error { return r.Send(b, n, dt, dst, tag, c) }
 	}
-	isend := func(n int, dt *Datatype, dst, tag int) call {
-		return func(r *Rank, b Buffer, c *Comm) error {
+	isend := func(n int, dt *datatype.Datatype, dst, tag int) call {
+		return func(r *Rank, b datatype.Buffer, c *Comm) error {
 			q, err := r.Isend(b, n, dt, dst, tag, c)
 			if q != nil {
 				return fmt.Errorf("request %v returned with error %v", q, err)
@@ -148,11 +149,11 @@ func TestSemArgumentErrors(t *testing.T) {
 			return err
 		}
 	}
-	recv := func(n int, dt *Datatype, src, tag int) call {
-		return func(r *Rank, b Buffer, c *Comm) error { _, err := r.Recv(b, n, dt, src, tag, c); return err }
+	recv := func(n int, dt *datatype.Datatype, src, tag int) call {
+		return func(r *Rank, b datatype.Buffer, c *Comm) error { _, err := r.Recv(b, n, dt, src, tag, c); return err }
 	}
-	irecv := func(n int, dt *Datatype, src, tag int) call {
-		return func(r *Rank, b Buffer, c *Comm) error {
+	irecv := func(n int, dt *datatype.Datatype, src, tag int) call {
+		return func(r *Rank, b datatype.Buffer, c *Comm) error {
 			q, err := r.Irecv(b, n, dt, src, tag, c)
 			if q != nil {
 				return fmt.Errorf("request %v returned with error %v", q, err)
@@ -166,59 +167,59 @@ func TestSemArgumentErrors(t *testing.T) {
 		want mpierr.Class
 		f    call
 	}{
-		{"Send dest=P", mpierr.ErrRank, send(1, Int32, p, 0)},
-		{"Send dest=-1", mpierr.ErrRank, send(1, Int32, -1, 0)},
-		{"Send dest=ANY_SOURCE", mpierr.ErrRank, send(1, Int32, AnySource, 0)},
-		{"Isend dest=P+5", mpierr.ErrRank, isend(1, Int32, p+5, 0)},
-		{"Recv source=P", mpierr.ErrRank, recv(1, Int32, p, 0)},
-		{"Recv source=-5", mpierr.ErrRank, recv(1, Int32, -5, 0)},
-		{"Irecv source=P", mpierr.ErrRank, irecv(1, Int32, p, 0)},
-		{"Send tag=-1", mpierr.ErrArg, send(1, Int32, 1, -1)},
-		{"Send tag=ANY_TAG", mpierr.ErrArg, send(1, Int32, 1, AnyTag)},
-		{"Recv tag=-3", mpierr.ErrArg, recv(1, Int32, 1, -3)},
-		{"Isend tag=-7", mpierr.ErrArg, isend(1, Int32, 1, -7)},
-		{"Send tag=MPI_TAG_UB+1", mpierr.ErrArg, send(1, Int32, 1, TagUB+1)},
-		{"Isend tag=2^32+5", mpierr.ErrArg, isend(1, Int32, 1, 1<<32+5)},
-		{"Recv tag=MPI_TAG_UB+1", mpierr.ErrArg, recv(1, Int32, 1, TagUB+1)},
-		{"Send count=-1", mpierr.ErrCount, send(-1, Int32, 1, 0)},
-		{"Recv count=-1", mpierr.ErrCount, recv(-1, Int32, 1, 0)},
-		{"Irecv count=-2", mpierr.ErrCount, irecv(-2, Byte, 1, 0)},
+		{"Send dest=P", mpierr.ErrRank, send(1, datatype.Int32, p, 0)},
+		{"Send dest=-1", mpierr.ErrRank, send(1, datatype.Int32, -1, 0)},
+		{"Send dest=ANY_SOURCE", mpierr.ErrRank, send(1, datatype.Int32, AnySource, 0)},
+		{"Isend dest=P+5", mpierr.ErrRank, isend(1, datatype.Int32, p+5, 0)},
+		{"Recv source=P", mpierr.ErrRank, recv(1, datatype.Int32, p, 0)},
+		{"Recv source=-5", mpierr.ErrRank, recv(1, datatype.Int32, -5, 0)},
+		{"Irecv source=P", mpierr.ErrRank, irecv(1, datatype.Int32, p, 0)},
+		{"Send tag=-1", mpierr.ErrArg, send(1, datatype.Int32, 1, -1)},
+		{"Send tag=ANY_TAG", mpierr.ErrArg, send(1, datatype.Int32, 1, AnyTag)},
+		{"Recv tag=-3", mpierr.ErrArg, recv(1, datatype.Int32, 1, -3)},
+		{"Isend tag=-7", mpierr.ErrArg, isend(1, datatype.Int32, 1, -7)},
+		{"Send tag=MPI_TAG_UB+1", mpierr.ErrArg, send(1, datatype.Int32, 1, TagUB+1)},
+		{"Isend tag=2^32+5", mpierr.ErrArg, isend(1, datatype.Int32, 1, 1<<32+5)},
+		{"Recv tag=MPI_TAG_UB+1", mpierr.ErrArg, recv(1, datatype.Int32, 1, TagUB+1)},
+		{"Send count=-1", mpierr.ErrCount, send(-1, datatype.Int32, 1, 0)},
+		{"Recv count=-1", mpierr.ErrCount, recv(-1, datatype.Int32, 1, 0)},
+		{"Irecv count=-2", mpierr.ErrCount, irecv(-2, datatype.Byte, 1, 0)},
 		{"Send uncommitted", mpierr.ErrType, send(1, uncommitted, 1, 0)},
 		{"Recv uncommitted", mpierr.ErrType, recv(1, uncommitted, 1, 0)},
 		{"Send freed type", mpierr.ErrType, send(1, freed, 1, 0)},
 		{"Send nil type", mpierr.ErrType, send(1, nil, 1, 0)},
-		{"Send 10 int32 from 36 bytes", mpierr.ErrBuffer, send(10, Int32, 1, 0)},
-		{"Recv 10 int32 into 36 bytes", mpierr.ErrBuffer, recv(10, Int32, 1, 0)},
+		{"Send 10 int32 from 36 bytes", mpierr.ErrBuffer, send(10, datatype.Int32, 1, 0)},
+		{"Recv 10 int32 into 36 bytes", mpierr.ErrBuffer, recv(10, datatype.Int32, 1, 0)},
 		{"Isend 2 vectors from 36 bytes", mpierr.ErrBuffer, isend(2, vec3, 1, 0)},
-		{"Irecv 5 float64 into 36 bytes", mpierr.ErrBuffer, irecv(5, Float64, 1, 0)},
-		{"Send nil comm", mpierr.ErrArg, func(r *Rank, b Buffer, c *Comm) error { return r.Send(b, 1, Int32, 1, 0, nil) }},
-		{"Bsend unattached", mpierr.ErrBuffer, func(r *Rank, b Buffer, c *Comm) error { return r.Bsend(b, 1, Int32, 1, 0, c) }},
-		{"Bsend too big", mpierr.ErrBuffer, func(r *Rank, b Buffer, c *Comm) error {
+		{"Irecv 5 float64 into 36 bytes", mpierr.ErrBuffer, irecv(5, datatype.Float64, 1, 0)},
+		{"Send nil comm", mpierr.ErrArg, func(r *Rank, b datatype.Buffer, c *Comm) error { return r.Send(b, 1, datatype.Int32, 1, 0, nil) }},
+		{"Bsend unattached", mpierr.ErrBuffer, func(r *Rank, b datatype.Buffer, c *Comm) error { return r.Bsend(b, 1, datatype.Int32, 1, 0, c) }},
+		{"Bsend too big", mpierr.ErrBuffer, func(r *Rank, b datatype.Buffer, c *Comm) error {
 			if err := r.BufferAttach(r.MustAlloc(16)); err != nil {
 				return err
 			}
 			defer r.BufferDetach()
-			return r.Bsend(b, 9, Int32, 1, 0, c)
+			return r.Bsend(b, 9, datatype.Int32, 1, 0, c)
 		}},
-		{"BufferAttach twice", mpierr.ErrBuffer, func(r *Rank, b Buffer, c *Comm) error {
+		{"BufferAttach twice", mpierr.ErrBuffer, func(r *Rank, b datatype.Buffer, c *Comm) error {
 			if err := r.BufferAttach(r.MustAlloc(16)); err != nil {
 				return err
 			}
 			defer r.BufferDetach()
 			return r.BufferAttach(r.MustAlloc(16))
 		}},
-		{"Wait nil", mpierr.ErrArg, func(r *Rank, b Buffer, c *Comm) error { _, err := r.Wait(nil); return err }},
-		{"Probe source=P", mpierr.ErrRank, func(r *Rank, b Buffer, c *Comm) error { _, err := r.Probe(p, 0, c); return err }},
-		{"Probe tag=-4", mpierr.ErrArg, func(r *Rank, b Buffer, c *Comm) error { _, err := r.Probe(1, -4, c); return err }},
-		{"Iprobe source=P", mpierr.ErrRank, func(r *Rank, b Buffer, c *Comm) error {
+		{"Wait nil", mpierr.ErrArg, func(r *Rank, b datatype.Buffer, c *Comm) error { _, err := r.Wait(nil); return err }},
+		{"Probe source=P", mpierr.ErrRank, func(r *Rank, b datatype.Buffer, c *Comm) error { _, err := r.Probe(p, 0, c); return err }},
+		{"Probe tag=-4", mpierr.ErrArg, func(r *Rank, b datatype.Buffer, c *Comm) error { _, err := r.Probe(1, -4, c); return err }},
+		{"Iprobe source=P", mpierr.ErrRank, func(r *Rank, b datatype.Buffer, c *Comm) error {
 			st, ok := r.Iprobe(p, 0, c)
 			if ok {
 				return errors.New("Iprobe of an invalid rank found a message")
 			}
 			return st.Err
 		}},
-		{"Sendrecv dest=P", mpierr.ErrRank, func(r *Rank, b Buffer, c *Comm) error {
-			_, err := r.Sendrecv(b, 1, Int32, p, 0, b, 1, Int32, 1, 0, c)
+		{"Sendrecv dest=P", mpierr.ErrRank, func(r *Rank, b datatype.Buffer, c *Comm) error {
+			_, err := r.Sendrecv(b, 1, datatype.Int32, p, 0, b, 1, datatype.Int32, 1, 0, c)
 			return err
 		}},
 	}
@@ -249,12 +250,12 @@ func TestSemArgumentErrors(t *testing.T) {
 				if r.Rank() == 0 {
 					for dst := 1; dst < p; dst++ {
 						b.SetInt32(0, int32(dst*11))
-						if err := r.Send(b, 1, Int32, dst, 0, c); err != nil {
+						if err := r.Send(b, 1, datatype.Int32, dst, 0, c); err != nil {
 							t.Error(err)
 						}
 					}
 				} else {
-					st, err := r.Recv(b, 9, Int32, AnySource, AnyTag, c)
+					st, err := r.Recv(b, 9, datatype.Int32, AnySource, AnyTag, c)
 					if err != nil || st.Source != 0 || st.Bytes != 4 || int(b.Int32(0)) != 11*r.Rank() {
 						t.Errorf("rank %d after the errors: %+v, %v, %d", r.Rank(), st, err, b.Int32(0))
 					}
@@ -275,7 +276,7 @@ func TestSemArgumentErrors(t *testing.T) {
 func TestSemSendrecvErrorLeavesNoReceive(t *testing.T) {
 	// A send type reaching before the buffer start passes the span check
 	// and fails only when the send packs it.
-	negLB, err := TypeCreateHindexed([]int{1}, []int{-4}, Int32)
+	negLB, err := datatype.TypeCreateHindexed([]int{1}, []int{-4}, datatype.Int32)
 	if err == nil {
 		err = negLB.Commit()
 	}
@@ -285,11 +286,11 @@ func TestSemSendrecvErrorLeavesNoReceive(t *testing.T) {
 	cases := []struct {
 		name  string
 		dest  int
-		dt    *Datatype
+		dt    *datatype.Datatype
 		count int
 		class mpierr.Class
 	}{
-		{"invalid-dest", 5, Byte, 16, mpierr.ErrRank},
+		{"invalid-dest", 5, datatype.Byte, 16, mpierr.ErrRank},
 		{"send-type-before-buffer", 1, negLB, 1, mpierr.ErrBuffer},
 	}
 	for _, proto := range Protocols {
@@ -301,18 +302,18 @@ func TestSemSendrecvErrorLeavesNoReceive(t *testing.T) {
 					if r.Rank() == 1 {
 						b := r.MustAlloc(16)
 						semFill(b, 16, 1, 0)
-						if err := r.Send(b, 16, Byte, 0, 4, c); err != nil {
+						if err := r.Send(b, 16, datatype.Byte, 0, 4, c); err != nil {
 							t.Error(err)
 						}
 						return
 					}
 					sb, orphan := r.MustAlloc(16), r.MustAlloc(16)
-					if _, err := r.Sendrecv(sb, cs.count, cs.dt, cs.dest, 4, orphan, 16, Byte, 1, 4, c); semClass(err) != cs.class {
+					if _, err := r.Sendrecv(sb, cs.count, cs.dt, cs.dest, 4, orphan, 16, datatype.Byte, 1, 4, c); semClass(err) != cs.class {
 						t.Errorf("Sendrecv: %v, want class %v", err, cs.class)
 					}
 					b := r.MustAlloc(16)
 					var got Status
-					q, err := r.Irecv(b, 16, Byte, 1, 4, c)
+					q, err := r.Irecv(b, 16, datatype.Byte, 1, 4, c)
 					if err != nil {
 						t.Error(err)
 						return

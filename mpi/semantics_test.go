@@ -8,6 +8,7 @@ import (
 	"errors"
 	"testing"
 
+	"nocsim/mpi/datatype"
 	"nocsim/mpi/mpierr"
 )
 
@@ -20,7 +21,7 @@ func semByte(src, seq, i int) byte {
 	return byte((src*131 + seq*29 + i*7 + 1) ^ (i >> 8))
 }
 
-func semFill(b Buffer, n, src, seq int) {
+func semFill(b datatype.Buffer, n, src, seq int) {
 	for i := 0; i < n; i++ {
 		b.Bytes[i] = semByte(src, seq, i)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"nocsim/endpoint"
+	"nocsim/mpi/datatype"
 	"nocsim/mpi/mpierr"
 )
 
@@ -51,7 +52,7 @@ func init() {
 	register(
 		algEntry{Algorithm: thesis("barrier"), profile: true, run: barrierRun(func(x *coll) error { return x.r.thesisBarrier(x.c) })},
 		algEntry{Algorithm: thesis("allgather"), profile: true, run: allgatherRun((*allgatherWork).thesisAllgather)},
-		algEntry{Algorithm: thesis("reduce"), profile: true, run: reduceRun(func(rd *redColl, in, out Buffer, count, root int) error {
+		algEntry{Algorithm: thesis("reduce"), profile: true, run: reduceRun(func(rd *redColl, in, out datatype.Buffer, count, root int) error {
 			// Figure 4.3: halving to rank 0, which forwards to another root.
 			return rd.reduceTree(in, out, count, root, 0)
 		})},
@@ -62,7 +63,7 @@ func init() {
 
 // thesisAllreduce is the profile's Allreduce. Section 6.4: MPI_Allreduce
 // calls MPI_Reduce and MPI_Bcast.
-func (rd *redColl) thesisAllreduce(in, out Buffer, count int, _ bool) error {
+func (rd *redColl) thesisAllreduce(in, out datatype.Buffer, count int, _ bool) error {
 	rd.r.thesisCall()
 	if err := rd.reduceTree(in, out, count, 0, 0); err != nil {
 		return err
@@ -74,7 +75,7 @@ func (rd *redColl) thesisAllreduce(in, out Buffer, count int, _ bool) error {
 // thesisReduceScatter is the profile's Reduce_scatter: a Reduce to rank 0
 // (the halving tree: its root is 0) and a Scatterv from it, each a call of
 // its own.
-func (rd *redColl) thesisReduceScatter(in, out Buffer, offs []int, inPlace bool) error {
+func (rd *redColl) thesisReduceScatter(in, out datatype.Buffer, offs []int, inPlace bool) error {
 	rd.r.thesisCall()
 	rd.r.thesisCall()
 	return rd.reduceScatterv(in, out, offs, inPlace)

@@ -12,6 +12,7 @@ import (
 
 	"nocsim/des"
 	"nocsim/endpoint"
+	"nocsim/mpi/datatype"
 )
 
 // exactUs is c cycles at hz in microseconds, as an exact rational.
@@ -83,7 +84,7 @@ func TestTraceFileTimesMatchCycles(t *testing.T) {
 		w.Launch(func(r *Rank) {
 			c := r.CommWorld()
 			buf := r.MustAlloc(64)
-			if err := r.Bcast(buf, 8, Float64, 0, c); err != nil {
+			if err := r.Bcast(buf, 8, datatype.Float64, 0, c); err != nil {
 				t.Error(err)
 			}
 		})

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"nocsim/endpoint"
+	"nocsim/mpi/datatype"
 	"nocsim/mpi/mpierr"
 )
 
@@ -27,7 +28,7 @@ type Win struct {
 	r     *Rank
 	comm  *Comm // a duplicate of the creating communicator
 	id    uint32
-	buf   Buffer // the local window
+	buf   datatype.Buffer // the local window
 	unit  int
 	peers []winPeer // by rank in comm
 	// flags is four words per rank of comm, in simulated memory, written
@@ -35,7 +36,7 @@ type Win struct {
 	// answered), post[j] (exposure epochs j opened to this rank),
 	// complete[j] (access epochs j closed on this rank) and accs[j] (the
 	// accumulate messages j had sent this rank when it closed one).
-	flags Buffer
+	flags datatype.Buffer
 	freed bool
 
 	// Origin side, by target rank.
@@ -45,7 +46,7 @@ type Win struct {
 	postSeen []uint32 // exposure epochs of the target that Start consumed
 	complSnt []uint32 // Complete calls sent to the target
 	xfers    []*endpoint.Transfer
-	temps    []Buffer // packed origin data, freed once the DMA has read it
+	temps    []datatype.Buffer // packed origin data, freed once the DMA has read it
 
 	// Target side, by origin rank.
 	accApplied []uint32 // accumulate messages applied by handlers here
@@ -116,7 +117,7 @@ func (win *Win) DispUnit() int { return win.unit }
 // bytes. The ranks exchange their windows' base addresses and sizes (an
 // Allgather on a duplicate of comm) and each allocates a small flag block
 // that the others' completion messages write.
-func (r *Rank) WinCreate(buf Buffer, bytes, dispUnit int, comm *Comm) (*Win, error) {
+func (r *Rank) WinCreate(buf datatype.Buffer, bytes, dispUnit int, comm *Comm) (*Win, error) {
 	const name = "MPI_Win_create"
 	start := r.enter(opWinCreate, "%s(comm %s)", name, commName(comm))
 	fail := func(err error) (*Win, error) {
@@ -144,7 +145,7 @@ func (r *Rank) WinCreate(buf Buffer, bytes, dispUnit int, comm *Comm) (*Win, err
 	}
 	id := r.w.rma.nextID[r.rank]
 	r.w.rma.nextID[r.rank]++
-	win := &Win{r: r, comm: dup, id: id, buf: Buffer{Addr: buf.Addr, Bytes: buf.Bytes[:bytes]}, unit: dispUnit, flags: flags,
+	win := &Win{r: r, comm: dup, id: id, buf: datatype.Buffer{Addr: buf.Addr, Bytes: buf.Bytes[:bytes]}, unit: dispUnit, flags: flags,
 		peers: make([]winPeer, P), seq: make([]uint32, P), dirty: make([]bool, P), accSent: make([]uint32, P),
 		postSeen: make([]uint32, P), complSnt: make([]uint32, P), accApplied: make([]uint32, P),
 		postSent: make([]uint32, P), waitSeen: make([]uint32, P)}
@@ -160,7 +161,7 @@ func (r *Rank) WinCreate(buf Buffer, bytes, dispUnit int, comm *Comm) (*Win, err
 		info.SetUint32(i, v)
 	}
 	all, _ := info.Slice(4*winInfoWords, 4*winInfoWords*P)
-	if err := r.Allgather(info, winInfoWords, Uint32, all, winInfoWords, Uint32, dup); err != nil {
+	if err := r.Allgather(info, winInfoWords, datatype.Uint32, all, winInfoWords, datatype.Uint32, dup); err != nil {
 		return fail(err)
 	}
 	for j := range win.peers {

@@ -7,6 +7,7 @@ import (
 
 	"nocsim/des"
 	"nocsim/endpoint"
+	"nocsim/mpi/datatype"
 	"nocsim/mpi/mpierr"
 )
 
@@ -27,7 +28,7 @@ type World struct {
 	logMsgs   bool                 // ranks keep their Messages
 	rma       rmaState             // one-sided communication's windows and handlers (win.go)
 
-	cray      []Buffer               // each rank's Cray collective structures (coll_cray.go)
+	cray      []datatype.Buffer      // each rank's Cray collective structures (coll_cray.go)
 	craySyncs map[craySyncKey]uint32 // the Cray barrier's level words (coll_cray.go)
 }
 

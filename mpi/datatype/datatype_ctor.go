@@ -1,4 +1,4 @@
-package mpi
+package datatype
 
 import (
 	"fmt"
@@ -44,13 +44,13 @@ func vector(op string, count, blocklen, stride int, inElems bool, old *Datatype)
 		return nil, err
 	}
 	if inElems {
-		bytes, ok := mul(stride, old.Extent())
+		bytes, ok := MulBytes(stride, old.Extent())
 		if !ok {
 			return nil, mpierr.Errorf(mpierr.ErrArg, op, "stride %d elements exceeds %d bytes", stride, maxBytes)
 		}
 		stride = bytes
 	}
-	blockBytes, ok := mul(blocklen, old.Extent())
+	blockBytes, ok := MulBytes(blocklen, old.Extent())
 	switch {
 	case blocklen == 0 || len(old.runs) == 0 && !old.sticky:
 		// No data: the result is the empty type whatever count is, and
@@ -59,7 +59,7 @@ func vector(op string, count, blocklen, stride int, inElems bool, old *Datatype)
 	case ok && stride == blockBytes:
 		// Blocks that abut are one long block, which build places in O(1)
 		// when old tiles its extent.
-		n, ok := mul(count, blocklen)
+		n, ok := MulBytes(count, blocklen)
 		if !ok {
 			return nil, mpierr.Errorf(mpierr.ErrCount, op, "count %d times blocklen %d is too large", count, blocklen)
 		}
@@ -67,7 +67,7 @@ func vector(op string, count, blocklen, stride int, inElems bool, old *Datatype)
 	case len(old.runs) == 0 && count > 2:
 		// Only markers: blocks sit at i*stride, so the first and the
 		// last block hold the extreme markers.
-		if _, ok := mul(count-1, stride); !ok {
+		if _, ok := MulBytes(count-1, stride); !ok {
 			return nil, mpierr.Errorf(mpierr.ErrArg, op, "count %d times stride %d bytes exceeds %d bytes", count, stride, maxBytes)
 		}
 		ends := [2]int{0, (count - 1) * stride}
@@ -76,7 +76,7 @@ func vector(op string, count, blocklen, stride int, inElems bool, old *Datatype)
 		// Blocks that do not abut each start a run of their own.
 		return nil, mpierr.Errorf(mpierr.ErrCount, op, "count %d: typemap needs more than %d runs", count, maxRuns)
 	}
-	if _, ok := mul(count, stride); !ok {
+	if _, ok := MulBytes(count, stride); !ok {
 		return nil, mpierr.Errorf(mpierr.ErrArg, op, "count %d times stride %d bytes exceeds %d bytes", count, stride, maxBytes)
 	}
 	return build(op, count, func(i int) block { return block{old, i * stride, blocklen} })
@@ -146,7 +146,7 @@ func structure(op string, blocklens, displs []int, types []*Datatype, inElems bo
 		d := displs[i]
 		if inElems {
 			var ok bool
-			if d, ok = mul(d, types[i].Extent()); !ok {
+			if d, ok = MulBytes(d, types[i].Extent()); !ok {
 				return nil, mpierr.Errorf(mpierr.ErrArg, op, "displacement %d of %d elements exceeds %d bytes", i, displs[i], maxBytes)
 			}
 		} else if d < -maxBytes || d > maxBytes {
@@ -166,7 +166,7 @@ func PackSize(count int, t *Datatype) (int, error) {
 	if err := checkCount(op, "count", count); err != nil {
 		return 0, err
 	}
-	n, ok := mul(count, t.size)
+	n, ok := MulBytes(count, t.size)
 	if !ok {
 		return 0, mpierr.Errorf(mpierr.ErrCount, op, "count %d of %d-byte elements exceeds %d bytes", count, t.size, maxBytes)
 	}
@@ -193,7 +193,7 @@ func checkTransfer(op string, typed []byte, count int, t *Datatype, packed []byt
 	if *pos < 0 || *pos > len(packed) {
 		return 0, mpierr.Errorf(mpierr.ErrArg, op, "position %d outside the %d-byte packed buffer", *pos, len(packed))
 	}
-	n, ok := mul(count, t.size)
+	n, ok := MulBytes(count, t.size)
 	if !ok {
 		return 0, mpierr.Errorf(mpierr.ErrCount, op, "count %d of %d-byte elements exceeds %d bytes", count, t.size, maxBytes)
 	}

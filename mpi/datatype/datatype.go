@@ -1,12 +1,14 @@
-package mpi
+package datatype
 
 import "nocsim/mpi/mpierr"
 
-// kind is a basic (predefined, non-derived) type: the unit of a typemap entry.
-type kind uint8
+// Kind is a basic (predefined, non-derived) type: the unit of a typemap
+// entry. One-sided Accumulate applies an operation element by element of
+// a kind, so the kind travels in its messages.
+type Kind uint8
 
 const (
-	kByte kind = iota
+	kByte Kind = iota
 	kInt32
 	kInt64
 	kUint32
@@ -20,9 +22,17 @@ var kindSize = [...]int{kByte: 1, kInt32: 4, kInt64: 8, kUint32: 4, kFloat32: 4,
 // run is count consecutive entries of one basic kind starting at byte offset off:
 // the typemap {(kind, off), (kind, off+size), ...} kept compact.
 type run struct {
-	kind  kind
+	kind  Kind
 	off   int
 	count int
+}
+
+// Size is the kind's size in bytes.
+func (k Kind) Size() int { return kindSize[k] }
+
+// String is the MPI name of the predefined type of kind k.
+func (k Kind) String() string {
+	return []string{"MPI_BYTE", "MPI_INT32", "MPI_INT64", "MPI_UINT32", "MPI_FLOAT32", "MPI_FLOAT64", "MPI_PACKED"}[k]
 }
 
 func (r run) bytes() int { return r.count * kindSize[r.kind] }
@@ -68,7 +78,7 @@ type Datatype struct {
 	predef         bool
 }
 
-func predefined(name string, k kind) *Datatype {
+func predefined(name string, k Kind) *Datatype {
 	n := kindSize[k]
 	t := &Datatype{name: name, size: n, ub: n, trueUB: n, align: n, runs: []run{{kind: k, count: 1}}, predef: true}
 	t.finish()
@@ -151,9 +161,9 @@ func (t *Datatype) Span(count int) int {
 	if t == nil || count <= 0 {
 		return 0
 	}
-	s, ok := mul(count-1, t.Extent())
+	s, ok := MulBytes(count-1, t.Extent())
 	if ok {
-		s, ok = add(s, t.trueUB)
+		s, ok = AddBytes(s, t.trueUB)
 	}
 	if !ok {
 		return int(^uint(0) >> 1)
@@ -214,9 +224,11 @@ func checkType(op, what string, t *Datatype) error {
 	return nil
 }
 
-// mul and add are int arithmetic confined to ±maxBytes; ok is false when an
-// operand or the result leaves that range.
-func mul(a, b int) (int, bool) {
+// MulBytes and AddBytes are the byte arithmetic of typemaps, confined to
+// ±2^48 so no offset can overflow; ok is false when an operand or the
+// result leaves that range. Callers that place elements in a buffer by
+// displacement use them to keep the same bounds.
+func MulBytes(a, b int) (int, bool) {
 	if a < -maxBytes || a > maxBytes || b < -maxBytes || b > maxBytes {
 		return 0, false
 	}
@@ -226,7 +238,7 @@ func mul(a, b int) (int, bool) {
 	return a * b, true
 }
 
-func add(a, b int) (int, bool) {
+func AddBytes(a, b int) (int, bool) {
 	if a < -maxBytes || a > maxBytes || b < -maxBytes || b > maxBytes {
 		return 0, false
 	}
@@ -269,9 +281,9 @@ func build(op string, n int, blockAt func(int) block) (*Datatype, error) {
 	tiling, gappy := 0, 0
 	for i := range n {
 		b := blockAt(i)
-		bytes, ok := mul(b.blocklen, b.old.size)
+		bytes, ok := MulBytes(b.blocklen, b.old.size)
 		if ok {
-			t.size, ok = add(t.size, bytes)
+			t.size, ok = AddBytes(t.size, bytes)
 		}
 		if !ok {
 			return nil, mpierr.Errorf(mpierr.ErrCount, op, "datatype size exceeds %d bytes", maxBytes)
@@ -279,7 +291,7 @@ func build(op string, n int, blockAt func(int) block) (*Datatype, error) {
 		if b.blocklen == 0 {
 			continue
 		}
-		last, ok := mul(b.blocklen-1, b.old.Extent())
+		last, ok := MulBytes(b.blocklen-1, b.old.Extent())
 		if !ok {
 			return nil, mpierr.Errorf(mpierr.ErrArg, op, "datatype reaches beyond ±%d bytes", maxBytes)
 		}
@@ -301,7 +313,7 @@ func build(op string, n int, blockAt func(int) block) (*Datatype, error) {
 		}
 		if b.old.tiles() {
 			tiling++
-		} else if r, ok := mul(b.blocklen, len(b.old.runs)); !ok || r > 2*maxRuns-gappy {
+		} else if r, ok := MulBytes(b.blocklen, len(b.old.runs)); !ok || r > 2*maxRuns-gappy {
 			return nil, mpierr.Errorf(mpierr.ErrCount, op, "typemap needs more than %d runs", maxRuns)
 		} else {
 			gappy += r
@@ -325,7 +337,7 @@ func build(op string, n int, blockAt func(int) block) (*Datatype, error) {
 		t.lb, t.ub = t.trueLB, t.trueUB
 		if r := (t.ub - t.lb) % t.align; r != 0 {
 			var ok bool
-			if t.ub, ok = add(t.ub, t.align-r); !ok {
+			if t.ub, ok = AddBytes(t.ub, t.align-r); !ok {
 				return nil, mpierr.Errorf(mpierr.ErrArg, op, "datatype reaches beyond ±%d bytes", maxBytes)
 			}
 		}
@@ -343,10 +355,10 @@ func build(op string, n int, blockAt func(int) block) (*Datatype, error) {
 // reach is the range [disp+lo, disp+last+hi) that copies of a type with
 // bounds lo, hi cover when the last copy starts last bytes after the first.
 func reach(disp, last, lo, hi int) (int, int, bool) {
-	l, ok1 := add(disp, lo)
-	h, ok2 := add(disp, hi)
+	l, ok1 := AddBytes(disp, lo)
+	h, ok2 := AddBytes(disp, hi)
 	if ok2 {
-		h, ok2 = add(h, last)
+		h, ok2 = AddBytes(h, last)
 	}
 	return l, h, ok1 && ok2
 }

@@ -1,4 +1,4 @@
-package mpi
+package datatype
 
 import "nocsim/mpi/mpierr"
 
@@ -55,7 +55,7 @@ func TypeCreateResized(old *Datatype, lb, extent int) (*Datatype, error) {
 	if extent < 0 {
 		return nil, mpierr.Errorf(mpierr.ErrArg, op, "extent %d must be >= 0", extent)
 	}
-	ub, ok := add(lb, extent)
+	ub, ok := AddBytes(lb, extent)
 	if !ok {
 		return nil, mpierr.Errorf(mpierr.ErrArg, op, "lb %d plus extent %d exceeds %d bytes", lb, extent, maxBytes)
 	}
