@@ -5,6 +5,7 @@ import (
 
 	"nocsim/mesh"
 	"nocsim/mpi/datatype"
+	"nocsim/mpi/group"
 )
 
 // Dimensional ("mesh") collectives: broadcast, reduce, allreduce and
@@ -54,14 +55,14 @@ type meshGrid struct {
 // meshGridOf builds the grid of group g once per World: groups are
 // immutable and placement never changes, as a library would work it out
 // when the communicator is created (no simulated time).
-func (w *World) meshGridOf(g *Group) *meshGrid {
+func (w *World) meshGridOf(g *group.Group) *meshGrid {
 	if mg := w.meshGrids[g]; mg != nil {
 		return mg
 	}
 	mg := buildMeshGrid(g.Size(), func(i int) (int, int) {
-		// Rank i runs on tile g.ranks[i]; offsets from tile 0 are its
+		// Rank i runs on tile g.WorldRank(i); offsets from tile 0 are its
 		// column and row.
-		node := w.Ranks[g.ranks[i]].node.ID
+		node := w.Ranks[g.WorldRank(i)].node.ID
 		if _, ok := w.M.Topo.(mesh.Mesh); !ok {
 			// A ring or a bus has no rows: the whole communicator is
 			// one row in station order, and the family runs as its row
@@ -71,7 +72,7 @@ func (w *World) meshGridOf(g *Group) *meshGrid {
 		return w.M.Topo.Offsets(0, node)
 	})
 	if w.meshGrids == nil {
-		w.meshGrids = map[*Group]*meshGrid{}
+		w.meshGrids = map[*group.Group]*meshGrid{}
 	}
 	w.meshGrids[g] = mg
 	return mg

@@ -7,6 +7,7 @@ import (
 
 	"nocsim/endpoint"
 	"nocsim/mpi/datatype"
+	"nocsim/mpi/group"
 	"nocsim/mpi/mpierr"
 )
 
@@ -23,7 +24,7 @@ const (
 type Comm struct {
 	r     *Rank
 	ctx   uint32 // point-to-point context; ctx+1 is the internal one
-	group *Group
+	group *group.Group
 	rank  int
 	name  string
 	freed bool
@@ -39,7 +40,7 @@ func (c *Comm) Size() int { return c.group.Size() }
 func (c *Comm) Rank() int { return c.rank }
 
 // Group is MPI_Comm_group.
-func (c *Comm) Group() *Group { return c.group }
+func (c *Comm) Group() *group.Group { return c.group }
 
 // Name is the communicator's name, for reports.
 func (c *Comm) Name() string { return c.name }
@@ -74,12 +75,12 @@ func (r *Rank) CommDup(c *Comm) (*Comm, error) {
 
 // CommCreate is MPI_Comm_create: every rank of c calls it with the same
 // group; members get the new communicator, the others nil (MPI_COMM_NULL).
-func (r *Rank) CommCreate(c *Comm, g *Group) (*Comm, error) {
+func (r *Rank) CommCreate(c *Comm, g *group.Group) (*Comm, error) {
 	start := r.enter(opCommCreate, "MPI_Comm_create(%s)", commName(c))
 	if err := r.checkComm("MPI_Comm_create", c); err != nil {
 		return nil, err
 	}
-	if g == nil || len(GroupDifference(g, c.group).Members()) > 0 {
+	if g == nil || len(group.GroupDifference(g, c.group).Members()) > 0 {
 		return nil, mpierr.Errorf(mpierr.ErrGroup, "MPI_Comm_create", "rank %d: the group is not a subgroup of %s", r.rank, c.name)
 	}
 	id, err := r.agreeContext(c, c.rank == 0)
@@ -88,7 +89,7 @@ func (r *Rank) CommCreate(c *Comm, g *Group) (*Comm, error) {
 		return nil, err
 	}
 	me := g.Rank(r.rank)
-	if me == Undefined {
+	if me == group.Undefined {
 		return nil, nil
 	}
 	return &Comm{r: r, ctx: 2 * id, group: g, rank: me, name: fmt.Sprintf("%s create %d", c.name, id)}, nil
@@ -103,7 +104,7 @@ func (r *Rank) CommSplit(c *Comm, color, key int) (*Comm, error) {
 	if err := r.checkComm("MPI_Comm_split", c); err != nil {
 		return nil, err
 	}
-	if color < 0 && color != Undefined {
+	if color < 0 && color != group.Undefined {
 		return nil, mpierr.Errorf(mpierr.ErrArg, "MPI_Comm_split", "color %d must be >= 0 or MPI_UNDEFINED", color)
 	}
 	in := c.internal()
@@ -131,7 +132,7 @@ func (r *Rank) CommSplit(c *Comm, color, key int) (*Comm, error) {
 			for j < len(all) && all[j].color == all[i].color {
 				j++
 			}
-			if all[i].color != Undefined {
+			if all[i].color != group.Undefined {
 				id := r.requestContext()
 				members := []int32{int32(id)}
 				for _, e := range all[i:j] {
@@ -175,7 +176,7 @@ func (r *Rank) CommSplit(c *Comm, color, key int) (*Comm, error) {
 	for i, m := range mine[1:] {
 		members[i] = int(m)
 	}
-	g, err := NewGroup(members)
+	g, err := group.NewGroup(members)
 	if err != nil {
 		return nil, err
 	}
@@ -195,16 +196,16 @@ func (r *Rank) CommFree(c *Comm) error {
 }
 
 // CommCompare is MPI_Comm_compare.
-func CommCompare(a, b *Comm) Comparison {
+func CommCompare(a, b *Comm) group.Comparison {
 	switch {
 	case a == b || a.ctx == b.ctx && a.r == b.r:
-		return Ident
-	case GroupCompare(a.group, b.group) == Ident:
-		return Congruent
-	case GroupCompare(a.group, b.group) == Similar:
-		return Similar
+		return group.Ident
+	case group.GroupCompare(a.group, b.group) == group.Ident:
+		return group.Congruent
+	case group.GroupCompare(a.group, b.group) == group.Similar:
+		return group.Similar
 	}
-	return Unequal
+	return group.Unequal
 }
 
 func (r *Rank) checkComm(op string, c *Comm) error {

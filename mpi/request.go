@@ -6,6 +6,7 @@ import (
 	"nocsim/des"
 	"nocsim/endpoint"
 	"nocsim/mpi/datatype"
+	"nocsim/mpi/group"
 	"nocsim/mpi/mpierr"
 )
 
@@ -42,7 +43,7 @@ func GetCount(s Status, t *datatype.Datatype) int {
 		return 0
 	}
 	if s.Bytes%t.Size() != 0 {
-		return Undefined
+		return group.Undefined
 	}
 	return s.Bytes / t.Size()
 }
@@ -245,7 +246,7 @@ func (r *Rank) Waitany(qs []*Request) (int, Status, error) {
 	}
 	if !live {
 		r.leave(opWaitany, start, 0, 0)
-		return Undefined, Status{}, nil
+		return group.Undefined, Status{}, nil
 	}
 	idx := -1
 	blocked := r.wait(func() bool {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"nocsim/mpi/datatype"
+	"nocsim/mpi/group"
 )
 
 // Waitsome returns exactly the requests that have completed when it
@@ -84,7 +85,7 @@ func TestSemWaitsome(t *testing.T) {
 						t.Errorf("request %d reported %d times", i, reported[i])
 					}
 				}
-				if out, idx, _, _ := r.Waitsome(qs); out != Undefined || idx != nil {
+				if out, idx, _, _ := r.Waitsome(qs); out != group.Undefined || idx != nil {
 					t.Errorf("no active request: outcount %d, indices %v; want Undefined", out, idx)
 				}
 			})
@@ -132,7 +133,7 @@ func TestSemTestsomeTestany(t *testing.T) {
 							if out > 0 {
 								return true, ids[0], sts[0]
 							}
-							return false, Undefined, Status{}
+							return false, group.Undefined, Status{}
 						}
 						i, flag, st, err := r.Testany(qs)
 						if err != nil {
@@ -141,7 +142,7 @@ func TestSemTestsomeTestany(t *testing.T) {
 						return flag, i, st
 					}
 					for k := 0; k < 3; k++ {
-						if done, idx, _ := poll(); done || idx != Undefined {
+						if done, idx, _ := poll(); done || idx != group.Undefined {
 							t.Errorf("%s before the send: done %v index %d, want none", which, done, idx)
 						}
 					}
@@ -165,10 +166,10 @@ func TestSemTestsomeTestany(t *testing.T) {
 						break
 					}
 					// Nothing active any more.
-					if out, _, _, _ := r.Testsome(qs); out != Undefined {
+					if out, _, _, _ := r.Testsome(qs); out != group.Undefined {
 						t.Errorf("Testsome with nothing active: %d, want Undefined", out)
 					}
-					if i, flag, _, _ := r.Testany(qs); !flag || i != Undefined {
+					if i, flag, _, _ := r.Testany(qs); !flag || i != group.Undefined {
 						t.Errorf("Testany with nothing active: index %d flag %v, want Undefined, true", i, flag)
 					}
 				})

@@ -7,6 +7,7 @@ import (
 
 	"nocsim/des"
 	"nocsim/mpi/datatype"
+	"nocsim/mpi/group"
 	"nocsim/mpi/mpierr"
 	"nocsim/router"
 )
@@ -207,7 +208,7 @@ func TestPSCWOrdering(t *testing.T) {
 		switch me {
 		case 0:
 			r.Compute(delay)
-			g, _ := NewGroup([]int{15})
+			g, _ := group.NewGroup([]int{15})
 			posted = r.Now()
 			must(t, win.Post(g))
 			must(t, win.Wait())
@@ -220,7 +221,7 @@ func TestPSCWOrdering(t *testing.T) {
 			for i := 0; i < 64; i++ {
 				src.SetUint32(i, uint32(7*i+1))
 			}
-			g, _ := NewGroup([]int{0})
+			g, _ := group.NewGroup([]int{0})
 			must(t, win.Start(g))
 			started = r.Now()
 			must(t, r.Put(src, 64, datatype.Uint32, 0, 0, 64, datatype.Uint32, win))

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"nocsim/mpi/datatype"
+	"nocsim/mpi/group"
 	"nocsim/mpi/mpierr"
 )
 
@@ -30,7 +31,7 @@ func TestSemCommDupIsolation(t *testing.T) {
 					if dup.Size() != 2 || dup.Rank() != r.Rank() {
 						t.Errorf("dup: size %d rank %d", dup.Size(), dup.Rank())
 					}
-					if cmp := CommCompare(world, dup); cmp != Congruent {
+					if cmp := CommCompare(world, dup); cmp != group.Congruent {
 						t.Errorf("CommCompare(world, dup) = %v, want MPI_CONGRUENT", cmp)
 					}
 					tok := r.MustAlloc(4)
@@ -140,10 +141,10 @@ func TestSemCommSplit(t *testing.T) {
 					t.Errorf("rank %d: size %d rank %d members %v; want %d %d %v", me, c.Size(), c.Rank(), c.Group().Members(), len(want), wantRank, want)
 					return
 				}
-				if cmp := CommCompare(c, world); cmp != Unequal {
+				if cmp := CommCompare(c, world); cmp != group.Unequal {
 					t.Errorf("CommCompare(half, world) = %v, want MPI_UNEQUAL", cmp)
 				}
-				if cmp := CommCompare(c, c); cmp != Ident {
+				if cmp := CommCompare(c, c); cmp != group.Ident {
 					t.Errorf("CommCompare(c, c) = %v, want MPI_IDENT", cmp)
 				}
 				// Ring in the new communicator, by comm rank.
@@ -173,7 +174,7 @@ func TestSemCommSplit(t *testing.T) {
 					t.Errorf("CommSplit same: %v", err)
 					return
 				}
-				if cmp := CommCompare(world, same); cmp != Congruent {
+				if cmp := CommCompare(world, same); cmp != group.Congruent {
 					t.Errorf("CommCompare(world, split in order) = %v, want MPI_CONGRUENT", cmp)
 				}
 				rev, err := r.CommSplit(world, 5, p-me)
@@ -184,21 +185,21 @@ func TestSemCommSplit(t *testing.T) {
 				if rev.Rank() != p-1-me {
 					t.Errorf("reversed split: rank %d, want %d", rev.Rank(), p-1-me)
 				}
-				if cmp := CommCompare(world, rev); cmp != Similar {
+				if cmp := CommCompare(world, rev); cmp != group.Similar {
 					t.Errorf("CommCompare(world, reversed) = %v, want MPI_SIMILAR", cmp)
 				}
 
 				// MPI_UNDEFINED opts out.
 				color := 1
 				if me == 0 || me == 3 {
-					color = Undefined
+					color = group.Undefined
 				}
 				u, err := r.CommSplit(world, color, 0)
 				if err != nil {
 					t.Errorf("rank %d: CommSplit with Undefined: %v", me, err)
 					return
 				}
-				if color == Undefined {
+				if color == group.Undefined {
 					if u != nil {
 						t.Errorf("rank %d: color MPI_UNDEFINED gave a communicator of size %d", me, u.Size())
 					}
@@ -229,7 +230,7 @@ func TestSemCommCreate(t *testing.T) {
 			w.Launch(func(r *Rank) {
 				world := r.CommWorld()
 				me := r.Rank()
-				g, err := GroupIncl(world.Group(), incl)
+				g, err := group.GroupIncl(world.Group(), incl)
 				if err != nil {
 					t.Error(err)
 					return
@@ -393,7 +394,7 @@ func TestSemLibraryTrafficInvisible(t *testing.T) {
 				if _, err := r.CommSplit(world, me%2, me); err != nil {
 					t.Error(err)
 				}
-				g, _ := GroupIncl(world.Group(), []int{0, 2, 4})
+				g, _ := group.GroupIncl(world.Group(), []int{0, 2, 4})
 				if _, err := r.CommCreate(world, g); err != nil {
 					t.Error(err)
 				}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"nocsim/mpi/datatype"
+	"nocsim/mpi/group"
 	"nocsim/mpi/mpierr"
 )
 
@@ -246,7 +247,7 @@ func TestSemWaitanyWaitallTestall(t *testing.T) {
 						t.Errorf("Waitany returned index %d %d times", i, seen[i])
 					}
 				}
-				if idx, _, err := r.Waitany(qs); idx != Undefined || err != nil {
+				if idx, _, err := r.Waitany(qs); idx != group.Undefined || err != nil {
 					t.Errorf("Waitany with every request complete = %d, %v; want MPI_UNDEFINED", idx, err)
 				}
 
@@ -336,7 +337,7 @@ func TestSemNullRequests(t *testing.T) {
 		if ok, _, err := r.Testall([]*Request{nil}); !ok || err != nil {
 			t.Errorf("Testall(nil) = %v, %v", ok, err)
 		}
-		if idx, _, err := r.Waitany([]*Request{nil}); idx != Undefined || err != nil {
+		if idx, _, err := r.Waitany([]*Request{nil}); idx != group.Undefined || err != nil {
 			t.Errorf("Waitany(nil) = %d, %v", idx, err)
 		}
 		if _, err := r.Wait(nil); semClass(err) != mpierr.ErrArg {

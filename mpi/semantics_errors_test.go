@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"nocsim/mpi/datatype"
+	"nocsim/mpi/group"
 	"nocsim/mpi/mpierr"
 )
 
@@ -234,7 +235,7 @@ func TestSemArgumentErrors(t *testing.T) {
 				if _, err := r.CommSplit(c, -5, 0); semClass(err) != mpierr.ErrArg {
 					t.Errorf("CommSplit color -5: %v, want %v", err, mpierr.ErrArg)
 				}
-				bad, _ := NewGroup([]int{0, 99})
+				bad, _ := group.NewGroup([]int{0, 99})
 				if _, err := r.CommCreate(c, bad); semClass(err) != mpierr.ErrGroup {
 					t.Errorf("CommCreate with a group not in the communicator: %v, want %v", err, mpierr.ErrGroup)
 				}

@@ -11,6 +11,7 @@ import (
 
 	"nocsim/endpoint"
 	"nocsim/mpi/datatype"
+	"nocsim/mpi/group"
 	"nocsim/mpi/mpierr"
 )
 
@@ -36,10 +37,10 @@ func TestSemWildcardStatus(t *testing.T) {
 	counts := []gc{
 		{datatype.Byte, map[int]int{24: 24, 20: 20, 300: 300}},
 		{datatype.Int32, map[int]int{24: 6, 20: 5, 300: 75}},
-		{datatype.Float64, map[int]int{24: 3, 20: Undefined, 300: Undefined}},
-		{datatype.Int64, map[int]int{24: 3, 20: Undefined, 300: Undefined}},
+		{datatype.Float64, map[int]int{24: 3, 20: group.Undefined, 300: group.Undefined}},
+		{datatype.Int64, map[int]int{24: 3, 20: group.Undefined, 300: group.Undefined}},
 		{datatype.Float32, map[int]int{24: 6, 20: 5, 300: 75}},
-		{int3, map[int]int{24: 2, 20: Undefined, 300: 25}},
+		{int3, map[int]int{24: 2, 20: group.Undefined, 300: 25}},
 	}
 	for _, proto := range Protocols {
 		t.Run(proto, func(t *testing.T) {

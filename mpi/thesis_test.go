@@ -9,6 +9,7 @@ import (
 	"nocsim/des"
 	"nocsim/endpoint"
 	"nocsim/mpi/datatype"
+	"nocsim/mpi/group"
 )
 
 // thesisCfg is the thesis profile for P ranks.
@@ -237,7 +238,7 @@ func TestThesisCommDup(t *testing.T) {
 				t.Error(err)
 				return
 			}
-			if CommCompare(d, r.CommWorld()) != Congruent {
+			if CommCompare(d, r.CommWorld()) != group.Congruent {
 				t.Errorf("rank %d: the duplicate is not congruent to the world", r.Rank())
 			}
 		})

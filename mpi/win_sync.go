@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"nocsim/des"
+	"nocsim/mpi/group"
 	"nocsim/mpi/mpierr"
 )
 
@@ -76,14 +77,14 @@ func (win *Win) release() {
 
 // commRanks turns a group of world ranks into ranks of the window's
 // communicator.
-func (win *Win) commRanks(name string, g *Group) ([]int, error) {
+func (win *Win) commRanks(name string, g *group.Group) ([]int, error) {
 	if g == nil {
 		return nil, mpierr.Errorf(mpierr.ErrGroup, name, "nil group")
 	}
 	out := make([]int, 0, g.Size())
 	for _, wr := range g.Members() {
 		j := win.comm.group.Rank(wr)
-		if j == Undefined {
+		if j == group.Undefined {
 			return nil, mpierr.Errorf(mpierr.ErrGroup, name, "world rank %d is not in the window's communicator", wr)
 		}
 		out = append(out, j)
@@ -94,7 +95,7 @@ func (win *Win) commRanks(name string, g *Group) ([]int, error) {
 // Post is MPI_Win_post: the window is exposed to the ranks of group
 // (world ranks, as the library's groups hold them) until Wait. Each gets a
 // DATA message raising its post flag for this rank; Post does not block.
-func (win *Win) Post(g *Group) error {
+func (win *Win) Post(g *group.Group) error {
 	r := win.r
 	const name = "MPI_Win_post"
 	start := r.enter(opWinPost, "%s", name)
@@ -128,7 +129,7 @@ func (win *Win) Post(g *Group) error {
 // until each of them has posted (the chip's DMA could write a window that
 // is not yet exposed, so the library waits here rather than deferring the
 // puts).
-func (win *Win) Start(g *Group) error {
+func (win *Win) Start(g *group.Group) error {
 	r := win.r
 	const name = "MPI_Win_start"
 	start := r.enter(opWinStart, "%s", name)

@@ -8,6 +8,7 @@ import (
 	"nocsim/des"
 	"nocsim/endpoint"
 	"nocsim/mpi/datatype"
+	"nocsim/mpi/group"
 	"nocsim/mpi/mpierr"
 )
 
@@ -22,11 +23,11 @@ type World struct {
 	nextCtx   uint32   // context ids handed out by the highest-numbered tile
 	err       error
 	trace     *tracer
-	collArgs  map[collKey]collCall // collective calls some ranks have made, for the mismatch check
-	optTrees  map[int]*optTree     // optimal bcast trees by communicator size (coll_bcast_optimal.go)
-	meshGrids map[*Group]*meshGrid // communicators' ranks by mesh row (coll_mesh.go)
-	logMsgs   bool                 // ranks keep their Messages
-	rma       rmaState             // one-sided communication's windows and handlers (win.go)
+	collArgs  map[collKey]collCall       // collective calls some ranks have made, for the mismatch check
+	optTrees  map[int]*optTree           // optimal bcast trees by communicator size (coll_bcast_optimal.go)
+	meshGrids map[*group.Group]*meshGrid // communicators' ranks by mesh row (coll_mesh.go)
+	logMsgs   bool                       // ranks keep their Messages
+	rma       rmaState                   // one-sided communication's windows and handlers (win.go)
 
 	cray      []datatype.Buffer      // each rank's Cray collective structures (coll_cray.go)
 	craySyncs map[craySyncKey]uint32 // the Cray barrier's level words (coll_cray.go)
@@ -77,7 +78,7 @@ func NewWorld(m *endpoint.Machine, cfg Config) (*World, error) {
 	for i := range all {
 		all[i] = i
 	}
-	worldGroup, _ := NewGroup(all)
+	worldGroup, _ := group.NewGroup(all)
 	for i := 0; i < cfg.Procs; i++ {
 		r := &Rank{w: w, rank: i, node: m.Nodes[i], sends: map[uint32]*Request{}}
 		r.world = &Comm{r: r, ctx: worldContext, group: worldGroup, rank: i, name: "MPI_COMM_WORLD"}

@@ -8,6 +8,7 @@ import (
 	"nocsim/des"
 	"nocsim/mpi"
 	"nocsim/mpi/datatype"
+	"nocsim/mpi/group"
 )
 
 // HaloConfig is a 1-D decomposed Jacobi relaxation: a grid of Procs*haloRows
@@ -144,7 +145,7 @@ func haloRelax(r *mpi.Rank, method string, buf [2]datatype.Buffer, n int, must f
 	if !last {
 		nbrs = append(nbrs, down)
 	}
-	group, err := mpi.NewGroup(nbrs)
+	nbrGroup, err := group.NewGroup(nbrs)
 	must(err)
 	row := func(b datatype.Buffer, i int) datatype.Buffer {
 		s, err := b.Slice(8*i*n, 8*n)
@@ -190,8 +191,8 @@ func haloRelax(r *mpi.Rank, method string, buf [2]datatype.Buffer, n int, must f
 		case "fence", "pscw":
 			w := win[it%2]
 			if method == "pscw" {
-				must(w.Post(group))
-				must(w.Start(group))
+				must(w.Post(nbrGroup))
+				must(w.Start(nbrGroup))
 			}
 			// Own first row into the upper rank's lower halo, own last row
 			// into the lower rank's upper halo.

@@ -1,4 +1,4 @@
-package mpi
+package group
 
 import (
 	"fmt"
@@ -20,7 +20,9 @@ type Group struct {
 // members returns it.
 var GroupEmpty = &Group{}
 
-// Undefined is MPI_UNDEFINED: the rank of a process outside a group.
+// Undefined is MPI_UNDEFINED: the rank of a process outside a group, and
+// what the library's calls return for a count or index that does not exist
+// (Waitany with no active request, GetCount of a partial element).
 const Undefined = -32766
 
 // Comparison is the result of comparing two groups or communicators.
