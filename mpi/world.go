@@ -7,6 +7,7 @@ import (
 
 	"nocsim/des"
 	"nocsim/endpoint"
+	"nocsim/mpi/chrome"
 	"nocsim/mpi/datatype"
 	"nocsim/mpi/group"
 	"nocsim/mpi/mpierr"
@@ -22,7 +23,7 @@ type World struct {
 	proto     protocol // Cfg.Protocol's (protocol.go)
 	nextCtx   uint32   // context ids handed out by the highest-numbered tile
 	err       error
-	trace     *tracer
+	trace     *chrome.Recorder
 	collArgs  map[collKey]collCall       // collective calls some ranks have made, for the mismatch check
 	optTrees  map[int]*optTree           // optimal bcast trees by communicator size (coll_bcast_optimal.go)
 	meshGrids map[*group.Group]*meshGrid // communicators' ranks by mesh row (coll_mesh.go)
@@ -135,7 +136,7 @@ func (w *World) Run() error {
 		return w.err
 	}
 	if t := w.Cfg.trace; t != nil && err == nil {
-		t.set.Add(t.order, t.name, w)
+		w.addTrace(t.set, t.order, t.name)
 	}
 	var dl *endpoint.DeadlockError
 	if errors.As(err, &dl) {

@@ -34,11 +34,12 @@ var importRules = map[string][]string{
 	"mpi/mpierr":       {},
 	"mpi/datatype":     {"mpi/mpierr"},
 	"mpi/group":        {"mpi/mpierr"},
-	"mpi":              {"config", "des", "mesh", "router", "endpoint", "mpi/trace", "mpi/mpierr", "mpi/datatype", "mpi/group"},
+	"mpi/chrome":       {"des"},
+	"mpi":              {"config", "des", "mesh", "router", "endpoint", "mpi/trace", "mpi/mpierr", "mpi/datatype", "mpi/group", "mpi/chrome"},
 	"calibrate":        {"config", "des", "mesh", "router", "endpoint", "mpi", "mpi/datatype", "logp", "logp/goal"},
 	"scenarios/apps":   {"config", "des", "mesh", "router", "endpoint", "mpi", "mpi/datatype", "mpi/group"},
 	"scenarios/report": {"des", "endpoint/traffic", "mpi", "logp", "plots"},
-	"scenarios":        {"config", "des", "mesh", "router", "endpoint", "endpoint/traffic", "mpi", "mpi/datatype", "mpi/trace", "logp", "logp/goal", "calibrate", "plots", "scenarios/apps", "scenarios/report"},
+	"scenarios":        {"config", "des", "mesh", "router", "endpoint", "endpoint/traffic", "mpi", "mpi/datatype", "mpi/trace", "mpi/chrome", "logp", "logp/goal", "calibrate", "plots", "scenarios/apps", "scenarios/report"},
 	"scenarios/sweep":  {"plots", "scenarios", "scenarios/report"},
 }
 
@@ -84,6 +85,8 @@ func TestImportRules(t *testing.T) {
 		{"mpi/datatype", "mpi/mpierr", true},
 		{"mpi", "mpi/group", true},
 		{"mpi/group", "mpi", false},
+		{"mpi", "mpi/chrome", true},
+		{"mpi/chrome", "mpi", false},
 		{"mpi", "logp/goal", false},
 		{"mpi", "logp", false},
 		{"logp/loggops", "logp/goal", true},
