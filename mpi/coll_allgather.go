@@ -2,13 +2,16 @@ package mpi
 
 import (
 	"fmt"
+
+	"nocsim/mpi/datatype"
+	"nocsim/mpi/mpierr"
 )
 
 // ---------------------------------------------------------------- allgather
 
 // Allgather is MPI_Allgather. With sbuf == InPlace each rank's contribution
 // is already in its block of rbuf.
-func (r *Rank) Allgather(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, rcount int, rdt *Datatype, c *Comm) error {
+func (r *Rank) Allgather(sbuf datatype.Buffer, scount int, sdt *datatype.Datatype, rbuf datatype.Buffer, rcount int, rdt *datatype.Datatype, c *Comm) error {
 	n := rcount * rdt.Size()
 	x, err := r.beginColl("MPI_Allgather", c, argsI("%d bytes per rank", n))
 	if err != nil {
@@ -28,7 +31,7 @@ func (r *Rank) Allgather(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, rc
 
 // Allgatherv is MPI_Allgatherv: rank i's block is rcounts[i] elements of
 // rdt at displs[i] extents of rdt in rbuf.
-func (r *Rank) Allgatherv(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, rcounts, displs []int, rdt *Datatype, c *Comm) error {
+func (r *Rank) Allgatherv(sbuf datatype.Buffer, scount int, sdt *datatype.Datatype, rbuf datatype.Buffer, rcounts, displs []int, rdt *datatype.Datatype, c *Comm) error {
 	P := allSize(c)
 	x, err := r.beginColl("MPI_Allgatherv", c, argsI("MPI_Allgatherv, %d ranks", P))
 	if err != nil {
@@ -46,22 +49,22 @@ func (r *Rank) Allgatherv(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, r
 // off[i], offsets word-aligned and ascending.
 type allgatherWork struct {
 	x   *coll
-	w   Buffer
+	w   datatype.Buffer
 	off []int
 	n   []int
 }
 
 // span is blocks a..b-1 (a < b) as one message.
-func (g *allgatherWork) span(a, b int) (Buffer, int) {
+func (g *allgatherWork) span(a, b int) (datatype.Buffer, int) {
 	n := g.off[b-1] + g.n[b-1] - g.off[a]
 	s, _ := g.w.Slice(g.off[a], n)
 	return s, n
 }
 
-func (x *coll) allgatherv(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, rcounts, displs []int, rdt *Datatype) error {
+func (x *coll) allgatherv(sbuf datatype.Buffer, scount int, sdt *datatype.Datatype, rbuf datatype.Buffer, rcounts, displs []int, rdt *datatype.Datatype) error {
 	P, me := x.c.Size(), x.c.Rank()
 	if len(rcounts) < P || len(displs) < P {
-		return errorf(ErrArg, x.name, "%d receive counts and %d displacements for %d ranks", len(rcounts), len(displs), P)
+		return mpierr.Errorf(mpierr.ErrArg, x.name, "%d receive counts and %d displacements for %d ranks", len(rcounts), len(displs), P)
 	}
 	blocks := make([]allBlock, P)
 	for i := range blocks {
@@ -78,7 +81,7 @@ func (x *coll) allgatherv(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, r
 			return err
 		}
 		if mine.bytes() != blocks[me].bytes() {
-			return errorf(ErrCount, x.name, "rank %d sends %d bytes but its block receives %d", me, mine.bytes(), blocks[me].bytes())
+			return mpierr.Errorf(mpierr.ErrCount, x.name, "rank %d sends %d bytes but its block receives %d", me, mine.bytes(), blocks[me].bytes())
 		}
 	}
 
@@ -92,7 +95,7 @@ func (x *coll) allgatherv(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, r
 		total += n[i]
 		direct = direct && n[i]%4 == 0 && blocks[i].off == off[i]
 	}
-	var w Buffer
+	var w datatype.Buffer
 	var err error
 	if direct {
 		w, err = rbuf.Slice(0, size)
@@ -115,7 +118,7 @@ func (x *coll) allgatherv(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, r
 	if run, ok := lookupAlg("allgather", alg).run.(allgatherRun); ok {
 		err = run(g)
 	} else {
-		err = errorf(ErrArg, x.name, "unknown allgather algorithm %q", alg)
+		err = mpierr.Errorf(mpierr.ErrArg, x.name, "unknown allgather algorithm %q", alg)
 	}
 	if err != nil || direct {
 		return err

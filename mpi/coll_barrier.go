@@ -1,5 +1,7 @@
 package mpi
 
+import "nocsim/mpi/datatype"
+
 // Barrier algorithms.
 
 // rtBarrierCentral: every rank reports to rank 0, which releases them all
@@ -8,18 +10,18 @@ func (x *coll) rtBarrierCentral() error {
 	P, me := x.c.Size(), x.c.Rank()
 	s := x.rtStep()
 	if me != 0 {
-		s.recv(Buffer{}, 0, 0, 0)
-		s.send(Buffer{}, 0, 0, 0)
+		s.recv(datatype.Buffer{}, 0, 0, 0)
+		s.send(datatype.Buffer{}, 0, 0, 0)
 		return s.wait()
 	}
 	for i := 1; i < P; i++ {
-		s.recv(Buffer{}, 0, 0, i)
+		s.recv(datatype.Buffer{}, 0, 0, i)
 	}
 	if err := s.wait(); err != nil {
 		return err
 	}
 	for i := 1; i < P; i++ {
-		s.send(Buffer{}, 0, 0, i)
+		s.send(datatype.Buffer{}, 0, 0, i)
 	}
 	return s.wait()
 }
@@ -35,22 +37,22 @@ func (x *coll) rtBarrierTree4() error {
 	parent := (me - 1) / 4
 	arrive, release := x.rtStep(), x.rtStep()
 	for _, k := range kids {
-		arrive.recv(Buffer{}, 0, 0, k)
+		arrive.recv(datatype.Buffer{}, 0, 0, k)
 	}
 	if me != 0 {
-		release.recv(Buffer{}, 0, 0, parent) // posted early: the release finds it waiting
+		release.recv(datatype.Buffer{}, 0, 0, parent) // posted early: the release finds it waiting
 	}
 	if err := arrive.wait(); err != nil {
 		return err
 	}
 	if me != 0 {
-		release.send(Buffer{}, 0, 0, parent)
+		release.send(datatype.Buffer{}, 0, 0, parent)
 		if err := release.wait(); err != nil {
 			return err
 		}
 	}
 	for _, k := range kids {
-		release.send(Buffer{}, 0, 0, k)
+		release.send(datatype.Buffer{}, 0, 0, k)
 	}
 	return release.wait()
 }
@@ -61,7 +63,7 @@ func (x *coll) rtBarrierTree4() error {
 func (x *coll) rtBarrierDissemination() error {
 	P, me := x.c.Size(), x.c.Rank()
 	for k := 1; k < P; k <<= 1 {
-		if err := x.sendrecv(Buffer{}, 0, (me+k)%P, Buffer{}, 0, (me-k+P)%P); err != nil {
+		if err := x.sendrecv(datatype.Buffer{}, 0, (me+k)%P, datatype.Buffer{}, 0, (me-k+P)%P); err != nil {
 			return err
 		}
 	}

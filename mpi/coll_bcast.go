@@ -1,8 +1,10 @@
 package mpi
 
+import "nocsim/mpi/datatype"
+
 // Broadcast algorithms, on n contiguous bytes in b.
 
-func (x *coll) rtBcastFlat(b Buffer, n, root int) error {
+func (x *coll) rtBcastFlat(b datatype.Buffer, n, root int) error {
 	P, me := x.c.Size(), x.c.Rank()
 	if me != root {
 		return x.recv(b, n, root)
@@ -16,7 +18,7 @@ func (x *coll) rtBcastFlat(b Buffer, n, root int) error {
 	return s.wait()
 }
 
-func (x *coll) rtBcastBinomial(b Buffer, n, root int) error {
+func (x *coll) rtBcastBinomial(b datatype.Buffer, n, root int) error {
 	P := x.c.Size()
 	rel := x.rtRel(root)
 	if rel != 0 {
@@ -33,12 +35,12 @@ func (x *coll) rtBcastBinomial(b Buffer, n, root int) error {
 
 // rtBcastPull: the receivers drive the transfer. Each posts its receive,
 // then asks the root, which answers requests in the order they arrive.
-func (x *coll) rtBcastPull(b Buffer, n, root int) error {
+func (x *coll) rtBcastPull(b datatype.Buffer, n, root int) error {
 	P, me := x.c.Size(), x.c.Rank()
 	if me != root {
 		s := x.rtStep()
 		s.recv(b, 0, n, root)
-		s.send(Buffer{}, 0, 0, root)
+		s.send(datatype.Buffer{}, 0, 0, root)
 		return s.wait()
 	}
 	var asks []*Request
@@ -47,7 +49,7 @@ func (x *coll) rtBcastPull(b Buffer, n, root int) error {
 		if i == root {
 			continue
 		}
-		q, err := x.irecv(Buffer{}, 0, i)
+		q, err := x.irecv(datatype.Buffer{}, 0, i)
 		if err != nil {
 			return err
 		}
@@ -69,7 +71,7 @@ func (x *coll) rtBcastPull(b Buffer, n, root int) error {
 // allgather passes every chunk round. Chunks are whole words so every piece
 // starts word-aligned; with fewer bytes than ranks the last chunks are
 // empty, and empty pieces are never sent (both ends know their sizes).
-func (x *coll) rtBcastScatterAllgather(b Buffer, n, root int) error {
+func (x *coll) rtBcastScatterAllgather(b datatype.Buffer, n, root int) error {
 	P := x.c.Size()
 	rel := x.rtRel(root)
 	chunk := rtPad((n + P - 1) / P)

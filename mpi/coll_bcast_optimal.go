@@ -1,6 +1,10 @@
 package mpi
 
-import "container/heap"
+import (
+	"container/heap"
+
+	"nocsim/mpi/datatype"
+)
 
 // The LogP-optimal broadcast of Karp, Sahay, Santos and Schauser ("Optimal
 // broadcast and summation in the LogP model", SPAA 1993) as a runnable
@@ -84,7 +88,7 @@ func (h *optSlots) Pop() any {
 
 // rtBcastOptimal: receive from the parent, then send to every child in
 // tree order, all posted at once (as the binomial tree does).
-func (x *coll) rtBcastOptimal(b Buffer, n, root int) error {
+func (x *coll) rtBcastOptimal(b datatype.Buffer, n, root int) error {
 	P := x.c.Size()
 	t := x.r.w.optimalTree(P)
 	rel := x.rtRel(root)

@@ -1,6 +1,10 @@
 package mpi
 
-import "sort"
+import (
+	"sort"
+
+	"nocsim/mpi/datatype"
+)
 
 // The one registry of collective algorithms: what each is (listed in the
 // docs, selected by the [mpi] keys) and the code that runs it.
@@ -99,7 +103,7 @@ func AlgorithmNames(op string) []string {
 // operation is given.
 type (
 	barrierRun   func(x *coll) error
-	bcastRun     func(x *coll, b Buffer, n, root int) error
+	bcastRun     func(x *coll, b datatype.Buffer, n, root int) error
 	scatterRun   func(x *coll, p rtPart) error
 	gatherRun    func(x *coll, p rtPart) error
 	allgatherRun func(g *allgatherWork) error
@@ -110,10 +114,10 @@ type (
 		uniform func(x *coll, sb, rb []allBlock) error
 		staged  func(x *coll, sb, rb []allBlock, ss, rs *alltoallStage) error
 	}
-	reduceRun        func(rd *redColl, in, out Buffer, count, root int) error
-	allreduceRun     func(rd *redColl, in, out Buffer, count int, inPlace bool) error
-	reduceScatterRun func(rd *redColl, in, out Buffer, offs []int, inPlace bool) error
-	scanRun          func(rd *redColl, in, out Buffer, count int, ex bool) error
+	reduceRun        func(rd *redColl, in, out datatype.Buffer, count, root int) error
+	allreduceRun     func(rd *redColl, in, out datatype.Buffer, count int, inPlace bool) error
+	reduceScatterRun func(rd *redColl, in, out datatype.Buffer, offs []int, inPlace bool) error
+	scanRun          func(rd *redColl, in, out datatype.Buffer, count int, ex bool) error
 )
 
 // rtPart is what a scatter or gather algorithm is given: the root's
@@ -123,7 +127,7 @@ type (
 // has moved.
 type rtPart struct {
 	bl         *rtBlocks
-	b          Buffer
+	b          datatype.Buffer
 	mine, root int
 	vec        bool
 	own        func() error

@@ -1,12 +1,18 @@
 package mpi
 
+import (
+	"nocsim/mpi/mpierr"
+
+	"nocsim/mpi/datatype"
+)
+
 // Scatter and gather.
 
 // rtBlocks is the root's buffer of a scatter or gather: rank i's block is
 // cnt[i] elements of dt at byte disp[i] of buf.
 type rtBlocks struct {
-	buf       Buffer
-	dt        *Datatype
+	buf       datatype.Buffer
+	dt        *datatype.Datatype
 	disp, cnt []int
 }
 
@@ -14,7 +20,7 @@ func (bl *rtBlocks) size(i int) int { return bl.cnt[i] * bl.dt.Size() }
 
 // rtRegular is the root's buffer of MPI_Scatter or MPI_Gather: P blocks of
 // count elements, one after the other.
-func (x *coll) rtRegular(what string, buf Buffer, count int, dt *Datatype, root int) (*rtBlocks, error) {
+func (x *coll) rtRegular(what string, buf datatype.Buffer, count int, dt *datatype.Datatype, root int) (*rtBlocks, error) {
 	if err := x.rtCheckRoot(root); err != nil {
 		return nil, err
 	}
@@ -30,13 +36,13 @@ func (x *coll) rtRegular(what string, buf Buffer, count int, dt *Datatype, root 
 }
 
 // rtVector is the root's buffer of MPI_Scatterv or MPI_Gatherv.
-func (x *coll) rtVector(what string, buf Buffer, counts, displs []int, dt *Datatype, root int) (*rtBlocks, error) {
+func (x *coll) rtVector(what string, buf datatype.Buffer, counts, displs []int, dt *datatype.Datatype, root int) (*rtBlocks, error) {
 	if err := x.rtCheckRoot(root); err != nil {
 		return nil, err
 	}
 	P := x.c.Size()
 	if len(counts) < P || len(displs) < P {
-		return nil, errorf(ErrArg, x.name, "%s: %d counts and %d displacements for %d ranks", what, len(counts), len(displs), P)
+		return nil, mpierr.Errorf(mpierr.ErrArg, x.name, "%s: %d counts and %d displacements for %d ranks", what, len(counts), len(displs), P)
 	}
 	if err := x.check(what, buf, 0, dt); err != nil {
 		return nil, err
@@ -44,18 +50,18 @@ func (x *coll) rtVector(what string, buf Buffer, counts, displs []int, dt *Datat
 	bl := &rtBlocks{buf: buf, dt: dt, disp: make([]int, P), cnt: make([]int, P)}
 	for i := range P {
 		if counts[i] < 0 {
-			return nil, errorf(ErrCount, x.name, "%s: count %d for rank %d must be >= 0", what, counts[i], i)
+			return nil, mpierr.Errorf(mpierr.ErrCount, x.name, "%s: count %d for rank %d must be >= 0", what, counts[i], i)
 		}
-		d, ok := mul(displs[i], dt.Extent())
+		d, ok := datatype.MulBytes(displs[i], dt.Extent())
 		if !ok || d < 0 {
-			return nil, errorf(ErrBuffer, x.name, "%s: displacement %d for rank %d reaches before the buffer", what, displs[i], i)
+			return nil, mpierr.Errorf(mpierr.ErrBuffer, x.name, "%s: displacement %d for rank %d reaches before the buffer", what, displs[i], i)
 		}
 		if counts[i] > 0 {
 			if dt.TrueLB() < 0 {
-				return nil, errorf(ErrBuffer, x.name, "%s datatype starts %d bytes before the buffer", what, -dt.TrueLB())
+				return nil, mpierr.Errorf(mpierr.ErrBuffer, x.name, "%s datatype starts %d bytes before the buffer", what, -dt.TrueLB())
 			}
-			if end, ok := add(d, dt.Span(counts[i])); !ok || end > buf.Len() {
-				return nil, errorf(ErrBuffer, x.name, "%s: %d elements at displacement %d for rank %d pass the end of the %d-byte buffer", what, counts[i], displs[i], i, buf.Len())
+			if end, ok := datatype.AddBytes(d, dt.Span(counts[i])); !ok || end > buf.Len() {
+				return nil, mpierr.Errorf(mpierr.ErrBuffer, x.name, "%s: %d elements at displacement %d for rank %d pass the end of the %d-byte buffer", what, counts[i], displs[i], i, buf.Len())
 			}
 		}
 		bl.disp[i], bl.cnt[i] = d, counts[i]
@@ -66,7 +72,7 @@ func (x *coll) rtVector(what string, buf Buffer, counts, displs []int, dt *Datat
 // rtScatter runs a scatter: bl is the root's data (nil elsewhere), per the
 // bytes every rank gets (MPI_Scatter) and vec marks MPI_Scatterv, whose
 // sizes only the root knows.
-func (x *coll) rtScatter(bl *rtBlocks, rbuf Buffer, rcount int, rdt *Datatype, root, per int, vec bool) error {
+func (x *coll) rtScatter(bl *rtBlocks, rbuf datatype.Buffer, rcount int, rdt *datatype.Datatype, root, per int, vec bool) error {
 	P, me := x.c.Size(), x.c.Rank()
 	moved := 0
 	defer func() { x.end(moved) }()
@@ -79,7 +85,7 @@ func (x *coll) rtScatter(bl *rtBlocks, rbuf Buffer, rcount int, rdt *Datatype, r
 			return err
 		}
 	} else {
-		rcount, rdt = 0, Byte
+		rcount, rdt = 0, datatype.Byte
 	}
 	mine := rcount * rdt.Size()
 	var late error // an error of this rank alone: the others still get their data
@@ -92,7 +98,7 @@ func (x *coll) rtScatter(bl *rtBlocks, rbuf Buffer, rcount int, rdt *Datatype, r
 		}
 		if !inPlace {
 			if bl.size(root) != mine {
-				late = errorf(ErrArg, x.name, "the root's own block is %d bytes, its receive %d", bl.size(root), mine)
+				late = mpierr.Errorf(mpierr.ErrArg, x.name, "the root's own block is %d bytes, its receive %d", bl.size(root), mine)
 			} else {
 				own = func() error {
 					return x.rtMove(bl.buf.Bytes[bl.disp[root]:], bl.cnt[root], bl.dt, rbuf.Bytes, rcount, rdt)
@@ -102,7 +108,7 @@ func (x *coll) rtScatter(bl *rtBlocks, rbuf Buffer, rcount int, rdt *Datatype, r
 	} else {
 		moved = mine
 	}
-	rb, finish := Buffer{}, func(bool) error { return nil }
+	rb, finish := datatype.Buffer{}, func(bool) error { return nil }
 	if me != root {
 		var err error
 		if rb, finish, err = x.rtRecvArea(rbuf, rcount, rdt); err != nil {
@@ -131,7 +137,7 @@ func (x *coll) rtScatter(bl *rtBlocks, rbuf Buffer, rcount int, rdt *Datatype, r
 }
 
 // rtGather runs a gather; the arguments mirror rtScatter's.
-func (x *coll) rtGather(sbuf Buffer, scount int, sdt *Datatype, bl *rtBlocks, root, per int, vec bool) error {
+func (x *coll) rtGather(sbuf datatype.Buffer, scount int, sdt *datatype.Datatype, bl *rtBlocks, root, per int, vec bool) error {
 	P, me := x.c.Size(), x.c.Rank()
 	moved := 0
 	defer func() { x.end(moved) }()
@@ -140,14 +146,14 @@ func (x *coll) rtGather(sbuf Buffer, scount int, sdt *Datatype, bl *rtBlocks, ro
 	}
 	inPlace := isInPlace(sbuf)
 	if inPlace && me != root {
-		return errorf(ErrBuffer, x.name, "only the root may pass MPI_IN_PLACE")
+		return mpierr.Errorf(mpierr.ErrBuffer, x.name, "only the root may pass MPI_IN_PLACE")
 	}
 	if !inPlace {
 		if err := x.check("send buffer", sbuf, scount, sdt); err != nil {
 			return err
 		}
 	} else {
-		scount, sdt = 0, Byte
+		scount, sdt = 0, datatype.Byte
 	}
 	mine := scount * sdt.Size()
 	var late error
@@ -160,7 +166,7 @@ func (x *coll) rtGather(sbuf Buffer, scount int, sdt *Datatype, bl *rtBlocks, ro
 		}
 		if !inPlace {
 			if bl.size(root) != mine {
-				late = errorf(ErrArg, x.name, "the root sends %d bytes to its own block of %d", mine, bl.size(root))
+				late = mpierr.Errorf(mpierr.ErrArg, x.name, "the root sends %d bytes to its own block of %d", mine, bl.size(root))
 			} else {
 				own = func() error {
 					return x.rtMove(sbuf.Bytes, scount, sdt, bl.buf.Bytes[bl.disp[root]:], bl.cnt[root], bl.dt)
@@ -170,7 +176,7 @@ func (x *coll) rtGather(sbuf Buffer, scount int, sdt *Datatype, bl *rtBlocks, ro
 	} else {
 		moved = mine
 	}
-	var sb Buffer
+	var sb datatype.Buffer
 	done := func() {}
 	if me != root {
 		var err error
@@ -239,7 +245,7 @@ func (x *coll) rtGatherPush(p rtPart) error {
 	bl, sb, mine, root, own := p.bl, p.b, p.mine, p.root, p.own
 	P, me := x.c.Size(), x.c.Rank()
 	if me != root {
-		if err := x.recv(Buffer{}, 0, root); err != nil {
+		if err := x.recv(datatype.Buffer{}, 0, root); err != nil {
 			return err
 		}
 		return x.send(sb, mine, root)
@@ -252,7 +258,7 @@ func (x *coll) rtGatherPush(p rtPart) error {
 	}
 	for i := 0; i < P; i++ {
 		if i != root {
-			s.send(Buffer{}, 0, 0, i)
+			s.send(datatype.Buffer{}, 0, 0, i)
 		}
 	}
 	err := own()

@@ -2,6 +2,9 @@ package mpi
 
 import (
 	"slices"
+
+	"nocsim/mpi/datatype"
+	"nocsim/mpi/mpierr"
 )
 
 // The binomial scatter and gather move, between a node and its parent, the
@@ -30,11 +33,11 @@ func rtSpan(sz, off []int, lo, cnt int) int {
 // treeView is the root's buffer seen as the tree layout when it already
 // is one (a contiguous type, every block at its tree offset, and no block
 // but the last a part word, so no padding lands in the user's buffer).
-func (bl *rtBlocks) treeView(root int, sz, off []int) (Buffer, bool) {
+func (bl *rtBlocks) treeView(root int, sz, off []int) (datatype.Buffer, bool) {
 	P := len(sz)
 	base := bl.disp[root]
 	if !bl.dt.Contiguous() || base%4 != 0 {
-		return Buffer{}, false
+		return datatype.Buffer{}, false
 	}
 	for j := 0; j < P; j++ {
 		i := (root + j) % P
@@ -42,7 +45,7 @@ func (bl *rtBlocks) treeView(root int, sz, off []int) (Buffer, bool) {
 			continue
 		}
 		if bl.disp[i]-base != off[j] || j < P-1 && sz[j]%4 != 0 || bl.disp[i]+sz[j] > bl.buf.Len() {
-			return Buffer{}, false
+			return datatype.Buffer{}, false
 		}
 	}
 	b, err := bl.buf.Slice(base, bl.buf.Len()-base)
@@ -74,7 +77,7 @@ func (x *coll) rtScatterBinomial(p rtPart) error {
 				}
 			}
 		}
-		var hdr Buffer
+		var hdr datatype.Buffer
 		if vec {
 			var err error
 			if hdr, err = x.rtSizes(sz); err != nil {
@@ -99,7 +102,7 @@ func (x *coll) rtScatterBinomial(p rtPart) error {
 		return x.recv(rb, mine, parent)
 	}
 	sz := make([]int, size)
-	var hdr Buffer
+	var hdr datatype.Buffer
 	if vec {
 		var err error
 		if hdr, err = x.alloc(4 * size); err != nil {
@@ -134,7 +137,7 @@ func (x *coll) rtScatterBinomial(p rtPart) error {
 		s.send(t, off[j], rtSpan(sz, off, j, k.size), abs(k.rel))
 	}
 	if sz[0] != mine && *late == nil {
-		*late = errorf(ErrTruncate, x.name, "rank %d: the root sends %d bytes into a %d-byte receive", x.r.rank, sz[0], mine)
+		*late = mpierr.Errorf(mpierr.ErrTruncate, x.name, "rank %d: the root sends %d bytes into a %d-byte receive", x.r.rank, sz[0], mine)
 	}
 	x.copy(rb, t, min(sz[0], mine))
 	return s.wait()
@@ -184,7 +187,7 @@ func (x *coll) rtGatherBinomial(p rtPart) error {
 	for j := range sz {
 		sz[j] = mine
 	}
-	var hdr Buffer
+	var hdr datatype.Buffer
 	if vec {
 		var err error
 		if hdr, err = x.alloc(4 * size); err != nil {
@@ -234,10 +237,10 @@ func (x *coll) rtGatherBinomial(p rtPart) error {
 }
 
 // rtSizes puts sizes in a scratch buffer as int32s, to send as headers.
-func (x *coll) rtSizes(sz []int) (Buffer, error) {
+func (x *coll) rtSizes(sz []int) (datatype.Buffer, error) {
 	b, err := x.alloc(4 * len(sz))
 	if err != nil {
-		return Buffer{}, err
+		return datatype.Buffer{}, err
 	}
 	for j, n := range sz {
 		b.SetInt32(j, int32(n))
@@ -279,3 +282,11 @@ func rtKids(rel, P int) []rtKid {
 }
 
 func rtPad(n int) int { return (n + 3) &^ 3 }
+
+// abs is the absolute value of a.
+func abs(a int) int {
+	if a < 0 {
+		return -a
+	}
+	return a
+}
