@@ -6,6 +6,7 @@ import (
 
 	"nocsim/des"
 	"nocsim/mpi"
+	"nocsim/mpi/datatype"
 )
 
 // NewWorld builds a fresh machine and an MPI job of procs ranks on it. The
@@ -184,14 +185,14 @@ type bench struct {
 	peer   int
 	pinger bool
 	m      int
-	buf    mpi.Buffer
+	buf    datatype.Buffer
 	res    *result
 }
 
-func (b *bench) send(tag int) error { return b.r.Send(b.buf, b.m, mpi.Byte, b.peer, tag, b.c) }
+func (b *bench) send(tag int) error { return b.r.Send(b.buf, b.m, datatype.Byte, b.peer, tag, b.c) }
 
 func (b *bench) recv(tag int) error {
-	_, err := b.r.Recv(b.buf, b.m, mpi.Byte, b.peer, tag, b.c)
+	_, err := b.r.Recv(b.buf, b.m, datatype.Byte, b.peer, tag, b.c)
 	return err
 }
 
@@ -199,10 +200,10 @@ func (b *bench) recv(tag int) error {
 // (a receive posted, or its own timer started): a 0-byte message.
 func (b *bench) ready() error {
 	if b.pinger {
-		_, err := b.r.Recv(b.buf, 0, mpi.Byte, b.peer, tagSync, b.c)
+		_, err := b.r.Recv(b.buf, 0, datatype.Byte, b.peer, tagSync, b.c)
 		return err
 	}
-	return b.r.Send(b.buf, 0, mpi.Byte, b.peer, tagSync, b.c)
+	return b.r.Send(b.buf, 0, datatype.Byte, b.peer, tagSync, b.c)
 }
 
 // timed runs f and returns the cycles it took.
@@ -257,7 +258,7 @@ func (b *bench) pingPong(reps int) error {
 // readyRecv posts the ponger's receive, says it is ready, and waits in
 // the receive: the timed side then knows its message finds it posted.
 func (b *bench) readyRecv(tag int) error {
-	q, err := b.r.Irecv(b.buf, b.m, mpi.Byte, b.peer, tag, b.c)
+	q, err := b.r.Irecv(b.buf, b.m, datatype.Byte, b.peer, tag, b.c)
 	if err != nil {
 		return err
 	}
@@ -284,7 +285,7 @@ func (b *bench) sendTime(reps int) error {
 		}
 		var q *mpi.Request
 		t, err := b.timed(func() (err error) {
-			q, err = b.r.Isend(b.buf, b.m, mpi.Byte, b.peer, tagSend, b.c)
+			q, err = b.r.Isend(b.buf, b.m, datatype.Byte, b.peer, tagSend, b.c)
 			return err
 		})
 		if err != nil {
@@ -321,7 +322,7 @@ func (b *bench) recvTime(reps int) error {
 		var q *mpi.Request
 		posted := b.r.Now()
 		t, err := b.timed(func() (err error) {
-			q, err = b.r.Irecv(b.buf, b.m, mpi.Byte, b.peer, tagRecv, b.c)
+			q, err = b.r.Irecv(b.buf, b.m, datatype.Byte, b.peer, tagRecv, b.c)
 			return err
 		})
 		if err != nil {
@@ -356,7 +357,7 @@ func (b *bench) ctsWait(reps int) error {
 		if err := b.ready(); err != nil {
 			return err
 		}
-		q, err := b.r.Isend(b.buf, b.m, mpi.Byte, b.peer, tagCTS, b.c)
+		q, err := b.r.Isend(b.buf, b.m, datatype.Byte, b.peer, tagCTS, b.c)
 		if err != nil {
 			return err
 		}
@@ -392,7 +393,7 @@ func (b *bench) trainTime(reps int) error {
 		t, err := b.timed(func() error {
 			qs := make([]*mpi.Request, TrainMessages)
 			for i := range qs {
-				q, err := b.r.Isend(b.buf, b.m, mpi.Byte, b.peer, tagTrain, b.c)
+				q, err := b.r.Isend(b.buf, b.m, datatype.Byte, b.peer, tagTrain, b.c)
 				if err != nil {
 					return err
 				}

@@ -6,6 +6,7 @@ import (
 
 	"nocsim/des"
 	"nocsim/mpi"
+	"nocsim/mpi/datatype"
 )
 
 // FanoutCompute is the root's computation between its Isends and its
@@ -80,14 +81,14 @@ func fanoutSize(nw NewWorld, root int, to []int, m, reps int) ([]float64, error)
 			switch {
 			case r.Rank() == root:
 				for _, d := range to { // every receiver has posted its receive
-					if _, err := r.Recv(buf, 0, mpi.Byte, d, tagSync, c); err != nil {
+					if _, err := r.Recv(buf, 0, datatype.Byte, d, tagSync, c); err != nil {
 						fail(err)
 						return
 					}
 				}
 				qs := make([]*mpi.Request, len(to))
 				for i, d := range to {
-					q, err := r.Isend(buf, m, mpi.Byte, d, tagFanout, c)
+					q, err := r.Isend(buf, m, datatype.Byte, d, tagFanout, c)
 					if err != nil {
 						fail(err)
 						return
@@ -100,9 +101,9 @@ func fanoutSize(nw NewWorld, root int, to []int, m, reps int) ([]float64, error)
 					return
 				}
 			case me >= 0:
-				q, err := r.Irecv(buf, m, mpi.Byte, root, tagFanout, c)
+				q, err := r.Irecv(buf, m, datatype.Byte, root, tagFanout, c)
 				if err == nil {
-					err = r.Send(buf, 0, mpi.Byte, root, tagSync, c)
+					err = r.Send(buf, 0, datatype.Byte, root, tagSync, c)
 				}
 				if err == nil {
 					_, err = r.Wait(q)

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"nocsim/mpi/mpierr"
 )
 
 // An MPI error a program does not handle (here MustAlloc past the heap)
@@ -18,8 +20,8 @@ func TestUnhandledMPIErrorIsOneLine(t *testing.T) {
 		r.Barrier(r.CommWorld())
 	})
 	err := w.Run()
-	var me *Error
-	if err == nil || !errors.As(err, &me) || me.Class != ErrBuffer {
+	var me *mpierr.Error
+	if err == nil || !errors.As(err, &me) || me.Class != mpierr.ErrBuffer {
 		t.Fatalf("Run = %v, want an MPI_ERR_BUFFER error", err)
 	}
 	if msg := err.Error(); strings.Contains(msg, "\n") || strings.Contains(msg, "goroutine") || !strings.HasPrefix(msg, "rank 1: ") {

@@ -2,6 +2,8 @@ package mpi
 
 import (
 	"testing"
+
+	"nocsim/mpi/datatype"
 )
 
 // allocsPerRun is the average number of heap allocations of one whole run
@@ -88,7 +90,7 @@ func TestAllreduceSteadyStateAllocations(t *testing.T) {
 			w.Launch(func(r *Rank) {
 				in, out := r.MustAlloc(size), r.MustAlloc(size)
 				for i := 0; i < n; i++ {
-					if err := r.Allreduce(in, out, count, Float64, OpSum, r.CommWorld()); err != nil {
+					if err := r.Allreduce(in, out, count, datatype.Float64, datatype.OpSum, r.CommWorld()); err != nil {
 						panic(err)
 					}
 				}

@@ -8,6 +8,7 @@ import (
 	"nocsim/des"
 	"nocsim/endpoint"
 	"nocsim/mesh"
+	"nocsim/mpi/datatype"
 	"nocsim/router"
 )
 
@@ -55,11 +56,11 @@ func pingPong(w *World, trips int) {
 		peer := 15 - r.Rank()
 		for i := 0; i < trips; i++ {
 			if r.Rank() == 0 {
-				r.Send(buf, 8, Byte, peer, 0, c)
-				r.Recv(buf, 8, Byte, peer, 0, c)
+				r.Send(buf, 8, datatype.Byte, peer, 0, c)
+				r.Recv(buf, 8, datatype.Byte, peer, 0, c)
 			} else {
-				r.Recv(buf, 8, Byte, peer, 0, c)
-				r.Send(buf, 8, Byte, peer, 0, c)
+				r.Recv(buf, 8, datatype.Byte, peer, 0, c)
+				r.Send(buf, 8, datatype.Byte, peer, 0, c)
 			}
 		}
 	})
@@ -101,7 +102,7 @@ func BenchmarkRingExchange64(b *testing.B) {
 			out, in := r.MustAlloc(size), r.MustAlloc(size)
 			next, prev := (r.Rank()+1)%64, (r.Rank()+63)%64
 			for i := 0; i < rounds; i++ {
-				if _, err := r.Sendrecv(out, size, Byte, next, i, in, size, Byte, prev, i, c); err != nil {
+				if _, err := r.Sendrecv(out, size, datatype.Byte, next, i, in, size, datatype.Byte, prev, i, c); err != nil {
 					panic(err)
 				}
 			}
@@ -134,7 +135,7 @@ func BenchmarkAllreduce64(b *testing.B) {
 					for i := 0; i < n; i++ {
 						in.SetFloat64(i, float64(r.Rank()+i))
 					}
-					if err := r.Allreduce(in, out, n, Float64, OpSum, r.CommWorld()); err != nil {
+					if err := r.Allreduce(in, out, n, datatype.Float64, datatype.OpSum, r.CommWorld()); err != nil {
 						panic(err)
 					}
 				})

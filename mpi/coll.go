@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"nocsim/des"
+	"nocsim/mpi/datatype"
+	"nocsim/mpi/mpierr"
 )
 
 // Collectives run as schedules of point-to-point messages on the
@@ -71,7 +73,7 @@ func (w *World) checkCollective(c *Comm, seq uint32, rank int, args collSig) err
 		err := fmt.Errorf("collective call #%d on %s does not match across ranks: rank %d called %s, rank %d called %s",
 			seq, c.name, first.rank, first.args, rank, args)
 		w.fail(err)
-		return errorf(ErrArg, "collective", "%v", err)
+		return mpierr.Errorf(mpierr.ErrArg, "collective", "%v", err)
 	}
 	first.seen++
 	if first.seen == c.Size() {
@@ -122,26 +124,26 @@ func (x *coll) pick(op, configured string, bytes int, short, long string) string
 
 // Point-to-point helpers on the internal context, in bytes.
 
-func (x *coll) isend(b Buffer, n, dst int) (*Request, error) {
+func (x *coll) isend(b datatype.Buffer, n, dst int) (*Request, error) {
 	bb, err := b.Slice(0, n)
 	if err != nil {
 		return nil, err
 	}
-	return x.r.isend(opIsend, modeStandard, bb, n, Byte, dst, x.tag, x.in)
+	return x.r.isend(opIsend, modeStandard, bb, n, datatype.Byte, dst, x.tag, x.in)
 }
 
-func (x *coll) irecv(b Buffer, n, src int) (*Request, error) {
-	return x.r.irecv(opIrecv, b, n, Byte, src, x.tag, x.in)
+func (x *coll) irecv(b datatype.Buffer, n, src int) (*Request, error) {
+	return x.r.irecv(opIrecv, b, n, datatype.Byte, src, x.tag, x.in)
 }
 
-func (x *coll) send(b Buffer, n, dst int) error {
+func (x *coll) send(b datatype.Buffer, n, dst int) error {
 	q, err := x.isend(b, n, dst)
 	err = x.r.blocking(opSend, q, err)
 	x.r.retire(q)
 	return err
 }
 
-func (x *coll) recv(b Buffer, n, src int) error {
+func (x *coll) recv(b datatype.Buffer, n, src int) error {
 	q, err := x.irecv(b, n, src)
 	err = x.r.blocking(opRecv, q, err)
 	x.r.retire(q)
@@ -158,7 +160,7 @@ func (x *coll) waitall(qs ...*Request) error {
 }
 
 // sendrecv exchanges with two peers at once.
-func (x *coll) sendrecv(sb Buffer, sn, dst int, rb Buffer, rn, src int) error {
+func (x *coll) sendrecv(sb datatype.Buffer, sn, dst int, rb datatype.Buffer, rn, src int) error {
 	rq, err := x.irecv(rb, rn, src)
 	if err != nil {
 		return err
@@ -172,12 +174,12 @@ func (x *coll) sendrecv(sb Buffer, sn, dst int, rb Buffer, rn, src int) error {
 
 // alloc gets scratch memory for an algorithm; running out is an error of
 // the run.
-func (x *coll) alloc(n int) (Buffer, error) { return x.r.Alloc(max(n, 1)) }
+func (x *coll) alloc(n int) (datatype.Buffer, error) { return x.r.Alloc(max(n, 1)) }
 
-func (x *coll) free(b Buffer) { x.r.Free(b) }
+func (x *coll) free(b datatype.Buffer) { x.r.Free(b) }
 
 // copy moves n bytes within the rank's memory, charging the processor.
-func (x *coll) copy(dst, src Buffer, n int) {
+func (x *coll) copy(dst, src datatype.Buffer, n int) {
 	copy(dst.Bytes[:n], src.Bytes[:n])
 	x.charge(n)
 }
@@ -189,9 +191,9 @@ func (x *coll) charge(n int) {
 
 // reduce computes inout = in op inout over count elements, charging a
 // flop per element.
-func (x *coll) reduce(o *Op, in, inout Buffer, count int, t *Datatype) error {
+func (x *coll) reduce(o *datatype.Op, in, inout datatype.Buffer, count int, t *datatype.Datatype) error {
 	x.r.t.Flops(int64(count))
-	return o.apply(in, inout, count, t)
+	return o.Apply(in, inout, count, t)
 }
 
 func (r *Rank) collStats(name string) *OpStats {
@@ -208,18 +210,18 @@ func (r *Rank) collStats(name string) *OpStats {
 
 // InPlace is MPI_IN_PLACE: pass it as the send buffer (or receive buffer,
 // where MPI says so) of a collective.
-var InPlace = Buffer{Addr: ^uint32(0)}
+var InPlace = datatype.Buffer{Addr: ^uint32(0)}
 
-func isInPlace(b Buffer) bool { return b.Addr == ^uint32(0) && b.Bytes == nil }
+func isInPlace(b datatype.Buffer) bool { return b.Addr == ^uint32(0) && b.Bytes == nil }
 
 func collError(name, format string, a ...any) error {
-	return errorf(ErrArg, name, format, a...)
+	return mpierr.Errorf(mpierr.ErrArg, name, format, a...)
 }
 
 // contig gives count elements of t from buf as contiguous bytes: buf
 // itself when t is contiguous, otherwise a packed copy (charged), as the
 // thesis packs non-contiguous data before sending. done frees the copy.
-func (x *coll) contig(buf Buffer, count int, t *Datatype) (Buffer, func(), error) {
+func (x *coll) contig(buf datatype.Buffer, count int, t *datatype.Datatype) (datatype.Buffer, func(), error) {
 	n := count * t.Size()
 	if t.Contiguous() {
 		b, err := buf.Slice(0, min(n, buf.Len()))
@@ -227,12 +229,12 @@ func (x *coll) contig(buf Buffer, count int, t *Datatype) (Buffer, func(), error
 	}
 	tmp, err := x.alloc(n)
 	if err != nil {
-		return Buffer{}, nil, err
+		return datatype.Buffer{}, nil, err
 	}
 	pos := 0
-	if err := Pack(buf.Bytes, count, t, tmp.Bytes, &pos); err != nil {
+	if err := datatype.Pack(buf.Bytes, count, t, tmp.Bytes, &pos); err != nil {
 		x.free(tmp)
-		return Buffer{}, nil, err
+		return datatype.Buffer{}, nil, err
 	}
 	x.charge(n)
 	return tmp, func() { x.free(tmp) }, nil
@@ -240,26 +242,26 @@ func (x *coll) contig(buf Buffer, count int, t *Datatype) (Buffer, func(), error
 
 // scatterBack unpacks contiguous bytes into count elements of t in buf
 // when t is not contiguous (contig's inverse for results), charging it.
-func (x *coll) scatterBack(tmp, buf Buffer, count int, t *Datatype) error {
+func (x *coll) scatterBack(tmp, buf datatype.Buffer, count int, t *datatype.Datatype) error {
 	if t.Contiguous() {
 		return nil
 	}
 	pos := 0
 	x.charge(count * t.Size())
-	return Unpack(tmp.Bytes, &pos, buf.Bytes, count, t)
+	return datatype.Unpack(tmp.Bytes, &pos, buf.Bytes, count, t)
 }
 
 // check validates a buffer argument of a collective.
-func (x *coll) check(what string, buf Buffer, count int, t *Datatype) error {
+func (x *coll) check(what string, buf datatype.Buffer, count int, t *datatype.Datatype) error {
 	switch {
 	case count < 0:
-		return errorf(ErrCount, x.name, "%s count %d must be >= 0", what, count)
+		return mpierr.Errorf(mpierr.ErrCount, x.name, "%s count %d must be >= 0", what, count)
 	case t == nil || !t.Committed():
-		return errorf(ErrType, x.name, "%s datatype not committed", what)
+		return mpierr.Errorf(mpierr.ErrType, x.name, "%s datatype not committed", what)
 	case count > 0 && t.TrueLB() < 0:
-		return errorf(ErrBuffer, x.name, "%s datatype starts %d bytes before the buffer", what, -t.TrueLB())
+		return mpierr.Errorf(mpierr.ErrBuffer, x.name, "%s datatype starts %d bytes before the buffer", what, -t.TrueLB())
 	case t.Span(count) > buf.Len():
-		return errorf(ErrBuffer, x.name, "%s: %d elements need %d bytes, the buffer has %d", what, count, t.Span(count), buf.Len())
+		return mpierr.Errorf(mpierr.ErrBuffer, x.name, "%s: %d elements need %d bytes, the buffer has %d", what, count, t.Span(count), buf.Len())
 	}
 	return nil
 }

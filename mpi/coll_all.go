@@ -1,5 +1,10 @@
 package mpi
 
+import (
+	"nocsim/mpi/datatype"
+	"nocsim/mpi/mpierr"
+)
+
 // Allgather(v) and Alltoall(v, w).
 //
 // Messages always carry packed bytes. Allgather algorithms move runs of
@@ -22,10 +27,10 @@ func allSize(c *Comm) int {
 // allBlock is count elements of dt at byte off of buf: one rank's block of
 // a collective buffer.
 type allBlock struct {
-	buf   Buffer
+	buf   datatype.Buffer
 	off   int
 	count int
-	dt    *Datatype
+	dt    *datatype.Datatype
 }
 
 func (b allBlock) bytes() int { return b.count * b.dt.Size() }
@@ -34,15 +39,15 @@ func (b allBlock) bytes() int { return b.count * b.dt.Size() }
 func (x *coll) allBlockCheck(what string, b allBlock) error {
 	switch {
 	case b.count < 0:
-		return errorf(ErrCount, x.name, "%s count %d must be >= 0", what, b.count)
+		return mpierr.Errorf(mpierr.ErrCount, x.name, "%s count %d must be >= 0", what, b.count)
 	case b.dt == nil || !b.dt.Committed():
-		return errorf(ErrType, x.name, "%s datatype not committed", what)
+		return mpierr.Errorf(mpierr.ErrType, x.name, "%s datatype not committed", what)
 	case b.count == 0:
 		return nil
 	case b.off < 0 || b.off > b.buf.Len():
-		return errorf(ErrBuffer, x.name, "%s displacement of %d bytes is outside the %d-byte buffer", what, b.off, b.buf.Len())
+		return mpierr.Errorf(mpierr.ErrBuffer, x.name, "%s displacement of %d bytes is outside the %d-byte buffer", what, b.off, b.buf.Len())
 	}
-	return x.check(what, Buffer{Bytes: b.buf.Bytes[b.off:]}, b.count, b.dt)
+	return x.check(what, datatype.Buffer{Bytes: b.buf.Bytes[b.off:]}, b.count, b.dt)
 }
 
 // allBlockPack packs b into dst, charging the copy.
@@ -52,7 +57,7 @@ func (x *coll) allBlockPack(b allBlock, dst []byte) error {
 	}
 	x.charge(b.bytes())
 	pos := 0
-	return Pack(b.buf.Bytes[b.off:], b.count, b.dt, dst, &pos)
+	return datatype.Pack(b.buf.Bytes[b.off:], b.count, b.dt, dst, &pos)
 }
 
 // allBlockUnpack unpacks src into b, charging the copy.
@@ -62,5 +67,5 @@ func (x *coll) allBlockUnpack(src []byte, b allBlock) error {
 	}
 	x.charge(b.bytes())
 	pos := 0
-	return Unpack(src[:b.bytes()], &pos, b.buf.Bytes[b.off:], b.count, b.dt)
+	return datatype.Unpack(src[:b.bytes()], &pos, b.buf.Bytes[b.off:], b.count, b.dt)
 }

@@ -7,6 +7,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"nocsim/mpi/datatype"
+	"nocsim/mpi/mpierr"
 )
 
 // Tests of Allgather(v) and Alltoall(v, w): every algorithm, against a
@@ -16,18 +19,18 @@ import (
 // library: the offsets of the data bytes of one element, in typemap order.
 type allType struct {
 	name string
-	dt   *Datatype
+	dt   *datatype.Datatype
 	pos  []int
 }
 
 func (a allType) size() int { return len(a.pos) }
 
 var (
-	allInt32 = allType{"int32", Int32, []int{0, 1, 2, 3}}
-	allByte  = allType{"byte", Byte, []int{0}}
+	allInt32 = allType{"int32", datatype.Int32, []int{0, 1, 2, 3}}
+	allByte  = allType{"byte", datatype.Byte, []int{0}}
 	// Two int32s with a one-word hole: not contiguous, extent 12.
 	allVec = func() allType {
-		v, err := TypeVector(2, 1, 2, Int32)
+		v, err := datatype.TypeVector(2, 1, 2, datatype.Int32)
 		if err != nil {
 			panic(err)
 		}
@@ -93,7 +96,7 @@ func allVerify(buf []byte, blocks []allExpect) error {
 	return nil
 }
 
-func allFilled(r *Rank, n int) Buffer {
+func allFilled(r *Rank, n int) datatype.Buffer {
 	b := r.MustAlloc(n)
 	for i := range b.Bytes {
 		b.Bytes[i] = allFill
@@ -405,33 +408,43 @@ func TestAllErrors(t *testing.T) {
 	const P = 4
 	type cse struct {
 		name  string
-		class Class
-		call  func(r *Rank, c *Comm, b Buffer) error
+		class mpierr.Class
+		call  func(r *Rank, c *Comm, b datatype.Buffer) error
 	}
 	one := []int{1, 1, 1, 1}
 	zero := []int{0, 0, 0, 0}
-	types := []*Datatype{Int32, Int32, Int32, Int32}
+	types := []*datatype.Datatype{datatype.Int32, datatype.Int32, datatype.Int32, datatype.Int32}
 	cases := []cse{
-		{"negative count", ErrCount, func(r *Rank, c *Comm, b Buffer) error { return r.Allgather(b, 1, Int32, b, -1, Int32, c) }},
-		{"nil type", ErrType, func(r *Rank, c *Comm, b Buffer) error { return r.Alltoall(b, 1, nil, b, 1, Int32, c) }},
-		{"send and receive sizes differ", ErrCount, func(r *Rank, c *Comm, b Buffer) error { return r.Allgather(b, 2, Int32, b, 1, Int32, c) }},
-		{"alltoall sizes differ", ErrCount, func(r *Rank, c *Comm, b Buffer) error { return r.Alltoall(b, 1, Int64, b, 1, Int32, c) }},
-		{"receive buffer too small", ErrBuffer, func(r *Rank, c *Comm, b Buffer) error { return r.Allgather(b, 8, Int32, b, 8, Int32, c) }},
-		{"short counts", ErrArg, func(r *Rank, c *Comm, b Buffer) error { return r.Allgatherv(b, 1, Int32, b, one[:2], zero, Int32, c) }},
-		{"short displacements", ErrArg, func(r *Rank, c *Comm, b Buffer) error {
-			return r.Alltoallv(b, one, zero, Int32, b, one, zero[:3], Int32, c)
+		{"negative count", mpierr.ErrCount, func(r *Rank, c *Comm, b datatype.Buffer) error {
+			return r.Allgather(b, 1, datatype.Int32, b, -1, datatype.Int32, c)
 		}},
-		{"displacement outside", ErrBuffer, func(r *Rank, c *Comm, b Buffer) error {
+		{"nil type", mpierr.ErrType, func(r *Rank, c *Comm, b datatype.Buffer) error { return r.Alltoall(b, 1, nil, b, 1, datatype.Int32, c) }},
+		{"send and receive sizes differ", mpierr.ErrCount, func(r *Rank, c *Comm, b datatype.Buffer) error {
+			return r.Allgather(b, 2, datatype.Int32, b, 1, datatype.Int32, c)
+		}},
+		{"alltoall sizes differ", mpierr.ErrCount, func(r *Rank, c *Comm, b datatype.Buffer) error {
+			return r.Alltoall(b, 1, datatype.Int64, b, 1, datatype.Int32, c)
+		}},
+		{"receive buffer too small", mpierr.ErrBuffer, func(r *Rank, c *Comm, b datatype.Buffer) error {
+			return r.Allgather(b, 8, datatype.Int32, b, 8, datatype.Int32, c)
+		}},
+		{"short counts", mpierr.ErrArg, func(r *Rank, c *Comm, b datatype.Buffer) error {
+			return r.Allgatherv(b, 1, datatype.Int32, b, one[:2], zero, datatype.Int32, c)
+		}},
+		{"short displacements", mpierr.ErrArg, func(r *Rank, c *Comm, b datatype.Buffer) error {
+			return r.Alltoallv(b, one, zero, datatype.Int32, b, one, zero[:3], datatype.Int32, c)
+		}},
+		{"displacement outside", mpierr.ErrBuffer, func(r *Rank, c *Comm, b datatype.Buffer) error {
 			return r.Alltoallw(b, one, zero, types, b, one, []int{0, 0, 0, 1000}, types, c)
 		}},
-		{"short types", ErrArg, func(r *Rank, c *Comm, b Buffer) error {
+		{"short types", mpierr.ErrArg, func(r *Rank, c *Comm, b datatype.Buffer) error {
 			return r.Alltoallw(b, one, zero, types[:1], b, one, zero, types, c)
 		}},
-		{"negative displacement", ErrBuffer, func(r *Rank, c *Comm, b Buffer) error {
-			return r.Allgatherv(b, 1, Int32, b, one, []int{0, -1, 0, 0}, Int32, c)
+		{"negative displacement", mpierr.ErrBuffer, func(r *Rank, c *Comm, b datatype.Buffer) error {
+			return r.Allgatherv(b, 1, datatype.Int32, b, one, []int{0, -1, 0, 0}, datatype.Int32, c)
 		}},
-		{"nil communicator", ErrArg, func(r *Rank, c *Comm, b Buffer) error {
-			return r.Alltoallv(b, one, zero, Int32, b, one, zero, Int32, nil)
+		{"nil communicator", mpierr.ErrArg, func(r *Rank, c *Comm, b datatype.Buffer) error {
+			return r.Alltoallv(b, one, zero, datatype.Int32, b, one, zero, datatype.Int32, nil)
 		}},
 	}
 	cfg := DefaultConfig()
@@ -442,7 +455,7 @@ func TestAllErrors(t *testing.T) {
 		for _, c := range cases {
 			before := allHeapBlocks(r)
 			err := c.call(r, r.CommWorld(), b)
-			var e *Error
+			var e *mpierr.Error
 			if !errors.As(err, &e) || e.Class != c.class {
 				t.Errorf("%s: rank %d: got %v, want class %v", c.name, r.Rank(), err, c.class)
 			}
@@ -451,7 +464,7 @@ func TestAllErrors(t *testing.T) {
 			}
 		}
 		// A correct call still works after the refused ones.
-		if err := r.Allgather(InPlace, 0, Int32, b, 1, Int32, r.CommWorld()); err != nil {
+		if err := r.Allgather(InPlace, 0, datatype.Int32, b, 1, datatype.Int32, r.CommWorld()); err != nil {
 			t.Error(err)
 		}
 	})
@@ -467,7 +480,7 @@ func TestAllErrors(t *testing.T) {
 		if r.Rank() == 2 {
 			n = 2
 		}
-		r.Allgather(b, n, Int32, b, n, Int32, r.CommWorld())
+		r.Allgather(b, n, datatype.Int32, b, n, datatype.Int32, r.CommWorld())
 	})
 	if err := w.Run(); err == nil || !strings.Contains(err.Error(), "does not match") {
 		t.Errorf("ranks disagreeing on the size: got %v", err)

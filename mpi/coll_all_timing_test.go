@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"nocsim/des"
+	"nocsim/mpi/datatype"
 )
 
 // Timing of the allgather and alltoall algorithms on the simulator: the
@@ -19,7 +20,7 @@ func allSync(r *Rank, c *Comm) {
 	defer r.Free(b)
 	P, me := c.Size(), c.Rank()
 	for k := 1; k < P; k <<= 1 {
-		if _, err := r.Sendrecv(b, 0, Byte, (me+k)%P, 77, b, 0, Byte, (me-k+P)%P, 77, c); err != nil {
+		if _, err := r.Sendrecv(b, 0, datatype.Byte, (me+k)%P, 77, b, 0, datatype.Byte, (me-k+P)%P, 77, c); err != nil {
 			panic(err)
 		}
 	}
@@ -51,9 +52,9 @@ func allTime(t *testing.T, op, alg string, P, n int) des.Time {
 		start[r.Rank()] = r.Now()
 		var err error
 		if op == "allgather" {
-			err = r.Allgather(in, count, Int32, out, count, Int32, c)
+			err = r.Allgather(in, count, datatype.Int32, out, count, datatype.Int32, c)
 		} else {
-			err = r.Alltoall(in, count, Int32, out, count, Int32, c)
+			err = r.Alltoall(in, count, datatype.Int32, out, count, datatype.Int32, c)
 		}
 		if err != nil {
 			t.Error(err)

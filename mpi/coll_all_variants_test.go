@@ -3,6 +3,8 @@ package mpi
 import (
 	"fmt"
 	"math/rand/v2"
+
+	"nocsim/mpi/datatype"
 )
 
 // ---------------------------------------------------------------- variants
@@ -235,7 +237,7 @@ func alltoallwVariant(P, count int, inPlace bool, seed uint64) allVariant {
 		call: func(r *Rank, c *Comm) error {
 			me := c.Rank()
 			sc, rc := make([]int, P), make([]int, P)
-			sts, rts := make([]*Datatype, P), make([]*Datatype, P)
+			sts, rts := make([]*datatype.Datatype, P), make([]*datatype.Datatype, P)
 			sb := allFilled(r, send[me])
 			defer r.Free(sb)
 			rb := allFilled(r, recv[me])

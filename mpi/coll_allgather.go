@@ -4,13 +4,15 @@ import (
 	"fmt"
 
 	sched "nocsim/coll"
+	"nocsim/mpi/datatype"
+	"nocsim/mpi/mpierr"
 )
 
 // ---------------------------------------------------------------- allgather
 
 // Allgather is MPI_Allgather. With sbuf == InPlace each rank's contribution
 // is already in its block of rbuf.
-func (r *Rank) Allgather(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, rcount int, rdt *Datatype, c *Comm) error {
+func (r *Rank) Allgather(sbuf datatype.Buffer, scount int, sdt *datatype.Datatype, rbuf datatype.Buffer, rcount int, rdt *datatype.Datatype, c *Comm) error {
 	n := rcount * rdt.Size()
 	x, err := r.beginColl("MPI_Allgather", c, argsI("%d bytes per rank", n))
 	if err != nil {
@@ -30,7 +32,7 @@ func (r *Rank) Allgather(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, rc
 
 // Allgatherv is MPI_Allgatherv: rank i's block is rcounts[i] elements of
 // rdt at displs[i] extents of rdt in rbuf.
-func (r *Rank) Allgatherv(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, rcounts, displs []int, rdt *Datatype, c *Comm) error {
+func (r *Rank) Allgatherv(sbuf datatype.Buffer, scount int, sdt *datatype.Datatype, rbuf datatype.Buffer, rcounts, displs []int, rdt *datatype.Datatype, c *Comm) error {
 	P := allSize(c)
 	x, err := r.beginColl("MPI_Allgatherv", c, argsI("MPI_Allgatherv, %d ranks", P))
 	if err != nil {
@@ -44,10 +46,10 @@ func (r *Rank) Allgatherv(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, r
 	return x.allgatherv(sbuf, scount, sdt, rbuf, rcounts, displs, rdt)
 }
 
-func (x *coll) allgatherv(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, rcounts, displs []int, rdt *Datatype) error {
+func (x *coll) allgatherv(sbuf datatype.Buffer, scount int, sdt *datatype.Datatype, rbuf datatype.Buffer, rcounts, displs []int, rdt *datatype.Datatype) error {
 	P, me := x.c.Size(), x.c.Rank()
 	if len(rcounts) < P || len(displs) < P {
-		return errorf(ErrArg, x.name, "%d receive counts and %d displacements for %d ranks", len(rcounts), len(displs), P)
+		return mpierr.Errorf(mpierr.ErrArg, x.name, "%d receive counts and %d displacements for %d ranks", len(rcounts), len(displs), P)
 	}
 	blocks := make([]allBlock, P)
 	for i := range blocks {
@@ -64,7 +66,7 @@ func (x *coll) allgatherv(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, r
 			return err
 		}
 		if mine.bytes() != blocks[me].bytes() {
-			return errorf(ErrCount, x.name, "rank %d sends %d bytes but its block receives %d", me, mine.bytes(), blocks[me].bytes())
+			return mpierr.Errorf(mpierr.ErrCount, x.name, "rank %d sends %d bytes but its block receives %d", me, mine.bytes(), blocks[me].bytes())
 		}
 	}
 
@@ -82,7 +84,7 @@ func (x *coll) allgatherv(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, r
 	for i := range blocks {
 		direct = direct && n[i]%4 == 0 && blocks[i].off == off[i]
 	}
-	var w Buffer
+	var w datatype.Buffer
 	var err error
 	if direct {
 		w, err = rbuf.Slice(0, size)
@@ -107,7 +109,7 @@ func (x *coll) allgatherv(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, r
 	case *sched.Algorithm:
 		err = x.runProgram(run.Program, sched.Args{Blocks: n}, callBufs{sched.Data: w}, nil)
 	default:
-		err = errorf(ErrArg, x.name, "unknown allgather algorithm %q", alg)
+		err = mpierr.Errorf(mpierr.ErrArg, x.name, "unknown allgather algorithm %q", alg)
 	}
 	if err != nil || direct {
 		return err

@@ -1,8 +1,10 @@
 package mpi
 
+import "nocsim/mpi/datatype"
+
 // allreduceReduceBcast is a binomial reduce to rank 0 and a binomial
 // broadcast from it.
-func (rd *redColl) allreduceReduceBcast(in, out Buffer, count int, _ bool) error {
+func (rd *redColl) allreduceReduceBcast(in, out datatype.Buffer, count int, _ bool) error {
 	if err := rd.reduceBinomial(in, out, count, 0); err != nil {
 		return err
 	}
@@ -13,7 +15,7 @@ func (rd *redColl) allreduceReduceBcast(in, out Buffer, count int, _ bool) error
 // distance 2^k swap partial results. A non-power-of-two P folds its extra
 // ranks in first and hands them the result last. Partials are combined
 // lower rank first, so a non-commutative op keeps rank order.
-func (rd *redColl) allreduceRD(in, out Buffer, count int, _ bool) error {
+func (rd *redColl) allreduceRD(in, out datatype.Buffer, count int, _ bool) error {
 	P, me, n := rd.c.Size(), rd.c.Rank(), count*rd.es
 	f := newRedFold(P)
 	nr := f.newRank(me)
@@ -26,7 +28,7 @@ func (rd *redColl) allreduceRD(in, out Buffer, count int, _ bool) error {
 	if !redSame(in, out) {
 		rd.copy(out, in, n)
 	}
-	acc, tmp := out, Buffer{}
+	acc, tmp := out, datatype.Buffer{}
 	if P > 1 {
 		b, err := rd.newBuf(n)
 		if err != nil {
@@ -70,10 +72,10 @@ func (rd *redColl) allreduceRD(in, out Buffer, count int, _ bool) error {
 
 // allreduceRing is a ring reduce-scatter then a ring allgather, 2(P-1)
 // steps each moving 1/P of the vector (commutative ops only).
-func (rd *redColl) allreduceRing(in, out Buffer, count int, inPlace bool) error {
+func (rd *redColl) allreduceRing(in, out datatype.Buffer, count int, inPlace bool) error {
 	P, me, es := rd.c.Size(), rd.c.Rank(), rd.es
 	bo := redSplit(count, P, es)
-	blk := func(i int) (Buffer, error) {
+	blk := func(i int) (datatype.Buffer, error) {
 		i = (i%P + P) % P
 		return out.Slice(bo[i]*es, (bo[i+1]-bo[i])*es)
 	}
@@ -107,7 +109,7 @@ func (rd *redColl) allreduceRing(in, out Buffer, count int, inPlace bool) error 
 // the partial of block me-s-2 from the left, so after P-1 steps it holds
 // block me reduced over every rank, which goes to dst. inPlace says dst
 // lies inside in.
-func (rd *redColl) ringRS(in Buffer, bo []int, dst Buffer, inPlace bool) error {
+func (rd *redColl) ringRS(in datatype.Buffer, bo []int, dst datatype.Buffer, inPlace bool) error {
 	P, me, es := rd.c.Size(), rd.c.Rank(), rd.es
 	blk := func(i int) (off, n, count int) {
 		i = (i%P + P) % P
@@ -124,7 +126,7 @@ func (rd *redColl) ringRS(in Buffer, bo []int, dst Buffer, inPlace bool) error {
 		_, n, _ := blk(i)
 		most = max(most, n)
 	}
-	var tmp [2]Buffer
+	var tmp [2]datatype.Buffer
 	for i := range tmp {
 		b, err := rd.newBuf(most)
 		if err != nil {
@@ -132,7 +134,7 @@ func (rd *redColl) ringRS(in Buffer, bo []int, dst Buffer, inPlace bool) error {
 		}
 		tmp[i] = b
 	}
-	var scr Buffer
+	var scr datatype.Buffer
 	so, sn, _ := blk(me - 1)
 	sb, err := rd.msg(in, so, sn, &scr)
 	if err != nil {

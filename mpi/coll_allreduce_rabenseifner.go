@@ -1,5 +1,7 @@
 package mpi
 
+import "nocsim/mpi/datatype"
+
 // Rabenseifner's allreduce (R. Rabenseifner, "Optimization of collective
 // reduction operations", ICCS 2004; Thakur, Rabenseifner & Gropp, "Optimization
 // of collective communication operations in MPICH", IJHPCA 2005): a
@@ -24,7 +26,7 @@ func init() {
 
 // allreduceRSAG runs Rabenseifner's allreduce of count elements from in
 // into out (which may be in).
-func (rd *redColl) allreduceRSAG(in, out Buffer, count int, _ bool) error {
+func (rd *redColl) allreduceRSAG(in, out datatype.Buffer, count int, _ bool) error {
 	me, es := rd.c.Rank(), rd.es
 	n := count * es
 	f := newRedFold(rd.c.Size())

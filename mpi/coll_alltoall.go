@@ -5,13 +5,15 @@ import (
 	"slices"
 
 	sched "nocsim/coll"
+	"nocsim/mpi/datatype"
+	"nocsim/mpi/mpierr"
 )
 
 // ----------------------------------------------------------------- alltoall
 
 // Alltoall is MPI_Alltoall. With sbuf == InPlace the data to send is taken
 // from rbuf (and replaced by what arrives).
-func (r *Rank) Alltoall(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, rcount int, rdt *Datatype, c *Comm) error {
+func (r *Rank) Alltoall(sbuf datatype.Buffer, scount int, sdt *datatype.Datatype, rbuf datatype.Buffer, rcount int, rdt *datatype.Datatype, c *Comm) error {
 	n := rcount * rdt.Size()
 	x, err := r.beginColl("MPI_Alltoall", c, argsI("%d bytes to each rank", n))
 	if err != nil {
@@ -32,7 +34,7 @@ func (r *Rank) Alltoall(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, rco
 			return err
 		}
 		if scount*sdt.Size() != n {
-			return errorf(ErrCount, x.name, "sends %d bytes to each rank but receives %d", scount*sdt.Size(), n)
+			return mpierr.Errorf(mpierr.ErrCount, x.name, "sends %d bytes to each rank but receives %d", scount*sdt.Size(), n)
 		}
 		sb = make([]allBlock, P)
 		for j := range sb {
@@ -46,7 +48,7 @@ func (r *Rank) Alltoall(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, rco
 // Alltoallv is MPI_Alltoallv: displacements in extents of the datatypes.
 // With sbuf == InPlace the data to send is taken from rbuf as described
 // by the receive arguments.
-func (r *Rank) Alltoallv(sbuf Buffer, scounts, sdispls []int, sdt *Datatype, rbuf Buffer, rcounts, rdispls []int, rdt *Datatype, c *Comm) error {
+func (r *Rank) Alltoallv(sbuf datatype.Buffer, scounts, sdispls []int, sdt *datatype.Datatype, rbuf datatype.Buffer, rcounts, rdispls []int, rdt *datatype.Datatype, c *Comm) error {
 	P := allSize(c)
 	x, err := r.beginColl("MPI_Alltoallv", c, argsI("MPI_Alltoallv, %d ranks", P))
 	if err != nil {
@@ -58,7 +60,7 @@ func (r *Rank) Alltoallv(sbuf Buffer, scounts, sdispls []int, sdt *Datatype, rbu
 	}
 	defer x.end(total)
 	if len(rcounts) < P || len(rdispls) < P {
-		return errorf(ErrArg, x.name, "%d receive counts and %d displacements for %d ranks", len(rcounts), len(rdispls), P)
+		return mpierr.Errorf(mpierr.ErrArg, x.name, "%d receive counts and %d displacements for %d ranks", len(rcounts), len(rdispls), P)
 	}
 	rb := make([]allBlock, P)
 	for j := range rb {
@@ -67,7 +69,7 @@ func (r *Rank) Alltoallv(sbuf Buffer, scounts, sdispls []int, sdt *Datatype, rbu
 	var sb []allBlock
 	if !isInPlace(sbuf) {
 		if len(scounts) < P || len(sdispls) < P {
-			return errorf(ErrArg, x.name, "%d send counts and %d displacements for %d ranks", len(scounts), len(sdispls), P)
+			return mpierr.Errorf(mpierr.ErrArg, x.name, "%d send counts and %d displacements for %d ranks", len(scounts), len(sdispls), P)
 		}
 		sb = make([]allBlock, P)
 		for j := range sb {
@@ -79,7 +81,7 @@ func (r *Rank) Alltoallv(sbuf Buffer, scounts, sdispls []int, sdt *Datatype, rbu
 
 // Alltoallw is MPI_Alltoallw: a datatype per peer and displacements in
 // bytes. With sbuf == InPlace the data to send is taken from rbuf.
-func (r *Rank) Alltoallw(sbuf Buffer, scounts, sdispls []int, sdts []*Datatype, rbuf Buffer, rcounts, rdispls []int, rdts []*Datatype, c *Comm) error {
+func (r *Rank) Alltoallw(sbuf datatype.Buffer, scounts, sdispls []int, sdts []*datatype.Datatype, rbuf datatype.Buffer, rcounts, rdispls []int, rdts []*datatype.Datatype, c *Comm) error {
 	P := allSize(c)
 	x, err := r.beginColl("MPI_Alltoallw", c, argsI("MPI_Alltoallw, %d ranks", P))
 	if err != nil {
@@ -91,7 +93,7 @@ func (r *Rank) Alltoallw(sbuf Buffer, scounts, sdispls []int, sdts []*Datatype, 
 	}
 	defer x.end(total)
 	if len(rcounts) < P || len(rdispls) < P || len(rdts) < P {
-		return errorf(ErrArg, x.name, "%d receive counts, %d displacements and %d datatypes for %d ranks", len(rcounts), len(rdispls), len(rdts), P)
+		return mpierr.Errorf(mpierr.ErrArg, x.name, "%d receive counts, %d displacements and %d datatypes for %d ranks", len(rcounts), len(rdispls), len(rdts), P)
 	}
 	rb := make([]allBlock, P)
 	for j := range rb {
@@ -100,7 +102,7 @@ func (r *Rank) Alltoallw(sbuf Buffer, scounts, sdispls []int, sdts []*Datatype, 
 	var sb []allBlock
 	if !isInPlace(sbuf) {
 		if len(scounts) < P || len(sdispls) < P || len(sdts) < P {
-			return errorf(ErrArg, x.name, "%d send counts, %d displacements and %d datatypes for %d ranks", len(scounts), len(sdispls), len(sdts), P)
+			return mpierr.Errorf(mpierr.ErrArg, x.name, "%d send counts, %d displacements and %d datatypes for %d ranks", len(scounts), len(sdispls), len(sdts), P)
 		}
 		sb = make([]allBlock, P)
 		for j := range sb {
@@ -140,22 +142,22 @@ func (x *coll) alltoallVariable(sb, rb []allBlock) error {
 type alltoallStage struct {
 	x      *coll
 	blocks []allBlock
-	view   []Buffer
+	view   []datatype.Buffer
 	staged []bool
-	tmp    *Buffer
+	tmp    *datatype.Buffer
 }
 
 // alltoallStageBlocks builds the views of every block but skip's; out packs
 // the staged ones (they are to be sent).
 func (x *coll) alltoallStageBlocks(blocks []allBlock, skip int, out bool) (*alltoallStage, error) {
-	st := &alltoallStage{x: x, blocks: blocks, view: make([]Buffer, len(blocks)), staged: make([]bool, len(blocks))}
+	st := &alltoallStage{x: x, blocks: blocks, view: make([]datatype.Buffer, len(blocks)), staged: make([]bool, len(blocks))}
 	offs := make([]int, len(blocks))
 	size := 0
 	for j, b := range blocks {
 		switch {
 		case j == skip:
 		case b.count == 0:
-			st.view[j] = Buffer{Addr: b.buf.Addr, Bytes: b.buf.Bytes[:0]}
+			st.view[j] = datatype.Buffer{Addr: b.buf.Addr, Bytes: b.buf.Bytes[:0]}
 		case b.dt.Contiguous() && b.off%4 == 0:
 			st.view[j], _ = b.buf.Slice(b.off, b.bytes())
 		default:
@@ -209,7 +211,7 @@ func (st *alltoallStage) free() {
 func (x *coll) alltoallSelf(s, d allBlock) error {
 	n := s.bytes()
 	if n != d.bytes() {
-		return errorf(ErrTruncate, x.name, "rank %d sends itself %d bytes but receives %d", x.c.Rank(), n, d.bytes())
+		return mpierr.Errorf(mpierr.ErrTruncate, x.name, "rank %d sends itself %d bytes but receives %d", x.c.Rank(), n, d.bytes())
 	}
 	if n == 0 {
 		return nil
@@ -251,7 +253,7 @@ func (x *coll) alltoallRun(alg string, sb, rb []allBlock, uniform bool) error {
 			prog = run.Varying
 		}
 	default:
-		return errorf(ErrArg, x.name, "unknown alltoall algorithm %q", alg)
+		return mpierr.Errorf(mpierr.ErrArg, x.name, "unknown alltoall algorithm %q", alg)
 	}
 	inPlace := sb == nil
 	if inPlace {
@@ -292,7 +294,7 @@ func (x *coll) alltoallRun(alg string, sb, rb []allBlock, uniform bool) error {
 }
 
 type alltoallPacked struct {
-	buf    Buffer
+	buf    datatype.Buffer
 	blocks []allBlock
 }
 
@@ -314,7 +316,7 @@ func (x *coll) alltoallStagePacked(blocks []allBlock) (*alltoallPacked, error) {
 			x.free(buf)
 			return nil, err
 		}
-		out.blocks[j] = allBlock{buf, off, b.bytes(), Byte}
+		out.blocks[j] = allBlock{buf, off, b.bytes(), datatype.Byte}
 		off += sched.Pad4(b.bytes())
 	}
 	return out, nil

@@ -4,6 +4,7 @@ import (
 	"container/heap"
 
 	sched "nocsim/coll"
+	"nocsim/mpi/datatype"
 )
 
 // The LogP-optimal broadcast of Karp, Sahay, Santos and Schauser ("Optimal
@@ -88,7 +89,7 @@ func (h *optSlots) Pop() any {
 
 // rtBcastOptimal: receive from the parent, then send to every child in
 // tree order, all posted at once (as the binomial tree does).
-func (x *coll) rtBcastOptimal(b Buffer, n, root int) error {
+func (x *coll) rtBcastOptimal(b datatype.Buffer, n, root int) error {
 	P := x.c.Size()
 	t := x.r.w.optimalTree(P)
 	rel := sched.Rel(x.c.Rank(), root, P)

@@ -3,6 +3,7 @@ package mpi
 import (
 	sched "nocsim/coll"
 	"nocsim/endpoint"
+	"nocsim/mpi/datatype"
 )
 
 // The Cray X1 collectives as Nicholson & Goozen describe them ("Cray X1
@@ -65,7 +66,7 @@ const (
 )
 
 // crayArea is rank world's collective structures.
-func (w *World) crayArea(world int) Buffer { return w.cray[world] }
+func (w *World) crayArea(world int) datatype.Buffer { return w.cray[world] }
 
 // craySyncKey names a barrier word: the communicator's context, the
 // world rank that holds it, the tree level. Each communicator counts its
@@ -104,7 +105,7 @@ func (w *World) crayInit() error {
 	w.h.crayFadd = w.M.Register("_MPI_Cray_fadd", w.threadCrayFadd)
 	w.h.crayCheckIn = w.M.Register("_MPI_Cray_checkin", w.threadCrayCheckIn)
 	w.craySyncs = map[craySyncKey]uint32{}
-	w.cray = make([]Buffer, len(w.Ranks))
+	w.cray = make([]datatype.Buffer, len(w.Ranks))
 	for i, r := range w.Ranks {
 		b, err := r.Alloc(4 * (craySlots + craySlotWords*len(w.Ranks)))
 		if err != nil {
@@ -152,21 +153,21 @@ func (w *World) threadCrayCheckIn(t *endpoint.Thread, a []uint32) {
 // cray is one rank's view of the structures during a collective.
 type cray struct {
 	x    *coll
-	area Buffer // this rank's
+	area datatype.Buffer // this rank's
 }
 
 func (x *coll) cray() *cray {
 	return &cray{x: x, area: x.r.w.crayArea(x.r.rank)}
 }
 
-func (k *cray) word(i int) uint32        { return k.area.Uint32(i) }
-func (k *cray) set(i int, v uint32)      { k.area.SetInt32(i, int32(v)) }
-func (k *cray) addr(i int) uint32        { return k.area.Addr + uint32(i) }
-func (k *cray) world(rank int) int       { return k.x.c.group.WorldRank(rank) }
-func (k *cray) node(rank int) int        { return k.x.r.w.Ranks[k.world(rank)].node.ID }
-func (k *cray) areaOf(rank int) Buffer   { return k.x.r.w.crayArea(k.world(rank)) }
-func (k *cray) slot(sender int) int      { return craySlots + craySlotWords*k.world(sender) }
-func (k *cray) waitFor(cond func() bool) { k.x.r.wait(cond) }
+func (k *cray) word(i int) uint32               { return k.area.Uint32(i) }
+func (k *cray) set(i int, v uint32)             { k.area.SetInt32(i, int32(v)) }
+func (k *cray) addr(i int) uint32               { return k.area.Addr + uint32(i) }
+func (k *cray) world(rank int) int              { return k.x.c.group.WorldRank(rank) }
+func (k *cray) node(rank int) int               { return k.x.r.w.Ranks[k.world(rank)].node.ID }
+func (k *cray) areaOf(rank int) datatype.Buffer { return k.x.r.w.crayArea(k.world(rank)) }
+func (k *cray) slot(sender int) int             { return craySlots + craySlotWords*k.world(sender) }
+func (k *cray) waitFor(cond func() bool)        { k.x.r.wait(cond) }
 
 // store writes words at word i of rank's structures: one DATA message the
 // processor builds (as sendDataIntValue, for any number of words).
@@ -211,7 +212,7 @@ func (k *cray) drained() { k.waitFor(func() bool { return k.word(crayCheckIn) ==
 // waits for its completion flag, then decrements rank's check-in counter.
 // The DMA moves whole words: a length that is not whole words lands in
 // scratch first, so no byte past dst's n is written.
-func (k *cray) fetch(rank int, src uint32, dst Buffer, n int) error {
+func (k *cray) fetch(rank int, src uint32, dst datatype.Buffer, n int) error {
 	x := k.x
 	if n > 0 {
 		to := dst

@@ -1,6 +1,10 @@
 package mpi
 
-import sched "nocsim/coll"
+import (
+	sched "nocsim/coll"
+	"nocsim/mpi/datatype"
+	"nocsim/mpi/mpierr"
+)
 
 // The X1's data-moving collectives (coll_cray.go describes the mechanisms):
 // the data is exposed by the rank that holds it (its address and count
@@ -15,7 +19,7 @@ import sched "nocsim/coll"
 // root cannot leave until its check-in count is back to zero. A non-root
 // waits for its start flag, pulls, decrements the root's check-in counter
 // and leaves. b holds n contiguous bytes (word-aligned, as every Buffer).
-func (x *coll) crayBcastPull(b Buffer, n, root int) error {
+func (x *coll) crayBcastPull(b datatype.Buffer, n, root int) error {
 	P, me := x.c.Size(), x.c.Rank()
 	if P == 1 {
 		return nil
@@ -28,14 +32,14 @@ func (x *coll) crayBcastPull(b Buffer, n, root int) error {
 		// root is not left waiting; the error is this rank's.
 		err := k.fetch(root, src, b, min(got, n))
 		if err == nil && got != n {
-			err = errorf(ErrTruncate, x.name, "rank %d: the root broadcasts %d bytes to a %d-byte buffer", x.r.rank, got, n)
+			err = mpierr.Errorf(mpierr.ErrTruncate, x.name, "rank %d: the root broadcasts %d bytes to a %d-byte buffer", x.r.rank, got, n)
 		}
 		return err
 	}
 	k.expose(P - 1)
 	src, small := b.Addr, n < craySmallBytes
 	if small {
-		x.copy(Buffer{Bytes: k.area.Bytes[4*craySmall:]}, b, n)
+		x.copy(datatype.Buffer{Bytes: k.area.Bytes[4*craySmall:]}, b, n)
 		src = k.addr(craySmall)
 	}
 	for i := 1; i < P; i++ {
@@ -65,7 +69,7 @@ func (x *coll) crayScatterPull(p rtPart) error {
 		src, got := k.take(root)
 		err := k.fetch(root, src, rb, min(got, mine)) // as in crayBcastPull
 		if err == nil && got > mine {
-			err = errorf(ErrTruncate, x.name, "rank %d: the root sends %d bytes into a %d-byte receive", x.r.rank, got, mine)
+			err = mpierr.Errorf(mpierr.ErrTruncate, x.name, "rank %d: the root sends %d bytes into a %d-byte receive", x.r.rank, got, mine)
 		}
 		return err
 	}
@@ -76,7 +80,7 @@ func (x *coll) crayScatterPull(p rtPart) error {
 			size += sched.Pad4(bl.size(i))
 		}
 	}
-	var tmp Buffer
+	var tmp datatype.Buffer
 	if size > 0 {
 		var err error
 		if tmp, err = x.alloc(size); err != nil {
@@ -167,7 +171,7 @@ func (x *coll) crayAlltoallPull(_, _ []allBlock, ss, rs *alltoallStage) error {
 				return err
 			}
 			if got != want && late == nil { // as in crayBcastPull: reported once all is pulled
-				late = errorf(ErrTruncate, x.name, "rank %d: rank %d sends %d bytes for a %d-byte block", x.r.rank, x.c.group.WorldRank(i), got, want)
+				late = mpierr.Errorf(mpierr.ErrTruncate, x.name, "rank %d: rank %d sends %d bytes for a %d-byte block", x.r.rank, x.c.group.WorldRank(i), got, want)
 			}
 			heard[i] = true
 			left--

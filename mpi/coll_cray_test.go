@@ -10,6 +10,8 @@ import (
 	sched "nocsim/coll"
 	"nocsim/des"
 	"nocsim/endpoint"
+	"nocsim/mpi/datatype"
+	"nocsim/mpi/mpierr"
 )
 
 // The Cray X1 algorithms (coll_cray.go): each test asserts the behaviour
@@ -284,7 +286,7 @@ func TestCrayBcastRootLeaves(t *testing.T) {
 								b.Bytes[i] = byte(i*7 + 1)
 							}
 						}
-						if err := r.Bcast(b, n, Byte, root, r.CommWorld()); err != nil {
+						if err := r.Bcast(b, n, datatype.Byte, root, r.CommWorld()); err != nil {
 							t.Error(err)
 						}
 						leave[r.Rank()] = r.Now()
@@ -373,7 +375,7 @@ func TestCrayScatterNonRootsPull(t *testing.T) {
 						sb.Bytes[i] = byte(i + 1)
 					}
 					rb := r.MustAlloc(size(r.Rank()))
-					if err := r.Scatterv(sb, counts, displs, Byte, rb, size(r.Rank()), Byte, root, r.CommWorld()); err != nil {
+					if err := r.Scatterv(sb, counts, displs, datatype.Byte, rb, size(r.Rank()), datatype.Byte, root, r.CommWorld()); err != nil {
 						t.Error(err)
 					}
 					for j, v := range rb.Bytes[:size(r.Rank())] {
@@ -410,7 +412,7 @@ func TestCrayAlltoallScanOutOfOrder(t *testing.T) {
 					sb.Bytes[i] = byte(me*31 + i)
 				}
 				r.Compute(int64(P-1-me) * gap)
-				if err := r.Alltoall(sb, blk, Byte, rb, blk, Byte, r.CommWorld()); err != nil {
+				if err := r.Alltoall(sb, blk, datatype.Byte, rb, blk, datatype.Byte, r.CommWorld()); err != nil {
 					t.Error(err)
 				}
 				for j := range P {
@@ -477,14 +479,14 @@ func TestCraySizeMismatchEndsCleanly(t *testing.T) {
 				}
 				sb, rb := r.MustAlloc(8*P), r.MustAlloc(8*P)
 				if op == "scatter" {
-					errs[me] = r.Scatterv(sb, counts, displs, Byte, rb, rcounts[0], Byte, 0, r.CommWorld())
+					errs[me] = r.Scatterv(sb, counts, displs, datatype.Byte, rb, rcounts[0], datatype.Byte, 0, r.CommWorld())
 				} else {
-					errs[me] = r.Alltoallv(sb, counts, displs, Byte, rb, rcounts, displs, Byte, r.CommWorld())
+					errs[me] = r.Alltoallv(sb, counts, displs, datatype.Byte, rb, rcounts, displs, datatype.Byte, r.CommWorld())
 				}
 			})
 			for i, err := range errs {
-				var e *Error
-				if bad := errors.As(err, &e) && e.Class == ErrTruncate; bad != (i == 2) || (err != nil) != (i == 2) {
+				var e *mpierr.Error
+				if bad := errors.As(err, &e) && e.Class == mpierr.ErrTruncate; bad != (i == 2) || (err != nil) != (i == 2) {
 					t.Errorf("rank %d: %v", i, err)
 				}
 			}

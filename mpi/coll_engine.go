@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	sched "nocsim/coll"
+	"nocsim/mpi/datatype"
 )
 
 // The chip as a coll engine: a schedule program from package coll runs on
@@ -17,11 +18,11 @@ type engine struct {
 	x      *coll
 	bufs   callBufs
 	blocks *blockBufs
-	alloc  []Buffer // scratch the program allocated, freed when it ends
+	alloc  []datatype.Buffer // scratch the program allocated, freed when it ends
 }
 
 // callBufs are a call's buffers by coll.Buf (NoBuf's stays empty).
-type callBufs [sched.NBufs]Buffer
+type callBufs [sched.NBufs]datatype.Buffer
 
 // blockBufs are the user's typed blocks: alltoall's (send, recv), which
 // Copy packs and unpacks, and the word-aligned views of them messages use
@@ -29,7 +30,7 @@ type callBufs [sched.NBufs]Buffer
 // blocks and own-block move (part).
 type blockBufs struct {
 	send, recv   []allBlock
-	sview, rview []Buffer
+	sview, rview []datatype.Buffer
 	part         *rtPart
 }
 
@@ -52,7 +53,7 @@ func (x *coll) runProgram(prog sched.Program, a sched.Args, bufs callBufs, block
 func (x *coll) rank(bufs callBufs) *engine { return &engine{x: x, bufs: bufs} }
 
 // buf is the buffer region r lies in.
-func (e *engine) buf(r sched.Region) Buffer {
+func (e *engine) buf(r sched.Region) datatype.Buffer {
 	switch r.Buf {
 	case sched.SendBlock:
 		return e.blocks.sview[r.Block]
@@ -87,7 +88,7 @@ func (e *engine) Copy(dst, src sched.Region) error {
 	case dst.Buf == sched.RootBlock:
 		return x.rtUnpack(e.blocks.part.bl, dst.Block, e.buf(src).Bytes[src.Off:])
 	}
-	x.copy(Buffer{Bytes: e.buf(dst).Bytes[dst.Off:]}, Buffer{Bytes: e.buf(src).Bytes[src.Off:]}, src.Len)
+	x.copy(datatype.Buffer{Bytes: e.buf(dst).Bytes[dst.Off:]}, datatype.Buffer{Bytes: e.buf(src).Bytes[src.Off:]}, src.Len)
 	return nil
 }
 
@@ -96,7 +97,7 @@ func (e *engine) Charge(n int) { e.x.charge(n) }
 
 // PutSizes writes sz as int32s at dst.
 func (e *engine) PutSizes(dst sched.Region, sz []int) {
-	b := Buffer{Bytes: e.buf(dst).Bytes[dst.Off : dst.Off+dst.Len]}
+	b := datatype.Buffer{Bytes: e.buf(dst).Bytes[dst.Off : dst.Off+dst.Len]}
 	for j, n := range sz {
 		b.SetInt32(j, int32(n))
 	}
@@ -104,7 +105,7 @@ func (e *engine) PutSizes(dst sched.Region, sz []int) {
 
 // Sizes reads the int32s at src.
 func (e *engine) Sizes(src sched.Region) []int {
-	b := Buffer{Bytes: e.buf(src).Bytes[src.Off : src.Off+src.Len]}
+	b := datatype.Buffer{Bytes: e.buf(src).Bytes[src.Off : src.Off+src.Len]}
 	sz := make([]int, src.Len/4)
 	for j := range sz {
 		sz[j] = int(b.Int32(j))
@@ -218,7 +219,7 @@ type engineAsks struct {
 func (e *engine) Asks(peers []int) (sched.Asks, error) {
 	a := &engineAsks{x: e.x}
 	for _, p := range peers {
-		q, err := e.x.irecv(Buffer{}, 0, p)
+		q, err := e.x.irecv(datatype.Buffer{}, 0, p)
 		if err != nil {
 			return nil, err
 		}
@@ -234,12 +235,12 @@ func (a *engineAsks) Next() (int, error) {
 
 // bcastBinomial broadcasts n bytes of b from root down Bcast's binomial
 // tree (sched.BinomialBcast): other algorithms spread their results so.
-func (x *coll) bcastBinomial(b Buffer, n, root int) error {
+func (x *coll) bcastBinomial(b datatype.Buffer, n, root int) error {
 	return sched.BinomialBcast(x.rank(callBufs{sched.Data: b}), x.c.Size(), x.c.Rank(), root, sched.Data.At(0, n))
 }
 
 // bcastFlat sends n bytes of b from root to every rank at once
 // (sched.FlatBcast), as the thesis library's results go out.
-func (x *coll) bcastFlat(b Buffer, n, root int) error {
+func (x *coll) bcastFlat(b datatype.Buffer, n, root int) error {
 	return sched.FlatBcast(x.rank(callBufs{sched.Data: b}), x.c.Size(), x.c.Rank(), root, sched.Data.At(0, n))
 }

@@ -5,6 +5,8 @@ import (
 
 	sched "nocsim/coll"
 	"nocsim/mesh"
+	"nocsim/mpi/datatype"
+	"nocsim/mpi/group"
 )
 
 // Dimensional ("mesh") collectives: broadcast, reduce, allreduce and
@@ -54,14 +56,14 @@ type meshGrid struct {
 // meshGridOf builds the grid of group g once per World: groups are
 // immutable and placement never changes, as a library would work it out
 // when the communicator is created (no simulated time).
-func (w *World) meshGridOf(g *Group) *meshGrid {
+func (w *World) meshGridOf(g *group.Group) *meshGrid {
 	if mg := w.meshGrids[g]; mg != nil {
 		return mg
 	}
 	mg := buildMeshGrid(g.Size(), func(i int) (int, int) {
-		// Rank i runs on tile g.ranks[i]; offsets from tile 0 are its
+		// Rank i runs on tile g.WorldRank(i); offsets from tile 0 are its
 		// column and row.
-		node := w.Ranks[g.ranks[i]].node.ID
+		node := w.Ranks[g.WorldRank(i)].node.ID
 		if _, ok := w.M.Topo.(mesh.Mesh); !ok {
 			// A ring or a bus has no rows: the whole communicator is
 			// one row in station order, and the family runs as its row
@@ -71,7 +73,7 @@ func (w *World) meshGridOf(g *Group) *meshGrid {
 		return w.M.Topo.Offsets(0, node)
 	})
 	if w.meshGrids == nil {
-		w.meshGrids = map[*Group]*meshGrid{}
+		w.meshGrids = map[*group.Group]*meshGrid{}
 	}
 	w.meshGrids[g] = mg
 	return mg
@@ -166,7 +168,7 @@ func (x *coll) meshTree(root int) (int, []int) {
 
 // meshBcast: receive from the parent, then send to every child, posted
 // at once (as the binomial tree does).
-func (x *coll) meshBcast(b Buffer, n, root int) error {
+func (x *coll) meshBcast(b datatype.Buffer, n, root int) error {
 	parent, kids := x.meshTree(root)
 	if parent >= 0 {
 		if err := x.recv(b, n, parent); err != nil {
@@ -182,17 +184,17 @@ func (x *coll) meshBcast(b Buffer, n, root int) error {
 
 // meshBarrier is the dimensional dissemination barrier
 // (coll_mesh_dims.go).
-func (x *coll) meshBarrier() error { return x.meshDimsRun(nil, Buffer{}, 0) }
+func (x *coll) meshBarrier() error { return x.meshDimsRun(nil, datatype.Buffer{}, 0) }
 
 // meshReduce is the broadcast tree walked up (commutative ops only): a
 // rank receives its children's partial results one after the other, the
 // smallest subtree first, folds each into its own, and sends the result
 // to its parent. out (which may be in) gets the result at root.
-func (rd *redColl) meshReduce(in, out Buffer, count, root int) error {
+func (rd *redColl) meshReduce(in, out datatype.Buffer, count, root int) error {
 	n := count * rd.es
 	parent, kids := rd.meshTree(root)
 	cur := in
-	var bufs [2]Buffer
+	var bufs [2]datatype.Buffer
 	which := 0
 	for _, k := range slices.Backward(kids) {
 		if bufs[which].Bytes == nil {

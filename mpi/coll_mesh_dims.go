@@ -1,5 +1,7 @@
 package mpi
 
+import "nocsim/mpi/datatype"
+
 // The dimensional allreduce and barrier of the mesh family: an allreduce
 // (or a dissemination barrier) within every mesh row at once, then within
 // every column, as Puma's hybrid collectives and Barnett et al.'s
@@ -90,14 +92,14 @@ func (mg *meshGrid) dims() *meshDims {
 // meshDimsRun runs the dimensional phases on the calling rank. With rd
 // nil it is the barrier (empty messages); else it reduces acc (count
 // elements, holding this rank's vector) into the total.
-func (x *coll) meshDimsRun(rd *redColl, acc Buffer, count int) error {
+func (x *coll) meshDimsRun(rd *redColl, acc datatype.Buffer, count int) error {
 	mg := x.r.w.meshGridOf(x.c.group)
 	d := mg.dims()
 	me := x.c.Rank()
 	y, j := mg.row[me], mg.col[me]
 	row := mg.rows[y]
 	n := 0
-	var tmp Buffer
+	var tmp datatype.Buffer
 	if rd != nil {
 		n = count * rd.es
 		if x.c.Size() > 1 {
@@ -154,7 +156,7 @@ func (x *coll) meshDimsRun(rd *redColl, acc Buffer, count int) error {
 // meshLong is the long-vector allreduce of a main row's rank (row[i],
 // position k in column col): reduce-scatter within the row, allreduce of
 // its block within the column, allgather within the row.
-func (rd *redColl) meshLong(acc, tmp Buffer, count int, row []int, i int, col []int, k int) error {
+func (rd *redColl) meshLong(acc, tmp datatype.Buffer, count int, row []int, i int, col []int, k int) error {
 	n, es := count*rd.es, rd.es
 	f := newRedFold(len(row))
 	f.ranks = row
@@ -187,7 +189,7 @@ func (rd *redColl) meshLong(acc, tmp Buffer, count int, row []int, i int, col []
 // even rank below 2 rem hands its vector to the odd one above it and gets
 // the result back (it returns -1: nothing else to do); the odd one adds it
 // in (tmp: scratch of the vector's size). It returns i's new rank.
-func (rd *redColl) foldIn(acc, tmp Buffer, count int, f redFold, list []int, i int) (int, error) {
+func (rd *redColl) foldIn(acc, tmp datatype.Buffer, count int, f redFold, list []int, i int) (int, error) {
 	n := count * rd.es
 	nr := f.newRank(i)
 	if nr < 0 {
@@ -210,11 +212,11 @@ func (rd *redColl) foldIn(acc, tmp Buffer, count int, f redFold, list []int, i i
 // meshDim is the allreduce (rd nil: the dissemination barrier) among the
 // ranks of list, the caller being list[i]: acc is its vector and gets the
 // list's sum; tmp is scratch of the vector's size.
-func (x *coll) meshDim(rd *redColl, acc, tmp Buffer, count int, list []int, i int) error {
+func (x *coll) meshDim(rd *redColl, acc, tmp datatype.Buffer, count int, list []int, i int) error {
 	P := len(list)
 	if rd == nil {
 		for k := 1; k < P; k <<= 1 {
-			if err := x.sendrecv(Buffer{}, 0, list[(i+k)%P], Buffer{}, 0, list[(i-k+P)%P]); err != nil {
+			if err := x.sendrecv(datatype.Buffer{}, 0, list[(i+k)%P], datatype.Buffer{}, 0, list[(i-k+P)%P]); err != nil {
 				return err
 			}
 		}
@@ -260,9 +262,9 @@ func (x *coll) meshDim(rd *redColl, acc, tmp Buffer, count int, list []int, i in
 // (elements bo[nr]..bo[nr+1]) of acc: before the round of mask it holds
 // blocks lo..lo+mask-1 (lo = nr with its low bits cleared) and its
 // partner the neighbouring run; they swap them, doubling the run.
-func (rd *redColl) allgatherRD(acc Buffer, bo []int, nr int, f redFold) error {
+func (rd *redColl) allgatherRD(acc datatype.Buffer, bo []int, nr int, f redFold) error {
 	es := rd.es
-	span := func(lo, k int) (Buffer, error) { return acc.Slice(bo[lo]*es, (bo[lo+k]-bo[lo])*es) }
+	span := func(lo, k int) (datatype.Buffer, error) { return acc.Slice(bo[lo]*es, (bo[lo+k]-bo[lo])*es) }
 	for mask := 1; mask < f.pof2; mask <<= 1 {
 		pn := nr ^ mask
 		sb, err := span(nr&^(mask-1), mask)
@@ -283,9 +285,17 @@ func (rd *redColl) allgatherRD(acc Buffer, bo []int, nr int, f redFold) error {
 
 // meshAllreduce is the dimensional allreduce (commutative ops) of count
 // elements from in into out (which may be in).
-func (rd *redColl) meshAllreduce(in, out Buffer, count int, _ bool) error {
+func (rd *redColl) meshAllreduce(in, out datatype.Buffer, count int, _ bool) error {
 	if n := count * rd.es; !redSame(in, out) {
 		rd.copy(out, in, n)
 	}
 	return rd.meshDimsRun(rd, out, count)
+}
+
+// abs is the absolute value of a.
+func abs(a int) int {
+	if a < 0 {
+		return -a
+	}
+	return a
 }

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"nocsim/mpi/datatype"
 	"nocsim/mpi/trace"
 )
 
@@ -141,7 +142,7 @@ func meshCall(t *testing.T, r *Rank, c *Comm, op string, root, count int) {
 		if me != root {
 			clear(in.Bytes)
 		}
-		if err = r.Bcast(in, count, Int64, root, c); err == nil {
+		if err = r.Bcast(in, count, datatype.Int64, root, c); err == nil {
 			for k := range count {
 				if got := getInt64(in.Bytes[8*k:]); got != val(root, k) {
 					t.Errorf("bcast P=%d root=%d rank %d: element %d is %d, want %d", P, root, me, k, got, val(root, k))
@@ -150,9 +151,9 @@ func meshCall(t *testing.T, r *Rank, c *Comm, op string, root, count int) {
 		}
 	case "reduce", "allreduce":
 		if op == "reduce" {
-			err = r.Reduce(in, out, count, Int64, OpSum, root, c)
+			err = r.Reduce(in, out, count, datatype.Int64, datatype.OpSum, root, c)
 		} else {
-			err = r.Allreduce(in, out, count, Int64, OpSum, c)
+			err = r.Allreduce(in, out, count, datatype.Int64, datatype.OpSum, c)
 		}
 		if err == nil && (op == "allreduce" || me == root) {
 			for k := range count {

@@ -2,6 +2,9 @@ package mpi
 
 import (
 	"fmt"
+
+	"nocsim/mpi/datatype"
+	"nocsim/mpi/mpierr"
 )
 
 // Reductions: MPI_Reduce, MPI_Allreduce, MPI_Reduce_scatter(_block),
@@ -18,7 +21,7 @@ func init() {
 		{Algorithm: Algorithm{Op: "allreduce", Name: "recursive_doubling", Source: "standard (MPICH)", Messages: "P log2 P (P a power of two)"}, run: allreduceRun((*redColl).allreduceRD)},
 		{Algorithm: Algorithm{Op: "allreduce", Name: "ring", Source: "standard (MPICH): ring reduce-scatter + ring allgather", Messages: "2P(P-1)"}, run: allreduceRun((*redColl).allreduceRing), reorders: true},
 		{Algorithm: Algorithm{Op: "reduce_scatter", Name: "reduce_scatterv", Source: "Nicholson & Goozen, Cray X1 MPI", Messages: "2(P-1)"}, run: reduceScatterRun((*redColl).reduceScatterv)},
-		{Algorithm: Algorithm{Op: "reduce_scatter", Name: "ring", Source: "standard (MPICH)", Messages: "P(P-1)"}, run: reduceScatterRun(func(rd *redColl, in, out Buffer, offs []int, inPlace bool) error {
+		{Algorithm: Algorithm{Op: "reduce_scatter", Name: "ring", Source: "standard (MPICH)", Messages: "P(P-1)"}, run: reduceScatterRun(func(rd *redColl, in, out datatype.Buffer, offs []int, inPlace bool) error {
 			return rd.ringRS(in, offs, out, inPlace)
 		}), reorders: true},
 		{Algorithm: Algorithm{Op: "reduce_scatter", Name: "recursive_halving", Source: "standard (MPICH)", Messages: "P log2 P (P a power of two)"}, run: reduceScatterRun((*redColl).reduceScatterHalving), reorders: true},
@@ -31,7 +34,7 @@ func init() {
 
 // Reduce is MPI_Reduce: rbuf at root gets the reduction of every rank's
 // sbuf. sbuf may be InPlace at the root, which then reduces rbuf.
-func (r *Rank) Reduce(sbuf, rbuf Buffer, count int, dt *Datatype, op *Op, root int, c *Comm) error {
+func (r *Rank) Reduce(sbuf, rbuf datatype.Buffer, count int, dt *datatype.Datatype, op *datatype.Op, root int, c *Comm) error {
 	bytes := count * dt.Size()
 	x, err := r.beginColl("MPI_Reduce", c, argsIS("root=%d, %d bytes, %s", redOpName(op), root, bytes))
 	if err != nil {
@@ -40,11 +43,11 @@ func (r *Rank) Reduce(sbuf, rbuf Buffer, count int, dt *Datatype, op *Op, root i
 	defer x.end(bytes)
 	P, me := c.Size(), c.Rank()
 	if root < 0 || root >= P {
-		return errorf(ErrRank, x.name, "root %d outside 0..%d", root, P-1)
+		return mpierr.Errorf(mpierr.ErrRank, x.name, "root %d outside 0..%d", root, P-1)
 	}
 	inPlace := isInPlace(sbuf)
 	if inPlace && me != root {
-		return errorf(ErrArg, x.name, "MPI_IN_PLACE is only allowed at the root")
+		return mpierr.Errorf(mpierr.ErrArg, x.name, "MPI_IN_PLACE is only allowed at the root")
 	}
 	rd, err := x.newRed(op, dt)
 	if err != nil {
@@ -56,7 +59,7 @@ func (r *Rank) Reduce(sbuf, rbuf Buffer, count int, dt *Datatype, op *Op, root i
 			return err
 		}
 	}
-	var in, out Buffer
+	var in, out datatype.Buffer
 	if me == root {
 		if err := x.check("receive buffer", rbuf, count, dt); err != nil {
 			return err
@@ -82,7 +85,7 @@ func (r *Rank) Reduce(sbuf, rbuf Buffer, count int, dt *Datatype, op *Op, root i
 	if run, ok := rd.lookup("reduce", alg, "binomial").(reduceRun); ok {
 		err = run(rd, in, out, count, root)
 	} else {
-		err = errorf(ErrArg, x.name, "unknown reduce algorithm %q", alg)
+		err = mpierr.Errorf(mpierr.ErrArg, x.name, "unknown reduce algorithm %q", alg)
 	}
 	if err != nil || me != root {
 		return err
@@ -92,7 +95,7 @@ func (r *Rank) Reduce(sbuf, rbuf Buffer, count int, dt *Datatype, op *Op, root i
 
 // Allreduce is MPI_Allreduce: every rank's rbuf gets the reduction of every
 // rank's sbuf (InPlace: of every rank's rbuf).
-func (r *Rank) Allreduce(sbuf, rbuf Buffer, count int, dt *Datatype, op *Op, c *Comm) error {
+func (r *Rank) Allreduce(sbuf, rbuf datatype.Buffer, count int, dt *datatype.Datatype, op *datatype.Op, c *Comm) error {
 	bytes := count * dt.Size()
 	x, err := r.beginColl("MPI_Allreduce", c, argsIS("%d bytes, %s", redOpName(op), bytes))
 	if err != nil {
@@ -113,7 +116,7 @@ func (r *Rank) Allreduce(sbuf, rbuf Buffer, count int, dt *Datatype, op *Op, c *
 	if run, ok := rd.lookup("allreduce", alg, "recursive_doubling").(allreduceRun); ok {
 		err = run(rd, in, out, count, inPlace)
 	} else {
-		err = errorf(ErrArg, x.name, "unknown allreduce algorithm %q", alg)
+		err = mpierr.Errorf(mpierr.ErrArg, x.name, "unknown allreduce algorithm %q", alg)
 	}
 	if err != nil {
 		return err
@@ -125,7 +128,7 @@ func (r *Rank) Allreduce(sbuf, rbuf Buffer, count int, dt *Datatype, op *Op, c *
 // sbuf (sum(rcounts) elements) is split in blocks of rcounts[i] elements,
 // block i going to rank i's rbuf. With InPlace the input is rbuf and the
 // result lands at its start.
-func (r *Rank) ReduceScatter(sbuf, rbuf Buffer, rcounts []int, dt *Datatype, op *Op, c *Comm) error {
+func (r *Rank) ReduceScatter(sbuf, rbuf datatype.Buffer, rcounts []int, dt *datatype.Datatype, op *datatype.Op, c *Comm) error {
 	bytes := make([]int, len(rcounts))
 	for i, n := range rcounts {
 		bytes[i] = n * dt.Size()
@@ -135,7 +138,7 @@ func (r *Rank) ReduceScatter(sbuf, rbuf Buffer, rcounts []int, dt *Datatype, op 
 
 // ReduceScatterBlock is MPI_Reduce_scatter_block: ReduceScatter with
 // rcount elements for every rank.
-func (r *Rank) ReduceScatterBlock(sbuf, rbuf Buffer, rcount int, dt *Datatype, op *Op, c *Comm) error {
+func (r *Rank) ReduceScatterBlock(sbuf, rbuf datatype.Buffer, rcount int, dt *datatype.Datatype, op *datatype.Op, c *Comm) error {
 	if err := r.checkComm("MPI_Reduce_scatter_block", c); err != nil {
 		return err
 	}
@@ -146,7 +149,7 @@ func (r *Rank) ReduceScatterBlock(sbuf, rbuf Buffer, rcount int, dt *Datatype, o
 	return r.reduceScatter("MPI_Reduce_scatter_block", argsIS("%d bytes each, %s", redOpName(op), rcount*dt.Size()), sbuf, rbuf, rcounts, dt, op, c)
 }
 
-func (r *Rank) reduceScatter(name string, key collArgs, sbuf, rbuf Buffer, rcounts []int, dt *Datatype, op *Op, c *Comm) error {
+func (r *Rank) reduceScatter(name string, key collArgs, sbuf, rbuf datatype.Buffer, rcounts []int, dt *datatype.Datatype, op *datatype.Op, c *Comm) error {
 	x, err := r.beginColl(name, c, key)
 	if err != nil {
 		return err
@@ -154,13 +157,13 @@ func (r *Rank) reduceScatter(name string, key collArgs, sbuf, rbuf Buffer, rcoun
 	P, me := c.Size(), c.Rank()
 	if len(rcounts) != P {
 		defer x.end(0)
-		return errorf(ErrArg, name, "%d receive counts for %d ranks", len(rcounts), P)
+		return mpierr.Errorf(mpierr.ErrArg, name, "%d receive counts for %d ranks", len(rcounts), P)
 	}
 	offs := make([]int, P+1)
 	for i, n := range rcounts {
 		if n < 0 {
 			defer x.end(0)
-			return errorf(ErrCount, name, "receive count %d of rank %d must be >= 0", n, i)
+			return mpierr.Errorf(mpierr.ErrCount, name, "receive count %d of rank %d must be >= 0", n, i)
 		}
 		offs[i+1] = offs[i] + n
 	}
@@ -180,7 +183,7 @@ func (r *Rank) reduceScatter(name string, key collArgs, sbuf, rbuf Buffer, rcoun
 	if run, ok := rd.lookup("reduce_scatter", alg, "reduce_scatterv").(reduceScatterRun); ok {
 		err = run(rd, in, out, offs, inPlace)
 	} else {
-		err = errorf(ErrArg, name, "unknown reduce_scatter algorithm %q", alg)
+		err = mpierr.Errorf(mpierr.ErrArg, name, "unknown reduce_scatter algorithm %q", alg)
 	}
 	if err != nil {
 		return err
@@ -189,17 +192,17 @@ func (r *Rank) reduceScatter(name string, key collArgs, sbuf, rbuf Buffer, rcoun
 }
 
 // Scan is MPI_Scan: rank i's rbuf gets x_0 op ... op x_i.
-func (r *Rank) Scan(sbuf, rbuf Buffer, count int, dt *Datatype, op *Op, c *Comm) error {
+func (r *Rank) Scan(sbuf, rbuf datatype.Buffer, count int, dt *datatype.Datatype, op *datatype.Op, c *Comm) error {
 	return r.scan("MPI_Scan", false, sbuf, rbuf, count, dt, op, c)
 }
 
 // Exscan is MPI_Exscan: rank i > 0 gets x_0 op ... op x_{i-1}; rank 0's
 // rbuf is left unchanged (MPI leaves it undefined).
-func (r *Rank) Exscan(sbuf, rbuf Buffer, count int, dt *Datatype, op *Op, c *Comm) error {
+func (r *Rank) Exscan(sbuf, rbuf datatype.Buffer, count int, dt *datatype.Datatype, op *datatype.Op, c *Comm) error {
 	return r.scan("MPI_Exscan", true, sbuf, rbuf, count, dt, op, c)
 }
 
-func (r *Rank) scan(name string, ex bool, sbuf, rbuf Buffer, count int, dt *Datatype, op *Op, c *Comm) error {
+func (r *Rank) scan(name string, ex bool, sbuf, rbuf datatype.Buffer, count int, dt *datatype.Datatype, op *datatype.Op, c *Comm) error {
 	bytes := count * dt.Size()
 	x, err := r.beginColl(name, c, argsIS("%d bytes, %s", redOpName(op), bytes))
 	if err != nil {
@@ -220,7 +223,7 @@ func (r *Rank) scan(name string, ex bool, sbuf, rbuf Buffer, count int, dt *Data
 	if run, ok := lookupAlg("scan", alg).run.(scanRun); ok {
 		err = run(rd, in, out, count, ex)
 	} else {
-		err = errorf(ErrArg, name, "unknown scan algorithm %q", alg)
+		err = mpierr.Errorf(mpierr.ErrArg, name, "unknown scan algorithm %q", alg)
 	}
 	if err != nil || ex && c.Rank() == 0 {
 		return err
@@ -228,7 +231,7 @@ func (r *Rank) scan(name string, ex bool, sbuf, rbuf Buffer, count int, dt *Data
 	return x.scatterBack(out, rbuf, count, dt)
 }
 
-func redOpName(o *Op) string {
+func redOpName(o *datatype.Op) string {
 	if o == nil {
 		return "<nil op>"
 	}

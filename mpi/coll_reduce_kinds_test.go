@@ -2,13 +2,15 @@ package mpi
 
 import (
 	"math/rand/v2"
+
+	"nocsim/mpi/datatype"
 )
 
 // redKind is an element type with an op and its serial definition.
 type redKind struct {
 	name string
-	dt   *Datatype
-	op   *Op
+	dt   *datatype.Datatype
+	op   *datatype.Op
 	gen  func(rng *rand.Rand) []int64
 	fold func(a, b []int64) []int64 // a op b, a from the lower ranks
 	put  func(b []byte, i int, e []int64)
@@ -21,7 +23,7 @@ func put32(b []byte, at int, v int64) { le.PutUint32(b[at:], uint32(v)) }
 func get32(b []byte, at int) int64    { return int64(int32(le.Uint32(b[at:]))) }
 
 var redSum32 = &redKind{
-	name: "sum32", dt: Int32, op: OpSum,
+	name: "sum32", dt: datatype.Int32, op: datatype.OpSum,
 	gen:  func(rng *rand.Rand) []int64 { return []int64{int64(int32(rng.Uint32()))} },
 	fold: func(a, b []int64) []int64 { return []int64{i32(a[0] + b[0])} },
 	put:  func(b []byte, i int, e []int64) { put32(b, 4*i, e[0]) },
@@ -30,7 +32,7 @@ var redSum32 = &redKind{
 
 // Single bytes: blocks of odd sizes start off word boundaries.
 var redBytes = &redKind{
-	name: "byte", dt: Byte, op: OpSum,
+	name: "byte", dt: datatype.Byte, op: datatype.OpSum,
 	gen:  func(rng *rand.Rand) []int64 { return []int64{int64(rng.IntN(256))} },
 	fold: func(a, b []int64) []int64 { return []int64{int64(uint8(a[0] + b[0]))} },
 	put:  func(b []byte, i int, e []int64) { b[i] = byte(e[0]) },
@@ -38,8 +40,8 @@ var redBytes = &redKind{
 }
 
 // 2x2 int32 matrix products: non-commutative.
-var redMatType = func() *Datatype {
-	t, err := TypeContiguous(4, Int32)
+var redMatType = func() *datatype.Datatype {
+	t, err := datatype.TypeContiguous(4, datatype.Int32)
 	if err != nil {
 		panic(err)
 	}
@@ -56,7 +58,7 @@ func matMul(a, b []int64) []int64 {
 
 var redMat = &redKind{
 	name: "matrix", dt: redMatType,
-	op: OpCreate(func(in, inout Buffer, count int, t *Datatype) {
+	op: datatype.OpCreate(func(in, inout datatype.Buffer, count int, t *datatype.Datatype) {
 		for i := range count {
 			a, b := make([]int64, 4), make([]int64, 4)
 			for j := range 4 {
@@ -84,8 +86,8 @@ var redMat = &redKind{
 // Affine maps x -> a*x + b in a non-contiguous type (a at byte 0, b at
 // byte 8, extent 12): composition is non-commutative and the user
 // function must see the type's layout.
-var redAffType = func() *Datatype {
-	t, err := TypeVector(2, 1, 2, Int32)
+var redAffType = func() *datatype.Datatype {
+	t, err := datatype.TypeVector(2, 1, 2, datatype.Int32)
 	if err != nil {
 		panic(err)
 	}
@@ -97,7 +99,7 @@ func affine(f, g []int64) []int64 { return []int64{i32(f[0] * g[0]), i32(g[0]*f[
 
 var redAff = &redKind{
 	name: "affine", dt: redAffType,
-	op: OpCreate(func(in, inout Buffer, count int, t *Datatype) {
+	op: datatype.OpCreate(func(in, inout datatype.Buffer, count int, t *datatype.Datatype) {
 		for i := range count {
 			v := affine([]int64{int64(in.Int32(3 * i)), int64(in.Int32(3*i + 2))},
 				[]int64{int64(inout.Int32(3 * i)), int64(inout.Int32(3*i + 2))})
@@ -113,8 +115,8 @@ var redAff = &redKind{
 
 // A commutative user op (int32 sum), for the paths that need commutativity.
 var redUsum = &redKind{
-	name: "usum", dt: Int32,
-	op: OpCreate(func(in, inout Buffer, count int, t *Datatype) {
+	name: "usum", dt: datatype.Int32,
+	op: datatype.OpCreate(func(in, inout datatype.Buffer, count int, t *datatype.Datatype) {
 		for i := range count {
 			inout.SetInt32(i, in.Int32(i)+inout.Int32(i))
 		}

@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"nocsim/mpi/datatype"
 )
 
 // TestReducePredefinedOps runs every predefined op through Allreduce
@@ -14,13 +16,13 @@ import (
 func TestReducePredefinedOps(t *testing.T) {
 	t.Parallel()
 	type typ struct {
-		dt   *Datatype
+		dt   *datatype.Datatype
 		gen  func(rng *rand.Rand) float64 // values, kept exact in every type
 		enc  func(b []byte, i int, v float64)
 		dec  func(b []byte, i int) float64
-		fold map[*Op]func(a, b float64) float64
+		fold map[*datatype.Op]func(a, b float64) float64
 	}
-	ints := func(wrap func(int64) int64) map[*Op]func(a, b float64) float64 {
+	ints := func(wrap func(int64) int64) map[*datatype.Op]func(a, b float64) float64 {
 		f := func(g func(a, b int64) int64) func(a, b float64) float64 {
 			return func(a, b float64) float64 { return float64(wrap(g(int64(a), int64(b)))) }
 		}
@@ -30,17 +32,17 @@ func TestReducePredefinedOps(t *testing.T) {
 			}
 			return 0
 		}
-		return map[*Op]func(a, b float64) float64{
-			OpSum:  f(func(a, b int64) int64 { return a + b }),
-			OpProd: f(func(a, b int64) int64 { return a * b }),
-			OpMax:  f(func(a, b int64) int64 { return max(a, b) }),
-			OpMin:  f(func(a, b int64) int64 { return min(a, b) }),
-			OpLand: f(func(a, b int64) int64 { return b2(a != 0 && b != 0) }),
-			OpLor:  f(func(a, b int64) int64 { return b2(a != 0 || b != 0) }),
-			OpLxor: f(func(a, b int64) int64 { return b2((a != 0) != (b != 0)) }),
-			OpBand: f(func(a, b int64) int64 { return a & b }),
-			OpBor:  f(func(a, b int64) int64 { return a | b }),
-			OpBxor: f(func(a, b int64) int64 { return a ^ b }),
+		return map[*datatype.Op]func(a, b float64) float64{
+			datatype.OpSum:  f(func(a, b int64) int64 { return a + b }),
+			datatype.OpProd: f(func(a, b int64) int64 { return a * b }),
+			datatype.OpMax:  f(func(a, b int64) int64 { return max(a, b) }),
+			datatype.OpMin:  f(func(a, b int64) int64 { return min(a, b) }),
+			datatype.OpLand: f(func(a, b int64) int64 { return b2(a != 0 && b != 0) }),
+			datatype.OpLor:  f(func(a, b int64) int64 { return b2(a != 0 || b != 0) }),
+			datatype.OpLxor: f(func(a, b int64) int64 { return b2((a != 0) != (b != 0)) }),
+			datatype.OpBand: f(func(a, b int64) int64 { return a & b }),
+			datatype.OpBor:  f(func(a, b int64) int64 { return a | b }),
+			datatype.OpBxor: f(func(a, b int64) int64 { return a ^ b }),
 		}
 	}
 	smallInt := func(rng *rand.Rand) float64 {
@@ -50,28 +52,28 @@ func TestReducePredefinedOps(t *testing.T) {
 		return float64(rng.IntN(41) - 20)
 	}
 	types := []typ{
-		{Int32, smallInt, func(b []byte, i int, v float64) { put32(b, 4*i, int64(v)) }, func(b []byte, i int) float64 { return float64(get32(b, 4*i)) },
+		{datatype.Int32, smallInt, func(b []byte, i int, v float64) { put32(b, 4*i, int64(v)) }, func(b []byte, i int) float64 { return float64(get32(b, 4*i)) },
 			ints(func(v int64) int64 { return int64(int32(v)) })},
-		{Int64, func(rng *rand.Rand) float64 { return float64(rng.IntN(7) - 3) }, func(b []byte, i int, v float64) { le.PutUint64(b[8*i:], uint64(int64(v))) }, func(b []byte, i int) float64 { return float64(int64(le.Uint64(b[8*i:]))) },
+		{datatype.Int64, func(rng *rand.Rand) float64 { return float64(rng.IntN(7) - 3) }, func(b []byte, i int, v float64) { le.PutUint64(b[8*i:], uint64(int64(v))) }, func(b []byte, i int) float64 { return float64(int64(le.Uint64(b[8*i:]))) },
 			ints(func(v int64) int64 { return v })},
-		{Uint32, func(rng *rand.Rand) float64 { return float64(rng.IntN(3) * rng.IntN(20)) }, func(b []byte, i int, v float64) { le.PutUint32(b[4*i:], uint32(v)) },
+		{datatype.Uint32, func(rng *rand.Rand) float64 { return float64(rng.IntN(3) * rng.IntN(20)) }, func(b []byte, i int, v float64) { le.PutUint32(b[4*i:], uint32(v)) },
 			func(b []byte, i int) float64 { return float64(le.Uint32(b[4*i:])) }, ints(func(v int64) int64 { return int64(uint32(v)) })},
-		{Float64, func(rng *rand.Rand) float64 { return []float64{0.5, 1, 2, -1, -0.25, 4}[rng.IntN(6)] },
+		{datatype.Float64, func(rng *rand.Rand) float64 { return []float64{0.5, 1, 2, -1, -0.25, 4}[rng.IntN(6)] },
 			func(b []byte, i int, v float64) { le.PutUint64(b[8*i:], math.Float64bits(v)) },
 			func(b []byte, i int) float64 { return math.Float64frombits(le.Uint64(b[8*i:])) },
-			map[*Op]func(a, b float64) float64{
-				OpSum: func(a, b float64) float64 { return a + b }, OpProd: func(a, b float64) float64 { return a * b },
-				OpMax: math.Max, OpMin: math.Min,
+			map[*datatype.Op]func(a, b float64) float64{
+				datatype.OpSum: func(a, b float64) float64 { return a + b }, datatype.OpProd: func(a, b float64) float64 { return a * b },
+				datatype.OpMax: math.Max, datatype.OpMin: math.Min,
 			}},
 	}
-	ops := []*Op{OpSum, OpProd, OpMax, OpMin, OpLand, OpLor, OpLxor, OpBand, OpBor, OpBxor}
+	ops := []*datatype.Op{datatype.OpSum, datatype.OpProd, datatype.OpMax, datatype.OpMin, datatype.OpLand, datatype.OpLor, datatype.OpLxor, datatype.OpBand, datatype.OpBor, datatype.OpBxor}
 	for _, P := range []int{5, 16} {
 		for _, count := range []int{7, 700} {
 			t.Run(fmt.Sprintf("P=%d/count=%d", P, count), func(t *testing.T) {
 				t.Parallel()
 				type call struct {
 					ty  typ
-					op  *Op
+					op  *datatype.Op
 					in  [][]float64
 					got [][]byte
 				}
@@ -93,16 +95,16 @@ func TestReducePredefinedOps(t *testing.T) {
 				}
 				// MAXLOC/MINLOC on the pair types, with ties.
 				type lcall struct {
-					dt    *Datatype
-					op    *Op
+					dt    *datatype.Datatype
+					op    *datatype.Op
 					val   [][]float64
 					idx   [][]int32
 					got   [][]byte
 					vsize int
 				}
 				var lcalls []*lcall
-				for _, dt := range []*Datatype{Float64Int32, Float32Int32, TwoInt32} {
-					for _, op := range []*Op{OpMaxloc, OpMinloc} {
+				for _, dt := range []*datatype.Datatype{datatype.Float64Int32, datatype.Float32Int32, datatype.TwoInt32} {
+					for _, op := range []*datatype.Op{datatype.OpMaxloc, datatype.OpMinloc} {
 						c := &lcall{dt: dt, op: op, val: make([][]float64, P), idx: make([][]int32, P), got: make([][]byte, P), vsize: dt.Size() - 4}
 						for i := range P {
 							rng := rand.New(rand.NewPCG(uint64(len(lcalls)), uint64(i)))
@@ -120,7 +122,7 @@ func TestReducePredefinedOps(t *testing.T) {
 					case 8:
 						le.PutUint64(b[at:], math.Float64bits(v))
 					default:
-						if c.dt == Float32Int32 {
+						if c.dt == datatype.Float32Int32 {
 							le.PutUint32(b[at:], math.Float32bits(float32(v)))
 						} else {
 							le.PutUint32(b[at:], uint32(int32(v)))
@@ -176,7 +178,7 @@ func TestReducePredefinedOps(t *testing.T) {
 						for i := 1; i < P; i++ {
 							w, jx := c.val[i][k], c.idx[i][k]
 							better := w > v
-							if c.op == OpMinloc {
+							if c.op == datatype.OpMinloc {
 								better = w < v
 							}
 							if better || w == v && jx < ix {

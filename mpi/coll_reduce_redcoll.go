@@ -2,32 +2,31 @@ package mpi
 
 import (
 	"math/bits"
+
+	"nocsim/mpi/datatype"
+	"nocsim/mpi/mpierr"
 )
 
 // redColl is a reduction in progress: the collective, its op and the type
 // of its elements, which the algorithms handle packed, es bytes each.
 type redColl struct {
 	*coll
-	o       *Op
-	t       *Datatype
+	o       *datatype.Op
+	t       *datatype.Datatype
 	es      int
-	scratch []Buffer // freed by release
+	scratch []datatype.Buffer // freed by release
 }
 
 // newRed checks that op can combine elements of t.
-func (x *coll) newRed(o *Op, t *Datatype) (*redColl, error) {
+func (x *coll) newRed(o *datatype.Op, t *datatype.Datatype) (*redColl, error) {
 	switch {
 	case o == nil:
-		return nil, errorf(ErrArg, x.name, "op is nil")
+		return nil, mpierr.Errorf(mpierr.ErrArg, x.name, "op is nil")
 	case t == nil || !t.Committed():
-		return nil, errorf(ErrType, x.name, "datatype not committed")
-	case o.user != nil:
-	case o.loc != 0:
-		if t != Float64Int32 && t != Float32Int32 && t != TwoInt32 {
-			return nil, errorf(ErrType, x.name, "%s needs Float64Int32, Float32Int32 or TwoInt32", o.name)
-		}
-	case !t.predef || len(t.runs) != 1:
-		return nil, errorf(ErrType, x.name, "%s needs a predefined datatype", o.name)
+		return nil, mpierr.Errorf(mpierr.ErrType, x.name, "datatype not committed")
+	}
+	if err := o.Check(x.name, t); err != nil {
+		return nil, err
 	}
 	r := x.r
 	var rd *redColl
@@ -57,7 +56,7 @@ func (rd *redColl) lookup(op, alg, ordered string) any {
 // buffers checks and packs the arguments of an operation whose every rank
 // has an input of n elements and a result of m: sbuf, or rbuf with InPlace.
 // The result goes to the start of out.
-func (rd *redColl) buffers(sbuf, rbuf Buffer, n, m int) (in, out Buffer, inPlace bool, done func(), err error) {
+func (rd *redColl) buffers(sbuf, rbuf datatype.Buffer, n, m int) (in, out datatype.Buffer, inPlace bool, done func(), err error) {
 	x := rd.coll
 	inPlace = isInPlace(sbuf)
 	if inPlace {
@@ -94,10 +93,10 @@ func (rd *redColl) buffers(sbuf, rbuf Buffer, n, m int) (in, out Buffer, inPlace
 func noop() {}
 
 // newBuf is scratch of n bytes, freed when the operation ends.
-func (rd *redColl) newBuf(n int) (Buffer, error) {
+func (rd *redColl) newBuf(n int) (datatype.Buffer, error) {
 	b, err := rd.alloc(n)
 	if err != nil {
-		return Buffer{}, err
+		return datatype.Buffer{}, err
 	}
 	rd.scratch = append(rd.scratch, b)
 	return b, nil
@@ -115,11 +114,11 @@ func (rd *redColl) release() {
 }
 
 // combine computes inout = in op inout over count packed elements.
-func (rd *redColl) combine(in, inout Buffer, count int) error {
+func (rd *redColl) combine(in, inout datatype.Buffer, count int) error {
 	if count == 0 {
 		return nil
 	}
-	if rd.o.user == nil || rd.t.Contiguous() {
+	if !rd.o.UserDefined() || rd.t.Contiguous() {
 		return rd.reduce(rd.o, in, inout, count, rd.t)
 	}
 	// A user function works on its datatype's layout, not on packed bytes.
@@ -135,10 +134,10 @@ func (rd *redColl) combine(in, inout Buffer, count int) error {
 	}
 	defer rd.free(b)
 	p, q := 0, 0
-	if err := Unpack(in.Bytes, &p, a.Bytes, count, rd.t); err != nil {
+	if err := datatype.Unpack(in.Bytes, &p, a.Bytes, count, rd.t); err != nil {
 		return err
 	}
-	if err := Unpack(inout.Bytes, &q, b.Bytes, count, rd.t); err != nil {
+	if err := datatype.Unpack(inout.Bytes, &q, b.Bytes, count, rd.t); err != nil {
 		return err
 	}
 	if err := rd.reduce(rd.o, a, b, count, rd.t); err != nil {
@@ -146,30 +145,30 @@ func (rd *redColl) combine(in, inout Buffer, count int) error {
 	}
 	p = 0
 	rd.r.t.Compute(3 * rd.r.w.M.CPU.CopyCyclesPerWord * int64((count*rd.es+3)/4))
-	return Pack(b.Bytes, count, rd.t, inout.Bytes, &p)
+	return datatype.Pack(b.Bytes, count, rd.t, inout.Bytes, &p)
 }
 
 // redAt is n bytes of b from byte off, for local work only: off need not
 // be a word boundary, which the DMA engine needs.
-func redAt(b Buffer, off, n int) Buffer {
-	return Buffer{Addr: b.Addr + uint32(off/4), Bytes: b.Bytes[off : off+n]}
+func redAt(b datatype.Buffer, off, n int) datatype.Buffer {
+	return datatype.Buffer{Addr: b.Addr + uint32(off/4), Bytes: b.Bytes[off : off+n]}
 }
 
 // redSame reports whether a and b start at the same byte.
-func redSame(a, b Buffer) bool {
+func redSame(a, b datatype.Buffer) bool {
 	return len(a.Bytes) > 0 && len(b.Bytes) > 0 && &a.Bytes[0] == &b.Bytes[0]
 }
 
 // msg is n bytes of b from byte off ready to send: a slice when off is a
 // word boundary, else a copy in *scr (grown as needed).
-func (rd *redColl) msg(b Buffer, off, n int, scr *Buffer) (Buffer, error) {
+func (rd *redColl) msg(b datatype.Buffer, off, n int, scr *datatype.Buffer) (datatype.Buffer, error) {
 	if off%4 == 0 {
 		return b.Slice(off, n)
 	}
 	if scr.Len() < n {
 		s, err := rd.newBuf(n)
 		if err != nil {
-			return Buffer{}, err
+			return datatype.Buffer{}, err
 		}
 		*scr = s
 	}
@@ -195,7 +194,7 @@ func redSplit(count, parts, es int) []int {
 
 // absorbFolded is the fold's first step on an odd rank below 2*rem: it
 // takes its even partner's vector and combines it into acc.
-func (rd *redColl) absorbFolded(acc Buffer, n, count, me int, f redFold) error {
+func (rd *redColl) absorbFolded(acc datatype.Buffer, n, count, me int, f redFold) error {
 	if me >= 2*f.rem {
 		return nil
 	}

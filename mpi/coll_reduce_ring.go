@@ -1,5 +1,7 @@
 package mpi
 
+import "nocsim/mpi/datatype"
+
 // The ring ("bucket") reduce of Puma's native collectives (Brightwell and
 // Shuler, "Design and Implementation of MPI on Puma Portals", section 3.2:
 // bucket algorithms "are also natural for MPI_Reduce()"): the vector is cut
@@ -16,7 +18,7 @@ func init() {
 // reduceRing is the ring reduce (commutative ops only). in holds this
 // rank's vector of count elements; out, at the root, gets the result
 // (in and out are the same buffer with InPlace).
-func (rd *redColl) reduceRing(in, out Buffer, count, root int) error {
+func (rd *redColl) reduceRing(in, out datatype.Buffer, count, root int) error {
 	P, me, es := rd.c.Size(), rd.c.Rank(), rd.es
 	acc := out
 	if me != root {
@@ -27,7 +29,7 @@ func (rd *redColl) reduceRing(in, out Buffer, count, root int) error {
 		acc = b
 	}
 	bo := redSplit(count, P, es)
-	blk := func(i int) (Buffer, error) {
+	blk := func(i int) (datatype.Buffer, error) {
 		i = (i%P + P) % P
 		return acc.Slice(bo[i]*es, (bo[i+1]-bo[i])*es)
 	}

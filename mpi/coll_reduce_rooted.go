@@ -1,11 +1,13 @@
 package mpi
 
+import "nocsim/mpi/datatype"
+
 // reduceBinomial is the thesis's halving reduction (figure 4.3): in round
 // k the ranks (relative to the root) with bit k set send their partial
 // result to the partner with it clear. out, which may be in, gets the
 // result at root. Relabelling the ranks about the root would reorder a
 // non-commutative op, so that reduces to rank 0, which forwards the result.
-func (rd *redColl) reduceBinomial(in, out Buffer, count, root int) error {
+func (rd *redColl) reduceBinomial(in, out datatype.Buffer, count, root int) error {
 	r0 := root
 	if !rd.o.Commutative() {
 		r0 = 0
@@ -16,11 +18,11 @@ func (rd *redColl) reduceBinomial(in, out Buffer, count, root int) error {
 // reduceTree is the halving reduction to rank r0 (every rank relabelled
 // about it), which forwards the result to root if that is another rank.
 // The thesis profile always reduces to r0 = 0, as figure 4.3 does.
-func (rd *redColl) reduceTree(in, out Buffer, count, root, r0 int) error {
+func (rd *redColl) reduceTree(in, out datatype.Buffer, count, root, r0 int) error {
 	P, me, n := rd.c.Size(), rd.c.Rank(), count*rd.es
 	vr := (me - r0 + P) % P
 	cur := in // the partial result over virtual ranks vr..vr+mask-1
-	var bufs [2]Buffer
+	var bufs [2]datatype.Buffer
 	which := 0
 	for mask := 1; mask < P; mask <<= 1 {
 		if vr&mask != 0 {
@@ -65,13 +67,13 @@ func (rd *redColl) reduceTree(in, out Buffer, count, root, r0 int) error {
 
 // reduceFlat: every rank sends to the root, which folds the vectors in
 // rank order as they come, receiving the next one while it reduces.
-func (rd *redColl) reduceFlat(in, out Buffer, count, root int) error {
+func (rd *redColl) reduceFlat(in, out datatype.Buffer, count, root int) error {
 	P, me, n := rd.c.Size(), rd.c.Rank(), count*rd.es
 	if me != root {
 		return rd.send(in, n, root)
 	}
-	var spare []Buffer
-	get := func() (Buffer, error) {
+	var spare []datatype.Buffer
+	get := func() (datatype.Buffer, error) {
 		if k := len(spare); k > 0 {
 			b := spare[k-1]
 			spare = spare[:k-1]
@@ -81,7 +83,7 @@ func (rd *redColl) reduceFlat(in, out Buffer, count, root int) error {
 	}
 	type pending struct {
 		q *Request
-		b Buffer
+		b datatype.Buffer
 	}
 	reqs := make([]pending, P)
 	post := func(i int) error {
@@ -102,10 +104,10 @@ func (rd *redColl) reduceFlat(in, out Buffer, count, root int) error {
 	if err := post(0); err != nil {
 		return err
 	}
-	var cur Buffer // x_0 op ... op x_{i-1}
-	owned := false // cur is scratch
+	var cur datatype.Buffer // x_0 op ... op x_{i-1}
+	owned := false          // cur is scratch
 	for i := range P {
-		var v Buffer
+		var v datatype.Buffer
 		if i == root {
 			if i == 0 {
 				cur = in
@@ -146,7 +148,7 @@ func (rd *redColl) reduceFlat(in, out Buffer, count, root int) error {
 // only): a reduce-scatter by recursive halving leaves each rank a block of
 // the result, and a binomial gather along the same pairs brings the blocks
 // to the root. A non-power-of-two P first folds its extra ranks.
-func (rd *redColl) reduceRSG(in, out Buffer, count, root int) error {
+func (rd *redColl) reduceRSG(in, out datatype.Buffer, count, root int) error {
 	P, me, es := rd.c.Size(), rd.c.Rank(), rd.es
 	n := count * es
 	f := newRedFold(P)
@@ -213,9 +215,9 @@ func (rd *redColl) reduceRSG(in, out Buffer, count, root int) error {
 // block being elements bo[j]..bo[j+1]. In each round partners swap the
 // halves of their current range each gives up, so on return acc's block nr
 // is reduced over every rank.
-func (rd *redColl) halve(acc Buffer, bo []int, nr int, f redFold) error {
+func (rd *redColl) halve(acc datatype.Buffer, bo []int, nr int, f redFold) error {
 	es := rd.es
-	var tmp, scr Buffer
+	var tmp, scr datatype.Buffer
 	lo := 0
 	for mask := f.pof2 / 2; mask > 0; mask >>= 1 {
 		keep, give := lo, lo+mask

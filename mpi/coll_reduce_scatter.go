@@ -1,8 +1,10 @@
 package mpi
 
+import "nocsim/mpi/datatype"
+
 // reduceScatterv reduces the whole vector to rank 0 down the binomial
 // tree, which then sends every rank its block, as the Cray X1 does.
-func (rd *redColl) reduceScatterv(in, out Buffer, offs []int, inPlace bool) error {
+func (rd *redColl) reduceScatterv(in, out datatype.Buffer, offs []int, inPlace bool) error {
 	P, me, es := rd.c.Size(), rd.c.Rank(), rd.es
 	total := offs[P]
 	acc := in
@@ -64,7 +66,7 @@ func (rd *redColl) reduceScatterv(in, out Buffer, offs []int, inPlace bool) erro
 // (commutative ops only). With a non-power-of-two P an odd rank of a
 // folded pair stands for both: its new block spans both ranks' blocks, and
 // it hands its partner's block back at the end.
-func (rd *redColl) reduceScatterHalving(in, out Buffer, offs []int, _ bool) error {
+func (rd *redColl) reduceScatterHalving(in, out datatype.Buffer, offs []int, _ bool) error {
 	P, me, es := rd.c.Size(), rd.c.Rank(), rd.es
 	total := offs[P]
 	n := total * es
@@ -104,7 +106,7 @@ func (rd *redColl) reduceScatterHalving(in, out Buffer, offs []int, _ bool) erro
 		return err
 	}
 	if me < 2*f.rem {
-		var scr Buffer
+		var scr datatype.Buffer
 		po, pn := offs[me-1]*es, (offs[me]-offs[me-1])*es
 		b, err := rd.msg(acc, po, pn, &scr)
 		if err != nil {

@@ -7,6 +7,9 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+
+	"nocsim/mpi/datatype"
+	"nocsim/mpi/mpierr"
 )
 
 // Reduction tests: every operation x algorithm x P, on real data checked
@@ -450,26 +453,26 @@ func TestReduceErrors(t *testing.T) {
 	redJob(t, 4, DefaultConfig(), func(r *Rank) {
 		c := r.CommWorld()
 		b := r.MustAlloc(64)
-		wantClass := func(err error, class Class, what string) {
+		wantClass := func(err error, class mpierr.Class, what string) {
 			t.Helper()
-			e, ok := err.(*Error)
+			e, ok := err.(*mpierr.Error)
 			if !ok || e.Class != class {
 				t.Errorf("%s: got %v, want %v", what, err, class)
 			}
 		}
-		wantClass(r.Reduce(b, b, 1, Int32, OpSum, 4, c), ErrRank, "root out of range")
-		wantClass(r.Reduce(b, b, 1, Int32, nil, 0, c), ErrArg, "nil op")
-		wantClass(r.Allreduce(b, b, 1, redMatType, OpSum, c), ErrType, "SUM on a derived type")
-		wantClass(r.Allreduce(b, b, 1, Int32, OpMaxloc, c), ErrType, "MAXLOC on Int32")
-		wantClass(r.Allreduce(b, b, 100, Int32, OpSum, c), ErrBuffer, "buffer too small")
-		wantClass(r.Scan(b, b, -1, Int32, OpSum, c), ErrCount, "negative count")
-		wantClass(r.ReduceScatter(b, b, []int{1, 1}, Int32, OpSum, c), ErrArg, "wrong number of counts")
-		wantClass(r.ReduceScatterBlock(b, b, -1, Int32, OpSum, c), ErrCount, "negative block")
+		wantClass(r.Reduce(b, b, 1, datatype.Int32, datatype.OpSum, 4, c), mpierr.ErrRank, "root out of range")
+		wantClass(r.Reduce(b, b, 1, datatype.Int32, nil, 0, c), mpierr.ErrArg, "nil op")
+		wantClass(r.Allreduce(b, b, 1, redMatType, datatype.OpSum, c), mpierr.ErrType, "SUM on a derived type")
+		wantClass(r.Allreduce(b, b, 1, datatype.Int32, datatype.OpMaxloc, c), mpierr.ErrType, "MAXLOC on Int32")
+		wantClass(r.Allreduce(b, b, 100, datatype.Int32, datatype.OpSum, c), mpierr.ErrBuffer, "buffer too small")
+		wantClass(r.Scan(b, b, -1, datatype.Int32, datatype.OpSum, c), mpierr.ErrCount, "negative count")
+		wantClass(r.ReduceScatter(b, b, []int{1, 1}, datatype.Int32, datatype.OpSum, c), mpierr.ErrArg, "wrong number of counts")
+		wantClass(r.ReduceScatterBlock(b, b, -1, datatype.Int32, datatype.OpSum, c), mpierr.ErrCount, "negative block")
 		if r.Rank() != 0 {
-			wantClass(r.Reduce(InPlace, b, 1, Int32, OpSum, 0, c), ErrArg, "in place at a non-root")
+			wantClass(r.Reduce(InPlace, b, 1, datatype.Int32, datatype.OpSum, 0, c), mpierr.ErrArg, "in place at a non-root")
 		} else {
 			small, _ := b.Slice(0, 2)
-			wantClass(r.Reduce(InPlace, small, 1, Int32, OpSum, 0, c), ErrBuffer, "root buffer too small")
+			wantClass(r.Reduce(InPlace, small, 1, datatype.Int32, datatype.OpSum, 0, c), mpierr.ErrBuffer, "root buffer too small")
 		}
 	})
 }

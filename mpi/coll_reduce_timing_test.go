@@ -3,11 +3,13 @@ package mpi
 import (
 	"slices"
 	"testing"
+
+	"nocsim/mpi/datatype"
 )
 
 // redTime is the cycles from the earliest start to the latest end of one
 // call made right after a barrier.
-func redTime(t *testing.T, P int, cfg Config, count int, call func(r *Rank, s, b Buffer, c *Comm) error) int64 {
+func redTime(t *testing.T, P int, cfg Config, count int, call func(r *Rank, s, b datatype.Buffer, c *Comm) error) int64 {
 	t.Helper()
 	var start, end []int64
 	redJob(t, P, cfg, func(r *Rank) {
@@ -44,18 +46,18 @@ func redTime(t *testing.T, P int, cfg Config, count int, call func(r *Rank, s, b
 // and the binomial reduce beats the root receiving P-1 messages.
 func TestReduceTiming(t *testing.T) {
 	t.Parallel()
-	allreduce := func(r *Rank, s, b Buffer, c *Comm) error {
-		return r.Allreduce(s, b, b.Len()/8, Float64, OpSum, c)
+	allreduce := func(r *Rank, s, b datatype.Buffer, c *Comm) error {
+		return r.Allreduce(s, b, b.Len()/8, datatype.Float64, datatype.OpSum, c)
 	}
-	reduce := func(r *Rank, s, b Buffer, c *Comm) error {
-		return r.Reduce(s, b, b.Len()/8, Float64, OpSum, c.Size()-1, c)
+	reduce := func(r *Rank, s, b datatype.Buffer, c *Comm) error {
+		return r.Reduce(s, b, b.Len()/8, datatype.Float64, datatype.OpSum, c.Size()-1, c)
 	}
 	with := func(op, alg string) Config {
 		cfg := DefaultConfig()
 		cfg.SetAlgorithm(op, alg)
 		return cfg
 	}
-	cmp := func(what string, P, count int, fast, slow string, op string, call func(*Rank, Buffer, Buffer, *Comm) error, must bool) {
+	cmp := func(what string, P, count int, fast, slow string, op string, call func(*Rank, datatype.Buffer, datatype.Buffer, *Comm) error, must bool) {
 		tf := redTime(t, P, with(op, fast), count, call)
 		ts := redTime(t, P, with(op, slow), count, call)
 		t.Logf("%s, P=%d, %d bytes: %s %d cycles, %s %d cycles", what, P, 8*count, fast, tf, slow, ts)

@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	sched "nocsim/coll"
+	"nocsim/mpi/datatype"
 )
 
 // The one registry of collective algorithms: what each is (listed in the
@@ -103,18 +104,18 @@ func AlgorithmNames(op string) []string {
 // operation is given.
 type (
 	barrierRun func(x *coll) error
-	bcastRun   func(x *coll, b Buffer, n, root int) error
+	bcastRun   func(x *coll, b datatype.Buffer, n, root int) error
 	scatterRun func(x *coll, p rtPart) error
 	gatherRun  func(x *coll, p rtPart) error
 	// allgatherRun is given the working buffer of the P blocks of
 	// blocks[i] bytes in sched.Layout.
-	allgatherRun func(x *coll, w Buffer, blocks []int) error
+	allgatherRun func(x *coll, w datatype.Buffer, blocks []int) error
 	// alltoallRun runs an alltoall on blocks alltoallRun has staged.
 	alltoallRun      func(x *coll, sb, rb []allBlock, ss, rs *alltoallStage) error
-	reduceRun        func(rd *redColl, in, out Buffer, count, root int) error
-	allreduceRun     func(rd *redColl, in, out Buffer, count int, inPlace bool) error
-	reduceScatterRun func(rd *redColl, in, out Buffer, offs []int, inPlace bool) error
-	scanRun          func(rd *redColl, in, out Buffer, count int, ex bool) error
+	reduceRun        func(rd *redColl, in, out datatype.Buffer, count, root int) error
+	allreduceRun     func(rd *redColl, in, out datatype.Buffer, count int, inPlace bool) error
+	reduceScatterRun func(rd *redColl, in, out datatype.Buffer, offs []int, inPlace bool) error
+	scanRun          func(rd *redColl, in, out datatype.Buffer, count int, ex bool) error
 )
 
 // rtPart is what a scatter or gather algorithm is given: the root's
@@ -124,7 +125,7 @@ type (
 // has moved.
 type rtPart struct {
 	bl         *rtBlocks
-	b          Buffer
+	b          datatype.Buffer
 	mine, root int
 	vec        bool
 	own        func() error

@@ -1,6 +1,10 @@
 package mpi
 
-import sched "nocsim/coll"
+import (
+	sched "nocsim/coll"
+	"nocsim/mpi/datatype"
+	"nocsim/mpi/mpierr"
+)
 
 // Rooted collectives and the barrier: MPI_Barrier, MPI_Bcast,
 // MPI_Scatter(v) and MPI_Gather(v). Unexported names carry an rt prefix so
@@ -24,7 +28,7 @@ func (r *Rank) Barrier(c *Comm) error {
 }
 
 // Bcast is MPI_Bcast.
-func (r *Rank) Bcast(buf Buffer, count int, dt *Datatype, root int, c *Comm) error {
+func (r *Rank) Bcast(buf datatype.Buffer, count int, dt *datatype.Datatype, root int, c *Comm) error {
 	n := count * dt.Size()
 	x, err := r.beginColl("MPI_Bcast", c, argsI("root=%d, %d bytes", root, n))
 	if err != nil {
@@ -37,7 +41,7 @@ func (r *Rank) Bcast(buf Buffer, count int, dt *Datatype, root int, c *Comm) err
 	if err := x.check("buffer", buf, count, dt); err != nil {
 		return err
 	}
-	var b Buffer
+	var b datatype.Buffer
 	var finish func(ok bool) error
 	if c.Rank() == root {
 		var done func()
@@ -65,7 +69,7 @@ func (r *Rank) Bcast(buf Buffer, count int, dt *Datatype, root int, c *Comm) err
 
 // Scatter is MPI_Scatter; the root may pass InPlace as rbuf to keep its
 // own block where it is in sbuf.
-func (r *Rank) Scatter(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, rcount int, rdt *Datatype, root int, c *Comm) error {
+func (r *Rank) Scatter(sbuf datatype.Buffer, scount int, sdt *datatype.Datatype, rbuf datatype.Buffer, rcount int, rdt *datatype.Datatype, root int, c *Comm) error {
 	isRoot := c != nil && c.rank == root
 	per := rcount * rdt.Size()
 	if isRoot {
@@ -87,7 +91,7 @@ func (r *Rank) Scatter(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, rcou
 
 // Scatterv is MPI_Scatterv: rank i gets scounts[i] elements of sdt from
 // element displs[i] of the root's sbuf.
-func (r *Rank) Scatterv(sbuf Buffer, scounts, displs []int, sdt *Datatype, rbuf Buffer, rcount int, rdt *Datatype, root int, c *Comm) error {
+func (r *Rank) Scatterv(sbuf datatype.Buffer, scounts, displs []int, sdt *datatype.Datatype, rbuf datatype.Buffer, rcount int, rdt *datatype.Datatype, root int, c *Comm) error {
 	x, err := r.beginColl("MPI_Scatterv", c, argsI("root=%d", root))
 	if err != nil {
 		return err
@@ -104,7 +108,7 @@ func (r *Rank) Scatterv(sbuf Buffer, scounts, displs []int, sdt *Datatype, rbuf 
 
 // Gather is MPI_Gather; the root may pass InPlace as sbuf when its own
 // block is already in place in rbuf.
-func (r *Rank) Gather(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, rcount int, rdt *Datatype, root int, c *Comm) error {
+func (r *Rank) Gather(sbuf datatype.Buffer, scount int, sdt *datatype.Datatype, rbuf datatype.Buffer, rcount int, rdt *datatype.Datatype, root int, c *Comm) error {
 	isRoot := c != nil && c.rank == root
 	per := scount * sdt.Size()
 	if isRoot {
@@ -126,7 +130,7 @@ func (r *Rank) Gather(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, rcoun
 
 // Gatherv is MPI_Gatherv: rank i's block lands as rcounts[i] elements of
 // rdt at element displs[i] of the root's rbuf.
-func (r *Rank) Gatherv(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, rcounts, displs []int, rdt *Datatype, root int, c *Comm) error {
+func (r *Rank) Gatherv(sbuf datatype.Buffer, scount int, sdt *datatype.Datatype, rbuf datatype.Buffer, rcounts, displs []int, rdt *datatype.Datatype, root int, c *Comm) error {
 	x, err := r.beginColl("MPI_Gatherv", c, argsI("root=%d", root))
 	if err != nil {
 		return err
@@ -142,12 +146,12 @@ func (r *Rank) Gatherv(sbuf Buffer, scount int, sdt *Datatype, rbuf Buffer, rcou
 }
 
 func (x *coll) rtUnknown(alg string) error {
-	return errorf(ErrArg, x.name, "unknown %s algorithm %q", x.name, alg)
+	return mpierr.Errorf(mpierr.ErrArg, x.name, "unknown %s algorithm %q", x.name, alg)
 }
 
 func (x *coll) rtCheckRoot(root int) error {
 	if root < 0 || root >= x.c.Size() {
-		return errorf(ErrRank, x.name, "root %d is not in %s (size %d)", root, x.c.name, x.c.Size())
+		return mpierr.Errorf(mpierr.ErrRank, x.name, "root %d is not in %s (size %d)", root, x.c.name, x.c.Size())
 	}
 	return nil
 }

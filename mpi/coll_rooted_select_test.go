@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"nocsim/des"
+	"nocsim/mpi/datatype"
 )
 
 // Which rooted algorithm runs and what it costs: what "auto" picks, and how
@@ -24,13 +25,13 @@ func TestRootedAutoSelection(t *testing.T) {
 	bc := func(r *Rank, c *Comm, n int) error {
 		b := rtBuf(r, n)
 		defer r.Free(b)
-		return r.Bcast(b, n, Byte, 0, c)
+		return r.Bcast(b, n, datatype.Byte, 0, c)
 	}
 	sc := func(r *Rank, c *Comm, n int) error {
 		s, b := rtBuf(r, P*n), rtBuf(r, n)
 		defer r.Free(s)
 		defer r.Free(b)
-		return r.Scatter(s, n, Byte, b, n, Byte, 0, c)
+		return r.Scatter(s, n, datatype.Byte, b, n, datatype.Byte, 0, c)
 	}
 	scv := func(r *Rank, c *Comm, n int) error {
 		s, b := rtBuf(r, P*n), rtBuf(r, n)
@@ -40,13 +41,13 @@ func TestRootedAutoSelection(t *testing.T) {
 		for i := range P {
 			counts[i], displs[i] = n, i*n
 		}
-		return r.Scatterv(s, counts, displs, Byte, b, n, Byte, 0, c)
+		return r.Scatterv(s, counts, displs, datatype.Byte, b, n, datatype.Byte, 0, c)
 	}
 	ga := func(r *Rank, c *Comm, n int) error {
 		s, b := rtBuf(r, n), rtBuf(r, P*n)
 		defer r.Free(s)
 		defer r.Free(b)
-		return r.Gather(s, n, Byte, b, n, Byte, 0, c)
+		return r.Gather(s, n, datatype.Byte, b, n, datatype.Byte, 0, c)
 	}
 	gav := func(r *Rank, c *Comm, n int) error {
 		s, b := rtBuf(r, n), rtBuf(r, P*n)
@@ -56,7 +57,7 @@ func TestRootedAutoSelection(t *testing.T) {
 		for i := range P {
 			counts[i], displs[i] = n, i*n
 		}
-		return r.Gatherv(s, n, Byte, b, counts, displs, Byte, 0, c)
+		return r.Gatherv(s, n, datatype.Byte, b, counts, displs, datatype.Byte, 0, c)
 	}
 	ba := func(r *Rank, c *Comm, n int) error { return r.Barrier(c) }
 	probes := []probe{
@@ -130,7 +131,7 @@ func TestRootedTiming(t *testing.T) {
 	bcast := func(r *Rank, c *Comm) error {
 		b := r.MustAlloc(8)
 		defer r.Free(b)
-		return r.Bcast(b, 1, Float64, 0, c)
+		return r.Bcast(b, 1, datatype.Float64, 0, c)
 	}
 	times := map[string]map[int]des.Time{"flat": {}, "binomial": {}}
 	for alg := range times {

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"nocsim/des"
+	"nocsim/mpi/datatype"
+	"nocsim/mpi/mpierr"
 )
 
 // Test data: buffers hold count elements of a test type whose data bytes
@@ -17,15 +19,15 @@ import (
 
 type rtType struct {
 	name string
-	dt   *Datatype
+	dt   *datatype.Datatype
 	at   func(p int) int // offset in an element of its packed byte p
 }
 
 func (tt rtType) size() int { return tt.dt.Size() }
 func (tt rtType) ext() int  { return tt.dt.Extent() }
 
-var rtVecType = func() *Datatype {
-	t, err := TypeVector(2, 1, 2, Int32) // 8 data bytes in a 12-byte extent
+var rtVecType = func() *datatype.Datatype {
+	t, err := datatype.TypeVector(2, 1, 2, datatype.Int32) // 8 data bytes in a 12-byte extent
 	if err != nil {
 		panic(err)
 	}
@@ -34,9 +36,9 @@ var rtVecType = func() *Datatype {
 }()
 
 var (
-	rtB   = rtType{"byte", Byte, func(p int) int { return p }}
-	rtI32 = rtType{"int32", Int32, func(p int) int { return p }}
-	rtF64 = rtType{"float64", Float64, func(p int) int { return p }}
+	rtB   = rtType{"byte", datatype.Byte, func(p int) int { return p }}
+	rtI32 = rtType{"int32", datatype.Int32, func(p int) int { return p }}
+	rtF64 = rtType{"float64", datatype.Float64, func(p int) int { return p }}
 	rtVec = rtType{"vector", rtVecType, func(p int) int {
 		if p < 4 {
 			return p
@@ -95,7 +97,7 @@ func rtVerify(buf []byte, want []rtExpect) error {
 }
 
 // rtBuf allocates n bytes (at least one) filled with rtFill.
-func rtBuf(r *Rank, n int) Buffer {
+func rtBuf(r *Rank, n int) datatype.Buffer {
 	b := r.MustAlloc(max(n, 1))
 	for i := range b.Bytes {
 		b.Bytes[i] = rtFill
@@ -326,7 +328,7 @@ func TestRootedMismatchedRoots(t *testing.T) {
 		if r.Rank() == 1 {
 			root = 1
 		}
-		r.Bcast(b, 2, Int32, root, r.CommWorld())
+		r.Bcast(b, 2, datatype.Int32, root, r.CommWorld())
 	})
 	err := w.Run()
 	if err == nil {
@@ -356,11 +358,11 @@ func TestRootedIsolation(t *testing.T) {
 					var q *Request
 					if me == 3 {
 						var err error
-						if q, err = r.Irecv(user, 8, Byte, AnySource, AnyTag, c); err != nil {
+						if q, err = r.Irecv(user, 8, datatype.Byte, AnySource, AnyTag, c); err != nil {
 							t.Error(err)
 						}
 					}
-					bufs := make([]Buffer, P)
+					bufs := make([]datatype.Buffer, P)
 					for root := range P {
 						bufs[root] = rtBuf(r, n)
 						if me == root {
@@ -369,7 +371,7 @@ func TestRootedIsolation(t *testing.T) {
 					}
 					// Without waiting in between: consecutive calls overlap.
 					for root := P - 1; root >= 0; root-- {
-						if err := r.Bcast(bufs[root], n, Byte, root, c); err != nil {
+						if err := r.Bcast(bufs[root], n, datatype.Byte, root, c); err != nil {
 							t.Error(err)
 						}
 					}
@@ -382,7 +384,7 @@ func TestRootedIsolation(t *testing.T) {
 					switch me {
 					case 1:
 						copy(user.Bytes, "userdata")
-						if err := r.Send(user, 8, Byte, 3, 77, c); err != nil {
+						if err := r.Send(user, 8, datatype.Byte, 3, 77, c); err != nil {
 							t.Error(err)
 						}
 					case 3:
@@ -404,27 +406,27 @@ func TestRootedErrors(t *testing.T) {
 	const P = 4
 	cases := []struct {
 		name  string
-		class Class
-		call  func(r *Rank, c *Comm, b Buffer) error
+		class mpierr.Class
+		call  func(r *Rank, c *Comm, b datatype.Buffer) error
 	}{
-		{"bcast root out of range", ErrRank, func(r *Rank, c *Comm, b Buffer) error { return r.Bcast(b, 1, Int32, P, c) }},
-		{"bcast negative root", ErrRank, func(r *Rank, c *Comm, b Buffer) error { return r.Bcast(b, 1, Int32, -1, c) }},
-		{"bcast negative count", ErrCount, func(r *Rank, c *Comm, b Buffer) error { return r.Bcast(b, -1, Int32, 0, c) }},
-		{"bcast buffer too small", ErrBuffer, func(r *Rank, c *Comm, b Buffer) error { return r.Bcast(b, 100, Int32, 0, c) }},
-		{"scatter root out of range", ErrRank, func(r *Rank, c *Comm, b Buffer) error {
-			return r.Scatter(b, 1, Byte, b, 1, Byte, P, c)
+		{"bcast root out of range", mpierr.ErrRank, func(r *Rank, c *Comm, b datatype.Buffer) error { return r.Bcast(b, 1, datatype.Int32, P, c) }},
+		{"bcast negative root", mpierr.ErrRank, func(r *Rank, c *Comm, b datatype.Buffer) error { return r.Bcast(b, 1, datatype.Int32, -1, c) }},
+		{"bcast negative count", mpierr.ErrCount, func(r *Rank, c *Comm, b datatype.Buffer) error { return r.Bcast(b, -1, datatype.Int32, 0, c) }},
+		{"bcast buffer too small", mpierr.ErrBuffer, func(r *Rank, c *Comm, b datatype.Buffer) error { return r.Bcast(b, 100, datatype.Int32, 0, c) }},
+		{"scatter root out of range", mpierr.ErrRank, func(r *Rank, c *Comm, b datatype.Buffer) error {
+			return r.Scatter(b, 1, datatype.Byte, b, 1, datatype.Byte, P, c)
 		}},
-		{"gather root out of range", ErrRank, func(r *Rank, c *Comm, b Buffer) error {
-			return r.Gather(b, 1, Byte, b, 1, Byte, P+3, c)
+		{"gather root out of range", mpierr.ErrRank, func(r *Rank, c *Comm, b datatype.Buffer) error {
+			return r.Gather(b, 1, datatype.Byte, b, 1, datatype.Byte, P+3, c)
 		}},
-		{"gatherv root out of range", ErrRank, func(r *Rank, c *Comm, b Buffer) error {
-			return r.Gatherv(b, 1, Byte, b, nil, nil, Byte, -2, c)
+		{"gatherv root out of range", mpierr.ErrRank, func(r *Rank, c *Comm, b datatype.Buffer) error {
+			return r.Gatherv(b, 1, datatype.Byte, b, nil, nil, datatype.Byte, -2, c)
 		}},
-		{"scatterv root out of range", ErrRank, func(r *Rank, c *Comm, b Buffer) error {
-			return r.Scatterv(b, nil, nil, Byte, b, 1, Byte, P, c)
+		{"scatterv root out of range", mpierr.ErrRank, func(r *Rank, c *Comm, b datatype.Buffer) error {
+			return r.Scatterv(b, nil, nil, datatype.Byte, b, 1, datatype.Byte, P, c)
 		}},
-		{"scatter uncommitted type", ErrType, func(r *Rank, c *Comm, b Buffer) error {
-			v, _ := TypeVector(2, 1, 2, Int32)
+		{"scatter uncommitted type", mpierr.ErrType, func(r *Rank, c *Comm, b datatype.Buffer) error {
+			v, _ := datatype.TypeVector(2, 1, 2, datatype.Int32)
 			return r.Scatter(b, 1, v, b, 1, v, 0, c)
 		}},
 	}
@@ -432,12 +434,12 @@ func TestRootedErrors(t *testing.T) {
 		rtRun(t, P, DefaultConfig(), func(r *Rank, c *Comm) {
 			b := rtBuf(r, 16)
 			err := cs.call(r, c, b)
-			var e *Error
+			var e *mpierr.Error
 			if !errors.As(err, &e) || e.Class != cs.class {
 				t.Errorf("%s: rank %d got %v, want class %v", cs.name, r.Rank(), err, cs.class)
 			}
 			// The communicator still works afterwards.
-			if err := r.Bcast(b, 4, Int32, 0, c); err != nil {
+			if err := r.Bcast(b, 4, datatype.Int32, 0, c); err != nil {
 				t.Errorf("%s: rank %d: bcast after the error: %v", cs.name, r.Rank(), err)
 			}
 			r.Free(b)
@@ -447,16 +449,16 @@ func TestRootedErrors(t *testing.T) {
 	rtRun(t, 1, DefaultConfig(), func(r *Rank, c *Comm) {
 		b := rtBuf(r, 16)
 		defer r.Free(b)
-		if err := r.Scatterv(b, nil, nil, Byte, b, 1, Byte, 0, c); err == nil {
+		if err := r.Scatterv(b, nil, nil, datatype.Byte, b, 1, datatype.Byte, 0, c); err == nil {
 			t.Error("Scatterv without counts succeeded")
 		}
-		if err := r.Gatherv(b, 1, Byte, b, []int{4}, []int{14}, Byte, 0, c); err == nil {
+		if err := r.Gatherv(b, 1, datatype.Byte, b, []int{4}, []int{14}, datatype.Byte, 0, c); err == nil {
 			t.Error("Gatherv past the buffer end succeeded")
 		}
-		if err := r.Gatherv(b, 1, Byte, b, []int{1}, []int{-1}, Byte, 0, c); err == nil {
+		if err := r.Gatherv(b, 1, datatype.Byte, b, []int{1}, []int{-1}, datatype.Byte, 0, c); err == nil {
 			t.Error("Gatherv before the buffer start succeeded")
 		}
-		if err := r.Scatter(b, 2, Byte, b, 3, Byte, 0, c); err == nil {
+		if err := r.Scatter(b, 2, datatype.Byte, b, 3, datatype.Byte, 0, c); err == nil {
 			t.Error("Scatter with the root's receive the wrong size succeeded")
 		}
 	})
@@ -484,7 +486,7 @@ func TestRootedSubcommunicator(t *testing.T) {
 			if me == root {
 				copy(b.Bytes, data(root))
 			}
-			if err := r.Bcast(b, per, Byte, root, c); err != nil || !slices.Equal(b.Bytes, data(root)) {
+			if err := r.Bcast(b, per, datatype.Byte, root, c); err != nil || !slices.Equal(b.Bytes, data(root)) {
 				t.Errorf("rank %d: bcast %v %v", r.Rank(), b.Bytes, err)
 			}
 			all := rtBuf(r, n*per)
@@ -493,17 +495,17 @@ func TestRootedSubcommunicator(t *testing.T) {
 					copy(all.Bytes[i*per:], data(i))
 				}
 			}
-			if err := r.Scatter(all, per, Byte, b, per, Byte, root, c); err != nil || !slices.Equal(b.Bytes, data(me)) {
+			if err := r.Scatter(all, per, datatype.Byte, b, per, datatype.Byte, root, c); err != nil || !slices.Equal(b.Bytes, data(me)) {
 				t.Errorf("rank %d: scatter %v %v", r.Rank(), b.Bytes, err)
 			}
 			got := rtBuf(r, n*per)
-			if err := r.Gather(b, per, Byte, got, per, Byte, root, c); err != nil {
+			if err := r.Gather(b, per, datatype.Byte, got, per, datatype.Byte, root, c); err != nil {
 				t.Error(err)
 			}
 			if me == root && !slices.Equal(got.Bytes, all.Bytes) {
 				t.Errorf("rank %d: gather %v, want %v", r.Rank(), got.Bytes, all.Bytes)
 			}
-			for _, x := range []Buffer{b, all, got} {
+			for _, x := range []datatype.Buffer{b, all, got} {
 				r.Free(x)
 			}
 			if err := r.Barrier(c); err != nil {

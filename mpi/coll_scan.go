@@ -1,8 +1,10 @@
 package mpi
 
+import "nocsim/mpi/datatype"
+
 // scanChain is the thesis's scan: rank i waits for the prefix from rank
 // i-1, combines it with its own data and passes the result to rank i+1.
-func (rd *redColl) scanChain(in, out Buffer, count int, ex bool) error {
+func (rd *redColl) scanChain(in, out datatype.Buffer, count int, ex bool) error {
 	P, me, n := rd.c.Size(), rd.c.Rank(), count*rd.es
 	if !ex {
 		if !redSame(in, out) {
@@ -32,7 +34,7 @@ func (rd *redColl) scanChain(in, out Buffer, count int, ex bool) error {
 		return nil
 	}
 	// out gets the prefix; the next rank needs the prefix op my data.
-	var w Buffer
+	var w datatype.Buffer
 	if me < P-1 {
 		b, err := rd.newBuf(n)
 		if err != nil {
@@ -57,7 +59,7 @@ func (rd *redColl) scanChain(in, out Buffer, count int, ex bool) error {
 // x_{i-2^k+1..i} to rank i+2^k and prepends the partial from rank i-2^k,
 // which covers the ranks just below its own, so rank order is kept.
 // Exscan also keeps the exclusive prefix, built from the same messages.
-func (rd *redColl) scanRD(in, out Buffer, count int, ex bool) error {
+func (rd *redColl) scanRD(in, out datatype.Buffer, count int, ex bool) error {
 	P, me, n := rd.c.Size(), rd.c.Rank(), count*rd.es
 	y := out // the inclusive partial
 	if ex {
@@ -74,7 +76,7 @@ func (rd *redColl) scanRD(in, out Buffer, count int, ex bool) error {
 	} else if !redSame(in, out) {
 		rd.copy(out, in, n)
 	}
-	var tmp Buffer
+	var tmp datatype.Buffer
 	first := true
 	for d := 1; d < P; d <<= 1 {
 		var qs []*Request

@@ -4,6 +4,8 @@ import (
 	"errors"
 
 	sched "nocsim/coll"
+	"nocsim/mpi/datatype"
+	"nocsim/mpi/mpierr"
 )
 
 // Scatter and gather.
@@ -11,8 +13,8 @@ import (
 // rtBlocks is the root's buffer of a scatter or gather: rank i's block is
 // cnt[i] elements of dt at byte disp[i] of buf.
 type rtBlocks struct {
-	buf       Buffer
-	dt        *Datatype
+	buf       datatype.Buffer
+	dt        *datatype.Datatype
 	disp, cnt []int
 }
 
@@ -21,11 +23,11 @@ func (bl *rtBlocks) size(i int) int { return bl.cnt[i] * bl.dt.Size() }
 // treeView is the root's buffer seen as the tree layout when it already
 // is one (a contiguous type, every block at its tree offset, and no block
 // but the last a part word, so no padding lands in the user's buffer).
-func (bl *rtBlocks) treeView(root int, sz, off []int) (Buffer, bool) {
+func (bl *rtBlocks) treeView(root int, sz, off []int) (datatype.Buffer, bool) {
 	P := len(sz)
 	base := bl.disp[root]
 	if !bl.dt.Contiguous() || base%4 != 0 {
-		return Buffer{}, false
+		return datatype.Buffer{}, false
 	}
 	for j := 0; j < P; j++ {
 		i := (root + j) % P
@@ -33,7 +35,7 @@ func (bl *rtBlocks) treeView(root int, sz, off []int) (Buffer, bool) {
 			continue
 		}
 		if bl.disp[i]-base != off[j] || j < P-1 && sz[j]%4 != 0 || bl.disp[i]+sz[j] > bl.buf.Len() {
-			return Buffer{}, false
+			return datatype.Buffer{}, false
 		}
 	}
 	b, err := bl.buf.Slice(base, bl.buf.Len()-base)
@@ -42,7 +44,7 @@ func (bl *rtBlocks) treeView(root int, sz, off []int) (Buffer, bool) {
 
 // rtRegular is the root's buffer of MPI_Scatter or MPI_Gather: P blocks of
 // count elements, one after the other.
-func (x *coll) rtRegular(what string, buf Buffer, count int, dt *Datatype, root int) (*rtBlocks, error) {
+func (x *coll) rtRegular(what string, buf datatype.Buffer, count int, dt *datatype.Datatype, root int) (*rtBlocks, error) {
 	if err := x.rtCheckRoot(root); err != nil {
 		return nil, err
 	}
@@ -58,13 +60,13 @@ func (x *coll) rtRegular(what string, buf Buffer, count int, dt *Datatype, root 
 }
 
 // rtVector is the root's buffer of MPI_Scatterv or MPI_Gatherv.
-func (x *coll) rtVector(what string, buf Buffer, counts, displs []int, dt *Datatype, root int) (*rtBlocks, error) {
+func (x *coll) rtVector(what string, buf datatype.Buffer, counts, displs []int, dt *datatype.Datatype, root int) (*rtBlocks, error) {
 	if err := x.rtCheckRoot(root); err != nil {
 		return nil, err
 	}
 	P := x.c.Size()
 	if len(counts) < P || len(displs) < P {
-		return nil, errorf(ErrArg, x.name, "%s: %d counts and %d displacements for %d ranks", what, len(counts), len(displs), P)
+		return nil, mpierr.Errorf(mpierr.ErrArg, x.name, "%s: %d counts and %d displacements for %d ranks", what, len(counts), len(displs), P)
 	}
 	if err := x.check(what, buf, 0, dt); err != nil {
 		return nil, err
@@ -72,18 +74,18 @@ func (x *coll) rtVector(what string, buf Buffer, counts, displs []int, dt *Datat
 	bl := &rtBlocks{buf: buf, dt: dt, disp: make([]int, P), cnt: make([]int, P)}
 	for i := range P {
 		if counts[i] < 0 {
-			return nil, errorf(ErrCount, x.name, "%s: count %d for rank %d must be >= 0", what, counts[i], i)
+			return nil, mpierr.Errorf(mpierr.ErrCount, x.name, "%s: count %d for rank %d must be >= 0", what, counts[i], i)
 		}
-		d, ok := mul(displs[i], dt.Extent())
+		d, ok := datatype.MulBytes(displs[i], dt.Extent())
 		if !ok || d < 0 {
-			return nil, errorf(ErrBuffer, x.name, "%s: displacement %d for rank %d reaches before the buffer", what, displs[i], i)
+			return nil, mpierr.Errorf(mpierr.ErrBuffer, x.name, "%s: displacement %d for rank %d reaches before the buffer", what, displs[i], i)
 		}
 		if counts[i] > 0 {
 			if dt.TrueLB() < 0 {
-				return nil, errorf(ErrBuffer, x.name, "%s datatype starts %d bytes before the buffer", what, -dt.TrueLB())
+				return nil, mpierr.Errorf(mpierr.ErrBuffer, x.name, "%s datatype starts %d bytes before the buffer", what, -dt.TrueLB())
 			}
-			if end, ok := add(d, dt.Span(counts[i])); !ok || end > buf.Len() {
-				return nil, errorf(ErrBuffer, x.name, "%s: %d elements at displacement %d for rank %d pass the end of the %d-byte buffer", what, counts[i], displs[i], i, buf.Len())
+			if end, ok := datatype.AddBytes(d, dt.Span(counts[i])); !ok || end > buf.Len() {
+				return nil, mpierr.Errorf(mpierr.ErrBuffer, x.name, "%s: %d elements at displacement %d for rank %d pass the end of the %d-byte buffer", what, counts[i], displs[i], i, buf.Len())
 			}
 		}
 		bl.disp[i], bl.cnt[i] = d, counts[i]
@@ -94,7 +96,7 @@ func (x *coll) rtVector(what string, buf Buffer, counts, displs []int, dt *Datat
 // rtScatter runs a scatter: bl is the root's data (nil elsewhere), per the
 // bytes every rank gets (MPI_Scatter) and vec marks MPI_Scatterv, whose
 // sizes only the root knows.
-func (x *coll) rtScatter(bl *rtBlocks, rbuf Buffer, rcount int, rdt *Datatype, root, per int, vec bool) error {
+func (x *coll) rtScatter(bl *rtBlocks, rbuf datatype.Buffer, rcount int, rdt *datatype.Datatype, root, per int, vec bool) error {
 	P, me := x.c.Size(), x.c.Rank()
 	moved := 0
 	defer func() { x.end(moved) }()
@@ -107,7 +109,7 @@ func (x *coll) rtScatter(bl *rtBlocks, rbuf Buffer, rcount int, rdt *Datatype, r
 			return err
 		}
 	} else {
-		rcount, rdt = 0, Byte
+		rcount, rdt = 0, datatype.Byte
 	}
 	mine := rcount * rdt.Size()
 	var late error // an error of this rank alone: the others still get their data
@@ -120,7 +122,7 @@ func (x *coll) rtScatter(bl *rtBlocks, rbuf Buffer, rcount int, rdt *Datatype, r
 		}
 		if !inPlace {
 			if bl.size(root) != mine {
-				late = errorf(ErrArg, x.name, "the root's own block is %d bytes, its receive %d", bl.size(root), mine)
+				late = mpierr.Errorf(mpierr.ErrArg, x.name, "the root's own block is %d bytes, its receive %d", bl.size(root), mine)
 			} else {
 				own = func() error {
 					return x.rtMove(bl.buf.Bytes[bl.disp[root]:], bl.cnt[root], bl.dt, rbuf.Bytes, rcount, rdt)
@@ -130,7 +132,7 @@ func (x *coll) rtScatter(bl *rtBlocks, rbuf Buffer, rcount int, rdt *Datatype, r
 	} else {
 		moved = mine
 	}
-	rb, finish := Buffer{}, func(bool) error { return nil }
+	rb, finish := datatype.Buffer{}, func(bool) error { return nil }
 	if me != root {
 		var err error
 		if rb, finish, err = x.rtRecvArea(rbuf, rcount, rdt); err != nil {
@@ -163,7 +165,7 @@ func (x *coll) rtScatter(bl *rtBlocks, rbuf Buffer, rcount int, rdt *Datatype, r
 }
 
 // rtGather runs a gather; the arguments mirror rtScatter's.
-func (x *coll) rtGather(sbuf Buffer, scount int, sdt *Datatype, bl *rtBlocks, root, per int, vec bool) error {
+func (x *coll) rtGather(sbuf datatype.Buffer, scount int, sdt *datatype.Datatype, bl *rtBlocks, root, per int, vec bool) error {
 	P, me := x.c.Size(), x.c.Rank()
 	moved := 0
 	defer func() { x.end(moved) }()
@@ -172,14 +174,14 @@ func (x *coll) rtGather(sbuf Buffer, scount int, sdt *Datatype, bl *rtBlocks, ro
 	}
 	inPlace := isInPlace(sbuf)
 	if inPlace && me != root {
-		return errorf(ErrBuffer, x.name, "only the root may pass MPI_IN_PLACE")
+		return mpierr.Errorf(mpierr.ErrBuffer, x.name, "only the root may pass MPI_IN_PLACE")
 	}
 	if !inPlace {
 		if err := x.check("send buffer", sbuf, scount, sdt); err != nil {
 			return err
 		}
 	} else {
-		scount, sdt = 0, Byte
+		scount, sdt = 0, datatype.Byte
 	}
 	mine := scount * sdt.Size()
 	var late error
@@ -192,7 +194,7 @@ func (x *coll) rtGather(sbuf Buffer, scount int, sdt *Datatype, bl *rtBlocks, ro
 		}
 		if !inPlace {
 			if bl.size(root) != mine {
-				late = errorf(ErrArg, x.name, "the root sends %d bytes to its own block of %d", mine, bl.size(root))
+				late = mpierr.Errorf(mpierr.ErrArg, x.name, "the root sends %d bytes to its own block of %d", mine, bl.size(root))
 			} else {
 				own = func() error {
 					return x.rtMove(sbuf.Bytes, scount, sdt, bl.buf.Bytes[bl.disp[root]:], bl.cnt[root], bl.dt)
@@ -202,7 +204,7 @@ func (x *coll) rtGather(sbuf Buffer, scount int, sdt *Datatype, bl *rtBlocks, ro
 	} else {
 		moved = mine
 	}
-	var sb Buffer
+	var sb datatype.Buffer
 	done := func() {}
 	if me != root {
 		var err error
@@ -247,7 +249,7 @@ func (x *coll) runRooted(prog sched.Program, p rtPart) error {
 	var t *sched.Truncated
 	if errors.As(err, &t) {
 		if *p.late == nil {
-			*p.late = errorf(ErrTruncate, x.name, "rank %d: %v", x.r.rank, t)
+			*p.late = mpierr.Errorf(mpierr.ErrTruncate, x.name, "rank %d: %v", x.r.rank, t)
 		}
 		return nil
 	}

@@ -2,6 +2,8 @@ package mpi
 
 import (
 	"testing"
+
+	"nocsim/mpi/datatype"
 )
 
 // Scatter and gather cases: per-rank counts in the root's and the other
@@ -40,7 +42,7 @@ func TestRootedScatter(t *testing.T) {
 					call++
 					per := cs.rootN * cs.rootT.size()
 					all := rtData(call, P*per)
-					var sbuf Buffer
+					var sbuf datatype.Buffer
 					var sexp []rtExpect
 					if me == root {
 						sbuf = rtBuf(r, P*cs.rootN*cs.rootT.ext())
@@ -98,7 +100,7 @@ func TestRootedGather(t *testing.T) {
 					sbuf := rtBuf(r, scount*tt.ext())
 					rtPut(tt, mine, sbuf.Bytes, 0, nil)
 					arg := sbuf
-					var rbuf Buffer
+					var rbuf datatype.Buffer
 					if me == root {
 						rbuf = rtBuf(r, P*cs.rootN*cs.rootT.ext())
 						if cs.inPlace {
@@ -200,7 +202,7 @@ func TestRootedScatterv(t *testing.T) {
 					for i := range P {
 						data[i] = rtData(call<<8|uint64(i), cs.counts[i]*cs.rootT.size())
 					}
-					var sbuf Buffer
+					var sbuf datatype.Buffer
 					var sexp []rtExpect
 					if me == root {
 						sbuf = rtBuf(r, cs.extent())
@@ -257,7 +259,7 @@ func TestRootedGatherv(t *testing.T) {
 					sbuf := rtBuf(r, scount*tt.ext())
 					rtPut(tt, data(me), sbuf.Bytes, 0, nil)
 					arg := sbuf
-					var rbuf Buffer
+					var rbuf datatype.Buffer
 					if me == root {
 						rbuf = rtBuf(r, cs.extent())
 						if cs.inPlace {

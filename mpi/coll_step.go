@@ -1,5 +1,10 @@
 package mpi
 
+import (
+	"nocsim/mpi/datatype"
+	"nocsim/mpi/mpierr"
+)
+
 // Building blocks of the rooted collectives (coll_rooted.go), which other
 // families use too: local data movement charged to the processor, and
 // rtStep, a set of messages in flight.
@@ -10,22 +15,22 @@ package mpi
 func (x *coll) rtPack(bl *rtBlocks, i int, dst []byte) error {
 	x.charge(bl.size(i))
 	pos := 0
-	return Pack(bl.buf.Bytes[bl.disp[i]:], bl.cnt[i], bl.dt, dst, &pos)
+	return datatype.Pack(bl.buf.Bytes[bl.disp[i]:], bl.cnt[i], bl.dt, dst, &pos)
 }
 
 // rtUnpack unpacks block i of bl from src.
 func (x *coll) rtUnpack(bl *rtBlocks, i int, src []byte) error {
 	x.charge(bl.size(i))
 	pos := 0
-	return Unpack(src[:bl.size(i)], &pos, bl.buf.Bytes[bl.disp[i]:], bl.cnt[i], bl.dt)
+	return datatype.Unpack(src[:bl.size(i)], &pos, bl.buf.Bytes[bl.disp[i]:], bl.cnt[i], bl.dt)
 }
 
 // rtMove copies the root's own block between its send and receive
 // buffers, through a packed copy when either type is not contiguous.
-func (x *coll) rtMove(src []byte, scount int, sdt *Datatype, dst []byte, rcount int, rdt *Datatype) error {
+func (x *coll) rtMove(src []byte, scount int, sdt *datatype.Datatype, dst []byte, rcount int, rdt *datatype.Datatype) error {
 	n := scount * sdt.Size()
 	if sdt.Contiguous() && rdt.Contiguous() {
-		x.copy(Buffer{Bytes: dst}, Buffer{Bytes: src}, n)
+		x.copy(datatype.Buffer{Bytes: dst}, datatype.Buffer{Bytes: src}, n)
 		return nil
 	}
 	tmp, err := x.alloc(n)
@@ -35,17 +40,17 @@ func (x *coll) rtMove(src []byte, scount int, sdt *Datatype, dst []byte, rcount 
 	defer x.free(tmp)
 	pos := 0
 	x.charge(2 * n)
-	if err := Pack(src, scount, sdt, tmp.Bytes, &pos); err != nil {
+	if err := datatype.Pack(src, scount, sdt, tmp.Bytes, &pos); err != nil {
 		return err
 	}
 	pos = 0
-	return Unpack(tmp.Bytes[:n], &pos, dst, rcount, rdt)
+	return datatype.Unpack(tmp.Bytes[:n], &pos, dst, rcount, rdt)
 }
 
 // rtRecvArea is where count elements of t arrive as contiguous bytes: buf
 // itself when t is contiguous, otherwise scratch that finish unpacks
 // (when ok) and frees.
-func (x *coll) rtRecvArea(buf Buffer, count int, t *Datatype) (Buffer, func(ok bool) error, error) {
+func (x *coll) rtRecvArea(buf datatype.Buffer, count int, t *datatype.Datatype) (datatype.Buffer, func(ok bool) error, error) {
 	n := count * t.Size()
 	if t.Contiguous() {
 		b, err := buf.Slice(0, n)
@@ -53,7 +58,7 @@ func (x *coll) rtRecvArea(buf Buffer, count int, t *Datatype) (Buffer, func(ok b
 	}
 	tmp, err := x.alloc(n)
 	if err != nil {
-		return Buffer{}, nil, err
+		return datatype.Buffer{}, nil, err
 	}
 	return tmp, func(ok bool) error {
 		defer x.free(tmp)
@@ -92,9 +97,9 @@ func (s *rtStep) post(q *Request, err error) {
 func (s *rtStep) later(f func(ok bool) error) { s.after = append(s.after, f) }
 
 // bytesAt is n bytes from byte off of b; off need not be word-aligned.
-func (s *rtStep) bytesAt(b Buffer, off, n int) ([]byte, bool) {
+func (s *rtStep) bytesAt(b datatype.Buffer, off, n int) ([]byte, bool) {
 	if off < 0 || off+n > b.Len() {
-		s.fail(errorf(ErrBuffer, s.x.name, "bytes %d..%d of a %d-byte buffer", off, off+n, b.Len()))
+		s.fail(mpierr.Errorf(mpierr.ErrBuffer, s.x.name, "bytes %d..%d of a %d-byte buffer", off, off+n, b.Len()))
 		return nil, false
 	}
 	return b.Bytes[off : off+n], true
@@ -103,12 +108,12 @@ func (s *rtStep) bytesAt(b Buffer, off, n int) ([]byte, bool) {
 // send sends n bytes from byte off of b. The DMA engine reads whole words
 // from a word address, so data not starting on a word is staged through
 // scratch (a charged copy).
-func (s *rtStep) send(b Buffer, off, n, dst int) {
+func (s *rtStep) send(b datatype.Buffer, off, n, dst int) {
 	x := s.x
 	switch {
 	case s.err != nil:
 	case n == 0:
-		s.post(x.isend(Buffer{}, 0, dst))
+		s.post(x.isend(datatype.Buffer{}, 0, dst))
 	case off%4 != 0:
 		src, ok := s.bytesAt(b, off, n)
 		if !ok {
@@ -119,7 +124,7 @@ func (s *rtStep) send(b Buffer, off, n, dst int) {
 			s.fail(err)
 			return
 		}
-		x.copy(tmp, Buffer{Bytes: src}, n)
+		x.copy(tmp, datatype.Buffer{Bytes: src}, n)
 		s.later(func(bool) error { x.free(tmp); return nil })
 		s.post(x.isend(tmp, n, dst))
 	default:
@@ -134,12 +139,12 @@ func (s *rtStep) send(b Buffer, off, n, dst int) {
 
 // recv receives n bytes at byte off of b, staging them through scratch
 // when off is not word-aligned.
-func (s *rtStep) recv(b Buffer, off, n, src int) {
+func (s *rtStep) recv(b datatype.Buffer, off, n, src int) {
 	x := s.x
 	switch {
 	case s.err != nil:
 	case n == 0:
-		s.post(x.irecv(Buffer{}, 0, src))
+		s.post(x.irecv(datatype.Buffer{}, 0, src))
 	case off%4 != 0:
 		dst, ok := s.bytesAt(b, off, n)
 		if !ok {
@@ -152,7 +157,7 @@ func (s *rtStep) recv(b Buffer, off, n, src int) {
 		}
 		s.later(func(ok bool) error {
 			if ok {
-				x.copy(Buffer{Bytes: dst}, tmp, n)
+				x.copy(datatype.Buffer{Bytes: dst}, tmp, n)
 			}
 			x.free(tmp)
 			return nil

@@ -6,6 +6,9 @@ import (
 	"slices"
 
 	"nocsim/endpoint"
+	"nocsim/mpi/datatype"
+	"nocsim/mpi/group"
+	"nocsim/mpi/mpierr"
 )
 
 // Context ids: MPI_COMM_WORLD has 0; the highest-numbered tile hands out
@@ -21,7 +24,7 @@ const (
 type Comm struct {
 	r     *Rank
 	ctx   uint32 // point-to-point context; ctx+1 is the internal one
-	group *Group
+	group *group.Group
 	rank  int
 	name  string
 	freed bool
@@ -37,7 +40,7 @@ func (c *Comm) Size() int { return c.group.Size() }
 func (c *Comm) Rank() int { return c.rank }
 
 // Group is MPI_Comm_group.
-func (c *Comm) Group() *Group { return c.group }
+func (c *Comm) Group() *group.Group { return c.group }
 
 // Name is the communicator's name, for reports.
 func (c *Comm) Name() string { return c.name }
@@ -72,13 +75,13 @@ func (r *Rank) CommDup(c *Comm) (*Comm, error) {
 
 // CommCreate is MPI_Comm_create: every rank of c calls it with the same
 // group; members get the new communicator, the others nil (MPI_COMM_NULL).
-func (r *Rank) CommCreate(c *Comm, g *Group) (*Comm, error) {
+func (r *Rank) CommCreate(c *Comm, g *group.Group) (*Comm, error) {
 	start := r.enter(opCommCreate, "MPI_Comm_create(%s)", commName(c))
 	if err := r.checkComm("MPI_Comm_create", c); err != nil {
 		return nil, err
 	}
-	if g == nil || len(GroupDifference(g, c.group).Members()) > 0 {
-		return nil, errorf(ErrGroup, "MPI_Comm_create", "rank %d: the group is not a subgroup of %s", r.rank, c.name)
+	if g == nil || len(group.GroupDifference(g, c.group).Members()) > 0 {
+		return nil, mpierr.Errorf(mpierr.ErrGroup, "MPI_Comm_create", "rank %d: the group is not a subgroup of %s", r.rank, c.name)
 	}
 	id, err := r.agreeContext(c, c.rank == 0)
 	r.leave(opCommCreate, start, 0, 0)
@@ -86,7 +89,7 @@ func (r *Rank) CommCreate(c *Comm, g *Group) (*Comm, error) {
 		return nil, err
 	}
 	me := g.Rank(r.rank)
-	if me == Undefined {
+	if me == group.Undefined {
 		return nil, nil
 	}
 	return &Comm{r: r, ctx: 2 * id, group: g, rank: me, name: fmt.Sprintf("%s create %d", c.name, id)}, nil
@@ -101,8 +104,8 @@ func (r *Rank) CommSplit(c *Comm, color, key int) (*Comm, error) {
 	if err := r.checkComm("MPI_Comm_split", c); err != nil {
 		return nil, err
 	}
-	if color < 0 && color != Undefined {
-		return nil, errorf(ErrArg, "MPI_Comm_split", "color %d must be >= 0 or MPI_UNDEFINED", color)
+	if color < 0 && color != group.Undefined {
+		return nil, mpierr.Errorf(mpierr.ErrArg, "MPI_Comm_split", "color %d must be >= 0 or MPI_UNDEFINED", color)
 	}
 	in := c.internal()
 	buf := r.MustAlloc(8)
@@ -114,7 +117,7 @@ func (r *Rank) CommSplit(c *Comm, color, key int) (*Comm, error) {
 		type entry struct{ color, key, rank int }
 		all := []entry{{color, key, 0}}
 		for src := 1; src < c.Size(); src++ {
-			if _, err := r.Recv(buf, 2, Int32, src, tagSplit, in); err != nil {
+			if _, err := r.Recv(buf, 2, datatype.Int32, src, tagSplit, in); err != nil {
 				return nil, err
 			}
 			all = append(all, entry{int(buf.Int32(0)), int(buf.Int32(1)), src})
@@ -129,7 +132,7 @@ func (r *Rank) CommSplit(c *Comm, color, key int) (*Comm, error) {
 			for j < len(all) && all[j].color == all[i].color {
 				j++
 			}
-			if all[i].color != Undefined {
+			if all[i].color != group.Undefined {
 				id := r.requestContext()
 				members := []int32{int32(id)}
 				for _, e := range all[i:j] {
@@ -148,7 +151,7 @@ func (r *Rank) CommSplit(c *Comm, color, key int) (*Comm, error) {
 		}
 		mine = info[0]
 	} else {
-		if err := r.Send(buf, 2, Int32, 0, tagSplit, in); err != nil {
+		if err := r.Send(buf, 2, datatype.Int32, 0, tagSplit, in); err != nil {
 			return nil, err
 		}
 		var err error
@@ -173,7 +176,7 @@ func (r *Rank) CommSplit(c *Comm, color, key int) (*Comm, error) {
 	for i, m := range mine[1:] {
 		members[i] = int(m)
 	}
-	g, err := NewGroup(members)
+	g, err := group.NewGroup(members)
 	if err != nil {
 		return nil, err
 	}
@@ -186,28 +189,28 @@ func (r *Rank) CommFree(c *Comm) error {
 		return err
 	}
 	if c == r.world {
-		return errorf(ErrArg, "MPI_Comm_free", "MPI_COMM_WORLD cannot be freed")
+		return mpierr.Errorf(mpierr.ErrArg, "MPI_Comm_free", "MPI_COMM_WORLD cannot be freed")
 	}
 	c.freed = true
 	return nil
 }
 
 // CommCompare is MPI_Comm_compare.
-func CommCompare(a, b *Comm) Comparison {
+func CommCompare(a, b *Comm) group.Comparison {
 	switch {
 	case a == b || a.ctx == b.ctx && a.r == b.r:
-		return Ident
-	case GroupCompare(a.group, b.group) == Ident:
-		return Congruent
-	case GroupCompare(a.group, b.group) == Similar:
-		return Similar
+		return group.Ident
+	case group.GroupCompare(a.group, b.group) == group.Ident:
+		return group.Congruent
+	case group.GroupCompare(a.group, b.group) == group.Similar:
+		return group.Similar
 	}
-	return Unequal
+	return group.Unequal
 }
 
 func (r *Rank) checkComm(op string, c *Comm) error {
 	if c == nil || c.r != r || c.freed {
-		return errorf(ErrArg, op, "rank %d: invalid or freed communicator", r.rank)
+		return mpierr.Errorf(mpierr.ErrArg, op, "rank %d: invalid or freed communicator", r.rank)
 	}
 	return nil
 }
@@ -271,7 +274,7 @@ func (r *Rank) sendInts(v []int32, dst int, c *Comm) error {
 	for i, x := range v {
 		b.SetInt32(i+1, x)
 	}
-	return r.Send(b, len(v)+1, Int32, dst, tagCtx, c)
+	return r.Send(b, len(v)+1, datatype.Int32, dst, tagCtx, c)
 }
 
 func (r *Rank) recvInts(src int, c *Comm) ([]int32, error) {
@@ -282,7 +285,7 @@ func (r *Rank) recvInts(src int, c *Comm) ([]int32, error) {
 	n := st.Bytes / 4
 	b := r.MustAlloc(4 * max(n, 1))
 	defer r.Free(b)
-	if _, err := r.Recv(b, n, Int32, src, tagCtx, c); err != nil {
+	if _, err := r.Recv(b, n, datatype.Int32, src, tagCtx, c); err != nil {
 		return nil, err
 	}
 	out := make([]int32, b.Int32(0))
@@ -298,7 +301,7 @@ func (r *Rank) Probe(source, tag int, c *Comm) (Status, error) {
 	start := r.enter(opProbe, "MPI_Probe(source=%d, tag=%d, comm %s)", source, tag, commName(c))
 	var st Status
 	var found bool
-	if err := r.checkArgs("MPI_Probe", Buffer{}, 0, Byte, source, tag, c, true); err != nil {
+	if err := r.checkArgs("MPI_Probe", datatype.Buffer{}, 0, datatype.Byte, source, tag, c, true); err != nil {
 		return st, err
 	}
 	blocked := r.wait(func() bool { st, found = r.probe(source, tag, c); return found })
@@ -309,7 +312,7 @@ func (r *Rank) Probe(source, tag int, c *Comm) (Status, error) {
 // Iprobe is MPI_Iprobe: ok reports whether a matching message is waiting.
 func (r *Rank) Iprobe(source, tag int, c *Comm) (Status, bool) {
 	start := r.enter(opIprobe, "MPI_Iprobe(source=%d, tag=%d, comm %s)", source, tag, commName(c))
-	if err := r.checkArgs("MPI_Iprobe", Buffer{}, 0, Byte, source, tag, c, true); err != nil {
+	if err := r.checkArgs("MPI_Iprobe", datatype.Buffer{}, 0, datatype.Byte, source, tag, c, true); err != nil {
 		return Status{Err: err}, false
 	}
 	r.progress()

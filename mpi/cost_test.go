@@ -7,6 +7,7 @@ import (
 	"nocsim/config"
 	"nocsim/des"
 	"nocsim/endpoint"
+	"nocsim/mpi/datatype"
 )
 
 // oneWay measures half the round trip of a ping-pong of n bytes between
@@ -22,14 +23,14 @@ func oneWay(t *testing.T, cfg Config, cpu func(*endpoint.CPUSpec), dst, n int) d
 		case 0:
 			for k := 0; k < 2; k++ {
 				s := r.Now()
-				r.Send(buf, n, Byte, dst, 1, c)
-				r.Recv(buf, n, Byte, dst, 2, c)
+				r.Send(buf, n, datatype.Byte, dst, 1, c)
+				r.Recv(buf, n, datatype.Byte, dst, 2, c)
 				rtt = r.Now() - s
 			}
 		case dst:
 			for k := 0; k < 2; k++ {
-				r.Recv(buf, n, Byte, 0, 1, c)
-				r.Send(buf, n, Byte, 0, 2, c)
+				r.Recv(buf, n, datatype.Byte, 0, 1, c)
+				r.Send(buf, n, datatype.Byte, 0, 2, c)
 			}
 		}
 	})
@@ -101,10 +102,10 @@ func TestBusyReceiverDelaysRendezvous(t *testing.T) {
 			switch r.Rank() {
 			case 0:
 				r.Compute(1000) // let the receive be posted first
-				r.Send(buf, 1024, Byte, 5, 0, c)
+				r.Send(buf, 1024, datatype.Byte, 5, 0, c)
 				at = r.Now()
 			case 5:
-				q, _ := r.Irecv(buf, 1024, Byte, 0, 0, c)
+				q, _ := r.Irecv(buf, 1024, datatype.Byte, 0, 0, c)
 				r.Compute(busy)
 				r.Wait(q)
 			}
@@ -134,7 +135,7 @@ func TestVectorDMA(t *testing.T) {
 		var got []float32
 		w.Launch(func(r *Rank) {
 			c := r.CommWorld()
-			vec, _ := TypeVector(1000, 1, 3, Float32)
+			vec, _ := datatype.TypeVector(1000, 1, 3, datatype.Float32)
 			vec.Commit()
 			switch r.Rank() {
 			case 0:
@@ -147,7 +148,7 @@ func TestVectorDMA(t *testing.T) {
 				sendTime = r.Now() - s
 			case 3:
 				buf := r.MustAlloc(4 * 1000)
-				r.Recv(buf, 1000, Float32, 0, 0, c)
+				r.Recv(buf, 1000, datatype.Float32, 0, 0, c)
 				for i := 0; i < 1000; i++ {
 					got = append(got, buf.Float32(i))
 				}

@@ -7,6 +7,7 @@ import (
 	"nocsim/endpoint"
 	"nocsim/mesh"
 	"nocsim/mpi"
+	"nocsim/mpi/datatype"
 	"nocsim/router"
 )
 
@@ -30,19 +31,19 @@ func Example() {
 		buf := r.MustAlloc(8)
 		if me == 0 {
 			buf.SetInt64(0, 1)
-			if err := r.Send(buf, 1, mpi.Int64, 1, 0, c); err != nil {
+			if err := r.Send(buf, 1, datatype.Int64, 1, 0, c); err != nil {
 				return
 			}
-			if _, err := r.Recv(buf, 1, mpi.Int64, p-1, 0, c); err != nil {
+			if _, err := r.Recv(buf, 1, datatype.Int64, p-1, 0, c); err != nil {
 				return
 			}
 		} else {
-			if _, err := r.Recv(buf, 1, mpi.Int64, me-1, 0, c); err != nil {
+			if _, err := r.Recv(buf, 1, datatype.Int64, me-1, 0, c); err != nil {
 				return
 			}
 			r.Compute(10) // some work on the token: 10 cycles
 			buf.SetInt64(0, buf.Int64(0)+1)
-			if err := r.Send(buf, 1, mpi.Int64, (me+1)%p, 0, c); err != nil {
+			if err := r.Send(buf, 1, datatype.Int64, (me+1)%p, 0, c); err != nil {
 				return
 			}
 		}
@@ -50,7 +51,7 @@ func Example() {
 
 		in, out := r.MustAlloc(8), r.MustAlloc(8)
 		in.SetInt64(0, int64(me))
-		if err := r.Allreduce(in, out, 1, mpi.Int64, mpi.OpSum, c); err != nil {
+		if err := r.Allreduce(in, out, 1, datatype.Int64, datatype.OpSum, c); err != nil {
 			return
 		}
 		sums[me] = out.Int64(0)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"nocsim/logp/goal"
+	"nocsim/mpi/datatype"
 	"nocsim/mpi/trace"
 )
 
@@ -20,7 +21,7 @@ func TestRecordedScheduleThroughGoalText(t *testing.T) {
 		w.Launch(func(r *Rank) {
 			b := r.MustAlloc(3000)
 			r.Compute(int64(50 * r.Rank()))
-			r.Bcast(b, 3000, Byte, 0, r.CommWorld())
+			r.Bcast(b, 3000, datatype.Byte, 0, r.CommWorld())
 		})
 		if err := w.Run(); err != nil {
 			t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"nocsim/des"
 	"nocsim/endpoint"
 	"nocsim/mesh"
+	"nocsim/mpi/datatype"
 	"nocsim/router"
 )
 
@@ -54,19 +55,19 @@ func TestMemoryIndependentOfRunLength(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 22000 round trips")
 	}
-	pingPongStep := func(r *Rank, buf Buffer, i int) {
+	pingPongStep := func(r *Rank, buf datatype.Buffer, i int) {
 		c := r.CommWorld()
 		switch r.Rank() {
 		case 0:
-			r.Send(buf, 8, Byte, 15, 0, c)
-			r.Recv(buf, 8, Byte, 15, 0, c)
+			r.Send(buf, 8, datatype.Byte, 15, 0, c)
+			r.Recv(buf, 8, datatype.Byte, 15, 0, c)
 		case 15:
-			r.Recv(buf, 8, Byte, 0, 0, c)
-			r.Send(buf, 8, Byte, 0, 0, c)
+			r.Recv(buf, 8, datatype.Byte, 0, 0, c)
+			r.Send(buf, 8, datatype.Byte, 0, 0, c)
 		}
 	}
-	allreduceStep := func(r *Rank, buf Buffer, i int) {
-		if err := r.Allreduce(InPlace, buf, 1, Float64, OpSum, r.CommWorld()); err != nil {
+	allreduceStep := func(r *Rank, buf datatype.Buffer, i int) {
+		if err := r.Allreduce(InPlace, buf, 1, datatype.Float64, datatype.OpSum, r.CommWorld()); err != nil {
 			panic(err)
 		}
 	}
@@ -74,7 +75,7 @@ func TestMemoryIndependentOfRunLength(t *testing.T) {
 		name  string
 		proto string
 		n     int
-		step  func(r *Rank, buf Buffer, i int)
+		step  func(r *Rank, buf datatype.Buffer, i int)
 	}{
 		{"ping-pong scmp", "scmp", 1000, pingPongStep},
 		{"ping-pong eager", "eager", 1000, pingPongStep},
@@ -82,7 +83,7 @@ func TestMemoryIndependentOfRunLength(t *testing.T) {
 		{"allreduce", "scmp", 50, allreduceStep},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			bufs := map[*Rank]Buffer{}
+			bufs := map[*Rank]datatype.Buffer{}
 			step := func(r *Rank, i int) {
 				b, ok := bufs[r]
 				if !ok {

@@ -2,25 +2,28 @@ package mpi
 
 import (
 	"slices"
+
+	"nocsim/mpi/datatype"
+	"nocsim/mpi/mpierr"
 )
 
 // Isend is MPI_Isend (standard mode).
-func (r *Rank) Isend(buf Buffer, count int, dt *Datatype, dest, tag int, comm *Comm) (*Request, error) {
+func (r *Rank) Isend(buf datatype.Buffer, count int, dt *datatype.Datatype, dest, tag int, comm *Comm) (*Request, error) {
 	return r.isend(opIsend, modeStandard, buf, count, dt, dest, tag, comm)
 }
 
 // Issend is MPI_Issend: complete only once the receive has matched.
-func (r *Rank) Issend(buf Buffer, count int, dt *Datatype, dest, tag int, comm *Comm) (*Request, error) {
+func (r *Rank) Issend(buf datatype.Buffer, count int, dt *datatype.Datatype, dest, tag int, comm *Comm) (*Request, error) {
 	return r.isend(opIssend, modeSync, buf, count, dt, dest, tag, comm)
 }
 
 // Irsend is MPI_Irsend: the receive must already be posted.
-func (r *Rank) Irsend(buf Buffer, count int, dt *Datatype, dest, tag int, comm *Comm) (*Request, error) {
+func (r *Rank) Irsend(buf datatype.Buffer, count int, dt *datatype.Datatype, dest, tag int, comm *Comm) (*Request, error) {
 	return r.isend(opIrsend, modeReady, buf, count, dt, dest, tag, comm)
 }
 
 // Ibsend is MPI_Ibsend: the message is copied into the attached buffer.
-func (r *Rank) Ibsend(buf Buffer, count int, dt *Datatype, dest, tag int, comm *Comm) (*Request, error) {
+func (r *Rank) Ibsend(buf datatype.Buffer, count int, dt *datatype.Datatype, dest, tag int, comm *Comm) (*Request, error) {
 	return r.isend(opIbsend, modeBuffered, buf, count, dt, dest, tag, comm)
 }
 
@@ -56,7 +59,7 @@ func nonBlocking(op op) bool {
 // Send is MPI_Send. Under the scmp and niu protocols it completes when the
 // data has left, which needs the matching receive (synchronous semantics,
 // as the thesis's library); under eager, short messages complete at once.
-func (r *Rank) Send(buf Buffer, count int, dt *Datatype, dest, tag int, comm *Comm) error {
+func (r *Rank) Send(buf datatype.Buffer, count int, dt *datatype.Datatype, dest, tag int, comm *Comm) error {
 	q, err := r.isend(opSend, modeStandard, buf, count, dt, dest, tag, comm)
 	err = r.blocking(opSend, q, err)
 	r.retire(q)
@@ -64,7 +67,7 @@ func (r *Rank) Send(buf Buffer, count int, dt *Datatype, dest, tag int, comm *Co
 }
 
 // Ssend is MPI_Ssend.
-func (r *Rank) Ssend(buf Buffer, count int, dt *Datatype, dest, tag int, comm *Comm) error {
+func (r *Rank) Ssend(buf datatype.Buffer, count int, dt *datatype.Datatype, dest, tag int, comm *Comm) error {
 	q, err := r.isend(opSsend, modeSync, buf, count, dt, dest, tag, comm)
 	err = r.blocking(opSsend, q, err)
 	r.retire(q)
@@ -73,7 +76,7 @@ func (r *Rank) Ssend(buf Buffer, count int, dt *Datatype, dest, tag int, comm *C
 
 // Rsend is MPI_Rsend; a ready send whose receive is not posted is an
 // erroneous program, and the run ends with that error.
-func (r *Rank) Rsend(buf Buffer, count int, dt *Datatype, dest, tag int, comm *Comm) error {
+func (r *Rank) Rsend(buf datatype.Buffer, count int, dt *datatype.Datatype, dest, tag int, comm *Comm) error {
 	q, err := r.isend(opRsend, modeReady, buf, count, dt, dest, tag, comm)
 	err = r.blocking(opRsend, q, err)
 	r.retire(q)
@@ -82,13 +85,13 @@ func (r *Rank) Rsend(buf Buffer, count int, dt *Datatype, dest, tag int, comm *C
 
 // Bsend is MPI_Bsend: it returns once the message is copied into the
 // buffer given to BufferAttach.
-func (r *Rank) Bsend(buf Buffer, count int, dt *Datatype, dest, tag int, comm *Comm) error {
+func (r *Rank) Bsend(buf datatype.Buffer, count int, dt *datatype.Datatype, dest, tag int, comm *Comm) error {
 	q, err := r.isend(opBsend, modeBuffered, buf, count, dt, dest, tag, comm)
 	return r.blocking(opBsend, q, err)
 }
 
 // Recv is MPI_Recv.
-func (r *Rank) Recv(buf Buffer, count int, dt *Datatype, source, tag int, comm *Comm) (Status, error) {
+func (r *Rank) Recv(buf datatype.Buffer, count int, dt *datatype.Datatype, source, tag int, comm *Comm) (Status, error) {
 	q, err := r.irecv(opRecv, buf, count, dt, source, tag, comm)
 	if err != nil {
 		return Status{}, err
@@ -100,13 +103,13 @@ func (r *Rank) Recv(buf Buffer, count int, dt *Datatype, source, tag int, comm *
 }
 
 // Irecv is MPI_Irecv.
-func (r *Rank) Irecv(buf Buffer, count int, dt *Datatype, source, tag int, comm *Comm) (*Request, error) {
+func (r *Rank) Irecv(buf datatype.Buffer, count int, dt *datatype.Datatype, source, tag int, comm *Comm) (*Request, error) {
 	return r.irecv(opIrecv, buf, count, dt, source, tag, comm)
 }
 
 // Sendrecv is MPI_Sendrecv.
-func (r *Rank) Sendrecv(sbuf Buffer, scount int, sdt *Datatype, dest, stag int,
-	rbuf Buffer, rcount int, rdt *Datatype, source, rtag int, comm *Comm) (Status, error) {
+func (r *Rank) Sendrecv(sbuf datatype.Buffer, scount int, sdt *datatype.Datatype, dest, stag int,
+	rbuf datatype.Buffer, rcount int, rdt *datatype.Datatype, source, rtag int, comm *Comm) (Status, error) {
 	r.recBegin()
 	defer r.recEnd()
 	start := r.t.Now()
@@ -140,29 +143,29 @@ func (r *Rank) Sendrecv(sbuf Buffer, scount int, sdt *Datatype, dest, stag int,
 }
 
 // checkArgs validates what every point-to-point call shares.
-func (r *Rank) checkArgs(name string, buf Buffer, count int, dt *Datatype, peer, tag int, comm *Comm, recv bool) error {
+func (r *Rank) checkArgs(name string, buf datatype.Buffer, count int, dt *datatype.Datatype, peer, tag int, comm *Comm, recv bool) error {
 	switch {
 	case comm == nil || comm.r != r:
-		return errorf(ErrArg, name, "rank %d: invalid communicator", r.rank)
+		return mpierr.Errorf(mpierr.ErrArg, name, "rank %d: invalid communicator", r.rank)
 	case comm.freed:
-		return errorf(ErrArg, name, "rank %d: communicator %s was freed", r.rank, comm.name)
+		return mpierr.Errorf(mpierr.ErrArg, name, "rank %d: communicator %s was freed", r.rank, comm.name)
 	case count < 0:
-		return errorf(ErrCount, name, "count %d must be >= 0", count)
+		return mpierr.Errorf(mpierr.ErrCount, name, "count %d must be >= 0", count)
 	case dt == nil || !dt.Committed():
-		return errorf(ErrType, name, "datatype not committed")
+		return mpierr.Errorf(mpierr.ErrType, name, "datatype not committed")
 	case tag < 0 && !(recv && tag == AnyTag) || tag > TagUB:
-		return errorf(ErrArg, name, "tag %d: allowed 0..%d (MPI_TAG_UB)", tag, TagUB)
+		return mpierr.Errorf(mpierr.ErrArg, name, "tag %d: allowed 0..%d (MPI_TAG_UB)", tag, TagUB)
 	case peer < 0 && !(recv && peer == AnySource) || peer >= comm.Size():
-		return errorf(ErrRank, name, "rank %d is not in %s (size %d)", peer, comm.name, comm.Size())
+		return mpierr.Errorf(mpierr.ErrRank, name, "rank %d is not in %s (size %d)", peer, comm.name, comm.Size())
 	case count > 0 && dt.TrueLB() < 0:
-		return errorf(ErrBuffer, name, "the datatype starts %d bytes before the buffer", -dt.TrueLB())
+		return mpierr.Errorf(mpierr.ErrBuffer, name, "the datatype starts %d bytes before the buffer", -dt.TrueLB())
 	case dt.Span(count) > buf.Len():
-		return errorf(ErrBuffer, name, "%d elements of the datatype need %d bytes, the buffer has %d", count, dt.Span(count), buf.Len())
+		return mpierr.Errorf(mpierr.ErrBuffer, name, "%d elements of the datatype need %d bytes, the buffer has %d", count, dt.Span(count), buf.Len())
 	}
 	return nil
 }
 
-func (r *Rank) newRequest(op op, send bool, buf Buffer, count int, dt *Datatype, peer, tag int, comm *Comm) *Request {
+func (r *Rank) newRequest(op op, send bool, buf datatype.Buffer, count int, dt *datatype.Datatype, peer, tag int, comm *Comm) *Request {
 	// Thesis §6.4: MPI_Isend and MPI_Irecv "both call a helper function
 	// developed to simplify the creation of MPI_Request objects".
 	r.thesisCall()
@@ -173,7 +176,7 @@ func (r *Rank) newRequest(op op, send bool, buf Buffer, count int, dt *Datatype,
 	return q
 }
 
-func (r *Rank) isend(op op, mode sendMode, buf Buffer, count int, dt *Datatype, dest, tag int, comm *Comm) (*Request, error) {
+func (r *Rank) isend(op op, mode sendMode, buf datatype.Buffer, count int, dt *datatype.Datatype, dest, tag int, comm *Comm) (*Request, error) {
 	name := opNames[op]
 	r.recBegin()
 	defer r.recEnd()
@@ -208,9 +211,9 @@ func (r *Rank) isend(op op, mode sendMode, buf Buffer, count int, dt *Datatype, 
 	case dt.Contiguous():
 		q.data, _ = buf.Slice(0, q.bytes)
 	case r.w.Cfg.VectorDMA && r.w.proto.gathers(q):
-		if first, stride, ok := wordStride(dt, count); ok {
+		if first, stride, ok := dt.WordStride(count); ok {
 			// The DMA engine gathers the vector itself: no packing.
-			q.data = Buffer{Addr: buf.Addr + uint32(first), Bytes: buf.Bytes}
+			q.data = datatype.Buffer{Addr: buf.Addr + uint32(first), Bytes: buf.Bytes}
 			q.stride = uint32(stride)
 			break
 		}
@@ -248,39 +251,9 @@ func (r *Rank) isend(op op, mode sendMode, buf Buffer, count int, dt *Datatype, 
 	return q, err
 }
 
-// wordStride recognises count elements of t that are single words at a
-// constant word stride (a vector of 4-byte elements, one per block): the
-// first word's index and the stride.
-func wordStride(t *Datatype, count int) (first, stride int, ok bool) {
-	var offs []int
-	for i := 0; i < count; i++ {
-		for _, s := range t.segs {
-			if s.n%4 != 0 {
-				return 0, 0, false
-			}
-			for k := 0; k < s.n; k += 4 {
-				offs = append(offs, i*t.Extent()+s.off+k)
-			}
-		}
-	}
-	if len(offs) < 2 || offs[0] < 0 || offs[0]%4 != 0 {
-		return 0, 0, false
-	}
-	d := offs[1] - offs[0]
-	if d <= 0 || d%4 != 0 || d/4 > 0xffff {
-		return 0, 0, false
-	}
-	for i := 2; i < len(offs); i++ {
-		if offs[i]-offs[i-1] != d {
-			return 0, 0, false
-		}
-	}
-	return offs[0] / 4, d / 4, true
-}
-
 func (r *Rank) packInto(q *Request, out []byte) error {
 	pos := 0
-	return Pack(q.buf.Bytes, q.count, q.dt, out, &pos)
+	return datatype.Pack(q.buf.Bytes, q.count, q.dt, out, &pos)
 }
 
 func commName(c *Comm) string {
@@ -290,7 +263,7 @@ func commName(c *Comm) string {
 	return c.name
 }
 
-func (r *Rank) irecv(op op, buf Buffer, count int, dt *Datatype, source, tag int, comm *Comm) (*Request, error) {
+func (r *Rank) irecv(op op, buf datatype.Buffer, count int, dt *datatype.Datatype, source, tag int, comm *Comm) (*Request, error) {
 	name := opNames[op]
 	r.recBegin()
 	defer r.recEnd()
@@ -344,9 +317,9 @@ func (r *Rank) irecv(op op, buf Buffer, count int, dt *Datatype, source, tag int
 }
 
 // BufferAttach is MPI_Buffer_attach: b becomes the space Bsend copies into.
-func (r *Rank) BufferAttach(b Buffer) error {
+func (r *Rank) BufferAttach(b datatype.Buffer) error {
 	if r.bsend.Bytes != nil {
-		return errorf(ErrBuffer, "MPI_Buffer_attach", "rank %d: a buffer is already attached", r.rank)
+		return mpierr.Errorf(mpierr.ErrBuffer, "MPI_Buffer_attach", "rank %d: a buffer is already attached", r.rank)
 	}
 	r.bsend, r.bsendUsed = b, 0
 	return nil
@@ -354,11 +327,11 @@ func (r *Rank) BufferAttach(b Buffer) error {
 
 // BufferDetach is MPI_Buffer_detach: it waits for buffered sends to leave
 // and returns the buffer.
-func (r *Rank) BufferDetach() (Buffer, error) {
+func (r *Rank) BufferDetach() (datatype.Buffer, error) {
 	r.call = textCall("MPI_Buffer_detach")
 	r.wait(func() bool { return r.bsendIdle() })
 	b := r.bsend
-	r.bsend, r.bsendUsed = Buffer{}, 0
+	r.bsend, r.bsendUsed = datatype.Buffer{}, 0
 	r.call = textCall("running (outside MPI)")
 	return b, nil
 }
@@ -376,14 +349,14 @@ func (r *Rank) bsendIdle() bool {
 // handed out in order and reclaimed once every buffered send has left.
 func (r *Rank) bsendReserve(n int) (int, error) {
 	if r.bsend.Bytes == nil {
-		return 0, errorf(ErrBuffer, "MPI_Bsend", "rank %d: no buffer attached (MPI_Buffer_attach)", r.rank)
+		return 0, mpierr.Errorf(mpierr.ErrBuffer, "MPI_Bsend", "rank %d: no buffer attached (MPI_Buffer_attach)", r.rank)
 	}
 	if r.bsendIdle() {
 		r.bsendUsed = 0
 	}
 	off := (r.bsendUsed + 3) &^ 3
 	if off+n > r.bsend.Len() {
-		return 0, errorf(ErrBuffer, "MPI_Bsend", "rank %d: %d bytes do not fit the attached buffer (%d of %d bytes in use)", r.rank, n, r.bsendUsed, r.bsend.Len())
+		return 0, mpierr.Errorf(mpierr.ErrBuffer, "MPI_Bsend", "rank %d: %d bytes do not fit the attached buffer (%d of %d bytes in use)", r.rank, n, r.bsendUsed, r.bsend.Len())
 	}
 	r.bsendUsed = off + n
 	return off, nil

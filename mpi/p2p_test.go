@@ -6,6 +6,7 @@ import (
 	"nocsim/des"
 	"nocsim/endpoint"
 	"nocsim/mesh"
+	"nocsim/mpi/datatype"
 	"nocsim/router"
 )
 
@@ -53,10 +54,10 @@ func TestPingPongMovesData(t *testing.T) {
 					for i := 0; i < n; i++ {
 						buf.SetFloat64(i, float64(i)*1.5)
 					}
-					if err := r.Send(buf, n, Float64, 15, 3, c); err != nil {
+					if err := r.Send(buf, n, datatype.Float64, 15, 3, c); err != nil {
 						t.Error(err)
 					}
-					st, err := r.Recv(buf, n, Float64, 15, 4, c)
+					st, err := r.Recv(buf, n, datatype.Float64, 15, 4, c)
 					if err != nil || st.Source != 15 || st.Tag != 4 || st.Bytes != 8*n {
 						t.Errorf("%s n=%d: status %+v, %v", proto, n, st, err)
 					}
@@ -64,13 +65,13 @@ func TestPingPongMovesData(t *testing.T) {
 						got = append(got, buf.Float64(i))
 					}
 				case 15:
-					if _, err := r.Recv(buf, n, Float64, 0, 3, c); err != nil {
+					if _, err := r.Recv(buf, n, datatype.Float64, 0, 3, c); err != nil {
 						t.Error(err)
 					}
 					for i := 0; i < n; i++ {
 						buf.SetFloat64(i, buf.Float64(i)+1)
 					}
-					if err := r.Send(buf, n, Float64, 0, 4, c); err != nil {
+					if err := r.Send(buf, n, datatype.Float64, 0, 4, c); err != nil {
 						t.Error(err)
 					}
 				}

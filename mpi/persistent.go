@@ -1,5 +1,10 @@
 package mpi
 
+import (
+	"nocsim/mpi/datatype"
+	"nocsim/mpi/mpierr"
+)
+
 // Persistent requests (MPI_Send_init, MPI_Recv_init, MPI_Start,
 // MPI_Startall): the argument list of a communication repeated in a loop
 // is bound once, then each Start begins one more operation with it, which
@@ -12,9 +17,9 @@ type Prequest struct {
 	r      *Rank
 	send   bool
 	mode   sendMode
-	buf    Buffer
+	buf    datatype.Buffer
 	count  int
-	dt     *Datatype
+	dt     *datatype.Datatype
 	peer   int // as given: rank in comm, or AnySource
 	tag    int
 	comm   *Comm
@@ -43,28 +48,28 @@ func Requests(ps []*Prequest) []*Request {
 }
 
 // SendInit is MPI_Send_init: a persistent standard-mode send.
-func (r *Rank) SendInit(buf Buffer, count int, dt *Datatype, dest, tag int, comm *Comm) (*Prequest, error) {
+func (r *Rank) SendInit(buf datatype.Buffer, count int, dt *datatype.Datatype, dest, tag int, comm *Comm) (*Prequest, error) {
 	return r.sendInit("MPI_Send_init", modeStandard, buf, count, dt, dest, tag, comm)
 }
 
 // SsendInit is MPI_Ssend_init: a persistent synchronous send.
-func (r *Rank) SsendInit(buf Buffer, count int, dt *Datatype, dest, tag int, comm *Comm) (*Prequest, error) {
+func (r *Rank) SsendInit(buf datatype.Buffer, count int, dt *datatype.Datatype, dest, tag int, comm *Comm) (*Prequest, error) {
 	return r.sendInit("MPI_Ssend_init", modeSync, buf, count, dt, dest, tag, comm)
 }
 
 // RsendInit is MPI_Rsend_init: a persistent ready send.
-func (r *Rank) RsendInit(buf Buffer, count int, dt *Datatype, dest, tag int, comm *Comm) (*Prequest, error) {
+func (r *Rank) RsendInit(buf datatype.Buffer, count int, dt *datatype.Datatype, dest, tag int, comm *Comm) (*Prequest, error) {
 	return r.sendInit("MPI_Rsend_init", modeReady, buf, count, dt, dest, tag, comm)
 }
 
 // BsendInit is MPI_Bsend_init: a persistent buffered send.
-func (r *Rank) BsendInit(buf Buffer, count int, dt *Datatype, dest, tag int, comm *Comm) (*Prequest, error) {
+func (r *Rank) BsendInit(buf datatype.Buffer, count int, dt *datatype.Datatype, dest, tag int, comm *Comm) (*Prequest, error) {
 	return r.sendInit("MPI_Bsend_init", modeBuffered, buf, count, dt, dest, tag, comm)
 }
 
 // sendInit checks the arguments once, as MPI's init calls do; nothing is
 // sent and no time is charged until Start (the call is local bookkeeping).
-func (r *Rank) sendInit(name string, mode sendMode, buf Buffer, count int, dt *Datatype, dest, tag int, comm *Comm) (*Prequest, error) {
+func (r *Rank) sendInit(name string, mode sendMode, buf datatype.Buffer, count int, dt *datatype.Datatype, dest, tag int, comm *Comm) (*Prequest, error) {
 	if err := r.checkArgs(name, buf, count, dt, dest, tag, comm, false); err != nil {
 		return nil, err
 	}
@@ -73,7 +78,7 @@ func (r *Rank) sendInit(name string, mode sendMode, buf Buffer, count int, dt *D
 
 // RecvInit is MPI_Recv_init: a persistent receive (source may be
 // AnySource, tag AnyTag).
-func (r *Rank) RecvInit(buf Buffer, count int, dt *Datatype, source, tag int, comm *Comm) (*Prequest, error) {
+func (r *Rank) RecvInit(buf datatype.Buffer, count int, dt *datatype.Datatype, source, tag int, comm *Comm) (*Prequest, error) {
 	if err := r.checkArgs("MPI_Recv_init", buf, count, dt, source, tag, comm, true); err != nil {
 		return nil, err
 	}
@@ -88,13 +93,13 @@ func (r *Rank) RecvInit(buf Buffer, count int, dt *Datatype, source, tag int, co
 func (r *Rank) Start(p *Prequest) error {
 	switch {
 	case p == nil:
-		return errorf(ErrArg, "MPI_Start", "rank %d: nil persistent request", r.rank)
+		return mpierr.Errorf(mpierr.ErrArg, "MPI_Start", "rank %d: nil persistent request", r.rank)
 	case p.r != r:
-		return errorf(ErrArg, "MPI_Start", "rank %d: the request was created by rank %d", r.rank, p.r.rank)
+		return mpierr.Errorf(mpierr.ErrArg, "MPI_Start", "rank %d: the request was created by rank %d", r.rank, p.r.rank)
 	case p.freed:
-		return errorf(ErrArg, "MPI_Start", "rank %d: the request was freed", r.rank)
+		return mpierr.Errorf(mpierr.ErrArg, "MPI_Start", "rank %d: the request was freed", r.rank)
 	case p.active != nil && !p.active.done:
-		return errorf(ErrArg, "MPI_Start", "rank %d: the request is still active (%s): complete it first", r.rank, p.active.describe())
+		return mpierr.Errorf(mpierr.ErrArg, "MPI_Start", "rank %d: the request is still active (%s): complete it first", r.rank, p.active.describe())
 	}
 	var q *Request
 	var err error
@@ -124,7 +129,7 @@ func (r *Rank) Startall(ps []*Prequest) error {
 // Start is allowed; an operation in progress still completes.
 func (r *Rank) RequestFree(p *Prequest) error {
 	if p == nil || p.r != r {
-		return errorf(ErrArg, "MPI_Request_free", "rank %d: nil or another rank's persistent request", r.rank)
+		return mpierr.Errorf(mpierr.ErrArg, "MPI_Request_free", "rank %d: nil or another rank's persistent request", r.rank)
 	}
 	p.freed = true
 	return nil

@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+
+	"nocsim/mpi/datatype"
+	"nocsim/mpi/mpierr"
 )
 
 // A persistent send and receive bound once move a different message at
@@ -20,12 +23,12 @@ func TestSemPersistentRequests(t *testing.T) {
 					c, me := r.CommWorld(), r.Rank()
 					peer := 1 - me
 					sb, rb := r.MustAlloc(n), r.MustAlloc(n)
-					ps, err := r.SendInit(sb, n, Byte, peer, 7, c)
+					ps, err := r.SendInit(sb, n, datatype.Byte, peer, 7, c)
 					if err != nil {
 						t.Error(err)
 						return
 					}
-					pr, err := r.RecvInit(rb, n, Byte, peer, 7, c)
+					pr, err := r.RecvInit(rb, n, datatype.Byte, peer, 7, c)
 					if err != nil {
 						t.Error(err)
 						return
@@ -100,15 +103,15 @@ func TestSemPersistentErrors(t *testing.T) {
 		c := r.CommWorld()
 		b := r.MustAlloc(64)
 		isArg := func(what string, err error) {
-			var e *Error
-			if !errors.As(err, &e) || e.Class != ErrArg {
+			var e *mpierr.Error
+			if !errors.As(err, &e) || e.Class != mpierr.ErrArg {
 				t.Errorf("%s: %v, want MPI_ERR_ARG", what, err)
 			}
 		}
-		if _, err := r.SendInit(b, 64, Byte, 5, 0, c); err == nil {
+		if _, err := r.SendInit(b, 64, datatype.Byte, 5, 0, c); err == nil {
 			t.Error("SendInit to rank 5 of 2 accepted")
 		}
-		if _, err := r.RecvInit(b, 65, Byte, 0, 0, c); err == nil {
+		if _, err := r.RecvInit(b, 65, datatype.Byte, 0, 0, c); err == nil {
 			t.Error("RecvInit of 65 bytes into 64 accepted")
 		}
 		if r.Rank() == 1 {
@@ -118,12 +121,12 @@ func TestSemPersistentErrors(t *testing.T) {
 			}
 			isArg("another rank's", r.Start(p0))
 			isArg("nil", r.Start(nil))
-			if _, err := r.Recv(b, 64, Byte, 0, 1, c); err != nil {
+			if _, err := r.Recv(b, 64, datatype.Byte, 0, 1, c); err != nil {
 				t.Error(err)
 			}
 			return
 		}
-		p, err := r.SendInit(b, 64, Byte, 1, 1, c)
+		p, err := r.SendInit(b, 64, datatype.Byte, 1, 1, c)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,12 +1,17 @@
 package mpi
 
 import (
+	"encoding/binary"
 	"fmt"
 	"strings"
 
 	"nocsim/config"
 	"nocsim/endpoint"
 )
+
+// le is the byte order of tile memory, in which THREAD message words and
+// window descriptors are read and written.
+var le = binary.LittleEndian
 
 // The protocols, as the thesis describes them (section 4.2.2):
 //

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"nocsim/endpoint"
+	"nocsim/mpi/mpierr"
 )
 
 // eagerProtocol sends messages up to eager_bytes inside the THREAD
@@ -36,7 +37,7 @@ func (p eagerProtocol) startSend(r *Rank, q *Request) error {
 	r.t.Compute(m.CPU.SendCycles(2 + len(args)))
 	pk, err := m.SendWords(r.node.ID, q.peer, endpoint.KindThread, uint32(p.w.h.eager), 0, args, r.t.Now())
 	if err != nil {
-		return errorf(ErrOther, opNames[q.op], "%v", err)
+		return mpierr.Errorf(mpierr.ErrOther, opNames[q.op], "%v", err)
 	}
 	q.xfer = &q.xferB
 	pk.Xfer = q.xfer

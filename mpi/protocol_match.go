@@ -1,6 +1,9 @@
 package mpi
 
-import "nocsim/endpoint"
+import (
+	"nocsim/endpoint"
+	"nocsim/mpi/mpierr"
+)
 
 // Matching: the posted-receive and unexpected-send queues every protocol
 // shares. A receive is matched against the sends already announced, in
@@ -52,7 +55,7 @@ func (w *World) matched(r *Rank, q *Request, e *envelope) {
 		q.proto = w.proto.name()
 	}
 	if e.bytes > q.bytes {
-		q.err = errorf(ErrTruncate, "MPI_Recv", "rank %d: message of %d bytes from rank %d (tag %d) into a %d-byte receive", r.rank, e.bytes, q.status.Source, e.tag, q.bytes)
+		q.err = mpierr.Errorf(mpierr.ErrTruncate, "MPI_Recv", "rank %d: message of %d bytes from rank %d (tag %d) into a %d-byte receive", r.rank, e.bytes, q.status.Source, e.tag, q.bytes)
 	}
 }
 

@@ -1,6 +1,9 @@
 package mpi
 
-import "nocsim/endpoint"
+import (
+	"nocsim/endpoint"
+	"nocsim/mpi/mpierr"
+)
 
 // niuProtocol is the scmp rendezvous with the RTS and the CTS handled by
 // the NIUs as control messages: no handler threads, no processor time at
@@ -16,7 +19,7 @@ func (p niuProtocol) startSend(r *Rank, q *Request) error {
 	args := []uint32{uint32(r.rank), uint32(q.tag), q.comm.ctx, uint32(q.bytes), q.id, uint32(q.mode)}
 	r.t.Compute(m.CPU.SendCycles(2 + len(args)))
 	if _, err := m.SendWords(r.node.ID, q.peer, endpoint.KindControl, uint32(p.w.h.ctlPostSend), 0, args, r.t.Now()); err != nil {
-		return errorf(ErrOther, opNames[q.op], "%v", err)
+		return mpierr.Errorf(mpierr.ErrOther, opNames[q.op], "%v", err)
 	}
 	return nil
 }

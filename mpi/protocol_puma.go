@@ -5,6 +5,7 @@ import (
 
 	"nocsim/config"
 	"nocsim/endpoint"
+	"nocsim/mpi/mpierr"
 )
 
 // The puma_long protocol: Puma's optimistic long protocol (Brightwell and
@@ -107,7 +108,7 @@ func (w *World) pumaSend(r *Rank, q *Request) error {
 		r.argBuf = args
 		r.t.Compute(w.M.CPU.SendCycles(2 + len(args)))
 		if _, err := w.M.SendWords(r.node.ID, q.peer, endpoint.KindThread, uint32(w.h.pumaPut), 0, args, r.t.Now()); err != nil {
-			return errorf(ErrOther, opNames[q.op], "%v", err)
+			return mpierr.Errorf(mpierr.ErrOther, opNames[q.op], "%v", err)
 		}
 		if words == 0 {
 			break

@@ -6,6 +6,7 @@ import (
 	"nocsim/config"
 	"nocsim/des"
 	"nocsim/endpoint"
+	"nocsim/mpi/datatype"
 )
 
 // pumaMsg is one message a puma_long job sent.
@@ -53,7 +54,7 @@ func pumaJob(t *testing.T, n int, posted bool) (msgs []pumaMsg, sent, got []byte
 			if posted {
 				r.Compute(20000) // the receive is posted long before
 			}
-			q, err := r.Isend(buf, n, Byte, 1, 5, c)
+			q, err := r.Isend(buf, n, datatype.Byte, 1, 5, c)
 			if err != nil {
 				t.Error(err)
 				return
@@ -62,7 +63,7 @@ func pumaJob(t *testing.T, n int, posted bool) (msgs []pumaMsg, sent, got []byte
 			sendDone = r.Now()
 		case 1:
 			if posted {
-				r.Recv(buf, n, Byte, 0, 5, c)
+				r.Recv(buf, n, datatype.Byte, 0, 5, c)
 			} else {
 				// Handlers run when the main thread yields: the probe
 				// lets the put's handler find no receive posted.
@@ -71,7 +72,7 @@ func pumaJob(t *testing.T, n int, posted bool) (msgs []pumaMsg, sent, got []byte
 				}
 				r.Compute(5000)
 				recvPosted = r.Now()
-				r.Recv(buf, n, Byte, 0, 5, c)
+				r.Recv(buf, n, datatype.Byte, 0, 5, c)
 			}
 			got = append([]byte(nil), buf.Bytes[:n]...)
 		}

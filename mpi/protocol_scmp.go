@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"nocsim/endpoint"
+	"nocsim/mpi/datatype"
+	"nocsim/mpi/mpierr"
 )
 
 // scmpProtocol is the thesis's rendezvous: the announcement (RTS) and the
@@ -22,7 +24,7 @@ func (p scmpProtocol) startSend(r *Rank, q *Request) error {
 	q.proto = "scmp"
 	r.sends[q.id] = q
 	if err := r.t.CreateThread(q.peer, p.w.h.postSend, uint32(r.rank), uint32(q.tag), q.comm.ctx, uint32(q.bytes), q.id, uint32(q.mode)); err != nil {
-		return errorf(ErrOther, opNames[q.op], "%v", err)
+		return mpierr.Errorf(mpierr.ErrOther, opNames[q.op], "%v", err)
 	}
 	return nil
 }
@@ -47,7 +49,7 @@ func (w *World) requestData(r *Rank, q *Request, e *envelope, t *endpoint.Thread
 			w.fail(fmt.Errorf("rank %d: %w", r.rank, err))
 			return
 		}
-		q.data, q.temp = Buffer{Addr: addr, Bytes: b}, true
+		q.data, q.temp = datatype.Buffer{Addr: addr, Bytes: b}, true
 	}
 	args := ctsArgs{e.sreq, uint32(r.rank), q.data.Addr, q.flag.Addr, uint32(words)}
 	err := w.proto.askData(r, e.src, args, t)

@@ -5,6 +5,8 @@ import (
 
 	"nocsim/des"
 	"nocsim/endpoint"
+	"nocsim/mpi/datatype"
+	"nocsim/mpi/mpierr"
 )
 
 // Rank is one MPI process: its tile, its main thread, and the library's
@@ -32,7 +34,7 @@ type Rank struct {
 	barrier    map[uint32]*int   // thesis profile: barrierCount by communicator context
 	pendingCtx map[uint32]uint32 // thesis profile, rank 0: the context being created, by parent context
 
-	bsend     Buffer // attached by Buffer_attach
+	bsend     datatype.Buffer // attached by Buffer_attach
 	bsendUsed int
 
 	call     callDesc // the MPI call the rank is in, for reports
@@ -85,17 +87,17 @@ func (r *Rank) Compute(cycles int64) { r.t.Compute(cycles) }
 func (r *Rank) Flops(n int64) { r.t.Flops(n) }
 
 // Alloc gives a buffer of n bytes in the tile's memory, zeroed.
-func (r *Rank) Alloc(n int) (Buffer, error) {
+func (r *Rank) Alloc(n int) (datatype.Buffer, error) {
 	addr, b, err := r.node.Alloc(n)
 	if err != nil {
-		return Buffer{}, errorf(ErrBuffer, "Alloc", "rank %d: %v", r.rank, err)
+		return datatype.Buffer{}, mpierr.Errorf(mpierr.ErrBuffer, "Alloc", "rank %d: %v", r.rank, err)
 	}
-	return Buffer{Addr: addr, Bytes: b}, nil
+	return datatype.Buffer{Addr: addr, Bytes: b}, nil
 }
 
 // MustAlloc is Alloc for programs that treat running out of memory as a
 // bug: it panics, which ends the run with an error naming the rank.
-func (r *Rank) MustAlloc(n int) Buffer {
+func (r *Rank) MustAlloc(n int) datatype.Buffer {
 	b, err := r.Alloc(n)
 	if err != nil {
 		panic(err)
@@ -104,9 +106,9 @@ func (r *Rank) MustAlloc(n int) Buffer {
 }
 
 // Free returns a buffer from Alloc.
-func (r *Rank) Free(b Buffer) error {
+func (r *Rank) Free(b datatype.Buffer) error {
 	if err := r.node.Mem.Free(b.Addr); err != nil {
-		return errorf(ErrBuffer, "Free", "rank %d: %v", r.rank, err)
+		return mpierr.Errorf(mpierr.ErrBuffer, "Free", "rank %d: %v", r.rank, err)
 	}
 	return nil
 }

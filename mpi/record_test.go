@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"nocsim/des"
+	"nocsim/mpi/datatype"
 	"nocsim/mpi/trace"
 )
 
@@ -66,12 +67,12 @@ func TestRecordPingPongStructure(t *testing.T) {
 			switch r.Rank() {
 			case 0:
 				r.Compute(300)
-				r.Send(buf, 1000, Byte, 15, 5, c)
-				r.Recv(buf, 1000, Byte, 15, 6, c)
+				r.Send(buf, 1000, datatype.Byte, 15, 5, c)
+				r.Recv(buf, 1000, datatype.Byte, 15, 6, c)
 			case 15:
-				r.Recv(buf, 1000, Byte, 0, 5, c)
+				r.Recv(buf, 1000, datatype.Byte, 0, 5, c)
 				r.Compute(100)
-				r.Send(buf, 1000, Byte, 0, 6, c)
+				r.Send(buf, 1000, datatype.Byte, 0, 6, c)
 			}
 		})
 		// Rank 0: its computation, the send, its completion, the receive,
@@ -116,8 +117,8 @@ func TestRecordReplayNonBlockingRing(t *testing.T) {
 			p, me := r.Size(), r.Rank()
 			sb, rb := r.MustAlloc(2048), r.MustAlloc(2048)
 			for it := 0; it < 3; it++ {
-				rq, _ := r.Irecv(rb, 2048, Byte, AnySource, AnyTag, c)
-				sq, _ := r.Isend(sb, 512*(1+me%3), Byte, (me+1)%p, it, c)
+				rq, _ := r.Irecv(rb, 2048, datatype.Byte, AnySource, AnyTag, c)
+				sq, _ := r.Isend(sb, 512*(1+me%3), datatype.Byte, (me+1)%p, it, c)
 				r.Compute(int64(200 * (1 + me%4)))
 				r.Waitall([]*Request{rq, sq})
 			}
@@ -136,15 +137,15 @@ func TestRecordReplayCollectives(t *testing.T) {
 	ops := map[string]func(r *Rank, n int) error{
 		"bcast": func(r *Rank, n int) error {
 			b := r.MustAlloc(n)
-			return r.Bcast(b, n, Byte, 0, r.CommWorld())
+			return r.Bcast(b, n, datatype.Byte, 0, r.CommWorld())
 		},
 		"allreduce": func(r *Rank, n int) error {
 			a, b := r.MustAlloc(n), r.MustAlloc(n)
-			return r.Allreduce(a, b, n/8, Float64, OpSum, r.CommWorld())
+			return r.Allreduce(a, b, n/8, datatype.Float64, datatype.OpSum, r.CommWorld())
 		},
 		"alltoall": func(r *Rank, n int) error {
 			a, b := r.MustAlloc(n*r.Size()), r.MustAlloc(n*r.Size())
-			return r.Alltoall(a, n, Byte, b, n, Byte, r.CommWorld())
+			return r.Alltoall(a, n, datatype.Byte, b, n, datatype.Byte, r.CommWorld())
 		},
 		"barrier": func(r *Rank, n int) error { return r.Barrier(r.CommWorld()) },
 	}

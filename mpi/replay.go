@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"nocsim/mpi/datatype"
 	"nocsim/mpi/trace"
 )
 
@@ -129,13 +130,13 @@ func (r *Rank) runTrace(ops []trace.Op, tags map[int64]int) error {
 			}
 			var q *Request
 			if op.Kind == trace.Send {
-				q, err = r.Isend(sbuf, int(op.Bytes), Byte, int(op.Peer), tag, c)
+				q, err = r.Isend(sbuf, int(op.Bytes), datatype.Byte, int(op.Peer), tag, c)
 			} else {
 				src := int(op.Peer)
 				if src < 0 {
 					src = AnySource
 				}
-				q, err = r.Irecv(rbuf, int(op.Bytes), Byte, src, tag, c)
+				q, err = r.Irecv(rbuf, int(op.Bytes), datatype.Byte, src, tag, c)
 			}
 			if err != nil {
 				return err

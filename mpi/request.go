@@ -5,6 +5,9 @@ import (
 
 	"nocsim/des"
 	"nocsim/endpoint"
+	"nocsim/mpi/datatype"
+	"nocsim/mpi/group"
+	"nocsim/mpi/mpierr"
 )
 
 // Wildcards and special values, as in MPICH.
@@ -35,12 +38,12 @@ type Status struct {
 
 // GetCount is MPI_Get_count: whole elements of t in the status, or
 // Undefined when the bytes are not a whole number of them.
-func GetCount(s Status, t *Datatype) int {
+func GetCount(s Status, t *datatype.Datatype) int {
 	if t == nil || t.Size() == 0 {
 		return 0
 	}
 	if s.Bytes%t.Size() != 0 {
-		return Undefined
+		return group.Undefined
 	}
 	return s.Bytes / t.Size()
 }
@@ -52,20 +55,20 @@ type Request struct {
 	send  bool
 	op    op
 	mode  sendMode
-	buf   Buffer
+	buf   datatype.Buffer
 	count int
-	dt    *Datatype
+	dt    *datatype.Datatype
 	peer  int // send: destination world rank; receive: source world rank or AnySource
 	tag   int
 	comm  *Comm
 	bytes int // send: bytes sent; receive: capacity
 
-	data   Buffer // what the network reads or writes: buf itself, or a packed copy
-	stride uint32 // send: source word stride of data for the DMA engine (0 means 1)
-	temp   bool   // data is a temporary to unpack and free
-	flag   Buffer // receive: completion flag word, written by the sender's DATA message
-	got    bool   // receive: the data is in place without a flag (eager)
-	local  bool   // send: complete as soon as it is handed over (eager, buffered)
+	data   datatype.Buffer // what the network reads or writes: buf itself, or a packed copy
+	stride uint32          // send: source word stride of data for the DMA engine (0 means 1)
+	temp   bool            // data is a temporary to unpack and free
+	flag   datatype.Buffer // receive: completion flag word, written by the sender's DATA message
+	got    bool            // receive: the data is in place without a flag (eager)
+	local  bool            // send: complete as soon as it is handed over (eager, buffered)
 	xfer   *endpoint.Transfer
 	xferB  endpoint.Transfer // what xfer points to, when the library follows its own message
 
@@ -130,7 +133,7 @@ func (r *Rank) complete(q *Request) {
 			pos := 0
 			if q.dt.Contiguous() {
 				copy(q.buf.Bytes, q.data.Bytes[:n])
-			} else if err := Unpack(q.data.Bytes[:n], &pos, q.buf.Bytes, n/max(q.dt.Size(), 1), q.dt); err != nil && q.err == nil {
+			} else if err := datatype.Unpack(q.data.Bytes[:n], &pos, q.buf.Bytes, n/max(q.dt.Size(), 1), q.dt); err != nil && q.err == nil {
 				q.err = err
 			}
 		}
@@ -165,7 +168,7 @@ func (r *Rank) progress() { r.t.Suspend() }
 // Wait is MPI_Wait.
 func (r *Rank) Wait(q *Request) (Status, error) {
 	if q == nil {
-		return Status{}, errorf(ErrArg, "MPI_Wait", "rank %d: nil request", r.rank)
+		return Status{}, mpierr.Errorf(mpierr.ErrArg, "MPI_Wait", "rank %d: nil request", r.rank)
 	}
 	start := r.enter(opWait, "MPI_Wait on %s", q.describe())
 	// After the call's charge: a replay's waits are not charged, so
@@ -243,7 +246,7 @@ func (r *Rank) Waitany(qs []*Request) (int, Status, error) {
 	}
 	if !live {
 		r.leave(opWaitany, start, 0, 0)
-		return Undefined, Status{}, nil
+		return group.Undefined, Status{}, nil
 	}
 	idx := -1
 	blocked := r.wait(func() bool {

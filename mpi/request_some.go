@@ -1,5 +1,7 @@
 package mpi
 
+import "nocsim/mpi/group"
+
 // Completion calls for several requests beyond Waitall and Waitany:
 // MPI_Waitsome, MPI_Testsome and MPI_Testany. As in Waitany, a nil request
 // (MPI_REQUEST_NULL) and one already completed are inactive: they are
@@ -25,7 +27,7 @@ func (r *Rank) Waitsome(qs []*Request) (outcount int, indices []int, statuses []
 	}
 	if !live {
 		r.leave(opWaitsome, start, 0, 0)
-		return Undefined, nil, nil, nil
+		return group.Undefined, nil, nil, nil
 	}
 	blocked := r.wait(func() bool {
 		for _, q := range qs {
@@ -53,7 +55,7 @@ func (r *Rank) Testsome(qs []*Request) (outcount int, indices []int, statuses []
 		live = live || active(q)
 	}
 	if !live {
-		return Undefined, nil, nil, nil
+		return group.Undefined, nil, nil, nil
 	}
 	indices, statuses, err = r.completeArrived(qs)
 	if len(indices) > 0 {
@@ -85,9 +87,9 @@ func (r *Rank) Testany(qs []*Request) (index int, flag bool, status Status, err 
 		}
 	}
 	if !live {
-		return Undefined, true, Status{}, nil
+		return group.Undefined, true, Status{}, nil
 	}
-	return Undefined, false, Status{}, nil
+	return group.Undefined, false, Status{}, nil
 }
 
 // completeArrived completes every active request that has arrived and

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+
+	"nocsim/mpi/datatype"
+	"nocsim/mpi/group"
 )
 
 // Waitsome returns exactly the requests that have completed when it
@@ -21,22 +24,22 @@ func TestSemWaitsome(t *testing.T) {
 				if me != 0 {
 					b := r.MustAlloc(n)
 					if me == 3 {
-						if _, err := r.Recv(b, 4, Byte, 0, 9, c); err != nil {
+						if _, err := r.Recv(b, 4, datatype.Byte, 0, 9, c); err != nil {
 							t.Error(err)
 						}
 					}
 					semFill(b, n, me, 1)
-					if err := r.Send(b, n, Byte, 0, 1, c); err != nil {
+					if err := r.Send(b, n, datatype.Byte, 0, 1, c); err != nil {
 						t.Error(err)
 					}
 					return
 				}
 				qs := make([]*Request, 4) // index 0 stays nil: MPI_REQUEST_NULL
-				bufs := make([]Buffer, 4)
+				bufs := make([]datatype.Buffer, 4)
 				for src := 1; src <= 3; src++ {
 					bufs[src] = r.MustAlloc(n)
 					var err error
-					if qs[src], err = r.Irecv(bufs[src], n, Byte, src, 1, c); err != nil {
+					if qs[src], err = r.Irecv(bufs[src], n, datatype.Byte, src, 1, c); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -72,7 +75,7 @@ func TestSemWaitsome(t *testing.T) {
 							t.Error("the first Waitsome reported rank 3's message, not yet sent")
 						}
 						go4 := r.MustAlloc(4)
-						if err := r.Send(go4, 4, Byte, 3, 9, c); err != nil {
+						if err := r.Send(go4, 4, datatype.Byte, 3, 9, c); err != nil {
 							t.Error(err)
 						}
 					}
@@ -82,7 +85,7 @@ func TestSemWaitsome(t *testing.T) {
 						t.Errorf("request %d reported %d times", i, reported[i])
 					}
 				}
-				if out, idx, _, _ := r.Waitsome(qs); out != Undefined || idx != nil {
+				if out, idx, _, _ := r.Waitsome(qs); out != group.Undefined || idx != nil {
 					t.Errorf("no active request: outcount %d, indices %v; want Undefined", out, idx)
 				}
 			})
@@ -107,16 +110,16 @@ func TestSemTestsomeTestany(t *testing.T) {
 					c, me := r.CommWorld(), r.Rank()
 					b := r.MustAlloc(n)
 					if me == 1 {
-						if _, err := r.Recv(b, 4, Byte, 0, 9, c); err != nil {
+						if _, err := r.Recv(b, 4, datatype.Byte, 0, 9, c); err != nil {
 							t.Error(err)
 						}
 						semFill(b, n, 1, 2)
-						if err := r.Send(b, n, Byte, 0, 2, c); err != nil {
+						if err := r.Send(b, n, datatype.Byte, 0, 2, c); err != nil {
 							t.Error(err)
 						}
 						return
 					}
-					q, err := r.Irecv(b, n, Byte, 1, 2, c)
+					q, err := r.Irecv(b, n, datatype.Byte, 1, 2, c)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -130,7 +133,7 @@ func TestSemTestsomeTestany(t *testing.T) {
 							if out > 0 {
 								return true, ids[0], sts[0]
 							}
-							return false, Undefined, Status{}
+							return false, group.Undefined, Status{}
 						}
 						i, flag, st, err := r.Testany(qs)
 						if err != nil {
@@ -139,11 +142,11 @@ func TestSemTestsomeTestany(t *testing.T) {
 						return flag, i, st
 					}
 					for k := 0; k < 3; k++ {
-						if done, idx, _ := poll(); done || idx != Undefined {
+						if done, idx, _ := poll(); done || idx != group.Undefined {
 							t.Errorf("%s before the send: done %v index %d, want none", which, done, idx)
 						}
 					}
-					if err := r.Send(r.MustAlloc(4), 4, Byte, 1, 9, c); err != nil {
+					if err := r.Send(r.MustAlloc(4), 4, datatype.Byte, 1, 9, c); err != nil {
 						t.Error(err)
 					}
 					polls := 0
@@ -163,10 +166,10 @@ func TestSemTestsomeTestany(t *testing.T) {
 						break
 					}
 					// Nothing active any more.
-					if out, _, _, _ := r.Testsome(qs); out != Undefined {
+					if out, _, _, _ := r.Testsome(qs); out != group.Undefined {
 						t.Errorf("Testsome with nothing active: %d, want Undefined", out)
 					}
-					if i, flag, _, _ := r.Testany(qs); !flag || i != Undefined {
+					if i, flag, _, _ := r.Testany(qs); !flag || i != group.Undefined {
 						t.Errorf("Testany with nothing active: index %d flag %v, want Undefined, true", i, flag)
 					}
 				})

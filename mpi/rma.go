@@ -5,15 +5,13 @@ import (
 	"slices"
 
 	"nocsim/endpoint"
+	"nocsim/mpi/datatype"
+	"nocsim/mpi/mpierr"
 )
-
-// OpReplace is MPI_REPLACE: Accumulate with it stores the origin's data,
-// as Put does, but element by element on the target's processor.
-var OpReplace = &Op{name: "MPI_REPLACE", commute: false, basic: func(k kind, a, b []byte) { copy(b[:kindSize[k]], a) }}
 
 // rmaOps are the operations Accumulate takes (MPI allows only predefined
 // ones), numbered for the THREAD message that carries them.
-var rmaOps = []*Op{OpSum, OpProd, OpMax, OpMin, OpLand, OpLor, OpLxor, OpBand, OpBor, OpBxor, OpReplace}
+var rmaOps = []*datatype.Op{datatype.OpSum, datatype.OpProd, datatype.OpMax, datatype.OpMin, datatype.OpLand, datatype.OpLor, datatype.OpLxor, datatype.OpBand, datatype.OpBor, datatype.OpBxor, datatype.OpReplace}
 
 // accHeader is the accumulate message's words before its data: origin
 // rank, window id, target byte offset, element stride in bytes, index of
@@ -29,7 +27,7 @@ const accHeader = 7
 // layouts are refused. RMA moves whole words: the data's size must be a
 // multiple of 4 bytes. The Put is complete after the epoch's closing
 // Fence or Complete.
-func (r *Rank) Put(obuf Buffer, ocount int, odt *Datatype, target, tdisp, tcount int, tdt *Datatype, win *Win) error {
+func (r *Rank) Put(obuf datatype.Buffer, ocount int, odt *datatype.Datatype, target, tdisp, tcount int, tdt *datatype.Datatype, win *Win) error {
 	const name = "MPI_Put"
 	start := r.enter(opPut, "%s(target=%d, disp=%d)", name, target, tdisp)
 	bytes := 0
@@ -52,7 +50,7 @@ func (r *Rank) Put(obuf Buffer, ocount int, odt *Datatype, target, tdisp, tcount
 	}
 	x, err := r.t.SendBlockNB(win.peers[target].world, tAddr, tStride, oAddr, oStride, words)
 	if err != nil {
-		return errorf(ErrOther, name, "rank %d: %v", r.rank, err)
+		return mpierr.Errorf(mpierr.ErrOther, name, "rank %d: %v", r.rank, err)
 	}
 	win.xfers = append(win.xfers, x)
 	if temp.Bytes != nil {
@@ -68,7 +66,7 @@ func (r *Rank) Put(obuf Buffer, ocount int, odt *Datatype, target, tdisp, tcount
 // block back and then writes a flag word here, so the target's processor
 // spends a thread on it. The origin layout must be contiguous or a vector
 // of 4-byte elements (the DMA engine writes it); the target's as for Put.
-func (r *Rank) Get(obuf Buffer, ocount int, odt *Datatype, target, tdisp, tcount int, tdt *Datatype, win *Win) error {
+func (r *Rank) Get(obuf datatype.Buffer, ocount int, odt *datatype.Datatype, target, tdisp, tcount int, tdt *datatype.Datatype, win *Win) error {
 	const name = "MPI_Get"
 	start := r.enter(opGet, "%s(target=%d, disp=%d)", name, target, tdisp)
 	bytes := 0
@@ -90,7 +88,7 @@ func (r *Rank) Get(obuf Buffer, ocount int, odt *Datatype, target, tdisp, tcount
 	ack := win.flags.Addr + uint32(flagAck*len(win.peers)+target)
 	err = r.t.CreateThread(win.peers[target].world, r.w.rma.get, uint32(r.node.ID), oAddr, oStride, tAddr, tStride, uint32(words), ack, win.seq[target])
 	if err != nil {
-		return errorf(ErrOther, name, "rank %d: %v", r.rank, err)
+		return mpierr.Errorf(mpierr.ErrOther, name, "rank %d: %v", r.rank, err)
 	}
 	return nil
 }
@@ -120,7 +118,7 @@ func (w *World) threadWinGet(t *endpoint.Thread, a []uint32) {
 // element are atomic with respect to each other, as MPI requires. The
 // target layout must be elements at a constant stride (contiguous or a
 // vector); the origin's may be anything (packed, charged).
-func (r *Rank) Accumulate(obuf Buffer, ocount int, odt *Datatype, target, tdisp, tcount int, tdt *Datatype, op *Op, win *Win) error {
+func (r *Rank) Accumulate(obuf datatype.Buffer, ocount int, odt *datatype.Datatype, target, tdisp, tcount int, tdt *datatype.Datatype, op *datatype.Op, win *Win) error {
 	const name = "MPI_Accumulate"
 	start := r.enter(opAccumulate, "%s(target=%d, disp=%d)", name, target, tdisp)
 	bytes := 0
@@ -130,7 +128,7 @@ func (r *Rank) Accumulate(obuf Buffer, ocount int, odt *Datatype, target, tdisp,
 	}
 	opIdx := slices.Index(rmaOps, op)
 	if opIdx < 0 {
-		return errorf(ErrArg, name, "operation %s: allowed the predefined MPI_SUM, MPI_PROD, MPI_MAX, MPI_MIN, logical and bitwise operations, MPI_REPLACE", opName(op))
+		return mpierr.Errorf(mpierr.ErrArg, name, "operation %s: allowed the predefined MPI_SUM, MPI_PROD, MPI_MAX, MPI_MIN, logical and bitwise operations, MPI_REPLACE", opName(op))
 	}
 	if err := win.checkTarget(name, target); err != nil {
 		return err
@@ -138,24 +136,24 @@ func (r *Rank) Accumulate(obuf Buffer, ocount int, odt *Datatype, target, tdisp,
 	if err := checkOrigin(name, obuf, ocount, odt); err != nil {
 		return err
 	}
-	okind, ofirst, ostride, on := elemLayout(odt, ocount)
-	tk, tfirst, tstride, tn := elemLayout(tdt, tcount)
+	okind, ofirst, ostride, on, oflat := odt.ElemLayout(ocount)
+	tk, tfirst, tstride, tn, tflat := tdt.ElemLayout(tcount)
 	switch {
 	case tcount < 0:
-		return errorf(ErrCount, name, "target count %d must be >= 0", tcount)
+		return mpierr.Errorf(mpierr.ErrCount, name, "target count %d must be >= 0", tcount)
 	case tdt == nil || !tdt.Committed():
-		return errorf(ErrType, name, "target datatype not committed")
-	case okind.kind < 0 || tk.kind < 0:
-		return errorf(ErrType, name, "origin and target datatypes must each hold elements of one predefined type at a constant stride")
-	case on != tn || on > 0 && okind.kind != tk.kind:
-		return errorf(ErrArg, name, "origin (%d elements of %s) and target (%d elements of %s) do not match", on, okind.name(), tn, tk.name())
-	case on > 0 && kindSize[okind.kind] < 4:
-		return errorf(ErrType, name, "elements of %s: allowed 4- and 8-byte types (RMA moves whole words)", okind.name())
+		return mpierr.Errorf(mpierr.ErrType, name, "target datatype not committed")
+	case !oflat || !tflat:
+		return mpierr.Errorf(mpierr.ErrType, name, "origin and target datatypes must each hold elements of one predefined type at a constant stride")
+	case on != tn || on > 0 && okind != tk:
+		return mpierr.Errorf(mpierr.ErrArg, name, "origin (%d elements of %s) and target (%d elements of %s) do not match", on, okind, tn, tk)
+	case on > 0 && okind.Size() < 4:
+		return mpierr.Errorf(mpierr.ErrType, name, "elements of %s: allowed 4- and 8-byte types (RMA moves whole words)", okind)
 	}
 	if on == 0 {
 		return nil
 	}
-	ks := kindSize[tk.kind]
+	ks := tk.Size()
 	off, err := win.targetRange(name, target, tdisp, tfirst, tstride, on, ks)
 	if err != nil {
 		return err
@@ -175,24 +173,24 @@ func (r *Rank) Accumulate(obuf Buffer, ocount int, odt *Datatype, target, tdisp,
 		r.t.Compute(r.w.M.CPU.CopyCyclesPerWord * int64(len(data)/4))
 		r.t.Flops(int64(on))
 		for i := 0; i < on; i++ {
-			o.basic(kind(tk.kind), data[i*ks:], win.buf.Bytes[off+i*tstride:])
+			o.ApplyKind(tk, data[i*ks:], win.buf.Bytes[off+i*tstride:])
 		}
 		return nil
 	}
 	per := (r.w.M.Spec.QueueFlits - 2 - accHeader) / (ks / 4)
 	if per < 1 {
-		return errorf(ErrOther, name, "a %d-byte element does not fit one message of the NIU queue (niu_queue_flits %d)", ks, r.w.M.Spec.QueueFlits)
+		return mpierr.Errorf(mpierr.ErrOther, name, "a %d-byte element does not fit one message of the NIU queue (niu_queue_flits %d)", ks, r.w.M.Spec.QueueFlits)
 	}
 	peer := win.peers[target]
 	args := make([]uint32, 0, accHeader+per*ks/4)
 	for first := 0; first < on; first += per {
 		n := min(per, on-first)
-		args = append(args[:0], uint32(win.comm.rank), peer.id, uint32(off), uint32(tstride), uint32(first), uint32(tk.kind), uint32(opIdx))
+		args = append(args[:0], uint32(win.comm.rank), peer.id, uint32(off), uint32(tstride), uint32(first), uint32(tk), uint32(opIdx))
 		for i := 0; i < n*ks; i += 4 {
 			args = append(args, le.Uint32(data[first*ks+i:]))
 		}
 		if err := r.t.CreateThread(peer.world, r.w.rma.acc, args...); err != nil {
-			return errorf(ErrOther, name, "rank %d: %v", r.rank, err)
+			return mpierr.Errorf(mpierr.ErrOther, name, "rank %d: %v", r.rank, err)
 		}
 		win.accSent[target]++
 	}
@@ -207,9 +205,9 @@ func (w *World) threadAccumulate(t *endpoint.Thread, a []uint32) {
 		w.fail(fmt.Errorf("MPI_Accumulate: node %d has no window %d", t.Node().ID, a[1]))
 		return
 	}
-	origin, off, stride, first, k, o := int(a[0]), int(a[2]), int(a[3]), int(a[4]), kind(a[5]), rmaOps[a[6]]
+	origin, off, stride, first, k, o := int(a[0]), int(a[2]), int(a[3]), int(a[4]), datatype.Kind(a[5]), rmaOps[a[6]]
 	data := a[accHeader:]
-	ks := kindSize[k]
+	ks := k.Size()
 	n := 4 * len(data) / ks
 	t.Compute(w.M.CPU.CopyCyclesPerWord * int64(len(data)))
 	t.Flops(int64(n))
@@ -218,71 +216,21 @@ func (w *World) threadAccumulate(t *endpoint.Thread, a []uint32) {
 		for j := 0; j < ks/4; j++ {
 			le.PutUint32(in[4*j:], data[i*ks/4+j])
 		}
-		o.basic(k, in[:ks], win.buf.Bytes[off+(first+i)*stride:])
+		o.ApplyKind(k, in[:ks], win.buf.Bytes[off+(first+i)*stride:])
 	}
 	win.accApplied[origin]++
 }
 
-func opName(o *Op) string {
+func opName(o *datatype.Op) string {
 	if o == nil {
 		return "nil"
 	}
-	return o.name
-}
-
-// elemKind is a predefined element kind, or -1 for a mixed typemap.
-type elemKind struct{ kind int }
-
-func (k elemKind) name() string {
-	if k.kind < 0 {
-		return "mixed types"
-	}
-	return []string{"MPI_BYTE", "MPI_INT32", "MPI_INT64", "MPI_UINT32", "MPI_FLOAT32", "MPI_FLOAT64", "MPI_PACKED"}[k.kind]
-}
-
-// elemLayout describes count elements of t as n basic elements of one
-// kind at byte offsets first, first+stride, ...; the kind is -1 when the
-// typemap mixes kinds or the offsets are not evenly spaced.
-func elemLayout(t *Datatype, count int) (k elemKind, first, stride, n int) {
-	if t == nil || len(t.runs) == 0 || count <= 0 {
-		return elemKind{0}, 0, 0, 0
-	}
-	k0 := t.runs[0].kind
-	ks := kindSize[k0]
-	for _, rn := range t.runs {
-		if rn.kind != k0 {
-			return elemKind{-1}, 0, 0, 0
-		}
-	}
-	if t.Contiguous() {
-		return elemKind{int(k0)}, 0, ks, count * t.Size() / ks
-	}
-	var offs []int
-	for i := 0; i < count; i++ {
-		for _, rn := range t.runs {
-			for e := 0; e < rn.count; e++ {
-				offs = append(offs, i*t.Extent()+rn.off+e*ks)
-			}
-		}
-	}
-	stride = ks
-	if len(offs) > 1 {
-		stride = offs[1] - offs[0]
-	}
-	for i := 1; i < len(offs); i++ {
-		if offs[i]-offs[i-1] != stride || stride < ks {
-			return elemKind{-1}, 0, 0, 0
-		}
-	}
-	if offs[0] < 0 {
-		return elemKind{-1}, 0, 0, 0
-	}
-	return elemKind{int(k0)}, offs[0], stride, len(offs)
+	return o.Name()
 }
 
 // prepare checks what Put and Get share and resolves the target: its
 // first word's address, word stride and the number of words.
-func (win *Win) prepare(r *Rank, name string, target, tdisp, ocount int, odt *Datatype, tcount int, tdt *Datatype) (addr, stride uint32, words int, err error) {
+func (win *Win) prepare(r *Rank, name string, target, tdisp, ocount int, odt *datatype.Datatype, tcount int, tdt *datatype.Datatype) (addr, stride uint32, words int, err error) {
 	if err := win.check(r, name); err != nil {
 		return 0, 0, 0, err
 	}
@@ -291,15 +239,15 @@ func (win *Win) prepare(r *Rank, name string, target, tdisp, ocount int, odt *Da
 	}
 	switch {
 	case odt == nil || !odt.Committed():
-		return 0, 0, 0, errorf(ErrType, name, "origin datatype not committed")
+		return 0, 0, 0, mpierr.Errorf(mpierr.ErrType, name, "origin datatype not committed")
 	case ocount < 0 || tcount < 0:
-		return 0, 0, 0, errorf(ErrCount, name, "counts %d (origin) and %d (target) must be >= 0", ocount, tcount)
+		return 0, 0, 0, mpierr.Errorf(mpierr.ErrCount, name, "counts %d (origin) and %d (target) must be >= 0", ocount, tcount)
 	case tdt == nil || !tdt.Committed():
-		return 0, 0, 0, errorf(ErrType, name, "target datatype not committed")
+		return 0, 0, 0, mpierr.Errorf(mpierr.ErrType, name, "target datatype not committed")
 	case ocount*odt.Size() != tcount*tdt.Size():
-		return 0, 0, 0, errorf(ErrArg, name, "origin %d bytes and target %d bytes differ", ocount*odt.Size(), tcount*tdt.Size())
+		return 0, 0, 0, mpierr.Errorf(mpierr.ErrArg, name, "origin %d bytes and target %d bytes differ", ocount*odt.Size(), tcount*tdt.Size())
 	case (tcount*tdt.Size())%4 != 0:
-		return 0, 0, 0, errorf(ErrArg, name, "%d bytes: allowed a multiple of 4 (RMA moves whole words)", tcount*tdt.Size())
+		return 0, 0, 0, mpierr.Errorf(mpierr.ErrArg, name, "%d bytes: allowed a multiple of 4 (RMA moves whole words)", tcount*tdt.Size())
 	}
 	words = tcount * tdt.Size() / 4
 	if words == 0 {
@@ -308,8 +256,8 @@ func (win *Win) prepare(r *Rank, name string, target, tdisp, ocount int, odt *Da
 	first, st := 0, 1
 	if !tdt.Contiguous() {
 		var ok bool
-		if first, st, ok = wordStride(tdt, tcount); !ok {
-			return 0, 0, 0, errorf(ErrType, name, "target datatype %s: allowed contiguous or a vector of 4-byte elements (the DMA engine's stride)", tdt.Name())
+		if first, st, ok = tdt.WordStride(tcount); !ok {
+			return 0, 0, 0, mpierr.Errorf(mpierr.ErrType, name, "target datatype %s: allowed contiguous or a vector of 4-byte elements (the DMA engine's stride)", tdt.Name())
 		}
 	}
 	off, err := win.targetRange(name, target, tdisp, 4*first, 4*st, words, 4)
@@ -328,40 +276,40 @@ func (win *Win) targetRange(name string, target, disp, first, stride, n, size in
 	lo := base + int64(first)
 	hi := lo + int64(stride)*int64(n-1) + int64(size)
 	if disp < 0 || lo < 0 || hi > int64(p.bytes) {
-		return 0, errorf(ErrRMARange, name, "displacement %d (unit %d bytes) reaches bytes %d..%d of rank %d's %d-byte window", disp, p.unit, lo, hi, target, p.bytes)
+		return 0, mpierr.Errorf(mpierr.ErrRMARange, name, "displacement %d (unit %d bytes) reaches bytes %d..%d of rank %d's %d-byte window", disp, p.unit, lo, hi, target, p.bytes)
 	}
 	if lo%4 != 0 {
-		return 0, errorf(ErrArg, name, "displacement %d (unit %d bytes) starts at byte %d: allowed a multiple of 4 (RMA moves whole words)", disp, p.unit, lo)
+		return 0, mpierr.Errorf(mpierr.ErrArg, name, "displacement %d (unit %d bytes) starts at byte %d: allowed a multiple of 4 (RMA moves whole words)", disp, p.unit, lo)
 	}
 	return int(lo), nil
 }
 
 func (win *Win) checkTarget(name string, target int) error {
 	if target < 0 || target >= len(win.peers) {
-		return errorf(ErrRank, name, "target rank %d: allowed 0..%d (the window's communicator)", target, len(win.peers)-1)
+		return mpierr.Errorf(mpierr.ErrRank, name, "target rank %d: allowed 0..%d (the window's communicator)", target, len(win.peers)-1)
 	}
 	if win.startGroup != nil {
 		if !slices.Contains(win.startGroup, target) {
-			return errorf(ErrRMASync, name, "target rank %d is not in the group given to MPI_Win_start", target)
+			return mpierr.Errorf(mpierr.ErrRMASync, name, "target rank %d is not in the group given to MPI_Win_start", target)
 		}
 		return nil
 	}
 	if !win.fenced {
-		return errorf(ErrRMASync, name, "no access epoch: call MPI_Win_fence or MPI_Win_start first")
+		return mpierr.Errorf(mpierr.ErrRMASync, name, "no access epoch: call MPI_Win_fence or MPI_Win_start first")
 	}
 	return nil
 }
 
-func checkOrigin(name string, buf Buffer, count int, t *Datatype) error {
+func checkOrigin(name string, buf datatype.Buffer, count int, t *datatype.Datatype) error {
 	switch {
 	case count < 0:
-		return errorf(ErrCount, name, "origin count %d must be >= 0", count)
+		return mpierr.Errorf(mpierr.ErrCount, name, "origin count %d must be >= 0", count)
 	case t == nil || !t.Committed():
-		return errorf(ErrType, name, "origin datatype not committed")
+		return mpierr.Errorf(mpierr.ErrType, name, "origin datatype not committed")
 	case count > 0 && t.TrueLB() < 0:
-		return errorf(ErrBuffer, name, "the origin datatype starts %d bytes before the buffer", -t.TrueLB())
+		return mpierr.Errorf(mpierr.ErrBuffer, name, "the origin datatype starts %d bytes before the buffer", -t.TrueLB())
 	case t.Span(count) > buf.Len():
-		return errorf(ErrBuffer, name, "%d origin elements need %d bytes, the buffer has %d", count, t.Span(count), buf.Len())
+		return mpierr.Errorf(mpierr.ErrBuffer, name, "%d origin elements need %d bytes, the buffer has %d", count, t.Span(count), buf.Len())
 	}
 	return nil
 }
@@ -369,29 +317,29 @@ func checkOrigin(name string, buf Buffer, count int, t *Datatype) error {
 // origin resolves the origin buffer for the DMA engine: its first word
 // and word stride, packing other layouts into a temporary (charged) when
 // pack is set.
-func (win *Win) origin(name string, buf Buffer, count int, t *Datatype, pack bool) (addr, stride uint32, temp Buffer, err error) {
+func (win *Win) origin(name string, buf datatype.Buffer, count int, t *datatype.Datatype, pack bool) (addr, stride uint32, temp datatype.Buffer, err error) {
 	r := win.r
 	if err := checkOrigin(name, buf, count, t); err != nil {
-		return 0, 0, Buffer{}, err
+		return 0, 0, datatype.Buffer{}, err
 	}
 	if t.Contiguous() {
-		return buf.Addr, 1, Buffer{}, nil
+		return buf.Addr, 1, datatype.Buffer{}, nil
 	}
-	if first, st, ok := wordStride(t, count); ok {
-		return buf.Addr + uint32(first), uint32(st), Buffer{}, nil
+	if first, st, ok := t.WordStride(count); ok {
+		return buf.Addr + uint32(first), uint32(st), datatype.Buffer{}, nil
 	}
 	if !pack {
-		return 0, 0, Buffer{}, errorf(ErrType, name, "origin datatype %s: allowed contiguous or a vector of 4-byte elements (the DMA engine writes it)", t.Name())
+		return 0, 0, datatype.Buffer{}, mpierr.Errorf(mpierr.ErrType, name, "origin datatype %s: allowed contiguous or a vector of 4-byte elements (the DMA engine writes it)", t.Name())
 	}
 	n := count * t.Size()
 	tmp, err := r.Alloc(n)
 	if err != nil {
-		return 0, 0, Buffer{}, err
+		return 0, 0, datatype.Buffer{}, err
 	}
 	pos := 0
-	if err := Pack(buf.Bytes, count, t, tmp.Bytes, &pos); err != nil {
+	if err := datatype.Pack(buf.Bytes, count, t, tmp.Bytes, &pos); err != nil {
 		r.Free(tmp)
-		return 0, 0, Buffer{}, err
+		return 0, 0, datatype.Buffer{}, err
 	}
 	r.t.Compute(r.w.M.CPU.CopyCyclesPerWord * int64((n+3)/4))
 	return tmp.Addr, 1, tmp, nil

@@ -6,6 +6,9 @@ import (
 	"testing"
 
 	"nocsim/des"
+	"nocsim/mpi/datatype"
+	"nocsim/mpi/group"
+	"nocsim/mpi/mpierr"
 	"nocsim/router"
 )
 
@@ -39,9 +42,9 @@ func TestPutGetMoveData(t *testing.T) {
 			must(t, win.Fence())
 			// Get first, from the left neighbour's still-untouched window;
 			// the put goes to the right into the same window after a fence.
-			must(t, r.Get(dst, n, Float64, (me+P-1)%P, 0, n, Float64, win))
+			must(t, r.Get(dst, n, datatype.Float64, (me+P-1)%P, 0, n, datatype.Float64, win))
 			must(t, win.Fence())
-			must(t, r.Put(src, n, Float64, (me+1)%P, 0, n, Float64, win))
+			must(t, r.Put(src, n, datatype.Float64, (me+1)%P, 0, n, datatype.Float64, win))
 			must(t, win.Fence())
 			got[me], put[me] = make([]float64, n), make([]float64, n)
 			for i := 0; i < n; i++ {
@@ -72,7 +75,7 @@ func TestPutGetMoveData(t *testing.T) {
 // back as a column again.
 func TestPutGetStrided(t *testing.T) {
 	const rows, cols = 40, 7
-	col, err := TypeVector(rows, 1, cols, Int32)
+	col, err := datatype.TypeVector(rows, 1, cols, datatype.Int32)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,12 +95,12 @@ func TestPutGetStrided(t *testing.T) {
 		if me == 0 {
 			// Column 3 of rank 0's matrix into row 2 onwards (contiguous)
 			// of rank 15's window.
-			must(t, r.Put(Buffer{Addr: m.Addr + 3, Bytes: m.Bytes[12:]}, 1, col, 15, 2*cols, rows, Int32, win))
+			must(t, r.Put(datatype.Buffer{Addr: m.Addr + 3, Bytes: m.Bytes[12:]}, 1, col, 15, 2*cols, rows, datatype.Int32, win))
 		}
 		must(t, win.Fence())
 		if me == 0 {
 			// Column 5 of rank 15's window into column 1 of out.
-			must(t, r.Get(Buffer{Addr: out.Addr + 1, Bytes: out.Bytes[4:]}, 1, col, 15, 5, 1, col, win))
+			must(t, r.Get(datatype.Buffer{Addr: out.Addr + 1, Bytes: out.Bytes[4:]}, 1, col, 15, 5, 1, col, win))
 		}
 		must(t, win.Fence())
 		if me == 15 {
@@ -142,7 +145,7 @@ func TestPutGetStrided(t *testing.T) {
 // the same elements must not lose an update.
 func TestAccumulateSumAndMax(t *testing.T) {
 	const n = 100
-	stride, err := TypeVector(n, 1, 3, Int32)
+	stride, err := datatype.TypeVector(n, 1, 3, datatype.Int32)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,9 +166,9 @@ func TestAccumulateSumAndMax(t *testing.T) {
 		must(t, err)
 		must(t, win.Fence())
 		for k := 0; k < 2; k++ { // twice: the sum doubles
-			must(t, r.Accumulate(v, n, Float64, 0, 0, n, Float64, OpSum, win))
+			must(t, r.Accumulate(v, n, datatype.Float64, 0, 0, n, datatype.Float64, datatype.OpSum, win))
 		}
-		must(t, r.Accumulate(iv, n, Int32, 0, 8*n, 1, stride, OpMax, win))
+		must(t, r.Accumulate(iv, n, datatype.Int32, 0, 8*n, 1, stride, datatype.OpMax, win))
 		must(t, win.Fence())
 		if me == 0 {
 			for i := 0; i < n; i++ {
@@ -205,7 +208,7 @@ func TestPSCWOrdering(t *testing.T) {
 		switch me {
 		case 0:
 			r.Compute(delay)
-			g, _ := NewGroup([]int{15})
+			g, _ := group.NewGroup([]int{15})
 			posted = r.Now()
 			must(t, win.Post(g))
 			must(t, win.Wait())
@@ -218,11 +221,11 @@ func TestPSCWOrdering(t *testing.T) {
 			for i := 0; i < 64; i++ {
 				src.SetUint32(i, uint32(7*i+1))
 			}
-			g, _ := NewGroup([]int{0})
+			g, _ := group.NewGroup([]int{0})
 			must(t, win.Start(g))
 			started = r.Now()
-			must(t, r.Put(src, 64, Uint32, 0, 0, 64, Uint32, win))
-			must(t, r.Accumulate(src, 1, Uint32, 0, 63, 1, Uint32, OpSum, win))
+			must(t, r.Put(src, 64, datatype.Uint32, 0, 0, 64, datatype.Uint32, win))
+			must(t, r.Accumulate(src, 1, datatype.Uint32, 0, 63, 1, datatype.Uint32, datatype.OpSum, win))
 			must(t, win.Complete())
 		}
 		must(t, win.Fence()) // both epochs closed: a fence may follow
@@ -261,15 +264,15 @@ func TestRMAErrors(t *testing.T) {
 		win, err := r.WinCreate(wb, wb.Len(), 4, c)
 		must(t, err)
 		if r.Rank() == 0 {
-			errs["sync"] = r.Put(src, 1, Int32, 1, 0, 1, Int32, win)
+			errs["sync"] = r.Put(src, 1, datatype.Int32, 1, 0, 1, datatype.Int32, win)
 		}
 		must(t, win.Fence())
 		if r.Rank() == 0 {
-			errs["range"] = r.Put(src, 2, Int32, 3, 12, 2, Int32, win) // rank 3's 13 words: 12..13 is out
-			errs["ok"] = r.Put(src, 1, Int32, 3, 12, 1, Int32, win)    // its last word
-			errs["neg"] = r.Get(src, 1, Int32, 1, -1, 1, Int32, win)   // before the window
-			errs["acc"] = r.Accumulate(src, 4, Int32, 2, 9, 4, Int32, OpSum, win)
-			errs["rank"] = r.Put(src, 1, Int32, 4, 0, 1, Int32, win)
+			errs["range"] = r.Put(src, 2, datatype.Int32, 3, 12, 2, datatype.Int32, win) // rank 3's 13 words: 12..13 is out
+			errs["ok"] = r.Put(src, 1, datatype.Int32, 3, 12, 1, datatype.Int32, win)    // its last word
+			errs["neg"] = r.Get(src, 1, datatype.Int32, 1, -1, 1, datatype.Int32, win)   // before the window
+			errs["acc"] = r.Accumulate(src, 4, datatype.Int32, 2, 9, 4, datatype.Int32, datatype.OpSum, win)
+			errs["rank"] = r.Put(src, 1, datatype.Int32, 4, 0, 1, datatype.Int32, win)
 		}
 		must(t, win.Fence())
 		must(t, r.WinFree(win))
@@ -277,9 +280,9 @@ func TestRMAErrors(t *testing.T) {
 	if err := w.Run(); err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]Class{"sync": ErrRMASync, "range": ErrRMARange, "neg": ErrRMARange, "acc": ErrRMARange, "rank": ErrRank}
+	want := map[string]mpierr.Class{"sync": mpierr.ErrRMASync, "range": mpierr.ErrRMARange, "neg": mpierr.ErrRMARange, "acc": mpierr.ErrRMARange, "rank": mpierr.ErrRank}
 	for k, class := range want {
-		var e *Error
+		var e *mpierr.Error
 		if !errors.As(errs[k], &e) || e.Class != class {
 			t.Errorf("%s: error %v, want class %v", k, errs[k], class)
 			continue
@@ -313,7 +316,7 @@ func putArrival(t *testing.T, dst, words int) (called, seen des.Time) {
 			}
 			r.Compute(20000) // the fence's barrier traffic drains
 			called = r.Now()
-			must(t, r.Put(src, words, Uint32, dst, 0, words, Uint32, win))
+			must(t, r.Put(src, words, datatype.Uint32, dst, 0, words, datatype.Uint32, win))
 		case dst:
 			r.Thread().Poll(wb.Addr+uint32(words-1), uint32(words))
 			seen = r.Now()
@@ -380,8 +383,8 @@ func TestRMADeterministic(t *testing.T) {
 			win, err := r.WinCreate(wb, wb.Len(), 8, r.CommWorld())
 			must(t, err)
 			must(t, win.Fence())
-			must(t, r.Accumulate(src, 64, Float64, (r.Rank()*5)%16, 0, 64, Float64, OpSum, win))
-			must(t, r.Put(src, 8, Float64, (r.Rank()+3)%16, 8, 8, Float64, win))
+			must(t, r.Accumulate(src, 64, datatype.Float64, (r.Rank()*5)%16, 0, 64, datatype.Float64, datatype.OpSum, win))
+			must(t, r.Put(src, 8, datatype.Float64, (r.Rank()+3)%16, 8, 8, datatype.Float64, win))
 			must(t, win.Fence())
 			if r.Rank() == 0 {
 				v = wb.Float64(3) + wb.Float64(20)

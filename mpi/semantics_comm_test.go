@@ -6,6 +6,10 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+
+	"nocsim/mpi/datatype"
+	"nocsim/mpi/group"
+	"nocsim/mpi/mpierr"
 )
 
 // ---------------------------------------------------------------------------
@@ -27,12 +31,12 @@ func TestSemCommDupIsolation(t *testing.T) {
 					if dup.Size() != 2 || dup.Rank() != r.Rank() {
 						t.Errorf("dup: size %d rank %d", dup.Size(), dup.Rank())
 					}
-					if cmp := CommCompare(world, dup); cmp != Congruent {
+					if cmp := CommCompare(world, dup); cmp != group.Congruent {
 						t.Errorf("CommCompare(world, dup) = %v, want MPI_CONGRUENT", cmp)
 					}
 					tok := r.MustAlloc(4)
 					if r.Rank() == 0 {
-						if _, err := r.Recv(tok, 1, Int32, 1, 9, world); err != nil {
+						if _, err := r.Recv(tok, 1, datatype.Int32, 1, 9, world); err != nil {
 							t.Error(err)
 							return
 						}
@@ -40,7 +44,7 @@ func TestSemCommDupIsolation(t *testing.T) {
 						semFill(wb, n, 0, 1) // world payload
 						semFill(db, n, 0, 2) // dup payload
 						order := []struct {
-							b Buffer
+							b datatype.Buffer
 							c *Comm
 						}{{wb, world}, {db, dup}}
 						if dupFirst {
@@ -48,7 +52,7 @@ func TestSemCommDupIsolation(t *testing.T) {
 						}
 						var qs []*Request
 						for _, o := range order {
-							q, err := r.Isend(o.b, n, Byte, 1, 5, o.c)
+							q, err := r.Isend(o.b, n, datatype.Byte, 1, 5, o.c)
 							if err != nil {
 								t.Error(err)
 								return
@@ -60,7 +64,7 @@ func TestSemCommDupIsolation(t *testing.T) {
 						}
 						// An unreceived message on dup is invisible on world.
 						semFill(db, n, 0, 3)
-						if err := r.Send(db, n, Byte, 1, 6, dup); err != nil {
+						if err := r.Send(db, n, datatype.Byte, 1, 6, dup); err != nil {
 							t.Error(err)
 						}
 						return
@@ -73,13 +77,13 @@ func TestSemCommDupIsolation(t *testing.T) {
 					if dupFirst {
 						first, second, firstB, secondB = world, dup, wb, db
 					}
-					q1, err1 := r.Irecv(firstB, n, Byte, 0, 5, first)
-					q2, err2 := r.Irecv(secondB, n, Byte, 0, 5, second)
+					q1, err1 := r.Irecv(firstB, n, datatype.Byte, 0, 5, first)
+					q2, err2 := r.Irecv(secondB, n, datatype.Byte, 0, 5, second)
 					if err1 != nil || err2 != nil {
 						t.Error(err1, err2)
 						return
 					}
-					if err := r.Send(tok, 1, Int32, 0, 9, world); err != nil {
+					if err := r.Send(tok, 1, datatype.Int32, 0, 9, world); err != nil {
 						t.Error(err)
 						return
 					}
@@ -102,7 +106,7 @@ func TestSemCommDupIsolation(t *testing.T) {
 					if st, ok := r.Iprobe(AnySource, AnyTag, world); ok {
 						t.Errorf("Iprobe(ANY, ANY) on world sees a dup message: %+v", st)
 					}
-					if _, err := r.Recv(db, n, Byte, 0, 6, dup); err != nil || semBad(db.Bytes, n, 0, 3) >= 0 {
+					if _, err := r.Recv(db, n, datatype.Byte, 0, 6, dup); err != nil || semBad(db.Bytes, n, 0, 3) >= 0 {
 						t.Errorf("Recv on dup: %v", err)
 					}
 				})
@@ -137,10 +141,10 @@ func TestSemCommSplit(t *testing.T) {
 					t.Errorf("rank %d: size %d rank %d members %v; want %d %d %v", me, c.Size(), c.Rank(), c.Group().Members(), len(want), wantRank, want)
 					return
 				}
-				if cmp := CommCompare(c, world); cmp != Unequal {
+				if cmp := CommCompare(c, world); cmp != group.Unequal {
 					t.Errorf("CommCompare(half, world) = %v, want MPI_UNEQUAL", cmp)
 				}
-				if cmp := CommCompare(c, c); cmp != Ident {
+				if cmp := CommCompare(c, c); cmp != group.Ident {
 					t.Errorf("CommCompare(c, c) = %v, want MPI_IDENT", cmp)
 				}
 				// Ring in the new communicator, by comm rank.
@@ -148,19 +152,19 @@ func TestSemCommSplit(t *testing.T) {
 				to, from := (wantRank+1)%n, (wantRank+n-1)%n
 				sb, rb := r.MustAlloc(4), r.MustAlloc(4)
 				sb.SetInt32(0, int32(me))
-				st, err := r.Sendrecv(sb, 1, Int32, to, 2, rb, 1, Int32, from, 2, c)
+				st, err := r.Sendrecv(sb, 1, datatype.Int32, to, 2, rb, 1, datatype.Int32, from, 2, c)
 				if err != nil || st.Source != from || st.Tag != 2 || int(rb.Int32(0)) != want[from] {
 					t.Errorf("rank %d: ring on split comm: %+v %v got world rank %d, want source %d (world %d)", me, st, err, rb.Int32(0), from, want[from])
 				}
 				// Wildcard source reports the comm rank.
 				if wantRank == 0 {
 					for i := 1; i < n; i++ {
-						st, err := r.Recv(rb, 1, Int32, AnySource, 3, c)
+						st, err := r.Recv(rb, 1, datatype.Int32, AnySource, 3, c)
 						if err != nil || st.Source < 1 || st.Source >= n || int(rb.Int32(0)) != want[st.Source] {
 							t.Errorf("ANY_SOURCE on split comm: %+v %v payload world rank %d", st, err, rb.Int32(0))
 						}
 					}
-				} else if err := r.Send(sb, 1, Int32, 0, 3, c); err != nil {
+				} else if err := r.Send(sb, 1, datatype.Int32, 0, 3, c); err != nil {
 					t.Error(err)
 				}
 
@@ -170,7 +174,7 @@ func TestSemCommSplit(t *testing.T) {
 					t.Errorf("CommSplit same: %v", err)
 					return
 				}
-				if cmp := CommCompare(world, same); cmp != Congruent {
+				if cmp := CommCompare(world, same); cmp != group.Congruent {
 					t.Errorf("CommCompare(world, split in order) = %v, want MPI_CONGRUENT", cmp)
 				}
 				rev, err := r.CommSplit(world, 5, p-me)
@@ -181,21 +185,21 @@ func TestSemCommSplit(t *testing.T) {
 				if rev.Rank() != p-1-me {
 					t.Errorf("reversed split: rank %d, want %d", rev.Rank(), p-1-me)
 				}
-				if cmp := CommCompare(world, rev); cmp != Similar {
+				if cmp := CommCompare(world, rev); cmp != group.Similar {
 					t.Errorf("CommCompare(world, reversed) = %v, want MPI_SIMILAR", cmp)
 				}
 
 				// MPI_UNDEFINED opts out.
 				color := 1
 				if me == 0 || me == 3 {
-					color = Undefined
+					color = group.Undefined
 				}
 				u, err := r.CommSplit(world, color, 0)
 				if err != nil {
 					t.Errorf("rank %d: CommSplit with Undefined: %v", me, err)
 					return
 				}
-				if color == Undefined {
+				if color == group.Undefined {
 					if u != nil {
 						t.Errorf("rank %d: color MPI_UNDEFINED gave a communicator of size %d", me, u.Size())
 					}
@@ -226,7 +230,7 @@ func TestSemCommCreate(t *testing.T) {
 			w.Launch(func(r *Rank) {
 				world := r.CommWorld()
 				me := r.Rank()
-				g, err := GroupIncl(world.Group(), incl)
+				g, err := group.GroupIncl(world.Group(), incl)
 				if err != nil {
 					t.Error(err)
 					return
@@ -252,14 +256,14 @@ func TestSemCommCreate(t *testing.T) {
 				b := r.MustAlloc(4)
 				if want == 0 {
 					for i := 1; i < len(incl); i++ {
-						st, err := r.Recv(b, 1, Int32, i, 1, c)
+						st, err := r.Recv(b, 1, datatype.Int32, i, 1, c)
 						if err != nil || st.Source != i || int(b.Int32(0)) != incl[i] {
 							t.Errorf("from comm rank %d: %+v %v payload %d", i, st, err, b.Int32(0))
 						}
 					}
 				} else {
 					b.SetInt32(0, int32(me))
-					if err := r.Send(b, 1, Int32, 0, 1, c); err != nil {
+					if err := r.Send(b, 1, datatype.Int32, 0, 1, c); err != nil {
 						t.Error(err)
 					}
 				}
@@ -289,31 +293,31 @@ func TestSemCommFree(t *testing.T) {
 					t.Errorf("CommFree: %v", err)
 				}
 				b := r.MustAlloc(8)
-				if err := r.Send(b, 2, Int32, 1-r.Rank(), 0, dup); semClass(err) != ErrArg {
-					t.Errorf("Send on a freed communicator: %v, want %v", err, ErrArg)
+				if err := r.Send(b, 2, datatype.Int32, 1-r.Rank(), 0, dup); semClass(err) != mpierr.ErrArg {
+					t.Errorf("Send on a freed communicator: %v, want %v", err, mpierr.ErrArg)
 				}
-				if _, err := r.Recv(b, 2, Int32, 1-r.Rank(), 0, dup); semClass(err) != ErrArg {
-					t.Errorf("Recv on a freed communicator: %v, want %v", err, ErrArg)
+				if _, err := r.Recv(b, 2, datatype.Int32, 1-r.Rank(), 0, dup); semClass(err) != mpierr.ErrArg {
+					t.Errorf("Recv on a freed communicator: %v, want %v", err, mpierr.ErrArg)
 				}
-				if q, err := r.Isend(b, 2, Int32, 1-r.Rank(), 0, dup); semClass(err) != ErrArg || q != nil {
+				if q, err := r.Isend(b, 2, datatype.Int32, 1-r.Rank(), 0, dup); semClass(err) != mpierr.ErrArg || q != nil {
 					t.Errorf("Isend on a freed communicator: %v, %v", q, err)
 				}
-				if _, err := r.CommDup(dup); semClass(err) != ErrArg {
+				if _, err := r.CommDup(dup); semClass(err) != mpierr.ErrArg {
 					t.Errorf("CommDup of a freed communicator: %v", err)
 				}
 				if err := r.CommFree(dup); err == nil {
 					t.Errorf("CommFree twice succeeded")
 				}
-				if err := r.CommFree(world); semClass(err) != ErrArg {
+				if err := r.CommFree(world); semClass(err) != mpierr.ErrArg {
 					t.Errorf("CommFree(MPI_COMM_WORLD): %v", err)
 				}
 				// World still works.
 				if r.Rank() == 0 {
 					b.SetInt32(0, 77)
-					if err := r.Send(b, 1, Int32, 1, 1, world); err != nil {
+					if err := r.Send(b, 1, datatype.Int32, 1, 1, world); err != nil {
 						t.Error(err)
 					}
-				} else if _, err := r.Recv(b, 1, Int32, 0, 1, world); err != nil || b.Int32(0) != 77 {
+				} else if _, err := r.Recv(b, 1, datatype.Int32, 0, 1, world); err != nil || b.Int32(0) != 77 {
 					t.Errorf("world after the frees: %v, %d", err, b.Int32(0))
 				}
 			})
@@ -357,7 +361,7 @@ func TestSemCommOpsProcsBelowTiles(t *testing.T) {
 				n := len(members)
 				sb, rb := r.MustAlloc(4), r.MustAlloc(4)
 				sb.SetInt32(0, int32(me))
-				st, err := r.Sendrecv(sb, 1, Int32, (my+1)%n, 0, rb, 1, Int32, (my+n-1)%n, 0, c)
+				st, err := r.Sendrecv(sb, 1, datatype.Int32, (my+1)%n, 0, rb, 1, datatype.Int32, (my+n-1)%n, 0, c)
 				if err != nil || st.Source != (my+n-1)%n || int(rb.Int32(0)) != members[(my+n-1)%n] {
 					t.Errorf("rank %d: ring: %+v %v %d", me, st, err, rb.Int32(0))
 				}
@@ -379,7 +383,7 @@ func TestSemLibraryTrafficInvisible(t *testing.T) {
 				world := r.CommWorld()
 				me := r.Rank()
 				rb := r.MustAlloc(64)
-				q, err := r.Irecv(rb, 64, Byte, AnySource, AnyTag, world)
+				q, err := r.Irecv(rb, 64, datatype.Byte, AnySource, AnyTag, world)
 				if err != nil {
 					t.Error(err)
 					return
@@ -390,7 +394,7 @@ func TestSemLibraryTrafficInvisible(t *testing.T) {
 				if _, err := r.CommSplit(world, me%2, me); err != nil {
 					t.Error(err)
 				}
-				g, _ := GroupIncl(world.Group(), []int{0, 2, 4})
+				g, _ := group.GroupIncl(world.Group(), []int{0, 2, 4})
 				if _, err := r.CommCreate(world, g); err != nil {
 					t.Error(err)
 				}
@@ -399,7 +403,7 @@ func TestSemLibraryTrafficInvisible(t *testing.T) {
 				// receive got is checked.)
 				sb := r.MustAlloc(12)
 				semFill(sb, 12, me, 77)
-				if err := r.Send(sb, 12, Byte, (me+1)%p, 77, world); err != nil {
+				if err := r.Send(sb, 12, datatype.Byte, (me+1)%p, 77, world); err != nil {
 					t.Error(err)
 				}
 				left := (me + p - 1) % p

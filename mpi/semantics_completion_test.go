@@ -6,6 +6,10 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"nocsim/mpi/datatype"
+	"nocsim/mpi/group"
+	"nocsim/mpi/mpierr"
 )
 
 // TestSemPollingLoopsMakeProgress polls with Test, Testall and Iprobe,
@@ -40,7 +44,7 @@ func TestSemPollingLoopsMakeProgress(t *testing.T) {
 		{"Isend+Test", true, func(r *Rank, c *Comm, n int) (int, bool) {
 			b := r.MustAlloc(n)
 			semFill(b, n, 0, 0)
-			q, err := r.Isend(b, n, Byte, 1, 1, c)
+			q, err := r.Isend(b, n, datatype.Byte, 1, 1, c)
 			if err != nil {
 				t.Error(err)
 				return 0, true
@@ -50,7 +54,7 @@ func TestSemPollingLoopsMakeProgress(t *testing.T) {
 		{"Issend+Test", true, func(r *Rank, c *Comm, n int) (int, bool) {
 			b := r.MustAlloc(n)
 			semFill(b, n, 0, 0)
-			q, err := r.Issend(b, n, Byte, 1, 1, c)
+			q, err := r.Issend(b, n, datatype.Byte, 1, 1, c)
 			if err != nil {
 				t.Error(err)
 				return 0, true
@@ -59,7 +63,7 @@ func TestSemPollingLoopsMakeProgress(t *testing.T) {
 		}},
 		{"Irecv+Test", false, func(r *Rank, c *Comm, n int) (int, bool) {
 			b := r.MustAlloc(n)
-			q, err := r.Irecv(b, n, Byte, 0, 1, c)
+			q, err := r.Irecv(b, n, datatype.Byte, 0, 1, c)
 			if err != nil {
 				t.Error(err)
 				return 0, true
@@ -72,7 +76,7 @@ func TestSemPollingLoopsMakeProgress(t *testing.T) {
 		}},
 		{"Irecv+Testall", false, func(r *Rank, c *Comm, n int) (int, bool) {
 			b := r.MustAlloc(n)
-			q, err := r.Irecv(b, n, Byte, 0, 1, c)
+			q, err := r.Irecv(b, n, datatype.Byte, 0, 1, c)
 			if err != nil {
 				t.Error(err)
 				return 0, true
@@ -89,7 +93,7 @@ func TestSemPollingLoopsMakeProgress(t *testing.T) {
 		{"Iprobe", false, func(r *Rank, c *Comm, n int) (int, bool) {
 			b := r.MustAlloc(n)
 			defer func() {
-				if _, err := r.Recv(b, n, Byte, 0, 1, c); err != nil {
+				if _, err := r.Recv(b, n, datatype.Byte, 0, 1, c); err != nil {
 					t.Error(err)
 				}
 			}()
@@ -127,13 +131,13 @@ func TestSemPollingLoopsMakeProgress(t *testing.T) {
 						peerAt = int64(r.Now())
 						b := r.MustAlloc(n)
 						if cs.sender {
-							if _, err := r.Recv(b, n, Byte, 0, 1, c); err != nil {
+							if _, err := r.Recv(b, n, datatype.Byte, 0, 1, c); err != nil {
 								t.Error(err)
 							}
 							return
 						}
 						semFill(b, n, 0, 0)
-						if err := r.Send(b, n, Byte, 1, 1, c); err != nil {
+						if err := r.Send(b, n, datatype.Byte, 1, 1, c); err != nil {
 							t.Error(err)
 						}
 					})
@@ -163,7 +167,7 @@ func TestSemWaitanyWaitallTestall(t *testing.T) {
 					r.Compute(int64(3000 * me))
 					for tag := 1; tag <= 2; tag++ {
 						b := r.MustAlloc(sizeTo(me, tag))
-						st, err := r.Recv(b, sizeTo(me, tag), Byte, 0, tag, c)
+						st, err := r.Recv(b, sizeTo(me, tag), datatype.Byte, 0, tag, c)
 						if err != nil || st.Bytes != sizeTo(me, tag) {
 							t.Errorf("rank %d tag %d: %+v %v", me, tag, st, err)
 						} else if k := semBad(b.Bytes, st.Bytes, 0, 10*me+tag); k >= 0 {
@@ -172,18 +176,18 @@ func TestSemWaitanyWaitallTestall(t *testing.T) {
 					}
 					b := r.MustAlloc(sizeFrom(me))
 					semFill(b, sizeFrom(me), me, 3)
-					if err := r.Send(b, sizeFrom(me), Byte, 0, 3, c); err != nil {
+					if err := r.Send(b, sizeFrom(me), datatype.Byte, 0, 3, c); err != nil {
 						t.Error(err)
 					}
 					// Testall phase.
 					r.Compute(5000)
 					semFill(b, sizeFrom(me), me, 4)
-					if err := r.Send(b, sizeFrom(me), Byte, 0, 4, c); err != nil {
+					if err := r.Send(b, sizeFrom(me), datatype.Byte, 0, 4, c); err != nil {
 						t.Error(err)
 					}
 					// Waitall phase.
 					b5 := r.MustAlloc(64)
-					if st, err := r.Recv(b5, 64, Byte, 0, 5, c); err != nil || st.Bytes != 64 {
+					if st, err := r.Recv(b5, 64, datatype.Byte, 0, 5, c); err != nil || st.Bytes != 64 {
 						t.Errorf("rank %d tag 5: %+v %v", me, st, err)
 					} else if k := semBad(b5.Bytes, 64, 0, 50+me); k >= 0 {
 						t.Errorf("rank %d tag 5: byte %d wrong", me, k)
@@ -193,7 +197,7 @@ func TestSemWaitanyWaitallTestall(t *testing.T) {
 				type slot struct {
 					send         bool
 					peer, tag, n int
-					buf          Buffer
+					buf          datatype.Buffer
 				}
 				var slots []slot
 				var qs []*Request
@@ -202,7 +206,7 @@ func TestSemWaitanyWaitallTestall(t *testing.T) {
 						n := sizeTo(dst, tag)
 						b := r.MustAlloc(n)
 						semFill(b, n, 0, 10*dst+tag)
-						q, err := r.Isend(b, n, Byte, dst, tag, c)
+						q, err := r.Isend(b, n, datatype.Byte, dst, tag, c)
 						if err != nil {
 							t.Error(err)
 							return
@@ -212,7 +216,7 @@ func TestSemWaitanyWaitallTestall(t *testing.T) {
 				}
 				for src := 3; src >= 1; src-- {
 					b := r.MustAlloc(400)
-					q, err := r.Irecv(b, 400, Byte, src, 3, c)
+					q, err := r.Irecv(b, 400, datatype.Byte, src, 3, c)
 					if err != nil {
 						t.Error(err)
 						return
@@ -243,16 +247,16 @@ func TestSemWaitanyWaitallTestall(t *testing.T) {
 						t.Errorf("Waitany returned index %d %d times", i, seen[i])
 					}
 				}
-				if idx, _, err := r.Waitany(qs); idx != Undefined || err != nil {
+				if idx, _, err := r.Waitany(qs); idx != group.Undefined || err != nil {
 					t.Errorf("Waitany with every request complete = %d, %v; want MPI_UNDEFINED", idx, err)
 				}
 
 				// Testall, polled.
 				qs = qs[:0]
-				var bufs []Buffer
+				var bufs []datatype.Buffer
 				for src := 1; src <= 3; src++ {
 					b := r.MustAlloc(400)
-					q, err := r.Irecv(b, 400, Byte, src, 4, c)
+					q, err := r.Irecv(b, 400, datatype.Byte, src, 4, c)
 					if err != nil {
 						t.Error(err)
 						return
@@ -300,7 +304,7 @@ func TestSemWaitanyWaitallTestall(t *testing.T) {
 				for dst := 1; dst <= 3; dst++ {
 					b := r.MustAlloc(64)
 					semFill(b, 64, 0, 50+dst)
-					q, err := r.Isend(b, 64, Byte, dst, 5, c)
+					q, err := r.Isend(b, 64, datatype.Byte, dst, 5, c)
 					if err != nil {
 						t.Error(err)
 						return
@@ -333,15 +337,15 @@ func TestSemNullRequests(t *testing.T) {
 		if ok, _, err := r.Testall([]*Request{nil}); !ok || err != nil {
 			t.Errorf("Testall(nil) = %v, %v", ok, err)
 		}
-		if idx, _, err := r.Waitany([]*Request{nil}); idx != Undefined || err != nil {
+		if idx, _, err := r.Waitany([]*Request{nil}); idx != group.Undefined || err != nil {
 			t.Errorf("Waitany(nil) = %d, %v", idx, err)
 		}
-		if _, err := r.Wait(nil); semClass(err) != ErrArg {
-			t.Errorf("Wait(nil) = %v, want %v", err, ErrArg)
+		if _, err := r.Wait(nil); semClass(err) != mpierr.ErrArg {
+			t.Errorf("Wait(nil) = %v, want %v", err, mpierr.ErrArg)
 		}
 		ok, _, err := r.Test(nil)
-		if !ok && semClass(err) != ErrArg {
-			t.Errorf("Test(nil) = %v, %v; want completion or %v", ok, err, ErrArg)
+		if !ok && semClass(err) != mpierr.ErrArg {
+			t.Errorf("Test(nil) = %v, %v; want completion or %v", ok, err, mpierr.ErrArg)
 		}
 	})
 	if err := w.Run(); err != nil {
@@ -366,16 +370,16 @@ func TestSemWaitallReportsPerRequestErrors(t *testing.T) {
 						b := r.MustAlloc(200)
 						for tag, n := range []int{16, 200, 16} {
 							semFill(b, n, 0, tag)
-							if err := r.Send(b, n, Byte, 1, tag, c); err != nil {
+							if err := r.Send(b, n, datatype.Byte, 1, tag, c); err != nil {
 								t.Error(err)
 							}
 						}
 						return
 					}
 					var qs []*Request
-					bufs := []Buffer{r.MustAlloc(16), r.MustAlloc(64), r.MustAlloc(16)}
+					bufs := []datatype.Buffer{r.MustAlloc(16), r.MustAlloc(64), r.MustAlloc(16)}
 					for tag, b := range bufs {
-						q, err := r.Irecv(b, b.Len(), Byte, 0, tag, c)
+						q, err := r.Irecv(b, b.Len(), datatype.Byte, 0, tag, c)
 						if err != nil {
 							t.Error(err)
 							return
@@ -392,13 +396,13 @@ func TestSemWaitallReportsPerRequestErrors(t *testing.T) {
 					} else {
 						sts, err = r.Waitall(qs)
 					}
-					if semClass(err) != ErrTruncate {
-						t.Errorf("error %v, want %v", err, ErrTruncate)
+					if semClass(err) != mpierr.ErrTruncate {
+						t.Errorf("error %v, want %v", err, mpierr.ErrTruncate)
 					}
 					if len(sts) != 3 {
 						t.Fatalf("statuses %v", sts)
 					}
-					for i, want := range []Class{0, ErrTruncate, 0} {
+					for i, want := range []mpierr.Class{0, mpierr.ErrTruncate, 0} {
 						if semClass(sts[i].Err) != want || (want == 0 && sts[i].Err != nil) {
 							t.Errorf("status %d: error %v, want class %v", i, sts[i].Err, want)
 						}

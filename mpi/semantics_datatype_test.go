@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"nocsim/mpi/datatype"
+	"nocsim/mpi/mpierr"
 )
 
 // ---------------------------------------------------------------------------
@@ -16,7 +19,7 @@ type semSeg struct{ off, n int }
 
 type semTypeCase struct {
 	name  string
-	build func() (*Datatype, error)
+	build func() (*datatype.Datatype, error)
 	segs  []semSeg // one element, in typemap order, worked out by hand
 	count int
 	align int // the largest basic type's size: the extent is padded to it
@@ -63,44 +66,52 @@ func semRange(off, n, stride, each int) []semSeg {
 }
 
 func semTypeCases() []semTypeCase {
-	inner := func() (*Datatype, error) { return TypeVector(2, 1, 2, Int32) } // (0,4) (8,4), extent 12
+	inner := func() (*datatype.Datatype, error) { return datatype.TypeVector(2, 1, 2, datatype.Int32) } // (0,4) (8,4), extent 12
 	return []semTypeCase{
-		{"contiguous", func() (*Datatype, error) { return TypeContiguous(5, Int32) },
+		{"contiguous", func() (*datatype.Datatype, error) { return datatype.TypeContiguous(5, datatype.Int32) },
 			[]semSeg{{0, 20}}, 3, 4},
-		{"contiguous-of-vector", func() (*Datatype, error) {
+		{"contiguous-of-vector", func() (*datatype.Datatype, error) {
 			v, err := inner()
 			if err != nil {
 				return nil, err
 			}
-			return TypeContiguous(3, v)
+			return datatype.TypeContiguous(3, v)
 		}, []semSeg{{0, 4}, {8, 4}, {12, 4}, {20, 4}, {24, 4}, {32, 4}}, 2, 4},
-		{"vector", func() (*Datatype, error) { return TypeVector(4, 2, 5, Int32) },
+		{"vector", func() (*datatype.Datatype, error) { return datatype.TypeVector(4, 2, 5, datatype.Int32) },
 			semRange(0, 4, 20, 8), 2, 4},
-		{"vector-words-1", func() (*Datatype, error) { return TypeVector(40, 1, 3, Int32) },
+		{"vector-words-1", func() (*datatype.Datatype, error) { return datatype.TypeVector(40, 1, 3, datatype.Int32) },
 			semRange(0, 40, 12, 4), 1, 4},
-		{"vector-words-2", func() (*Datatype, error) { return TypeVector(40, 1, 3, Int32) },
+		{"vector-words-2", func() (*datatype.Datatype, error) { return datatype.TypeVector(40, 1, 3, datatype.Int32) },
 			semRange(0, 40, 12, 4), 2, 4},
-		{"hvector", func() (*Datatype, error) { return TypeCreateHvector(3, 1, 24, Float64) },
+		{"hvector", func() (*datatype.Datatype, error) { return datatype.TypeCreateHvector(3, 1, 24, datatype.Float64) },
 			semRange(0, 3, 24, 8), 3, 8},
-		{"hvector-words", func() (*Datatype, error) { return TypeCreateHvector(50, 1, 12, Float32) },
+		{"hvector-words", func() (*datatype.Datatype, error) { return datatype.TypeCreateHvector(50, 1, 12, datatype.Float32) },
 			semRange(0, 50, 12, 4), 1, 4},
-		{"indexed", func() (*Datatype, error) { return TypeIndexed([]int{2, 1, 3}, []int{0, 4, 9}, Int32) },
+		{"indexed", func() (*datatype.Datatype, error) {
+			return datatype.TypeIndexed([]int{2, 1, 3}, []int{0, 4, 9}, datatype.Int32)
+		},
 			[]semSeg{{0, 8}, {16, 4}, {36, 12}}, 2, 4},
-		{"indexed-block", func() (*Datatype, error) { return TypeCreateIndexedBlock(2, []int{1, 5, 8}, Float32) },
+		{"indexed-block", func() (*datatype.Datatype, error) {
+			return datatype.TypeCreateIndexedBlock(2, []int{1, 5, 8}, datatype.Float32)
+		},
 			[]semSeg{{4, 8}, {20, 8}, {32, 8}}, 3, 4},
-		{"indexed-block-words", func() (*Datatype, error) { return TypeCreateIndexedBlock(1, []int{2, 5, 8, 11}, Int32) },
+		{"indexed-block-words", func() (*datatype.Datatype, error) {
+			return datatype.TypeCreateIndexedBlock(1, []int{2, 5, 8, 11}, datatype.Int32)
+		},
 			semRange(8, 4, 12, 4), 1, 4},
-		{"hindexed", func() (*Datatype, error) { return TypeCreateHindexed([]int{3, 1}, []int{20, 0}, Int32) },
+		{"hindexed", func() (*datatype.Datatype, error) {
+			return datatype.TypeCreateHindexed([]int{3, 1}, []int{20, 0}, datatype.Int32)
+		},
 			[]semSeg{{20, 12}, {0, 4}}, 2, 4},
-		{"struct", func() (*Datatype, error) {
-			return TypeCreateStruct([]int{1, 2, 1}, []int{0, 8, 24}, []*Datatype{Float64, Int32, Byte})
+		{"struct", func() (*datatype.Datatype, error) {
+			return datatype.TypeCreateStruct([]int{1, 2, 1}, []int{0, 8, 24}, []*datatype.Datatype{datatype.Float64, datatype.Int32, datatype.Byte})
 		}, []semSeg{{0, 8}, {8, 8}, {24, 1}}, 3, 8},
-		{"struct-of-vector", func() (*Datatype, error) {
+		{"struct-of-vector", func() (*datatype.Datatype, error) {
 			v, err := inner()
 			if err != nil {
 				return nil, err
 			}
-			return TypeCreateStruct([]int{2, 1}, []int{0, 40}, []*Datatype{v, Float64})
+			return datatype.TypeCreateStruct([]int{2, 1}, []int{0, 40}, []*datatype.Datatype{v, datatype.Float64})
 		}, []semSeg{{0, 4}, {8, 4}, {12, 4}, {20, 4}, {40, 8}}, 4, 8},
 	}
 }
@@ -114,7 +125,7 @@ func TestSemDatatypesOverNetwork(t *testing.T) {
 				cfg := semProcs(cfgFor(proto), 2)
 				cfg.VectorDMA = vdma
 				w := job(t, 2, 2, cfg, nil)
-				types := make([]*Datatype, len(cases))
+				types := make([]*datatype.Datatype, len(cases))
 				for i, cs := range cases {
 					dt, err := cs.build()
 					if err == nil {
@@ -167,7 +178,7 @@ func TestSemDatatypesOverNetwork(t *testing.T) {
 						// (b) as bytes: the typemap's bytes, packed in order.
 						p := r.MustAlloc(size + 8)
 						semSet(p.Bytes, sentinel)
-						st, err = r.Recv(p, size, Byte, 0, 1, c)
+						st, err = r.Recv(p, size, datatype.Byte, 0, 1, c)
 						if err != nil || st.Bytes != size {
 							t.Errorf("%s: Recv bytes: %+v, %v", cs.name, st, err)
 						}
@@ -237,7 +248,7 @@ func TestSemScatterOnReceive(t *testing.T) {
 						if r.Rank() == 0 {
 							b := r.MustAlloc(n)
 							semFill(b, n, 0, 20+i)
-							if err := r.Send(b, n/4, Int32, 1, i, c); err != nil {
+							if err := r.Send(b, n/4, datatype.Int32, 1, i, c); err != nil {
 								t.Error(err)
 							}
 							continue
@@ -282,7 +293,7 @@ func TestSemScatterOnReceive(t *testing.T) {
 // must not wait for (and consume) a message it cannot store, and failed
 // sends must not keep memory.
 func TestSemTypeBeforeBufferStart(t *testing.T) {
-	negLB, err := TypeCreateHindexed([]int{1}, []int{-4}, Int32) // lb -4, ub 0
+	negLB, err := datatype.TypeCreateHindexed([]int{1}, []int{-4}, datatype.Int32) // lb -4, ub 0
 	if err == nil {
 		err = negLB.Commit()
 	}
@@ -297,13 +308,13 @@ func TestSemTypeBeforeBufferStart(t *testing.T) {
 				c := r.CommWorld()
 				tok := r.MustAlloc(4)
 				if r.Rank() == 1 {
-					if _, err := r.Recv(tok, 1, Int32, 0, 9, c); err != nil {
+					if _, err := r.Recv(tok, 1, datatype.Int32, 0, 9, c); err != nil {
 						t.Error(err)
 						return
 					}
 					b := r.MustAlloc(16)
 					semFill(b, 16, 1, 0)
-					if err := r.Send(b, 16, Byte, 0, 4, c); err != nil {
+					if err := r.Send(b, 16, datatype.Byte, 0, 4, c); err != nil {
 						t.Error(err)
 					}
 					return
@@ -311,8 +322,8 @@ func TestSemTypeBeforeBufferStart(t *testing.T) {
 				big := r.MustAlloc(4 * count)
 				for i := 0; i < 20; i++ {
 					q, err := r.Isend(big, count, negLB, 1, 4, c)
-					if q != nil || semClass(err) != ErrBuffer {
-						t.Errorf("Isend %d of a type before the buffer: %v, %v; want %v", i, q, err, ErrBuffer)
+					if q != nil || semClass(err) != mpierr.ErrBuffer {
+						t.Errorf("Isend %d of a type before the buffer: %v, %v; want %v", i, q, err, mpierr.ErrBuffer)
 						break
 					}
 				}
@@ -323,15 +334,15 @@ func TestSemTypeBeforeBufferStart(t *testing.T) {
 				}
 				// Nothing has been sent to rank 0 yet: the receive must
 				// fail at once, not wait.
-				if _, err := r.Recv(big, 1, negLB, 1, 4, c); semClass(err) != ErrBuffer {
-					t.Errorf("Recv of a type before the buffer: %v, want %v", err, ErrBuffer)
+				if _, err := r.Recv(big, 1, negLB, 1, 4, c); semClass(err) != mpierr.ErrBuffer {
+					t.Errorf("Recv of a type before the buffer: %v, want %v", err, mpierr.ErrBuffer)
 				}
-				if err := r.Send(tok, 1, Int32, 1, 9, c); err != nil {
+				if err := r.Send(tok, 1, datatype.Int32, 1, 9, c); err != nil {
 					t.Error(err)
 					return
 				}
 				b := r.MustAlloc(16)
-				if st, err := r.Recv(b, 16, Byte, 1, 4, c); err != nil || st.Bytes != 16 || semBad(b.Bytes, 16, 1, 0) >= 0 {
+				if st, err := r.Recv(b, 16, datatype.Byte, 1, 4, c); err != nil || st.Bytes != 16 || semBad(b.Bytes, 16, 1, 0) >= 0 {
 					t.Errorf("the next receive: %+v, %v", st, err)
 				}
 			})

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+
+	"nocsim/mpi/datatype"
 )
 
 // ---------------------------------------------------------------------------
@@ -37,7 +39,7 @@ func TestSemDeterminism(t *testing.T) {
 			r.Compute(delays[me])
 			for i, m := range plan {
 				if m.dst == me {
-					q, err := r.Irecv(r.MustAlloc(400), 400, Byte, AnySource, AnyTag, c)
+					q, err := r.Irecv(r.MustAlloc(400), 400, datatype.Byte, AnySource, AnyTag, c)
 					if err != nil {
 						t.Error(err)
 						return
@@ -47,7 +49,7 @@ func TestSemDeterminism(t *testing.T) {
 				if m.src == me {
 					b := r.MustAlloc(m.n)
 					semFill(b, m.n, me, i)
-					q, err := r.Isend(b, m.n, Byte, m.dst, m.tag, c)
+					q, err := r.Isend(b, m.n, datatype.Byte, m.dst, m.tag, c)
 					if err != nil {
 						t.Error(err)
 						return

@@ -7,6 +7,10 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"nocsim/mpi/datatype"
+	"nocsim/mpi/group"
+	"nocsim/mpi/mpierr"
 )
 
 // ---------------------------------------------------------------------------
@@ -24,19 +28,19 @@ func TestSemRsendWithoutReceiveIsErroneous(t *testing.T) {
 						if r.Rank() == 1 {
 							// Waiting in a receive for another tag, so the
 							// library handles the ready send as it arrives.
-							r.Recv(b, n, Byte, 0, 50, c)
-							r.Recv(b, n, Byte, 0, 3, c)
+							r.Recv(b, n, datatype.Byte, 0, 50, c)
+							r.Recv(b, n, datatype.Byte, 0, 3, c)
 							return
 						}
 						if nb {
-							if q, err := r.Irsend(b, n, Byte, 1, 3, c); err == nil {
-								r.Send(b, n, Byte, 1, 50, c)
+							if q, err := r.Irsend(b, n, datatype.Byte, 1, 3, c); err == nil {
+								r.Send(b, n, datatype.Byte, 1, 50, c)
 								r.Wait(q)
 							}
 							return
 						}
-						r.Rsend(b, n, Byte, 1, 3, c)
-						r.Send(b, n, Byte, 1, 50, c)
+						r.Rsend(b, n, datatype.Byte, 1, 3, c)
+						r.Send(b, n, datatype.Byte, 1, 50, c)
 					})
 					err := w.Run()
 					if err == nil {
@@ -62,8 +66,8 @@ func TestSemDeadlockSsendPair(t *testing.T) {
 				c := r.CommWorld()
 				b := r.MustAlloc(64)
 				peer := 1 - r.Rank()
-				r.Ssend(b, 64, Byte, peer, 4, c)
-				r.Recv(b, 64, Byte, peer, 4, c)
+				r.Ssend(b, 64, datatype.Byte, peer, 4, c)
+				r.Recv(b, 64, datatype.Byte, peer, 4, c)
 			})
 			err := w.Run()
 			var dl *DeadlockError
@@ -88,7 +92,7 @@ func TestSemDeadlockRecvCycle(t *testing.T) {
 			w := job(t, 2, 2, semProcs(cfgFor(proto), 3), nil)
 			w.Launch(func(r *Rank) {
 				b := r.MustAlloc(8)
-				r.Recv(b, 8, Byte, (r.Rank()+1)%3, 0, r.CommWorld())
+				r.Recv(b, 8, datatype.Byte, (r.Rank()+1)%3, 0, r.CommWorld())
 			})
 			err := w.Run()
 			var dl *DeadlockError
@@ -112,11 +116,11 @@ func TestSemDeadlockRecvCycle(t *testing.T) {
 // 13. Argument errors.
 
 func TestSemArgumentErrors(t *testing.T) {
-	uncommitted, err := TypeVector(2, 1, 2, Int32)
+	uncommitted, err := datatype.TypeVector(2, 1, 2, datatype.Int32)
 	if err != nil {
 		t.Fatal(err)
 	}
-	freed, err := TypeContiguous(2, Int32)
+	freed, err := datatype.TypeContiguous(2, datatype.Int32)
 	if err == nil {
 		err = freed.Commit()
 	}
@@ -126,19 +130,19 @@ func TestSemArgumentErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	vec3, err := TypeVector(3, 1, 4, Int32) // span 36 bytes
+	vec3, err := datatype.TypeVector(3, 1, 4, datatype.Int32) // span 36 bytes
 	if err == nil {
 		err = vec3.Commit()
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	type call func(r *Rank, b Buffer, c *Comm) error
-	send := func(n int, dt *Datatype, dst, tag int) call {
-		return func(r *Rank, b Buffer, c *Comm) error { return r.Send(b, n, dt, dst, tag, c) }
+	type call func(r *Rank, b datatype.Buffer, c *Comm) error
+	send := func(n int, dt *datatype.Datatype, dst, tag int) call {
+		return func(r *Rank, b datatype.Buffer, c *Comm) error { return r.Send(b, n, dt, dst, tag, c) }
 	}
-	isend := func(n int, dt *Datatype, dst, tag int) call {
-		return func(r *Rank, b Buffer, c *Comm) error {
+	isend := func(n int, dt *datatype.Datatype, dst, tag int) call {
+		return func(r *Rank, b datatype.Buffer, c *Comm) error {
 			q, err := r.Isend(b, n, dt, dst, tag, c)
 			if q != nil {
 				return fmt.Errorf("request %v returned with error %v", q, err)
@@ -146,11 +150,11 @@ func TestSemArgumentErrors(t *testing.T) {
 			return err
 		}
 	}
-	recv := func(n int, dt *Datatype, src, tag int) call {
-		return func(r *Rank, b Buffer, c *Comm) error { _, err := r.Recv(b, n, dt, src, tag, c); return err }
+	recv := func(n int, dt *datatype.Datatype, src, tag int) call {
+		return func(r *Rank, b datatype.Buffer, c *Comm) error { _, err := r.Recv(b, n, dt, src, tag, c); return err }
 	}
-	irecv := func(n int, dt *Datatype, src, tag int) call {
-		return func(r *Rank, b Buffer, c *Comm) error {
+	irecv := func(n int, dt *datatype.Datatype, src, tag int) call {
+		return func(r *Rank, b datatype.Buffer, c *Comm) error {
 			q, err := r.Irecv(b, n, dt, src, tag, c)
 			if q != nil {
 				return fmt.Errorf("request %v returned with error %v", q, err)
@@ -161,62 +165,62 @@ func TestSemArgumentErrors(t *testing.T) {
 	const p = 3
 	cases := []struct {
 		name string
-		want Class
+		want mpierr.Class
 		f    call
 	}{
-		{"Send dest=P", ErrRank, send(1, Int32, p, 0)},
-		{"Send dest=-1", ErrRank, send(1, Int32, -1, 0)},
-		{"Send dest=ANY_SOURCE", ErrRank, send(1, Int32, AnySource, 0)},
-		{"Isend dest=P+5", ErrRank, isend(1, Int32, p+5, 0)},
-		{"Recv source=P", ErrRank, recv(1, Int32, p, 0)},
-		{"Recv source=-5", ErrRank, recv(1, Int32, -5, 0)},
-		{"Irecv source=P", ErrRank, irecv(1, Int32, p, 0)},
-		{"Send tag=-1", ErrArg, send(1, Int32, 1, -1)},
-		{"Send tag=ANY_TAG", ErrArg, send(1, Int32, 1, AnyTag)},
-		{"Recv tag=-3", ErrArg, recv(1, Int32, 1, -3)},
-		{"Isend tag=-7", ErrArg, isend(1, Int32, 1, -7)},
-		{"Send tag=MPI_TAG_UB+1", ErrArg, send(1, Int32, 1, TagUB+1)},
-		{"Isend tag=2^32+5", ErrArg, isend(1, Int32, 1, 1<<32+5)},
-		{"Recv tag=MPI_TAG_UB+1", ErrArg, recv(1, Int32, 1, TagUB+1)},
-		{"Send count=-1", ErrCount, send(-1, Int32, 1, 0)},
-		{"Recv count=-1", ErrCount, recv(-1, Int32, 1, 0)},
-		{"Irecv count=-2", ErrCount, irecv(-2, Byte, 1, 0)},
-		{"Send uncommitted", ErrType, send(1, uncommitted, 1, 0)},
-		{"Recv uncommitted", ErrType, recv(1, uncommitted, 1, 0)},
-		{"Send freed type", ErrType, send(1, freed, 1, 0)},
-		{"Send nil type", ErrType, send(1, nil, 1, 0)},
-		{"Send 10 int32 from 36 bytes", ErrBuffer, send(10, Int32, 1, 0)},
-		{"Recv 10 int32 into 36 bytes", ErrBuffer, recv(10, Int32, 1, 0)},
-		{"Isend 2 vectors from 36 bytes", ErrBuffer, isend(2, vec3, 1, 0)},
-		{"Irecv 5 float64 into 36 bytes", ErrBuffer, irecv(5, Float64, 1, 0)},
-		{"Send nil comm", ErrArg, func(r *Rank, b Buffer, c *Comm) error { return r.Send(b, 1, Int32, 1, 0, nil) }},
-		{"Bsend unattached", ErrBuffer, func(r *Rank, b Buffer, c *Comm) error { return r.Bsend(b, 1, Int32, 1, 0, c) }},
-		{"Bsend too big", ErrBuffer, func(r *Rank, b Buffer, c *Comm) error {
+		{"Send dest=P", mpierr.ErrRank, send(1, datatype.Int32, p, 0)},
+		{"Send dest=-1", mpierr.ErrRank, send(1, datatype.Int32, -1, 0)},
+		{"Send dest=ANY_SOURCE", mpierr.ErrRank, send(1, datatype.Int32, AnySource, 0)},
+		{"Isend dest=P+5", mpierr.ErrRank, isend(1, datatype.Int32, p+5, 0)},
+		{"Recv source=P", mpierr.ErrRank, recv(1, datatype.Int32, p, 0)},
+		{"Recv source=-5", mpierr.ErrRank, recv(1, datatype.Int32, -5, 0)},
+		{"Irecv source=P", mpierr.ErrRank, irecv(1, datatype.Int32, p, 0)},
+		{"Send tag=-1", mpierr.ErrArg, send(1, datatype.Int32, 1, -1)},
+		{"Send tag=ANY_TAG", mpierr.ErrArg, send(1, datatype.Int32, 1, AnyTag)},
+		{"Recv tag=-3", mpierr.ErrArg, recv(1, datatype.Int32, 1, -3)},
+		{"Isend tag=-7", mpierr.ErrArg, isend(1, datatype.Int32, 1, -7)},
+		{"Send tag=MPI_TAG_UB+1", mpierr.ErrArg, send(1, datatype.Int32, 1, TagUB+1)},
+		{"Isend tag=2^32+5", mpierr.ErrArg, isend(1, datatype.Int32, 1, 1<<32+5)},
+		{"Recv tag=MPI_TAG_UB+1", mpierr.ErrArg, recv(1, datatype.Int32, 1, TagUB+1)},
+		{"Send count=-1", mpierr.ErrCount, send(-1, datatype.Int32, 1, 0)},
+		{"Recv count=-1", mpierr.ErrCount, recv(-1, datatype.Int32, 1, 0)},
+		{"Irecv count=-2", mpierr.ErrCount, irecv(-2, datatype.Byte, 1, 0)},
+		{"Send uncommitted", mpierr.ErrType, send(1, uncommitted, 1, 0)},
+		{"Recv uncommitted", mpierr.ErrType, recv(1, uncommitted, 1, 0)},
+		{"Send freed type", mpierr.ErrType, send(1, freed, 1, 0)},
+		{"Send nil type", mpierr.ErrType, send(1, nil, 1, 0)},
+		{"Send 10 int32 from 36 bytes", mpierr.ErrBuffer, send(10, datatype.Int32, 1, 0)},
+		{"Recv 10 int32 into 36 bytes", mpierr.ErrBuffer, recv(10, datatype.Int32, 1, 0)},
+		{"Isend 2 vectors from 36 bytes", mpierr.ErrBuffer, isend(2, vec3, 1, 0)},
+		{"Irecv 5 float64 into 36 bytes", mpierr.ErrBuffer, irecv(5, datatype.Float64, 1, 0)},
+		{"Send nil comm", mpierr.ErrArg, func(r *Rank, b datatype.Buffer, c *Comm) error { return r.Send(b, 1, datatype.Int32, 1, 0, nil) }},
+		{"Bsend unattached", mpierr.ErrBuffer, func(r *Rank, b datatype.Buffer, c *Comm) error { return r.Bsend(b, 1, datatype.Int32, 1, 0, c) }},
+		{"Bsend too big", mpierr.ErrBuffer, func(r *Rank, b datatype.Buffer, c *Comm) error {
 			if err := r.BufferAttach(r.MustAlloc(16)); err != nil {
 				return err
 			}
 			defer r.BufferDetach()
-			return r.Bsend(b, 9, Int32, 1, 0, c)
+			return r.Bsend(b, 9, datatype.Int32, 1, 0, c)
 		}},
-		{"BufferAttach twice", ErrBuffer, func(r *Rank, b Buffer, c *Comm) error {
+		{"BufferAttach twice", mpierr.ErrBuffer, func(r *Rank, b datatype.Buffer, c *Comm) error {
 			if err := r.BufferAttach(r.MustAlloc(16)); err != nil {
 				return err
 			}
 			defer r.BufferDetach()
 			return r.BufferAttach(r.MustAlloc(16))
 		}},
-		{"Wait nil", ErrArg, func(r *Rank, b Buffer, c *Comm) error { _, err := r.Wait(nil); return err }},
-		{"Probe source=P", ErrRank, func(r *Rank, b Buffer, c *Comm) error { _, err := r.Probe(p, 0, c); return err }},
-		{"Probe tag=-4", ErrArg, func(r *Rank, b Buffer, c *Comm) error { _, err := r.Probe(1, -4, c); return err }},
-		{"Iprobe source=P", ErrRank, func(r *Rank, b Buffer, c *Comm) error {
+		{"Wait nil", mpierr.ErrArg, func(r *Rank, b datatype.Buffer, c *Comm) error { _, err := r.Wait(nil); return err }},
+		{"Probe source=P", mpierr.ErrRank, func(r *Rank, b datatype.Buffer, c *Comm) error { _, err := r.Probe(p, 0, c); return err }},
+		{"Probe tag=-4", mpierr.ErrArg, func(r *Rank, b datatype.Buffer, c *Comm) error { _, err := r.Probe(1, -4, c); return err }},
+		{"Iprobe source=P", mpierr.ErrRank, func(r *Rank, b datatype.Buffer, c *Comm) error {
 			st, ok := r.Iprobe(p, 0, c)
 			if ok {
 				return errors.New("Iprobe of an invalid rank found a message")
 			}
 			return st.Err
 		}},
-		{"Sendrecv dest=P", ErrRank, func(r *Rank, b Buffer, c *Comm) error {
-			_, err := r.Sendrecv(b, 1, Int32, p, 0, b, 1, Int32, 1, 0, c)
+		{"Sendrecv dest=P", mpierr.ErrRank, func(r *Rank, b datatype.Buffer, c *Comm) error {
+			_, err := r.Sendrecv(b, 1, datatype.Int32, p, 0, b, 1, datatype.Int32, 1, 0, c)
 			return err
 		}},
 	}
@@ -228,12 +232,12 @@ func TestSemArgumentErrors(t *testing.T) {
 				c := r.CommWorld()
 				b := r.MustAlloc(36)
 				// Collective calls with bad arguments, on every rank.
-				if _, err := r.CommSplit(c, -5, 0); semClass(err) != ErrArg {
-					t.Errorf("CommSplit color -5: %v, want %v", err, ErrArg)
+				if _, err := r.CommSplit(c, -5, 0); semClass(err) != mpierr.ErrArg {
+					t.Errorf("CommSplit color -5: %v, want %v", err, mpierr.ErrArg)
 				}
-				bad, _ := NewGroup([]int{0, 99})
-				if _, err := r.CommCreate(c, bad); semClass(err) != ErrGroup {
-					t.Errorf("CommCreate with a group not in the communicator: %v, want %v", err, ErrGroup)
+				bad, _ := group.NewGroup([]int{0, 99})
+				if _, err := r.CommCreate(c, bad); semClass(err) != mpierr.ErrGroup {
+					t.Errorf("CommCreate with a group not in the communicator: %v, want %v", err, mpierr.ErrGroup)
 				}
 				if r.Rank() == 0 {
 					for _, cs := range cases {
@@ -247,12 +251,12 @@ func TestSemArgumentErrors(t *testing.T) {
 				if r.Rank() == 0 {
 					for dst := 1; dst < p; dst++ {
 						b.SetInt32(0, int32(dst*11))
-						if err := r.Send(b, 1, Int32, dst, 0, c); err != nil {
+						if err := r.Send(b, 1, datatype.Int32, dst, 0, c); err != nil {
 							t.Error(err)
 						}
 					}
 				} else {
-					st, err := r.Recv(b, 9, Int32, AnySource, AnyTag, c)
+					st, err := r.Recv(b, 9, datatype.Int32, AnySource, AnyTag, c)
 					if err != nil || st.Source != 0 || st.Bytes != 4 || int(b.Int32(0)) != 11*r.Rank() {
 						t.Errorf("rank %d after the errors: %+v, %v, %d", r.Rank(), st, err, b.Int32(0))
 					}
@@ -273,7 +277,7 @@ func TestSemArgumentErrors(t *testing.T) {
 func TestSemSendrecvErrorLeavesNoReceive(t *testing.T) {
 	// A send type reaching before the buffer start passes the span check
 	// and fails only when the send packs it.
-	negLB, err := TypeCreateHindexed([]int{1}, []int{-4}, Int32)
+	negLB, err := datatype.TypeCreateHindexed([]int{1}, []int{-4}, datatype.Int32)
 	if err == nil {
 		err = negLB.Commit()
 	}
@@ -283,12 +287,12 @@ func TestSemSendrecvErrorLeavesNoReceive(t *testing.T) {
 	cases := []struct {
 		name  string
 		dest  int
-		dt    *Datatype
+		dt    *datatype.Datatype
 		count int
-		class Class
+		class mpierr.Class
 	}{
-		{"invalid-dest", 5, Byte, 16, ErrRank},
-		{"send-type-before-buffer", 1, negLB, 1, ErrBuffer},
+		{"invalid-dest", 5, datatype.Byte, 16, mpierr.ErrRank},
+		{"send-type-before-buffer", 1, negLB, 1, mpierr.ErrBuffer},
 	}
 	for _, proto := range Protocols {
 		for _, cs := range cases {
@@ -299,18 +303,18 @@ func TestSemSendrecvErrorLeavesNoReceive(t *testing.T) {
 					if r.Rank() == 1 {
 						b := r.MustAlloc(16)
 						semFill(b, 16, 1, 0)
-						if err := r.Send(b, 16, Byte, 0, 4, c); err != nil {
+						if err := r.Send(b, 16, datatype.Byte, 0, 4, c); err != nil {
 							t.Error(err)
 						}
 						return
 					}
 					sb, orphan := r.MustAlloc(16), r.MustAlloc(16)
-					if _, err := r.Sendrecv(sb, cs.count, cs.dt, cs.dest, 4, orphan, 16, Byte, 1, 4, c); semClass(err) != cs.class {
+					if _, err := r.Sendrecv(sb, cs.count, cs.dt, cs.dest, 4, orphan, 16, datatype.Byte, 1, 4, c); semClass(err) != cs.class {
 						t.Errorf("Sendrecv: %v, want class %v", err, cs.class)
 					}
 					b := r.MustAlloc(16)
 					var got Status
-					q, err := r.Irecv(b, 16, Byte, 1, 4, c)
+					q, err := r.Irecv(b, 16, datatype.Byte, 1, 4, c)
 					if err != nil {
 						t.Error(err)
 						return

@@ -10,6 +10,9 @@ import (
 	"testing"
 
 	"nocsim/endpoint"
+	"nocsim/mpi/datatype"
+	"nocsim/mpi/group"
+	"nocsim/mpi/mpierr"
 )
 
 // ---------------------------------------------------------------------------
@@ -21,10 +24,10 @@ func TestSemWildcardStatus(t *testing.T) {
 	size1 := map[int]int{1: 24, 2: 20, 3: 300} // first round, tag 10+c
 	size2 := map[int]int{1: 8, 2: 131, 3: 12}  // second round, tag 20+c
 	type gc struct {
-		dt   *Datatype
+		dt   *datatype.Datatype
 		want map[int]int // bytes -> GetCount
 	}
-	int3, err := TypeContiguous(3, Int32)
+	int3, err := datatype.TypeContiguous(3, datatype.Int32)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,12 +35,12 @@ func TestSemWildcardStatus(t *testing.T) {
 		t.Fatal(err)
 	}
 	counts := []gc{
-		{Byte, map[int]int{24: 24, 20: 20, 300: 300}},
-		{Int32, map[int]int{24: 6, 20: 5, 300: 75}},
-		{Float64, map[int]int{24: 3, 20: Undefined, 300: Undefined}},
-		{Int64, map[int]int{24: 3, 20: Undefined, 300: Undefined}},
-		{Float32, map[int]int{24: 6, 20: 5, 300: 75}},
-		{int3, map[int]int{24: 2, 20: Undefined, 300: 25}},
+		{datatype.Byte, map[int]int{24: 24, 20: 20, 300: 300}},
+		{datatype.Int32, map[int]int{24: 6, 20: 5, 300: 75}},
+		{datatype.Float64, map[int]int{24: 3, 20: group.Undefined, 300: group.Undefined}},
+		{datatype.Int64, map[int]int{24: 3, 20: group.Undefined, 300: group.Undefined}},
+		{datatype.Float32, map[int]int{24: 6, 20: 5, 300: 75}},
+		{int3, map[int]int{24: 2, 20: group.Undefined, 300: 25}},
 	}
 	for _, proto := range Protocols {
 		t.Run(proto, func(t *testing.T) {
@@ -57,17 +60,17 @@ func TestSemWildcardStatus(t *testing.T) {
 				if me != 0 {
 					r.Compute(int64(500 * me))
 					semFill(b, size1[me], me, 1)
-					if err := r.Send(b, size1[me], Byte, 0, 10+me, c); err != nil {
+					if err := r.Send(b, size1[me], datatype.Byte, 0, 10+me, c); err != nil {
 						t.Error(err)
 					}
 					// The second round waits for the receiver's go, so the
 					// first round's wildcard receives cannot take it.
-					if _, err := r.Recv(b, 1, Int32, 0, 1, c); err != nil {
+					if _, err := r.Recv(b, 1, datatype.Int32, 0, 1, c); err != nil {
 						t.Error(err)
 						return
 					}
 					semFill(b, size2[me], me, 2)
-					if err := r.Send(b, size2[me], Byte, 0, 20+me, c); err != nil {
+					if err := r.Send(b, size2[me], datatype.Byte, 0, 20+me, c); err != nil {
 						t.Error(err)
 					}
 					return
@@ -75,7 +78,7 @@ func TestSemWildcardStatus(t *testing.T) {
 				seen := map[int]bool{}
 				for i := 0; i < 3; i++ {
 					semSet(b.Bytes, 0)
-					st, err := r.Recv(b, 400, Byte, AnySource, AnyTag, c)
+					st, err := r.Recv(b, 400, datatype.Byte, AnySource, AnyTag, c)
 					if err != nil {
 						t.Error(err)
 						continue
@@ -100,7 +103,7 @@ func TestSemWildcardStatus(t *testing.T) {
 				}
 				// Second round: wildcard in one field only.
 				for dst := 1; dst <= 3; dst++ {
-					if err := r.Send(b, 1, Int32, dst, 1, c); err != nil {
+					if err := r.Send(b, 1, datatype.Int32, dst, 1, c); err != nil {
 						t.Error(err)
 						return
 					}
@@ -110,7 +113,7 @@ func TestSemWildcardStatus(t *testing.T) {
 					{2, AnyTag, 2}, {AnySource, 23, 3}, {AnySource, AnyTag, 1},
 				} {
 					semSet(b.Bytes, 0)
-					st, err := r.Recv(b, 400, Byte, rc.src, rc.tag, c)
+					st, err := r.Recv(b, 400, datatype.Byte, rc.src, rc.tag, c)
 					if err != nil {
 						t.Error(err)
 						continue
@@ -142,15 +145,15 @@ func TestSemProbe(t *testing.T) {
 				tok := r.MustAlloc(4)
 				if r.Rank() == 0 {
 					// Nothing is sent before rank 1 says so.
-					if _, err := r.Recv(tok, 1, Int32, 1, 1, c); err != nil {
+					if _, err := r.Recv(tok, 1, datatype.Int32, 1, 1, c); err != nil {
 						t.Error(err)
 						return
 					}
 					a, b := r.MustAlloc(52), r.MustAlloc(300)
 					semFill(a, 52, 0, 7)
 					semFill(b, 300, 0, 8)
-					qa, err1 := r.Isend(a, 52, Byte, 1, 7, c)
-					qb, err2 := r.Isend(b, 300, Byte, 1, 8, c)
+					qa, err1 := r.Isend(a, 52, datatype.Byte, 1, 7, c)
+					qb, err2 := r.Isend(b, 300, datatype.Byte, 1, 8, c)
 					if err1 != nil || err2 != nil {
 						t.Error(err1, err2)
 						return
@@ -165,7 +168,7 @@ func TestSemProbe(t *testing.T) {
 						t.Errorf("Iprobe(%d, %d) before any send: true, %+v", q[0], q[1], st)
 					}
 				}
-				if err := r.Send(tok, 1, Int32, 0, 1, c); err != nil {
+				if err := r.Send(tok, 1, datatype.Int32, 0, 1, c); err != nil {
 					t.Error(err)
 					return
 				}
@@ -186,7 +189,7 @@ func TestSemProbe(t *testing.T) {
 					t.Errorf("Iprobe(0, 7) = %+v, %v; want the 52-byte message", st, ok)
 				}
 				buf := r.MustAlloc(st.Bytes)
-				rs, err := r.Recv(buf, st.Bytes, Byte, st.Source, st.Tag, c)
+				rs, err := r.Recv(buf, st.Bytes, datatype.Byte, st.Source, st.Tag, c)
 				if err != nil || rs.Bytes != 52 || rs.Tag != 7 {
 					t.Errorf("Recv of the probed message: %+v, %v", rs, err)
 				}
@@ -200,7 +203,7 @@ func TestSemProbe(t *testing.T) {
 					t.Errorf("Iprobe(ANY, ANY) = %+v, %v; want the tag-8 message", st, ok)
 				}
 				big := r.MustAlloc(300)
-				if rs, err := r.Recv(big, 300, Byte, 0, 8, c); err != nil || rs.Bytes != 300 {
+				if rs, err := r.Recv(big, 300, datatype.Byte, 0, 8, c); err != nil || rs.Bytes != 300 {
 					t.Errorf("Recv tag 8: %+v, %v", rs, err)
 				} else if k := semBad(big.Bytes, 300, 0, 8); k >= 0 {
 					t.Errorf("tag-8 message: byte %d wrong", k)
@@ -239,7 +242,7 @@ func TestSemRecvPostedWhileSendArrives(t *testing.T) {
 					b := r.MustAlloc(4)
 					var qs []*Request
 					for i := 0; i < noise; i++ {
-						q, err := r.Isend(b, 1, Int32, 1, 99, c)
+						q, err := r.Isend(b, 1, datatype.Int32, 1, 99, c)
 						if err != nil {
 							t.Error(err)
 							return
@@ -253,7 +256,7 @@ func TestSemRecvPostedWhileSendArrives(t *testing.T) {
 					for i := 0; i < k; i++ {
 						b := r.MustAlloc(200)
 						semFill(b, 200, 0, i)
-						q, err := r.Isend(b, 200, Byte, 1, i, c)
+						q, err := r.Isend(b, 200, datatype.Byte, 1, i, c)
 						if err != nil {
 							t.Error(err)
 							return
@@ -265,10 +268,10 @@ func TestSemRecvPostedWhileSendArrives(t *testing.T) {
 				case 1:
 					r.Compute(15_000) // the noise is queued
 					var qs []*Request
-					bufs := make([]Buffer, k)
+					bufs := make([]datatype.Buffer, k)
 					for i := 0; i < k; i++ {
 						bufs[i] = r.MustAlloc(200)
-						q, err := r.Irecv(bufs[i], 200, Byte, 0, i, c)
+						q, err := r.Irecv(bufs[i], 200, datatype.Byte, 0, i, c)
 						if err != nil {
 							t.Error(err)
 							return
@@ -285,7 +288,7 @@ func TestSemRecvPostedWhileSendArrives(t *testing.T) {
 					}
 					b := r.MustAlloc(4)
 					for i := 0; i < noise; i++ {
-						r.Recv(b, 1, Int32, 2, 99, c)
+						r.Recv(b, 1, datatype.Int32, 2, 99, c)
 					}
 				}
 			})
@@ -319,31 +322,31 @@ func TestSemPostedReceivesMatchInPostOrder(t *testing.T) {
 						c := r.CommWorld()
 						tok := r.MustAlloc(4)
 						if r.Rank() == 0 {
-							if _, err := r.Recv(tok, 1, Int32, 1, 100, c); err != nil {
+							if _, err := r.Recv(tok, 1, datatype.Int32, 1, 100, c); err != nil {
 								t.Error(err)
 								return
 							}
 							for seq := 0; seq < len(cs.posts); seq++ {
 								b := r.MustAlloc(n)
 								semFill(b, n, 0, seq)
-								if err := r.Send(b, n, Byte, 1, 1, c); err != nil {
+								if err := r.Send(b, n, datatype.Byte, 1, 1, c); err != nil {
 									t.Error(err)
 								}
 							}
 							return
 						}
 						var qs []*Request
-						var bufs []Buffer
+						var bufs []datatype.Buffer
 						for _, p := range cs.posts {
 							b := r.MustAlloc(n)
-							q, err := r.Irecv(b, n, Byte, p.src, p.tag, c)
+							q, err := r.Irecv(b, n, datatype.Byte, p.src, p.tag, c)
 							if err != nil {
 								t.Error(err)
 								return
 							}
 							qs, bufs = append(qs, q), append(bufs, b)
 						}
-						if err := r.Send(tok, 1, Int32, 0, 100, c); err != nil {
+						if err := r.Send(tok, 1, datatype.Int32, 0, 100, c); err != nil {
 							t.Error(err)
 							return
 						}
@@ -376,14 +379,14 @@ func TestSemLargeTags(t *testing.T) {
 					c := r.CommWorld()
 					b := r.MustAlloc(8)
 					if r.Rank() == 0 {
-						sendErr = r.Send(b, 2, Int32, 1, tag, c)
-						if err := r.Send(b, 1, Int32, 1, 7, c); err != nil {
+						sendErr = r.Send(b, 2, datatype.Int32, 1, tag, c)
+						if err := r.Send(b, 1, datatype.Int32, 1, 7, c); err != nil {
 							t.Error(err)
 						}
 						return
 					}
 					for {
-						st, err := r.Recv(b, 2, Int32, 0, AnyTag, c)
+						st, err := r.Recv(b, 2, datatype.Int32, 0, AnyTag, c)
 						if err != nil {
 							t.Error(err)
 							return
@@ -396,8 +399,8 @@ func TestSemLargeTags(t *testing.T) {
 				})
 				semRun(t, w)
 				switch {
-				case sendErr != nil && semClass(sendErr) != ErrArg:
-					t.Errorf("Send with tag %d: %v, want class %v or success", tag, sendErr, ErrArg)
+				case sendErr != nil && semClass(sendErr) != mpierr.ErrArg:
+					t.Errorf("Send with tag %d: %v, want class %v or success", tag, sendErr, mpierr.ErrArg)
 				case sendErr != nil && !slices.Equal(got, []int{7}):
 					t.Errorf("Send with tag %d failed, yet the receiver got tags %v", tag, got)
 				case sendErr == nil && !slices.Equal(got, []int{tag, 7}):

@@ -4,6 +4,8 @@ package mpi
 
 import (
 	"testing"
+
+	"nocsim/mpi/datatype"
 )
 
 // ---------------------------------------------------------------------------
@@ -60,7 +62,7 @@ func TestSemNonOvertaking(t *testing.T) {
 					switch r.Rank() {
 					case 0:
 						if v.posted {
-							if _, err := r.Recv(tok, 1, Int32, 1, 100, c); err != nil {
+							if _, err := r.Recv(tok, 1, datatype.Int32, 1, 100, c); err != nil {
 								t.Error(err)
 								return
 							}
@@ -69,7 +71,7 @@ func TestSemNonOvertaking(t *testing.T) {
 						for s := 0; s < n; s++ {
 							b := r.MustAlloc(semSize(s))
 							semFill(b, semSize(s), 0, s)
-							q, err := r.Isend(b, semSize(s), Byte, 1, v.tag(s), c)
+							q, err := r.Isend(b, semSize(s), datatype.Byte, 1, v.tag(s), c)
 							if err != nil {
 								t.Error(err)
 								return
@@ -81,7 +83,7 @@ func TestSemNonOvertaking(t *testing.T) {
 							t.Error(err)
 						}
 					case 1:
-						bufs := make([]Buffer, len(tags))
+						bufs := make([]datatype.Buffer, len(tags))
 						for i := range bufs {
 							bufs[i] = r.MustAlloc(1000)
 						}
@@ -114,14 +116,14 @@ func TestSemNonOvertaking(t *testing.T) {
 						if v.posted {
 							var qs []*Request
 							for i, tg := range tags {
-								q, err := r.Irecv(bufs[i], 1000, Byte, 0, tg, c)
+								q, err := r.Irecv(bufs[i], 1000, datatype.Byte, 0, tg, c)
 								if err != nil {
 									t.Error(err)
 									return
 								}
 								qs = append(qs, q)
 							}
-							if err := r.Send(tok, 1, Int32, 0, 100, c); err != nil {
+							if err := r.Send(tok, 1, datatype.Int32, 0, 100, c); err != nil {
 								t.Error(err)
 								return
 							}
@@ -137,7 +139,7 @@ func TestSemNonOvertaking(t *testing.T) {
 						}
 						r.Compute(100_000) // let everything arrive unexpected
 						for i, tg := range tags {
-							st, err := r.Recv(bufs[i], 1000, Byte, 0, tg, c)
+							st, err := r.Recv(bufs[i], 1000, datatype.Byte, 0, tg, c)
 							check(i, st, err)
 						}
 					}
@@ -166,7 +168,7 @@ func TestSemNonOvertakingAnySource(t *testing.T) {
 					for s := 0; s < k; s++ {
 						b := r.MustAlloc(size(me, s))
 						semFill(b, size(me, s), me, s)
-						q, err := r.Isend(b, size(me, s), Byte, 0, tag(s), c)
+						q, err := r.Isend(b, size(me, s), datatype.Byte, 0, tag(s), c)
 						if err != nil {
 							t.Error(err)
 							return
@@ -180,7 +182,7 @@ func TestSemNonOvertakingAnySource(t *testing.T) {
 					return
 				}
 				next := make([]int, senders+1)
-				got := func(b Buffer, st Status, err error) {
+				got := func(b datatype.Buffer, st Status, err error) {
 					if err != nil {
 						t.Error(err)
 						return
@@ -202,10 +204,10 @@ func TestSemNonOvertakingAnySource(t *testing.T) {
 				}
 				total := senders * k
 				var qs []*Request
-				var bufs []Buffer
+				var bufs []datatype.Buffer
 				for i := 0; i < total/2; i++ {
 					b := r.MustAlloc(1000)
-					q, err := r.Irecv(b, 1000, Byte, AnySource, AnyTag, c)
+					q, err := r.Irecv(b, 1000, datatype.Byte, AnySource, AnyTag, c)
 					if err != nil {
 						t.Error(err)
 						return
@@ -223,7 +225,7 @@ func TestSemNonOvertakingAnySource(t *testing.T) {
 				b := r.MustAlloc(1000)
 				for i := total / 2; i < total; i++ {
 					semSet(b.Bytes, 0)
-					st, err := r.Recv(b, 1000, Byte, AnySource, AnyTag, c)
+					st, err := r.Recv(b, 1000, datatype.Byte, AnySource, AnyTag, c)
 					got(b, st, err)
 				}
 				for src := 1; src <= senders; src++ {

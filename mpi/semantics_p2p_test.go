@@ -9,12 +9,14 @@ import (
 	"testing"
 
 	"nocsim/endpoint"
+	"nocsim/mpi/datatype"
+	"nocsim/mpi/mpierr"
 )
 
 // ---------------------------------------------------------------------------
 // 4. Send modes.
 
-type semSender func(r *Rank, b Buffer, n, dest, tag int, c *Comm) (*Request, error)
+type semSender func(r *Rank, b datatype.Buffer, n, dest, tag int, c *Comm) (*Request, error)
 
 var semModes = []struct {
 	name     string
@@ -22,29 +24,29 @@ var semModes = []struct {
 	buffered bool
 	send     semSender
 }{
-	{"Send", false, false, func(r *Rank, b Buffer, n, d, tg int, c *Comm) (*Request, error) {
-		return nil, r.Send(b, n, Byte, d, tg, c)
+	{"Send", false, false, func(r *Rank, b datatype.Buffer, n, d, tg int, c *Comm) (*Request, error) {
+		return nil, r.Send(b, n, datatype.Byte, d, tg, c)
 	}},
-	{"Ssend", false, false, func(r *Rank, b Buffer, n, d, tg int, c *Comm) (*Request, error) {
-		return nil, r.Ssend(b, n, Byte, d, tg, c)
+	{"Ssend", false, false, func(r *Rank, b datatype.Buffer, n, d, tg int, c *Comm) (*Request, error) {
+		return nil, r.Ssend(b, n, datatype.Byte, d, tg, c)
 	}},
-	{"Rsend", true, false, func(r *Rank, b Buffer, n, d, tg int, c *Comm) (*Request, error) {
-		return nil, r.Rsend(b, n, Byte, d, tg, c)
+	{"Rsend", true, false, func(r *Rank, b datatype.Buffer, n, d, tg int, c *Comm) (*Request, error) {
+		return nil, r.Rsend(b, n, datatype.Byte, d, tg, c)
 	}},
-	{"Bsend", false, true, func(r *Rank, b Buffer, n, d, tg int, c *Comm) (*Request, error) {
-		return nil, r.Bsend(b, n, Byte, d, tg, c)
+	{"Bsend", false, true, func(r *Rank, b datatype.Buffer, n, d, tg int, c *Comm) (*Request, error) {
+		return nil, r.Bsend(b, n, datatype.Byte, d, tg, c)
 	}},
-	{"Isend", false, false, func(r *Rank, b Buffer, n, d, tg int, c *Comm) (*Request, error) {
-		return r.Isend(b, n, Byte, d, tg, c)
+	{"Isend", false, false, func(r *Rank, b datatype.Buffer, n, d, tg int, c *Comm) (*Request, error) {
+		return r.Isend(b, n, datatype.Byte, d, tg, c)
 	}},
-	{"Issend", false, false, func(r *Rank, b Buffer, n, d, tg int, c *Comm) (*Request, error) {
-		return r.Issend(b, n, Byte, d, tg, c)
+	{"Issend", false, false, func(r *Rank, b datatype.Buffer, n, d, tg int, c *Comm) (*Request, error) {
+		return r.Issend(b, n, datatype.Byte, d, tg, c)
 	}},
-	{"Irsend", true, false, func(r *Rank, b Buffer, n, d, tg int, c *Comm) (*Request, error) {
-		return r.Irsend(b, n, Byte, d, tg, c)
+	{"Irsend", true, false, func(r *Rank, b datatype.Buffer, n, d, tg int, c *Comm) (*Request, error) {
+		return r.Irsend(b, n, datatype.Byte, d, tg, c)
 	}},
-	{"Ibsend", false, true, func(r *Rank, b Buffer, n, d, tg int, c *Comm) (*Request, error) {
-		return r.Ibsend(b, n, Byte, d, tg, c)
+	{"Ibsend", false, true, func(r *Rank, b datatype.Buffer, n, d, tg int, c *Comm) (*Request, error) {
+		return r.Ibsend(b, n, datatype.Byte, d, tg, c)
 	}},
 }
 
@@ -63,12 +65,12 @@ func TestSemSendModes(t *testing.T) {
 						tok := r.MustAlloc(4)
 						if r.Rank() == 1 {
 							buf := r.MustAlloc(n)
-							q, err := r.Irecv(buf, n, Byte, 0, 5, c)
+							q, err := r.Irecv(buf, n, datatype.Byte, 0, 5, c)
 							if err != nil {
 								t.Error(err)
 								return
 							}
-							if err := r.Send(tok, 1, Int32, 0, 99, c); err != nil {
+							if err := r.Send(tok, 1, datatype.Int32, 0, 99, c); err != nil {
 								t.Error(err)
 								return
 							}
@@ -81,7 +83,7 @@ func TestSemSendModes(t *testing.T) {
 							}
 							return
 						}
-						var attach Buffer
+						var attach datatype.Buffer
 						if m.buffered {
 							attach = r.MustAlloc(n + 64)
 							if err := r.BufferAttach(attach); err != nil {
@@ -89,7 +91,7 @@ func TestSemSendModes(t *testing.T) {
 								return
 							}
 						}
-						if _, err := r.Recv(tok, 1, Int32, 1, 99, c); err != nil {
+						if _, err := r.Recv(tok, 1, datatype.Int32, 1, 99, c); err != nil {
 							t.Error(err)
 							return
 						}
@@ -127,40 +129,40 @@ func TestSemCompletionSemantics(t *testing.T) {
 	const delay = 30_000
 	cases := []struct {
 		name string
-		run  func(r *Rank, b Buffer, n int, c *Comm) error
+		run  func(r *Rank, b datatype.Buffer, n int, c *Comm) error
 		// sync: completes only after the receive is posted; early: before it.
 		sync, early func(proto string, n int) bool
 	}{
-		{"Ssend", func(r *Rank, b Buffer, n int, c *Comm) error {
-			return r.Ssend(b, n, Byte, 1, 5, c)
+		{"Ssend", func(r *Rank, b datatype.Buffer, n int, c *Comm) error {
+			return r.Ssend(b, n, datatype.Byte, 1, 5, c)
 		}, func(string, int) bool { return true }, func(string, int) bool { return false }},
-		{"Issend+Wait", func(r *Rank, b Buffer, n int, c *Comm) error {
-			q, err := r.Issend(b, n, Byte, 1, 5, c)
+		{"Issend+Wait", func(r *Rank, b datatype.Buffer, n int, c *Comm) error {
+			q, err := r.Issend(b, n, datatype.Byte, 1, 5, c)
 			if err != nil {
 				return err
 			}
 			_, err = r.Wait(q)
 			return err
 		}, func(string, int) bool { return true }, func(string, int) bool { return false }},
-		{"Bsend", func(r *Rank, b Buffer, n int, c *Comm) error {
+		{"Bsend", func(r *Rank, b datatype.Buffer, n int, c *Comm) error {
 			if err := r.BufferAttach(r.MustAlloc(n + 16)); err != nil {
 				return err
 			}
-			return r.Bsend(b, n, Byte, 1, 5, c)
+			return r.Bsend(b, n, datatype.Byte, 1, 5, c)
 		}, func(string, int) bool { return false }, func(string, int) bool { return true }},
-		{"Ibsend+Wait", func(r *Rank, b Buffer, n int, c *Comm) error {
+		{"Ibsend+Wait", func(r *Rank, b datatype.Buffer, n int, c *Comm) error {
 			if err := r.BufferAttach(r.MustAlloc(n + 16)); err != nil {
 				return err
 			}
-			q, err := r.Ibsend(b, n, Byte, 1, 5, c)
+			q, err := r.Ibsend(b, n, datatype.Byte, 1, 5, c)
 			if err != nil {
 				return err
 			}
 			_, err = r.Wait(q)
 			return err
 		}, func(string, int) bool { return false }, func(string, int) bool { return true }},
-		{"Send", func(r *Rank, b Buffer, n int, c *Comm) error {
-			return r.Send(b, n, Byte, 1, 5, c)
+		{"Send", func(r *Rank, b datatype.Buffer, n int, c *Comm) error {
+			return r.Send(b, n, datatype.Byte, 1, 5, c)
 		}, func(string, int) bool { return false }, func(p string, n int) bool { return p == "eager" && n <= semEagerBytes }},
 	}
 	for _, proto := range Protocols {
@@ -175,7 +177,7 @@ func TestSemCompletionSemantics(t *testing.T) {
 						if r.Rank() == 1 {
 							r.Compute(delay)
 							posted = int64(r.Now())
-							st, err := r.Recv(b, n, Byte, 0, 5, c)
+							st, err := r.Recv(b, n, datatype.Byte, 0, 5, c)
 							if err != nil || st.Bytes != n {
 								t.Errorf("Recv: %+v, %v", st, err)
 							}
@@ -221,7 +223,7 @@ func TestSemSendrecvRing(t *testing.T) {
 						for round, dir := range []struct{ to, from, tag int }{{right, left, 7}, {left, right, 8}} {
 							semFill(sb, n, me, round)
 							semSet(rb.Bytes, 0)
-							st, err := r.Sendrecv(sb, n, Byte, dir.to, dir.tag, rb, n, Byte, dir.from, dir.tag, c)
+							st, err := r.Sendrecv(sb, n, datatype.Byte, dir.to, dir.tag, rb, n, datatype.Byte, dir.from, dir.tag, c)
 							if err != nil || st.Source != dir.from || st.Tag != dir.tag || st.Bytes != n {
 								t.Errorf("rank %d round %d: %+v, %v", me, round, st, err)
 								continue
@@ -263,19 +265,19 @@ func TestSemTruncation(t *testing.T) {
 						b := r.MustAlloc(cs.msg)
 						for seq, tag := range []int{5, 6} {
 							semFill(b, cs.msg, 0, seq)
-							if err := r.Send(b, cs.msg, Byte, 1, tag, c); err != nil {
+							if err := r.Send(b, cs.msg, datatype.Byte, 1, tag, c); err != nil {
 								t.Errorf("sender, message %d: %v", seq, err)
 							}
 						}
 						semFill(b, 16, 0, 9)
-						if err := r.Send(b, 16, Byte, 1, 7, c); err != nil {
+						if err := r.Send(b, 16, datatype.Byte, 1, 7, c); err != nil {
 							t.Error(err)
 						}
 						return
 					}
-					check := func(how string, buf Buffer, st Status, err error, seq, tag int) {
-						if semClass(err) != ErrTruncate {
-							t.Errorf("%s: error %v, want class %v", how, err, ErrTruncate)
+					check := func(how string, buf datatype.Buffer, st Status, err error, seq, tag int) {
+						if semClass(err) != mpierr.ErrTruncate {
+							t.Errorf("%s: error %v, want class %v", how, err, mpierr.ErrTruncate)
 						}
 						if st.Source != 0 || st.Tag != tag || st.Bytes != cs.capacity {
 							t.Errorf("%s: status %+v, want source 0 tag %d bytes %d", how, st, tag, cs.capacity)
@@ -295,18 +297,18 @@ func TestSemTruncation(t *testing.T) {
 					buf, buf2 := r.MustAlloc(cs.capacity+16), r.MustAlloc(cs.capacity+16)
 					semSet(buf.Bytes, sentinel)
 					semSet(buf2.Bytes, sentinel)
-					q, err := r.Irecv(buf2, cs.capacity, Byte, 0, 6, c)
+					q, err := r.Irecv(buf2, cs.capacity, datatype.Byte, 0, 6, c)
 					if err != nil {
 						t.Error(err)
 						return
 					}
-					st, err := r.Recv(buf, cs.capacity, Byte, 0, 5, c)
+					st, err := r.Recv(buf, cs.capacity, datatype.Byte, 0, 5, c)
 					check("Recv", buf, st, err, 0, 5)
 					st, err = r.Wait(q)
 					check("Irecv+Wait", buf2, st, err, 1, 6)
 					// The job goes on.
 					small := r.MustAlloc(16)
-					st, err = r.Recv(small, 16, Byte, 0, 7, c)
+					st, err = r.Recv(small, 16, datatype.Byte, 0, 7, c)
 					if err != nil || st.Bytes != 16 || semBad(small.Bytes, 16, 0, 9) >= 0 {
 						t.Errorf("message after the truncations: %+v, %v", st, err)
 					}
@@ -332,14 +334,14 @@ func TestSemShortMessageLeavesRestOfReceiveBuffer(t *testing.T) {
 						b := r.MustAlloc(capacity)
 						semSet(b.Bytes, 0xaa) // bytes after the message
 						semFill(b, n, 0, 0)
-						if err := r.Send(b, n, Byte, 1, 1, c); err != nil {
+						if err := r.Send(b, n, datatype.Byte, 1, 1, c); err != nil {
 							t.Error(err)
 						}
 						return
 					}
 					b := r.MustAlloc(capacity)
 					semSet(b.Bytes, 0xee)
-					st, err := r.Recv(b, capacity, Byte, 0, 1, c)
+					st, err := r.Recv(b, capacity, datatype.Byte, 0, 1, c)
 					if err != nil || st.Bytes != n {
 						t.Errorf("Recv: %+v, %v", st, err)
 					}
@@ -371,12 +373,12 @@ func TestSemSelfMessages(t *testing.T) {
 					me := r.Rank()
 					sb, rb := r.MustAlloc(n), r.MustAlloc(n)
 					semFill(sb, n, me, 1)
-					q, err := r.Isend(sb, n, Byte, me, 1, c)
+					q, err := r.Isend(sb, n, datatype.Byte, me, 1, c)
 					if err != nil {
 						t.Error(err)
 						return
 					}
-					st, err := r.Recv(rb, n, Byte, me, 1, c)
+					st, err := r.Recv(rb, n, datatype.Byte, me, 1, c)
 					if err != nil || st.Source != me || st.Bytes != n || semBad(rb.Bytes, n, me, 1) >= 0 {
 						t.Errorf("rank %d: Isend/Recv to self: %+v, %v", me, st, err)
 					}
@@ -384,7 +386,7 @@ func TestSemSelfMessages(t *testing.T) {
 						t.Error(err)
 					}
 					semFill(sb, n, me, 2)
-					st, err = r.Sendrecv(sb, n, Byte, me, 2, rb, n, Byte, me, 2, c)
+					st, err = r.Sendrecv(sb, n, datatype.Byte, me, 2, rb, n, datatype.Byte, me, 2, c)
 					if err != nil || st.Source != me || st.Tag != 2 || semBad(rb.Bytes, n, me, 2) >= 0 {
 						t.Errorf("rank %d: Sendrecv with self: %+v, %v", me, st, err)
 					}
@@ -421,7 +423,7 @@ func TestSemEagerThresholdEdges(t *testing.T) {
 					for i, n := range sizes {
 						b := r.MustAlloc(n)
 						semFill(b, n, 0, i)
-						q, err := r.Isend(b, n, Byte, 1, 1, c)
+						q, err := r.Isend(b, n, datatype.Byte, 1, 1, c)
 						if err != nil {
 							t.Error(err)
 							return
@@ -436,7 +438,7 @@ func TestSemEagerThresholdEdges(t *testing.T) {
 				r.Compute(50_000)
 				b := r.MustAlloc(largest + 8)
 				for i, n := range sizes {
-					st, err := r.Recv(b, largest+8, Byte, 0, 1, c)
+					st, err := r.Recv(b, largest+8, datatype.Byte, 0, 1, c)
 					if err != nil || st.Bytes != n || semBad(b.Bytes, n, 0, i) >= 0 {
 						t.Errorf("message %d (%d bytes): %+v, %v", i, n, st, err)
 					}

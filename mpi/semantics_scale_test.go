@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"nocsim/endpoint"
+	"nocsim/mpi/datatype"
+	"nocsim/mpi/mpierr"
 )
 
 // ---------------------------------------------------------------------------
@@ -21,11 +23,11 @@ func semAllToAll(t *testing.T, w *World, p int) {
 		c := r.CommWorld()
 		me := r.Rank()
 		var qs []*Request
-		recvBuf := map[int]Buffer{}
+		recvBuf := map[int]datatype.Buffer{}
 		for k := 1; k < p; k++ {
 			src := (me + p - k) % p
 			b := r.MustAlloc(size(src, me))
-			q, err := r.Irecv(b, size(src, me), Byte, src, 1, c)
+			q, err := r.Irecv(b, size(src, me), datatype.Byte, src, 1, c)
 			if err != nil {
 				t.Error(err)
 				return
@@ -37,7 +39,7 @@ func semAllToAll(t *testing.T, w *World, p int) {
 			dst := (me + k) % p
 			b := r.MustAlloc(size(me, dst))
 			semFill(b, size(me, dst), me, seq(dst))
-			q, err := r.Isend(b, size(me, dst), Byte, dst, 1, c)
+			q, err := r.Isend(b, size(me, dst), datatype.Byte, dst, 1, c)
 			if err != nil {
 				t.Error(err)
 				return
@@ -98,7 +100,7 @@ func TestSemLargeMessages(t *testing.T) {
 			cfg := semProcs(cfgFor(proto), 2)
 			cfg.VectorDMA = true
 			w := job(t, 2, 2, cfg, nil)
-			vt, err := TypeVector(elems, 1, 2, Int32)
+			vt, err := datatype.TypeVector(elems, 1, 2, datatype.Int32)
 			if err == nil {
 				err = vt.Commit()
 			}
@@ -111,7 +113,7 @@ func TestSemLargeMessages(t *testing.T) {
 					b := r.MustAlloc(n)
 					semFill(b, n, 0, 1)
 					for tag := 1; tag <= 2; tag++ {
-						if err := r.Send(b, n, Byte, 1, tag, c); err != nil {
+						if err := r.Send(b, n, datatype.Byte, 1, tag, c); err != nil {
 							t.Error(err)
 						}
 					}
@@ -124,7 +126,7 @@ func TestSemLargeMessages(t *testing.T) {
 					return
 				}
 				b := r.MustAlloc(n)
-				st, err := r.Recv(b, n, Byte, 0, 1, c)
+				st, err := r.Recv(b, n, datatype.Byte, 0, 1, c)
 				if err != nil || st.Bytes != n {
 					t.Errorf("large Recv: %+v %v", st, err)
 				} else if k := semBad(b.Bytes, n, 0, 1); k >= 0 {
@@ -132,8 +134,8 @@ func TestSemLargeMessages(t *testing.T) {
 				}
 				const capacity = 270_000
 				semSet(b.Bytes, 0xee)
-				st, err = r.Recv(b, capacity, Byte, 0, 2, c)
-				if semClass(err) != ErrTruncate || st.Bytes != capacity {
+				st, err = r.Recv(b, capacity, datatype.Byte, 0, 2, c)
+				if semClass(err) != mpierr.ErrTruncate || st.Bytes != capacity {
 					t.Errorf("truncated large Recv: %+v %v", st, err)
 				}
 				if k := semBad(b.Bytes, capacity, 0, 1); k >= 0 {
@@ -143,7 +145,7 @@ func TestSemLargeMessages(t *testing.T) {
 					t.Errorf("truncated large message wrote past the receive")
 				}
 				p := r.MustAlloc(4 * elems)
-				st, err = r.Recv(p, 4*elems, Byte, 0, 3, c)
+				st, err = r.Recv(p, 4*elems, datatype.Byte, 0, 3, c)
 				if err != nil || st.Bytes != 4*elems {
 					t.Errorf("large vector: %+v %v", st, err)
 					return

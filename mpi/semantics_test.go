@@ -7,6 +7,9 @@ package mpi
 import (
 	"errors"
 	"testing"
+
+	"nocsim/mpi/datatype"
+	"nocsim/mpi/mpierr"
 )
 
 // semEagerBytes restates DefaultConfig's eager threshold: messages up to it
@@ -18,7 +21,7 @@ func semByte(src, seq, i int) byte {
 	return byte((src*131 + seq*29 + i*7 + 1) ^ (i >> 8))
 }
 
-func semFill(b Buffer, n, src, seq int) {
+func semFill(b datatype.Buffer, n, src, seq int) {
 	for i := 0; i < n; i++ {
 		b.Bytes[i] = semByte(src, seq, i)
 	}
@@ -44,8 +47,8 @@ func semSet(b []byte, v byte) {
 }
 
 // semClass is the MPI error class of err, or 0 if err is not an *Error.
-func semClass(err error) Class {
-	var e *Error
+func semClass(err error) mpierr.Class {
+	var e *mpierr.Error
 	if errors.As(err, &e) {
 		return e.Class
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"nocsim/endpoint"
+	"nocsim/mpi/datatype"
 )
 
 // ---------------------------------------------------------------------------
@@ -37,11 +38,11 @@ func TestSemWtime(t *testing.T) {
 					b := r.MustAlloc(400)
 					if r.Rank() == 0 {
 						r.Compute(5000)
-						if err := r.Send(b, 400, Byte, 1, 0, c); err != nil {
+						if err := r.Send(b, 400, datatype.Byte, 1, 0, c); err != nil {
 							t.Error(err)
 						}
 					} else {
-						if _, err := r.Recv(b, 400, Byte, 0, 0, c); err != nil {
+						if _, err := r.Recv(b, 400, datatype.Byte, 0, 0, c); err != nil {
 							t.Error(err)
 						}
 						if t2 := r.Wtime(); !(t2 > t1+5000*tick) {

@@ -5,6 +5,8 @@ import (
 
 	sched "nocsim/coll"
 	"nocsim/endpoint"
+	"nocsim/mpi/datatype"
+	"nocsim/mpi/mpierr"
 )
 
 // The thesis's library (library = "thesis"): every mechanism chapter 4 of
@@ -51,7 +53,7 @@ func init() {
 	register(
 		algEntry{Algorithm: thesis("barrier"), profile: true, run: barrierRun(func(x *coll) error { return x.r.thesisBarrier(x.c) })},
 		algEntry{Algorithm: thesis("allgather"), profile: true, run: allgatherRun((*coll).thesisAllgather)},
-		algEntry{Algorithm: thesis("reduce"), profile: true, run: reduceRun(func(rd *redColl, in, out Buffer, count, root int) error {
+		algEntry{Algorithm: thesis("reduce"), profile: true, run: reduceRun(func(rd *redColl, in, out datatype.Buffer, count, root int) error {
 			// Figure 4.3: halving to rank 0, which forwards to another root.
 			return rd.reduceTree(in, out, count, root, 0)
 		})},
@@ -62,7 +64,7 @@ func init() {
 
 // thesisAllreduce is the profile's Allreduce. Section 6.4: MPI_Allreduce
 // calls MPI_Reduce and MPI_Bcast.
-func (rd *redColl) thesisAllreduce(in, out Buffer, count int, _ bool) error {
+func (rd *redColl) thesisAllreduce(in, out datatype.Buffer, count int, _ bool) error {
 	rd.r.thesisCall()
 	if err := rd.reduceTree(in, out, count, 0, 0); err != nil {
 		return err
@@ -74,7 +76,7 @@ func (rd *redColl) thesisAllreduce(in, out Buffer, count int, _ bool) error {
 // thesisReduceScatter is the profile's Reduce_scatter: a Reduce to rank 0
 // (the halving tree: its root is 0) and a Scatterv from it, each a call of
 // its own.
-func (rd *redColl) thesisReduceScatter(in, out Buffer, offs []int, inPlace bool) error {
+func (rd *redColl) thesisReduceScatter(in, out datatype.Buffer, offs []int, inPlace bool) error {
 	rd.r.thesisCall()
 	rd.r.thesisCall()
 	return rd.reduceScatterv(in, out, offs, inPlace)
@@ -138,7 +140,7 @@ func (r *Rank) thesisBarrier(c *Comm) error {
 	defer func() { r.call = prev }()
 	if c.rank != 0 {
 		if err := r.t.CreateThread(c.group.WorldRank(0), w.h.barrierArrive, c.ctx); err != nil {
-			return errorf(ErrOther, "MPI_Barrier", "%v", err)
+			return mpierr.Errorf(mpierr.ErrOther, "MPI_Barrier", "%v", err)
 		}
 		r.call = textCall(prev.String() + " (waiting for rank 0's release)")
 		r.wait(func() bool { return *count != 0 })
@@ -151,7 +153,7 @@ func (r *Rank) thesisBarrier(c *Comm) error {
 	*count = 0
 	for i := 1; i < P; i++ {
 		if err := r.t.CreateThread(c.group.WorldRank(i), w.h.barrierRelease, c.ctx); err != nil {
-			return errorf(ErrOther, "MPI_Barrier", "%v", err)
+			return mpierr.Errorf(mpierr.ErrOther, "MPI_Barrier", "%v", err)
 		}
 	}
 	return nil
@@ -190,7 +192,7 @@ func (r *Rank) thesisContext(c *Comm) (uint32, error) {
 	} else {
 		flag := r.MustAlloc(4)
 		if err := r.t.CreateThread(c.group.WorldRank(0), r.w.h.ctxAsk, c.ctx, uint32(r.node.ID), flag.Addr); err != nil {
-			return 0, errorf(ErrOther, "MPI_Comm_dup", "%v", err)
+			return 0, mpierr.Errorf(mpierr.ErrOther, "MPI_Comm_dup", "%v", err)
 		}
 		prev := r.call
 		r.call = textCall(prev.String() + " (waiting for the new context id from rank 0)")
@@ -226,7 +228,7 @@ func (w *World) threadContextAsk(t *endpoint.Thread, a []uint32) {
 // thesisAllgather is the profile's Allgather(v) (the thesis does not
 // describe one): a Gather to rank 0 then a Bcast from it, each a call of
 // its own, both point to point as the thesis's Gather and Bcast are.
-func (x *coll) thesisAllgather(w Buffer, blocks []int) error {
+func (x *coll) thesisAllgather(w datatype.Buffer, blocks []int) error {
 	P, me := x.c.Size(), x.c.Rank()
 	e, l := x.rank(callBufs{sched.Data: w}), sched.NewLayout(blocks)
 	x.r.thesisCall() // MPI_Gather

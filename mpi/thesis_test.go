@@ -8,6 +8,8 @@ import (
 
 	"nocsim/des"
 	"nocsim/endpoint"
+	"nocsim/mpi/datatype"
+	"nocsim/mpi/group"
 )
 
 // thesisCfg is the thesis profile for P ranks.
@@ -143,7 +145,7 @@ func TestThesisMessages(t *testing.T) {
 					if r.Rank() == root {
 						b.SetFloat64(0, 2.5)
 					}
-					if err := r.Bcast(b, 1, Float64, root, r.CommWorld()); err != nil || b.Float64(0) != 2.5 {
+					if err := r.Bcast(b, 1, datatype.Float64, root, r.CommWorld()); err != nil || b.Float64(0) != 2.5 {
 						t.Errorf("rank %d: %v, got %v", r.Rank(), err, b.Float64(0))
 					}
 				})
@@ -165,7 +167,7 @@ func TestThesisMessages(t *testing.T) {
 				_, msgs := thesisJob(t, thesisCfg(P), P, nil, func(r *Rank) {
 					s, b := r.MustAlloc(8), r.MustAlloc(8)
 					s.SetFloat64(0, float64(r.Rank()+1))
-					if err := r.Reduce(s, b, 1, Float64, OpSum, root, r.CommWorld()); err != nil {
+					if err := r.Reduce(s, b, 1, datatype.Float64, datatype.OpSum, root, r.CommWorld()); err != nil {
 						t.Error(err)
 					}
 					if want := float64(P * (P + 1) / 2); r.Rank() == root && b.Float64(0) != want {
@@ -189,7 +191,7 @@ func TestThesisMessages(t *testing.T) {
 			_, msgs := thesisJob(t, thesisCfg(P), P, nil, func(r *Rank) {
 				s, b := r.MustAlloc(8), r.MustAlloc(8)
 				s.SetFloat64(0, float64(r.Rank()+1))
-				if err := r.Allreduce(s, b, 1, Float64, OpSum, r.CommWorld()); err != nil || b.Float64(0) != float64(P*(P+1)/2) {
+				if err := r.Allreduce(s, b, 1, datatype.Float64, datatype.OpSum, r.CommWorld()); err != nil || b.Float64(0) != float64(P*(P+1)/2) {
 					t.Errorf("rank %d: %v, got %v", r.Rank(), err, b.Float64(0))
 				}
 			})
@@ -209,7 +211,7 @@ func TestThesisMessages(t *testing.T) {
 			_, msgs := thesisJob(t, thesisCfg(P), P, nil, func(r *Rank) {
 				s, b := r.MustAlloc(8), r.MustAlloc(8)
 				s.SetFloat64(0, 1)
-				if err := r.Scan(s, b, 1, Float64, OpSum, r.CommWorld()); err != nil || b.Float64(0) != float64(r.Rank()+1) {
+				if err := r.Scan(s, b, 1, datatype.Float64, datatype.OpSum, r.CommWorld()); err != nil || b.Float64(0) != float64(r.Rank()+1) {
 					t.Errorf("rank %d: %v, got %v", r.Rank(), err, b.Float64(0))
 				}
 			})
@@ -236,7 +238,7 @@ func TestThesisCommDup(t *testing.T) {
 				t.Error(err)
 				return
 			}
-			if CommCompare(d, r.CommWorld()) != Congruent {
+			if CommCompare(d, r.CommWorld()) != group.Congruent {
 				t.Errorf("rank %d: the duplicate is not congruent to the world", r.Rank())
 			}
 		})
@@ -276,15 +278,15 @@ func TestThesisCommDup(t *testing.T) {
 		buf := r.MustAlloc(4)
 		if r.Rank() == 0 {
 			buf.SetInt32(0, 1)
-			_ = r.Send(buf, 1, Int32, 1, 0, a)
+			_ = r.Send(buf, 1, datatype.Int32, 1, 0, a)
 			buf.SetInt32(0, 2)
-			_ = r.Send(buf, 1, Int32, 1, 0, b)
+			_ = r.Send(buf, 1, datatype.Int32, 1, 0, b)
 		} else if r.Rank() == 1 {
-			_, _ = r.Recv(buf, 1, Int32, 0, 0, a)
+			_, _ = r.Recv(buf, 1, datatype.Int32, 0, 0, a)
 			if buf.Int32(0) != 1 {
 				t.Errorf("message on the first duplicate: %d", buf.Int32(0))
 			}
-			_, _ = r.Recv(buf, 1, Int32, 0, 0, b)
+			_, _ = r.Recv(buf, 1, datatype.Int32, 0, 0, b)
 			if buf.Int32(0) != 2 {
 				t.Errorf("message on the second duplicate: %d", buf.Int32(0))
 			}
@@ -304,7 +306,7 @@ func TestThesisSplitBarrier(t *testing.T) {
 		}
 		s, b := r.MustAlloc(4), r.MustAlloc(4)
 		s.SetInt32(0, int32(r.Rank()))
-		if err := r.Allreduce(s, b, 1, Int32, OpSum, c); err != nil {
+		if err := r.Allreduce(s, b, 1, datatype.Int32, datatype.OpSum, c); err != nil {
 			t.Error(err)
 		}
 		if want := map[int]int32{0: 0 + 2 + 4, 1: 1 + 3 + 5}[r.Rank()%2]; b.Int32(0) != want {
@@ -341,14 +343,14 @@ func thesisReduceProg(op string) func(r *Rank) {
 		var err error
 		switch op {
 		case "allreduce":
-			err = r.Allreduce(s, b, 8, Float64, OpSum, c)
+			err = r.Allreduce(s, b, 8, datatype.Float64, datatype.OpSum, c)
 		case "reduce":
-			err = r.Reduce(s, b, 8, Float64, OpSum, 0, c)
+			err = r.Reduce(s, b, 8, datatype.Float64, datatype.OpSum, 0, c)
 		case "bcast":
-			err = r.Bcast(b, 8, Float64, 0, c)
+			err = r.Bcast(b, 8, datatype.Float64, 0, c)
 		case "reduce+bcast":
-			if err = r.Reduce(s, b, 8, Float64, OpSum, 0, c); err == nil {
-				err = r.Bcast(b, 8, Float64, 0, c)
+			if err = r.Reduce(s, b, 8, datatype.Float64, datatype.OpSum, 0, c); err == nil {
+				err = r.Bcast(b, 8, datatype.Float64, 0, c)
 			}
 		}
 		if err != nil {
@@ -419,9 +421,9 @@ func TestThesisBlockingCalls(t *testing.T) {
 		w.Launch(func(r *Rank) {
 			b := r.MustAlloc(8)
 			if r.Rank() == 0 {
-				_ = r.Send(b, 2, Int32, 1, 0, r.CommWorld())
+				_ = r.Send(b, 2, datatype.Int32, 1, 0, r.CommWorld())
 			} else {
-				_, _ = r.Recv(b, 2, Int32, 0, 0, r.CommWorld())
+				_, _ = r.Recv(b, 2, datatype.Int32, 0, 0, r.CommWorld())
 			}
 		})
 		if err := w.Run(); err != nil {

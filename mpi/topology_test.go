@@ -7,6 +7,7 @@ import (
 	"nocsim/des"
 	"nocsim/endpoint"
 	"nocsim/mesh"
+	"nocsim/mpi/datatype"
 	"nocsim/router"
 )
 
@@ -64,7 +65,7 @@ func TestAllreduceOnRingAndBus(t *testing.T) {
 					for k := range count {
 						in.SetInt64(k, val(r.Rank(), k))
 					}
-					if err := r.Allreduce(in, out, count, Int64, OpSum, r.CommWorld()); err != nil {
+					if err := r.Allreduce(in, out, count, datatype.Int64, datatype.OpSum, r.CommWorld()); err != nil {
 						t.Errorf("rank %d: %v", r.Rank(), err)
 						return
 					}
@@ -119,21 +120,21 @@ func TestPingPongOnRingAndBus(t *testing.T) {
 					for trip := range 3 {
 						if me == 0 {
 							copy(buf.Bytes, want)
-							if err := r.Send(buf, n, Byte, peer, trip, r.CommWorld()); err != nil {
+							if err := r.Send(buf, n, datatype.Byte, peer, trip, r.CommWorld()); err != nil {
 								t.Error(err)
 								return
 							}
 							clear(buf.Bytes)
-							if _, err := r.Recv(buf, n, Byte, peer, trip, r.CommWorld()); err != nil {
+							if _, err := r.Recv(buf, n, datatype.Byte, peer, trip, r.CommWorld()); err != nil {
 								t.Error(err)
 								return
 							}
 						} else {
-							if _, err := r.Recv(buf, n, Byte, peer, trip, r.CommWorld()); err != nil {
+							if _, err := r.Recv(buf, n, datatype.Byte, peer, trip, r.CommWorld()); err != nil {
 								t.Error(err)
 								return
 							}
-							if err := r.Send(buf, n, Byte, peer, trip, r.CommWorld()); err != nil {
+							if err := r.Send(buf, n, datatype.Byte, peer, trip, r.CommWorld()); err != nil {
 								t.Error(err)
 								return
 							}

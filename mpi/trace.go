@@ -1,233 +1,61 @@
 package mpi
 
 import (
-	"encoding/json"
 	"io"
-	"math"
-	"math/big"
-	"math/bits"
-	"slices"
-	"strconv"
-	"sync"
 
 	"nocsim/des"
+	"nocsim/mpi/chrome"
 )
 
-// Tracing records MPI calls and messages as Chrome trace events (the JSON
-// format Perfetto and chrome://tracing open): one track per rank, each call
-// a slice, each message a flow arrow from its send call to the completion
-// of its receive. Times are kept in cycles and written in microseconds (the
-// format's unit for ts and dur) as exact decimals: see usText.
-type tracer struct {
-	events []traceEvent
-	sends  map[uint64]des.Time // (source rank, request id) -> send call
-	flows  int
-}
-
-// traceEvent is one event, its times in cycles.
-type traceEvent struct {
-	name, cat, ph string
-	ts, dur       des.Time
-	hasDur        bool
-	tid, id       int
-	bp            string
-	args          map[string]any
-}
-
-// jsonEvent is an event as written. Ts and Dur are decimal numbers written
-// as they are (json.Number), so no float rounding shows (12.300000000001).
-type jsonEvent struct {
-	Name string         `json:"name"`
-	Cat  string         `json:"cat,omitempty"`
-	Ph   string         `json:"ph"`
-	Ts   json.Number    `json:"ts"`
-	Dur  json.Number    `json:"dur,omitempty"`
-	Pid  int            `json:"pid"`
-	Tid  int            `json:"tid"`
-	ID   int            `json:"id,omitempty"`
-	BP   string         `json:"bp,omitempty"`
-	Args map[string]any `json:"args,omitempty"`
-}
-
-// EnableTrace starts recording; call it before Launch.
-func (w *World) EnableTrace() { w.trace = &tracer{sends: map[uint64]des.Time{}} }
+// EnableTrace starts recording a Chrome trace (package mpi/chrome); call
+// it before Launch.
+func (w *World) EnableTrace() { w.trace = chrome.NewRecorder() }
 
 // TraceTo is the configuration with tracing on: a world made from it
 // records a Chrome trace from the start and, when its Run succeeds, adds
 // it to s as run name at order. Code that builds its own world (each
 // application) is so traced without a hook of its own.
-func (c Config) TraceTo(s *TraceSet, order int, name string) Config {
+func (c Config) TraceTo(s *chrome.TraceSet, order int, name string) Config {
 	c.trace = &traceTarget{set: s, order: order, name: name}
 	return c
 }
 
 // traceTarget is where a traced world's events go.
 type traceTarget struct {
-	set   *TraceSet
+	set   *chrome.TraceSet
 	order int
 	name  string
 }
 
+// traceCall records a call of rank r. Describing the call costs a string,
+// so it is built only when tracing.
 func (w *World) traceCall(r *Rank, name string, start, end des.Time) {
-	if w.trace == nil {
-		return
+	if w.trace != nil {
+		w.trace.Call(r.rank, name, r.call.String(), start, end)
 	}
-	w.trace.events = append(w.trace.events, traceEvent{name: name, cat: "mpi", ph: "X", ts: start, dur: end - start, hasDur: true, tid: r.rank,
-		args: map[string]any{"call": r.call.String(), "cycles": end - start}})
 }
 
 func (w *World) traceSend(src int, id uint32, at des.Time) {
 	if w.trace != nil {
-		w.trace.sends[uint64(src)<<32|uint64(id)] = at
+		w.trace.Send(src, id, at)
 	}
 }
 
 func (w *World) traceMessage(src int, id uint32, dst int, bytes int, proto string, done des.Time) {
-	if w.trace == nil {
-		return
+	if w.trace != nil {
+		w.trace.Message(src, id, dst, bytes, proto, done)
 	}
-	key := uint64(src)<<32 | uint64(id)
-	at, ok := w.trace.sends[key]
-	if !ok {
-		return
-	}
-	delete(w.trace.sends, key)
-	w.trace.flows++
-	args := map[string]any{"bytes": bytes, "protocol": proto}
-	w.trace.events = append(w.trace.events,
-		traceEvent{name: "message", cat: "msg", ph: "s", ts: at, tid: src, id: w.trace.flows, args: args},
-		traceEvent{name: "message", cat: "msg", ph: "f", bp: "e", ts: done, tid: dst, id: w.trace.flows, args: args})
+}
+
+// addTrace adds the world's events to s as run name at order.
+func (w *World) addTrace(s *chrome.TraceSet, order int, name string) {
+	s.Add(order, name, len(w.Ranks), w.M.CPU.ClockHz, w.trace)
 }
 
 // WriteTrace writes the recorded events as a Chrome trace JSON object: the
 // run is process 0, each rank a thread of it.
 func (w *World) WriteTrace(out io.Writer) error {
-	var s TraceSet
-	s.Add(0, "", w)
+	var s chrome.TraceSet
+	w.addTrace(&s, 0, "")
 	return s.Write(out)
-}
-
-// TraceSet gathers the Chrome traces of several runs (the points of a
-// sweep) into one file: each run is a process, named, its ranks threads.
-// Add may be called from parallel workers; the file lists the runs by
-// their order, so it does not depend on which finished first.
-type TraceSet struct {
-	mu   sync.Mutex
-	runs []chromeRun
-}
-
-type chromeRun struct {
-	order int
-	name  string
-	ranks int
-	evs   []jsonEvent // pid filled in by Write
-}
-
-// Add takes a finished run's events (none unless EnableTrace was called
-// before its Launch). order places the run in the file; name, when not
-// empty, names its process.
-func (s *TraceSet) Add(order int, name string, w *World) {
-	run := chromeRun{order: order, name: name, ranks: len(w.Ranks)}
-	if w.trace != nil {
-		hz := w.M.CPU.ClockHz
-		d := usDigits(hz)
-		for _, e := range w.trace.events {
-			je := jsonEvent{Name: e.name, Cat: e.cat, Ph: e.ph, Ts: usText(e.ts, hz, d), Tid: e.tid, ID: e.id, BP: e.bp, Args: e.args}
-			if e.hasDur {
-				je.Dur = usText(e.dur, hz, d)
-			}
-			run.evs = append(run.evs, je)
-		}
-	}
-	s.mu.Lock()
-	s.runs = append(s.runs, run)
-	s.mu.Unlock()
-}
-
-// Len is the number of runs added.
-func (s *TraceSet) Len() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.runs)
-}
-
-// Write writes every run as one Chrome trace JSON object: the runs in
-// order as processes 0, 1, ..., each with its name and its ranks' names
-// first, then its events.
-func (s *TraceSet) Write(out io.Writer) error {
-	s.mu.Lock()
-	runs := slices.Clone(s.runs)
-	s.mu.Unlock()
-	slices.SortStableFunc(runs, func(a, b chromeRun) int { return a.order - b.order })
-	evs := []jsonEvent{}
-	for pid, r := range runs {
-		if r.name != "" {
-			evs = append(evs, jsonEvent{Name: "process_name", Ph: "M", Pid: pid, Args: map[string]any{"name": r.name}},
-				jsonEvent{Name: "process_sort_index", Ph: "M", Pid: pid, Args: map[string]any{"sort_index": pid}})
-		}
-		for rank := range r.ranks {
-			evs = append(evs, jsonEvent{Name: "thread_name", Ph: "M", Pid: pid, Tid: rank, Args: map[string]any{"name": "rank " + strconv.Itoa(rank)}})
-		}
-		for _, e := range r.evs {
-			e.Pid = pid
-			evs = append(evs, e)
-		}
-	}
-	return json.NewEncoder(out).Encode(map[string]any{"traceEvents": evs, "displayTimeUnit": "ns"})
-}
-
-// usDigits is the number of decimals every time of a trace is written
-// with, in microseconds: the fewest that write any whole number of cycles
-// at clockHz exactly (a cycle at 1 GHz is 0.001 us: 3 decimals; at 250
-// MHz, 0.004 us: 3), which exist when the clock divides 10^12 Hz. Other
-// clocks get 6 decimals (the picosecond), rounded to the nearest.
-func usDigits(clockHz float64) int {
-	if clockHz != math.Trunc(clockHz) || clockHz < 1 || clockHz > 1e12 {
-		return 6
-	}
-	h := uint64(clockHz)
-	p := uint64(1_000_000)
-	for d := 0; d < 6; d++ {
-		if p%h == 0 {
-			return d
-		}
-		p *= 10
-	}
-	return 6
-}
-
-// usText writes c cycles at clockHz in microseconds with exactly d
-// decimals, rounded half up: c * 10^(6+d) / clockHz computed in integers
-// (exact when usDigits chose d), never through a float64 of the result.
-func usText(c des.Time, clockHz float64, d int) json.Number {
-	if c < 0 {
-		c = 0 // times never run backwards; keep the text a plain decimal
-	}
-	scale := uint64(math.Pow10(6 + d))
-	var digits string
-	if h := uint64(clockHz); float64(h) == clockHz && h > 0 {
-		hi, lo := bits.Mul64(uint64(c), scale)
-		if hi < h {
-			q, r := bits.Div64(hi, lo, h)
-			if r >= h-r { // r >= h/2 without overflow
-				q++
-			}
-			digits = strconv.FormatUint(q, 10)
-		}
-	}
-	if digits == "" {
-		// A clock that is not a whole number of Hz, or a product past 128
-		// bits: exact rational arithmetic, rounded half up.
-		num := new(big.Rat).SetInt(new(big.Int).Mul(big.NewInt(int64(c)), new(big.Int).SetUint64(scale)))
-		q := num.Quo(num, new(big.Rat).SetFloat64(clockHz))
-		q.Add(q, big.NewRat(1, 2))
-		digits = new(big.Int).Quo(q.Num(), q.Denom()).String()
-	}
-	if d == 0 {
-		return json.Number(digits)
-	}
-	for len(digits) <= d {
-		digits = "0" + digits
-	}
-	return json.Number(digits[:len(digits)-d] + "." + digits[len(digits)-d:])
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"nocsim/endpoint"
+	"nocsim/mpi/datatype"
+	"nocsim/mpi/mpierr"
 )
 
 // One-sided communication (MPI-3 chapter 11, active target only) on the
@@ -26,7 +28,7 @@ type Win struct {
 	r     *Rank
 	comm  *Comm // a duplicate of the creating communicator
 	id    uint32
-	buf   Buffer // the local window
+	buf   datatype.Buffer // the local window
 	unit  int
 	peers []winPeer // by rank in comm
 	// flags is four words per rank of comm, in simulated memory, written
@@ -34,7 +36,7 @@ type Win struct {
 	// answered), post[j] (exposure epochs j opened to this rank),
 	// complete[j] (access epochs j closed on this rank) and accs[j] (the
 	// accumulate messages j had sent this rank when it closed one).
-	flags Buffer
+	flags datatype.Buffer
 	freed bool
 
 	// Origin side, by target rank.
@@ -44,7 +46,7 @@ type Win struct {
 	postSeen []uint32 // exposure epochs of the target that Start consumed
 	complSnt []uint32 // Complete calls sent to the target
 	xfers    []*endpoint.Transfer
-	temps    []Buffer // packed origin data, freed once the DMA has read it
+	temps    []datatype.Buffer // packed origin data, freed once the DMA has read it
 
 	// Target side, by origin rank.
 	accApplied []uint32 // accumulate messages applied by handlers here
@@ -115,7 +117,7 @@ func (win *Win) DispUnit() int { return win.unit }
 // bytes. The ranks exchange their windows' base addresses and sizes (an
 // Allgather on a duplicate of comm) and each allocates a small flag block
 // that the others' completion messages write.
-func (r *Rank) WinCreate(buf Buffer, bytes, dispUnit int, comm *Comm) (*Win, error) {
+func (r *Rank) WinCreate(buf datatype.Buffer, bytes, dispUnit int, comm *Comm) (*Win, error) {
 	const name = "MPI_Win_create"
 	start := r.enter(opWinCreate, "%s(comm %s)", name, commName(comm))
 	fail := func(err error) (*Win, error) {
@@ -124,11 +126,11 @@ func (r *Rank) WinCreate(buf Buffer, bytes, dispUnit int, comm *Comm) (*Win, err
 	}
 	switch {
 	case comm == nil || comm.r != r || comm.freed:
-		return fail(errorf(ErrArg, name, "rank %d: invalid or freed communicator", r.rank))
+		return fail(mpierr.Errorf(mpierr.ErrArg, name, "rank %d: invalid or freed communicator", r.rank))
 	case bytes < 0 || bytes > buf.Len():
-		return fail(errorf(ErrArg, name, "size %d bytes: allowed 0..%d (the buffer's length)", bytes, buf.Len()))
+		return fail(mpierr.Errorf(mpierr.ErrArg, name, "size %d bytes: allowed 0..%d (the buffer's length)", bytes, buf.Len()))
 	case dispUnit < 1:
-		return fail(errorf(ErrArg, name, "disp_unit %d: allowed >= 1 byte", dispUnit))
+		return fail(mpierr.Errorf(mpierr.ErrArg, name, "disp_unit %d: allowed >= 1 byte", dispUnit))
 	}
 	r.internal++
 	dup, err := r.CommDup(comm)
@@ -143,7 +145,7 @@ func (r *Rank) WinCreate(buf Buffer, bytes, dispUnit int, comm *Comm) (*Win, err
 	}
 	id := r.w.rma.nextID[r.rank]
 	r.w.rma.nextID[r.rank]++
-	win := &Win{r: r, comm: dup, id: id, buf: Buffer{Addr: buf.Addr, Bytes: buf.Bytes[:bytes]}, unit: dispUnit, flags: flags,
+	win := &Win{r: r, comm: dup, id: id, buf: datatype.Buffer{Addr: buf.Addr, Bytes: buf.Bytes[:bytes]}, unit: dispUnit, flags: flags,
 		peers: make([]winPeer, P), seq: make([]uint32, P), dirty: make([]bool, P), accSent: make([]uint32, P),
 		postSeen: make([]uint32, P), complSnt: make([]uint32, P), accApplied: make([]uint32, P),
 		postSent: make([]uint32, P), waitSeen: make([]uint32, P)}
@@ -159,7 +161,7 @@ func (r *Rank) WinCreate(buf Buffer, bytes, dispUnit int, comm *Comm) (*Win, err
 		info.SetUint32(i, v)
 	}
 	all, _ := info.Slice(4*winInfoWords, 4*winInfoWords*P)
-	if err := r.Allgather(info, winInfoWords, Uint32, all, winInfoWords, Uint32, dup); err != nil {
+	if err := r.Allgather(info, winInfoWords, datatype.Uint32, all, winInfoWords, datatype.Uint32, dup); err != nil {
 		return fail(err)
 	}
 	for j := range win.peers {
@@ -182,7 +184,7 @@ func (r *Rank) WinFree(win *Win) error {
 		return err
 	}
 	if win.startGroup != nil || win.postGroup != nil || win.pending() {
-		return errorf(ErrRMASync, name, "rank %d: an epoch is still open or operations are incomplete (call MPI_Win_fence, or MPI_Win_complete and MPI_Win_wait, first)", r.rank)
+		return mpierr.Errorf(mpierr.ErrRMASync, name, "rank %d: an epoch is still open or operations are incomplete (call MPI_Win_fence, or MPI_Win_complete and MPI_Win_wait, first)", r.rank)
 	}
 	if err := r.Barrier(win.comm); err != nil {
 		return err
@@ -198,7 +200,7 @@ func (r *Rank) WinFree(win *Win) error {
 // check refuses a nil, foreign or freed window.
 func (win *Win) check(r *Rank, op string) error {
 	if win == nil || win.r != r || win.freed {
-		return errorf(ErrWin, op, "rank %d: invalid or freed window", r.rank)
+		return mpierr.Errorf(mpierr.ErrWin, op, "rank %d: invalid or freed window", r.rank)
 	}
 	return nil
 }

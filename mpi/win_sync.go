@@ -5,6 +5,8 @@ import (
 	"slices"
 
 	"nocsim/des"
+	"nocsim/mpi/group"
+	"nocsim/mpi/mpierr"
 )
 
 // Fence is MPI_Win_fence, collective over the window's communicator: it
@@ -26,7 +28,7 @@ func (win *Win) Fence() error {
 		return err
 	}
 	if win.startGroup != nil || win.postGroup != nil {
-		return errorf(ErrRMASync, name, "rank %d: a post-start-complete-wait epoch is open", r.rank)
+		return mpierr.Errorf(mpierr.ErrRMASync, name, "rank %d: a post-start-complete-wait epoch is open", r.rank)
 	}
 	for j, d := range win.dirty {
 		if !d {
@@ -36,7 +38,7 @@ func (win *Win) Fence() error {
 		win.seq[j]++
 		ack := win.flags.Addr + uint32(flagAck*len(win.peers)+j)
 		if err := r.t.CreateThread(win.peers[j].world, r.w.rma.sync, uint32(r.node.ID), ack, win.seq[j]); err != nil {
-			return errorf(ErrOther, name, "rank %d: %v", r.rank, err)
+			return mpierr.Errorf(mpierr.ErrOther, name, "rank %d: %v", r.rank, err)
 		}
 	}
 	blocked = r.wait(func() bool { return win.answered(nil) })
@@ -75,15 +77,15 @@ func (win *Win) release() {
 
 // commRanks turns a group of world ranks into ranks of the window's
 // communicator.
-func (win *Win) commRanks(name string, g *Group) ([]int, error) {
+func (win *Win) commRanks(name string, g *group.Group) ([]int, error) {
 	if g == nil {
-		return nil, errorf(ErrGroup, name, "nil group")
+		return nil, mpierr.Errorf(mpierr.ErrGroup, name, "nil group")
 	}
 	out := make([]int, 0, g.Size())
 	for _, wr := range g.Members() {
 		j := win.comm.group.Rank(wr)
-		if j == Undefined {
-			return nil, errorf(ErrGroup, name, "world rank %d is not in the window's communicator", wr)
+		if j == group.Undefined {
+			return nil, mpierr.Errorf(mpierr.ErrGroup, name, "world rank %d is not in the window's communicator", wr)
 		}
 		out = append(out, j)
 	}
@@ -93,7 +95,7 @@ func (win *Win) commRanks(name string, g *Group) ([]int, error) {
 // Post is MPI_Win_post: the window is exposed to the ranks of group
 // (world ranks, as the library's groups hold them) until Wait. Each gets a
 // DATA message raising its post flag for this rank; Post does not block.
-func (win *Win) Post(g *Group) error {
+func (win *Win) Post(g *group.Group) error {
 	r := win.r
 	const name = "MPI_Win_post"
 	start := r.enter(opWinPost, "%s", name)
@@ -102,7 +104,7 @@ func (win *Win) Post(g *Group) error {
 		return err
 	}
 	if win.postGroup != nil {
-		return errorf(ErrRMASync, name, "rank %d: an exposure epoch is already open (call MPI_Win_wait first)", r.rank)
+		return mpierr.Errorf(mpierr.ErrRMASync, name, "rank %d: an exposure epoch is already open (call MPI_Win_wait first)", r.rank)
 	}
 	js, err := win.commRanks(name, g)
 	if err != nil {
@@ -117,7 +119,7 @@ func (win *Win) Post(g *Group) error {
 			continue
 		}
 		if err := r.t.SendInt(win.peers[j].world, win.remoteFlag(flagPost, j), win.postSent[j]); err != nil {
-			return errorf(ErrOther, name, "rank %d: %v", r.rank, err)
+			return mpierr.Errorf(mpierr.ErrOther, name, "rank %d: %v", r.rank, err)
 		}
 	}
 	return nil
@@ -127,7 +129,7 @@ func (win *Win) Post(g *Group) error {
 // until each of them has posted (the chip's DMA could write a window that
 // is not yet exposed, so the library waits here rather than deferring the
 // puts).
-func (win *Win) Start(g *Group) error {
+func (win *Win) Start(g *group.Group) error {
 	r := win.r
 	const name = "MPI_Win_start"
 	start := r.enter(opWinStart, "%s", name)
@@ -137,14 +139,14 @@ func (win *Win) Start(g *Group) error {
 		return err
 	}
 	if win.startGroup != nil {
-		return errorf(ErrRMASync, name, "rank %d: an access epoch is already open (call MPI_Win_complete first)", r.rank)
+		return mpierr.Errorf(mpierr.ErrRMASync, name, "rank %d: an access epoch is already open (call MPI_Win_complete first)", r.rank)
 	}
 	js, err := win.commRanks(name, g)
 	if err != nil {
 		return err
 	}
 	if win.pending() {
-		return errorf(ErrRMASync, name, "rank %d: operations of the previous fence epoch are incomplete (call MPI_Win_fence first)", r.rank)
+		return mpierr.Errorf(mpierr.ErrRMASync, name, "rank %d: operations of the previous fence epoch are incomplete (call MPI_Win_fence first)", r.rank)
 	}
 	for _, j := range js {
 		win.postSeen[j]++
@@ -178,7 +180,7 @@ func (win *Win) Complete() error {
 	}
 	js := win.startGroup
 	if js == nil {
-		return errorf(ErrRMASync, name, "rank %d: no access epoch (MPI_Win_start) is open", r.rank)
+		return mpierr.Errorf(mpierr.ErrRMASync, name, "rank %d: no access epoch (MPI_Win_start) is open", r.rank)
 	}
 	for _, j := range js {
 		win.complSnt[j]++
@@ -194,7 +196,7 @@ func (win *Win) Complete() error {
 			err = r.t.SendInt(dst, win.remoteFlag(flagComplete, j), win.complSnt[j])
 		}
 		if err != nil {
-			return errorf(ErrOther, name, "rank %d: %v", r.rank, err)
+			return mpierr.Errorf(mpierr.ErrOther, name, "rank %d: %v", r.rank, err)
 		}
 	}
 	blocked = r.wait(func() bool { return win.answered(js) })
@@ -217,7 +219,7 @@ func (win *Win) Wait() error {
 	}
 	js := win.postGroup
 	if js == nil {
-		return errorf(ErrRMASync, name, "rank %d: no exposure epoch (MPI_Win_post) is open", r.rank)
+		return mpierr.Errorf(mpierr.ErrRMASync, name, "rank %d: no exposure epoch (MPI_Win_post) is open", r.rank)
 	}
 	for _, j := range js {
 		win.waitSeen[j]++
@@ -249,7 +251,7 @@ func (win *Win) Test() (done bool, err error) {
 	}
 	js := win.postGroup
 	if js == nil {
-		return false, errorf(ErrRMASync, name, "rank %d: no exposure epoch (MPI_Win_post) is open", r.rank)
+		return false, mpierr.Errorf(mpierr.ErrRMASync, name, "rank %d: no exposure epoch (MPI_Win_post) is open", r.rank)
 	}
 	r.t.Compute(r.w.M.CPU.CallCycles)
 	for _, j := range js {

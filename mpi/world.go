@@ -7,6 +7,10 @@ import (
 
 	"nocsim/des"
 	"nocsim/endpoint"
+	"nocsim/mpi/chrome"
+	"nocsim/mpi/datatype"
+	"nocsim/mpi/group"
+	"nocsim/mpi/mpierr"
 )
 
 // World is one MPI job: Procs ranks, rank i on tile i of the machine.
@@ -19,14 +23,14 @@ type World struct {
 	proto     protocol // Cfg.Protocol's (protocol.go)
 	nextCtx   uint32   // context ids handed out by the highest-numbered tile
 	err       error
-	trace     *tracer
-	collArgs  map[collKey]collCall // collective calls some ranks have made, for the mismatch check
-	optTrees  map[int]*optTree     // optimal bcast trees by communicator size (coll_bcast_optimal.go)
-	meshGrids map[*Group]*meshGrid // communicators' ranks by mesh row (coll_mesh.go)
-	logMsgs   bool                 // ranks keep their Messages
-	rma       rmaState             // one-sided communication's windows and handlers (win.go)
+	trace     *chrome.Recorder
+	collArgs  map[collKey]collCall       // collective calls some ranks have made, for the mismatch check
+	optTrees  map[int]*optTree           // optimal bcast trees by communicator size (coll_bcast_optimal.go)
+	meshGrids map[*group.Group]*meshGrid // communicators' ranks by mesh row (coll_mesh.go)
+	logMsgs   bool                       // ranks keep their Messages
+	rma       rmaState                   // one-sided communication's windows and handlers (win.go)
 
-	cray      []Buffer               // each rank's Cray collective structures (coll_cray.go)
+	cray      []datatype.Buffer      // each rank's Cray collective structures (coll_cray.go)
 	craySyncs map[craySyncKey]uint32 // the Cray barrier's level words (coll_cray.go)
 }
 
@@ -75,7 +79,7 @@ func NewWorld(m *endpoint.Machine, cfg Config) (*World, error) {
 	for i := range all {
 		all[i] = i
 	}
-	worldGroup, _ := NewGroup(all)
+	worldGroup, _ := group.NewGroup(all)
 	for i := 0; i < cfg.Procs; i++ {
 		r := &Rank{w: w, rank: i, node: m.Nodes[i], sends: map[uint32]*Request{}}
 		r.world = &Comm{r: r, ctx: worldContext, group: worldGroup, rank: i, name: "MPI_COMM_WORLD"}
@@ -105,7 +109,7 @@ func (w *World) Launch(prog func(r *Rank)) {
 				// configuration, not a bug, so no Go stack. Anything else
 				// goes on to the thread, which reports it with its stack.
 				if v := recover(); v != nil {
-					e, ok := v.(*Error)
+					e, ok := v.(*mpierr.Error)
 					if !ok {
 						panic(v)
 					}
@@ -132,7 +136,7 @@ func (w *World) Run() error {
 		return w.err
 	}
 	if t := w.Cfg.trace; t != nil && err == nil {
-		t.set.Add(t.order, t.name, w)
+		w.addTrace(t.set, t.order, t.name)
 	}
 	var dl *endpoint.DeadlockError
 	if errors.As(err, &dl) {

@@ -10,6 +10,7 @@ import (
 	"nocsim/des"
 	"nocsim/logp"
 	"nocsim/mpi"
+	"nocsim/mpi/datatype"
 	"nocsim/mpi/trace"
 	"nocsim/scenarios/report"
 )
@@ -242,7 +243,7 @@ func (c *collCheck) expect(rank int, what string, got, want []byte) {
 
 func (c *collCheck) run(r *mpi.Rank) error {
 	me, p, n, comm := r.Rank(), c.procs, c.size, r.CommWorld()
-	alloc := func(k int) mpi.Buffer { return r.MustAlloc(max(k, 1)) }
+	alloc := func(k int) datatype.Buffer { return r.MustAlloc(max(k, 1)) }
 	switch c.op {
 	case "barrier":
 		return r.Barrier(comm)
@@ -251,7 +252,7 @@ func (c *collCheck) run(r *mpi.Rank) error {
 		if me == c.rt {
 			copy(b.Bytes, c.inputs[c.rt])
 		}
-		if err := r.Bcast(b, n, mpi.Byte, c.rt, comm); err != nil {
+		if err := r.Bcast(b, n, datatype.Byte, c.rt, comm); err != nil {
 			return err
 		}
 		c.expect(me, "bcast buffer", b.Bytes[:n], c.inputs[c.rt])
@@ -262,14 +263,14 @@ func (c *collCheck) run(r *mpi.Rank) error {
 				copy(s.Bytes[i*n:], c.inputs[i])
 			}
 		}
-		if err := r.Scatter(s, n, mpi.Byte, d, n, mpi.Byte, c.rt, comm); err != nil {
+		if err := r.Scatter(s, n, datatype.Byte, d, n, datatype.Byte, c.rt, comm); err != nil {
 			return err
 		}
 		c.expect(me, "scattered block", d.Bytes[:n], c.inputs[me])
 	case "gather":
 		s, d := alloc(n), alloc(n*p)
 		copy(s.Bytes, c.inputs[me])
-		if err := r.Gather(s, n, mpi.Byte, d, n, mpi.Byte, c.rt, comm); err != nil {
+		if err := r.Gather(s, n, datatype.Byte, d, n, datatype.Byte, c.rt, comm); err != nil {
 			return err
 		}
 		if me == c.rt {
@@ -278,14 +279,14 @@ func (c *collCheck) run(r *mpi.Rank) error {
 	case "allgather":
 		s, d := alloc(n), alloc(n*p)
 		copy(s.Bytes, c.inputs[me])
-		if err := r.Allgather(s, n, mpi.Byte, d, n, mpi.Byte, comm); err != nil {
+		if err := r.Allgather(s, n, datatype.Byte, d, n, datatype.Byte, comm); err != nil {
 			return err
 		}
 		c.expect(me, "allgathered buffer", d.Bytes[:n*p], slices.Concat(c.inputs...))
 	case "alltoall":
 		s, d := alloc(n*p), alloc(n*p)
 		copy(s.Bytes, c.inputs[me])
-		if err := r.Alltoall(s, n, mpi.Byte, d, n, mpi.Byte, comm); err != nil {
+		if err := r.Alltoall(s, n, datatype.Byte, d, n, datatype.Byte, comm); err != nil {
 			return err
 		}
 		var want []byte
@@ -307,7 +308,7 @@ func (c *collCheck) runReduction(r *mpi.Rank) error {
 	}
 	sum := func(ranks []int, lo, hi int) []byte {
 		out := make([]byte, 8*(hi-lo))
-		b := mpi.Buffer{Bytes: out}
+		b := datatype.Buffer{Bytes: out}
 		for i := lo; i < hi; i++ {
 			t := 0.0
 			for _, rk := range ranks {
@@ -327,14 +328,14 @@ func (c *collCheck) runReduction(r *mpi.Rank) error {
 	out := r.MustAlloc(max(8*k, 1))
 	switch c.op {
 	case "reduce":
-		if err := r.Reduce(in, out, k, mpi.Float64, mpi.OpSum, c.rt, comm); err != nil {
+		if err := r.Reduce(in, out, k, datatype.Float64, datatype.OpSum, c.rt, comm); err != nil {
 			return err
 		}
 		if me == c.rt {
 			c.expect(me, "reduced vector", out.Bytes[:8*k], sum(upTo(p), 0, k))
 		}
 	case "allreduce":
-		if err := r.Allreduce(in, out, k, mpi.Float64, mpi.OpSum, comm); err != nil {
+		if err := r.Allreduce(in, out, k, datatype.Float64, datatype.OpSum, comm); err != nil {
 			return err
 		}
 		c.expect(me, "allreduced vector", out.Bytes[:8*k], sum(upTo(p), 0, k))
@@ -346,18 +347,18 @@ func (c *collCheck) runReduction(r *mpi.Rank) error {
 			counts[i] = k / p
 		}
 		counts[p-1] += k - p*(k/p)
-		if err := r.ReduceScatter(in, out, counts, mpi.Float64, mpi.OpSum, comm); err != nil {
+		if err := r.ReduceScatter(in, out, counts, datatype.Float64, datatype.OpSum, comm); err != nil {
 			return err
 		}
 		lo := me * (k / p)
 		c.expect(me, "reduce_scatter block", out.Bytes[:8*counts[me]], sum(upTo(p), lo, lo+counts[me]))
 	case "scan":
-		if err := r.Scan(in, out, k, mpi.Float64, mpi.OpSum, comm); err != nil {
+		if err := r.Scan(in, out, k, datatype.Float64, datatype.OpSum, comm); err != nil {
 			return err
 		}
 		c.expect(me, "scan prefix", out.Bytes[:8*k], sum(upTo(me+1), 0, k))
 	case "exscan":
-		if err := r.Exscan(in, out, k, mpi.Float64, mpi.OpSum, comm); err != nil {
+		if err := r.Exscan(in, out, k, datatype.Float64, datatype.OpSum, comm); err != nil {
 			return err
 		}
 		if me > 0 {

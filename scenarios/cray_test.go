@@ -8,6 +8,7 @@ import (
 	"nocsim/des"
 	"nocsim/logp"
 	"nocsim/mpi"
+	"nocsim/mpi/datatype"
 )
 
 // nativeParams fits one LogGP segment to SCMP's native primitives on sc's
@@ -29,7 +30,7 @@ func nativeParams(t *testing.T, sc Scenario) logp.Params {
 	os := float64(cpu.NativeCallCycles + cpu.SendCycles(3))
 	or := float64(cpu.ThreadCreateCycles + cpu.ThreadDispatchCycles)
 	var sent, seen, get4, get4096 des.Time
-	var flag mpi.Buffer // rank 5's, allocated before rank 0 stores to it
+	var flag datatype.Buffer // rank 5's, allocated before rank 0 stores to it
 	w.Launch(func(r *mpi.Rank) {
 		th := r.Thread()
 		switch r.Rank() {

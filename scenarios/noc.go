@@ -14,6 +14,7 @@ import (
 	"nocsim/endpoint/traffic"
 	"nocsim/mesh"
 	"nocsim/mpi"
+	"nocsim/mpi/chrome"
 	"nocsim/mpi/trace"
 )
 
@@ -139,7 +140,7 @@ type RunOptions struct {
 	Speed *SpeedMeter
 	// Trace, when set, gets a Chrome trace of every flit-level MPI run,
 	// one process per point in point order (coll, app, pingpong).
-	Trace *mpi.TraceSet
+	Trace *chrome.TraceSet
 }
 
 // RunNoc simulates every point, in parallel across points (never inside

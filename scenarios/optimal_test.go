@@ -7,6 +7,7 @@ import (
 
 	"nocsim/logp"
 	"nocsim/mpi"
+	"nocsim/mpi/datatype"
 	"nocsim/mpi/trace"
 )
 
@@ -44,7 +45,7 @@ func TestOptimalBcastIsKarpsTree(t *testing.T) {
 					if r.Rank() == c.root {
 						copy(b.Bytes, data)
 					}
-					if err := r.Bcast(b, c.size, mpi.Byte, c.root, r.CommWorld()); err != nil {
+					if err := r.Bcast(b, c.size, datatype.Byte, c.root, r.CommWorld()); err != nil {
 						t.Errorf("rank %d: %v", r.Rank(), err)
 					}
 					got[r.Rank()] = slices.Clone(b.Bytes[:c.size])

@@ -9,6 +9,7 @@ import (
 	"nocsim/des"
 	"nocsim/endpoint"
 	"nocsim/mpi"
+	"nocsim/mpi/datatype"
 	"nocsim/scenarios/report"
 )
 
@@ -315,16 +316,16 @@ func (p *Pairs) runMPI(sc0 *Scenario, procs, k, size int) (pairsPoint, error) {
 	bad := make([]error, k)
 	w.Launch(func(r *mpi.Rank) {
 		me, c := r.Rank(), r.CommWorld()
-		var buf mpi.Buffer
+		var buf datatype.Buffer
 		if role[me] != 0 {
 			buf = r.MustAlloc(size)
 		}
 		switch {
 		case role[me] > 0:
 			fillPattern(buf.Bytes, role[me]-1, size)
-			mustOK(r.Send(buf, size, mpi.Byte, partner[me], 0, c))
+			mustOK(r.Send(buf, size, datatype.Byte, partner[me], 0, c))
 		case role[me] < 0:
-			_, err := r.Recv(buf, size, mpi.Byte, partner[me], 0, c)
+			_, err := r.Recv(buf, size, datatype.Byte, partner[me], 0, c)
 			mustOK(err)
 			clear(buf.Bytes)
 		}
@@ -333,11 +334,11 @@ func (p *Pairs) runMPI(sc0 *Scenario, procs, k, size int) (pairsPoint, error) {
 		switch {
 		case role[me] > 0:
 			for range p.Reps {
-				mustOK(r.Send(buf, size, mpi.Byte, partner[me], 1, c))
+				mustOK(r.Send(buf, size, datatype.Byte, partner[me], 1, c))
 			}
 		case role[me] < 0:
 			for range p.Reps {
-				_, err := r.Recv(buf, size, mpi.Byte, partner[me], 1, c)
+				_, err := r.Recv(buf, size, datatype.Byte, partner[me], 1, c)
 				mustOK(err)
 			}
 			j := -role[me] - 1

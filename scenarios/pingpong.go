@@ -7,6 +7,7 @@ import (
 	"nocsim/config"
 	"nocsim/des"
 	"nocsim/mpi"
+	"nocsim/mpi/datatype"
 	"nocsim/scenarios/report"
 )
 
@@ -77,13 +78,13 @@ func (p *PingPong) Run(sc *Scenario) ([]report.PingRow, *mpi.World, error) {
 			for k := 0; k <= p.Reps; k++ {
 				start := r.Now()
 				if r.Rank() == p.From {
-					mustOK(r.Send(buf, n, mpi.Byte, p.To, i, c))
-					_, err := r.Recv(buf, n, mpi.Byte, p.To, i, c)
+					mustOK(r.Send(buf, n, datatype.Byte, p.To, i, c))
+					_, err := r.Recv(buf, n, datatype.Byte, p.To, i, c)
 					mustOK(err)
 				} else {
-					_, err := r.Recv(buf, n, mpi.Byte, p.From, i, c)
+					_, err := r.Recv(buf, n, datatype.Byte, p.From, i, c)
 					mustOK(err)
-					mustOK(r.Send(buf, n, mpi.Byte, p.From, i, c))
+					mustOK(r.Send(buf, n, datatype.Byte, p.From, i, c))
 				}
 				if k > 0 && r.Rank() == p.From {
 					rtt[i] += r.Now() - start

@@ -11,6 +11,7 @@ import (
 
 	"nocsim/des"
 	"nocsim/mpi"
+	"nocsim/mpi/datatype"
 	"nocsim/scenarios/apps"
 )
 
@@ -85,7 +86,7 @@ func allreduceAt(t *testing.T, meshSpec string, count int) (cycles des.Time, w *
 		for j := range count {
 			send.SetFloat64(j, float64(r.Rank()+1+j))
 		}
-		if err := r.Allreduce(send, recv, count, mpi.Float64, mpi.OpSum, r.CommWorld()); err != nil {
+		if err := r.Allreduce(send, recv, count, datatype.Float64, datatype.OpSum, r.CommWorld()); err != nil {
 			panic(err)
 		}
 		for j := range count {

@@ -7,6 +7,7 @@ import (
 
 	"nocsim/logp"
 	"nocsim/mpi"
+	"nocsim/mpi/datatype"
 )
 
 // recordProgram runs prog on procs ranks of the scenario's machine,
@@ -73,11 +74,11 @@ func TestCrossFidelity(t *testing.T) {
 					c := r.CommWorld()
 					switch r.Rank() {
 					case 0:
-						r.Send(b, m, mpi.Byte, peer, 0, c)
-						r.Recv(b, m, mpi.Byte, peer, 0, c)
+						r.Send(b, m, datatype.Byte, peer, 0, c)
+						r.Recv(b, m, datatype.Byte, peer, 0, c)
 					case peer:
-						r.Recv(b, m, mpi.Byte, 0, 0, c)
-						r.Send(b, m, mpi.Byte, 0, 0, c)
+						r.Recv(b, m, datatype.Byte, 0, 0, c)
+						r.Send(b, m, datatype.Byte, 0, 0, c)
 					}
 				})
 				check(pingName(peer, m), rc)
@@ -87,7 +88,7 @@ func TestCrossFidelity(t *testing.T) {
 			for _, m := range []int{8, 128, 1024, 16384} {
 				rc := recordProgram(t, sc, P, func(r *mpi.Rank) {
 					b := r.MustAlloc(m)
-					r.Bcast(b, m, mpi.Byte, 0, r.CommWorld())
+					r.Bcast(b, m, datatype.Byte, 0, r.CommWorld())
 				})
 				check(bcastName(P, m), rc)
 			}

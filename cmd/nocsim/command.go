@@ -7,7 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"nocsim/mpi"
+	"nocsim/mpi/chrome"
 	"nocsim/plots"
 	"nocsim/scenarios"
 	"nocsim/scenarios/report"
@@ -112,7 +112,7 @@ func runWorkload(c *cli.Context, cmd command) error {
 	defer job.stop()
 	opt := scenarios.RunOptions{Workers: c.Int("workers"), Progress: job.bar.update}
 	rec := goalRecording(c, &opt)
-	var traces *mpi.TraceSet
+	var traces *chrome.TraceSet
 	if w.traceRuns {
 		traces = traceSet(c, &opt)
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"nocsim/mpi"
+	"nocsim/mpi/chrome"
 	"nocsim/scenarios"
 )
 
@@ -15,17 +15,17 @@ import (
 var traceFlag = &cli.StringFlag{Name: "trace", Usage: "write a Chrome trace (Perfetto, chrome://tracing) of every MPI run to `FILE`: one process per run, a track per rank, MPI calls as slices, messages as flow arrows"}
 
 // traceSet starts collecting the runs' traces when --trace is given.
-func traceSet(c *cli.Context, opt *scenarios.RunOptions) *mpi.TraceSet {
+func traceSet(c *cli.Context, opt *scenarios.RunOptions) *chrome.TraceSet {
 	if c.String("trace") == "" {
 		return nil
 	}
-	opt.Trace = &mpi.TraceSet{}
+	opt.Trace = &chrome.TraceSet{}
 	return opt.Trace
 }
 
 // writeTraceFile writes the collected traces to --trace, whole; nothing
 // when set is nil.
-func writeTraceFile(c *cli.Context, set *mpi.TraceSet) error {
+func writeTraceFile(c *cli.Context, set *chrome.TraceSet) error {
 	if set == nil {
 		return nil
 	}

@@ -21,6 +21,7 @@ import (
 	"nocsim/endpoint"
 	"nocsim/mesh"
 	"nocsim/mpi"
+	"nocsim/mpi/datatype"
 	"nocsim/router"
 )
 
@@ -140,7 +141,7 @@ func simulate(p params) (result, error) {
 			r.Flops(int64(5 * n)) // add, multiply, subtract, multiply, add per point
 			cur, next = next, cur
 			sq.SetFloat64(0, d)
-			if err := r.Allreduce(sq, sum, 1, mpi.Float64, mpi.OpSum, c); err != nil {
+			if err := r.Allreduce(sq, sum, 1, datatype.Float64, datatype.OpSum, c); err != nil {
 				return
 			}
 		}
@@ -160,7 +161,7 @@ func simulate(p params) (result, error) {
 // halo swaps boundary values with both neighbours: the last point goes right
 // while the left halo arrives, then the first point goes left while the
 // right halo arrives. Ranks at the ends skip the missing neighbour.
-func halo(r *mpi.Rank, cur mpi.Buffer, n, left, right int, c *mpi.Comm) error {
+func halo(r *mpi.Rank, cur datatype.Buffer, n, left, right int, c *mpi.Comm) error {
 	last, _ := cur.Slice(8*n, 8)
 	first, _ := cur.Slice(8, 8)
 	lhalo, _ := cur.Slice(0, 8)
@@ -174,15 +175,15 @@ func halo(r *mpi.Rank, cur mpi.Buffer, n, left, right int, c *mpi.Comm) error {
 
 // shift sends one value to dst (if toOK) while receiving one from src (if
 // fromOK).
-func shift(r *mpi.Rank, out mpi.Buffer, toOK bool, dst int, in mpi.Buffer, fromOK bool, src int, c *mpi.Comm) error {
+func shift(r *mpi.Rank, out datatype.Buffer, toOK bool, dst int, in datatype.Buffer, fromOK bool, src int, c *mpi.Comm) error {
 	switch {
 	case toOK && fromOK:
-		_, err := r.Sendrecv(out, 1, mpi.Float64, dst, 0, in, 1, mpi.Float64, src, 0, c)
+		_, err := r.Sendrecv(out, 1, datatype.Float64, dst, 0, in, 1, datatype.Float64, src, 0, c)
 		return err
 	case toOK:
-		return r.Send(out, 1, mpi.Float64, dst, 0, c)
+		return r.Send(out, 1, datatype.Float64, dst, 0, c)
 	case fromOK:
-		_, err := r.Recv(in, 1, mpi.Float64, src, 0, c)
+		_, err := r.Recv(in, 1, datatype.Float64, src, 0, c)
 		return err
 	}
 	return nil

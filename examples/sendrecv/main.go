@@ -10,6 +10,7 @@ import (
 	"nocsim/endpoint"
 	"nocsim/mesh"
 	"nocsim/mpi"
+	"nocsim/mpi/datatype"
 	"nocsim/router"
 )
 
@@ -28,9 +29,9 @@ func main() {
 			for i := 0; i < 1024; i++ {
 				buf.SetFloat64(i, float64(i))
 			}
-			r.Send(buf, 1024, mpi.Float64, 1, 7, c)
+			r.Send(buf, 1024, datatype.Float64, 1, 7, c)
 		} else if r.Rank() == 1 {
-			r.Recv(buf, 1024, mpi.Float64, 0, mpi.AnyTag, c)
+			r.Recv(buf, 1024, datatype.Float64, 0, mpi.AnyTag, c)
 			if buf.Float64(1023) != 1023 { // real data moved through the network
 				panic("wrong data")
 			}

@@ -11,6 +11,7 @@ import (
 	"nocsim/des"
 	"nocsim/endpoint"
 	"nocsim/mpi"
+	"nocsim/mpi/datatype"
 )
 
 // CGConfig is one run of the conjugate gradient benchmark (thesis figure
@@ -167,7 +168,7 @@ func newCGSystem(n, nonzeros int, seed uint64) *cgSystem {
 }
 
 // rowDot is row i of A times the full vector v (v.Float64(j) = v_j).
-func (s *cgSystem) rowDot(i int, v mpi.Buffer) float64 {
+func (s *cgSystem) rowDot(i int, v datatype.Buffer) float64 {
 	sum := 0.0
 	for k := s.rowPtr[i]; k < s.rowPtr[i+1]; k++ {
 		sum += s.val[k] * v.Float64(s.col[k])
@@ -287,11 +288,11 @@ func RunCG(m Machine, cfg CGConfig) (Result, error) {
 type cgLocal struct {
 	sys        *cgSystem
 	P, k, n    int // processors, this one, its rows
-	pFull, x   mpi.Buffer
-	p, r, q, b mpi.Buffer // own pieces: element j is row k + j*P
+	pFull, x   datatype.Buffer
+	p, r, q, b datatype.Buffer // own pieces: element j is row k + j*P
 }
 
-func newCGLocal(sys *cgSystem, P, k int, alloc func(int) mpi.Buffer) *cgLocal {
+func newCGLocal(sys *cgSystem, P, k int, alloc func(int) datatype.Buffer) *cgLocal {
 	c := &cgLocal{sys: sys, P: P, k: k, n: ownRows(sys.n, P, k)}
 	// Same sizes, same order on every processor: the blocks sit at the
 	// same addresses everywhere, so native senders can name them.
@@ -319,7 +320,7 @@ func (c *cgLocal) ownNonzeros() int64 {
 
 // unpack copies n elements of a contiguous piece of rank src into the
 // full p at stride P, returning the words copied.
-func (c *cgLocal) unpack(from mpi.Buffer, src int) int64 {
+func (c *cgLocal) unpack(from datatype.Buffer, src int) int64 {
 	n := ownRows(c.sys.n, c.P, src)
 	for j := 0; j < n; j++ {
 		c.pFull.SetFloat64(src+j*c.P, from.Float64(j))
@@ -441,13 +442,13 @@ func runCGMPI(m Machine, cfg CGConfig, sys *cgSystem, out *cgOutcome) error {
 				if root == k {
 					buf = c.p
 				}
-				must(r.Bcast(buf, ownRows(sys.n, P, root), mpi.Float64, root, comm))
+				must(r.Bcast(buf, ownRows(sys.n, P, root), datatype.Float64, root, comm))
 				r.Compute(copyCycles * c.unpack(buf, root))
 			}
 		}
 		allsum := func(v float64) float64 {
 			send.SetFloat64(0, v)
-			must(r.Allreduce(send, recv, 1, mpi.Float64, mpi.OpSum, comm))
+			must(r.Allreduce(send, recv, 1, datatype.Float64, datatype.OpSum, comm))
 			return recv.Float64(0)
 		}
 		out.iters[k], out.err[k] = c.cgLoop(cfg, distribute, allsum, r.Thread().Charge)

@@ -6,6 +6,7 @@ import (
 
 	"nocsim/endpoint"
 	"nocsim/mpi"
+	"nocsim/mpi/datatype"
 )
 
 // The thesis's conjugate gradient as written (section 5.1, figure 5.1):
@@ -51,15 +52,15 @@ type cgThesis struct {
 	sys         *cgSystem
 	P, k, n     int // processors, this one, its rows
 	nz          int64
-	pFull, x    mpi.Buffer // full p (own rows at k, k+P, ...) and full x
-	r, q, b     mpi.Buffer // own pieces: element j is row k + j*P
-	normB, rr   float64    // the root's
+	pFull, x    datatype.Buffer // full p (own rows at k, k+P, ...) and full x
+	r, q, b     datatype.Buffer // own pieces: element j is row k + j*P
+	normB, rr   float64         // the root's
 	iters       int
 	err         float64
 	alpha, beta float64
 }
 
-func newCGThesis(sys *cgSystem, P, k int, alloc func(int) mpi.Buffer) *cgThesis {
+func newCGThesis(sys *cgSystem, P, k int, alloc func(int) datatype.Buffer) *cgThesis {
 	c := &cgThesis{sys: sys, P: P, k: k, n: ownRows(sys.n, P, k)}
 	most := ownRows(sys.n, P, 0)
 	// Same sizes in the same order everywhere: native senders name the
@@ -144,7 +145,7 @@ func (c *cgThesis) newP(beta float64) (float64, endpoint.Ops) {
 }
 
 // pack copies own rows of p into buf (load and store a double each).
-func (c *cgThesis) pack(buf mpi.Buffer) endpoint.Ops {
+func (c *cgThesis) pack(buf datatype.Buffer) endpoint.Ops {
 	for j := 0; j < c.n; j++ {
 		buf.SetFloat64(j, c.pFull.Float64(c.k+j*c.P))
 	}
@@ -153,7 +154,7 @@ func (c *cgThesis) pack(buf mpi.Buffer) endpoint.Ops {
 }
 
 // unpack copies root's packed rows from buf into p at stride P.
-func (c *cgThesis) unpack(buf mpi.Buffer, root int) endpoint.Ops {
+func (c *cgThesis) unpack(buf datatype.Buffer, root int) endpoint.Ops {
 	n := ownRows(c.sys.n, c.P, root)
 	for j := 0; j < n; j++ {
 		c.pFull.SetFloat64(root+j*c.P, buf.Float64(j))
@@ -240,7 +241,7 @@ func runCGThesisMPI(m Machine, cfg CGConfig, sys *cgSystem, out *cgOutcome) erro
 				if root == k {
 					steps.charge(c.pack(piece))
 				}
-				must(r.Bcast(piece, ownRows(sys.n, P, root), mpi.Float64, root, comm))
+				must(r.Bcast(piece, ownRows(sys.n, P, root), datatype.Float64, root, comm))
 				if root != k {
 					steps.charge(c.unpack(piece, root))
 				}
@@ -251,12 +252,12 @@ func runCGThesisMPI(m Machine, cfg CGConfig, sys *cgSystem, out *cgOutcome) erro
 		}
 		steps.reduce = func(v float64) float64 {
 			send.SetFloat64(0, v)
-			must(r.Reduce(send, recv, 1, mpi.Float64, mpi.OpSum, 0, comm))
+			must(r.Reduce(send, recv, 1, datatype.Float64, datatype.OpSum, 0, comm))
 			return recv.Float64(0)
 		}
 		steps.bcast = func(v float64) float64 {
 			send.SetFloat64(0, v)
-			must(r.Bcast(send, 1, mpi.Float64, 0, comm))
+			must(r.Bcast(send, 1, datatype.Float64, 0, comm))
 			return send.Float64(0)
 		}
 		c.loop(cfg, steps)
@@ -269,21 +270,21 @@ func runCGThesisMPI(m Machine, cfg CGConfig, sys *cgSystem, out *cgOutcome) erro
 // cgAlltoall is DistributeP as one MPI_Alltoallw: the packed own rows to
 // every rank (the same block, displacement 0), rank s's rows received
 // with a vector type (ownRows(s) doubles at stride P) at byte 8s of p.
-func cgAlltoall(r *mpi.Rank, c *cgThesis, piece mpi.Buffer, must func(error)) func(int) {
+func cgAlltoall(r *mpi.Rank, c *cgThesis, piece datatype.Buffer, must func(error)) func(int) {
 	P, N := c.P, c.sys.n
 	scounts, sdispls := make([]int, P), make([]int, P)
 	rcounts, rdispls := make([]int, P), make([]int, P)
-	sdts, rdts := make([]*mpi.Datatype, P), make([]*mpi.Datatype, P)
-	types := map[int]*mpi.Datatype{}
+	sdts, rdts := make([]*datatype.Datatype, P), make([]*datatype.Datatype, P)
+	types := map[int]*datatype.Datatype{}
 	for s := 0; s < P; s++ {
 		n := ownRows(N, P, s)
 		if types[n] == nil {
-			t, err := mpi.TypeVector(n, 1, P, mpi.Float64)
+			t, err := datatype.TypeVector(n, 1, P, datatype.Float64)
 			must(err)
 			must(t.Commit())
 			types[n] = t
 		}
-		scounts[s], sdts[s] = c.n, mpi.Float64
+		scounts[s], sdts[s] = c.n, datatype.Float64
 		rcounts[s], rdispls[s], rdts[s] = 1, 8*s, types[n]
 	}
 	return func(int) {

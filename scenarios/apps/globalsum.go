@@ -8,6 +8,7 @@ import (
 	"nocsim/des"
 	"nocsim/endpoint"
 	"nocsim/mpi"
+	"nocsim/mpi/datatype"
 )
 
 // GlobalSumConfig is the global sum of vectors of Radke's report (section
@@ -140,22 +141,22 @@ func gsMPI(m Machine, cfg GlobalSumConfig, vs [][]float64) ([][]byte, des.Time, 
 		if cfg.Method == "serial" {
 			if me == 0 {
 				for src := 1; src < P; src++ {
-					_, err := r.Recv(tmp, n, mpi.Float64, src, 0, comm)
+					_, err := r.Recv(tmp, n, datatype.Float64, src, 0, comm)
 					must(err)
 					r.Flops(gsAdd(v.Bytes, tmp.Bytes, n))
 				}
 				for dst := 1; dst < P; dst++ {
-					must(r.Send(v, n, mpi.Float64, dst, 1, comm))
+					must(r.Send(v, n, datatype.Float64, dst, 1, comm))
 				}
 			} else {
-				must(r.Send(v, n, mpi.Float64, 0, 0, comm))
-				_, err := r.Recv(v, n, mpi.Float64, 0, 1, comm)
+				must(r.Send(v, n, datatype.Float64, 0, 0, comm))
+				_, err := r.Recv(v, n, datatype.Float64, 0, 1, comm)
 				must(err)
 			}
 			must(r.Barrier(comm))
 		} else {
 			for k := 1; k < P; k <<= 1 {
-				_, err := r.Sendrecv(v, n, mpi.Float64, me^k, k, tmp, n, mpi.Float64, me^k, k, comm)
+				_, err := r.Sendrecv(v, n, datatype.Float64, me^k, k, tmp, n, datatype.Float64, me^k, k, comm)
 				must(err)
 				r.Flops(gsAdd(v.Bytes, tmp.Bytes, n))
 			}

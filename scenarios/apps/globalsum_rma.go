@@ -3,6 +3,7 @@ package apps
 import (
 	"nocsim/des"
 	"nocsim/mpi"
+	"nocsim/mpi/datatype"
 )
 
 // gsRMA is Radke's serial global sum over a shared address space written
@@ -42,9 +43,9 @@ func gsRMA(m Machine, cfg GlobalSumConfig, vs [][]float64) ([][]byte, des.Time, 
 		case me == 0:
 			// Its own share is in place.
 		case cfg.Method == "onesided":
-			must(r.Put(v, n, mpi.Float64, 0, n*(me+1), n, mpi.Float64, win))
+			must(r.Put(v, n, datatype.Float64, 0, n*(me+1), n, datatype.Float64, win))
 		default:
-			must(r.Accumulate(v, n, mpi.Float64, 0, 0, n, mpi.Float64, mpi.OpSum, win))
+			must(r.Accumulate(v, n, datatype.Float64, 0, 0, n, datatype.Float64, datatype.OpSum, win))
 		}
 		must(win.Fence())
 		if me == 0 {
@@ -56,7 +57,7 @@ func gsRMA(m Machine, cfg GlobalSumConfig, vs [][]float64) ([][]byte, des.Time, 
 				}
 			}
 			for dst := 1; dst < P; dst++ {
-				must(r.Put(v, n, mpi.Float64, dst, 0, n, mpi.Float64, win))
+				must(r.Put(v, n, datatype.Float64, dst, 0, n, datatype.Float64, win))
 			}
 		}
 		must(win.Fence())

@@ -7,6 +7,8 @@ import (
 
 	"nocsim/des"
 	"nocsim/mpi"
+	"nocsim/mpi/datatype"
+	"nocsim/mpi/group"
 )
 
 // HaloConfig is a 1-D decomposed Jacobi relaxation: a grid of Procs*haloRows
@@ -93,7 +95,7 @@ func RunHalo(m Machine, cfg HaloConfig) (Result, error) {
 			// Rows 0 and haloRows+1 are the halos; two buffers, the new
 			// iterate computed from the old.
 			words := (haloRows + 2) * n
-			buf := [2]mpi.Buffer{r.MustAlloc(8 * words), r.MustAlloc(8 * words)}
+			buf := [2]datatype.Buffer{r.MustAlloc(8 * words), r.MustAlloc(8 * words)}
 			for i := 0; i < haloRows; i++ {
 				for j := 0; j < n; j++ {
 					x := init[(me*haloRows+i)*n+j]
@@ -132,7 +134,7 @@ func RunHalo(m Machine, cfg HaloConfig) (Result, error) {
 // (before the windows are freed). Window creation is setup an application
 // amortises: the timed part starts at the last rank's return from it,
 // which haloRelax raises created to.
-func haloRelax(r *mpi.Rank, method string, buf [2]mpi.Buffer, n int, must func(error), created *des.Time) des.Time {
+func haloRelax(r *mpi.Rank, method string, buf [2]datatype.Buffer, n int, must func(error), created *des.Time) des.Time {
 	me, P, comm := r.Rank(), r.Size(), r.CommWorld()
 	up, down := me-1, me+1 // up == -1, down == P: the grid's edge
 	first, last := me == 0, me == P-1
@@ -143,9 +145,9 @@ func haloRelax(r *mpi.Rank, method string, buf [2]mpi.Buffer, n int, must func(e
 	if !last {
 		nbrs = append(nbrs, down)
 	}
-	group, err := mpi.NewGroup(nbrs)
+	nbrGroup, err := group.NewGroup(nbrs)
 	must(err)
-	row := func(b mpi.Buffer, i int) mpi.Buffer {
+	row := func(b datatype.Buffer, i int) datatype.Buffer {
 		s, err := b.Slice(8*i*n, 8*n)
 		must(err)
 		return s
@@ -170,35 +172,35 @@ func haloRelax(r *mpi.Rank, method string, buf [2]mpi.Buffer, n int, must func(e
 			// Upwards (own first row to the rank above, the halo below
 			// from the rank below), then downwards.
 			if !first && !last {
-				_, err = r.Sendrecv(row(u, 1), n, mpi.Float64, up, 0, row(u, haloRows+1), n, mpi.Float64, down, 0, comm)
+				_, err = r.Sendrecv(row(u, 1), n, datatype.Float64, up, 0, row(u, haloRows+1), n, datatype.Float64, down, 0, comm)
 				must(err)
-				_, err = r.Sendrecv(row(u, haloRows), n, mpi.Float64, down, 1, row(u, 0), n, mpi.Float64, up, 1, comm)
+				_, err = r.Sendrecv(row(u, haloRows), n, datatype.Float64, down, 1, row(u, 0), n, datatype.Float64, up, 1, comm)
 				must(err)
 			} else {
 				if !first {
-					must(r.Send(row(u, 1), n, mpi.Float64, up, 0, comm))
-					_, err = r.Recv(row(u, 0), n, mpi.Float64, up, 1, comm)
+					must(r.Send(row(u, 1), n, datatype.Float64, up, 0, comm))
+					_, err = r.Recv(row(u, 0), n, datatype.Float64, up, 1, comm)
 					must(err)
 				}
 				if !last {
-					_, err = r.Recv(row(u, haloRows+1), n, mpi.Float64, down, 0, comm)
+					_, err = r.Recv(row(u, haloRows+1), n, datatype.Float64, down, 0, comm)
 					must(err)
-					must(r.Send(row(u, haloRows), n, mpi.Float64, down, 1, comm))
+					must(r.Send(row(u, haloRows), n, datatype.Float64, down, 1, comm))
 				}
 			}
 		case "fence", "pscw":
 			w := win[it%2]
 			if method == "pscw" {
-				must(w.Post(group))
-				must(w.Start(group))
+				must(w.Post(nbrGroup))
+				must(w.Start(nbrGroup))
 			}
 			// Own first row into the upper rank's lower halo, own last row
 			// into the lower rank's upper halo.
 			if !first {
-				must(r.Put(row(u, 1), n, mpi.Float64, up, (haloRows+1)*n, n, mpi.Float64, w))
+				must(r.Put(row(u, 1), n, datatype.Float64, up, (haloRows+1)*n, n, datatype.Float64, w))
 			}
 			if !last {
-				must(r.Put(row(u, haloRows), n, mpi.Float64, down, 0, n, mpi.Float64, w))
+				must(r.Put(row(u, haloRows), n, datatype.Float64, down, 0, n, datatype.Float64, w))
 			}
 			if method == "pscw" {
 				must(w.Complete())

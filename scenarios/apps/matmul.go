@@ -11,6 +11,7 @@ import (
 	"nocsim/des"
 	"nocsim/endpoint"
 	"nocsim/mpi"
+	"nocsim/mpi/datatype"
 )
 
 // MatMulConfig is a dense matrix multiply C = A x B of N x N float64
@@ -178,8 +179,8 @@ func mmMPI(m Machine, cfg MatMulConfig, q int, a, b *mat.Dense) ([]mmPiece, des.
 		me, comm := r.Rank(), r.CommWorld()
 		// shift sends buf to dst and receives the same amount from src into
 		// tmp, then swaps them.
-		shift := func(buf, tmp *mpi.Buffer, count, dst, src, tag int) {
-			_, err := r.Sendrecv(*buf, count, mpi.Float64, dst, tag, *tmp, count, mpi.Float64, src, tag, comm)
+		shift := func(buf, tmp *datatype.Buffer, count, dst, src, tag int) {
+			_, err := r.Sendrecv(*buf, count, datatype.Float64, dst, tag, *tmp, count, datatype.Float64, src, tag, comm)
 			must(err)
 			*buf, *tmp = *tmp, *buf
 		}

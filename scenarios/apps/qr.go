@@ -10,6 +10,7 @@ import (
 	"nocsim/des"
 	"nocsim/endpoint"
 	"nocsim/mpi"
+	"nocsim/mpi/datatype"
 )
 
 // QRConfig is one run of the QR decomposition benchmark (thesis section
@@ -118,10 +119,10 @@ func qrMatrix(n int, seed uint64) *mat.Dense {
 // column l (global me + l*P) is stored whole at a[l*n : (l+1)*n].
 type qrLocal struct {
 	n, P, me, cols int
-	a              mpi.Buffer
+	a              datatype.Buffer
 }
 
-func newQRLocal(a *mat.Dense, P, me int, alloc func(int) mpi.Buffer) *qrLocal {
+func newQRLocal(a *mat.Dense, P, me int, alloc func(int) datatype.Buffer) *qrLocal {
 	n, _ := a.Dims()
 	q := &qrLocal{n: n, P: P, me: me, cols: ownRows(n, P, me)}
 	// Room for the most columns on every processor, so the blocks after it
@@ -139,7 +140,7 @@ func newQRLocal(a *mat.Dense, P, me int, alloc func(int) mpi.Buffer) *qrLocal {
 // v[off : off+n-k] and beta into v[off+n-k], and leaves R's column k in
 // place. It returns what it did: 4m+4 flops, 8m+4 words loaded or
 // stored, 2m iterations (m = N-k).
-func (q *qrLocal) house(k int, v mpi.Buffer, off int) endpoint.Ops {
+func (q *qrLocal) house(k int, v datatype.Buffer, off int) endpoint.Ops {
 	n, base := q.n, (k/q.P)*q.n
 	m := n - k
 	norm2 := 0.0
@@ -173,7 +174,7 @@ func (q *qrLocal) house(k int, v mpi.Buffer, off int) endpoint.Ops {
 // column right of k and returns what it did: per column 4m flops, 10m
 // words (the dot product loads v and A, the update loads both and stores
 // A), 2m + 1 iterations (m = N-k).
-func (q *qrLocal) apply(k int, v mpi.Buffer, off int) endpoint.Ops {
+func (q *qrLocal) apply(k int, v datatype.Buffer, off int) endpoint.Ops {
 	n, m := q.n, q.n-k
 	beta := v.Float64(off + m)
 	var ops endpoint.Ops
@@ -339,7 +340,7 @@ func runQRMPI(m Machine, cfg QRConfig, a *mat.Dense, out *qrOutcome) error {
 			if root == me {
 				r.Thread().Charge(q.house(k, v, 0))
 			}
-			must(r.Bcast(v, n-k+1, mpi.Float64, root, comm))
+			must(r.Bcast(v, n-k+1, datatype.Float64, root, comm))
 			r.Thread().Charge(q.apply(k, v, 0))
 		}
 		out.end[me] = r.Now()

@@ -8,6 +8,7 @@ import (
 
 	"nocsim/endpoint"
 	"nocsim/mpi"
+	"nocsim/mpi/datatype"
 )
 
 // qrGrid is one grid process's share on the q x q grid: process (pr, pc)
@@ -16,7 +17,7 @@ import (
 // by column: element (lr, lc) at a[lc*rows + lr].
 type qrGrid struct {
 	q, pr, pc, rows, cols int
-	a                     mpi.Buffer
+	a                     datatype.Buffer
 }
 
 func (g *qrGrid) row(lr int) int { return g.pr + lr*g.q }
@@ -39,7 +40,7 @@ func (g *qrGrid) partialNorm(k, base, r0 int) (norm2, x0 float64) {
 // Householder vector at v[off:], given the column's summed norm2 and
 // A[k][k], leaves R's diagonal entry in place of A[k][k], and stores beta
 // = 2/(v.v) right after the piece.
-func (g *qrGrid) reflect(k, base, r0 int, norm2, x0 float64, v mpi.Buffer, off int) {
+func (g *qrGrid) reflect(k, base, r0 int, norm2, x0 float64, v datatype.Buffer, off int) {
 	alpha := -math.Copysign(math.Sqrt(norm2), x0)
 	beta := 0.0
 	if d := alpha*alpha - alpha*x0; d > 0 {
@@ -67,7 +68,7 @@ func qrFrom(k, p, q int) int {
 	return (k - p + q - 1) / q
 }
 
-func newQRGrid(a *mat.Dense, q, pr, pc int, alloc func(int) mpi.Buffer) *qrGrid {
+func newQRGrid(a *mat.Dense, q, pr, pc int, alloc func(int) datatype.Buffer) *qrGrid {
 	n, _ := a.Dims()
 	g := &qrGrid{q: q, pr: pr, pc: pc, rows: ownRows(n, q, pr), cols: ownRows(n, q, pc)}
 	g.a = alloc(8 * max(g.rows*g.cols, 1))
@@ -143,12 +144,12 @@ func runQR2DMPI(m Machine, cfg QRConfig, a *mat.Dense, out *qrOutcome) error {
 				nrm.SetFloat64(0, norm2)
 				nrm.SetFloat64(1, x0)
 				r.Thread().Charge(endpoint.Ops{Flops: 2 * int64(mr), Mem: 2 * int64(mr), Iters: int64(mr), Calls: 1})
-				must(r.Allreduce(nrm, nrmSum, 2, mpi.Float64, mpi.OpSum, colComm))
+				must(r.Allreduce(nrm, nrmSum, 2, datatype.Float64, datatype.OpSum, colComm))
 				g.reflect(k, base, r0, nrmSum.Float64(0), nrmSum.Float64(1), v, 0)
 				r.Thread().Charge(endpoint.Ops{Flops: 6, Mem: 6 * int64(mr), Iters: int64(mr), Calls: 1})
 			}
 			// 2: v's pieces and beta along the grid rows.
-			must(r.Bcast(v, mr+1, mpi.Float64, pk, rowComm))
+			must(r.Bcast(v, mr+1, datatype.Float64, pk, rowComm))
 			nc := g.cols - c0
 			if nc == 0 {
 				continue // the whole grid column is done
@@ -162,7 +163,7 @@ func runQR2DMPI(m Machine, cfg QRConfig, a *mat.Dense, out *qrOutcome) error {
 				dot.SetFloat64(lc-c0, s)
 			}
 			r.Thread().Charge(qr2DDotOps(mr, nc))
-			must(r.Allreduce(dot, dotSum, nc, mpi.Float64, mpi.OpSum, colComm))
+			must(r.Allreduce(dot, dotSum, nc, datatype.Float64, datatype.OpSum, colComm))
 			beta := v.Float64(mr)
 			for lc := c0; lc < g.cols; lc++ {
 				s, base := beta*dotSum.Float64(lc-c0), lc*g.rows
@@ -217,7 +218,7 @@ func runQR2DNative(mc Machine, cfg QRConfig, a *mat.Dense, out *qrOutcome) error
 		al := &allocator{node: node}
 		alloc := al.alloc
 		// The same sizes on every node, so the slots after A line up.
-		g := newQRGrid(a, q, pr, pc, func(int) mpi.Buffer { return alloc(8 * maxR * maxR) })
+		g := newQRGrid(a, q, pr, pc, func(int) datatype.Buffer { return alloc(8 * maxR * maxR) })
 		x := &qr2DNode{g: g, q: q, pr: pr, pc: pc, vOff: vOff, dOff: dOff, dW: dW}
 		x.nrm = alloc(8 * 2 * n * q)       // (k, sender) -> norm2, x0
 		x.nrmFlag = alloc(4 * n * q)       // (k, sender)
@@ -252,12 +253,12 @@ type qr2DNode struct {
 	q, pr, pc              int
 	vOff, dOff             []int
 	dW                     func(k int) int
-	nrm, nrmFlag, v, vFlag mpi.Buffer
-	dot, dotFlag           mpi.Buffer
+	nrm, nrmFlag, v, vFlag datatype.Buffer
+	dot, dotFlag           datatype.Buffer
 }
 
 // word is the word address of double dbl of b.
-func word(b mpi.Buffer, dbl int) uint32 { return b.Addr + uint32(2*dbl) }
+func word(b datatype.Buffer, dbl int) uint32 { return b.Addr + uint32(2*dbl) }
 
 // column runs the three steps for column k.
 func (x *qr2DNode) column(k int) {

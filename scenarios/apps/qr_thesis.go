@@ -9,6 +9,7 @@ import (
 
 	"nocsim/endpoint"
 	"nocsim/mpi"
+	"nocsim/mpi/datatype"
 )
 
 // The thesis's QR as written (section 5.2.1): QRConfig.Grid "thesis".
@@ -189,13 +190,13 @@ func (t *qrTile) update(k int, beta float64, d []float64) endpoint.Ops {
 }
 
 // putV and getV move v's piece between the host slice and a buffer.
-func (t *qrTile) putV(b mpi.Buffer, mr int) {
+func (t *qrTile) putV(b datatype.Buffer, mr int) {
 	for i := 0; i < mr; i++ {
 		b.SetFloat64(i, t.v[i])
 	}
 }
 
-func (t *qrTile) getV(b mpi.Buffer, mr int) {
+func (t *qrTile) getV(b datatype.Buffer, mr int) {
 	for i := 0; i < mr; i++ {
 		t.v[i] = b.Float64(i)
 	}
@@ -235,11 +236,11 @@ func runQRThesisMPI(m Machine, cfg QRConfig, a *mat.Dense, out *qrOutcome) error
 				charge(ops)
 				one.SetFloat64(0, s)
 				note("reduce col")
-				must(r.Reduce(one, sum, 1, mpi.Float64, mpi.OpSum, 0, colComm))
+				must(r.Reduce(one, sum, 1, datatype.Float64, datatype.OpSum, 0, colComm))
 				if rk != 0 && t.pr == rk {
 					one.SetFloat64(0, t.colK(k, r0)[0])
 					note("send")
-					must(r.Send(one, 1, mpi.Float64, 0, k, colComm))
+					must(r.Send(one, 1, datatype.Float64, 0, k, colComm))
 				}
 				// 3: the top's array and double to the column.
 				if t.pr == 0 {
@@ -248,7 +249,7 @@ func runQRThesisMPI(m Machine, cfg QRConfig, a *mat.Dense, out *qrOutcome) error
 						x0 = t.colK(k, r0)[0]
 					} else {
 						note("recv")
-						_, err := r.Recv(one, 1, mpi.Float64, rk, k, colComm)
+						_, err := r.Recv(one, 1, datatype.Float64, rk, k, colComm)
 						must(err)
 						x0 = one.Float64(0)
 					}
@@ -259,9 +260,9 @@ func runQRThesisMPI(m Machine, cfg QRConfig, a *mat.Dense, out *qrOutcome) error
 					one.SetFloat64(0, b)
 				}
 				note("bcast col")
-				must(r.Bcast(pair, 2, mpi.Float64, 0, colComm))
+				must(r.Bcast(pair, 2, datatype.Float64, 0, colComm))
 				note("bcast col")
-				must(r.Bcast(one, 1, mpi.Float64, 0, colComm))
+				must(r.Bcast(one, 1, datatype.Float64, 0, colComm))
 				charge(t.reflect(k, pair.Float64(0), pair.Float64(1)))
 				beta = one.Float64(0)
 				t.putV(v, mr)
@@ -271,10 +272,10 @@ func runQRThesisMPI(m Machine, cfg QRConfig, a *mat.Dense, out *qrOutcome) error
 			must(r.Barrier(world))
 			// 5: v's piece and beta along the rows.
 			note("bcast row")
-			must(r.Bcast(v, mr, mpi.Float64, pk, rowComm))
+			must(r.Bcast(v, mr, datatype.Float64, pk, rowComm))
 			one.SetFloat64(0, beta)
 			note("bcast row")
-			must(r.Bcast(one, 1, mpi.Float64, pk, rowComm))
+			must(r.Bcast(one, 1, datatype.Float64, pk, rowComm))
 			beta = one.Float64(0)
 			if t.pc != pk {
 				t.getV(v, mr)
@@ -285,7 +286,7 @@ func runQRThesisMPI(m Machine, cfg QRConfig, a *mat.Dense, out *qrOutcome) error
 				dot.SetFloat64(j, d[j])
 			}
 			note("allreduce col")
-			must(r.Allreduce(dot, dotSum, nc, mpi.Float64, mpi.OpSum, colComm))
+			must(r.Allreduce(dot, dotSum, nc, datatype.Float64, datatype.OpSum, colComm))
 			for j := 0; j < nc; j++ {
 				d[j] = dotSum.Float64(j)
 			}

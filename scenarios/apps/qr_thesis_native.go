@@ -7,7 +7,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"nocsim/endpoint"
-	"nocsim/mpi"
+	"nocsim/mpi/datatype"
 )
 
 // qrThesisSlots is the native thesis QR's block of slots and flags, at the
@@ -21,16 +21,16 @@ type qrThesisSlots struct {
 	vals, valFlag  uint32 // alpha, v_k, beta from the top
 	arrive         uint32 // node 0's: each node's barrier arrival
 	release        uint32 // the barrier's release
-	v              mpi.Buffer
+	v              datatype.Buffer
 	vFlag          uint32
-	dots           mpi.Buffer // each grid row's dot products (maxCols doubles)
+	dots           datatype.Buffer // each grid row's dot products (maxCols doubles)
 	dotFlag        uint32
 }
 
 // qrThesisNativeWords is the words of the slots beyond v and dots.
 func qrThesisNativeWords(P, Y int) int { return 3*Y + 3 + 7 + P + 1 + 1 + Y }
 
-func newQRThesisSlots(alloc func(int) mpi.Buffer, P, Y, maxRows, maxCols int) *qrThesisSlots {
+func newQRThesisSlots(alloc func(int) datatype.Buffer, P, Y, maxRows, maxCols int) *qrThesisSlots {
 	w := alloc(4 * qrThesisNativeWords(P, Y)).Addr
 	s := &qrThesisSlots{}
 	next := func(words int) uint32 { a := w; w += uint32(words); return a }

@@ -6,6 +6,7 @@ import (
 	"nocsim/des"
 	"nocsim/endpoint"
 	"nocsim/mpi"
+	"nocsim/mpi/datatype"
 )
 
 // Result is the outcome of one application run (conjugate gradient, QR,
@@ -57,12 +58,12 @@ type allocator struct {
 	err  error
 }
 
-func (a *allocator) alloc(bytes int) mpi.Buffer {
+func (a *allocator) alloc(bytes int) datatype.Buffer {
 	addr, b, err := a.node.Alloc(bytes)
 	if err != nil && a.err == nil {
 		a.err = err
 	}
-	return mpi.Buffer{Addr: addr, Bytes: b}
+	return datatype.Buffer{Addr: addr, Bytes: b}
 }
 
 // mustOK ends a native program's thread on an error: the machine's run

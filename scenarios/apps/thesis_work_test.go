@@ -7,7 +7,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"nocsim/endpoint"
-	"nocsim/mpi"
+	"nocsim/mpi/datatype"
 )
 
 // opsVec is an operation count as a vector, to solve for per-unit counts.
@@ -66,7 +66,7 @@ func TestThesisQRUpdateCostsACGNonzero(t *testing.T) {
 
 	cg := func(nonzeros int) (int64, [4]int64) {
 		sys := newCGSystem(40, nonzeros, 3)
-		alloc := func(n int) mpi.Buffer { return mpi.Buffer{Bytes: make([]byte, n)} }
+		alloc := func(n int) datatype.Buffer { return datatype.Buffer{Bytes: make([]byte, n)} }
 		c := newCGThesis(sys, 1, 0, alloc)
 		_, m := c.matvec()
 		_, p := c.newP(0.25)

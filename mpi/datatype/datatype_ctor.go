@@ -1,6 +1,10 @@
-package mpi
+package datatype
 
-import "fmt"
+import (
+	"fmt"
+
+	"nocsim/mpi/mpierr"
+)
 
 // The type constructors of MPI-3.1 section 4.1.2: each describes its
 // blocks and leaves the typemap, bounds and alignment to build.
@@ -40,13 +44,13 @@ func vector(op string, count, blocklen, stride int, inElems bool, old *Datatype)
 		return nil, err
 	}
 	if inElems {
-		bytes, ok := mul(stride, old.Extent())
+		bytes, ok := MulBytes(stride, old.Extent())
 		if !ok {
-			return nil, errorf(ErrArg, op, "stride %d elements exceeds %d bytes", stride, maxBytes)
+			return nil, mpierr.Errorf(mpierr.ErrArg, op, "stride %d elements exceeds %d bytes", stride, maxBytes)
 		}
 		stride = bytes
 	}
-	blockBytes, ok := mul(blocklen, old.Extent())
+	blockBytes, ok := MulBytes(blocklen, old.Extent())
 	switch {
 	case blocklen == 0 || len(old.runs) == 0 && !old.sticky:
 		// No data: the result is the empty type whatever count is, and
@@ -55,25 +59,25 @@ func vector(op string, count, blocklen, stride int, inElems bool, old *Datatype)
 	case ok && stride == blockBytes:
 		// Blocks that abut are one long block, which build places in O(1)
 		// when old tiles its extent.
-		n, ok := mul(count, blocklen)
+		n, ok := MulBytes(count, blocklen)
 		if !ok {
-			return nil, errorf(ErrCount, op, "count %d times blocklen %d is too large", count, blocklen)
+			return nil, mpierr.Errorf(mpierr.ErrCount, op, "count %d times blocklen %d is too large", count, blocklen)
 		}
 		return build(op, 1, func(int) block { return block{old, 0, n} })
 	case len(old.runs) == 0 && count > 2:
 		// Only markers: blocks sit at i*stride, so the first and the
 		// last block hold the extreme markers.
-		if _, ok := mul(count-1, stride); !ok {
-			return nil, errorf(ErrArg, op, "count %d times stride %d bytes exceeds %d bytes", count, stride, maxBytes)
+		if _, ok := MulBytes(count-1, stride); !ok {
+			return nil, mpierr.Errorf(mpierr.ErrArg, op, "count %d times stride %d bytes exceeds %d bytes", count, stride, maxBytes)
 		}
 		ends := [2]int{0, (count - 1) * stride}
 		return build(op, 2, func(i int) block { return block{old, ends[i], blocklen} })
 	case count > maxRuns:
 		// Blocks that do not abut each start a run of their own.
-		return nil, errorf(ErrCount, op, "count %d: typemap needs more than %d runs", count, maxRuns)
+		return nil, mpierr.Errorf(mpierr.ErrCount, op, "count %d: typemap needs more than %d runs", count, maxRuns)
 	}
-	if _, ok := mul(count, stride); !ok {
-		return nil, errorf(ErrArg, op, "count %d times stride %d bytes exceeds %d bytes", count, stride, maxBytes)
+	if _, ok := MulBytes(count, stride); !ok {
+		return nil, mpierr.Errorf(mpierr.ErrArg, op, "count %d times stride %d bytes exceeds %d bytes", count, stride, maxBytes)
 	}
 	return build(op, count, func(i int) block { return block{old, i * stride, blocklen} })
 }
@@ -127,9 +131,9 @@ func TypeCreateStruct(blocklens []int, displsBytes []int, types []*Datatype) (*D
 func structure(op string, blocklens, displs []int, types []*Datatype, inElems bool) (*Datatype, error) {
 	if len(displs) != len(blocklens) || len(types) != len(blocklens) {
 		if len(types) != len(blocklens) {
-			return nil, errorf(ErrArg, op, "%d types for %d blocklens", len(types), len(blocklens))
+			return nil, mpierr.Errorf(mpierr.ErrArg, op, "%d types for %d blocklens", len(types), len(blocklens))
 		}
-		return nil, errorf(ErrArg, op, "%d displacements for %d blocklens", len(displs), len(blocklens))
+		return nil, mpierr.Errorf(mpierr.ErrArg, op, "%d displacements for %d blocklens", len(displs), len(blocklens))
 	}
 	blocks := make([]block, len(blocklens))
 	for i, n := range blocklens {
@@ -142,11 +146,11 @@ func structure(op string, blocklens, displs []int, types []*Datatype, inElems bo
 		d := displs[i]
 		if inElems {
 			var ok bool
-			if d, ok = mul(d, types[i].Extent()); !ok {
-				return nil, errorf(ErrArg, op, "displacement %d of %d elements exceeds %d bytes", i, displs[i], maxBytes)
+			if d, ok = MulBytes(d, types[i].Extent()); !ok {
+				return nil, mpierr.Errorf(mpierr.ErrArg, op, "displacement %d of %d elements exceeds %d bytes", i, displs[i], maxBytes)
 			}
 		} else if d < -maxBytes || d > maxBytes {
-			return nil, errorf(ErrArg, op, "displacement %d of %d bytes exceeds %d bytes", i, d, maxBytes)
+			return nil, mpierr.Errorf(mpierr.ErrArg, op, "displacement %d of %d bytes exceeds %d bytes", i, d, maxBytes)
 		}
 		blocks[i] = block{types[i], d, n}
 	}
@@ -162,9 +166,9 @@ func PackSize(count int, t *Datatype) (int, error) {
 	if err := checkCount(op, "count", count); err != nil {
 		return 0, err
 	}
-	n, ok := mul(count, t.size)
+	n, ok := MulBytes(count, t.size)
 	if !ok {
-		return 0, errorf(ErrCount, op, "count %d of %d-byte elements exceeds %d bytes", count, t.size, maxBytes)
+		return 0, mpierr.Errorf(mpierr.ErrCount, op, "count %d of %d-byte elements exceeds %d bytes", count, t.size, maxBytes)
 	}
 	return n, nil
 }
@@ -178,29 +182,29 @@ func checkTransfer(op string, typed []byte, count int, t *Datatype, packed []byt
 		return 0, err
 	}
 	if !t.committed {
-		return 0, errorf(ErrType, op, "datatype is not committed")
+		return 0, mpierr.Errorf(mpierr.ErrType, op, "datatype is not committed")
 	}
 	if err := checkCount(op, "count", count); err != nil {
 		return 0, err
 	}
 	if pos == nil {
-		return 0, errorf(ErrArg, op, "position is nil")
+		return 0, mpierr.Errorf(mpierr.ErrArg, op, "position is nil")
 	}
 	if *pos < 0 || *pos > len(packed) {
-		return 0, errorf(ErrArg, op, "position %d outside the %d-byte packed buffer", *pos, len(packed))
+		return 0, mpierr.Errorf(mpierr.ErrArg, op, "position %d outside the %d-byte packed buffer", *pos, len(packed))
 	}
-	n, ok := mul(count, t.size)
+	n, ok := MulBytes(count, t.size)
 	if !ok {
-		return 0, errorf(ErrCount, op, "count %d of %d-byte elements exceeds %d bytes", count, t.size, maxBytes)
+		return 0, mpierr.Errorf(mpierr.ErrCount, op, "count %d of %d-byte elements exceeds %d bytes", count, t.size, maxBytes)
 	}
 	if n == 0 {
 		return 0, nil
 	}
 	if t.trueLB < 0 {
-		return 0, errorf(ErrBuffer, op, "datatype reaches %d bytes before the buffer start", -t.trueLB)
+		return 0, mpierr.Errorf(mpierr.ErrBuffer, op, "datatype reaches %d bytes before the buffer start", -t.trueLB)
 	}
 	if s := t.Span(count); s > len(typed) {
-		return 0, errorf(ErrBuffer, op, "%d elements reach byte %d of a %d-byte buffer", count, s, len(typed))
+		return 0, mpierr.Errorf(mpierr.ErrBuffer, op, "%d elements reach byte %d of a %d-byte buffer", count, s, len(typed))
 	}
 	return n, nil
 }
@@ -214,7 +218,7 @@ func Pack(in []byte, count int, t *Datatype, out []byte, pos *int) error {
 		return err
 	}
 	if n > len(out)-*pos {
-		return errorf(ErrBuffer, op, "%d packed bytes do not fit the %d bytes left in the output", n, len(out)-*pos)
+		return mpierr.Errorf(mpierr.ErrBuffer, op, "%d packed bytes do not fit the %d bytes left in the output", n, len(out)-*pos)
 	}
 	p := *pos
 	if t.contig {
@@ -242,7 +246,7 @@ func Unpack(in []byte, pos *int, out []byte, count int, t *Datatype) error {
 		return err
 	}
 	if n > len(in)-*pos {
-		return errorf(ErrTruncate, op, "%d bytes to unpack but %d left in the input", n, len(in)-*pos)
+		return mpierr.Errorf(mpierr.ErrTruncate, op, "%d bytes to unpack but %d left in the input", n, len(in)-*pos)
 	}
 	p := *pos
 	if t.contig {

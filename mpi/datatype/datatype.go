@@ -1,66 +1,14 @@
-package mpi
+package datatype
 
-import "fmt"
+import "nocsim/mpi/mpierr"
 
-// Class is an MPI error class.
-type Class int
-
-// The error classes nocsim reports, named after their MPI counterparts.
-const (
-	ErrOther    Class = iota + 1
-	ErrType           // invalid datatype
-	ErrCount          // invalid count
-	ErrArg            // invalid argument
-	ErrTruncate       // message truncated on receive
-	ErrRank           // invalid rank
-	ErrGroup          // invalid group
-	ErrBuffer         // invalid buffer
-	ErrRMARange       // RMA target outside the window
-	ErrRMASync        // RMA call outside an access or exposure epoch
-	ErrWin            // invalid or freed window
-)
-
-var classNames = [...]string{
-	ErrOther:    "MPI_ERR_OTHER",
-	ErrType:     "MPI_ERR_TYPE",
-	ErrCount:    "MPI_ERR_COUNT",
-	ErrArg:      "MPI_ERR_ARG",
-	ErrTruncate: "MPI_ERR_TRUNCATE",
-	ErrRank:     "MPI_ERR_RANK",
-	ErrGroup:    "MPI_ERR_GROUP",
-	ErrBuffer:   "MPI_ERR_BUFFER",
-	ErrRMARange: "MPI_ERR_RMA_RANGE",
-	ErrRMASync:  "MPI_ERR_RMA_SYNC",
-	ErrWin:      "MPI_ERR_WIN",
-}
-
-func (c Class) String() string {
-	if c > 0 && int(c) < len(classNames) {
-		return classNames[c]
-	}
-	return fmt.Sprintf("MPI_ERR_CLASS(%d)", int(c))
-}
-
-// Error is an MPI error: its class and what went wrong, naming the call.
-type Error struct {
-	Class Class
-	Op    string // the MPI call, e.g. "MPI_Type_vector"
-	Msg   string
-}
-
-func (e *Error) Error() string {
-	return e.Op + ": " + e.Class.String() + ": " + e.Msg
-}
-
-func errorf(class Class, op, format string, args ...any) *Error {
-	return &Error{Class: class, Op: op, Msg: fmt.Sprintf(format, args...)}
-}
-
-// kind is a basic (predefined, non-derived) type: the unit of a typemap entry.
-type kind uint8
+// Kind is a basic (predefined, non-derived) type: the unit of a typemap
+// entry. One-sided Accumulate applies an operation element by element of
+// a kind, so the kind travels in its messages.
+type Kind uint8
 
 const (
-	kByte kind = iota
+	kByte Kind = iota
 	kInt32
 	kInt64
 	kUint32
@@ -74,9 +22,17 @@ var kindSize = [...]int{kByte: 1, kInt32: 4, kInt64: 8, kUint32: 4, kFloat32: 4,
 // run is count consecutive entries of one basic kind starting at byte offset off:
 // the typemap {(kind, off), (kind, off+size), ...} kept compact.
 type run struct {
-	kind  kind
+	kind  Kind
 	off   int
 	count int
+}
+
+// Size is the kind's size in bytes.
+func (k Kind) Size() int { return kindSize[k] }
+
+// String is the MPI name of the predefined type of kind k.
+func (k Kind) String() string {
+	return []string{"MPI_BYTE", "MPI_INT32", "MPI_INT64", "MPI_UINT32", "MPI_FLOAT32", "MPI_FLOAT64", "MPI_PACKED"}[k]
 }
 
 func (r run) bytes() int { return r.count * kindSize[r.kind] }
@@ -122,7 +78,7 @@ type Datatype struct {
 	predef         bool
 }
 
-func predefined(name string, k kind) *Datatype {
+func predefined(name string, k Kind) *Datatype {
 	n := kindSize[k]
 	t := &Datatype{name: name, size: n, ub: n, trueUB: n, align: n, runs: []run{{kind: k, count: 1}}, predef: true}
 	t.finish()
@@ -205,9 +161,9 @@ func (t *Datatype) Span(count int) int {
 	if t == nil || count <= 0 {
 		return 0
 	}
-	s, ok := mul(count-1, t.Extent())
+	s, ok := MulBytes(count-1, t.Extent())
 	if ok {
-		s, ok = add(s, t.trueUB)
+		s, ok = AddBytes(s, t.trueUB)
 	}
 	if !ok {
 		return int(^uint(0) >> 1)
@@ -251,7 +207,7 @@ func (t *Datatype) Free() error {
 		return err
 	}
 	if t.predef {
-		return errorf(ErrType, "MPI_Type_free", "cannot free predefined datatype %s", t.name)
+		return mpierr.Errorf(mpierr.ErrType, "MPI_Type_free", "cannot free predefined datatype %s", t.name)
 	}
 	t.freed = true
 	t.runs, t.segs = nil, nil
@@ -261,16 +217,18 @@ func (t *Datatype) Free() error {
 func checkType(op, what string, t *Datatype) error {
 	switch {
 	case t == nil:
-		return errorf(ErrType, op, "%s is nil", what)
+		return mpierr.Errorf(mpierr.ErrType, op, "%s is nil", what)
 	case t.freed:
-		return errorf(ErrType, op, "%s has been freed", what)
+		return mpierr.Errorf(mpierr.ErrType, op, "%s has been freed", what)
 	}
 	return nil
 }
 
-// mul and add are int arithmetic confined to ±maxBytes; ok is false when an
-// operand or the result leaves that range.
-func mul(a, b int) (int, bool) {
+// MulBytes and AddBytes are the byte arithmetic of typemaps, confined to
+// ±2^48 so no offset can overflow; ok is false when an operand or the
+// result leaves that range. Callers that place elements in a buffer by
+// displacement use them to keep the same bounds.
+func MulBytes(a, b int) (int, bool) {
 	if a < -maxBytes || a > maxBytes || b < -maxBytes || b > maxBytes {
 		return 0, false
 	}
@@ -280,7 +238,7 @@ func mul(a, b int) (int, bool) {
 	return a * b, true
 }
 
-func add(a, b int) (int, bool) {
+func AddBytes(a, b int) (int, bool) {
 	if a < -maxBytes || a > maxBytes || b < -maxBytes || b > maxBytes {
 		return 0, false
 	}
@@ -323,24 +281,24 @@ func build(op string, n int, blockAt func(int) block) (*Datatype, error) {
 	tiling, gappy := 0, 0
 	for i := range n {
 		b := blockAt(i)
-		bytes, ok := mul(b.blocklen, b.old.size)
+		bytes, ok := MulBytes(b.blocklen, b.old.size)
 		if ok {
-			t.size, ok = add(t.size, bytes)
+			t.size, ok = AddBytes(t.size, bytes)
 		}
 		if !ok {
-			return nil, errorf(ErrCount, op, "datatype size exceeds %d bytes", maxBytes)
+			return nil, mpierr.Errorf(mpierr.ErrCount, op, "datatype size exceeds %d bytes", maxBytes)
 		}
 		if b.blocklen == 0 {
 			continue
 		}
-		last, ok := mul(b.blocklen-1, b.old.Extent())
+		last, ok := MulBytes(b.blocklen-1, b.old.Extent())
 		if !ok {
-			return nil, errorf(ErrArg, op, "datatype reaches beyond ±%d bytes", maxBytes)
+			return nil, mpierr.Errorf(mpierr.ErrArg, op, "datatype reaches beyond ±%d bytes", maxBytes)
 		}
 		if b.old.sticky {
 			lo, hi, ok := reach(b.disp, last, b.old.lb, b.old.ub)
 			if !ok {
-				return nil, errorf(ErrArg, op, "datatype reaches beyond ±%d bytes", maxBytes)
+				return nil, mpierr.Errorf(mpierr.ErrArg, op, "datatype reaches beyond ±%d bytes", maxBytes)
 			}
 			if !t.sticky || lo < t.lb {
 				t.lb = lo
@@ -355,14 +313,14 @@ func build(op string, n int, blockAt func(int) block) (*Datatype, error) {
 		}
 		if b.old.tiles() {
 			tiling++
-		} else if r, ok := mul(b.blocklen, len(b.old.runs)); !ok || r > 2*maxRuns-gappy {
-			return nil, errorf(ErrCount, op, "typemap needs more than %d runs", maxRuns)
+		} else if r, ok := MulBytes(b.blocklen, len(b.old.runs)); !ok || r > 2*maxRuns-gappy {
+			return nil, mpierr.Errorf(mpierr.ErrCount, op, "typemap needs more than %d runs", maxRuns)
 		} else {
 			gappy += r
 		}
 		lo, hi, ok := reach(b.disp, last, b.old.trueLB, b.old.trueUB)
 		if !ok {
-			return nil, errorf(ErrArg, op, "datatype reaches beyond ±%d bytes", maxBytes)
+			return nil, mpierr.Errorf(mpierr.ErrArg, op, "datatype reaches beyond ±%d bytes", maxBytes)
 		}
 		if !data || lo < t.trueLB {
 			t.trueLB = lo
@@ -379,15 +337,15 @@ func build(op string, n int, blockAt func(int) block) (*Datatype, error) {
 		t.lb, t.ub = t.trueLB, t.trueUB
 		if r := (t.ub - t.lb) % t.align; r != 0 {
 			var ok bool
-			if t.ub, ok = add(t.ub, t.align-r); !ok {
-				return nil, errorf(ErrArg, op, "datatype reaches beyond ±%d bytes", maxBytes)
+			if t.ub, ok = AddBytes(t.ub, t.align-r); !ok {
+				return nil, mpierr.Errorf(mpierr.ErrArg, op, "datatype reaches beyond ±%d bytes", maxBytes)
 			}
 		}
 	}
 	t.runs = make([]run, 0, min(tiling+gappy, maxRuns))
 	for i := range n {
 		if !t.appendCopies(blockAt(i)) {
-			return nil, errorf(ErrCount, op, "typemap needs more than %d runs", maxRuns)
+			return nil, mpierr.Errorf(mpierr.ErrCount, op, "typemap needs more than %d runs", maxRuns)
 		}
 	}
 	t.finish()
@@ -397,10 +355,10 @@ func build(op string, n int, blockAt func(int) block) (*Datatype, error) {
 // reach is the range [disp+lo, disp+last+hi) that copies of a type with
 // bounds lo, hi cover when the last copy starts last bytes after the first.
 func reach(disp, last, lo, hi int) (int, int, bool) {
-	l, ok1 := add(disp, lo)
-	h, ok2 := add(disp, hi)
+	l, ok1 := AddBytes(disp, lo)
+	h, ok2 := AddBytes(disp, hi)
 	if ok2 {
-		h, ok2 = add(h, last)
+		h, ok2 = AddBytes(h, last)
 	}
 	return l, h, ok1 && ok2
 }
@@ -465,7 +423,7 @@ func (t *Datatype) finish() {
 
 func checkCount(op, what string, n int) error {
 	if n < 0 {
-		return errorf(ErrCount, op, "%s %d must be >= 0", what, n)
+		return mpierr.Errorf(mpierr.ErrCount, op, "%s %d must be >= 0", what, n)
 	}
 	return nil
 }

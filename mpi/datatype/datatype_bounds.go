@@ -1,4 +1,6 @@
-package mpi
+package datatype
+
+import "nocsim/mpi/mpierr"
 
 // TrueLB is the true lower bound (MPI_Type_get_true_extent): the lowest
 // byte the data occupies, ignoring bounds set by TypeCreateResized. It is
@@ -51,11 +53,11 @@ func TypeCreateResized(old *Datatype, lb, extent int) (*Datatype, error) {
 		return nil, err
 	}
 	if extent < 0 {
-		return nil, errorf(ErrArg, op, "extent %d must be >= 0", extent)
+		return nil, mpierr.Errorf(mpierr.ErrArg, op, "extent %d must be >= 0", extent)
 	}
-	ub, ok := add(lb, extent)
+	ub, ok := AddBytes(lb, extent)
 	if !ok {
-		return nil, errorf(ErrArg, op, "lb %d plus extent %d exceeds %d bytes", lb, extent, maxBytes)
+		return nil, mpierr.Errorf(mpierr.ErrArg, op, "lb %d plus extent %d exceeds %d bytes", lb, extent, maxBytes)
 	}
 	t := old.clone()
 	t.lb, t.ub, t.sticky = lb, ub, true

@@ -1,10 +1,12 @@
-package mpi
+package group
 
 import (
 	"errors"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"nocsim/mpi/mpierr"
 )
 
 func mustGroup(t *testing.T, world ...int) *Group {
@@ -274,33 +276,33 @@ func TestGroupErrors(t *testing.T) {
 	tests := []struct {
 		name  string
 		f     func() (any, error)
-		class Class
+		class mpierr.Class
 		op    string
 	}{
-		{"new negative", func() (any, error) { return NewGroup([]int{0, -1}) }, ErrRank, "NewGroup"},
-		{"new duplicate", func() (any, error) { return NewGroup([]int{3, 1, 3}) }, ErrGroup, "NewGroup"},
-		{"incl nil group", func() (any, error) { return GroupIncl(nilGroup, nil) }, ErrGroup, "MPI_Group_incl"},
-		{"incl out of range", func() (any, error) { return GroupIncl(g, []int{0, 5}) }, ErrRank, "MPI_Group_incl"},
-		{"incl negative", func() (any, error) { return GroupIncl(g, []int{-1}) }, ErrRank, "MPI_Group_incl"},
-		{"incl duplicate", func() (any, error) { return GroupIncl(g, []int{2, 2}) }, ErrRank, "MPI_Group_incl"},
-		{"excl out of range", func() (any, error) { return GroupExcl(g, []int{7}) }, ErrRank, "MPI_Group_excl"},
-		{"excl duplicate", func() (any, error) { return GroupExcl(g, []int{1, 3, 1}) }, ErrRank, "MPI_Group_excl"},
-		{"excl nil group", func() (any, error) { return GroupExcl(nil, []int{0}) }, ErrGroup, "MPI_Group_excl"},
-		{"range zero stride", func() (any, error) { return GroupRangeIncl(g, [][3]int{{0, 4, 0}}) }, ErrArg, "MPI_Group_range_incl"},
-		{"range wrong sign", func() (any, error) { return GroupRangeIncl(g, [][3]int{{4, 0, 1}}) }, ErrArg, "MPI_Group_range_incl"},
-		{"range wrong sign negative", func() (any, error) { return GroupRangeExcl(g, [][3]int{{0, 4, -1}}) }, ErrArg, "MPI_Group_range_excl"},
-		{"range first out", func() (any, error) { return GroupRangeIncl(g, [][3]int{{5, 4, -1}}) }, ErrRank, "MPI_Group_range_incl"},
-		{"range last out", func() (any, error) { return GroupRangeExcl(g, [][3]int{{0, 6, 2}}) }, ErrRank, "MPI_Group_range_excl"},
-		{"range negative last", func() (any, error) { return GroupRangeIncl(g, [][3]int{{2, -1, -1}}) }, ErrRank, "MPI_Group_range_incl"},
-		{"range overlap", func() (any, error) { return GroupRangeIncl(g, [][3]int{{0, 4, 2}, {4, 3, -1}}) }, ErrRank, "MPI_Group_range_incl"},
-		{"range overlap excl", func() (any, error) { return GroupRangeExcl(g, [][3]int{{1, 1, 1}, {1, 1, 1}}) }, ErrRank, "MPI_Group_range_excl"},
-		{"range nil group", func() (any, error) { return GroupRangeIncl(nil, nil) }, ErrGroup, "MPI_Group_range_incl"},
-		{"translate bad rank", func() (any, error) { return GroupTranslateRanks(g, []int{5}, g) }, ErrRank, "MPI_Group_translate_ranks"},
-		{"translate nil", func() (any, error) { return GroupTranslateRanks(g, nil, nil) }, ErrGroup, "MPI_Group_translate_ranks"},
+		{"new negative", func() (any, error) { return NewGroup([]int{0, -1}) }, mpierr.ErrRank, "NewGroup"},
+		{"new duplicate", func() (any, error) { return NewGroup([]int{3, 1, 3}) }, mpierr.ErrGroup, "NewGroup"},
+		{"incl nil group", func() (any, error) { return GroupIncl(nilGroup, nil) }, mpierr.ErrGroup, "MPI_Group_incl"},
+		{"incl out of range", func() (any, error) { return GroupIncl(g, []int{0, 5}) }, mpierr.ErrRank, "MPI_Group_incl"},
+		{"incl negative", func() (any, error) { return GroupIncl(g, []int{-1}) }, mpierr.ErrRank, "MPI_Group_incl"},
+		{"incl duplicate", func() (any, error) { return GroupIncl(g, []int{2, 2}) }, mpierr.ErrRank, "MPI_Group_incl"},
+		{"excl out of range", func() (any, error) { return GroupExcl(g, []int{7}) }, mpierr.ErrRank, "MPI_Group_excl"},
+		{"excl duplicate", func() (any, error) { return GroupExcl(g, []int{1, 3, 1}) }, mpierr.ErrRank, "MPI_Group_excl"},
+		{"excl nil group", func() (any, error) { return GroupExcl(nil, []int{0}) }, mpierr.ErrGroup, "MPI_Group_excl"},
+		{"range zero stride", func() (any, error) { return GroupRangeIncl(g, [][3]int{{0, 4, 0}}) }, mpierr.ErrArg, "MPI_Group_range_incl"},
+		{"range wrong sign", func() (any, error) { return GroupRangeIncl(g, [][3]int{{4, 0, 1}}) }, mpierr.ErrArg, "MPI_Group_range_incl"},
+		{"range wrong sign negative", func() (any, error) { return GroupRangeExcl(g, [][3]int{{0, 4, -1}}) }, mpierr.ErrArg, "MPI_Group_range_excl"},
+		{"range first out", func() (any, error) { return GroupRangeIncl(g, [][3]int{{5, 4, -1}}) }, mpierr.ErrRank, "MPI_Group_range_incl"},
+		{"range last out", func() (any, error) { return GroupRangeExcl(g, [][3]int{{0, 6, 2}}) }, mpierr.ErrRank, "MPI_Group_range_excl"},
+		{"range negative last", func() (any, error) { return GroupRangeIncl(g, [][3]int{{2, -1, -1}}) }, mpierr.ErrRank, "MPI_Group_range_incl"},
+		{"range overlap", func() (any, error) { return GroupRangeIncl(g, [][3]int{{0, 4, 2}, {4, 3, -1}}) }, mpierr.ErrRank, "MPI_Group_range_incl"},
+		{"range overlap excl", func() (any, error) { return GroupRangeExcl(g, [][3]int{{1, 1, 1}, {1, 1, 1}}) }, mpierr.ErrRank, "MPI_Group_range_excl"},
+		{"range nil group", func() (any, error) { return GroupRangeIncl(nil, nil) }, mpierr.ErrGroup, "MPI_Group_range_incl"},
+		{"translate bad rank", func() (any, error) { return GroupTranslateRanks(g, []int{5}, g) }, mpierr.ErrRank, "MPI_Group_translate_ranks"},
+		{"translate nil", func() (any, error) { return GroupTranslateRanks(g, nil, nil) }, mpierr.ErrGroup, "MPI_Group_translate_ranks"},
 	}
 	for _, tc := range tests {
 		got, err := tc.f()
-		var e *Error
+		var e *mpierr.Error
 		if !errors.As(err, &e) || e.Class != tc.class || e.Op != tc.op {
 			t.Errorf("%s: %v, want class %v from %s", tc.name, err, tc.class, tc.op)
 		}

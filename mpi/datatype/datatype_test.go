@@ -1,10 +1,12 @@
-package mpi
+package datatype
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
 	"testing"
+
+	"nocsim/mpi/mpierr"
 )
 
 func TestConstructors(t *testing.T) {
@@ -73,8 +75,8 @@ func TestConstructors(t *testing.T) {
 				// (no type here is resized, so lb is the data's).
 				var pos int
 				err := Pack(pattern(100), 1, dt, make([]byte, 100), &pos)
-				if class(err) != ErrBuffer {
-					t.Fatalf("Pack of negative-lb type: %v, want %v", err, ErrBuffer)
+				if class(err) != mpierr.ErrBuffer {
+					t.Fatalf("Pack of negative-lb type: %v, want %v", err, mpierr.ErrBuffer)
 				}
 			}
 			s := shiftable(tc.s, tc.lb)
@@ -112,8 +114,8 @@ func TestPredefined(t *testing.T) {
 			t.Errorf("%s: name %q size %d extent %d lb %d committed %v contiguous %v", tc.name,
 				tc.t.Name(), tc.t.Size(), tc.t.Extent(), tc.t.LB(), tc.t.Committed(), tc.t.Contiguous())
 		}
-		if err := tc.t.Free(); class(err) != ErrType {
-			t.Errorf("Free(%s) = %v, want %v", tc.name, err, ErrType)
+		if err := tc.t.Free(); class(err) != mpierr.ErrType {
+			t.Errorf("Free(%s) = %v, want %v", tc.name, err, mpierr.ErrType)
 		}
 		if !tc.t.Committed() {
 			t.Errorf("%s unusable after a refused Free", tc.name)
@@ -207,8 +209,8 @@ func TestSpan(t *testing.T) {
 				t.Errorf("Pack with a %d-byte buffer: %v", want, err)
 			}
 			pos = 0
-			if err := Pack(make([]byte, want-1), count, dt, out, &pos); class(err) != ErrBuffer {
-				t.Errorf("Pack with a %d-byte buffer: %v, want %v", want-1, err, ErrBuffer)
+			if err := Pack(make([]byte, want-1), count, dt, out, &pos); class(err) != mpierr.ErrBuffer {
+				t.Errorf("Pack with a %d-byte buffer: %v, want %v", want-1, err, mpierr.ErrBuffer)
 			}
 		}
 	}
@@ -284,18 +286,18 @@ func TestLargeTypes(t *testing.T) {
 	if err != nil || v.Size() != 1<<33 || !v.Contiguous() {
 		t.Fatalf("vector with abutting blocks: %v size %d", err, v.Size())
 	}
-	if _, err := TypeVector(maxRuns+1, 1, 2, Byte); class(err) != ErrCount {
-		t.Fatalf("vector of %d separate runs: %v, want %v", maxRuns+1, err, ErrCount)
+	if _, err := TypeVector(maxRuns+1, 1, 2, Byte); class(err) != mpierr.ErrCount {
+		t.Fatalf("vector of %d separate runs: %v, want %v", maxRuns+1, err, mpierr.ErrCount)
 	}
 	// Data that could not fit a buffer is refused, not overflowed.
-	if _, err := TypeContiguous(1<<50, big); class(err) != ErrCount {
-		t.Fatalf("contiguous of 2^90 bytes: %v, want %v", err, ErrCount)
+	if _, err := TypeContiguous(1<<50, big); class(err) != mpierr.ErrCount {
+		t.Fatalf("contiguous of 2^90 bytes: %v, want %v", err, mpierr.ErrCount)
 	}
-	if _, err := TypeCreateHvector(2, 1, 1<<62, Byte); class(err) != ErrArg {
-		t.Fatalf("hvector with stride 2^62: %v, want %v", err, ErrArg)
+	if _, err := TypeCreateHvector(2, 1, 1<<62, Byte); class(err) != mpierr.ErrArg {
+		t.Fatalf("hvector with stride 2^62: %v, want %v", err, mpierr.ErrArg)
 	}
-	if _, err := TypeVector(1<<40, 1<<40, 1<<40, Byte); class(err) != ErrCount {
-		t.Fatalf("vector of 2^80 abutting bytes: %v, want %v", err, ErrCount)
+	if _, err := TypeVector(1<<40, 1<<40, 1<<40, Byte); class(err) != mpierr.ErrCount {
+		t.Fatalf("vector of 2^80 abutting bytes: %v, want %v", err, mpierr.ErrCount)
 	}
 	// Copies of a type with gaps add runs, up to the limit: a byte and an
 	// int32 never merge, so each copy adds two.
@@ -304,15 +306,15 @@ func TestLargeTypes(t *testing.T) {
 		t.Fatalf("contiguous of %d runs: %v", maxRuns, err)
 	}
 	for _, n := range []int{maxRuns/2 + 1, maxRuns + 1} {
-		if _, err := TypeContiguous(n, gappy); class(err) != ErrCount {
-			t.Fatalf("contiguous of %d runs: %v, want %v", 2*n, err, ErrCount)
+		if _, err := TypeContiguous(n, gappy); class(err) != mpierr.ErrCount {
+			t.Fatalf("contiguous of %d runs: %v, want %v", 2*n, err, mpierr.ErrCount)
 		}
 	}
 	var pos int
-	if err := Pack(nil, 1<<62, Int64, nil, &pos); class(err) != ErrCount {
-		t.Fatalf("Pack of 2^62 elements: %v, want %v", err, ErrCount)
+	if err := Pack(nil, 1<<62, Int64, nil, &pos); class(err) != mpierr.ErrCount {
+		t.Fatalf("Pack of 2^62 elements: %v, want %v", err, mpierr.ErrCount)
 	}
-	if n, err := PackSize(1<<62, Int64); class(err) != ErrCount {
+	if n, err := PackSize(1<<62, Int64); class(err) != mpierr.ErrCount {
 		t.Fatalf("PackSize overflow: %d, %v", n, err)
 	}
 	if got := Int64.Span(1 << 62); got < 1<<62 {
@@ -320,8 +322,8 @@ func TestLargeTypes(t *testing.T) {
 	}
 }
 
-func class(err error) Class {
-	var e *Error
+func class(err error) mpierr.Class {
+	var e *mpierr.Error
 	if errors.As(err, &e) {
 		return e.Class
 	}
@@ -337,51 +339,51 @@ func TestConstructorErrors(t *testing.T) {
 	tests := []struct {
 		name  string
 		f     func() (*Datatype, error)
-		class Class
+		class mpierr.Class
 		op    string
 	}{
-		{"contiguous nil", func() (*Datatype, error) { return TypeContiguous(1, nil) }, ErrType, "MPI_Type_contiguous"},
-		{"contiguous freed", func() (*Datatype, error) { return TypeContiguous(1, freed) }, ErrType, "MPI_Type_contiguous"},
-		{"contiguous count", func() (*Datatype, error) { return TypeContiguous(-1, Int32) }, ErrCount, "MPI_Type_contiguous"},
-		{"vector nil", func() (*Datatype, error) { return TypeVector(1, 1, 1, nil) }, ErrType, "MPI_Type_vector"},
-		{"vector count", func() (*Datatype, error) { return TypeVector(-1, 1, 1, Int32) }, ErrCount, "MPI_Type_vector"},
-		{"vector blocklen", func() (*Datatype, error) { return TypeVector(1, -2, 1, Int32) }, ErrCount, "MPI_Type_vector"},
-		{"vector stride", func() (*Datatype, error) { return TypeVector(2, 1, 1<<60, Int32) }, ErrArg, "MPI_Type_vector"},
-		{"hvector freed", func() (*Datatype, error) { return TypeCreateHvector(1, 1, 1, freed) }, ErrType, "MPI_Type_create_hvector"},
-		{"hvector count", func() (*Datatype, error) { return TypeCreateHvector(-3, 1, 8, Int32) }, ErrCount, "MPI_Type_create_hvector"},
-		{"hvector blocklen", func() (*Datatype, error) { return TypeCreateHvector(1, -1, 8, Int32) }, ErrCount, "MPI_Type_create_hvector"},
-		{"indexed nil", func() (*Datatype, error) { return TypeIndexed(two, two, nil) }, ErrType, "MPI_Type_indexed"},
-		{"indexed lengths", func() (*Datatype, error) { return TypeIndexed(two, []int{0}, Int32) }, ErrArg, "MPI_Type_indexed"},
-		{"indexed blocklen", func() (*Datatype, error) { return TypeIndexed([]int{1, -1}, two, Int32) }, ErrCount, "MPI_Type_indexed"},
-		{"indexed displ", func() (*Datatype, error) { return TypeIndexed(two, []int{0, 1 << 60}, Int32) }, ErrArg, "MPI_Type_indexed"},
-		{"indexed block freed", func() (*Datatype, error) { return TypeCreateIndexedBlock(1, two, freed) }, ErrType, "MPI_Type_create_indexed_block"},
-		{"indexed block blocklen", func() (*Datatype, error) { return TypeCreateIndexedBlock(-1, two, Int32) }, ErrCount, "MPI_Type_create_indexed_block"},
-		{"hindexed nil", func() (*Datatype, error) { return TypeCreateHindexed(two, two, nil) }, ErrType, "MPI_Type_create_hindexed"},
-		{"hindexed lengths", func() (*Datatype, error) { return TypeCreateHindexed([]int{1}, two, Int32) }, ErrArg, "MPI_Type_create_hindexed"},
-		{"hindexed blocklen", func() (*Datatype, error) { return TypeCreateHindexed([]int{-5}, []int{0}, Int32) }, ErrCount, "MPI_Type_create_hindexed"},
-		{"hindexed displ", func() (*Datatype, error) { return TypeCreateHindexed([]int{1}, []int{-1 << 62}, Int32) }, ErrArg, "MPI_Type_create_hindexed"},
-		{"struct types length", func() (*Datatype, error) { return TypeCreateStruct(two, two, []*Datatype{Int32}) }, ErrArg, "MPI_Type_create_struct"},
+		{"contiguous nil", func() (*Datatype, error) { return TypeContiguous(1, nil) }, mpierr.ErrType, "MPI_Type_contiguous"},
+		{"contiguous freed", func() (*Datatype, error) { return TypeContiguous(1, freed) }, mpierr.ErrType, "MPI_Type_contiguous"},
+		{"contiguous count", func() (*Datatype, error) { return TypeContiguous(-1, Int32) }, mpierr.ErrCount, "MPI_Type_contiguous"},
+		{"vector nil", func() (*Datatype, error) { return TypeVector(1, 1, 1, nil) }, mpierr.ErrType, "MPI_Type_vector"},
+		{"vector count", func() (*Datatype, error) { return TypeVector(-1, 1, 1, Int32) }, mpierr.ErrCount, "MPI_Type_vector"},
+		{"vector blocklen", func() (*Datatype, error) { return TypeVector(1, -2, 1, Int32) }, mpierr.ErrCount, "MPI_Type_vector"},
+		{"vector stride", func() (*Datatype, error) { return TypeVector(2, 1, 1<<60, Int32) }, mpierr.ErrArg, "MPI_Type_vector"},
+		{"hvector freed", func() (*Datatype, error) { return TypeCreateHvector(1, 1, 1, freed) }, mpierr.ErrType, "MPI_Type_create_hvector"},
+		{"hvector count", func() (*Datatype, error) { return TypeCreateHvector(-3, 1, 8, Int32) }, mpierr.ErrCount, "MPI_Type_create_hvector"},
+		{"hvector blocklen", func() (*Datatype, error) { return TypeCreateHvector(1, -1, 8, Int32) }, mpierr.ErrCount, "MPI_Type_create_hvector"},
+		{"indexed nil", func() (*Datatype, error) { return TypeIndexed(two, two, nil) }, mpierr.ErrType, "MPI_Type_indexed"},
+		{"indexed lengths", func() (*Datatype, error) { return TypeIndexed(two, []int{0}, Int32) }, mpierr.ErrArg, "MPI_Type_indexed"},
+		{"indexed blocklen", func() (*Datatype, error) { return TypeIndexed([]int{1, -1}, two, Int32) }, mpierr.ErrCount, "MPI_Type_indexed"},
+		{"indexed displ", func() (*Datatype, error) { return TypeIndexed(two, []int{0, 1 << 60}, Int32) }, mpierr.ErrArg, "MPI_Type_indexed"},
+		{"indexed block freed", func() (*Datatype, error) { return TypeCreateIndexedBlock(1, two, freed) }, mpierr.ErrType, "MPI_Type_create_indexed_block"},
+		{"indexed block blocklen", func() (*Datatype, error) { return TypeCreateIndexedBlock(-1, two, Int32) }, mpierr.ErrCount, "MPI_Type_create_indexed_block"},
+		{"hindexed nil", func() (*Datatype, error) { return TypeCreateHindexed(two, two, nil) }, mpierr.ErrType, "MPI_Type_create_hindexed"},
+		{"hindexed lengths", func() (*Datatype, error) { return TypeCreateHindexed([]int{1}, two, Int32) }, mpierr.ErrArg, "MPI_Type_create_hindexed"},
+		{"hindexed blocklen", func() (*Datatype, error) { return TypeCreateHindexed([]int{-5}, []int{0}, Int32) }, mpierr.ErrCount, "MPI_Type_create_hindexed"},
+		{"hindexed displ", func() (*Datatype, error) { return TypeCreateHindexed([]int{1}, []int{-1 << 62}, Int32) }, mpierr.ErrArg, "MPI_Type_create_hindexed"},
+		{"struct types length", func() (*Datatype, error) { return TypeCreateStruct(two, two, []*Datatype{Int32}) }, mpierr.ErrArg, "MPI_Type_create_struct"},
 		{"struct displs length", func() (*Datatype, error) {
 			return TypeCreateStruct(two, nil, []*Datatype{Int32, Byte})
-		}, ErrArg, "MPI_Type_create_struct"},
-		{"struct nil type", func() (*Datatype, error) { return TypeCreateStruct(two, two, []*Datatype{Int32, nil}) }, ErrType, "MPI_Type_create_struct"},
+		}, mpierr.ErrArg, "MPI_Type_create_struct"},
+		{"struct nil type", func() (*Datatype, error) { return TypeCreateStruct(two, two, []*Datatype{Int32, nil}) }, mpierr.ErrType, "MPI_Type_create_struct"},
 		{"struct freed type", func() (*Datatype, error) {
 			return TypeCreateStruct(two, two, []*Datatype{freed, Int32})
-		}, ErrType, "MPI_Type_create_struct"},
+		}, mpierr.ErrType, "MPI_Type_create_struct"},
 		{"struct blocklen", func() (*Datatype, error) {
 			return TypeCreateStruct([]int{1, -1}, two, []*Datatype{Int32, Int32})
-		}, ErrCount, "MPI_Type_create_struct"},
-		{"resized nil", func() (*Datatype, error) { return TypeCreateResized(nil, 0, 4) }, ErrType, "MPI_Type_create_resized"},
-		{"resized freed", func() (*Datatype, error) { return TypeCreateResized(freed, 0, 4) }, ErrType, "MPI_Type_create_resized"},
-		{"resized negative extent", func() (*Datatype, error) { return TypeCreateResized(Int32, 0, -4) }, ErrArg, "MPI_Type_create_resized"},
-		{"resized past the limit", func() (*Datatype, error) { return TypeCreateResized(Int32, maxBytes, 1) }, ErrArg, "MPI_Type_create_resized"},
-		{"resized lb past the limit", func() (*Datatype, error) { return TypeCreateResized(Int32, -1<<62, 0) }, ErrArg, "MPI_Type_create_resized"},
-		{"dup nil", func() (*Datatype, error) { return TypeDup(nil) }, ErrType, "MPI_Type_dup"},
-		{"dup freed", func() (*Datatype, error) { return TypeDup(freed) }, ErrType, "MPI_Type_dup"},
+		}, mpierr.ErrCount, "MPI_Type_create_struct"},
+		{"resized nil", func() (*Datatype, error) { return TypeCreateResized(nil, 0, 4) }, mpierr.ErrType, "MPI_Type_create_resized"},
+		{"resized freed", func() (*Datatype, error) { return TypeCreateResized(freed, 0, 4) }, mpierr.ErrType, "MPI_Type_create_resized"},
+		{"resized negative extent", func() (*Datatype, error) { return TypeCreateResized(Int32, 0, -4) }, mpierr.ErrArg, "MPI_Type_create_resized"},
+		{"resized past the limit", func() (*Datatype, error) { return TypeCreateResized(Int32, maxBytes, 1) }, mpierr.ErrArg, "MPI_Type_create_resized"},
+		{"resized lb past the limit", func() (*Datatype, error) { return TypeCreateResized(Int32, -1<<62, 0) }, mpierr.ErrArg, "MPI_Type_create_resized"},
+		{"dup nil", func() (*Datatype, error) { return TypeDup(nil) }, mpierr.ErrType, "MPI_Type_dup"},
+		{"dup freed", func() (*Datatype, error) { return TypeDup(freed) }, mpierr.ErrType, "MPI_Type_dup"},
 	}
 	for _, tc := range tests {
 		dt, err := tc.f()
-		var e *Error
+		var e *mpierr.Error
 		if !errors.As(err, &e) || e.Class != tc.class || e.Op != tc.op || dt != nil {
 			t.Errorf("%s: got %v, %v; want class %v from %s", tc.name, dt, err, tc.class, tc.op)
 		}
@@ -405,32 +407,32 @@ func TestTransferErrors(t *testing.T) {
 		count              int
 		typed, packed, pos int // buffer lengths and start position
 		nilPos             bool
-		class              Class
+		class              mpierr.Class
 	}
 	tests := []call{
-		{name: "nil type", dt: nil, count: 1, typed: 12, packed: 8, class: ErrType},
-		{name: "uncommitted", dt: uncommitted, count: 1, typed: 12, packed: 8, class: ErrType},
-		{name: "freed", dt: freed, count: 1, typed: 12, packed: 8, class: ErrType},
-		{name: "negative count", dt: vecT, count: -1, typed: 12, packed: 8, class: ErrCount},
-		{name: "nil position", dt: vecT, count: 1, typed: 12, packed: 8, nilPos: true, class: ErrArg},
-		{name: "position past end", dt: vecT, count: 1, typed: 12, packed: 8, pos: 9, class: ErrArg},
-		{name: "negative position", dt: vecT, count: 1, typed: 12, packed: 8, pos: -1, class: ErrArg},
-		{name: "output too small", dt: vecT, count: 2, typed: 24, packed: 15, class: ErrBuffer},
-		{name: "output too small after pos", dt: vecT, count: 1, typed: 12, packed: 8, pos: 1, class: ErrBuffer},
-		{name: "input too small", dt: vecT, count: 2, typed: 23, packed: 16, class: ErrBuffer},
-		{name: "negative lb", dt: neg, count: 1, typed: 12, packed: 8, class: ErrBuffer},
+		{name: "nil type", dt: nil, count: 1, typed: 12, packed: 8, class: mpierr.ErrType},
+		{name: "uncommitted", dt: uncommitted, count: 1, typed: 12, packed: 8, class: mpierr.ErrType},
+		{name: "freed", dt: freed, count: 1, typed: 12, packed: 8, class: mpierr.ErrType},
+		{name: "negative count", dt: vecT, count: -1, typed: 12, packed: 8, class: mpierr.ErrCount},
+		{name: "nil position", dt: vecT, count: 1, typed: 12, packed: 8, nilPos: true, class: mpierr.ErrArg},
+		{name: "position past end", dt: vecT, count: 1, typed: 12, packed: 8, pos: 9, class: mpierr.ErrArg},
+		{name: "negative position", dt: vecT, count: 1, typed: 12, packed: 8, pos: -1, class: mpierr.ErrArg},
+		{name: "output too small", dt: vecT, count: 2, typed: 24, packed: 15, class: mpierr.ErrBuffer},
+		{name: "output too small after pos", dt: vecT, count: 1, typed: 12, packed: 8, pos: 1, class: mpierr.ErrBuffer},
+		{name: "input too small", dt: vecT, count: 2, typed: 23, packed: 16, class: mpierr.ErrBuffer},
+		{name: "negative lb", dt: neg, count: 1, typed: 12, packed: 8, class: mpierr.ErrBuffer},
 		{name: "ok", dt: vecT, count: 2, typed: 24, packed: 16},
 
-		{name: "nil type", unpack: true, dt: nil, count: 1, typed: 12, packed: 8, class: ErrType},
-		{name: "uncommitted", unpack: true, dt: uncommitted, count: 1, typed: 12, packed: 8, class: ErrType},
-		{name: "freed", unpack: true, dt: freed, count: 1, typed: 12, packed: 8, class: ErrType},
-		{name: "negative count", unpack: true, dt: vecT, count: -1, typed: 12, packed: 8, class: ErrCount},
-		{name: "nil position", unpack: true, dt: vecT, count: 1, typed: 12, packed: 8, nilPos: true, class: ErrArg},
-		{name: "position past end", unpack: true, dt: vecT, count: 1, typed: 12, packed: 8, pos: 9, class: ErrArg},
-		{name: "truncated", unpack: true, dt: vecT, count: 2, typed: 24, packed: 15, class: ErrTruncate},
-		{name: "truncated after pos", unpack: true, dt: vecT, count: 1, typed: 12, packed: 8, pos: 4, class: ErrTruncate},
-		{name: "output too small", unpack: true, dt: vecT, count: 2, typed: 23, packed: 16, class: ErrBuffer},
-		{name: "negative lb", unpack: true, dt: neg, count: 1, typed: 12, packed: 8, class: ErrBuffer},
+		{name: "nil type", unpack: true, dt: nil, count: 1, typed: 12, packed: 8, class: mpierr.ErrType},
+		{name: "uncommitted", unpack: true, dt: uncommitted, count: 1, typed: 12, packed: 8, class: mpierr.ErrType},
+		{name: "freed", unpack: true, dt: freed, count: 1, typed: 12, packed: 8, class: mpierr.ErrType},
+		{name: "negative count", unpack: true, dt: vecT, count: -1, typed: 12, packed: 8, class: mpierr.ErrCount},
+		{name: "nil position", unpack: true, dt: vecT, count: 1, typed: 12, packed: 8, nilPos: true, class: mpierr.ErrArg},
+		{name: "position past end", unpack: true, dt: vecT, count: 1, typed: 12, packed: 8, pos: 9, class: mpierr.ErrArg},
+		{name: "truncated", unpack: true, dt: vecT, count: 2, typed: 24, packed: 15, class: mpierr.ErrTruncate},
+		{name: "truncated after pos", unpack: true, dt: vecT, count: 1, typed: 12, packed: 8, pos: 4, class: mpierr.ErrTruncate},
+		{name: "output too small", unpack: true, dt: vecT, count: 2, typed: 23, packed: 16, class: mpierr.ErrBuffer},
+		{name: "negative lb", unpack: true, dt: neg, count: 1, typed: 12, packed: 8, class: mpierr.ErrBuffer},
 		{name: "ok", unpack: true, dt: vecT, count: 2, typed: 24, packed: 16},
 	}
 	for _, tc := range tests {
@@ -457,7 +459,7 @@ func TestTransferErrors(t *testing.T) {
 			}
 			continue
 		}
-		var e *Error
+		var e *mpierr.Error
 		if !errors.As(err, &e) || e.Class != tc.class || e.Op != op {
 			t.Errorf("%s %s: %v, want class %v", op, tc.name, err, tc.class)
 		}
@@ -484,15 +486,15 @@ func TestTypeLifecycleErrors(t *testing.T) {
 		{"commit nil", nilType.Commit(), "MPI_Type_commit"},
 		{"free nil", nilType.Free(), "MPI_Type_free"},
 	} {
-		var e *Error
-		if !errors.As(tc.err, &e) || e.Class != ErrType || e.Op != tc.op {
+		var e *mpierr.Error
+		if !errors.As(tc.err, &e) || e.Class != mpierr.ErrType || e.Op != tc.op {
 			t.Errorf("%s: %v", tc.name, tc.err)
 		}
 	}
-	if _, err := PackSize(1, d); class(err) != ErrType {
+	if _, err := PackSize(1, d); class(err) != mpierr.ErrType {
 		t.Errorf("PackSize of freed type: %v", err)
 	}
-	if _, err := PackSize(-1, Int32); class(err) != ErrCount {
+	if _, err := PackSize(-1, Int32); class(err) != mpierr.ErrCount {
 		t.Errorf("PackSize(-1): %v", err)
 	}
 	if nilType.Name() != "<nil>" || nilType.LB() != 0 || nilType.UB() != 0 || nilType.Size() != 0 || nilType.Extent() != 0 || nilType.Committed() || nilType.Contiguous() || nilType.Span(3) != 0 {
@@ -505,10 +507,10 @@ func TestErrorStrings(t *testing.T) {
 	if got, want := err.Error(), "MPI_Type_vector: MPI_ERR_COUNT: count -1 must be >= 0"; got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}
-	for c, want := range map[Class]string{
-		ErrOther: "MPI_ERR_OTHER", ErrType: "MPI_ERR_TYPE", ErrCount: "MPI_ERR_COUNT", ErrArg: "MPI_ERR_ARG",
-		ErrTruncate: "MPI_ERR_TRUNCATE", ErrRank: "MPI_ERR_RANK", ErrGroup: "MPI_ERR_GROUP",
-		ErrBuffer: "MPI_ERR_BUFFER", 0: "MPI_ERR_CLASS(0)", 99: "MPI_ERR_CLASS(99)",
+	for c, want := range map[mpierr.Class]string{
+		mpierr.ErrOther: "MPI_ERR_OTHER", mpierr.ErrType: "MPI_ERR_TYPE", mpierr.ErrCount: "MPI_ERR_COUNT", mpierr.ErrArg: "MPI_ERR_ARG",
+		mpierr.ErrTruncate: "MPI_ERR_TRUNCATE", mpierr.ErrRank: "MPI_ERR_RANK", mpierr.ErrGroup: "MPI_ERR_GROUP",
+		mpierr.ErrBuffer: "MPI_ERR_BUFFER", 0: "MPI_ERR_CLASS(0)", 99: "MPI_ERR_CLASS(99)",
 	} {
 		if got := c.String(); got != want {
 			t.Errorf("Class(%d).String() = %q, want %q", int(c), got, want)

@@ -1,6 +1,10 @@
-package mpi
+package group
 
-import "fmt"
+import (
+	"fmt"
+
+	"nocsim/mpi/mpierr"
+)
 
 // Group is an ordered set of processes, named by their rank in
 // MPI_COMM_WORLD. Groups are immutable, so they may be shared freely.
@@ -16,7 +20,9 @@ type Group struct {
 // members returns it.
 var GroupEmpty = &Group{}
 
-// Undefined is MPI_UNDEFINED: the rank of a process outside a group.
+// Undefined is MPI_UNDEFINED: the rank of a process outside a group, and
+// what the library's calls return for a count or index that does not exist
+// (Waitany with no active request, GetCount of a partial element).
 const Undefined = -32766
 
 // Comparison is the result of comparing two groups or communicators.
@@ -67,10 +73,10 @@ func NewGroup(worldRanks []int) (*Group, error) {
 	index := make(map[int]int, len(worldRanks))
 	for i, w := range worldRanks {
 		if w < 0 {
-			return nil, errorf(ErrRank, op, "world rank %d at index %d is negative", w, i)
+			return nil, mpierr.Errorf(mpierr.ErrRank, op, "world rank %d at index %d is negative", w, i)
 		}
 		if _, dup := index[w]; dup {
-			return nil, errorf(ErrGroup, op, "world rank %d appears twice", w)
+			return nil, mpierr.Errorf(mpierr.ErrGroup, op, "world rank %d appears twice", w)
 		}
 		index[w] = i
 	}
@@ -123,15 +129,15 @@ func (g *Group) contains(worldRank int) bool {
 // indexed by rank.
 func pick(op string, g *Group, ranks []int) ([]bool, error) {
 	if g == nil {
-		return nil, errorf(ErrGroup, op, "group is nil")
+		return nil, mpierr.Errorf(mpierr.ErrGroup, op, "group is nil")
 	}
 	picked := make([]bool, g.Size())
 	for i, r := range ranks {
 		if r < 0 || r >= len(picked) {
-			return nil, errorf(ErrRank, op, "rank %d at index %d outside a group of size %d", r, i, len(picked))
+			return nil, mpierr.Errorf(mpierr.ErrRank, op, "rank %d at index %d outside a group of size %d", r, i, len(picked))
 		}
 		if picked[r] {
-			return nil, errorf(ErrRank, op, "rank %d appears twice", r)
+			return nil, mpierr.Errorf(mpierr.ErrRank, op, "rank %d appears twice", r)
 		}
 		picked[r] = true
 	}
@@ -182,7 +188,7 @@ func exclude(g *Group, picked []bool) *Group {
 // bounds the expansion by g's size.
 func expand(op string, g *Group, ranges [][3]int) ([]int, []bool, error) {
 	if g == nil {
-		return nil, nil, errorf(ErrGroup, op, "group is nil")
+		return nil, nil, mpierr.Errorf(mpierr.ErrGroup, op, "group is nil")
 	}
 	n := g.Size()
 	picked := make([]bool, n)
@@ -191,18 +197,18 @@ func expand(op string, g *Group, ranges [][3]int) ([]int, []bool, error) {
 		first, last, stride := tr[0], tr[1], tr[2]
 		switch {
 		case first < 0 || first >= n:
-			return nil, nil, errorf(ErrRank, op, "range %d: first %d outside a group of size %d", i, first, n)
+			return nil, nil, mpierr.Errorf(mpierr.ErrRank, op, "range %d: first %d outside a group of size %d", i, first, n)
 		case last < 0 || last >= n:
-			return nil, nil, errorf(ErrRank, op, "range %d: last %d outside a group of size %d", i, last, n)
+			return nil, nil, mpierr.Errorf(mpierr.ErrRank, op, "range %d: last %d outside a group of size %d", i, last, n)
 		case stride == 0:
-			return nil, nil, errorf(ErrArg, op, "range %d: stride is 0", i)
+			return nil, nil, mpierr.Errorf(mpierr.ErrArg, op, "range %d: stride is 0", i)
 		case (stride > 0 && first > last) || (stride < 0 && first < last):
-			return nil, nil, errorf(ErrArg, op, "range %d: stride %d does not lead from %d to %d", i, stride, first, last)
+			return nil, nil, mpierr.Errorf(mpierr.ErrArg, op, "range %d: stride %d does not lead from %d to %d", i, stride, first, last)
 		}
 		for k := range (last-first)/stride + 1 {
 			r := first + k*stride
 			if picked[r] {
-				return nil, nil, errorf(ErrRank, op, "range %d: rank %d is already in an earlier range", i, r)
+				return nil, nil, mpierr.Errorf(mpierr.ErrRank, op, "range %d: rank %d is already in an earlier range", i, r)
 			}
 			picked[r] = true
 			ranks = append(ranks, r)
@@ -270,13 +276,13 @@ func filter(a, b *Group, inB bool) *Group {
 func GroupTranslateRanks(a *Group, ranks []int, b *Group) ([]int, error) {
 	const op = "MPI_Group_translate_ranks"
 	if a == nil || b == nil {
-		return nil, errorf(ErrGroup, op, "group is nil")
+		return nil, mpierr.Errorf(mpierr.ErrGroup, op, "group is nil")
 	}
 	out := make([]int, len(ranks))
 	for i, r := range ranks {
 		w := a.WorldRank(r)
 		if w < 0 {
-			return nil, errorf(ErrRank, op, "rank %d at index %d outside a group of size %d", r, i, a.Size())
+			return nil, mpierr.Errorf(mpierr.ErrRank, op, "rank %d at index %d outside a group of size %d", r, i, a.Size())
 		}
 		out[i] = b.Rank(w)
 	}

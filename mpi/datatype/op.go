@@ -1,14 +1,16 @@
-package mpi
+package datatype
 
 import (
 	"math"
+
+	"nocsim/mpi/mpierr"
 )
 
 // Op is a reduction operation (MPI_Op).
 type Op struct {
 	name    string
 	commute bool
-	basic   func(k kind, a, b []byte) // b = a op b for one element of a basic kind
+	basic   func(k Kind, a, b []byte) // b = a op b for one element of a basic kind
 	loc     int                       // +1 MAXLOC, -1 MINLOC, 0 otherwise
 	user    func(in, inout Buffer, count int, t *Datatype)
 }
@@ -26,7 +28,7 @@ func OpCreate(fn func(in, inout Buffer, count int, t *Datatype), commute bool) *
 }
 
 func arith(name string, i func(a, b int64) int64, f func(a, b float64) float64) *Op {
-	return &Op{name: name, commute: true, basic: func(k kind, a, b []byte) {
+	return &Op{name: name, commute: true, basic: func(k Kind, a, b []byte) {
 		switch k {
 		case kInt32:
 			le.PutUint32(b, uint32(int32(i(int64(int32(le.Uint32(a))), int64(int32(le.Uint32(b)))))))
@@ -70,6 +72,10 @@ var (
 	OpMinloc = &Op{name: "MPI_MINLOC", commute: true, loc: -1}
 )
 
+// OpReplace is MPI_REPLACE: Accumulate with it stores the origin's data,
+// as Put does, but element by element on the target's processor.
+var OpReplace = &Op{name: "MPI_REPLACE", commute: false, basic: func(k Kind, a, b []byte) { copy(b[:kindSize[k]], a) }}
+
 // Pair types for MAXLOC and MINLOC: a value then an int32 index, unpadded
 // (resized to their size, so Float64Int32 has extent 12, not the 16 its
 // alignment would give).
@@ -91,17 +97,18 @@ func pairType(v *Datatype) *Datatype {
 	return t
 }
 
-// apply computes inout = in op inout for count elements of t.
-func (o *Op) apply(in, inout Buffer, count int, t *Datatype) error {
+// Apply computes inout = in op inout for count elements of t.
+func (o *Op) Apply(in, inout Buffer, count int, t *Datatype) error {
 	if o.user != nil {
 		o.user(in, inout, count, t)
 		return nil
 	}
-	if o.loc != 0 {
-		return o.applyLoc(in.Bytes, inout.Bytes, count, t)
+	if err := o.Check(o.name, t); err != nil {
+		return err
 	}
-	if !t.predef || len(t.runs) != 1 {
-		return errorf(ErrType, o.name, "%s needs a predefined datatype", o.name)
+	if o.loc != 0 {
+		o.applyLoc(in.Bytes, inout.Bytes, count, t)
+		return nil
 	}
 	k, n := t.runs[0].kind, t.Size()
 	for i := 0; i < count; i++ {
@@ -110,7 +117,34 @@ func (o *Op) apply(in, inout Buffer, count int, t *Datatype) error {
 	return nil
 }
 
-func (o *Op) applyLoc(in, inout []byte, count int, t *Datatype) error {
+// Check reports whether o can combine elements of t, the error naming
+// call: a user operation takes any type, MAXLOC and MINLOC one of the
+// pair types, the others a predefined type. Collectives check before any
+// message moves.
+func (o *Op) Check(call string, t *Datatype) error {
+	switch {
+	case o.user != nil:
+	case o.loc != 0:
+		if t != Float64Int32 && t != Float32Int32 && t != TwoInt32 {
+			return mpierr.Errorf(mpierr.ErrType, call, "%s needs Float64Int32, Float32Int32 or TwoInt32", o.name)
+		}
+	case !t.predef || len(t.runs) != 1:
+		return mpierr.Errorf(mpierr.ErrType, call, "%s needs a predefined datatype", o.name)
+	}
+	return nil
+}
+
+// UserDefined reports whether o was made by OpCreate: its function works
+// on its datatype's layout, not on packed elements.
+func (o *Op) UserDefined() bool { return o.user != nil }
+
+// ApplyKind computes inout = in op inout for one element of kind k, as
+// one-sided Accumulate does element by element. o must be a predefined
+// arithmetic, logical or bitwise operation, or OpReplace.
+func (o *Op) ApplyKind(k Kind, in, inout []byte) { o.basic(k, in, inout) }
+
+// applyLoc is MAXLOC or MINLOC over count pairs of t, a pair type.
+func (o *Op) applyLoc(in, inout []byte, count int, t *Datatype) {
 	var val func(b []byte) float64
 	switch t {
 	case Float64Int32:
@@ -119,8 +153,6 @@ func (o *Op) applyLoc(in, inout []byte, count int, t *Datatype) error {
 		val = func(b []byte) float64 { return float64(math.Float32frombits(le.Uint32(b))) }
 	case TwoInt32:
 		val = func(b []byte) float64 { return float64(int32(le.Uint32(b))) }
-	default:
-		return errorf(ErrType, o.name, "%s needs Float64Int32, Float32Int32 or TwoInt32", o.name)
 	}
 	n, off := t.Size(), t.Size()-4
 	for i := 0; i < count; i++ {
@@ -131,5 +163,4 @@ func (o *Op) applyLoc(in, inout []byte, count int, t *Datatype) error {
 			copy(b, a)
 		}
 	}
-	return nil
 }

@@ -1,8 +1,10 @@
-package mpi
+package datatype
 
 import (
 	"encoding/binary"
 	"math"
+
+	"nocsim/mpi/mpierr"
 )
 
 // Buffer is a block of a tile's memory: its first word's address and its
@@ -20,7 +22,7 @@ func (b Buffer) Len() int { return len(b.Bytes) }
 // multiple of 4, since the DMA engine moves whole words.
 func (b Buffer) Slice(off, n int) (Buffer, error) {
 	if off%4 != 0 || off < 0 || n < 0 || off+n > len(b.Bytes) {
-		return Buffer{}, errorf(ErrBuffer, "Buffer.Slice", "bytes %d..%d of a %d-byte buffer (the start must be a multiple of 4)", off, off+n, len(b.Bytes))
+		return Buffer{}, mpierr.Errorf(mpierr.ErrBuffer, "Buffer.Slice", "bytes %d..%d of a %d-byte buffer (the start must be a multiple of 4)", off, off+n, len(b.Bytes))
 	}
 	return Buffer{Addr: b.Addr + uint32(off/4), Bytes: b.Bytes[off : off+n]}, nil
 }

@@ -1,8 +1,10 @@
-package mpi
+package datatype
 
 import (
 	"bytes"
 	"testing"
+
+	"nocsim/mpi/mpierr"
 )
 
 // This file is the tests' own model of MPI datatypes: a spec builds a type
@@ -389,7 +391,7 @@ func (f *fuzzSpec) spec(depth int) *spec {
 // (else the class of the error is ErrCount) and every resized extent is
 // non-negative (else ErrArg). Counts are checked first, innermost first, as
 // the constructors run.
-func (s *spec) valid() (bool, Class) {
+func (s *spec) valid() (bool, mpierr.Class) {
 	for _, k := range s.kids {
 		if ok, c := k.valid(); !ok {
 			return false, c
@@ -400,10 +402,10 @@ func (s *spec) valid() (bool, Class) {
 		ok = ok && n >= 0
 	}
 	if !ok {
-		return false, ErrCount
+		return false, mpierr.ErrCount
 	}
 	if s.op == "resized" && s.ext < 0 {
-		return false, ErrArg
+		return false, mpierr.ErrArg
 	}
 	return true, 0
 }
