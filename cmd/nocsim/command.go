@@ -110,7 +110,7 @@ func runWorkload(c *cli.Context, cmd command) error {
 	}
 	job := startJob(c, w.label)
 	defer job.stop()
-	opt := scenarios.RunOptions{Workers: c.Int("workers"), Progress: job.bar.update}
+	opt := scenarios.RunOptions{Workers: c.Int("workers"), Progress: job.bar.Update}
 	rec := goalRecording(c, &opt)
 	var traces *mpi.TraceSet
 	if w.traceRuns {

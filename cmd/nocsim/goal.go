@@ -6,15 +6,14 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
-	"nocsim/des"
 	"nocsim/logp/goal"
 	"nocsim/logp/loggops"
 	"nocsim/mpi/trace"
 	"nocsim/scenarios"
+	"nocsim/scenarios/progress"
 	"nocsim/scenarios/report"
 )
 
@@ -168,9 +167,9 @@ func runGoalRun(c *cli.Context) error {
 			return err
 		}
 	} else {
-		tp := startTierProgress(c.App.ErrWriter, "goal run (loggops)", quiet(c))
-		res, err = scenarios.RunGoalTier(s, p, tp.update)
-		tp.stop(res)
+		tp := progress.StartTier(c.App.ErrWriter, "goal run (loggops)", quiet(c))
+		res, err = scenarios.RunGoalTier(s, p, tp.Update)
+		tp.Stop(res != nil)
 		if err != nil {
 			return runErr(err)
 		}
@@ -256,75 +255,4 @@ func writeGoalFiles(c *cli.Context, rec *scenarios.GoalRecording, path string) e
 		}
 	}
 	return nil
-}
-
-// tierProgressAfter is how long a tier run goes before it shows progress:
-// most runs take well under a second and print nothing on stderr.
-var tierProgressAfter = 2 * time.Second
-
-// tierProgress shows a long tier run's progress on stderr, with the
-// other commands' display: ops completed of the schedule's, elapsed time,
-// an ETA, and the simulated cycle reached. It appears once the run has
-// gone tierProgressAfter; nil (--quiet) does nothing.
-type tierProgress struct {
-	w     io.Writer
-	label string
-	start time.Time
-	bar   *progress
-	at    *des.Engine // the key the cycle is shown under in the display
-}
-
-func startTierProgress(w io.Writer, label string, quiet bool) *tierProgress {
-	if quiet {
-		return nil
-	}
-	return &tierProgress{w: w, label: label, start: time.Now(), at: new(des.Engine)}
-}
-
-// update is loggops.Options.Progress.
-func (tp *tierProgress) update(done, total int, t float64) {
-	if tp == nil {
-		return
-	}
-	first := false
-	if tp.bar == nil {
-		if time.Since(tp.start) < tierProgressAfter {
-			return
-		}
-		tp.bar = newProgress(tp.w, tp.label, false)
-		tp.bar.start = tp.start
-		first = true // shown at once, not one redraw interval later
-	}
-	p := tp.bar
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.points, p.unit, p.done, p.total = true, "ops", done, total
-	p.cycles[tp.at] = des.Time(t)
-	p.draw(first)
-}
-
-// simAt shows the simulated cycle a LogGOPS tier run has reached, filed
-// under key as the des heartbeat files an engine's (the tier has none).
-func (p *progress) simAt(key *des.Engine, t float64) {
-	if p == nil {
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.cycles[key] = des.Time(t)
-	p.draw(false)
-}
-
-// stop draws the final line, if the display was shown: every op done
-// when the run finished (res set).
-func (tp *tierProgress) stop(res *report.GoalResult) {
-	if tp == nil || tp.bar == nil {
-		return
-	}
-	if res != nil {
-		tp.bar.mu.Lock()
-		tp.bar.done = tp.bar.total
-		tp.bar.mu.Unlock()
-	}
-	tp.bar.stop()
 }
