@@ -94,12 +94,7 @@ func sweepCommand() *cli.Command {
 				}
 				job.report(sp)
 			}
-			failed := 0
-			for _, p := range pts {
-				if p.Status == "failed" {
-					failed++
-				}
-			}
+			failed := sweep.Failed(pts)
 			if so.sharded {
 				// The merge draws the chart, from every shard's points.
 				if err := sweep.FinishShard(&sc, dir, so.shard, pts, total); err != nil {
