@@ -12,6 +12,7 @@ import (
 	"nocsim/logp/goal"
 	"nocsim/logp/loggops"
 	"nocsim/mpi/trace"
+	"nocsim/plots"
 	"nocsim/scenarios"
 	"nocsim/scenarios/progress"
 	"nocsim/scenarios/report"
@@ -243,7 +244,7 @@ func writeGoalFiles(c *cli.Context, rec *scenarios.GoalRecording, path string) e
 	if err != nil {
 		return runErr(err)
 	}
-	if len(files) > 1 && !replacesFile(path) {
+	if len(files) > 1 && !plots.ReplacesFile(path) {
 		return runErr(fmt.Errorf("--goal-out = %q: %d runs were recorded, one schedule each into a file named after its run; allowed a file name, or a single run", path, len(files)))
 	}
 	for _, f := range files {
