@@ -44,16 +44,16 @@ func goalRunCommand() *cli.Command {
 		&cli.BoolFlag{Name: "json", Usage: `print a JSON object: {"tier", "max_finish", "rank_finish", ...} (cycles)`},
 		quietFlag,
 	}...)
-	return &cli.Command{
-		Name:  "run",
-		Usage: "run a GOAL schedule: on the LogGOPS tier (--params FILE or --L --o --g --G --O --S) or on the flit-level chip (--mesh WxH, rank r on tile r); prints each rank's finish time",
-		UsageText: "nocsim goal run FILE --L 6 --o 2 --g 4\n" +
+	return command{
+		name:    "goal run",
+		fileArg: true,
+		usage:   "run a GOAL schedule: on the LogGOPS tier (--params FILE or --L --o --g --G --O --S) or on the flit-level chip (--mesh WxH, rank r on tile r); prints each rank's finish time",
+		usageText: "nocsim goal run FILE --L 6 --o 2 --g 4\n" +
 			"nocsim goal run FILE --params params.toml\n" +
 			"nocsim goal run FILE --mesh 4x4 [machine flags]",
-		Flags:        append(flags, keyFlags(machineSections, "procs")...),
-		Action:       runGoalRun,
-		OnUsageError: onUsageError("goal run", true),
-	}
+		flags: append(flags, keyFlags(machineSections, "procs")...),
+		build: buildGoalRun,
+	}.cli()
 }
 
 // goalFile returns a goal subcommand's schedule file. Flags may follow it
@@ -93,89 +93,84 @@ func goalFile(c *cli.Context) (string, error) {
 	return c.Args().First(), nil
 }
 
-func runGoalRun(c *cli.Context) error {
+func buildGoalRun(c *cli.Context) (*workload, error) {
 	path, err := goalFile(c)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	given := givenFlags(c)
 	flit, err := goalRunTier(given)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var p loggops.Params
 	if !flit {
 		if p, err = goalTierParams(c, given); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	var sc scenarios.Scenario
 	var src scenarios.Source
 	if flit {
 		if sc, src, err = scenarioFrom(c, "procs"); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	// The schedule is read whole before anything runs: a syntax error is
 	// bad input, named by line and column.
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return usageErr("goal run: %v", err)
+		return nil, usageErr("goal run: %v", err)
 	}
 	s, err := goal.Parse(data)
 	if err != nil {
-		return usageErr("%s: %v", path, err)
+		return nil, usageErr("%s: %v", path, err)
 	}
 	if !flit && given["params"] {
 		fitted, err := readParams(c)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if err := fitted.Validate(); err != nil {
-			return usageErr("--params: %v", err)
+			return nil, usageErr("--params: %v", err)
 		}
 		S := p.S // --S, when given, wins over the fitted protocol's threshold
 		if !given["S"] {
 			S = scenarios.ProtocolThreshold(fitted.Protocol)
 		}
 		if p, err = scenarios.TierParamsFor(fitted, len(s.Ranks), S); err != nil {
-			return usageErr("--params: %v", err)
+			return nil, usageErr("--params: %v", err)
 		}
 	}
 	if flit {
 		if err := sc.CheckGoalFlit(s, src); err != nil {
-			return usageErr("%v", err)
+			return nil, usageErr("%v", err)
 		}
-		if err := checkOutputFlags(c, []string{"goal-out"}, nil); err != nil {
-			return err
-		}
-	}
-	if validateOnly {
-		return nil
 	}
 	var res *report.GoalResult
-	if flit {
-		var rec *scenarios.GoalRecording
-		var record func(*trace.Trace)
-		if c.String("goal-out") != "" {
-			rec = scenarios.NewGoalRecording()
-			record = func(t *trace.Trace) { rec.Record("replay", t) }
-		}
-		if res, err = sc.RunGoalFlit(s, record); err != nil {
-			return runErr(err)
-		}
-		if err := writeGoalFiles(c, rec, c.String("goal-out")); err != nil {
+	return &workload{
+		outputs: []string{"goal-out"},
+		run: func(opt scenarios.RunOptions, _ *job) error {
+			if flit {
+				var record func(*trace.Trace)
+				if opt.Record != nil {
+					record = func(t *trace.Trace) { opt.Record("replay", t) }
+				}
+				res, err = sc.RunGoalFlit(s, record)
+				return err
+			}
+			tp := progress.StartTier(c.App.ErrWriter, "goal run (loggops)", quiet(c))
+			res, err = scenarios.RunGoalTier(s, p, tp.Update)
+			tp.Stop(res != nil)
 			return err
-		}
-	} else {
-		tp := progress.StartTier(c.App.ErrWriter, "goal run (loggops)", quiet(c))
-		res, err = scenarios.RunGoalTier(s, p, tp.Update)
-		tp.Stop(res != nil)
-		if err != nil {
-			return runErr(err)
-		}
-	}
-	return printResult(c, res, func(w io.Writer) error { return report.WriteGoalTable(w, res) })
+		},
+		print: func(w io.Writer, asJSON bool) error {
+			if asJSON {
+				return report.WriteJSON(w, res)
+			}
+			return report.WriteGoalTable(w, res)
+		},
+	}, nil
 }
 
 // goalRunTier says which tier goal run runs on, from the flags given:

@@ -15,11 +15,18 @@ type job struct {
 	c     *cli.Context
 	bar   *progress.Bar
 	speed scenarios.SpeedMeter
+	// silent: no display and no speed figures (startJob's empty label).
+	silent bool
 }
 
 // startJob starts the clocks and the progress display of a command that is
 // about to simulate.
+// An empty label is a command that shows neither (a short one, or one
+// that says on stderr what it does itself).
 func startJob(c *cli.Context, label string) *job {
+	if label == "" {
+		return &job{c: c, silent: true}
+	}
 	return &job{c: c, bar: progress.New(c.App.ErrWriter, label, quiet(c)), speed: scenarios.StartSpeed()}
 }
 
@@ -28,6 +35,9 @@ func startJob(c *cli.Context, label string) *job {
 // runs), else 0.
 func (j *job) end(flitHops uint64) {
 	j.bar.Stop()
+	if j.silent {
+		return
+	}
 	if sp, ok := j.speed.Speed(flitHops); ok {
 		j.report(sp)
 	}
