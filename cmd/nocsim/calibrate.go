@@ -70,7 +70,7 @@ func runCalibrate(c *cli.Context) error {
 			return err
 		}
 		if len(t.Absent) > 0 {
-			warn(c, "--csv %s: lacks the machine column(s) %s: fitted with %s (docs/logp.md)", path, strings.Join(t.Absent, ", "), fallbacks(t.Absent))
+			warn(c, "--csv %s: lacks the machine column(s) %s: fitted with %s (docs/logp.md)", path, strings.Join(t.Absent, ", "), t.Fallbacks())
 		}
 		if cal, err = sc.FitMeasured(t, path); err != nil {
 			return usageErr("--csv %s: %v", path, err)
@@ -172,21 +172,4 @@ func readMeasurementsTable(path string) (calibrate.Table, error) {
 		return calibrate.Table{}, usageErr("--csv %s: %v", path, err)
 	}
 	return t, nil
-}
-
-// fallbacks names the values a CSV without these machine columns is
-// fitted with (calibrate.Machine's zero value).
-func fallbacks(absent []string) string {
-	var s []string
-	for _, c := range absent {
-		switch c {
-		case "word_bytes":
-			s = append(s, "word_bytes = 0 (every size moves alike: no O)")
-		case "handshake":
-			s = append(s, "handshake = false (late, ctswait and fanout rows not fitted)")
-		case "cooperative":
-			s = append(s, "cooperative = false")
-		}
-	}
-	return strings.Join(s, ", ")
 }

@@ -4,7 +4,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"nocsim/logp"
-	"nocsim/mesh"
 	"nocsim/scenarios/report"
 )
 
@@ -29,8 +28,8 @@ func runOptimal(c *cli.Context) error {
 		return report.WriteOptimalSum(c.App.Writer, c.Bool("json"), L, o, g, T, n, tree)
 	}
 	P := c.Int("procs")
-	if P < 1 || P > mesh.MaxDim*mesh.MaxDim {
-		return usageErr("--procs = %d: allowed 1..%d", P, mesh.MaxDim*mesh.MaxDim)
+	if err := checkProcs("procs", P); err != nil {
+		return err
 	}
 	if what == "gather" {
 		return report.WriteOptimalGather(c.App.Writer, c.Bool("json"), L, o, g, P)
@@ -48,8 +47,8 @@ func optimalParams(c *cli.Context) (L, o, g float64, err error) {
 			return 0, 0, 0, err
 		}
 		size := c.Int("size")
-		if size < 0 || size > 1<<30 {
-			return 0, 0, 0, usageErr("--size = %d: allowed 0..1073741824 bytes", size)
+		if err := checkSize(size); err != nil {
+			return 0, 0, 0, err
 		}
 		hops := p.AvgHops
 		if c.IsSet("hops") {

@@ -98,11 +98,11 @@ func runPredict(c *cli.Context) error {
 			return usageErr("--procs: needed, the parameters (%s) do not record P", p.Source)
 		}
 	}
-	if size < 0 || size > 1<<30 {
-		return usageErr("--size = %d: allowed 0..1073741824 bytes", size)
+	if err := checkSize(size); err != nil {
+		return err
 	}
-	if procs < 1 || procs > mesh.MaxDim*mesh.MaxDim {
-		return usageErr("--procs = %d: allowed 1..%d", procs, mesh.MaxDim*mesh.MaxDim)
+	if err := checkProcs("procs", procs); err != nil {
+		return err
 	}
 	hops := p.AvgHops
 	if c.IsSet("hops") {
@@ -161,8 +161,8 @@ func selectionTable(c *cli.Context, p logp.Params, op string, procs int) error {
 		}
 	}
 	for _, n := range plist {
-		if n < 1 || n > mesh.MaxDim*mesh.MaxDim {
-			return usageErr("--select-procs = %d: allowed 1..%d", n, mesh.MaxDim*mesh.MaxDim)
+		if err := checkProcs("select-procs", n); err != nil {
+			return err
 		}
 	}
 	sel, err := logp.Select(plist, sizes, func(P, n int) (string, error) {
@@ -173,6 +173,23 @@ func selectionTable(c *cli.Context, p logp.Params, op string, procs int) error {
 	report.WriteSelection(c.App.Writer, op, p.Source, sel)
 	if err != nil {
 		return usageErr("--op = %q: %v", op, err)
+	}
+	return nil
+}
+
+// checkSize checks predict's --size: bytes, 0..1 GiB.
+func checkSize(size int) error {
+	if size < 0 || size > 1<<30 {
+		return usageErr("--size = %d: allowed 0..1073741824 bytes", size)
+	}
+	return nil
+}
+
+// checkProcs checks a rank count of predict's: one per tile of the
+// largest mesh at most.
+func checkProcs(flag string, n int) error {
+	if n < 1 || n > mesh.MaxDim*mesh.MaxDim {
+		return usageErr("--%s = %d: allowed 1..%d", flag, n, mesh.MaxDim*mesh.MaxDim)
 	}
 	return nil
 }

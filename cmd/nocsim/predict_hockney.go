@@ -18,8 +18,8 @@ func runHockney(c *cli.Context) error {
 	if op != "p2p" && op != "pingpong" {
 		return usageErr("--op = %q: allowed p2p, pingpong with --model hockney (Hockney has no contention, so no collectives)", op)
 	}
-	if size < 0 || size > 1<<30 {
-		return usageErr("--size = %d: allowed 0..1073741824 bytes", size)
+	if err := checkSize(size); err != nil {
+		return err
 	}
 	var fit scenarios.HockneyFit
 	clock := 0.0

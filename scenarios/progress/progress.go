@@ -107,26 +107,24 @@ func isTerminal(w io.Writer) bool {
 }
 
 // Update is RunOptions.Progress: done of total points finished.
-func (p *Bar) Update(done, total int) {
+func (p *Bar) Update(done, total int) { p.set(done, total, 0, false) }
+
+// SweepUpdate is sweep.Options.Progress: points done (reused ones included)
+// and failed of total.
+func (p *Bar) SweepUpdate(done, failed, total int) { p.set(done, total, failed, true) }
+
+// set records the counts (a sweep's line shows the failed ones too) and
+// draws.
+func (p *Bar) set(done, total, failed int, sweep bool) {
 	if p == nil {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.points, p.done, p.total = true, done, total
-	p.draw(done == total)
-}
-
-// SweepUpdate is sweep.Options.Progress: points done (reused ones included)
-// and failed of total.
-func (p *Bar) SweepUpdate(done, failed, total int) {
-	if p == nil {
-		return
+	if sweep {
+		p.showFailed, p.failed = true, failed
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.points, p.showFailed = true, true
-	p.done, p.failed, p.total = done, failed, total
 	p.draw(done == total)
 }
 
