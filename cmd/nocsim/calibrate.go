@@ -16,7 +16,7 @@ import (
 
 func calibrateCommand() *cli.Command {
 	flags := []cli.Flag{
-		&cli.StringFlag{Name: "config", Usage: "scenario TOML file; flags override its keys"},
+		configFlag,
 		&cli.StringFlag{Name: "csv", Usage: "fit these measurements (a real machine's; columns in docs/logp.md) instead of simulating"},
 		&cli.StringFlag{Name: "sizes", Usage: "message sizes in bytes for the microbenchmarks", Value: "8,13,16,32,64,127,128,256,512,1024,1027,4096,4099,16384,65536"},
 		&cli.IntFlag{Name: "reps", Usage: "repetitions per microbenchmark (the median is kept)", Value: 1},

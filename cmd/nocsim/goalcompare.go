@@ -17,7 +17,7 @@ import (
 
 func goalCompareCommand() *cli.Command {
 	flags := []cli.Flag{
-		&cli.StringFlag{Name: "config", Usage: "scenario TOML file; flags override its keys"},
+		configFlag,
 		&cli.StringFlag{Name: "params", Usage: "fitted LogGP parameters (nocsim calibrate --out) for the LogGOPS tier"},
 		&cli.BoolFlag{Name: "json", Usage: "print the comparison as a JSON object"},
 		&cli.StringFlag{Name: "plot", Usage: "draw each rank's finish on both tiers to `FILE` (.png, .svg, .pdf)"},
