@@ -115,7 +115,7 @@ func buildCollTier(c *cli.Context) (*workload, error) {
 				for i := range keys {
 					keys[i] = new(des.Engine)
 				}
-				sw.Beat = func(i int, t float64) { j.bar.simAt(keys[i], t) }
+				sw.Beat = func(i int, t float64) { j.bar.SimAt(keys[i], t) }
 			}
 			rows, err = sw.Run(scenarios.RunOptions{Workers: opt.Workers, Progress: opt.Progress})
 			return err

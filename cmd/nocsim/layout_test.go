@@ -41,6 +41,9 @@ var importRules = map[string][]string{
 	"scenarios/report": {"des", "endpoint/traffic", "mpi", "logp", "plots"},
 	"scenarios":        {"config", "des", "mesh", "router", "endpoint", "endpoint/traffic", "mpi", "mpi/datatype", "mpi/trace", "mpi/chrome", "logp", "logp/goal", "calibrate", "plots", "scenarios/apps", "scenarios/report"},
 	"scenarios/sweep":  {"plots", "scenarios", "scenarios/report"},
+
+	// The progress display observes the kernel's heartbeat, nothing else.
+	"scenarios/progress": {"des"},
 }
 
 // ruleOf is the entry of importRules a package (a path below nocsim/)

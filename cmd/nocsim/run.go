@@ -53,7 +53,7 @@ func runCommand() *cli.Command {
 			}
 			job := startJob(c, fmt.Sprintf("run %s (%s)", sc.Name, sc.Workload.Kind))
 			defer job.stop()
-			opt := scenarios.RunOptions{Workers: c.Int("workers"), Progress: job.bar.update, Speed: &job.speed}
+			opt := scenarios.RunOptions{Workers: c.Int("workers"), Progress: job.bar.Update, Speed: &job.speed}
 			traces := traceSet(c, &opt)
 			sum, err := sc.Run(src, provenance(c), opt)
 			job.stop()

@@ -37,6 +37,17 @@ type Point struct {
 	Rows       json.RawMessage   `json:"rows,omitempty"`
 }
 
+// Failed counts the points that failed.
+func Failed(pts []Point) int {
+	n := 0
+	for _, p := range pts {
+		if p.Status == "failed" {
+			n++
+		}
+	}
+	return n
+}
+
 // PointHash identifies what a point computes: the SHA-256 of its effective
 // configuration (every key, as config.toml writes it) without [sweep],
 // which describes the set of points, and [output], which says only where

@@ -1,11 +1,10 @@
-package main
+package progress
 
 import (
 	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -18,9 +17,9 @@ type fakeClock struct{ t time.Time }
 
 func (c *fakeClock) now() time.Time          { return c.t }
 func (c *fakeClock) advance(d time.Duration) { c.t = c.t.Add(d) }
-func newFakeProgress(w *bytes.Buffer) (*progress, *fakeClock) {
+func newFakeProgress(w *bytes.Buffer) (*Bar, *fakeClock) {
 	c := &fakeClock{t: time.Unix(1e9, 0)}
-	p := newProgress(w, "test", false)
+	p := New(w, "test", false)
 	p.clock = c.now
 	p.start, p.drawn = c.t, c.t
 	return p, c
@@ -31,16 +30,16 @@ func newFakeProgress(w *bytes.Buffer) (*progress, *fakeClock) {
 func TestProgressPlainLinesWhenNotATerminal(t *testing.T) {
 	var b bytes.Buffer
 	p, clk := newFakeProgress(&b)
-	defer p.stop()
+	defer p.Stop()
 	if p.tty {
 		t.Fatal("a bytes.Buffer taken for a terminal")
 	}
 	const total = 100
 	for done := 1; done <= total; done++ {
 		clk.advance(time.Second) // 100 s in all: a line every 10 s at most
-		p.update(done, total)
+		p.Update(done, total)
 	}
-	p.stop()
+	p.Stop()
 	out := b.String()
 	if strings.Contains(out, "\r") {
 		t.Fatalf("\\r in non-terminal progress:\n%q", out)
@@ -82,9 +81,9 @@ func TestProgressRedrawsInPlaceOnATerminal(t *testing.T) {
 	p.tty, p.every = true, ttyEvery
 	for done := 1; done <= 4; done++ {
 		clk.advance(time.Second)
-		p.update(done, 4)
+		p.Update(done, 4)
 	}
-	p.stop()
+	p.Stop()
 	out := b.String()
 	if strings.Count(out, "\r") != 4 || strings.Count(out, "\n") != 1 || !strings.HasSuffix(out, "\n") {
 		t.Fatalf("want 4 in-place redraws and one final newline, got %q", out)
@@ -97,10 +96,10 @@ func TestProgressRedrawsInPlaceOnATerminal(t *testing.T) {
 func TestProgressETAAfterResume(t *testing.T) {
 	var b bytes.Buffer
 	p, clk := newFakeProgress(&b)
-	defer p.stop()
-	p.resumed(90, 100) // 90 reused, 10 to compute
+	defer p.Stop()
+	p.Resumed(90, 100) // 90 reused, 10 to compute
 	clk.advance(20 * time.Second)
-	p.sweepUpdate(92, 0, 100) // 2 points in 20 s: 10 s a point, 8 left
+	p.SweepUpdate(92, 0, 100) // 2 points in 20 s: 10 s a point, 8 left
 	eta, ok := p.eta(clk.t.Sub(p.start))
 	if want := 80 * time.Second; !ok || eta != want {
 		t.Fatalf("ETA %v (%v), want %v: from the 2 points done in this process", eta, ok, want)
@@ -111,9 +110,9 @@ func TestProgressETAAfterResume(t *testing.T) {
 	// Without the resume the same counts would give 20 s / 92 x 8.
 	var b2 bytes.Buffer
 	q, clk2 := newFakeProgress(&b2)
-	defer q.stop()
+	defer q.Stop()
 	clk2.advance(20 * time.Second)
-	q.sweepUpdate(92, 0, 100)
+	q.SweepUpdate(92, 0, 100)
 	eta2, _ := q.eta(clk2.t.Sub(q.start))
 	elapsed, here, left := float64(20*time.Second), 92.0, 8.0
 	if want := time.Duration(elapsed / here * left); eta2 != want {
@@ -125,8 +124,8 @@ func TestProgressETAAfterResume(t *testing.T) {
 func TestProgressNoETAWithoutWorkDone(t *testing.T) {
 	var b bytes.Buffer
 	p, clk := newFakeProgress(&b)
-	defer p.stop()
-	p.resumed(5, 10)
+	defer p.Stop()
+	p.Resumed(5, 10)
 	clk.advance(time.Hour)
 	if _, ok := p.eta(time.Hour); ok {
 		t.Fatal("an ETA with no point done in this process")
@@ -139,8 +138,8 @@ func TestProgressNoETAWithoutWorkDone(t *testing.T) {
 func TestProgressHeartbeatShowsCycles(t *testing.T) {
 	var b bytes.Buffer
 	p, clk := newFakeProgress(&b)
-	defer p.stop()
-	p.update(0, 3)
+	defer p.Stop()
+	p.Update(0, 3)
 	e := des.New()
 	var id int32
 	id = e.Register(tickerOf(func(now des.Time) des.Time {
@@ -172,11 +171,11 @@ func (f tickerOf) Tick(now des.Time) des.Time { return f(now) }
 // A nil display (--quiet) accepts every call and writes nothing.
 func TestProgressQuietIsSilent(t *testing.T) {
 	var b bytes.Buffer
-	p := newProgress(&b, "q", true)
-	p.update(1, 2)
-	p.sweepUpdate(1, 0, 2)
-	p.resumed(1, 2)
-	p.stop()
+	p := New(&b, "q", true)
+	p.Update(1, 2)
+	p.SweepUpdate(1, 0, 2)
+	p.Resumed(1, 2)
+	p.Stop()
 	if b.Len() != 0 {
 		t.Fatalf("quiet progress wrote %q", b.String())
 	}
@@ -190,46 +189,5 @@ func TestCycleText(t *testing.T) {
 		if got := cycleText(tc.c); got != tc.want {
 			t.Errorf("cycleText(%d) = %q, want %q", tc.c, got, tc.want)
 		}
-	}
-}
-
-// What the commands write on stderr: with --quiet nothing; without it,
-// plain progress lines (stderr is no terminal here) and the speed line,
-// and never a \r. Stdout is the same either way.
-func TestCommandsStderr(t *testing.T) {
-	for _, args := range [][]string{
-		nocArgs(),
-		{"coll", "--mesh", "2x2", "--op", "bcast", "--procs", "4", "--sizes", "8"},
-		{"pingpong", "--mesh", "2x2", "--from", "0", "--to", "3", "--sizes", "8"},
-		{"calibrate", "--mesh", "2x2", "--sizes", "8,64,512,4096"},
-	} {
-		t.Run(args[0], func(t *testing.T) {
-			code, quietOut, stderr := nocsim(t, append(slices.Clone(args), "--quiet")...)
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, stderr)
-			}
-			if stderr != "" {
-				t.Errorf("--quiet: stderr %q, want nothing", stderr)
-			}
-			code, out, stderr := nocsim(t, args...)
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, stderr)
-			}
-			if strings.Contains(stderr, "\r") {
-				t.Errorf("\\r on a stderr that is no terminal: %q", stderr)
-			}
-			if !strings.Contains(stderr, "nocsim: speed: ") || !strings.Contains(stderr, "cycles/CPU s") {
-				t.Errorf("no speed line on stderr: %q", stderr)
-			}
-			if args[0] == "noc" && !strings.Contains(stderr, "flit-hops/CPU s") {
-				t.Errorf("a network run's speed line has no flit-hops/CPU s: %q", stderr)
-			}
-			if args[0] == "noc" && !strings.Contains(stderr, "noc 2/2 points") {
-				t.Errorf("no final progress line: %q", stderr)
-			}
-			if args[0] != "noc" && out != quietOut { // noc's table ends in wall-clock figures
-				t.Errorf("stdout differs with and without --quiet:\n%s\n%s", out, quietOut)
-			}
-		})
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package progress
 
 import (
 	"fmt"
@@ -19,13 +19,13 @@ const (
 	plainEvery = 10 * time.Second
 )
 
-// progress shows, on stderr, a command's work done: points done of the
+// Bar shows, on stderr, a command's work done: points done of the
 // total, elapsed wall time, an ETA from the points completed by this
 // process, and, between points, the simulated cycle each running point has
 // reached (from the des heartbeat). On a terminal it is one line redrawn
 // with \r; otherwise plain lines. It only observes: results never depend on
-// it. A nil *progress (--quiet) does nothing.
-type progress struct {
+// it. A nil *Bar (--quiet) does nothing.
+type Bar struct {
 	mu     sync.Mutex
 	w      io.Writer
 	label  string
@@ -48,13 +48,13 @@ type progress struct {
 	drawnDone int // done at the last draw: stop repeats no final line
 }
 
-// newProgress starts a display on w; it returns nil when quiet. Call stop
+// New starts a display on w; it returns nil when quiet. Call Stop
 // when the work is done.
-func newProgress(w io.Writer, label string, quiet bool) *progress {
+func New(w io.Writer, label string, quiet bool) *Bar {
 	if quiet {
 		return nil
 	}
-	p := &progress{w: w, label: label, tty: isTerminal(w), clock: time.Now, cycles: map[*des.Engine]des.Time{}}
+	p := &Bar{w: w, label: label, tty: isTerminal(w), clock: time.Now, cycles: map[*des.Engine]des.Time{}}
 	p.every = plainEvery
 	if p.tty {
 		p.every = ttyEvery
@@ -71,17 +71,17 @@ func newProgress(w io.Writer, label string, quiet bool) *progress {
 var (
 	listenOnce sync.Once
 	listenMu   sync.Mutex
-	listeners  = map[*progress]bool{}
+	listeners  = map[*Bar]bool{}
 )
 
-func listen(p *progress) {
+func listen(p *Bar) {
 	listenOnce.Do(func() { des.SetHeartbeat(beatAll) })
 	listenMu.Lock()
 	listeners[p] = true
 	listenMu.Unlock()
 }
 
-func unlisten(p *progress) {
+func unlisten(p *Bar) {
 	listenMu.Lock()
 	delete(listeners, p)
 	listenMu.Unlock()
@@ -106,33 +106,31 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-// update is RunOptions.Progress: done of total points finished.
-func (p *progress) update(done, total int) {
+// Update is RunOptions.Progress: done of total points finished.
+func (p *Bar) Update(done, total int) { p.set(done, total, 0, false) }
+
+// SweepUpdate is sweep.Options.Progress: points done (reused ones included)
+// and failed of total.
+func (p *Bar) SweepUpdate(done, failed, total int) { p.set(done, total, failed, true) }
+
+// set records the counts (a sweep's line shows the failed ones too) and
+// draws.
+func (p *Bar) set(done, total, failed int, sweep bool) {
 	if p == nil {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.points, p.done, p.total = true, done, total
-	p.draw(done == total)
-}
-
-// sweepUpdate is sweep.Options.Progress: points done (reused ones included)
-// and failed of total.
-func (p *progress) sweepUpdate(done, failed, total int) {
-	if p == nil {
-		return
+	if sweep {
+		p.showFailed, p.failed = true, failed
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.points, p.showFailed = true, true
-	p.done, p.failed, p.total = done, failed, total
 	p.draw(done == total)
 }
 
-// resumed says that done of total points were already done before this
+// Resumed says that done of total points were already done before this
 // process started: the ETA counts only work done here.
-func (p *progress) resumed(done, total int) {
+func (p *Bar) Resumed(done, total int) {
 	if p == nil {
 		return
 	}
@@ -143,7 +141,7 @@ func (p *progress) resumed(done, total int) {
 }
 
 // beat is the des heartbeat: it runs on a simulating goroutine.
-func (p *progress) beat(e *des.Engine) {
+func (p *Bar) beat(e *des.Engine) {
 	now := e.Now()
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -151,9 +149,9 @@ func (p *progress) beat(e *des.Engine) {
 	p.draw(false)
 }
 
-// stop draws the final line (if the last update did not) and removes the
+// Stop draws the final line (if the last update did not) and removes the
 // heartbeat.
-func (p *progress) stop() {
+func (p *Bar) Stop() {
 	if p == nil {
 		return
 	}
@@ -174,7 +172,7 @@ func (p *progress) stop() {
 }
 
 // eta is the time left, from the points this process completed so far.
-func (p *progress) eta(elapsed time.Duration) (time.Duration, bool) {
+func (p *Bar) eta(elapsed time.Duration) (time.Duration, bool) {
 	here := p.done - p.base
 	if !p.points || here <= 0 || p.done >= p.total {
 		return 0, false
@@ -183,7 +181,7 @@ func (p *progress) eta(elapsed time.Duration) (time.Duration, bool) {
 }
 
 // line is the text of one draw.
-func (p *progress) line(now time.Time) string {
+func (p *Bar) line(now time.Time) string {
 	elapsed := now.Sub(p.start)
 	var b strings.Builder
 	b.WriteString(p.label)
@@ -232,7 +230,7 @@ func (p *progress) line(now time.Time) string {
 }
 
 // draw writes the line if it is due or forced; called with mu held.
-func (p *progress) draw(force bool) {
+func (p *Bar) draw(force bool) {
 	if p.ended {
 		return
 	}
