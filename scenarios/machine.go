@@ -11,36 +11,36 @@ import (
 // A scenario is the machine the application kernels run on.
 var _ apps.Machine = (*Scenario)(nil)
 
-// checkMachine validates the sections a program run needs: [network],
+// CheckMachine validates the sections a run on the simulated chip needs: [network],
 // [node] and [mpi], and the [noc] keys' own ranges (its watchdog guards
 // every run).
-func (sc *Scenario) checkMachine(src Source) error {
+func (sc *Scenario) CheckMachine(src Source) error {
 	m, err := ParseMesh(sc.Network.Mesh)
 	if err != nil {
-		return explain(err, src)
+		return Explain(err, src)
 	}
 	if _, err := sc.Network.Topology(); err != nil {
-		return explain(err, src)
+		return Explain(err, src)
 	}
 	if err := sc.Network.checkPreset(); err != nil {
-		return explain(err, src)
+		return Explain(err, src)
 	}
 	for _, v := range []interface{ Validate() error }{sc.Network.RouterSpec, sc.Network.NodeSpec, sc.Node} {
 		if err := v.Validate(); err != nil {
-			return explain(err, src)
+			return Explain(err, src)
 		}
 	}
 	if err := sc.MPI.Validate(m.Nodes(), sc.Network.QueueFlits); err != nil {
-		return explain(err, src)
+		return Explain(err, src)
 	}
 	return sc.checkNocKeys(src)
 }
 
-// CheckTiles validates the sections a program run needs (checkMachine,
+// CheckTiles validates the sections a program run needs (CheckMachine,
 // keys named without a file) and returns the tiles and the mesh as
 // written, for the kernels' own checks.
 func (sc *Scenario) CheckTiles() (int, string, error) {
-	if err := sc.checkMachine(nil); err != nil {
+	if err := sc.CheckMachine(nil); err != nil {
 		return 0, "", err
 	}
 	return sc.Tiles(), sc.Network.Mesh, nil
@@ -71,8 +71,8 @@ func (sc *Scenario) NewMachine() *endpoint.Machine {
 	return endpoint.NewMachine(eng, t, sc.Network.RouterSpec, sc.Network.NodeSpec, sc.Node)
 }
 
-// newWorld builds a fresh machine and MPI job from a validated scenario.
-func (sc *Scenario) newWorld() (*mpi.World, error) {
+// NewJob builds a fresh machine and MPI job from a validated scenario.
+func (sc *Scenario) NewJob() (*mpi.World, error) {
 	return mpi.NewWorld(sc.NewMachine(), sc.MPI)
 }
 
@@ -80,5 +80,5 @@ func (sc *Scenario) newWorld() (*mpi.World, error) {
 func (sc *Scenario) NewWorld(procs int) (*mpi.World, error) {
 	s := *sc
 	s.MPI.Procs = procs
-	return s.newWorld()
+	return s.NewJob()
 }

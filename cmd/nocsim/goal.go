@@ -16,6 +16,7 @@ import (
 	"nocsim/mpi/trace"
 	"nocsim/scenarios"
 	"nocsim/scenarios/report"
+	"nocsim/scenarios/study"
 )
 
 // goalCommand is the parent of the commands that work with GOAL schedules
@@ -143,7 +144,7 @@ func runGoalRun(c *cli.Context) error {
 		}
 	}
 	if flit {
-		if err := sc.CheckGoalFlit(s, src); err != nil {
+		if err := study.CheckGoalFlit(&sc, s, src); err != nil {
 			return usageErr("%v", err)
 		}
 		if err := checkOutputFlags(c, []string{"goal-out"}, nil); err != nil {
@@ -155,13 +156,13 @@ func runGoalRun(c *cli.Context) error {
 	}
 	var res *report.GoalResult
 	if flit {
-		var rec *scenarios.GoalRecording
+		var rec *study.GoalRecording
 		var record func(*trace.Trace)
 		if c.String("goal-out") != "" {
-			rec = scenarios.NewGoalRecording()
+			rec = study.NewGoalRecording()
 			record = func(t *trace.Trace) { rec.Record("replay", t) }
 		}
-		if res, err = sc.RunGoalFlit(s, record); err != nil {
+		if res, err = study.RunGoalFlit(&sc, s, record); err != nil {
 			return runErr(err)
 		}
 		if err := writeGoalFiles(c, rec, c.String("goal-out")); err != nil {
@@ -169,7 +170,7 @@ func runGoalRun(c *cli.Context) error {
 		}
 	} else {
 		tp := startTierProgress(c.App.ErrWriter, "goal run (loggops)", quiet(c))
-		res, err = scenarios.RunGoalTier(s, p, tp.update)
+		res, err = study.RunGoalTier(s, p, tp.update)
 		tp.stop(res)
 		if err != nil {
 			return runErr(err)
@@ -225,18 +226,18 @@ func goalTierParams(c *cli.Context, given map[string]bool) (loggops.Params, erro
 
 // goalRecording sets up --goal-out for a command that runs several
 // points: nil without the flag.
-func goalRecording(c *cli.Context, opt *scenarios.RunOptions) *scenarios.GoalRecording {
+func goalRecording(c *cli.Context, opt *scenarios.RunOptions) *study.GoalRecording {
 	if c.String("goal-out") == "" {
 		return nil
 	}
-	rec := scenarios.NewGoalRecording()
+	rec := study.NewGoalRecording()
 	opt.Record = rec.Record
 	return rec
 }
 
 // writeGoalFiles writes the recorded schedules (see GoalRecording.Files);
 // nothing when rec is nil.
-func writeGoalFiles(c *cli.Context, rec *scenarios.GoalRecording, path string) error {
+func writeGoalFiles(c *cli.Context, rec *study.GoalRecording, path string) error {
 	if rec == nil {
 		return nil
 	}

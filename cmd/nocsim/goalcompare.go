@@ -10,6 +10,7 @@ import (
 	"nocsim/logp/goal"
 	"nocsim/mpi/trace"
 	"nocsim/plots"
+	"nocsim/scenarios/study"
 )
 
 func goalCompareCommand() *cli.Command {
@@ -76,7 +77,7 @@ func runGoalCompare(c *cli.Context) error {
 	if !quiet(c) {
 		fmt.Fprintf(c.App.ErrWriter, "goal compare: %d ranks on the flit level and the LogGOPS tier ...\n", len(s.Ranks))
 	}
-	cmp, err := sc.CompareSchedule(s, *p)
+	cmp, err := study.CompareSchedule(&sc, s, *p)
 	if err != nil {
 		return runErr(err)
 	}

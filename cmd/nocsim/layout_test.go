@@ -35,8 +35,10 @@ var importRules = map[string][]string{
 	"calibrate":        {"config", "des", "mesh", "router", "endpoint", "mpi", "logp", "logp/goal"},
 	"scenarios/apps":   {"config", "des", "mesh", "router", "endpoint", "mpi"},
 	"scenarios/report": {"des", "endpoint/traffic", "mpi", "logp", "plots"},
-	"scenarios":        {"config", "des", "mesh", "router", "endpoint", "endpoint/traffic", "mpi", "mpi/trace", "logp", "logp/goal", "calibrate", "plots", "scenarios/apps", "scenarios/report"},
+	"scenarios":        {"config", "des", "mesh", "router", "endpoint", "endpoint/traffic", "mpi", "mpi/trace", "logp", "calibrate", "plots", "scenarios/apps", "scenarios/report"},
 	"scenarios/sweep":  {"plots", "scenarios", "scenarios/report"},
+	"scenarios/thesis": {"config", "scenarios", "scenarios/apps", "scenarios/report"},
+	"scenarios/study":  {"config", "des", "mesh", "endpoint", "endpoint/traffic", "mpi", "mpi/trace", "logp", "logp/goal", "calibrate", "plots", "scenarios", "scenarios/apps", "scenarios/report", "scenarios/thesis"},
 }
 
 // ruleOf is the entry of importRules a package (a path below nocsim/)

@@ -1,0 +1,94 @@
+package study
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"nocsim/scenarios"
+)
+
+// The runners a scenario's [workload] keys describe, with the defaults
+// of the keys the file leaves out, and what their runs allow.
+
+// CheckTrace tells whether the workload's runs can be traced (RunOptions.
+// Trace): its MPI runs on the flit-level chip. A workload without any is
+// refused, so that a trace is never silently empty.
+func CheckTrace(sc *scenarios.Scenario) error {
+	w := sc.Workload
+	switch {
+	case w.Kind == "pingpong", w.Kind == "coll" && !sc.OnTier(), (w.Kind == "app" || w.Kind == "pairs") && slices.Contains(w.Versions, "mpi"):
+		return nil
+	case w.Kind == "coll":
+		return fmt.Errorf("[workload] tier = %s: the LogGOPS tier runs no chip to trace; allowed kind pingpong, coll on the chip, or app with MPI versions", w.Tier)
+	case w.Kind == "app" || w.Kind == "pairs":
+		return fmt.Errorf("[workload] versions = %s: no MPI runs to trace; allowed with mpi among the versions", strings.Join(w.Versions, ","))
+	}
+	return fmt.Errorf("[workload] kind = %s: no MPI runs to trace; allowed kind pingpong, pairs, coll (on the chip) or app", w.Kind)
+}
+
+func procsOrAll(sc *scenarios.Scenario) []int {
+	if len(sc.Workload.Procs) > 0 {
+		return sc.Workload.Procs
+	}
+	return []int{sc.Tiles()}
+}
+
+func pingPong(sc *scenarios.Scenario) *PingPong {
+	w := sc.Workload
+	to := w.To
+	if to < 0 {
+		to = sc.Tiles() - 1
+		if sc.MPI.Procs > 0 {
+			to = sc.MPI.Procs - 1
+		}
+	}
+	sizes := w.Sizes
+	if len(sizes) == 0 {
+		sizes = []int{4, 64, 1024, 65536}
+	}
+	return &PingPong{From: w.From, To: to, Sizes: sizes, Reps: w.Reps}
+}
+
+func pairsBench(sc *scenarios.Scenario) *Pairs {
+	w := sc.Workload
+	pairs, sizes := w.Pairs, w.Sizes
+	if len(pairs) == 0 {
+		pairs = DefaultPairCounts(pairsProcs(sc))
+	}
+	if len(sizes) == 0 {
+		sizes = DefaultPairsSizes
+	}
+	return &Pairs{Pairs: pairs, Sizes: sizes, Reps: w.Reps, Versions: w.Versions, Placement: w.Placement, Topologies: w.Topologies}
+}
+
+func collSweep(sc *scenarios.Scenario) *CollSweep {
+	w := sc.Workload
+	sizes := w.Sizes
+	if len(sizes) == 0 {
+		sizes = []int{8, 1024, 65536}
+	}
+	return &CollSweep{Op: w.Op, Algs: w.Algs, Procs: procsOrAll(sc), Sizes: sizes, Root: w.Root}
+}
+
+func appSweep(sc *scenarios.Scenario) *AppSweep {
+	w := sc.Workload
+	v := w.Variant
+	if vs := Apps[w.App]; v == "" && len(vs) > 0 {
+		v = vs[0]
+	}
+	sizes := w.Sizes
+	if len(sizes) == 0 {
+		sizes = []int{64, 256}
+	}
+	return &AppSweep{App: w.App, Variant: v, Procs: procsOrAll(sc), Sizes: sizes, Versions: w.Versions, Seed: uint64(w.AppSeed),
+		Nonzeros: w.Nonzeros, Distribute: w.Distribute, Grid: w.Grid}
+}
+
+// calibrationSizes are the workload's sizes, or the default set.
+func calibrationSizes(sc *scenarios.Scenario) []int {
+	if len(sc.Workload.Sizes) == 0 {
+		return DefaultCalibrationSizes
+	}
+	return sc.Workload.Sizes
+}
