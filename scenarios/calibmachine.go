@@ -17,7 +17,7 @@ func (sc *Scenario) WorldFactory() calibrate.NewWorld {
 // job's ranks and protocol, the clock, the mean hops, the mesh and what the
 // handshake costs.
 func (sc *Scenario) FitOptions() calibrate.Options {
-	m := sc.Net()
+	m := sc.Machine().Topology
 	procs := sc.MPI.Procs
 	if procs == 0 {
 		procs = m.Nodes()

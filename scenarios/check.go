@@ -45,9 +45,10 @@ func (sc *Scenario) checkNocKeys(src Source) error {
 	if err := config.CheckStruct(n, NocKeys); err != nil {
 		return Explain(err, src)
 	}
+	tiles := sc.Machine().Tiles()
 	for _, h := range n.HotspotNodes {
-		if h < 0 || h >= sc.Tiles() {
-			return Explain(&config.KeyError{Key: "hotspot_nodes", Value: fmt.Sprint(h), Allowed: fmt.Sprintf("node ids 0..%d", sc.Tiles()-1)}, src)
+		if h < 0 || h >= tiles {
+			return Explain(&config.KeyError{Key: "hotspot_nodes", Value: fmt.Sprint(h), Allowed: fmt.Sprintf("node ids 0..%d", tiles-1)}, src)
 		}
 	}
 	for _, r := range n.Rates {

@@ -2,14 +2,17 @@ package scenarios
 
 import (
 	"errors"
-	"nocsim/mpi"
-	"nocsim/mpi/trace"
 	"runtime"
 	"slices"
 	"sync"
+
+	"nocsim/mpi"
+	"nocsim/mpi/trace"
 )
 
 // RunOptions controls how a sweep is run. Results never depend on them.
+// It sits here, beside the configuration, because every package that runs
+// points (study, thesis, sweep) takes it and none of them imports another.
 type RunOptions struct {
 	Workers  int                   // parallel points; 0 means GOMAXPROCS
 	Progress func(done, total int) // called after each point, serialised
@@ -17,7 +20,7 @@ type RunOptions struct {
 	// communication and hands the trace over with the point's name once
 	// the point has run; it may be called from parallel workers.
 	Record func(point string, t *trace.Trace)
-	// Speed, when set, makes Scenario.Run measure its speed from the
+	// Speed, when set, makes study.Run measure its speed from the
 	// meter's start and write it into meta.json and Summary.Speed.
 	Speed *SpeedMeter
 	// Trace, when set, gets a Chrome trace of every flit-level MPI run,
@@ -25,7 +28,9 @@ type RunOptions struct {
 	Trace *mpi.TraceSet
 }
 
-// ForEach runs fn(0..n-1) on a pool of workers.
+// ForEach runs fn(0..n-1) on a pool of workers (opt.Workers, GOMAXPROCS
+// when 0), reporting progress after each; the errors of all that failed
+// are joined.
 func ForEach(n int, opt RunOptions, fn func(i int) error) error {
 	w := opt.Workers
 	if w <= 0 {

@@ -52,8 +52,8 @@ func runGoalCompare(c *cli.Context) error {
 	if err != nil {
 		return usageErr("%s: %v", path, err)
 	}
-	if len(s.Ranks) > sc.Tiles() {
-		return usageErr("%s: %d ranks, --mesh %s has %d tiles: allowed at most one rank per tile", path, len(s.Ranks), sc.Network.Mesh, sc.Tiles())
+	if len(s.Ranks) > sc.Machine().Tiles() {
+		return usageErr("%s: %d ranks, --mesh %s has %d tiles: allowed at most one rank per tile", path, len(s.Ranks), sc.Network.Mesh, sc.Machine().Tiles())
 	}
 	if _, err := trace.FromGoal(s); err != nil {
 		return usageErr("%s: %v (the flit level cannot run it)", path, err)

@@ -104,6 +104,7 @@ func (s *AppSweep) Check(sc *scenarios.Scenario, src scenarios.Source) error {
 	if err := sc.CheckMachine(src); err != nil {
 		return err
 	}
+	m := sc.Machine()
 	bad := func(key string, v any, allowed string) error {
 		return &config.KeyError{Key: key, Value: fmt.Sprint(v), Allowed: allowed}
 	}
@@ -158,18 +159,18 @@ func (s *AppSweep) Check(sc *scenarios.Scenario, src scenarios.Source) error {
 	// Each configuration's own check, without running it.
 	for _, p := range s.Procs {
 		for _, n := range s.Sizes {
-			if err := s.validate(sc, p, n); err != nil {
+			if err := s.validate(sc, m.Tiles(), p, n); err != nil {
 				return err
 			}
 		}
 	}
-	return s.checkMemory(sc, sc.Tiles())
+	return s.checkMemory(sc, m.Tiles())
 }
 
-func (s *AppSweep) validate(sc *scenarios.Scenario, p, n int) error {
+func (s *AppSweep) validate(sc *scenarios.Scenario, tiles, p, n int) error {
 	switch {
-	case p < 1 || p > sc.Tiles():
-		return &config.KeyError{Key: "procs", Value: fmt.Sprint(p), Allowed: fmt.Sprintf("1..%d (the tiles of the mesh)", sc.Tiles())}
+	case p < 1 || p > tiles:
+		return &config.KeyError{Key: "procs", Value: fmt.Sprint(p), Allowed: fmt.Sprintf("1..%d (the tiles of the mesh)", tiles)}
 	case n < 1:
 		return &config.KeyError{Key: "sizes", Value: fmt.Sprint(n), Allowed: ">= 1"}
 	}

@@ -33,7 +33,7 @@ type Calibration struct {
 // and across the network (0 and the tile farthest from it: the last on a
 // mesh, the opposite station on a ring), then fits LogGP with a hop term.
 func Calibrate(sc *scenarios.Scenario, sizes []int, reps int) (Calibration, error) {
-	m := sc.Net()
+	m := sc.Machine().Topology
 	n := m.Nodes()
 	if n < 2 {
 		return Calibration{}, fmt.Errorf("calibration needs at least two tiles, mesh %s has one", sc.Network.Mesh)

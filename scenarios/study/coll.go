@@ -35,6 +35,7 @@ func (s *CollSweep) Check(sc *scenarios.Scenario, src scenarios.Source) error {
 	if err := sc.CheckMachine(src); err != nil {
 		return err
 	}
+	tiles := sc.Machine().Tiles()
 	bad := func(key string, v any, allowed string) error {
 		return &config.KeyError{Key: key, Value: fmt.Sprint(v), Allowed: allowed}
 	}
@@ -54,11 +55,11 @@ func (s *CollSweep) Check(sc *scenarios.Scenario, src scenarios.Source) error {
 		}
 	}
 	if len(s.Procs) == 0 {
-		return bad("procs", "[]", fmt.Sprintf("rank counts 1..%d", sc.Tiles()))
+		return bad("procs", "[]", fmt.Sprintf("rank counts 1..%d", tiles))
 	}
 	for _, p := range s.Procs {
-		if p < 1 || p > sc.Tiles() {
-			return bad("procs", p, fmt.Sprintf("1..%d (the tiles of the mesh)", sc.Tiles()))
+		if p < 1 || p > tiles {
+			return bad("procs", p, fmt.Sprintf("1..%d (the tiles of the mesh)", tiles))
 		}
 		if s.Root < 0 || s.Root >= p {
 			return bad("root", s.Root, fmt.Sprintf("0..%d (every --procs value must include the root)", p-1))
@@ -76,7 +77,7 @@ func (s *CollSweep) Check(sc *scenarios.Scenario, src scenarios.Source) error {
 			return bad("sizes", n, allowed)
 		}
 	}
-	return s.checkMemory(sc, sc.Tiles())
+	return s.checkMemory(sc, tiles)
 }
 
 func needsWords(op string) bool {

@@ -31,14 +31,14 @@ func procsOrAll(sc *scenarios.Scenario) []int {
 	if len(sc.Workload.Procs) > 0 {
 		return sc.Workload.Procs
 	}
-	return []int{sc.Tiles()}
+	return []int{sc.Machine().Tiles()}
 }
 
 func pingPong(sc *scenarios.Scenario) *PingPong {
 	w := sc.Workload
 	to := w.To
 	if to < 0 {
-		to = sc.Tiles() - 1
+		to = sc.Machine().Tiles() - 1
 		if sc.MPI.Procs > 0 {
 			to = sc.MPI.Procs - 1
 		}

@@ -10,7 +10,7 @@ import (
 
 // Every scenario shipped in examples/ decodes and validates.
 func TestExampleScenariosValidate(t *testing.T) {
-	files, err := filepath.Glob("examples/*.toml")
+	files, err := filepath.Glob("../examples/*.toml")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no example scenarios: %v", err)
 	}
@@ -23,7 +23,7 @@ func TestExampleScenariosValidate(t *testing.T) {
 		if err := Check(&sc, src); err != nil {
 			t.Errorf("%s: %v", f, err)
 		}
-		if !strings.HasPrefix(sc.OutputDir(), "examples") {
+		if !strings.HasPrefix(sc.OutputDir(), "../examples") {
 			t.Errorf("%s: output %s is not relative to the scenario file", f, sc.OutputDir())
 		}
 		// A file is named for what it does, and its name key says the
@@ -115,7 +115,7 @@ func TestExampleScenariosRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs every example scenario")
 	}
-	files, _ := filepath.Glob("examples/*.toml")
+	files, _ := filepath.Glob("../examples/*.toml")
 	for _, f := range files {
 		sc, src, err := scenarios.LoadFile(f)
 		if err != nil {
@@ -140,11 +140,11 @@ func TestExampleScenariosRun(t *testing.T) {
 // it: nocsim sweep for a file with a [sweep] (nocsim run would run only its
 // base point), nocsim run for the others.
 func TestExamplesDocumented(t *testing.T) {
-	doc, err := os.ReadFile("../docs/examples.md")
+	doc, err := os.ReadFile("../../docs/examples.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, _ := filepath.Glob("examples/*.toml")
+	files, _ := filepath.Glob("../examples/*.toml")
 	for _, f := range files {
 		sc, _, err := scenarios.LoadFile(f)
 		if err != nil {
@@ -154,7 +154,7 @@ func TestExamplesDocumented(t *testing.T) {
 		if len(sc.Sweep.Axis) > 0 || sc.Sweep.Reps > 1 {
 			cmd = "sweep"
 		}
-		want := "`nocsim " + cmd + " scenarios/" + filepath.ToSlash(f) + "`"
+		want := "`nocsim " + cmd + " scenarios/" + filepath.ToSlash(strings.TrimPrefix(f, "../")) + "`"
 		if !strings.Contains(string(doc), want) {
 			t.Errorf("docs/examples.md does not show how to run %s: want %s", f, want)
 		}

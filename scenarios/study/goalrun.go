@@ -51,7 +51,7 @@ func CheckGoalFlit(sc *scenarios.Scenario, s *goal.Schedule, src scenarios.Sourc
 		return err
 	}
 	n := len(s.Ranks)
-	if n < 1 || n > sc.Tiles() {
+	if n < 1 || n > sc.Machine().Tiles() {
 		return scenarios.Explain(&config.KeyError{Key: "mesh", Value: sc.Network.Mesh,
 			Allowed: fmt.Sprintf("a mesh of at least %d tiles (the schedule's num_ranks = %d; rank r runs on tile r)", max(n, 1), n)}, src)
 	}

@@ -282,7 +282,7 @@ func (s *AppSweep) checkMemory(sc *scenarios.Scenario, tiles int) error {
 // and buffers that fit a tile.
 func CheckCalibration(sc *scenarios.Scenario, sizes []int, reps int) error {
 	switch {
-	case sc.Tiles() < 2:
+	case sc.Machine().Tiles() < 2:
 		return &config.KeyError{Key: "mesh", Value: fmt.Sprintf("%q", sc.Network.Mesh), Allowed: "a mesh of two tiles or more for calibration (the microbenchmarks run between two ranks)"}
 	case len(sizes) < 2:
 		return &config.KeyError{Key: "sizes", Value: fmt.Sprint(sizes), Allowed: "two or more message sizes (default: 8 B..64 KiB)"}

@@ -79,7 +79,7 @@ func pairsProcs(sc *scenarios.Scenario) int {
 	if sc.MPI.Procs > 0 {
 		return sc.MPI.Procs
 	}
-	return sc.Tiles()
+	return sc.Machine().Tiles()
 }
 
 // Check validates the benchmark and the machine it runs on.
@@ -163,7 +163,7 @@ func (p *Pairs) checkMemory(sc *scenarios.Scenario, procs int) error {
 			what := fmt.Sprintf("a %d-byte transfer (%s version: the buffer lives in tile memory, the sender's copy and the receiver's)", big, v)
 			return memoryError("sizes", fmt.Sprint(big), " bytes", need, largest, sc.Network.MemoryWords, what)
 		}
-		if err := hostError("sizes", fmt.Sprint(big), sc.Tiles(), procs, need, 0); err != nil {
+		if err := hostError("sizes", fmt.Sprint(big), sc.Machine().Tiles(), procs, need, 0); err != nil {
 			return err
 		}
 	}

@@ -16,7 +16,7 @@ import (
 // drawn. Parameters of another protocol are refused by the check.
 func TestScenarioAppParams(t *testing.T) {
 	dir := t.TempDir()
-	shipped, err := os.ReadFile(filepath.Join("examples", "params", "4x4-scmp.toml")) // 4x4, scmp, as calibrate writes it
+	shipped, err := os.ReadFile(filepath.Join("..", "examples", "params", "4x4-scmp.toml")) // 4x4, scmp, as calibrate writes it
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,9 +26,10 @@ func (p *PingPong) Check(sc *scenarios.Scenario, src scenarios.Source) error {
 	if err := sc.CheckMachine(src); err != nil {
 		return err
 	}
+	tiles := sc.Machine().Tiles()
 	procs := sc.MPI.Procs
 	if procs == 0 {
-		procs = sc.Tiles()
+		procs = tiles
 	}
 	bad := func(key string, v any, allowed string) error {
 		return &config.KeyError{Key: key, Value: fmt.Sprint(v), Allowed: allowed}
@@ -48,7 +49,7 @@ func (p *PingPong) Check(sc *scenarios.Scenario, src scenarios.Source) error {
 			return bad("sizes", s, "0..16777216 bytes")
 		}
 	}
-	return p.checkMemory(sc, sc.Tiles(), procs)
+	return p.checkMemory(sc, tiles, procs)
 }
 
 // Run performs the ping-pong: for each size one warm-up round trip, then
@@ -96,7 +97,7 @@ func (p *PingPong) Run(sc *scenarios.Scenario) ([]report.PingRow, *mpi.World, er
 		return nil, w, err
 	}
 	done()
-	m := sc.Net()
+	m := sc.Machine().Topology
 	rows := make([]report.PingRow, len(p.Sizes))
 	for i, n := range p.Sizes {
 		rt := float64(rtt[i]) / float64(p.Reps)

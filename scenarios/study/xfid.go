@@ -76,10 +76,7 @@ func PredictTrace(sc *scenarios.Scenario, t *trace.Trace, p logp.Params) (*loggo
 	if err != nil {
 		return nil, err
 	}
-	m, err := sc.Network.Topology()
-	if err != nil {
-		return nil, err
-	}
+	m := sc.Machine().Topology
 	place := sc.Placement()
 	if len(place) < len(t.Ranks) {
 		return nil, fmt.Errorf("schedule has %d ranks, the mesh %s has %d tiles", len(t.Ranks), sc.Network.Mesh, len(place))

@@ -15,10 +15,8 @@ import (
 // and receives as MPI non-blocking calls, calc as computation) and on the
 // LogGOPS tier with p mapped by loggops.FromFitted.
 func CompareSchedule(sc *scenarios.Scenario, s *goal.Schedule, p logp.Params) (*report.ScheduleComparison, error) {
-	m, err := sc.Network.Topology()
-	if err != nil {
-		return nil, err
-	}
+	mach := sc.Machine()
+	m := mach.Topology
 	if len(s.Ranks) > m.Nodes() {
 		return nil, fmt.Errorf("the schedule has %d ranks, the %s mesh %d tiles: allowed at most one rank per tile", len(s.Ranks), sc.Network.Mesh, m.Nodes())
 	}
@@ -49,8 +47,7 @@ func CompareSchedule(sc *scenarios.Scenario, s *goal.Schedule, p logp.Params) (*
 	if err := w.Run(); err != nil {
 		return nil, fmt.Errorf("flit level: %w", err)
 	}
-	mm, _ := scenarios.ParseMesh(sc.Network.Mesh)
-	out := &report.ScheduleComparison{Mesh: scenarios.MeshLabel(mm, scenarios.TopoKey(sc.Net())), Protocol: run.MPI.Protocol, Predicted: tier.Max}
+	out := &report.ScheduleComparison{Mesh: scenarios.MeshLabel(mach.Mesh, scenarios.TopoKey(m)), Protocol: run.MPI.Protocol, Predicted: tier.Max}
 	for r := range s.Ranks {
 		sim := float64(fin[r])
 		out.Ranks = append(out.Ranks, report.RankComparison{Rank: r, Simulated: sim, Predicted: tier.Finish[r], ErrorPct: pctErr(tier.Finish[r], sim)})
