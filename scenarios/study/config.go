@@ -1,31 +1,11 @@
 package study
 
 import (
-	"fmt"
-	"slices"
-	"strings"
-
 	"nocsim/scenarios"
 )
 
 // The runners a scenario's [workload] keys describe, with the defaults
 // of the keys the file leaves out, and what their runs allow.
-
-// CheckTrace tells whether the workload's runs can be traced (RunOptions.
-// Trace): its MPI runs on the flit-level chip. A workload without any is
-// refused, so that a trace is never silently empty.
-func CheckTrace(sc *scenarios.Scenario) error {
-	w := sc.Workload
-	switch {
-	case w.Kind == "pingpong", w.Kind == "coll" && !sc.OnTier(), (w.Kind == "app" || w.Kind == "pairs") && slices.Contains(w.Versions, "mpi"):
-		return nil
-	case w.Kind == "coll":
-		return fmt.Errorf("[workload] tier = %s: the LogGOPS tier runs no chip to trace; allowed kind pingpong, coll on the chip, or app with MPI versions", w.Tier)
-	case w.Kind == "app" || w.Kind == "pairs":
-		return fmt.Errorf("[workload] versions = %s: no MPI runs to trace; allowed with mpi among the versions", strings.Join(w.Versions, ","))
-	}
-	return fmt.Errorf("[workload] kind = %s: no MPI runs to trace; allowed kind pingpong, pairs, coll (on the chip) or app", w.Kind)
-}
 
 func procsOrAll(sc *scenarios.Scenario) []int {
 	if len(sc.Workload.Procs) > 0 {
