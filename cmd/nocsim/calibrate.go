@@ -12,6 +12,7 @@ import (
 	"nocsim/calibrate"
 	"nocsim/logp"
 	"nocsim/scenarios"
+	"nocsim/scenarios/study"
 )
 
 func calibrateCommand() *cli.Command {
@@ -47,7 +48,7 @@ func runCalibrate(c *cli.Context) error {
 	}
 	if c.String("csv") == "" {
 		// Measuring the simulated machine: the microbenchmarks' own limits.
-		if err := sc.CheckCalibration(sizes, c.Int("reps")); err != nil {
+		if err := study.CheckCalibration(&sc, sizes, c.Int("reps")); err != nil {
 			return flagError(err, src, "sizes", "reps")
 		}
 	}
@@ -62,7 +63,7 @@ func runCalibrate(c *cli.Context) error {
 	if validateOnly {
 		return nil
 	}
-	var cal scenarios.Calibration
+	var cal study.Calibration
 	machine := sc.MachineText()
 	if path := c.String("csv"); path != "" {
 		t, err := readMeasurementsTable(path)
@@ -72,14 +73,14 @@ func runCalibrate(c *cli.Context) error {
 		if len(t.Absent) > 0 {
 			warn(c, "--csv %s: lacks the machine column(s) %s: fitted with %s (docs/logp.md)", path, strings.Join(t.Absent, ", "), t.Fallbacks())
 		}
-		if cal, err = sc.FitMeasured(t, path); err != nil {
+		if cal, err = study.FitMeasured(&sc, t, path); err != nil {
 			return usageErr("--csv %s: %v", path, err)
 		}
 		machine = "measured in " + filepath.Base(path)
 	} else {
 		job := startJob(c, "calibrate: microbenchmarks")
 		defer job.stop()
-		if cal, err = sc.Calibrate(sizes, c.Int("reps")); err != nil {
+		if cal, err = study.Calibrate(&sc, sizes, c.Int("reps")); err != nil {
 			return runErr(err)
 		}
 		defer job.end(0) // once the report is written
@@ -111,7 +112,7 @@ func runCalibrate(c *cli.Context) error {
 		if out != "" {
 			saved = filepath.Base(out)
 		}
-		if err := scenarios.CalibrationChart(cal, machine, saved).Save(filepath.Join(dir, "oneway.png"), 0, 0); err != nil {
+		if err := study.CalibrationChart(cal, machine, saved).Save(filepath.Join(dir, "oneway.png"), 0, 0); err != nil {
 			return runErr(err)
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"nocsim/scenarios"
 	"nocsim/scenarios/progress"
 	"nocsim/scenarios/report"
+	"nocsim/scenarios/study"
 )
 
 // goalCommand is the parent of the commands that work with GOAL schedules
@@ -143,7 +144,7 @@ func buildGoalRun(c *cli.Context) (*workload, error) {
 		}
 	}
 	if flit {
-		if err := sc.CheckGoalFlit(s, src); err != nil {
+		if err := study.CheckGoalFlit(&sc, s, src); err != nil {
 			return nil, usageErr("%v", err)
 		}
 	}
@@ -156,11 +157,11 @@ func buildGoalRun(c *cli.Context) (*workload, error) {
 				if opt.Record != nil {
 					record = func(t *trace.Trace) { opt.Record("replay", t) }
 				}
-				res, err = sc.RunGoalFlit(s, record)
+				res, err = study.RunGoalFlit(&sc, s, record)
 				return err
 			}
 			tp := progress.StartTier(c.App.ErrWriter, "goal run (loggops)", quiet(c))
-			res, err = scenarios.RunGoalTier(s, p, tp.Update)
+			res, err = study.RunGoalTier(s, p, tp.Update)
 			tp.Stop(res != nil)
 			return err
 		},
@@ -220,18 +221,18 @@ func goalTierParams(c *cli.Context, given map[string]bool) (loggops.Params, erro
 
 // goalRecording sets up --goal-out for a command that runs several
 // points: nil without the flag.
-func goalRecording(c *cli.Context, opt *scenarios.RunOptions) *scenarios.GoalRecording {
+func goalRecording(c *cli.Context, opt *scenarios.RunOptions) *study.GoalRecording {
 	if c.String("goal-out") == "" {
 		return nil
 	}
-	rec := scenarios.NewGoalRecording()
+	rec := study.NewGoalRecording()
 	opt.Record = rec.Record
 	return rec
 }
 
 // writeGoalFiles writes the recorded schedules (see GoalRecording.Files);
 // nothing when rec is nil.
-func writeGoalFiles(c *cli.Context, rec *scenarios.GoalRecording, path string) error {
+func writeGoalFiles(c *cli.Context, rec *study.GoalRecording, path string) error {
 	if rec == nil {
 		return nil
 	}

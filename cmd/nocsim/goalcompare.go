@@ -13,6 +13,7 @@ import (
 	"nocsim/plots"
 	"nocsim/scenarios"
 	"nocsim/scenarios/report"
+	"nocsim/scenarios/study"
 )
 
 func goalCompareCommand() *cli.Command {
@@ -54,8 +55,8 @@ func buildGoalCompare(c *cli.Context) (*workload, error) {
 	if err != nil {
 		return nil, usageErr("%s: %v", path, err)
 	}
-	if len(s.Ranks) > sc.Tiles() {
-		return nil, usageErr("%s: %d ranks, --mesh %s has %d tiles: allowed at most one rank per tile", path, len(s.Ranks), sc.Network.Mesh, sc.Tiles())
+	if len(s.Ranks) > sc.Machine().Tiles() {
+		return nil, usageErr("%s: %d ranks, --mesh %s has %d tiles: allowed at most one rank per tile", path, len(s.Ranks), sc.Network.Mesh, sc.Machine().Tiles())
 	}
 	if _, err := trace.FromGoal(s); err != nil {
 		return nil, usageErr("%s: %v (the flit level cannot run it)", path, err)
@@ -72,7 +73,7 @@ func buildGoalCompare(c *cli.Context) (*workload, error) {
 			if !quiet(c) {
 				fmt.Fprintf(c.App.ErrWriter, "goal compare: %d ranks on the flit level and the LogGOPS tier ...\n", len(s.Ranks))
 			}
-			cmp, err = sc.CompareSchedule(s, *p)
+			cmp, err = study.CompareSchedule(&sc, s, *p)
 			return err
 		},
 		print: func(w io.Writer, asJSON bool) error {

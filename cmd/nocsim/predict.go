@@ -9,8 +9,8 @@ import (
 
 	"nocsim/logp"
 	"nocsim/mesh"
-	"nocsim/scenarios"
 	"nocsim/scenarios/report"
+	"nocsim/scenarios/study"
 )
 
 // p2pOps are predict's point-to-point operations: one message pattern
@@ -23,13 +23,13 @@ var p2pOps = []string{"p2p", "pingpong"}
 // algorithms to choose between (it printed an empty table and exited 0).
 func checkPredictOp(c *cli.Context) error {
 	op := c.String("op")
-	ops := append(slices.Clone(p2pOps), scenarios.CollOps...)
+	ops := append(slices.Clone(p2pOps), study.CollOps...)
 	if !slices.Contains(ops, op) {
 		return usageErr("--op = %s: allowed %s", op, strings.Join(ops, ", "))
 	}
 	if c.IsSet("select") && slices.Contains(p2pOps, op) {
 		return usageErr("--select with --op = %s: allowed with a collective --op (%s); a point-to-point message has no algorithm to choose",
-			op, strings.Join(scenarios.CollOps, ", "))
+			op, strings.Join(study.CollOps, ", "))
 	}
 	return nil
 }
@@ -48,7 +48,7 @@ func predictCommand() *cli.Command {
 			&cli.Float64Flag{Name: "o", Usage: "LogP overhead for --optimal, cycles", DefaultText: "from --params, (o_s+o_r)/2"},
 			&cli.Float64Flag{Name: "g", Usage: "LogP gap for --optimal, cycles", DefaultText: "from --params"},
 			&cli.Float64Flag{Name: "time", Usage: "cycles available to --optimal sum", Value: 100},
-			&cli.StringFlag{Name: "op", Usage: "p2p, pingpong, or a collective: " + strings.Join(scenarios.CollOps, ", "), Value: "p2p"},
+			&cli.StringFlag{Name: "op", Usage: "p2p, pingpong, or a collective: " + strings.Join(study.CollOps, ", "), Value: "p2p"},
 			&cli.StringFlag{Name: "alg", Usage: "collective algorithm (auto = the model's fastest)", Value: "auto"},
 			&cli.IntFlag{Name: "procs", Usage: "ranks (needed for parameters fitted to a CSV)", DefaultText: "the parameters' P"},
 			&cli.IntFlag{Name: "size", Usage: "bytes (per rank, as for nocsim coll)", Value: 8},
@@ -127,7 +127,7 @@ func runPredict(c *cli.Context) error {
 		alg = "LogGP"
 	default:
 		if alg == "auto" {
-			if alg, _, err = scenarios.ChooseAlgorithm(p, op, procs, size); err != nil {
+			if alg, _, err = study.ChooseAlgorithm(p, op, procs, size); err != nil {
 				return usageErr("--op = %q: %v", op, err)
 			}
 		}
@@ -166,7 +166,7 @@ func selectionTable(c *cli.Context, p logp.Params, op string, procs int) error {
 		}
 	}
 	sel, err := logp.Select(plist, sizes, func(P, n int) (string, error) {
-		a, _, err := scenarios.ChooseAlgorithm(p, op, P, n)
+		a, _, err := study.ChooseAlgorithm(p, op, P, n)
 		return a, err
 	})
 	// The grid is printed even when a choice failed, before the error.

@@ -6,8 +6,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"nocsim/mesh"
-	"nocsim/scenarios"
 	"nocsim/scenarios/report"
+	"nocsim/scenarios/study"
 )
 
 // runHockney is `nocsim predict --model hockney`: the slides' two-parameter
@@ -21,7 +21,7 @@ func runHockney(c *cli.Context) error {
 	if err := checkSize(size); err != nil {
 		return err
 	}
-	var fit scenarios.HockneyFit
+	var fit study.HockneyFit
 	clock := 0.0
 	switch path := c.String("csv"); {
 	case path != "" && c.IsSet("params"):
@@ -39,7 +39,7 @@ func runHockney(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
-		if fit, err = scenarios.FitHockneyMeasured(ms, hops, path); err != nil {
+		if fit, err = study.FitHockneyMeasured(ms, hops, path); err != nil {
 			return usageErr("--csv %s: %v", path, err)
 		}
 	case c.IsSet("params"):
@@ -54,7 +54,7 @@ func runHockney(c *cli.Context) error {
 				return usageErr("--hops = %v: allowed 0..%d (router-to-router hops)", hops, 2*mesh.MaxDim)
 			}
 		}
-		if fit, err = scenarios.FitHockneyParams(p, hops, c.String("params")); err != nil {
+		if fit, err = study.FitHockneyParams(p, hops, c.String("params")); err != nil {
 			return usageErr("--params %s: %v", c.String("params"), err)
 		}
 		clock = p.ClockHz

@@ -6,7 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"nocsim/scenarios"
+	"nocsim/scenarios/study"
 	"nocsim/scenarios/sweep"
 )
 
@@ -81,7 +81,7 @@ func sweepCommand() *cli.Command {
 				// The ETA counts only the points this process computes.
 				job.bar.Resumed(rc.Reused, rc.Reused+rc.Recomputed)
 			}
-			pts, _, err = sweep.Run(pts, scs, dir, sweep.Options{Run: (*scenarios.Scenario).WorkloadRows, Workers: c.Int("jobs"), Resume: c.Bool("resume"), Progress: job.bar.SweepUpdate, Resumed: resumed})
+			pts, _, err = sweep.Run(pts, scs, dir, sweep.Options{Run: study.WorkloadRows, Workers: c.Int("jobs"), Resume: c.Bool("resume"), Progress: job.bar.SweepUpdate, Resumed: resumed})
 			job.stop()
 			if err != nil {
 				return runErr(err)

@@ -65,7 +65,7 @@ func PointHash(sc scenarios.Scenario) string {
 // Points expands the sweep file's axes and repetitions into points, each
 // with its validated scenario and the hash Run resumes by.
 func Points(sc *scenarios.Scenario, src scenarios.Source) ([]Point, []scenarios.Scenario, error) {
-	set, scs, err := sc.SweepScenarios(src)
+	set, scs, err := sc.SweepScenarios(src, nil)
 	if err != nil {
 		return nil, nil, err
 	}
