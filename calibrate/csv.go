@@ -359,3 +359,20 @@ func WriteTable(w io.Writer, t Table) error {
 	cw.Flush()
 	return cw.Error()
 }
+
+// Fallbacks names the values the Absent machine columns are fitted with
+// (Machine's zero value), for a warning.
+func (t Table) Fallbacks() string {
+	var s []string
+	for _, c := range t.Absent {
+		switch c {
+		case "word_bytes":
+			s = append(s, "word_bytes = 0 (every size moves alike: no O)")
+		case "handshake":
+			s = append(s, "handshake = false (late, ctswait and fanout rows not fitted)")
+		case "cooperative":
+			s = append(s, "cooperative = false")
+		}
+	}
+	return strings.Join(s, ", ")
+}

@@ -33,6 +33,15 @@ func (p Params) PingPong(m int, hops float64) Prediction {
 	return t.prediction()
 }
 
+// OneWay is LogGP's one-way time of an m-byte message over hops hops,
+// with its terms (PointToPoint's time, broken down).
+func (p Params) OneWay(m int, hops float64) Prediction {
+	s := p.Seg(m)
+	terms := []Term{{Name: "o_s", Cycles: s.Os}, {Name: "L", Cycles: s.L}, {Name: "h*L_per_hop", Cycles: hops * s.Lh},
+		{Name: "(m-1)max(G,O)", Cycles: float64(max(m, 1)-1) * max(s.G, p.PerByteO(m))}, {Name: "o_r", Cycles: s.Or}}
+	return Prediction{Cycles: p.PointToPoint(m, hops), Terms: terms}
+}
+
 // model adds an algorithm's terms for a communicator of e.P ranks and an
 // argument of e.m bytes; P >= 2 when called.
 type model func(e *env)

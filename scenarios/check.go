@@ -9,66 +9,32 @@ import (
 
 	"nocsim/config"
 	"nocsim/plots"
-	"nocsim/scenarios/report"
 )
 
-// checkPoint validates one scenario as `nocsim run` would run it (the
-// [sweep] section aside): every section, whatever the workload reads, and
-// the workload's own keys and limits. It is the one check validate, run
-// and every point of a sweep go through.
-func (sc *Scenario) checkPoint(src Source) error {
+// CheckConfig validates one scenario's configuration as `nocsim run`
+// would run it (the [sweep] section and the workload's own keys and limits
+// aside, which package study checks): the output names, the workload's
+// kind, tier and seed, and the machine.
+func (sc *Scenario) CheckConfig(src Source) error {
 	w := sc.Workload
 	if err := sc.checkOutputNames(src); err != nil {
 		return err
 	}
 	if !slices.Contains(WorkloadKinds, w.Kind) {
-		return explainWorkload(&config.KeyError{Key: "kind", Value: fmt.Sprintf("%q", w.Kind), Allowed: strings.Join(WorkloadKinds, ", ")}, src)
+		return ExplainWorkload(&config.KeyError{Key: "kind", Value: fmt.Sprintf("%q", w.Kind), Allowed: strings.Join(WorkloadKinds, ", ")}, src)
 	}
 	if w.Tier != "" && !slices.Contains(Tiers, w.Tier) {
-		return explainWorkload(&config.KeyError{Key: "tier", Value: fmt.Sprintf("%q", w.Tier), Allowed: strings.Join(Tiers, ", ")}, src)
+		return ExplainWorkload(&config.KeyError{Key: "tier", Value: fmt.Sprintf("%q", w.Tier), Allowed: strings.Join(Tiers, ", ")}, src)
 	}
 	// Documented as >= 0 and read as unsigned: a negative seed would
 	// silently be another, huge one.
 	if w.AppSeed < 0 {
-		return explainWorkload(&config.KeyError{Key: "app_seed", Value: fmt.Sprint(w.AppSeed), Allowed: ">= 0"}, src)
+		return ExplainWorkload(&config.KeyError{Key: "app_seed", Value: fmt.Sprint(w.AppSeed), Allowed: ">= 0"}, src)
 	}
 	// The machine is checked for every workload: a bad value is an error
 	// even where the workload does not read it (validate marks such keys
 	// unused rather than effective).
-	if err := sc.checkMachine(src); err != nil {
-		return err
-	}
-	var err error
-	switch w.Kind {
-	case "noc":
-		_, err = sc.NocPoints(src)
-	case "pingpong":
-		err = sc.pingPong().Check(sc, src)
-	case "coll":
-		if sc.onTier() {
-			var ts *TierSweep
-			if ts, _, err = sc.tierSweep(); err == nil {
-				err = ts.Check()
-			}
-		} else {
-			err = sc.collSweep().Check(sc, src)
-		}
-	case "app":
-		err = sc.appSweep().Check(sc, src)
-		if err == nil {
-			_, _, err = sc.workloadParams()
-		}
-	case "calibrate":
-		err = sc.CheckCalibration(sc.calibrationSizes(), w.Reps)
-	case "pairs":
-		err = sc.pairsBench().Check(sc, src)
-	case "thesis":
-		var rows []report.ThesisRow
-		if rows, err = sc.thesisRows(); err == nil {
-			err = CheckThesis(sc, src, rows)
-		}
-	}
-	return explainWorkload(err, src)
+	return sc.CheckMachine(src)
 }
 
 // checkNocKeys checks the [noc] keys that have a range of their own, for
@@ -77,69 +43,20 @@ func (sc *Scenario) checkPoint(src Source) error {
 func (sc *Scenario) checkNocKeys(src Source) error {
 	n := sc.Noc
 	if err := config.CheckStruct(n, NocKeys); err != nil {
-		return explain(err, src)
+		return Explain(err, src)
 	}
+	tiles := sc.Machine().Tiles()
 	for _, h := range n.HotspotNodes {
-		if h < 0 || h >= sc.Tiles() {
-			return explain(&config.KeyError{Key: "hotspot_nodes", Value: fmt.Sprint(h), Allowed: fmt.Sprintf("node ids 0..%d", sc.Tiles()-1)}, src)
+		if h < 0 || h >= tiles {
+			return Explain(&config.KeyError{Key: "hotspot_nodes", Value: fmt.Sprint(h), Allowed: fmt.Sprintf("node ids 0..%d", tiles-1)}, src)
 		}
 	}
 	for _, r := range n.Rates {
 		if !(r > 0) || math.IsInf(r, 0) {
-			return explain(&config.KeyError{Key: "rates", Value: fmt.Sprint(r), Allowed: "offered loads above 0 flits/node/cycle (a zero load measures nothing)"}, src)
+			return Explain(&config.KeyError{Key: "rates", Value: fmt.Sprint(r), Allowed: "offered loads above 0 flits/node/cycle (a zero load measures nothing)"}, src)
 		}
 	}
 	return nil
-}
-
-// calibrationSizes are the workload's sizes, or the default set.
-func (sc *Scenario) calibrationSizes() []int {
-	if len(sc.Workload.Sizes) == 0 {
-		return DefaultCalibrationSizes
-	}
-	return sc.Workload.Sizes
-}
-
-// CheckCalibration validates a calibration of the scenario's machine:
-// two tiles at least, two sizes or more within range, 1..100 repetitions,
-// and buffers that fit a tile.
-func (sc *Scenario) CheckCalibration(sizes []int, reps int) error {
-	switch {
-	case sc.Tiles() < 2:
-		return &config.KeyError{Key: "mesh", Value: fmt.Sprintf("%q", sc.Network.Mesh), Allowed: "a mesh of two tiles or more for calibration (the microbenchmarks run between two ranks)"}
-	case len(sizes) < 2:
-		return &config.KeyError{Key: "sizes", Value: fmt.Sprint(sizes), Allowed: "two or more message sizes (default: 8 B..64 KiB)"}
-	case reps < 1 || reps > 100:
-		return &config.KeyError{Key: "reps", Value: fmt.Sprint(reps), Allowed: "1..100"}
-	}
-	for _, s := range sizes {
-		if s < 0 || s > 1<<24 {
-			return &config.KeyError{Key: "sizes", Value: fmt.Sprint(s), Allowed: "0..16777216 bytes"}
-		}
-	}
-	heap := heapBytes(sc.Network.MemoryWords)
-	if need := calibrationNeed(sizes); need > heap {
-		big := slices.Max(sizes)
-		largest := largestFitting(0, big, func(n int) bool { return calibrationNeed([]int{n}) <= heap })
-		return memoryError("sizes", fmt.Sprint(big), " bytes", need, largest, sc.Network.MemoryWords, fmt.Sprintf("a %d-byte microbenchmark", big))
-	}
-	return nil
-}
-
-// calibrationNeed is the heap one rank of the microbenchmarks holds: the
-// message buffer, and for a size ending inside a word one receive
-// temporary per message of a train in flight.
-func calibrationNeed(sizes []int) int {
-	big, odd := 1, false
-	for _, s := range sizes {
-		big = max(big, s)
-		odd = odd || s%4 != 0
-	}
-	need := r4(big) + fixedNeed(2)
-	if odd {
-		need += 9 * (r4(big) + 4)
-	}
-	return need
 }
 
 // workloadUses lists the [workload] keys each kind reads.
@@ -168,7 +85,7 @@ func (sc *Scenario) UnusedKeys() map[string]string {
 			out["workload."+k.Name] = notRead
 		}
 	}
-	if sc.onTier() {
+	if sc.OnTier() {
 		// The tier simulates no chip: the machine describes nothing of it.
 		for _, s := range Sections() {
 			if s.Name == "network" || s.Name == "node" || s.Name == "mpi" {
@@ -192,7 +109,7 @@ func (sc *Scenario) UnusedKeys() map[string]string {
 				out[s.Name+"."+k.Name] = "no hotspot traffic"
 			case (kind == "coll" || kind == "app") && s.Name == "mpi" && k.Name == "procs":
 				out["mpi.procs"] = "[workload] procs sets the rank counts"
-			case kind == "coll" && s.Name == "mpi" && k.Name == registryOp(sc.Workload.Op):
+			case kind == "coll" && s.Name == "mpi" && k.Name == RegistryOp(sc.Workload.Op):
 				out["mpi."+k.Name] = "[workload] algs chooses the algorithm"
 			}
 		}
@@ -313,4 +230,18 @@ func short(s string) string {
 		return s
 	}
 	return s[:57] + "..."
+}
+
+// ExplainWorkload names a [workload] key's error by where the key was set.
+func ExplainWorkload(err error, src Source) error {
+	ke, ok := err.(*config.KeyError)
+	if !ok || src == nil {
+		return err
+	}
+	for _, k := range WorkloadKeys {
+		if k.Name == ke.Key {
+			return fmt.Errorf("%s = %s: allowed %s", src("workload", ke.Key), ke.Value, ke.Allowed)
+		}
+	}
+	return err
 }

@@ -5,80 +5,98 @@ import (
 	"nocsim/endpoint"
 	"nocsim/mesh"
 	"nocsim/mpi"
+	"nocsim/router"
 	"nocsim/scenarios/apps"
 )
 
 // A scenario is the machine the application kernels run on.
 var _ apps.Machine = (*Scenario)(nil)
 
-// checkMachine validates the sections a program run needs: [network],
-// [node] and [mpi], and the [noc] keys' own ranges (its watchdog guards
-// every run).
-func (sc *Scenario) checkMachine(src Source) error {
+// CheckMachine validates the sections a run on the simulated chip needs:
+// [network], [node] and [mpi], and the [noc] keys' own ranges (its
+// watchdog guards every run).
+func (sc *Scenario) CheckMachine(src Source) error {
 	m, err := ParseMesh(sc.Network.Mesh)
 	if err != nil {
-		return explain(err, src)
+		return Explain(err, src)
 	}
 	if _, err := sc.Network.Topology(); err != nil {
-		return explain(err, src)
+		return Explain(err, src)
 	}
 	if err := sc.Network.checkPreset(); err != nil {
-		return explain(err, src)
+		return Explain(err, src)
 	}
 	for _, v := range []interface{ Validate() error }{sc.Network.RouterSpec, sc.Network.NodeSpec, sc.Node} {
 		if err := v.Validate(); err != nil {
-			return explain(err, src)
+			return Explain(err, src)
 		}
 	}
 	if err := sc.MPI.Validate(m.Nodes(), sc.Network.QueueFlits); err != nil {
-		return explain(err, src)
+		return Explain(err, src)
 	}
 	return sc.checkNocKeys(src)
 }
 
-// CheckTiles validates the sections a program run needs (checkMachine,
+// CheckTiles validates the sections a program run needs (CheckMachine,
 // keys named without a file) and returns the tiles and the mesh as
 // written, for the kernels' own checks.
 func (sc *Scenario) CheckTiles() (int, string, error) {
-	if err := sc.checkMachine(nil); err != nil {
+	if err := sc.CheckMachine(nil); err != nil {
 		return 0, "", err
 	}
-	return sc.Tiles(), sc.Network.Mesh, nil
+	return sc.Machine().Tiles(), sc.Network.Mesh, nil
 }
 
-// Tiles is the number of tiles (W*H) of a checked scenario's network: the
-// one place the workloads read it from, instead of re-parsing the mesh.
-func (sc *Scenario) Tiles() int {
+// Machine is the chip and the MPI job a checked scenario describes, built
+// once by Scenario.Machine from its [network], [node], [mpi] and watchdog
+// keys: a runner reads the tiles and the network from it instead of
+// parsing the mesh key again at every use.
+type Machine struct {
+	Mesh     mesh.Mesh     // the tiles, W x H
+	Topology mesh.Topology // the network over them
+	Router   router.Spec
+	NIU      endpoint.Spec
+	CPU      endpoint.CPUSpec
+	MPI      mpi.Config
+	Watchdog des.Time // cycles without progress before a run is stopped
+}
+
+// Machine builds the machine of a scenario whose machine passed
+// CheckMachine.
+func (sc *Scenario) Machine() Machine {
 	m, _ := ParseMesh(sc.Network.Mesh)
-	return m.Nodes()
+	t, _ := sc.Network.Topology()
+	return Machine{Mesh: m, Topology: t, Router: sc.Network.RouterSpec, NIU: sc.Network.NodeSpec, CPU: sc.Node, MPI: sc.MPI,
+		Watchdog: des.Time(sc.Noc.WatchdogCycles)}
 }
 
-// Net is a checked scenario's network, built from its [network] keys.
-func (sc *Scenario) Net() mesh.Topology {
-	t, _ := sc.Network.Topology()
-	return t
+// Tiles is the number of tiles (W*H).
+func (m Machine) Tiles() int { return m.Mesh.Nodes() }
+
+// NewChip builds a fresh chip, for native SCMP programs (and under every
+// MPI job).
+func (m Machine) NewChip() *endpoint.Machine {
+	eng := des.New()
+	eng.SetWatchdog(m.Watchdog, nil)
+	return endpoint.NewMachine(eng, m.Topology, m.Router, m.NIU, m.CPU)
 }
+
+// NewJob builds a fresh chip and the MPI job m.MPI on it.
+func (m Machine) NewJob() (*mpi.World, error) { return mpi.NewWorld(m.NewChip(), m.MPI) }
 
 // CPU is the [node] section: the processor's costs on every chip built.
 func (sc *Scenario) CPU() endpoint.CPUSpec { return sc.Node }
 
-// NewMachine builds a fresh chip from a validated scenario, for native
-// SCMP programs (and under every MPI job).
-func (sc *Scenario) NewMachine() *endpoint.Machine {
-	t := sc.Net()
-	eng := des.New()
-	eng.SetWatchdog(des.Time(sc.Noc.WatchdogCycles), nil)
-	return endpoint.NewMachine(eng, t, sc.Network.RouterSpec, sc.Network.NodeSpec, sc.Node)
-}
+// NewMachine builds a fresh chip from a validated scenario (apps.Machine).
+func (sc *Scenario) NewMachine() *endpoint.Machine { return sc.Machine().NewChip() }
 
-// newWorld builds a fresh machine and MPI job from a validated scenario.
-func (sc *Scenario) newWorld() (*mpi.World, error) {
-	return mpi.NewWorld(sc.NewMachine(), sc.MPI)
-}
+// NewJob builds a fresh chip and the scenario's MPI job on it.
+func (sc *Scenario) NewJob() (*mpi.World, error) { return sc.Machine().NewJob() }
 
-// NewWorld builds a fresh machine and an MPI job of procs ranks on it.
+// NewWorld builds a fresh chip and an MPI job of procs ranks on it
+// (apps.Machine).
 func (sc *Scenario) NewWorld(procs int) (*mpi.World, error) {
-	s := *sc
-	s.MPI.Procs = procs
-	return s.newWorld()
+	m := sc.Machine()
+	m.MPI.Procs = procs
+	return m.NewJob()
 }

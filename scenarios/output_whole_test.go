@@ -2,42 +2,13 @@ package scenarios
 
 import (
 	"bytes"
-	"encoding/csv"
 	"fmt"
 	"math"
-	"nocsim/scenarios/report"
 	"os"
 	"path/filepath"
-	"reflect"
-	"slices"
 	"strings"
 	"testing"
 )
-
-// A results.csv of no rows still has its header: the JSON keys of the row
-// type, in order.
-func TestRowsCSVHeaderWithoutRows(t *testing.T) {
-	for _, rows := range []any{[]report.NocRow{}, []report.CollRow{}, []report.AppRow{}, []report.PingRow{}, []report.TierRow{}} {
-		var b bytes.Buffer
-		if err := report.WriteRowsCSV(&b, rows); err != nil {
-			t.Fatal(err)
-		}
-		recs, err := csv.NewReader(&b).ReadAll()
-		if err != nil {
-			t.Fatal(err)
-		}
-		typ := reflect.TypeOf(rows).Elem()
-		var want []string
-		for i := 0; i < typ.NumField(); i++ {
-			if tag, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ","); tag != "" && tag != "-" {
-				want = append(want, tag)
-			}
-		}
-		if len(recs) != 1 || !slices.Equal(recs[0], want) {
-			t.Errorf("%s: records %q, want just the header %q", typ.Name(), recs, want)
-		}
-	}
-}
 
 // A run's staging directories say whose they are: the next run of the
 // same name removes those of a process that is gone, puts back a result a
@@ -67,15 +38,14 @@ func TestStaleStagingDirectories(t *testing.T) {
 	older := mk(".x.incomplete-123456")
 	unrelated := mk(".y.incomplete-" + host + "." + gone + "-5")
 
-	out, err := stageDir(target)
+	out, err := StageDir(target)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := out.write("meta.json", func(b *bytes.Buffer) error { b.WriteString("{}"); return nil }); err != nil {
+	if err := out.Write("meta.json", func(b *bytes.Buffer) error { b.WriteString("{}"); return nil }); err != nil {
 		t.Fatal(err)
 	}
-	var sum Summary
-	out.finish(&sum, &err)
+	_, notes := out.Finish(&err)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +66,7 @@ func TestStaleStagingDirectories(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(target, "meta.json")); string(b) != "{}" {
 		t.Errorf("x/meta.json holds %q, want this run's", b)
 	}
-	lines := strings.Join(sum.Lines, "\n")
+	lines := strings.Join(notes, "\n")
 	for _, want := range []string{"removed " + killed, "put back " + aside, "left " + live, "left " + other, "host elsewhere", "left " + older} {
 		if !strings.Contains(lines, want) {
 			t.Errorf("the summary does not say %q:\n%s", want, lines)
@@ -107,46 +77,20 @@ func TestStaleStagingDirectories(t *testing.T) {
 	}
 }
 
-// A run replaces its whole output directory: one that holds files but no
-// meta.json (no earlier result: the scenario's own directory, a home) is
-// refused and left as it was.
-func TestStageDirRefusesForeignDirectory(t *testing.T) {
-	dir := t.TempDir()
-	mine := filepath.Join(dir, "notes.txt")
-	if err := os.WriteFile(mine, []byte("mine"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := stageDir(dir); err == nil || !strings.Contains(err.Error(), "no meta.json") {
-		t.Fatalf("staging over a foreign directory: %v", err)
-	}
-	if b, _ := os.ReadFile(mine); string(b) != "mine" {
-		t.Error("the foreign file changed")
-	}
-	if entries, _ := os.ReadDir(filepath.Dir(dir)); len(entries) != 1 {
-		t.Errorf("staging left %d entries beside the directory", len(entries))
-	}
-	for _, ok := range []string{filepath.Join(dir, "new"), t.TempDir()} {
-		if err := CheckReplaceable(ok); err != nil {
-			t.Errorf("%s (new or empty): %v", ok, err)
-		}
-	}
-}
-
 // A name of MaxResultNameBytes stages and commits (its staging name fits
 // 255 bytes with the longest host part); one byte more is refused by the
 // check, as are names that leave results/.
 func TestResultNameLimits(t *testing.T) {
 	dir := t.TempDir()
 	name := strings.Repeat("n", MaxResultNameBytes)
-	out, err := stageDir(filepath.Join(dir, name))
+	out, err := StageDir(filepath.Join(dir, name))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := len("." + name + ".incomplete-" + strings.Repeat("h", maxHostBytes) + ".4294967295-4294967295"); want != maxNameBytes {
 		t.Errorf("the longest staging name has %d bytes, want %d", want, maxNameBytes)
 	}
-	var sum Summary
-	out.finish(&sum, &err)
+	out.Finish(&err)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,6 +106,31 @@ func TestResultNameLimits(t *testing.T) {
 		err := sc.checkOutputNames(nil)
 		if (err == nil) != tc.ok || err != nil && (!strings.HasPrefix(err.Error(), "name = ") || !strings.Contains(err.Error(), "allowed")) {
 			t.Errorf("name %q: %v (want ok %v)", short(tc.name), err, tc.ok)
+		}
+	}
+}
+
+// A run replaces its whole output directory: one that holds files but no
+// meta.json (no earlier result: the scenario's own directory, a home) is
+// refused and left as it was.
+func TestStageDirRefusesForeignDirectory(t *testing.T) {
+	dir := t.TempDir()
+	mine := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(mine, []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := StageDir(dir); err == nil || !strings.Contains(err.Error(), "no meta.json") {
+		t.Fatalf("staging over a foreign directory: %v", err)
+	}
+	if b, _ := os.ReadFile(mine); string(b) != "mine" {
+		t.Error("the foreign file changed")
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(dir)); len(entries) != 1 {
+		t.Errorf("staging left %d entries beside the directory", len(entries))
+	}
+	for _, ok := range []string{filepath.Join(dir, "new"), t.TempDir()} {
+		if err := CheckReplaceable(ok); err != nil {
+			t.Errorf("%s (new or empty): %v", ok, err)
 		}
 	}
 }

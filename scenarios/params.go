@@ -7,12 +7,12 @@ import (
 	"nocsim/logp"
 )
 
-// workloadParams reads [workload] params (relative to the scenario file).
+// WorkloadParams reads [workload] params (relative to the scenario file).
 // A chip run checks them against itself as the CLI's --params is checked:
 // another protocol is an error; the warnings (another mesh, unknown
 // provenance) go into the run's summary. On the LogGOPS tier they are the
 // machine, and nothing is compared.
-func (sc *Scenario) workloadParams() (*logp.Params, []string, error) {
+func (sc *Scenario) WorkloadParams() (*logp.Params, []string, error) {
 	path := sc.Workload.Params
 	if path == "" {
 		return nil, nil, nil
@@ -24,7 +24,7 @@ func (sc *Scenario) workloadParams() (*logp.Params, []string, error) {
 	if err != nil {
 		return nil, nil, &paramsError{err}
 	}
-	if sc.onTier() {
+	if sc.OnTier() {
 		return &p, nil, nil
 	}
 	ws, err := sc.ParamsAgainstRun(&p)

@@ -144,15 +144,16 @@ type Meta struct {
 // written, not on the inputs.
 var MetaWallClockKeys = []string{"date", "speed"}
 
-func (p Provenance) meta(scenario, workload string, seed, appSeed int64) Meta {
+// Meta is meta.json for a run of workload on the named scenario.
+func (p Provenance) Meta(scenario, workload string, seed, appSeed int64) Meta {
 	return Meta{NocsimVersion: p.Version, VCSRevision: p.Revision, VCSModified: p.Modified, VCSRevisionSource: p.RevisionSource, GoVersion: p.GoVersion,
 		Date: time.Now().UTC().Format(time.RFC3339), CommandLine: p.CommandLine,
 		Scenario: scenario, Workload: workload, Seed: seed, AppSeed: appSeed}
 }
 
-// recordFiles fills config.toml (the effective configuration) and
+// RecordFiles fills config.toml (the effective configuration) and
 // meta.json, as every result directory holds them.
-func recordFiles(eff string, m Meta, write func(name string, fill func(*bytes.Buffer) error) error) error {
+func RecordFiles(eff string, m Meta, write func(name string, fill func(*bytes.Buffer) error) error) error {
 	if err := write("config.toml", func(b *bytes.Buffer) error { _, err := b.WriteString(eff); return err }); err != nil {
 		return err
 	}

@@ -170,7 +170,7 @@ func DecodePreset(r io.Reader, name, preset string) (Scenario, Source, error) {
 	spec, err := router.Preset(preset)
 	if err != nil {
 		if fromFile {
-			return sc, nil, explain(err, func(section, key string) string { return fmt.Sprintf("%s: [%s] %s", name, section, key) })
+			return sc, nil, Explain(err, func(section, key string) string { return fmt.Sprintf("%s: [%s] %s", name, section, key) })
 		}
 		return sc, nil, err
 	}

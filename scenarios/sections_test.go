@@ -1,8 +1,6 @@
 package scenarios
 
 import (
-	"errors"
-	"nocsim/config"
 	"strings"
 	"testing"
 )
@@ -70,15 +68,9 @@ func TestMachineChecks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pp := &PingPong{From: 0, To: 1, Sizes: []int{8}, Reps: 1}
-		err = pp.Check(&sc, src)
+		err = sc.CheckMachine(src)
 		if err == nil || !strings.Contains(err.Error(), "bad.toml: ["+c.section+"] "+c.key) {
 			t.Errorf("%s: error %v, want one naming bad.toml: [%s] %s", c.text, err, c.section, c.key)
 		}
-	}
-	sc := Defaults()
-	var ke *config.KeyError
-	if err := (&PingPong{From: 0, To: 0, Sizes: []int{8}, Reps: 1}).Check(&sc, nil); !errors.As(err, &ke) || ke.Key != "to" {
-		t.Errorf("to == from: %v", err)
 	}
 }

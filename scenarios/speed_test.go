@@ -32,21 +32,3 @@ func TestSIText(t *testing.T) {
 		}
 	}
 }
-
-// A meter counts the work of the runs after its start, and some CPU time.
-func TestSpeedMeterCountsRunsAfterStart(t *testing.T) {
-	m := StartSpeed()
-	sc := Defaults()
-	sc.Network.Mesh = "2x2"
-	pp := &PingPong{From: 0, To: 3, Sizes: []int{8}, Reps: 1}
-	if _, _, err := pp.Run(&sc); err != nil {
-		t.Fatal(err)
-	}
-	sp, ok := m.Speed(0)
-	if !ok {
-		t.Skip("no process CPU time on this platform")
-	}
-	if sp.SimCycles == 0 || sp.Events == 0 || sp.CPUSeconds <= 0 {
-		t.Fatalf("speed %+v after a ping-pong: nothing counted", sp)
-	}
-}

@@ -83,10 +83,11 @@ type SweepSetting struct {
 }
 
 // SweepScenarios expands the axes (in order, the last varying fastest)
-// and repetitions into points, each a validated scenario. It is pure
-// configuration (Set on copies), so Check can validate every point of a
-// sweep; running them is package sweep's.
-func (sc *Scenario) SweepScenarios(src Source) ([]SweepSetting, []Scenario, error) {
+// and repetitions into points, each a validated scenario: CheckConfig,
+// then check (the workload's own checks, package study's) when not nil. It
+// is pure configuration (Set on copies), so study.Check can validate every
+// point of a sweep; running them is package sweep's.
+func (sc *Scenario) SweepScenarios(src Source, check func(*Scenario, Source) error) ([]SweepSetting, []Scenario, error) {
 	if err := sc.checkSweep(); err != nil {
 		return nil, nil, err
 	}
@@ -125,7 +126,11 @@ func (sc *Scenario) SweepScenarios(src Source) ([]SweepSetting, []Scenario, erro
 			// Repetitions differ only in their seeds, derived from the base.
 			p.Noc.Seed += int64(rep)
 			p.Workload.AppSeed += int64(rep)
-			if err := p.checkPoint(src); err != nil {
+			err := p.CheckConfig(src)
+			if err == nil && check != nil {
+				err = check(&p, src)
+			}
+			if err != nil {
 				return nil, nil, fmt.Errorf("sweep point %v: %w", set, err)
 			}
 			pts = append(pts, SweepSetting{Settings: set, Rep: rep})
@@ -147,45 +152,6 @@ func (sc *Scenario) SweepScenarios(src Source) ([]SweepSetting, []Scenario, erro
 	return pts, scs, nil
 }
 
-// WorkloadRows runs the workload and returns its rows and the name of the
-// metric a sweep summarises.
-func (sc *Scenario) WorkloadRows() (any, string, error) {
-	opt := RunOptions{Workers: 1}
-	switch sc.Workload.Kind {
-	case "noc":
-		pts, err := sc.NocPoints(nil)
-		if err != nil {
-			return nil, "", err
-		}
-		res, err := RunNoc(pts, opt)
-		if err != nil {
-			return nil, "", err
-		}
-		return NocRows(pts, res), "avg_packet_latency_cycles", nil
-	case "pingpong":
-		rows, _, err := sc.pingPong().Run(sc)
-		return rows, "one_way_cycles", err
-	case "coll":
-		if sc.onTier() {
-			ts, _, err := sc.tierSweep()
-			if err != nil {
-				return nil, "", err
-			}
-			rows, err := ts.Run(opt)
-			return rows, "cycles", err
-		}
-		rows, err := sc.collSweep().Run(sc, opt)
-		return rows, "cycles", err
-	case "app":
-		rows, err := sc.appSweep().Run(sc, opt)
-		return rows, "cycles", err
-	case "pairs":
-		rows, err := sc.pairsBench().Run(sc, opt)
-		return rows, "mean_pair_bandwidth_bytes_per_cycle", err
-	}
-	return nil, "", fmt.Errorf("sweeps run noc, pingpong, coll, app and pairs workloads, not %q", sc.Workload.Kind)
-}
-
 // FixedMachineText names the parts of the machine a sweep's points share
 // (for the sweep chart's title):
 // those of sc's Scenario.MachineText (or, for a noc workload, NocTitle)
@@ -205,7 +171,7 @@ func (sc *Scenario) FixedMachineText(axes []string) string {
 	}
 	var parts []string
 	if !varies("network.mesh", "network.topology") {
-		parts = append(parts, sc.Network.text())
+		parts = append(parts, sc.Network.Text())
 	}
 	if sc.Workload.Kind == "noc" || sc.Workload.Kind == "" {
 		if !varies("noc.packet_flits") {
@@ -235,7 +201,7 @@ func (sc *Scenario) WriteRecordIn(dir string, src Source, prov Provenance) error
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	return sc.record(src, prov, func(name string, fill func(*bytes.Buffer) error) error {
+	return sc.RecordTo(src, prov, func(name string, fill func(*bytes.Buffer) error) error {
 		return WriteFile(filepath.Join(dir, name), fill)
 	})
 }

@@ -43,7 +43,7 @@ func (sc *Scenario) RendezvousThreshold() uint64 {
 func (sc *Scenario) Placement() []int {
 	n := sc.MPI.Procs
 	if n == 0 {
-		n = sc.Tiles()
+		n = sc.Machine().Tiles()
 	}
 	place := make([]int, n)
 	for r := range place {

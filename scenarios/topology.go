@@ -57,9 +57,9 @@ func (n Network) TopologyName() string {
 	return n.Topo
 }
 
-// text names the network for chart titles: "8x8 mesh", "16-tile
+// Text names the network for chart titles: "8x8 mesh", "16-tile
 // bidirectional ring", "16-tile unidirectional ring", "16-tile bus".
-func (n Network) text() string {
+func (n Network) Text() string {
 	switch n.TopologyName() {
 	case TopoMesh:
 		return n.Mesh + " mesh"
@@ -78,8 +78,8 @@ func (n Network) tiles() int {
 	return m.Nodes()
 }
 
-// diameter is the most hops a route on t takes.
-func diameter(t mesh.Topology) int {
+// Diameter is the most hops a route on t takes.
+func Diameter(t mesh.Topology) int {
 	switch t := t.(type) {
 	case mesh.Mesh:
 		return t.W + t.H - 2
@@ -100,18 +100,9 @@ func describeTopo(t mesh.Topology) string {
 	return t.Name()
 }
 
-// topoOmit is the topology as results record it: empty on a mesh, so that
-// a mesh's results read as they did before topologies existed.
-func topoOmit(n Network) string {
-	if t := n.TopologyName(); t != TopoMesh {
-		return t
-	}
-	return ""
-}
-
-// topoKey is the topology value that built t, empty for a mesh (as
-// topoOmit).
-func topoKey(t mesh.Topology) string {
+// TopoKey is the topology value that built t, empty for a mesh, so that a
+// mesh's results read as they did before topologies existed.
+func TopoKey(t mesh.Topology) string {
 	switch t := t.(type) {
 	case mesh.Ring:
 		if t.Uni {
@@ -124,10 +115,10 @@ func topoKey(t mesh.Topology) string {
 	return ""
 }
 
-// meshLabel is the "mesh" that results record: the tiles, "WxH", followed
+// MeshLabel is the "mesh" that results record: the tiles, "WxH", followed
 // by the topology when it is not a mesh ("16x1 ring"), so that a mesh's
 // results read exactly as before topologies existed.
-func meshLabel(m mesh.Mesh, topo string) string {
+func MeshLabel(m mesh.Mesh, topo string) string {
 	if topo == "" {
 		return fmt.Sprintf("%dx%d", m.W, m.H)
 	}

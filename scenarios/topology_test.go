@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"nocsim/config"
-	"nocsim/endpoint/traffic"
 	"nocsim/mesh"
 	"nocsim/scenarios"
 )
@@ -95,9 +94,8 @@ func TestNocPointsOnRing(t *testing.T) {
 		if got := pts[0].Topo.Name(); !strings.HasPrefix(got, tc.topo+" ") {
 			t.Errorf("%s: points run on %s", tc.topo, got)
 		}
-		rows := scenarios.NocRows(pts, make([]traffic.SynthResult, len(pts)))
-		if want := "16x1 " + tc.topo; rows[0].Mesh != want {
-			t.Errorf("%s: rows record mesh %q, want %q", tc.topo, rows[0].Mesh, want)
+		if got, want := scenarios.MeshLabel(pts[0].Mesh, scenarios.TopoKey(pts[0].Topo)), "16x1 "+tc.topo; got != want {
+			t.Errorf("%s: rows record mesh %q, want %q", tc.topo, got, want)
 		}
 	}
 }

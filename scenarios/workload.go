@@ -53,6 +53,17 @@ type Output struct {
 // WorkloadKinds lists what a scenario file can run.
 var WorkloadKinds = []string{"noc", "pingpong", "coll", "app", "calibrate", "thesis", "pairs"}
 
+// Tiers a collective can run on: the flit-level chip, or the LogGOPS tier
+// (a generated schedule simulated under LogGOPS rules), which reaches rank
+// counts far past any mesh.
+const (
+	TierChip    = "chip"
+	TierLogGOPS = "loggops"
+)
+
+// Tiers lists the tier names.
+var Tiers = []string{TierChip, TierLogGOPS}
+
 // WorkloadKeys documents the [workload] and [output] keys.
 var WorkloadKeys = []config.Key{
 	{Name: "kind", Unit: "name", Default: "noc", Allowed: strings.Join(WorkloadKinds, ", "), Doc: "noc: the [noc] sweep; pingpong, coll, app, thesis, pairs: as the commands of that name; calibrate: fit LogGP"},
@@ -135,11 +146,13 @@ func (sc *Scenario) OutputDir() string {
 // default or set by a non-default [network] preset marked with a trailing
 // comment, and those the workload does not read marked unused (with the
 // reason) instead: their values have no effect on the run.
-func (sc *Scenario) EffectiveTOML(src Source) (string, error) { return sc.effectiveTOML(src, true) }
+func (sc *Scenario) EffectiveTOML(src Source) (string, error) {
+	return sc.EffectiveTOMLMarking(src, true)
+}
 
-// effectiveTOML marks unused keys only when asked: the default study runs
+// EffectiveTOMLMarking marks unused keys only when asked: the default study runs
 // several workloads on one configuration, so every key may be read.
-func (sc *Scenario) effectiveTOML(src Source, markUnused bool) (string, error) {
+func (sc *Scenario) EffectiveTOMLMarking(src Source, markUnused bool) (string, error) {
 	var b bytes.Buffer
 	if err := toml.NewEncoder(&b).Encode(sc); err != nil {
 		return "", err
@@ -170,4 +183,18 @@ func (sc *Scenario) effectiveTOML(src Source, markUnused bool) (string, error) {
 		out.WriteString(line + "\n")
 	}
 	return out.String(), nil
+}
+
+// OnTier reports whether the scenario runs a coll workload on the LogGOPS
+// tier ([workload] tier = "loggops") rather than on the chip.
+func (sc *Scenario) OnTier() bool {
+	return sc.Workload.Kind == "coll" && sc.Workload.Tier == TierLogGOPS
+}
+
+// RegistryOp maps an operation to the registry's name for its algorithms.
+func RegistryOp(op string) string {
+	if op == "exscan" {
+		return "scan"
+	}
+	return op
 }

@@ -11,6 +11,7 @@ import (
 	"nocsim/plots"
 	"nocsim/scenarios"
 	"nocsim/scenarios/report"
+	"nocsim/scenarios/study"
 )
 
 func appCommand() *cli.Command {
@@ -47,12 +48,12 @@ func appCommand() *cli.Command {
 }
 
 // appSweep reads the flags that say which runs to make.
-func appSweep(c *cli.Context) (*scenarios.AppSweep, error) {
+func appSweep(c *cli.Context) (*study.AppSweep, error) {
 	if c.Int("app-seed") < 0 {
 		return nil, usageErr("--app-seed = %d: allowed >= 0", c.Int("app-seed"))
 	}
-	sw := &scenarios.AppSweep{App: c.String("app"), Variant: c.String("variant"), Seed: uint64(c.Int("app-seed")), Grid: c.String("grid")}
-	if v := scenarios.Apps[sw.App]; !c.IsSet("variant") && len(v) > 0 {
+	sw := &study.AppSweep{App: c.String("app"), Variant: c.String("variant"), Seed: uint64(c.Int("app-seed")), Grid: c.String("grid")}
+	if v := study.Apps[sw.App]; !c.IsSet("variant") && len(v) > 0 {
 		sw.Variant = v[0]
 	}
 	var err error
@@ -82,7 +83,7 @@ func appSweep(c *cli.Context) (*scenarios.AppSweep, error) {
 }
 
 // checkAppOutputs refuses outputs the runs asked for cannot give.
-func checkAppOutputs(c *cli.Context, sw *scenarios.AppSweep) error {
+func checkAppOutputs(c *cli.Context, sw *study.AppSweep) error {
 	mpiRuns := slices.Contains(sw.Versions, "mpi")
 	if err := needMPIRuns(c, sw.Versions, "trace", "goal-out"); err != nil {
 		return err

@@ -4,12 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"nocsim/scenarios/study"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"nocsim/scenarios"
 )
 
 func TestAppEveryApplication(t *testing.T) {
@@ -181,7 +180,7 @@ func TestAppThesisVariants(t *testing.T) {
 // a flag as in a scenario file.
 func TestAppBadVariantNamesEveryVariant(t *testing.T) {
 	dir := t.TempDir()
-	for app, variants := range scenarios.Apps {
+	for app, variants := range study.Apps {
 		file := filepath.Join(dir, app+".toml")
 		toml := fmt.Sprintf("[network]\nmesh = \"4x4\"\n[workload]\nkind = \"app\"\napp = %q\nvariant = \"nope\"\n", app)
 		if err := os.WriteFile(file, []byte(toml), 0o644); err != nil {

@@ -12,11 +12,12 @@ import (
 	"nocsim/calibrate"
 	"nocsim/logp"
 	"nocsim/scenarios"
+	"nocsim/scenarios/study"
 )
 
 func calibrateCommand() *cli.Command {
 	flags := []cli.Flag{
-		&cli.StringFlag{Name: "config", Usage: "scenario TOML file; flags override its keys"},
+		configFlag,
 		&cli.StringFlag{Name: "csv", Usage: "fit these measurements (a real machine's; columns in docs/logp.md) instead of simulating"},
 		&cli.StringFlag{Name: "sizes", Usage: "message sizes in bytes for the microbenchmarks", Value: "8,13,16,32,64,127,128,256,512,1024,1027,4096,4099,16384,65536"},
 		&cli.IntFlag{Name: "reps", Usage: "repetitions per microbenchmark (the median is kept)", Value: 1},
@@ -47,7 +48,7 @@ func runCalibrate(c *cli.Context) error {
 	}
 	if c.String("csv") == "" {
 		// Measuring the simulated machine: the microbenchmarks' own limits.
-		if err := sc.CheckCalibration(sizes, c.Int("reps")); err != nil {
+		if err := study.CheckCalibration(&sc, sizes, c.Int("reps")); err != nil {
 			return flagError(err, src, "sizes", "reps")
 		}
 	}
@@ -62,7 +63,7 @@ func runCalibrate(c *cli.Context) error {
 	if validateOnly {
 		return nil
 	}
-	var cal scenarios.Calibration
+	var cal study.Calibration
 	machine := sc.MachineText()
 	if path := c.String("csv"); path != "" {
 		t, err := readMeasurementsTable(path)
@@ -70,16 +71,16 @@ func runCalibrate(c *cli.Context) error {
 			return err
 		}
 		if len(t.Absent) > 0 {
-			warn(c, "--csv %s: lacks the machine column(s) %s: fitted with %s (docs/logp.md)", path, strings.Join(t.Absent, ", "), fallbacks(t.Absent))
+			warn(c, "--csv %s: lacks the machine column(s) %s: fitted with %s (docs/logp.md)", path, strings.Join(t.Absent, ", "), t.Fallbacks())
 		}
-		if cal, err = sc.FitMeasured(t, path); err != nil {
+		if cal, err = study.FitMeasured(&sc, t, path); err != nil {
 			return usageErr("--csv %s: %v", path, err)
 		}
 		machine = "measured in " + filepath.Base(path)
 	} else {
 		job := startJob(c, "calibrate: microbenchmarks")
 		defer job.stop()
-		if cal, err = sc.Calibrate(sizes, c.Int("reps")); err != nil {
+		if cal, err = study.Calibrate(&sc, sizes, c.Int("reps")); err != nil {
 			return runErr(err)
 		}
 		defer job.end(0) // once the report is written
@@ -111,7 +112,7 @@ func runCalibrate(c *cli.Context) error {
 		if out != "" {
 			saved = filepath.Base(out)
 		}
-		if err := scenarios.CalibrationChart(cal, machine, saved).Save(filepath.Join(dir, "oneway.png"), 0, 0); err != nil {
+		if err := study.CalibrationChart(cal, machine, saved).Save(filepath.Join(dir, "oneway.png"), 0, 0); err != nil {
 			return runErr(err)
 		}
 	}
@@ -172,21 +173,4 @@ func readMeasurementsTable(path string) (calibrate.Table, error) {
 		return calibrate.Table{}, usageErr("--csv %s: %v", path, err)
 	}
 	return t, nil
-}
-
-// fallbacks names the values a CSV without these machine columns is
-// fitted with (calibrate.Machine's zero value).
-func fallbacks(absent []string) string {
-	var s []string
-	for _, c := range absent {
-		switch c {
-		case "word_bytes":
-			s = append(s, "word_bytes = 0 (every size moves alike: no O)")
-		case "handshake":
-			s = append(s, "handshake = false (late, ctswait and fanout rows not fitted)")
-		case "cooperative":
-			s = append(s, "cooperative = false")
-		}
-	}
-	return strings.Join(s, ", ")
 }

@@ -13,12 +13,13 @@ import (
 	"nocsim/plots"
 	"nocsim/scenarios"
 	"nocsim/scenarios/report"
+	"nocsim/scenarios/study"
 )
 
 func collCommand() *cli.Command {
 	flags := []cli.Flag{
 		configFlag,
-		&cli.StringFlag{Name: "op", Usage: "operation: " + strings.Join(scenarios.CollOps, ", "), Value: "bcast"},
+		&cli.StringFlag{Name: "op", Usage: "operation: " + strings.Join(study.CollOps, ", "), Value: "bcast"},
 		&cli.StringFlag{Name: "algs", Usage: "algorithms, comma-separated (auto = the one the [mpi] keys choose for the size)", Value: "auto"},
 		&cli.StringFlag{Name: "procs", Usage: "rank counts, comma-separated (default: every tile)"},
 		&cli.StringFlag{Name: "sizes", Usage: "bytes per rank, comma-separated (see docs/commands/coll.md for each operation)", Value: "8,1024,65536"},
@@ -68,7 +69,7 @@ func buildColl(c *cli.Context) (*workload, error) {
 	if err != nil {
 		return nil, err
 	}
-	sw := &scenarios.CollSweep{Op: c.String("op"), Root: c.Int("root"), Algs: wordList(c, "algs")}
+	sw := &study.CollSweep{Op: c.String("op"), Root: c.Int("root"), Algs: wordList(c, "algs")}
 	if sw.Sizes, err = intList(c, "sizes"); err != nil {
 		return nil, err
 	}
@@ -118,7 +119,7 @@ func buildColl(c *cli.Context) (*workload, error) {
 		},
 		print: func(w io.Writer, asJSON bool) error {
 			if sw.Params != nil {
-				if err := scenarios.PredictRows(*sw.Params, rows); err != nil {
+				if err := study.PredictRows(*sw.Params, rows); err != nil {
 					return err
 				}
 			}

@@ -14,6 +14,7 @@ import (
 	"nocsim/plots"
 	"nocsim/scenarios"
 	"nocsim/scenarios/report"
+	"nocsim/scenarios/study"
 )
 
 // The LogGOPS tier of `nocsim coll`: generated schedules simulated under
@@ -47,7 +48,7 @@ func collTier(c *cli.Context) (string, error) {
 // tierParams reads the tier's parameters from --params or the flags into
 // the sweep, with the L, o and g its optimal broadcast is built for: the
 // fitted ones per size (as a chip run with --params), or the flags'.
-func tierParams(c *cli.Context, sw *scenarios.TierSweep) error {
+func tierParams(c *cli.Context, sw *study.TierSweep) error {
 	given := givenFlags(c)
 	anyFlag := false
 	for _, f := range tierOnly {
@@ -61,8 +62,8 @@ func tierParams(c *cli.Context, sw *scenarios.TierSweep) error {
 		if err != nil {
 			return err
 		}
-		sw.Params, sw.OptimalLogP, sw.MeshWidth = scenarios.FittedTierParams(p), p.OptimalLogP, p.MeshWidth
-		sw.ParamsName = scenarios.FittedParamsName(path, p)
+		sw.Params, sw.OptimalLogP, sw.MeshWidth = study.FittedTierParams(p), p.OptimalLogP, p.MeshWidth
+		sw.ParamsName = study.FittedParamsName(path, p)
 		return nil
 	}
 	if !given["L"] || !given["g"] || !given["o"] && !(given["o-s"] && given["o-r"]) {
@@ -72,14 +73,14 @@ func tierParams(c *cli.Context, sw *scenarios.TierSweep) error {
 	if err != nil {
 		return err
 	}
-	sw.Params = scenarios.FixedTierParams(p)
+	sw.Params = study.FixedTierParams(p)
 	sw.ParamsName = fmt.Sprintf("L=%g o_s=%g o_r=%g g=%g G=%g O=%g S=%d", p.L, p.Os, p.Or, p.Gap, p.G, p.O, p.S)
 	sw.OptimalLogP = func(int) (L, o, g float64) { return p.L, (p.Os + p.Or) / 2, p.Gap }
 	return nil
 }
 
 func buildCollTier(c *cli.Context) (*workload, error) {
-	sw := &scenarios.TierSweep{Op: c.String("op"), Root: c.Int("root"), Opt: collgen.DefaultOptions(), Algs: wordList(c, "algs")}
+	sw := &study.TierSweep{Op: c.String("op"), Root: c.Int("root"), Opt: collgen.DefaultOptions(), Algs: wordList(c, "algs")}
 	var err error
 	if sw.Sizes, err = intList(c, "sizes"); err != nil {
 		return nil, err
@@ -115,7 +116,7 @@ func buildCollTier(c *cli.Context) (*workload, error) {
 				for i := range keys {
 					keys[i] = new(des.Engine)
 				}
-				sw.Beat = func(i int, t float64) { j.bar.simAt(keys[i], t) }
+				sw.Beat = func(i int, t float64) { j.bar.SimAt(keys[i], t) }
 			}
 			rows, err = sw.Run(scenarios.RunOptions{Workers: opt.Workers, Progress: opt.Progress})
 			return err

@@ -27,6 +27,8 @@ type command struct {
 	usageText string
 	flags     []cli.Flag
 	build     func(c *cli.Context) (*workload, error)
+	// fileArg: the command takes a schedule file, read by build (goalFile).
+	fileArg bool
 }
 
 // cli is the urfave/cli command that runs cmd through the skeleton.
@@ -56,7 +58,7 @@ func onUsageError(name string, seeHelp bool) cli.OnUsageErrorFunc {
 // workload is what a command's build function checked and set up: how to
 // run it and what it writes.
 type workload struct {
-	label   string   // the progress display's
+	label   string   // the progress display's; "": no display, no speed figures
 	outputs []string // output file flags, checked in this order
 	dirs    []string // output directory flags
 	charts  []chart
@@ -95,8 +97,10 @@ func noArgs(c *cli.Context, name string) error {
 
 // runWorkload is the skeleton every workload command runs.
 func runWorkload(c *cli.Context, cmd command) error {
-	if err := noArgs(c, cmd.name); err != nil {
-		return err
+	if !cmd.fileArg {
+		if err := noArgs(c, cmd.name); err != nil {
+			return err
+		}
 	}
 	w, err := cmd.build(c)
 	if err != nil || w == nil { // nil: the build did all (--print-config)
@@ -110,7 +114,7 @@ func runWorkload(c *cli.Context, cmd command) error {
 	}
 	job := startJob(c, w.label)
 	defer job.stop()
-	opt := scenarios.RunOptions{Workers: c.Int("workers"), Progress: job.bar.update}
+	opt := scenarios.RunOptions{Workers: c.Int("workers"), Progress: job.bar.Update}
 	rec := goalRecording(c, &opt)
 	var traces *chrome.TraceSet
 	if w.traceRuns {

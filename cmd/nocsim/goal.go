@@ -6,16 +6,17 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
-	"nocsim/des"
 	"nocsim/logp/goal"
 	"nocsim/logp/loggops"
 	"nocsim/mpi/trace"
+	"nocsim/plots"
 	"nocsim/scenarios"
+	"nocsim/scenarios/progress"
 	"nocsim/scenarios/report"
+	"nocsim/scenarios/study"
 )
 
 // goalCommand is the parent of the commands that work with GOAL schedules
@@ -44,16 +45,16 @@ func goalRunCommand() *cli.Command {
 		&cli.BoolFlag{Name: "json", Usage: `print a JSON object: {"tier", "max_finish", "rank_finish", ...} (cycles)`},
 		quietFlag,
 	}...)
-	return &cli.Command{
-		Name:  "run",
-		Usage: "run a GOAL schedule: on the LogGOPS tier (--params FILE or --L --o --g --G --O --S) or on the flit-level chip (--mesh WxH, rank r on tile r); prints each rank's finish time",
-		UsageText: "nocsim goal run FILE --L 6 --o 2 --g 4\n" +
+	return command{
+		name:    "goal run",
+		fileArg: true,
+		usage:   "run a GOAL schedule: on the LogGOPS tier (--params FILE or --L --o --g --G --O --S) or on the flit-level chip (--mesh WxH, rank r on tile r); prints each rank's finish time",
+		usageText: "nocsim goal run FILE --L 6 --o 2 --g 4\n" +
 			"nocsim goal run FILE --params params.toml\n" +
 			"nocsim goal run FILE --mesh 4x4 [machine flags]",
-		Flags:        append(flags, keyFlags(machineSections, "procs")...),
-		Action:       runGoalRun,
-		OnUsageError: onUsageError("goal run", true),
-	}
+		flags: append(flags, keyFlags(machineSections, "procs")...),
+		build: buildGoalRun,
+	}.cli()
 }
 
 // goalFile returns a goal subcommand's schedule file. Flags may follow it
@@ -93,89 +94,84 @@ func goalFile(c *cli.Context) (string, error) {
 	return c.Args().First(), nil
 }
 
-func runGoalRun(c *cli.Context) error {
+func buildGoalRun(c *cli.Context) (*workload, error) {
 	path, err := goalFile(c)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	given := givenFlags(c)
 	flit, err := goalRunTier(given)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var p loggops.Params
 	if !flit {
 		if p, err = goalTierParams(c, given); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	var sc scenarios.Scenario
 	var src scenarios.Source
 	if flit {
 		if sc, src, err = scenarioFrom(c, "procs"); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	// The schedule is read whole before anything runs: a syntax error is
 	// bad input, named by line and column.
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return usageErr("goal run: %v", err)
+		return nil, usageErr("goal run: %v", err)
 	}
 	s, err := goal.Parse(data)
 	if err != nil {
-		return usageErr("%s: %v", path, err)
+		return nil, usageErr("%s: %v", path, err)
 	}
 	if !flit && given["params"] {
 		fitted, err := readParams(c)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if err := fitted.Validate(); err != nil {
-			return usageErr("--params: %v", err)
+			return nil, usageErr("--params: %v", err)
 		}
 		S := p.S // --S, when given, wins over the fitted protocol's threshold
 		if !given["S"] {
 			S = scenarios.ProtocolThreshold(fitted.Protocol)
 		}
 		if p, err = scenarios.TierParamsFor(fitted, len(s.Ranks), S); err != nil {
-			return usageErr("--params: %v", err)
+			return nil, usageErr("--params: %v", err)
 		}
 	}
 	if flit {
-		if err := sc.CheckGoalFlit(s, src); err != nil {
-			return usageErr("%v", err)
+		if err := study.CheckGoalFlit(&sc, s, src); err != nil {
+			return nil, usageErr("%v", err)
 		}
-		if err := checkOutputFlags(c, []string{"goal-out"}, nil); err != nil {
-			return err
-		}
-	}
-	if validateOnly {
-		return nil
 	}
 	var res *report.GoalResult
-	if flit {
-		var rec *scenarios.GoalRecording
-		var record func(*trace.Trace)
-		if c.String("goal-out") != "" {
-			rec = scenarios.NewGoalRecording()
-			record = func(t *trace.Trace) { rec.Record("replay", t) }
-		}
-		if res, err = sc.RunGoalFlit(s, record); err != nil {
-			return runErr(err)
-		}
-		if err := writeGoalFiles(c, rec, c.String("goal-out")); err != nil {
+	return &workload{
+		outputs: []string{"goal-out"},
+		run: func(opt scenarios.RunOptions, _ *job) error {
+			if flit {
+				var record func(*trace.Trace)
+				if opt.Record != nil {
+					record = func(t *trace.Trace) { opt.Record("replay", t) }
+				}
+				res, err = study.RunGoalFlit(&sc, s, record)
+				return err
+			}
+			tp := progress.StartTier(c.App.ErrWriter, "goal run (loggops)", quiet(c))
+			res, err = study.RunGoalTier(s, p, tp.Update)
+			tp.Stop(res != nil)
 			return err
-		}
-	} else {
-		tp := startTierProgress(c.App.ErrWriter, "goal run (loggops)", quiet(c))
-		res, err = scenarios.RunGoalTier(s, p, tp.update)
-		tp.stop(res)
-		if err != nil {
-			return runErr(err)
-		}
-	}
-	return printResult(c, res, func(w io.Writer) error { return report.WriteGoalTable(w, res) })
+		},
+		print: func(w io.Writer, asJSON bool) error {
+			if asJSON {
+				return report.WriteJSON(w, res)
+			}
+			return report.WriteGoalTable(w, res)
+		},
+	}, nil
 }
 
 // goalRunTier says which tier goal run runs on, from the flags given:
@@ -225,18 +221,18 @@ func goalTierParams(c *cli.Context, given map[string]bool) (loggops.Params, erro
 
 // goalRecording sets up --goal-out for a command that runs several
 // points: nil without the flag.
-func goalRecording(c *cli.Context, opt *scenarios.RunOptions) *scenarios.GoalRecording {
+func goalRecording(c *cli.Context, opt *scenarios.RunOptions) *study.GoalRecording {
 	if c.String("goal-out") == "" {
 		return nil
 	}
-	rec := scenarios.NewGoalRecording()
+	rec := study.NewGoalRecording()
 	opt.Record = rec.Record
 	return rec
 }
 
 // writeGoalFiles writes the recorded schedules (see GoalRecording.Files);
 // nothing when rec is nil.
-func writeGoalFiles(c *cli.Context, rec *scenarios.GoalRecording, path string) error {
+func writeGoalFiles(c *cli.Context, rec *study.GoalRecording, path string) error {
 	if rec == nil {
 		return nil
 	}
@@ -244,7 +240,7 @@ func writeGoalFiles(c *cli.Context, rec *scenarios.GoalRecording, path string) e
 	if err != nil {
 		return runErr(err)
 	}
-	if len(files) > 1 && !replacesFile(path) {
+	if len(files) > 1 && !plots.ReplacesFile(path) {
 		return runErr(fmt.Errorf("--goal-out = %q: %d runs were recorded, one schedule each into a file named after its run; allowed a file name, or a single run", path, len(files)))
 	}
 	for _, f := range files {
@@ -256,75 +252,4 @@ func writeGoalFiles(c *cli.Context, rec *scenarios.GoalRecording, path string) e
 		}
 	}
 	return nil
-}
-
-// tierProgressAfter is how long a tier run goes before it shows progress:
-// most runs take well under a second and print nothing on stderr.
-var tierProgressAfter = 2 * time.Second
-
-// tierProgress shows a long tier run's progress on stderr, with the
-// other commands' display: ops completed of the schedule's, elapsed time,
-// an ETA, and the simulated cycle reached. It appears once the run has
-// gone tierProgressAfter; nil (--quiet) does nothing.
-type tierProgress struct {
-	w     io.Writer
-	label string
-	start time.Time
-	bar   *progress
-	at    *des.Engine // the key the cycle is shown under in the display
-}
-
-func startTierProgress(w io.Writer, label string, quiet bool) *tierProgress {
-	if quiet {
-		return nil
-	}
-	return &tierProgress{w: w, label: label, start: time.Now(), at: new(des.Engine)}
-}
-
-// update is loggops.Options.Progress.
-func (tp *tierProgress) update(done, total int, t float64) {
-	if tp == nil {
-		return
-	}
-	first := false
-	if tp.bar == nil {
-		if time.Since(tp.start) < tierProgressAfter {
-			return
-		}
-		tp.bar = newProgress(tp.w, tp.label, false)
-		tp.bar.start = tp.start
-		first = true // shown at once, not one redraw interval later
-	}
-	p := tp.bar
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.points, p.unit, p.done, p.total = true, "ops", done, total
-	p.cycles[tp.at] = des.Time(t)
-	p.draw(first)
-}
-
-// simAt shows the simulated cycle a LogGOPS tier run has reached, filed
-// under key as the des heartbeat files an engine's (the tier has none).
-func (p *progress) simAt(key *des.Engine, t float64) {
-	if p == nil {
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.cycles[key] = des.Time(t)
-	p.draw(false)
-}
-
-// stop draws the final line, if the display was shown: every op done
-// when the run finished (res set).
-func (tp *tierProgress) stop(res *report.GoalResult) {
-	if tp == nil || tp.bar == nil {
-		return
-	}
-	if res != nil {
-		tp.bar.mu.Lock()
-		tp.bar.done = tp.bar.total
-		tp.bar.mu.Unlock()
-	}
-	tp.bar.stop()
 }

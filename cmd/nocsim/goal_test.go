@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"nocsim/logp/goal"
+	"nocsim/scenarios/progress"
 	"nocsim/scenarios/report"
 )
 
@@ -357,13 +358,13 @@ func TestGoalRunClipsLongTokens(t *testing.T) {
 	}
 }
 
-// A tier run that goes on past tierProgressAfter (0 here) shows its
+// A tier run that goes on past progress.TierAfter (0 here) shows its
 // progress on stderr: ops completed of the schedule's, then a final line
 // with all done; --quiet shows nothing. The schedule has 80000 ops (one
 // rank sending 40000 messages), enough for the tier's heartbeat.
 func TestGoalRunTierProgress(t *testing.T) {
-	defer func(d time.Duration) { tierProgressAfter = d }(tierProgressAfter)
-	tierProgressAfter = 0
+	defer func(d time.Duration) { progress.TierAfter = d }(progress.TierAfter)
+	progress.TierAfter = 0
 	const n = 40000
 	var b strings.Builder
 	fmt.Fprintf(&b, "num_ranks 2\nrank 0 {\n%s}\nrank 1 {\n%s}\n", strings.Repeat("send 8b to 1\n", n), strings.Repeat("recv 8b from 0\n", n))

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"slices"
 	"strings"
 
@@ -14,11 +15,11 @@ import (
 )
 
 func goalGenCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "gen",
-		Usage:     "write the GOAL schedule of one call of a registered collective algorithm, at any rank count",
-		UsageText: "nocsim goal gen --op bcast --alg binomial --procs 1024 --size 8 [--out FILE]\n   nocsim goal gen --op bcast --alg optimal --procs 64 --size 8 --L 40 --o 8 --g 12",
-		Flags: []cli.Flag{
+	return command{
+		name:      "goal gen",
+		usage:     "write the GOAL schedule of one call of a registered collective algorithm, at any rank count",
+		usageText: "nocsim goal gen --op bcast --alg binomial --procs 1024 --size 8 [--out FILE]\n   nocsim goal gen --op bcast --alg optimal --procs 64 --size 8 --L 40 --o 8 --g 12",
+		flags: []cli.Flag{
 			&cli.StringFlag{Name: "op", Usage: "operation: " + strings.Join(collgen.Ops, ", ")},
 			&cli.StringFlag{Name: "alg", Usage: "algorithm (nocsim coll's names for the operation)"},
 			&cli.IntFlag{Name: "procs", Usage: "ranks"},
@@ -32,9 +33,8 @@ func goalGenCommand() *cli.Command {
 			&cli.Float64Flag{Name: "g", Usage: "bcast optimal: the LogP gap its tree is built for (cycles; mpi's optimal_g)", Value: collgen.DefaultOptions().OptimalG},
 			&cli.StringFlag{Name: "out", Usage: "write the schedule to `FILE` (default: standard output)"},
 		},
-		Action:       runGoalGen,
-		OnUsageError: onUsageError("goal gen", true),
-	}
+		build: buildGoalGen,
+	}.cli()
 }
 
 // genOptions checks the flags that describe one generated collective.
@@ -102,31 +102,26 @@ func genOptions(c *cli.Context) (op, alg string, procs int, size int64, opt coll
 	return op, alg, procs, size, opt, nil
 }
 
-func runGoalGen(c *cli.Context) error {
-	if err := noArgs(c, "goal gen"); err != nil {
-		return err
-	}
+// buildGoalGen writes the schedule to --out, else to standard output.
+func buildGoalGen(c *cli.Context) (*workload, error) {
 	op, alg, procs, size, opt, err := genOptions(c)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if err := checkOutputFlags(c, []string{"out"}, nil); err != nil {
-		return err
-	}
-	if validateOnly {
-		return nil
-	}
-	s, err := collgen.Generate(op, alg, procs, size, opt)
-	if err != nil {
-		return runErr(err)
-	}
-	if out := c.String("out"); out != "" {
-		err = scenarios.WriteFile(out, func(b *bytes.Buffer) error { return goal.Write(b, s) })
-	} else {
-		err = goal.Write(c.App.Writer, s)
-	}
-	if err != nil {
-		return runErr(err)
-	}
-	return nil
+	var s *goal.Schedule
+	out := c.String("out")
+	return &workload{
+		outputs: []string{"out"},
+		run: func(scenarios.RunOptions, *job) error {
+			s, err = collgen.Generate(op, alg, procs, size, opt)
+			return err
+		},
+		print: func(w io.Writer, _ bool) error {
+			if out != "" {
+				return nil
+			}
+			return goal.Write(w, s)
+		},
+		files: []file{{"out", func(b *bytes.Buffer) error { return goal.Write(b, s) }}},
+	}, nil
 }

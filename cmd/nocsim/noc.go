@@ -9,6 +9,7 @@ import (
 	"nocsim/plots"
 	"nocsim/scenarios"
 	"nocsim/scenarios/report"
+	"nocsim/scenarios/study"
 )
 
 // nocsim noc: synthetic traffic, latency against offered load.
@@ -55,9 +56,9 @@ func buildNoc(c *cli.Context) (*workload, error) {
 	return &workload{
 		label: "noc", outputs: []string{"csv", "plot"},
 		run: func(opt scenarios.RunOptions, _ *job) error {
-			res, err := scenarios.RunNoc(pts, opt)
+			res, err := study.RunNoc(pts, opt)
 			if err == nil {
-				rows = scenarios.NocRows(pts, res)
+				rows = study.NocRows(pts, res)
 			}
 			return err
 		},

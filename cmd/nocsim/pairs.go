@@ -11,6 +11,7 @@ import (
 	"nocsim/plots"
 	"nocsim/scenarios"
 	"nocsim/scenarios/report"
+	"nocsim/scenarios/study"
 )
 
 func pairsCommand() *cli.Command {
@@ -59,7 +60,7 @@ func pairsPlotPaths(path string, names []string) []string {
 // ask for: per topology (when several) and per version (when several).
 // They are listed before the run, to check their paths, and drawn from
 // *rows after it.
-func pairsPlots(c *cli.Context, sc *scenarios.Scenario, p *scenarios.Pairs, rows *[]report.PairsRow) []chart {
+func pairsPlots(c *cli.Context, sc *scenarios.Scenario, p *study.Pairs, rows *[]report.PairsRow) []chart {
 	parts := p.ByTopology(sc, nil)
 	var topos []string
 	for _, part := range parts {
@@ -96,7 +97,7 @@ func buildPairs(c *cli.Context) (*workload, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &scenarios.Pairs{Reps: c.Int("reps"), Placement: c.String("placement"), Versions: wordList(c, "versions")}
+	p := &study.Pairs{Reps: c.Int("reps"), Placement: c.String("placement"), Versions: wordList(c, "versions")}
 	if p.Sizes, err = intList(c, "sizes"); err != nil {
 		return nil, err
 	}
@@ -105,7 +106,7 @@ func buildPairs(c *cli.Context) (*workload, error) {
 			return nil, err
 		}
 	} else if n, ok := ranks(&sc); ok {
-		p.Pairs = scenarios.DefaultPairCounts(n)
+		p.Pairs = study.DefaultPairCounts(n)
 	}
 	if c.IsSet("topologies") {
 		p.Topologies = wordList(c, "topologies")

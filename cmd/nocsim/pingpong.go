@@ -9,6 +9,7 @@ import (
 	"nocsim/mpi"
 	"nocsim/scenarios"
 	"nocsim/scenarios/report"
+	"nocsim/scenarios/study"
 )
 
 func pingpongCommand() *cli.Command {
@@ -45,7 +46,7 @@ func buildPingPong(c *cli.Context) (*workload, error) {
 	if n, ok := ranks(&sc); ok && to < 0 {
 		to = n - 1 // the last rank
 	}
-	pp := &scenarios.PingPong{From: c.Int("from"), To: to, Sizes: sizes, Reps: c.Int("reps")}
+	pp := &study.PingPong{From: c.Int("from"), To: to, Sizes: sizes, Reps: c.Int("reps")}
 	if err := pp.Check(&sc, src); err != nil {
 		return nil, flagError(err, nil, "from", "to", "sizes", "reps")
 	}

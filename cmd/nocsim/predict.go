@@ -1,18 +1,16 @@
 package main
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
 	"nocsim/logp"
 	"nocsim/mesh"
-	"nocsim/scenarios"
 	"nocsim/scenarios/report"
+	"nocsim/scenarios/study"
 )
 
 // p2pOps are predict's point-to-point operations: one message pattern
@@ -25,13 +23,13 @@ var p2pOps = []string{"p2p", "pingpong"}
 // algorithms to choose between (it printed an empty table and exited 0).
 func checkPredictOp(c *cli.Context) error {
 	op := c.String("op")
-	ops := append(slices.Clone(p2pOps), scenarios.CollOps...)
+	ops := append(slices.Clone(p2pOps), study.CollOps...)
 	if !slices.Contains(ops, op) {
 		return usageErr("--op = %s: allowed %s", op, strings.Join(ops, ", "))
 	}
 	if c.IsSet("select") && slices.Contains(p2pOps, op) {
 		return usageErr("--select with --op = %s: allowed with a collective --op (%s); a point-to-point message has no algorithm to choose",
-			op, strings.Join(scenarios.CollOps, ", "))
+			op, strings.Join(study.CollOps, ", "))
 	}
 	return nil
 }
@@ -50,7 +48,7 @@ func predictCommand() *cli.Command {
 			&cli.Float64Flag{Name: "o", Usage: "LogP overhead for --optimal, cycles", DefaultText: "from --params, (o_s+o_r)/2"},
 			&cli.Float64Flag{Name: "g", Usage: "LogP gap for --optimal, cycles", DefaultText: "from --params"},
 			&cli.Float64Flag{Name: "time", Usage: "cycles available to --optimal sum", Value: 100},
-			&cli.StringFlag{Name: "op", Usage: "p2p, pingpong, or a collective: " + strings.Join(scenarios.CollOps, ", "), Value: "p2p"},
+			&cli.StringFlag{Name: "op", Usage: "p2p, pingpong, or a collective: " + strings.Join(study.CollOps, ", "), Value: "p2p"},
 			&cli.StringFlag{Name: "alg", Usage: "collective algorithm (auto = the model's fastest)", Value: "auto"},
 			&cli.IntFlag{Name: "procs", Usage: "ranks (needed for parameters fitted to a CSV)", DefaultText: "the parameters' P"},
 			&cli.IntFlag{Name: "size", Usage: "bytes (per rank, as for nocsim coll)", Value: 8},
@@ -100,11 +98,11 @@ func runPredict(c *cli.Context) error {
 			return usageErr("--procs: needed, the parameters (%s) do not record P", p.Source)
 		}
 	}
-	if size < 0 || size > 1<<30 {
-		return usageErr("--size = %d: allowed 0..1073741824 bytes", size)
+	if err := checkSize(size); err != nil {
+		return err
 	}
-	if procs < 1 || procs > mesh.MaxDim*mesh.MaxDim {
-		return usageErr("--procs = %d: allowed 1..%d", procs, mesh.MaxDim*mesh.MaxDim)
+	if err := checkProcs("procs", procs); err != nil {
+		return err
 	}
 	hops := p.AvgHops
 	if c.IsSet("hops") {
@@ -122,14 +120,14 @@ func runPredict(c *cli.Context) error {
 	var pr logp.Prediction
 	switch op {
 	case "p2p":
-		pr = onePrediction(p, size, hops)
+		pr = p.OneWay(size, hops)
 		alg = "LogGP"
 	case "pingpong":
 		pr = p.PingPong(size, hops)
 		alg = "LogGP"
 	default:
 		if alg == "auto" {
-			if alg, _, err = scenarios.ChooseAlgorithm(p, op, procs, size); err != nil {
+			if alg, _, err = study.ChooseAlgorithm(p, op, procs, size); err != nil {
 				return usageErr("--op = %q: %v", op, err)
 			}
 		}
@@ -141,16 +139,11 @@ func runPredict(c *cli.Context) error {
 			return usageErr("%v", err)
 		}
 	}
-	if c.Bool("json") {
-		return report.WriteJSON(c.App.Writer, map[string]any{"op": op, "algorithm": alg, "procs": procs, "size_bytes": size,
-			"predicted_cycles": pr.Cycles, "predicted_seconds": pr.Cycles / p.ClockHz, "terms": pr.Terms})
-	}
-	fmt.Fprintf(c.App.Writer, "%s %s, P=%d, %d bytes: %.1f cycles (%.3f us)\n", op, alg, procs, size, pr.Cycles, pr.Cycles/p.ClockHz*1e6)
-	return report.WriteTerms(c.App.Writer, pr.Terms)
+	return report.WritePrediction(c.App.Writer, c.Bool("json"), op, alg, procs, size, pr, p.ClockHz)
 }
 
 // selectionTable prints, per P and size, the algorithm the model predicts
-// fastest and where the choice changes (found by bisection on the size).
+// fastest and where the choice changes (logp.Select).
 func selectionTable(c *cli.Context, p logp.Params, op string, procs int) error {
 	sizes, err := parseInts("select", c.String("select"))
 	if err != nil {
@@ -168,61 +161,35 @@ func selectionTable(c *cli.Context, p logp.Params, op string, procs int) error {
 		}
 	}
 	for _, n := range plist {
-		if n < 1 || n > mesh.MaxDim*mesh.MaxDim {
-			return usageErr("--select-procs = %d: allowed 1..%d", n, mesh.MaxDim*mesh.MaxDim)
+		if err := checkProcs("select-procs", n); err != nil {
+			return err
 		}
 	}
-	pick := func(P, n int) string {
-		a, _, err2 := scenarios.ChooseAlgorithm(p, op, P, n)
-		if err2 != nil {
-			err = err2
-		}
-		return a
-	}
-	out := c.App.Writer
-	fmt.Fprintf(out, "%s: the LogGP model's fastest algorithm (%s)\n", op, p.Source)
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprint(tw, "P \\ bytes\t")
-	for _, n := range sizes {
-		fmt.Fprintf(tw, "%d\t", n)
-	}
-	fmt.Fprintln(tw)
-	for _, P := range plist {
-		fmt.Fprintf(tw, "%d\t", P)
-		for _, n := range sizes {
-			fmt.Fprintf(tw, "%s\t", pick(P, n))
-		}
-		fmt.Fprintln(tw)
-	}
-	tw.Flush()
+	sel, err := logp.Select(plist, sizes, func(P, n int) (string, error) {
+		a, _, err := study.ChooseAlgorithm(p, op, P, n)
+		return a, err
+	})
+	// The grid is printed even when a choice failed, before the error.
+	report.WriteSelection(c.App.Writer, op, p.Source, sel)
 	if err != nil {
 		return usageErr("--op = %q: %v", op, err)
-	}
-	for _, P := range plist {
-		for i := 1; i < len(sizes); i++ {
-			lo, hi := sizes[i-1], sizes[i]
-			a, b := pick(P, lo), pick(P, hi)
-			if a == b || hi <= lo {
-				continue
-			}
-			for hi-lo > 1 {
-				mid := lo + (hi-lo)/2
-				if pick(P, mid) == a {
-					lo = mid
-				} else {
-					hi = mid
-				}
-			}
-			fmt.Fprintf(out, "crossover at P=%d: %s up to %d bytes, %s from %d\n", P, a, lo, pick(P, hi), hi)
-		}
 	}
 	return nil
 }
 
-// onePrediction is LogGP's one-way time with its terms.
-func onePrediction(p logp.Params, m int, hops float64) logp.Prediction {
-	s := p.Seg(m)
-	terms := []logp.Term{{Name: "o_s", Cycles: s.Os}, {Name: "L", Cycles: s.L}, {Name: "h*L_per_hop", Cycles: hops * s.Lh},
-		{Name: "(m-1)max(G,O)", Cycles: float64(max(m, 1)-1) * max(s.G, p.PerByteO(m))}, {Name: "o_r", Cycles: s.Or}}
-	return logp.Prediction{Cycles: p.PointToPoint(m, hops), Terms: terms}
+// checkSize checks predict's --size: bytes, 0..1 GiB.
+func checkSize(size int) error {
+	if size < 0 || size > 1<<30 {
+		return usageErr("--size = %d: allowed 0..1073741824 bytes", size)
+	}
+	return nil
+}
+
+// checkProcs checks a rank count of predict's: one per tile of the
+// largest mesh at most.
+func checkProcs(flag string, n int) error {
+	if n < 1 || n > mesh.MaxDim*mesh.MaxDim {
+		return usageErr("--%s = %d: allowed 1..%d", flag, n, mesh.MaxDim*mesh.MaxDim)
+	}
+	return nil
 }

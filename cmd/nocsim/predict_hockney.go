@@ -1,15 +1,13 @@
 package main
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/urfave/cli/v2"
 
-	"nocsim/logp"
 	"nocsim/mesh"
-	"nocsim/scenarios"
 	"nocsim/scenarios/report"
+	"nocsim/scenarios/study"
 )
 
 // runHockney is `nocsim predict --model hockney`: the slides' two-parameter
@@ -20,10 +18,10 @@ func runHockney(c *cli.Context) error {
 	if op != "p2p" && op != "pingpong" {
 		return usageErr("--op = %q: allowed p2p, pingpong with --model hockney (Hockney has no contention, so no collectives)", op)
 	}
-	if size < 0 || size > 1<<30 {
-		return usageErr("--size = %d: allowed 0..1073741824 bytes", size)
+	if err := checkSize(size); err != nil {
+		return err
 	}
-	var fit scenarios.HockneyFit
+	var fit study.HockneyFit
 	clock := 0.0
 	switch path := c.String("csv"); {
 	case path != "" && c.IsSet("params"):
@@ -41,7 +39,7 @@ func runHockney(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
-		if fit, err = scenarios.FitHockneyMeasured(ms, hops, path); err != nil {
+		if fit, err = study.FitHockneyMeasured(ms, hops, path); err != nil {
 			return usageErr("--csv %s: %v", path, err)
 		}
 	case c.IsSet("params"):
@@ -56,7 +54,7 @@ func runHockney(c *cli.Context) error {
 				return usageErr("--hops = %v: allowed 0..%d (router-to-router hops)", hops, 2*mesh.MaxDim)
 			}
 		}
-		if fit, err = scenarios.FitHockneyParams(p, hops, c.String("params")); err != nil {
+		if fit, err = study.FitHockneyParams(p, hops, c.String("params")); err != nil {
 			return usageErr("--params %s: %v", c.String("params"), err)
 		}
 		clock = p.ClockHz
@@ -66,27 +64,6 @@ func runHockney(c *cli.Context) error {
 	if validateOnly {
 		return nil
 	}
-	k := 1.0
-	if op == "pingpong" {
-		k = 2
-	}
-	terms := []logp.Term{{Name: fmt.Sprintf("%gx t_s", k), Cycles: k * fit.Ts}, {Name: fmt.Sprintf("%gx m*t_e", k), Cycles: k * float64(size) * fit.Te}}
-	cycles := k * fit.Time(size)
-	if c.Bool("json") {
-		out := map[string]any{"model": "hockney", "op": op, "size_bytes": size, "t_s_cycles": fit.Ts, "t_e_cycles_per_byte": fit.Te,
-			"fit_source": fit.Source, "fit_sizes_bytes": fit.Sizes, "fit_one_way_cycles": fit.Times, "predicted_cycles": cycles, "terms": terms}
-		if clock > 0 {
-			out["predicted_seconds"] = cycles / clock
-		}
-		return report.WriteJSON(c.App.Writer, out)
-	}
-	w := c.App.Writer
-	us := ""
-	if clock > 0 {
-		us = fmt.Sprintf(" (%.3f us)", cycles/clock*1e6)
-	}
-	fmt.Fprintf(w, "%s Hockney, %d bytes: %.1f cycles%s\n", op, size, cycles, us)
-	report.WriteTerms(w, terms)
-	fmt.Fprintf(w, "fit: t_s = %.2f cycles, t_e = %.4f cycles/byte, least squares on %d one-way times from %s\n", fit.Ts, fit.Te, len(fit.Sizes), fit.Source)
-	return nil
+	return report.WriteHockney(c.App.Writer, c.Bool("json"), report.HockneyPrediction{Op: op, Size: size, Fit: fit.Hockney,
+		Source: fit.Source, Sizes: fit.Sizes, Times: fit.Times, ClockHz: clock})
 }

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"nocsim/mpi"
-	"nocsim/scenarios"
+	"nocsim/scenarios/study"
 )
 
 // The regression corpus: the results of about 40 runs covering every
@@ -384,7 +384,7 @@ func TestRegressionCorpusCoverage(t *testing.T) {
 		}
 	}
 	for _, op := range mpi.CollOps {
-		for _, a := range scenarios.AlgorithmsFor(op) {
+		for _, a := range study.AlgorithmsFor(op) {
 			if !slices.Contains(algs[op], a) {
 				t.Errorf("no corpus case runs %s's algorithm %s", op, a)
 			}

@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"nocsim/scenarios"
+	"nocsim/scenarios/study"
 )
 
 // version is written into every result directory (meta.json) and printed
@@ -41,7 +42,7 @@ func runCommand() *cli.Command {
 					c.Args().First(), len(sc.Sweep.Axis), max(sc.Sweep.Reps, 1), c.Args().First())
 			}
 			if c.String("trace") != "" {
-				if err := sc.CheckTrace(); err != nil {
+				if err := study.CheckTrace(&sc); err != nil {
 					return usageErr("--trace = %q: %v", c.String("trace"), err)
 				}
 				if err := checkOutputFlags(c, []string{"trace"}, nil); err != nil {
@@ -53,9 +54,9 @@ func runCommand() *cli.Command {
 			}
 			job := startJob(c, fmt.Sprintf("run %s (%s)", sc.Name, sc.Workload.Kind))
 			defer job.stop()
-			opt := scenarios.RunOptions{Workers: c.Int("workers"), Progress: job.bar.update, Speed: &job.speed}
+			opt := scenarios.RunOptions{Workers: c.Int("workers"), Progress: job.bar.Update, Speed: &job.speed}
 			traces := traceSet(c, &opt)
-			sum, err := sc.Run(src, provenance(c), opt)
+			sum, err := study.Run(&sc, src, provenance(c), opt)
 			job.stop()
 			if err != nil {
 				return runErr(err)
@@ -107,7 +108,7 @@ func loadScenarioArg(c *cli.Context) (scenarios.Scenario, scenarios.Source, erro
 	if err != nil {
 		return sc, nil, usageErr("%v", err)
 	}
-	if err := sc.Check(src); err != nil {
+	if err := study.Check(&sc, src); err != nil {
 		return sc, nil, usageErr("%v", err)
 	}
 	return sc, src, nil
@@ -144,7 +145,7 @@ func runDefault(c *cli.Context) error {
 		return nil
 	}
 	meter := scenarios.StartSpeed()
-	sum, err := scenarios.DefaultStudy(provenance(c), defaultDir, scenarios.RunOptions{Speed: &meter}, logf)
+	sum, err := study.DefaultStudy(provenance(c), defaultDir, scenarios.RunOptions{Speed: &meter}, logf)
 	if err != nil {
 		return runErr(err)
 	}
@@ -156,7 +157,7 @@ func runDefault(c *cli.Context) error {
 }
 
 // printSummary prints what a scenario's run found and wrote.
-func printSummary(out io.Writer, head, filesIn string, sum scenarios.Summary) {
+func printSummary(out io.Writer, head, filesIn string, sum study.Summary) {
 	fmt.Fprintln(out, head)
 	for _, l := range sum.Lines {
 		fmt.Fprintln(out, "  "+l)

@@ -6,7 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"nocsim/scenarios"
+	"nocsim/scenarios/study"
 	"nocsim/scenarios/sweep"
 )
 
@@ -79,9 +79,9 @@ func sweepCommand() *cli.Command {
 				fmt.Fprintf(c.App.ErrWriter, "sweep: resume: %d points reused, %d recomputed, %d recorded points dropped (not points of this sweep, or unreadable)\n",
 					rc.Reused, rc.Recomputed, rc.Dropped)
 				// The ETA counts only the points this process computes.
-				job.bar.resumed(rc.Reused, rc.Reused+rc.Recomputed)
+				job.bar.Resumed(rc.Reused, rc.Reused+rc.Recomputed)
 			}
-			pts, _, err = sweep.Run(pts, scs, dir, sweep.Options{Run: (*scenarios.Scenario).WorkloadRows, Workers: c.Int("jobs"), Resume: c.Bool("resume"), Progress: job.bar.sweepUpdate, Resumed: resumed})
+			pts, _, err = sweep.Run(pts, scs, dir, sweep.Options{Run: study.WorkloadRows, Workers: c.Int("jobs"), Resume: c.Bool("resume"), Progress: job.bar.SweepUpdate, Resumed: resumed})
 			job.stop()
 			if err != nil {
 				return runErr(err)
@@ -94,12 +94,7 @@ func sweepCommand() *cli.Command {
 				}
 				job.report(sp)
 			}
-			failed := 0
-			for _, p := range pts {
-				if p.Status == "failed" {
-					failed++
-				}
-			}
+			failed := sweep.Failed(pts)
 			if so.sharded {
 				// The merge draws the chart, from every shard's points.
 				if err := sweep.FinishShard(&sc, dir, so.shard, pts, total); err != nil {

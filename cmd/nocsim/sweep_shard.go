@@ -66,7 +66,7 @@ func shardOptionsOf(c *cli.Context) (shardOptions, error) {
 	if c.Bool("resume") {
 		return so, usageErr("--resume with --slurm: every array task resumes its shard already (resubmit the script to finish a sweep)")
 	}
-	so.arrayLimit, so.arrayFrom = slurmArrayLimit()
+	so.arrayLimit, so.arrayFrom = sweep.ArrayLimit()
 	if c.IsSet("shards") && (so.shards < 1 || so.shards > so.arrayLimit) {
 		return so, usageErr("--shards = %d: allowed 1..%d (one array task per shard, task ids 0..n-1, and Slurm's MaxArraySize is %d: %s)", so.shards, so.arrayLimit, so.arrayLimit, so.arrayFrom)
 	}

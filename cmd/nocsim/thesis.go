@@ -15,6 +15,7 @@ import (
 	"nocsim/plots"
 	"nocsim/scenarios"
 	"nocsim/scenarios/report"
+	"nocsim/scenarios/thesis"
 )
 
 func thesisCommand() *cli.Command {
@@ -58,7 +59,7 @@ func buildThesis(c *cli.Context) (*workload, error) {
 			return nil, err
 		}
 	}
-	rows, err := scenarios.ThesisRows(table, procs, sizes)
+	rows, err := thesis.Rows(table, procs, sizes)
 	if err != nil {
 		return nil, usageErr("--procs/--sizes: %v", err)
 	}
@@ -76,7 +77,7 @@ func buildThesis(c *cli.Context) (*workload, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := scenarios.CheckThesis(&sc, src, rows); err != nil {
+	if err := thesis.Check(&sc, src, rows); err != nil {
 		return nil, usageErr("%v", err)
 	}
 	if err := checkWorkers(c, "workers"); err != nil {
@@ -86,7 +87,7 @@ func buildThesis(c *cli.Context) (*workload, error) {
 	return &workload{
 		label: "thesis " + table, dirs: []string{"plot-dir"},
 		run: func(opt scenarios.RunOptions, _ *job) error {
-			res, err = scenarios.RunThesis(&sc, rows, opt)
+			res, err = thesis.Run(&sc, rows, opt)
 			return err
 		},
 		print: func(w io.Writer, asJSON bool) error {
@@ -119,9 +120,9 @@ func thesisCharts(c *cli.Context, sc *scenarios.Scenario, res []report.ThesisRes
 	if p := c.String("config"); p != "" {
 		name = filepath.Base(p)
 	} else if !c.IsSet("config") {
-		name = scenarios.ThesisMachineName
+		name = thesis.MachineName
 	}
-	for _, ch := range report.ThesisCharts(res, scenarios.ThesisMachineText(res, name, sc)) {
+	for _, ch := range report.ThesisCharts(res, thesis.MachineText(res, name, sc)) {
 		if err := ch.Chart.Save(filepath.Join(dir, ch.File), 8, 4.5); err != nil {
 			return runErr(err)
 		}
@@ -132,14 +133,14 @@ func thesisCharts(c *cli.Context, sc *scenarios.Scenario, res []report.ThesisRes
 // thesisScenarioFrom is the thesis machine (or --config) with the key
 // flags over it.
 func thesisScenarioFrom(c *cli.Context) (scenarios.Scenario, scenarios.Source, error) {
-	return scenarioOver(c, scenarios.ThesisMachineName, scenarios.ThesisMachine(), "procs", "mesh")
+	return scenarioOver(c, thesis.MachineName, thesis.Machine(), "procs", "mesh")
 }
 
 func thesisFitCommand() *cli.Command {
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "config", Usage: "machine TOML file to start from (default: the embedded thesis machine); flags override its keys"},
 		&cli.StringFlag{Name: "out", Usage: "write the fitted machine file to `FILE` (the repository's is scenarios/thesis/scmp-thesis.toml)"},
-		&cli.StringFlag{Name: "keys", Usage: "keys to fit, comma-separated, among " + thesisFitKeyNames(), Value: strings.Join(scenarios.ThesisDefaultFitKeys, ",")},
+		&cli.StringFlag{Name: "keys", Usage: "keys to fit, comma-separated, among " + thesisFitKeyNames(), Value: strings.Join(thesis.DefaultFitKeys, ",")},
 		&cli.IntFlag{Name: "steps", Usage: "most Levenberg-Marquardt steps (each runs the table once per key and once more)", Value: 8},
 		&cli.IntFlag{Name: "workers", Usage: "runs simulated in parallel (0 = one per core); results do not depend on it"},
 		quietFlag,
@@ -156,7 +157,7 @@ func thesisFitCommand() *cli.Command {
 
 func thesisFitKeyNames() string {
 	var ks []string
-	for _, k := range scenarios.ThesisFitKeys {
+	for _, k := range thesis.FitKeys {
 		ks = append(ks, k.Key)
 	}
 	return strings.Join(ks, ",")
@@ -169,14 +170,14 @@ func runThesisFit(c *cli.Context) error {
 	if c.String("out") == "" {
 		return usageErr("--out: required (the machine file to write)")
 	}
-	var keys []scenarios.ThesisFitKey
+	var keys []thesis.FitKey
 	for _, name := range strings.Split(c.String("keys"), ",") {
 		name = strings.TrimSpace(name)
-		i := slices.IndexFunc(scenarios.ThesisFitKeys, func(k scenarios.ThesisFitKey) bool { return k.Key == name })
+		i := slices.IndexFunc(thesis.FitKeys, func(k thesis.FitKey) bool { return k.Key == name })
 		if i < 0 {
 			return usageErr("--keys: %q: allowed %s", name, thesisFitKeyNames())
 		}
-		keys = append(keys, scenarios.ThesisFitKeys[i])
+		keys = append(keys, thesis.FitKeys[i])
 	}
 	if n := c.Int("steps"); n < 1 || n > 100 {
 		return usageErr("--steps = %d: allowed 1..100", n)
@@ -185,8 +186,8 @@ func runThesisFit(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	rows := scenarios.ThesisTables["5.1"]
-	if err := scenarios.CheckThesis(&sc, src, rows); err != nil {
+	rows := thesis.Tables["5.1"]
+	if err := thesis.Check(&sc, src, rows); err != nil {
 		return usageErr("%v", err)
 	}
 	if err := checkWorkers(c, "workers"); err != nil {
@@ -195,7 +196,7 @@ func runThesisFit(c *cli.Context) error {
 	if err := checkOutputFlags(c, []string{"out"}, nil); err != nil {
 		return err
 	}
-	base := scenarios.ThesisMachine()
+	base := thesis.Machine()
 	if p := c.String("config"); p != "" {
 		if base, err = os.ReadFile(p); err != nil {
 			return usageErr("--config: %v", err)
@@ -210,7 +211,7 @@ func runThesisFit(c *cli.Context) error {
 			fmt.Fprintf(c.App.ErrWriter, "thesis fit: step %d, RMS log error %.4f, %.0fs\n", step, rms, time.Since(start).Seconds())
 		}
 	}
-	fit, err := scenarios.FitThesis(&sc, rows, keys, c.Int("steps"), scenarios.RunOptions{Workers: c.Int("workers")}, progress)
+	fit, err := thesis.Fit(&sc, rows, keys, c.Int("steps"), scenarios.RunOptions{Workers: c.Int("workers")}, progress)
 	if err != nil {
 		return runErr(err)
 	}
@@ -229,7 +230,7 @@ func runThesisFit(c *cli.Context) error {
 		}
 	}
 	var b bytes.Buffer
-	if err := scenarios.WriteThesisMachine(&b, string(base), fit, set); err != nil {
+	if err := thesis.WriteMachine(&b, string(base), fit, set); err != nil {
 		return runErr(err)
 	}
 	if err := plots.WriteFileAtomic(c.String("out"), &b); err != nil {

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"nocsim/scenarios"
 	"nocsim/scenarios/report"
+	"nocsim/scenarios/thesis"
 )
 
 // One row of each table through the CLI: the JSON keys the issue names,
@@ -36,7 +36,7 @@ func TestThesisTableJSON(t *testing.T) {
 				t.Errorf("table %s: key %q missing or not a number in %v", c.table, k, r)
 			}
 		}
-		want, _ := scenarios.ThesisRows(c.table, []int{4}, nil)
+		want, _ := thesis.Rows(c.table, []int{4}, nil)
 		var row report.ThesisRow
 		for _, w := range want {
 			if float64(w.Size()) == r[c.sizeKey] {

@@ -40,7 +40,7 @@ type AppRow struct {
 	// Scaling is, for matmul with parameters, the slides' scalability
 	// conditions at this size (the same for every P of the size).
 	Scaling      *logp.MatMulScaling `json:"scaling,omitempty"`
-	*TierColumns                     // MPI runs with parameters: the LogGOPS tier's prediction (scenarios/xfid.go)
+	*TierColumns                     // MPI runs with parameters: the LogGOPS tier's prediction (scenarios/study/xfid.go)
 }
 
 // SpeedupName names what Speedup holds: "speedup", or "scaled speedup" for

@@ -37,6 +37,17 @@ type Point struct {
 	Rows       json.RawMessage   `json:"rows,omitempty"`
 }
 
+// Failed counts the points that failed.
+func Failed(pts []Point) int {
+	n := 0
+	for _, p := range pts {
+		if p.Status == "failed" {
+			n++
+		}
+	}
+	return n
+}
+
 // PointHash identifies what a point computes: the SHA-256 of its effective
 // configuration (every key, as config.toml writes it) without [sweep],
 // which describes the set of points, and [output], which says only where
@@ -54,7 +65,7 @@ func PointHash(sc scenarios.Scenario) string {
 // Points expands the sweep file's axes and repetitions into points, each
 // with its validated scenario and the hash Run resumes by.
 func Points(sc *scenarios.Scenario, src scenarios.Source) ([]Point, []scenarios.Scenario, error) {
-	set, scs, err := sc.SweepScenarios(src)
+	set, scs, err := sc.SweepScenarios(src, nil)
 	if err != nil {
 		return nil, nil, err
 	}

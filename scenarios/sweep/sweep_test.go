@@ -5,6 +5,7 @@ import (
 	"math"
 	"nocsim/plots/plotstest"
 	"nocsim/scenarios"
+	"nocsim/scenarios/study"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,7 +13,7 @@ import (
 )
 
 // runRows is the point runner the tests give Run: the workload runners'.
-var runRows = (*scenarios.Scenario).WorkloadRows
+var runRows = study.WorkloadRows
 
 const sweepTOML = `name = "t"
 [network]

@@ -1,0 +1,60 @@
+package study
+
+import (
+	"fmt"
+	"slices"
+
+	"nocsim/endpoint/traffic"
+	"nocsim/scenarios"
+	"nocsim/scenarios/report"
+)
+
+// NocRows turns results into rows.
+func NocRows(pts []traffic.Synthetic, res []traffic.SynthResult) []report.NocRow {
+	rows := make([]report.NocRow, len(res))
+	for i, r := range res {
+		p := pts[i]
+		ev := r.Events + r.Ticks
+		rows[i] = report.NocRow{
+			Mesh: scenarios.MeshLabel(p.Mesh, scenarios.TopoKey(p.Topo)), Traffic: r.Traffic, PacketFlits: p.PacketFlits, Seed: int64(p.Seed),
+			OfferedRate: r.OfferedRate, GeneratedRate: r.GeneratedRate, AcceptedRate: r.AcceptedRate,
+			AvgPacketLatency: r.AvgPacketLatency, P50PacketLatency: r.P50, P95PacketLatency: r.P95, P99PacketLatency: r.P99,
+			AvgNetworkLatency: r.AvgNetworkLatency, ZeroLoadLatency: r.ZeroLoadLatency, AvgHops: r.AvgHops,
+			LinkUtilMean: r.LinkUtilMean, LinkUtilMax: r.LinkUtilMax,
+			VCStalls: r.VCStalls, SwitchStalls: r.SwitchStalls, CreditStalls: r.CreditStalls,
+			MeasuredPackets: r.Measured, DeliveredPackets: r.Delivered,
+			LatencyTrend: r.LatencyTrend, Saturated: r.Saturated, SaturationReason: r.SaturationReason,
+			Cycles: r.Cycles, Events: ev, FlitHops: r.FlitHops, WallSeconds: r.WallSeconds,
+			SimCyclesPerSecond: r.SimCyclesPerSecond(), FlitHopsPerSecond: r.FlitHopsPerSecond(),
+			EventsPerSecond: report.PerSecond(float64(ev), r.WallSeconds),
+			VCShares:        r.VCShare, Links: r.Links,
+		}
+		if len(r.VCShare) > 0 {
+			rows[i].VCShareMin, rows[i].VCShareMax = slices.Min(r.VCShare), slices.Max(r.VCShare)
+		}
+	}
+	return rows
+}
+
+// RunNoc simulates every point, in parallel across points (never inside
+// one), and returns the results in point order. If any point fails, the
+// error of the first failing point in order is returned.
+func RunNoc(pts []traffic.Synthetic, opt scenarios.RunOptions) ([]traffic.SynthResult, error) {
+	res := make([]traffic.SynthResult, len(pts))
+	errs := make([]error, len(pts))
+	err := scenarios.ForEach(len(pts), opt, func(i int) error {
+		res[i], errs[i] = pts[i].Run()
+		if errs[i] != nil {
+			errs[i] = fmt.Errorf("point %d (%s at %v flits/node/cycle): %w", i+1, pts[i].Pattern.Name(), pts[i].Rate, errs[i])
+		}
+		return errs[i]
+	})
+	if err != nil {
+		for _, e := range errs {
+			if e != nil {
+				return nil, e
+			}
+		}
+	}
+	return res, nil
+}

@@ -1,0 +1,68 @@
+package study
+
+import (
+	"fmt"
+
+	"nocsim/logp"
+	"nocsim/logp/goal"
+	"nocsim/logp/loggops"
+	"nocsim/mpi/trace"
+	"nocsim/scenarios"
+	"nocsim/scenarios/report"
+)
+
+// CompareSchedule runs s on the scenario's chip (rank r on tile r, sends
+// and receives as MPI non-blocking calls, calc as computation) and on the
+// LogGOPS tier with p mapped by loggops.FromFitted.
+func CompareSchedule(sc *scenarios.Scenario, s *goal.Schedule, p logp.Params) (*report.ScheduleComparison, error) {
+	mach := sc.Machine()
+	m := mach.Topology
+	if len(s.Ranks) > m.Nodes() {
+		return nil, fmt.Errorf("the schedule has %d ranks, the %s mesh %d tiles: allowed at most one rank per tile", len(s.Ranks), sc.Network.Mesh, m.Nodes())
+	}
+	run := *sc
+	run.MPI.Procs = len(s.Ranks)
+	place := run.Placement()
+	q, err := loggops.FromFitted(p, m, place, run.RendezvousThreshold())
+	if err != nil {
+		return nil, err
+	}
+	tier, err := loggops.Simulate(s, q, loggops.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("LogGOPS tier: %w", err)
+	}
+	tr, err := trace.FromGoal(s)
+	if err != nil {
+		return nil, err
+	}
+	w, err := run.NewJob()
+	if err != nil {
+		return nil, err
+	}
+	defer w.M.Close()
+	fin, err := w.LaunchTraceFinish(tr)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.Run(); err != nil {
+		return nil, fmt.Errorf("flit level: %w", err)
+	}
+	out := &report.ScheduleComparison{Mesh: scenarios.MeshLabel(mach.Mesh, scenarios.TopoKey(m)), Protocol: run.MPI.Protocol, Predicted: tier.Max}
+	for r := range s.Ranks {
+		sim := float64(fin[r])
+		out.Ranks = append(out.Ranks, report.RankComparison{Rank: r, Simulated: sim, Predicted: tier.Finish[r], ErrorPct: pctErr(tier.Finish[r], sim)})
+		out.Simulated = max(out.Simulated, sim)
+		for _, op := range s.Ranks[r].Ops {
+			if op.Kind == goal.Send {
+				out.Messages++
+				if op.Bytes > q.S {
+					out.Rendezvous++
+				}
+			}
+		}
+	}
+	out.ErrorPct = pctErr(out.Predicted, out.Simulated)
+	st := w.M.Net.Totals()
+	out.StallFlitCycles = st.VCStalls + st.SwitchStall + st.CreditStall
+	return out, nil
+}
