@@ -8,6 +8,7 @@ func init() {
 		&Algorithm{Op: "bcast", Name: "binomial", Source: SrcMPICH, Messages: "P-1", Program: bcastBinomial},
 		&Algorithm{Op: "bcast", Name: "pull", Source: SrcCray, Messages: "2(P-1)", Program: bcastPull},
 		&Algorithm{Op: "bcast", Name: "scatter_allgather", Source: SrcMPICH, Messages: "P-1 + P(P-1)", Program: bcastScatterAllgather},
+		&Algorithm{Op: "bcast", Name: "optimal", Source: "Karp, Sahay, Santos & Schauser, SPAA 1993: the optimal LogP tree for optimal_L, optimal_o, optimal_g", Messages: "P-1", Program: bcastTree, OptimalTree: true},
 	)
 }
 
@@ -127,4 +128,21 @@ func bcastScatterAllgather(r Rank, a Args) error {
 		}
 	}
 	return nil
+}
+
+// bcastTree: receive from the parent in a.Tree, then send to every child
+// in tree order, all posted at once (as the binomial tree does).
+func bcastTree(r Rank, a Args) error {
+	P, msg, t := a.P, Data.At(0, a.N), a.Tree
+	rel := Rel(a.Me, a.Root, P)
+	if rel != 0 {
+		if err := r.Recv(Abs(t.Parent[rel], a.Root, P), msg); err != nil {
+			return err
+		}
+	}
+	s := r.Step()
+	for _, k := range t.Kids[rel] {
+		s.Send(Abs(k, a.Root, P), msg)
+	}
+	return s.Wait()
 }

@@ -137,6 +137,8 @@ type Args struct {
 	// Send and Recv are the bytes of the block to and from each rank
 	// (alltoall), P of each.
 	Send, Recv []int
+	// Tree is the broadcast tree of an OptimalTree algorithm.
+	Tree *Tree
 	// Vec marks a scatterv or gatherv, whose sizes only the root knows
 	// (Blocks, at the root); N is then the rank's own block.
 	Vec bool

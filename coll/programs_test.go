@@ -49,7 +49,11 @@ func TestBroadcastsDeliver(t *testing.T) {
 				for _, root := range rootsOf(P) {
 					name := fmt.Sprintf("bcast %s, P=%d, %d bytes, root %d", a.Name, P, n, root)
 					want := pattern(n, root)
-					out, err := newMemWorld(P).run(a.Program, Args{Root: root, N: n}, func(me int) map[Buf][]byte {
+					args := Args{Root: root, N: n}
+					if a.OptimalTree {
+						args.Tree = OptimalTree(P, 7.5, 1.25, 3.3) // a tree neither binomial nor flat
+					}
+					out, err := newMemWorld(P).run(a.Program, args, func(me int) map[Buf][]byte {
 						if me == root {
 							return map[Buf][]byte{Data: bytes.Clone(want)}
 						}

@@ -33,6 +33,12 @@ type Algorithm struct {
 	// SendBlock, to RecvBlock); calls whose blocks differ run Varying
 	// instead, on blocks the engine stages.
 	Varying Program `json:"-"`
+	// OptimalTree marks a program that runs on Args.Tree, the optimal
+	// LogP broadcast tree (OptimalTree) the engine builds for the call's
+	// P from its optimal_L, optimal_o and optimal_g: a run is then fully
+	// described by its configuration, and every communicator size gets
+	// its tree.
+	OptimalTree bool
 }
 
 // Ops are the operations with selectable algorithms, in documentation

@@ -57,7 +57,11 @@ func (r *Rank) Bcast(buf datatype.Buffer, count int, dt *datatype.Datatype, root
 	case bcastRun:
 		err = run(x, b, n, root)
 	case *sched.Algorithm:
-		err = x.runProgram(run.Program, sched.Args{Root: root, N: n}, callBufs{sched.Data: b}, nil)
+		a := sched.Args{Root: root, N: n}
+		if run.OptimalTree {
+			a.Tree = r.w.optimalTree(c.Size())
+		}
+		err = x.runProgram(run.Program, a, callBufs{sched.Data: b}, nil)
 	default:
 		err = x.rtUnknown(alg)
 	}

@@ -208,7 +208,8 @@ type gen struct {
 	answer int32
 	asked  []pend
 
-	blocks []int // every rank's block: n bytes each (coll.Args.Blocks)
+	blocks []int      // every rank's block: n bytes each (coll.Args.Blocks)
+	tree   *coll.Tree // the optimal broadcast's tree (coll.Args.Tree)
 }
 
 // pend is a posted operation not yet waited for, and the cursor epoch it

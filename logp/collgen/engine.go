@@ -18,7 +18,7 @@ func (g *gen) run(prog coll.Program, me int) {
 			g.blocks[i] = int(g.n)
 		}
 	}
-	_ = prog(g, coll.Args{P: g.P, Me: me, Root: g.opt.Root, N: int(g.n), Blocks: g.blocks, Send: g.blocks, Recv: g.blocks})
+	_ = prog(g, coll.Args{P: g.P, Me: me, Root: g.opt.Root, N: int(g.n), Blocks: g.blocks, Send: g.blocks, Recv: g.blocks, Tree: g.tree})
 }
 
 // framed writes rank me's program of prog inside op's entry and exit:
@@ -27,6 +27,11 @@ func (g *gen) run(prog coll.Program, me int) {
 // contiguous broadcast).
 func (g *gen) framed(a *coll.Algorithm) func(me int) {
 	P, n, prog := g.P, g.n, a.Program
+	if a.OptimalTree {
+		// Karp et al.'s tree for the options' L, o, g, as mpi builds it
+		// from its optimal_L, optimal_o, optimal_g.
+		g.tree = coll.OptimalTree(P, g.opt.OptimalL, g.opt.OptimalO, g.opt.OptimalG)
+	}
 	switch a.Op {
 	case "allgather":
 		// Every rank works on one buffer of the P blocks, each padded to
