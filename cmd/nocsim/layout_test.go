@@ -39,7 +39,7 @@ var importRules = map[string][]string{
 	"mpi":              {"config", "coll", "des", "mesh", "router", "endpoint", "mpi/trace", "mpi/mpierr", "mpi/datatype", "mpi/group", "mpi/chrome"},
 	"calibrate":        {"config", "des", "mesh", "router", "endpoint", "mpi", "mpi/datatype", "logp", "logp/goal"},
 	"scenarios/apps":   {"config", "des", "mesh", "router", "endpoint", "mpi", "mpi/datatype", "mpi/group"},
-	"scenarios/report": {"des", "endpoint/traffic", "mpi", "logp", "plots"},
+	"scenarios/report": {"coll", "des", "endpoint/traffic", "mpi", "logp", "plots"},
 	"scenarios":        {"config", "des", "mesh", "router", "endpoint", "endpoint/traffic", "mpi", "mpi/datatype", "mpi/trace", "mpi/chrome", "logp", "calibrate", "plots", "scenarios/apps", "scenarios/report"},
 	"scenarios/sweep":  {"plots", "scenarios", "scenarios/report"},
 	"scenarios/thesis": {"config", "scenarios", "scenarios/apps", "scenarios/report"},
