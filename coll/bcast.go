@@ -8,6 +8,7 @@ func init() {
 		&Algorithm{Op: "bcast", Name: "binomial", Source: SrcMPICH, Messages: "P-1", Program: bcastBinomial},
 		&Algorithm{Op: "bcast", Name: "pull", Source: SrcCray, Messages: "2(P-1)", Program: bcastPull},
 		&Algorithm{Op: "bcast", Name: "scatter_allgather", Source: SrcMPICH, Messages: "P-1 + P(P-1)", Program: bcastScatterAllgather},
+		&Algorithm{Op: "bcast", Name: "mesh", Source: MeshSource, Messages: "P-1", Program: bcastMesh, MeshGrid: true},
 		&Algorithm{Op: "bcast", Name: "optimal", Source: "Karp, Sahay, Santos & Schauser, SPAA 1993: the optimal LogP tree for optimal_L, optimal_o, optimal_g", Messages: "P-1", Program: bcastTree, OptimalTree: true},
 	)
 }
@@ -143,6 +144,23 @@ func bcastTree(r Rank, a Args) error {
 	s := r.Step()
 	for _, k := range t.Kids[rel] {
 		s.Send(Abs(k, a.Root, P), msg)
+	}
+	return s.Wait()
+}
+
+// bcastMesh: receive from the parent in the mesh tree (Grid.Tree), then
+// send to every child, posted at once (as the binomial tree does).
+func bcastMesh(r Rank, a Args) error {
+	msg := Data.At(0, a.N)
+	parent, kids := a.Grid.Tree(a.Me, a.Root, nil)
+	if parent >= 0 {
+		if err := r.Recv(parent, msg); err != nil {
+			return err
+		}
+	}
+	s := r.Step()
+	for _, k := range kids {
+		s.Send(k, msg)
 	}
 	return s.Wait()
 }

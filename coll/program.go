@@ -139,6 +139,8 @@ type Args struct {
 	Send, Recv []int
 	// Tree is the broadcast tree of an OptimalTree algorithm.
 	Tree *Tree
+	// Grid is the communicator's ranks by mesh row (MeshGrid algorithms).
+	Grid *Grid
 	// Vec marks a scatterv or gatherv, whose sizes only the root knows
 	// (Blocks, at the root); N is then the rank's own block.
 	Vec bool

@@ -53,6 +53,9 @@ func TestBroadcastsDeliver(t *testing.T) {
 					if a.OptimalTree {
 						args.Tree = OptimalTree(P, 7.5, 1.25, 3.3) // a tree neither binomial nor flat
 					}
+					if a.MeshGrid {
+						args.Grid = RowMajor(P, 3) // ragged last rows for most P
+					}
 					out, err := newMemWorld(P).run(a.Program, args, func(me int) map[Buf][]byte {
 						if me == root {
 							return map[Buf][]byte{Data: bytes.Clone(want)}

@@ -13,6 +13,8 @@ const (
 	// X1's own, on remote memory access, are mpi's native code.
 	SrcCray  = "after Nicholson & Goozen, Cray X1 MPI, over MPI messages"
 	SrcMPICH = "standard (MPICH)"
+	// MeshSource is the mesh ("dimensional") family's.
+	MeshSource = "Brightwell & Shuler, MPI on Puma portals: the hybrid \"dimensional\" collectives (rows, then columns); Poole 2004 §6.4 (topology-aware collectives, future work)"
 )
 
 // Algorithm is one registered collective algorithm.
@@ -39,6 +41,10 @@ type Algorithm struct {
 	// described by its configuration, and every communicator size gets
 	// its tree.
 	OptimalTree bool
+	// MeshGrid marks a program that runs on Args.Grid, the
+	// communicator's ranks by mesh row, which the engine builds from
+	// where its ranks run.
+	MeshGrid bool
 }
 
 // Ops are the operations with selectable algorithms, in documentation

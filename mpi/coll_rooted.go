@@ -61,6 +61,9 @@ func (r *Rank) Bcast(buf datatype.Buffer, count int, dt *datatype.Datatype, root
 		if run.OptimalTree {
 			a.Tree = r.w.optimalTree(c.Size())
 		}
+		if run.MeshGrid {
+			a.Grid = r.w.meshGridOf(c.group).Grid
+		}
 		err = x.runProgram(run.Program, a, callBufs{sched.Data: b}, nil)
 	default:
 		err = x.rtUnknown(alg)

@@ -210,6 +210,7 @@ type gen struct {
 
 	blocks []int      // every rank's block: n bytes each (coll.Args.Blocks)
 	tree   *coll.Tree // the optimal broadcast's tree (coll.Args.Tree)
+	grid   *coll.Grid // the ranks by mesh row (coll.Args.Grid)
 }
 
 // pend is a posted operation not yet waited for, and the cursor epoch it
@@ -325,8 +326,6 @@ func (g *gen) program(op, alg string) func(me int) {
 	switch op {
 	case "barrier":
 		return g.barrier(alg)
-	case "bcast":
-		return g.bcast(alg)
 	case "reduce":
 		return g.reduce(alg)
 	case "allreduce":

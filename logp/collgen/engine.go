@@ -18,7 +18,7 @@ func (g *gen) run(prog coll.Program, me int) {
 			g.blocks[i] = int(g.n)
 		}
 	}
-	_ = prog(g, coll.Args{P: g.P, Me: me, Root: g.opt.Root, N: int(g.n), Blocks: g.blocks, Send: g.blocks, Recv: g.blocks, Tree: g.tree})
+	_ = prog(g, coll.Args{P: g.P, Me: me, Root: g.opt.Root, N: int(g.n), Blocks: g.blocks, Send: g.blocks, Recv: g.blocks, Tree: g.tree, Grid: g.grid})
 }
 
 // framed writes rank me's program of prog inside op's entry and exit:
@@ -31,6 +31,9 @@ func (g *gen) framed(a *coll.Algorithm) func(me int) {
 		// Karp et al.'s tree for the options' L, o, g, as mpi builds it
 		// from its optimal_L, optimal_o, optimal_g.
 		g.tree = coll.OptimalTree(P, g.opt.OptimalL, g.opt.OptimalO, g.opt.OptimalG)
+	}
+	if a.MeshGrid {
+		g.grid = coll.RowMajor(P, g.meshWidth()) // rank i on tile i, as a World places them
 	}
 	switch a.Op {
 	case "allgather":

@@ -7,35 +7,26 @@ import (
 	"nocsim/logp"
 )
 
-// The mesh (dimensional) collectives of mpi/coll_mesh.go: the tree along
-// the root's row, then down the columns (logp.MeshTree, which mpi builds
-// the same from the tiles' coordinates).
+// The mesh (dimensional) collectives of mpi/coll_mesh.go not yet coll
+// programs: the tree along the root's row, then down the columns
+// (coll.Grid over the ranks on tiles 0..P-1 of the options' mesh width).
 
 type meshTree struct {
 	parent []int
 	kids   [][]int
 }
 
-func (g *gen) meshTree(root int) meshTree {
-	W := g.opt.MeshW
-	if W == 0 {
-		W = logp.SquareWidth(g.P)
+// meshWidth is the options' mesh width, or the smallest square's.
+func (g *gen) meshWidth() int {
+	if g.opt.MeshW == 0 {
+		return coll.SquareWidth(g.P)
 	}
-	p, k := logp.MeshTree(g.P, W, root)
-	return meshTree{p, k}
+	return g.opt.MeshW
 }
 
-// meshBcast is mpi's meshBcast: receive from the parent, then send to
-// every child, all posted at once.
-func (g *gen) meshBcast(t meshTree, me int, n int64) {
-	if p := t.parent[me]; p >= 0 {
-		g.recv(p, n)
-	}
-	var s step
-	for _, k := range t.kids[me] {
-		g.isend(&s, k, n)
-	}
-	g.wait(&s)
+func (g *gen) meshTree(root int) meshTree {
+	p, k := coll.RowMajor(g.P, g.meshWidth()).TreeAll(root)
+	return meshTree{p, k}
 }
 
 // meshReduce is mpi's meshReduce: the children's vectors received one
@@ -57,13 +48,7 @@ func (g *gen) meshReduce(t meshTree, me int, count int64) {
 // The dimensional allreduce and barrier of mpi/coll_mesh_dims.go (layout:
 // logp.MeshDims).
 
-func (g *gen) meshDims() *logp.MeshDims {
-	W := g.opt.MeshW
-	if W == 0 {
-		W = logp.SquareWidth(g.P)
-	}
-	return logp.NewMeshDims(g.P, W)
-}
+func (g *gen) meshDims() *logp.MeshDims { return logp.NewMeshDims(g.P, g.meshWidth()) }
 
 // meshDimsRun is mpi's meshDimsRun (and, for the allreduce, the copy of
 // the input to the result buffer before it).

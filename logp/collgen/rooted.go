@@ -8,9 +8,3 @@ func (g *gen) barrier(alg string) func(me int) {
 	d := g.meshDims() // mesh
 	return func(me int) { g.meshDimsRun(d, me, 0, true) }
 }
-
-// bcast writes the broadcasts that are not coll programs yet.
-func (g *gen) bcast(alg string) func(me int) {
-	t := g.meshTree(g.opt.Root) // mesh
-	return func(me int) { g.meshBcast(t, me, g.n) }
-}
