@@ -98,19 +98,6 @@ func machineFrom(c *cli.Context) (scenarios.Scenario, scenarios.Source, error) {
 	return sc, src, err
 }
 
-// ranks is the scenario's rank count: [mpi] procs, else every tile; false
-// when the mesh does not parse (the scenario's check says why).
-func ranks(sc *scenarios.Scenario) (int, bool) {
-	m, err := scenarios.ParseMesh(sc.Network.Mesh)
-	if err != nil {
-		return 0, false
-	}
-	if sc.MPI.Procs > 0 {
-		return sc.MPI.Procs, true
-	}
-	return m.Nodes(), true
-}
-
 // scenarioOver is scenarioFrom with the file base (named baseName) read
 // in place of the defaults when --config is not given.
 func scenarioOver(c *cli.Context, baseName string, base []byte, except ...string) (scenarios.Scenario, scenarios.Source, error) {

@@ -66,7 +66,7 @@ func buildPairs(c *cli.Context) (*workload, error) {
 		if p.Pairs, err = intList(c, "pairs"); err != nil {
 			return nil, err
 		}
-	} else if n, ok := ranks(&sc); ok {
+	} else if n, ok := sc.Ranks(); ok {
 		p.Pairs = study.DefaultPairCounts(n)
 	}
 	if c.IsSet("topologies") {

@@ -1,0 +1,21 @@
+package scenarios
+
+import "testing"
+
+// Ranks is [mpi] procs when set, else every tile of the mesh, and false
+// for a mesh that does not parse.
+func TestScenarioRanks(t *testing.T) {
+	sc := Defaults()
+	sc.Network.Mesh = "4x3"
+	if n, ok := sc.Ranks(); !ok || n != 12 {
+		t.Errorf("4x3 mesh: %d, %v; want 12 ranks", n, ok)
+	}
+	sc.MPI.Procs = 5
+	if n, ok := sc.Ranks(); !ok || n != 5 {
+		t.Errorf("procs 5: %d, %v; want 5 ranks", n, ok)
+	}
+	sc.Network.Mesh = "four"
+	if _, ok := sc.Ranks(); ok {
+		t.Errorf("mesh \"four\": ok, want false")
+	}
+}
