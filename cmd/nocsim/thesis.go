@@ -112,19 +112,14 @@ func thesisCharts(c *cli.Context, sc *scenarios.Scenario, res []report.ThesisRes
 	if dir == "" {
 		return nil
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return runErr(err)
-	}
 	name := "default machine"
 	if p := c.String("config"); p != "" {
 		name = filepath.Base(p)
 	} else if !c.IsSet("config") {
 		name = thesis.MachineName
 	}
-	for _, ch := range report.ThesisCharts(res, thesis.MachineText(res, name, sc)) {
-		if err := ch.Chart.Save(filepath.Join(dir, ch.File), 8, 4.5); err != nil {
-			return runErr(err)
-		}
+	if err := thesis.SaveCharts(dir, res, name, sc); err != nil {
+		return runErr(err)
 	}
 	return nil
 }
