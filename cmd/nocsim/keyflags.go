@@ -151,14 +151,8 @@ func flagError(err error, src scenarios.Source, own ...string) error {
 		if slices.Contains(own, ke.Key) {
 			return usageErr("--%s = %s: allowed %s", flagName(ke.Key), ke.Value, ke.Allowed)
 		}
-		if src != nil {
-			for _, s := range scenarios.Sections() {
-				for _, k := range s.Keys {
-					if k.Name == ke.Key {
-						return usageErr("%s = %s: allowed %s", src(s.Name, ke.Key), ke.Value, ke.Allowed)
-					}
-				}
-			}
+		if section, ok := scenarios.KeySection(ke.Key); ok && src != nil {
+			return usageErr("%s = %s: allowed %s", src(section, ke.Key), ke.Value, ke.Allowed)
 		}
 	}
 	return usageErr("%v", err)

@@ -19,3 +19,15 @@ func TestScenarioRanks(t *testing.T) {
 		t.Errorf("mesh \"four\": ok, want false")
 	}
 }
+
+// KeySection finds a key's section, and none for a key of no section.
+func TestKeySection(t *testing.T) {
+	for key, want := range map[string]string{"mesh": "network", "call_cycles": "node", "protocol": "mpi"} {
+		if got, ok := KeySection(key); !ok || got != want {
+			t.Errorf("KeySection(%s) = %q, %v; want %s", key, got, ok, want)
+		}
+	}
+	if s, ok := KeySection("kind"); ok {
+		t.Errorf("KeySection(kind) = %q: want none", s)
+	}
+}
