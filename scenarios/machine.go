@@ -100,3 +100,18 @@ func (sc *Scenario) NewWorld(procs int) (*mpi.World, error) {
 	m.MPI.Procs = procs
 	return m.NewJob()
 }
+
+// Ranks is the scenario's rank count: [mpi] procs, else every tile; false
+// when the mesh does not parse (CheckMachine says why). Commands derive
+// their defaults from it (pairs' pair counts, pingpong's far rank) before
+// the checks run.
+func (sc *Scenario) Ranks() (int, bool) {
+	m, err := ParseMesh(sc.Network.Mesh)
+	if err != nil {
+		return 0, false
+	}
+	if sc.MPI.Procs > 0 {
+		return sc.MPI.Procs, true
+	}
+	return m.Nodes(), true
+}

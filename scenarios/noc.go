@@ -16,14 +16,23 @@ import (
 
 // sectionOf maps a key to its section, for error messages.
 func sectionOf(key string) string {
+	if s, ok := KeySection(key); ok {
+		return s
+	}
+	return "network"
+}
+
+// KeySection is the section that holds a configuration key; false when
+// no section does (a command's own flag, a [workload] key).
+func KeySection(key string) (string, bool) {
 	for _, s := range Sections() {
 		for _, k := range s.Keys {
 			if k.Name == key {
-				return s.Name
+				return s.Name, true
 			}
 		}
 	}
-	return "network"
+	return "", false
 }
 
 // Section is one section of a scenario file and its keys.

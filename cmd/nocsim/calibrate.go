@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -89,32 +88,8 @@ func runCalibrate(c *cli.Context) error {
 	if err := printResult(c, rep, rep.WriteText); err != nil {
 		return err
 	}
-	if out != "" {
-		if err := rep.Params.Validate(); err != nil {
-			return runErr(fmt.Errorf("the fitted parameters are not physical (%v); see the warnings above; not writing %s", err, out))
-		}
-		if err := scenarios.WriteFile(out, func(b *bytes.Buffer) error { return logp.EncodeParams(b, out, rep.Params) }); err != nil {
-			return runErr(err)
-		}
-	}
-	if path := c.String("save-csv"); path != "" {
-		if err := scenarios.WriteFile(path, func(b *bytes.Buffer) error {
-			return calibrate.WriteTable(b, calibrate.Table{Machine: cal.Machine, Measurements: cal.Measurements})
-		}); err != nil {
-			return runErr(err)
-		}
-	}
-	if dir := c.String("plots"); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return runErr(err)
-		}
-		saved := ""
-		if out != "" {
-			saved = filepath.Base(out)
-		}
-		if err := study.CalibrationChart(cal, machine, saved).Save(filepath.Join(dir, "oneway.png"), 0, 0); err != nil {
-			return runErr(err)
-		}
+	if err := cal.WriteFiles(out, c.String("save-csv"), c.String("plots"), machine); err != nil {
+		return runErr(err)
 	}
 	return nil
 }

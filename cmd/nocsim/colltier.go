@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -46,8 +45,7 @@ func collTier(c *cli.Context) (string, error) {
 }
 
 // tierParams reads the tier's parameters from --params or the flags into
-// the sweep, with the L, o and g its optimal broadcast is built for: the
-// fitted ones per size (as a chip run with --params), or the flags'.
+// the sweep (TierSweep.UseFitted, UseFixed).
 func tierParams(c *cli.Context, sw *study.TierSweep) error {
 	given := givenFlags(c)
 	anyFlag := false
@@ -62,8 +60,7 @@ func tierParams(c *cli.Context, sw *study.TierSweep) error {
 		if err != nil {
 			return err
 		}
-		sw.Params, sw.OptimalLogP, sw.MeshWidth = study.FittedTierParams(p), p.OptimalLogP, p.MeshWidth
-		sw.ParamsName = study.FittedParamsName(path, p)
+		sw.UseFitted(path, p)
 		return nil
 	}
 	if !given["L"] || !given["g"] || !given["o"] && !(given["o-s"] && given["o-r"]) {
@@ -73,9 +70,7 @@ func tierParams(c *cli.Context, sw *study.TierSweep) error {
 	if err != nil {
 		return err
 	}
-	sw.Params = study.FixedTierParams(p)
-	sw.ParamsName = fmt.Sprintf("L=%g o_s=%g o_r=%g g=%g G=%g O=%g S=%d", p.L, p.Os, p.Or, p.Gap, p.G, p.O, p.S)
-	sw.OptimalLogP = func(int) (L, o, g float64) { return p.L, (p.Os + p.Or) / 2, p.Gap }
+	sw.UseFixed(p)
 	return nil
 }
 

@@ -132,14 +132,8 @@ func buildGoalRun(c *cli.Context) (*workload, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := fitted.Validate(); err != nil {
-			return nil, usageErr("--params: %v", err)
-		}
-		S := p.S // --S, when given, wins over the fitted protocol's threshold
-		if !given["S"] {
-			S = scenarios.ProtocolThreshold(fitted.Protocol)
-		}
-		if p, err = scenarios.TierParamsFor(fitted, len(s.Ranks), S); err != nil {
+		// --S, when given, wins over the fitted protocol's threshold.
+		if p, err = study.GoalTierParams(fitted, len(s.Ranks), p.S, given["S"]); err != nil {
 			return nil, usageErr("--params: %v", err)
 		}
 	}

@@ -98,82 +98,48 @@ func machineFrom(c *cli.Context) (scenarios.Scenario, scenarios.Source, error) {
 	return sc, src, err
 }
 
-// ranks is the scenario's rank count: [mpi] procs, else every tile; false
-// when the mesh does not parse (the scenario's check says why).
-func ranks(sc *scenarios.Scenario) (int, bool) {
-	m, err := scenarios.ParseMesh(sc.Network.Mesh)
-	if err != nil {
-		return 0, false
-	}
-	if sc.MPI.Procs > 0 {
-		return sc.MPI.Procs, true
-	}
-	return m.Nodes(), true
-}
-
 // scenarioOver is scenarioFrom with the file base (named baseName) read
 // in place of the defaults when --config is not given.
 func scenarioOver(c *cli.Context, baseName string, base []byte, except ...string) (scenarios.Scenario, scenarios.Source, error) {
-	sc := scenarios.Defaults()
-	src := func(section, key string) string { return fmt.Sprintf("default [%s] %s", section, key) }
 	// --preset is applied under the file, so that the file's keys (and the
-	// other flags, below) override the preset's values.
+	// other flags) override the preset's values.
 	preset := ""
 	if slices.Contains(c.LocalFlagNames(), "preset") {
 		preset = strings.TrimSpace(c.String("preset"))
 		if _, err := router.Preset(preset); err != nil {
 			var ke *config.KeyError
 			errors.As(err, &ke)
-			return sc, nil, usageErr("--preset = %s: allowed %s", ke.Value, ke.Allowed)
+			return scenarios.Defaults(), nil, usageErr("--preset = %s: allowed %s", ke.Value, ke.Allowed)
 		}
 	}
-	if path := c.String("config"); path != "" || preset != "" || base != nil {
-		var r io.Reader = strings.NewReader("")
-		if path == "" && base != nil {
-			r, path = bytes.NewReader(base), baseName
-		} else if path != "" {
-			f, err := os.Open(path)
-			if err != nil {
-				return sc, nil, usageErr("--config: %v", err)
-			}
-			defer f.Close()
-			r = f
-		}
-		fsrc := src
-		var err error
-		sc, fsrc, err = scenarios.DecodePreset(r, path, preset)
+	var r io.Reader
+	path := c.String("config")
+	if path != "" {
+		f, err := os.Open(path)
 		if err != nil {
-			return sc, nil, usageErr("%v", err)
+			return scenarios.Defaults(), nil, usageErr("--config: %v", err)
 		}
-		src = fsrc
+		defer f.Close()
+		r = f
+	} else if base != nil {
+		r, path = bytes.NewReader(base), baseName
 	}
-	set := map[string]bool{}
 	// The flags given, looked up once: urfave/cli's lookups are slow
 	// enough to dominate validation if done per key.
 	given := givenFlags(c)
+	values := map[string]string{}
 	for _, sk := range scenarios.Sections() {
 		for _, k := range sk.Keys {
-			name := flagName(k.Name)
-			if slices.Contains(except, name) || !given[name] {
-				continue
+			if name := flagName(k.Name); given[name] && !slices.Contains(except, name) {
+				values[k.Name] = c.String(name)
 			}
-			if err := sc.Set(sk.Name, k.Name, c.String(name)); err != nil {
-				var ke *config.KeyError
-				if errors.As(err, &ke) {
-					return sc, nil, usageErr("--%s = %s: allowed %s", name, ke.Value, ke.Allowed)
-				}
-				return sc, nil, usageErr("--%s: %v", name, err)
-			}
-			set[k.Name] = true
 		}
 	}
-	fileSrc := src
-	return sc, func(section, key string) string {
-		if set[key] {
-			return "--" + flagName(key)
-		}
-		return fileSrc(section, key)
-	}, nil
+	sc, src, err := scenarios.Build(r, path, preset, values, func(key string) string { return "--" + flagName(key) })
+	if err != nil {
+		return sc, nil, usageErr("%v", err)
+	}
+	return sc, src, nil
 }
 
 // flagError turns a check's KeyError into a usage error naming the flag
@@ -185,14 +151,8 @@ func flagError(err error, src scenarios.Source, own ...string) error {
 		if slices.Contains(own, ke.Key) {
 			return usageErr("--%s = %s: allowed %s", flagName(ke.Key), ke.Value, ke.Allowed)
 		}
-		if src != nil {
-			for _, s := range scenarios.Sections() {
-				for _, k := range s.Keys {
-					if k.Name == ke.Key {
-						return usageErr("%s = %s: allowed %s", src(s.Name, ke.Key), ke.Value, ke.Allowed)
-					}
-				}
-			}
+		if section, ok := scenarios.KeySection(ke.Key); ok && src != nil {
+			return usageErr("%s = %s: allowed %s", src(section, ke.Key), ke.Value, ke.Allowed)
 		}
 	}
 	return usageErr("%v", err)

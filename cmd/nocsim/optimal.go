@@ -50,12 +50,10 @@ func optimalParams(c *cli.Context) (L, o, g float64, err error) {
 		if err := checkSize(size); err != nil {
 			return 0, 0, 0, err
 		}
-		hops := p.AvgHops
 		if c.IsSet("hops") {
-			hops = c.Float64("hops")
+			p.AvgHops = c.Float64("hops")
 		}
-		s := p.Seg(size)
-		L, o, g = s.L+hops*s.Lh, (s.Os+s.Or)/2, s.Gap
+		L, o, g = p.OptimalLogP(size)
 	}
 	for _, f := range []struct {
 		name string

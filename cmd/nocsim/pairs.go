@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"path/filepath"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -41,52 +39,15 @@ func pairsCommand() *cli.Command {
 	}.cli()
 }
 
-// pairsPlotPaths is where a plot flag draws each of names (versions or
-// topologies): the path itself for one, else "-name" inserted before the
-// extension.
-func pairsPlotPaths(path string, names []string) []string {
-	if len(names) == 1 {
-		return []string{path}
-	}
-	ext := filepath.Ext(path)
-	var out []string
-	for _, v := range names {
-		out = append(out, strings.TrimSuffix(path, ext)+"-"+v+ext)
-	}
-	return out
-}
-
 // pairsPlots lists the files --plot, --aggregate-plot and --compare-plot
-// ask for: per topology (when several) and per version (when several).
-// They are listed before the run, to check their paths, and drawn from
-// *rows after it.
+// ask for (Pairs.PlotFiles), each under its flag.
 func pairsPlots(c *cli.Context, sc *scenarios.Scenario, p *study.Pairs, rows *[]report.PairsRow) []chart {
-	parts := p.ByTopology(sc, nil)
-	var topos []string
-	for _, part := range parts {
-		topos = append(topos, part.Topology)
-	}
-	rowsOn := func(i int) []report.PairsRow { return p.ByTopology(sc, *rows)[i].Rows }
 	var out []chart
-	if path := c.String("plot"); path != "" {
-		for ti, tpath := range pairsPlotPaths(path, topos) {
-			machine := parts[ti].Scenario.MachineText()
-			for vi, vpath := range pairsPlotPaths(tpath, p.Versions) {
-				v := p.Versions[vi]
-				out = append(out, chart{flag: "plot", path: vpath, draw: func() (plots.Chart, error) { return report.PairsChart(rowsOn(ti), v, machine), nil }})
-			}
-		}
-	}
-	if path := c.String("aggregate-plot"); path != "" {
-		for ti, tpath := range pairsPlotPaths(path, topos) {
-			machine := parts[ti].Scenario.MachineText()
-			out = append(out, chart{flag: "aggregate-plot", path: tpath, draw: func() (plots.Chart, error) { return report.PairsAggregateChart(rowsOn(ti), machine), nil }})
-		}
-	}
-	if path := c.String("compare-plot"); path != "" {
-		for vi, vpath := range pairsPlotPaths(path, p.Versions) {
-			v := p.Versions[vi]
-			out = append(out, chart{flag: "compare-plot", path: vpath, draw: func() (plots.Chart, error) { return report.PairsTopologyChart(*rows, v, sc.TilesText()), nil }})
+	flags := []string{"plot", "aggregate-plot", "compare-plot"}
+	perVersion, aggregates, compares := p.PlotFiles(sc, rows, c.String(flags[0]), c.String(flags[1]), c.String(flags[2]))
+	for i, cs := range [][]study.Chart{perVersion, aggregates, compares} {
+		for _, ch := range cs {
+			out = append(out, chart{flag: flags[i], path: ch.File, draw: func() (plots.Chart, error) { return ch.Draw(), nil }})
 		}
 	}
 	return out
@@ -105,7 +66,7 @@ func buildPairs(c *cli.Context) (*workload, error) {
 		if p.Pairs, err = intList(c, "pairs"); err != nil {
 			return nil, err
 		}
-	} else if n, ok := ranks(&sc); ok {
+	} else if n, ok := sc.Ranks(); ok {
 		p.Pairs = study.DefaultPairCounts(n)
 	}
 	if c.IsSet("topologies") {

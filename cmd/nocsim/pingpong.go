@@ -43,7 +43,7 @@ func buildPingPong(c *cli.Context) (*workload, error) {
 		return nil, err
 	}
 	to := c.Int("to")
-	if n, ok := ranks(&sc); ok && to < 0 {
+	if n, ok := sc.Ranks(); ok && to < 0 {
 		to = n - 1 // the last rank
 	}
 	pp := &study.PingPong{From: c.Int("from"), To: to, Sizes: sizes, Reps: c.Int("reps")}

@@ -117,27 +117,14 @@ func runPredict(c *cli.Context) error {
 	if c.IsSet("select") {
 		return selectionTable(c, p, op, procs)
 	}
-	var pr logp.Prediction
-	switch op {
-	case "p2p":
-		pr = p.OneWay(size, hops)
-		alg = "LogGP"
-	case "pingpong":
-		pr = p.PingPong(size, hops)
-		alg = "LogGP"
-	default:
-		if alg == "auto" {
-			if alg, _, err = study.ChooseAlgorithm(p, op, procs, size); err != nil {
-				return usageErr("--op = %q: %v", op, err)
-			}
+	if alg == "auto" && !slices.Contains(p2pOps, op) {
+		if alg, _, err = study.ChooseAlgorithm(p, op, procs, size); err != nil {
+			return usageErr("--op = %q: %v", op, err)
 		}
-		reg := op
-		if op == "exscan" {
-			reg = "scan"
-		}
-		if pr, err = p.Predict(reg, alg, procs, size); err != nil {
-			return usageErr("%v", err)
-		}
+	}
+	alg, pr, err := study.PredictOp(p, op, alg, procs, size, hops)
+	if err != nil {
+		return usageErr("%v", err)
 	}
 	return report.WritePrediction(c.App.Writer, c.Bool("json"), op, alg, procs, size, pr, p.ClockHz)
 }

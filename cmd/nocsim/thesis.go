@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -113,19 +112,14 @@ func thesisCharts(c *cli.Context, sc *scenarios.Scenario, res []report.ThesisRes
 	if dir == "" {
 		return nil
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return runErr(err)
-	}
 	name := "default machine"
 	if p := c.String("config"); p != "" {
 		name = filepath.Base(p)
 	} else if !c.IsSet("config") {
 		name = thesis.MachineName
 	}
-	for _, ch := range report.ThesisCharts(res, thesis.MachineText(res, name, sc)) {
-		if err := ch.Chart.Save(filepath.Join(dir, ch.File), 8, 4.5); err != nil {
-			return runErr(err)
-		}
+	if err := thesis.SaveCharts(dir, res, name, sc); err != nil {
+		return runErr(err)
 	}
 	return nil
 }
@@ -140,7 +134,7 @@ func thesisFitCommand() *cli.Command {
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "config", Usage: "machine TOML file to start from (default: the embedded thesis machine); flags override its keys"},
 		&cli.StringFlag{Name: "out", Usage: "write the fitted machine file to `FILE` (the repository's is scenarios/thesis/scmp-thesis.toml)"},
-		&cli.StringFlag{Name: "keys", Usage: "keys to fit, comma-separated, among " + thesisFitKeyNames(), Value: strings.Join(thesis.DefaultFitKeys, ",")},
+		&cli.StringFlag{Name: "keys", Usage: "keys to fit, comma-separated, among " + thesis.FitKeyNames(), Value: strings.Join(thesis.DefaultFitKeys, ",")},
 		&cli.IntFlag{Name: "steps", Usage: "most Levenberg-Marquardt steps (each runs the table once per key and once more)", Value: 8},
 		&cli.IntFlag{Name: "workers", Usage: "runs simulated in parallel (0 = one per core); results do not depend on it"},
 		quietFlag,
@@ -155,14 +149,6 @@ func thesisFitCommand() *cli.Command {
 	}
 }
 
-func thesisFitKeyNames() string {
-	var ks []string
-	for _, k := range thesis.FitKeys {
-		ks = append(ks, k.Key)
-	}
-	return strings.Join(ks, ",")
-}
-
 func runThesisFit(c *cli.Context) error {
 	if err := noArgs(c, "thesis fit"); err != nil {
 		return err
@@ -170,14 +156,9 @@ func runThesisFit(c *cli.Context) error {
 	if c.String("out") == "" {
 		return usageErr("--out: required (the machine file to write)")
 	}
-	var keys []thesis.FitKey
-	for _, name := range strings.Split(c.String("keys"), ",") {
-		name = strings.TrimSpace(name)
-		i := slices.IndexFunc(thesis.FitKeys, func(k thesis.FitKey) bool { return k.Key == name })
-		if i < 0 {
-			return usageErr("--keys: %q: allowed %s", name, thesisFitKeyNames())
-		}
-		keys = append(keys, thesis.FitKeys[i])
+	keys, bad := thesis.FitKeysNamed(c.String("keys"))
+	if bad != "" {
+		return usageErr("--keys: %q: allowed %s", bad, thesis.FitKeyNames())
 	}
 	if n := c.Int("steps"); n < 1 || n > 100 {
 		return usageErr("--steps = %d: allowed 1..100", n)
@@ -217,17 +198,9 @@ func runThesisFit(c *cli.Context) error {
 	}
 	// Keys given by flag go into the file too: it must be the machine the
 	// fit ran on.
-	vals, err := sc.KeyValues()
+	set, err := thesis.SetApart(&sc, func(section, key string) bool { return strings.HasPrefix(src(section, key), "--") })
 	if err != nil {
 		return runErr(err)
-	}
-	set := map[string]string{}
-	for _, sk := range scenarios.Sections() {
-		for _, k := range sk.Keys {
-			if strings.HasPrefix(src(sk.Name, k.Name), "--") {
-				set[sk.Name+"."+k.Name] = vals[sk.Name+"."+k.Name]
-			}
-		}
 	}
 	var b bytes.Buffer
 	if err := thesis.WriteMachine(&b, string(base), fit, set); err != nil {
@@ -236,9 +209,5 @@ func runThesisFit(c *cli.Context) error {
 	if err := plots.WriteFileAtomic(c.String("out"), &b); err != nil {
 		return runErr(err)
 	}
-	for i, k := range fit.Keys {
-		fmt.Fprintf(c.App.Writer, "[%s] %s = %.4g cycles\n", strings.Split(k, ".")[0], strings.Split(k, ".")[1], fit.Values[i])
-	}
-	fmt.Fprintf(c.App.Writer, "RMS of log(nocsim/thesis) over Table 5.1's %d times: %.4f (start %.4f)\n\n", 2*len(fit.Results), fit.RMSLog, fit.Start)
-	return report.WriteThesisTable(c.App.Writer, fit.Results)
+	return fit.WriteText(c.App.Writer)
 }

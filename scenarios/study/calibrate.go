@@ -219,6 +219,20 @@ func ChooseAlgorithm(p logp.Params, op string, procs, size int) (string, float64
 	return best, bestT, nil
 }
 
+// PredictOp is `nocsim predict`'s prediction: op a one-way message (p2p)
+// or a round trip (pingpong) over hops, both named "LogGP", or a
+// collective by its algorithm alg (ChooseAlgorithm's, for "auto").
+func PredictOp(p logp.Params, op, alg string, procs, size int, hops float64) (string, logp.Prediction, error) {
+	switch op {
+	case "p2p":
+		return "LogGP", p.OneWay(size, hops), nil
+	case "pingpong":
+		return "LogGP", p.PingPong(size, hops), nil
+	}
+	pr, err := p.Predict(scenarios.RegistryOp(op), alg, procs, size)
+	return alg, pr, err
+}
+
 // baseAlg strips the "model:" marker of algorithms chosen by the model.
 func baseAlg(a string) string {
 	if len(a) > 6 && a[:6] == "model:" {

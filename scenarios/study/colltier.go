@@ -60,6 +60,25 @@ func FittedTierParams(p logp.Params) func(int) (loggops.Params, error) {
 	}
 }
 
+// UseFitted runs the sweep on LogGP parameters fitted by calibrate (read
+// from path): the tier's parameters per P (FittedTierParams), the fitted
+// mesh's width for the mesh algorithms' trees, and the optimal broadcast's
+// tree built for the fitted L, o and g at each size, as a chip run with
+// the same parameters builds it.
+func (s *TierSweep) UseFitted(path string, p logp.Params) {
+	s.Params, s.OptimalLogP, s.MeshWidth = FittedTierParams(p), p.OptimalLogP, p.MeshWidth
+	s.ParamsName = FittedParamsName(path, p)
+}
+
+// UseFixed runs the sweep on one LogGOPS parameter set at every P, the
+// optimal broadcast's tree built for its L, o (the mean of o_s and o_r)
+// and g, and the chart titled with its values.
+func (s *TierSweep) UseFixed(p loggops.Params) {
+	s.Params = FixedTierParams(p)
+	s.ParamsName = fmt.Sprintf("L=%g o_s=%g o_r=%g g=%g G=%g O=%g S=%d", p.L, p.Os, p.Or, p.Gap, p.G, p.O, p.S)
+	s.OptimalLogP = func(int) (L, o, g float64) { return p.L, (p.Os + p.Or) / 2, p.Gap }
+}
+
 // Check validates the sweep; errors are KeyErrors naming the flag or key.
 func (s *TierSweep) Check() error {
 	bad := func(key string, v any, allowed string) error {

@@ -27,9 +27,9 @@ func tierSweep(sc *scenarios.Scenario) (*TierSweep, []string, error) {
 	if len(sizes) == 0 {
 		sizes = []int{8, 1024, 65536}
 	}
-	return &TierSweep{Op: w.Op, Algs: w.Algs, Procs: w.Procs, Sizes: sizes, Root: w.Root,
-		Params: FittedTierParams(*p), Opt: collgen.DefaultOptions(), OptimalLogP: p.OptimalLogP, MeshWidth: p.MeshWidth,
-		ParamsName: FittedParamsName(sc.Workload.Params, *p)}, warnings, nil
+	sw := &TierSweep{Op: w.Op, Algs: w.Algs, Procs: w.Procs, Sizes: sizes, Root: w.Root, Opt: collgen.DefaultOptions()}
+	sw.UseFitted(sc.Workload.Params, *p)
+	return sw, warnings, nil
 }
 
 // FittedParamsName names fitted parameters for a LogGOPS tier chart's

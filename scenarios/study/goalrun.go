@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"nocsim/config"
+	"nocsim/logp"
 	"nocsim/logp/goal"
 	"nocsim/logp/loggops"
 	"nocsim/mpi"
@@ -41,6 +42,20 @@ func RunGoalTier(s *goal.Schedule, p loggops.Params, progress func(done, total i
 	}
 	return &report.GoalResult{Tier: "loggops", Ranks: len(s.Ranks), MaxFinish: res.Max, RankFinish: res.Finish,
 		Params: &report.TierParamsJSON{L: p.L, Os: p.Os, Or: p.Or, Gap: p.Gap, G: p.G, O: p.O, S: p.S}}, nil
+}
+
+// GoalTierParams are the LogGOPS tier's parameters for a schedule of
+// ranks ranks from LogGP parameters fitted by calibrate (refused unless
+// physical): TierParamsFor's, with the rendezvous threshold S when given
+// (keepS) and the fitted protocol's otherwise.
+func GoalTierParams(fitted logp.Params, ranks int, S uint64, keepS bool) (loggops.Params, error) {
+	if err := fitted.Validate(); err != nil {
+		return loggops.Params{}, err
+	}
+	if !keepS {
+		S = scenarios.ProtocolThreshold(fitted.Protocol)
+	}
+	return scenarios.TierParamsFor(fitted, ranks, S)
 }
 
 // CheckGoalFlit validates the machine for a run of s on the flit-level

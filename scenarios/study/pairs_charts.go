@@ -1,6 +1,9 @@
 package study
 
 import (
+	"path/filepath"
+	"strings"
+
 	"nocsim/plots"
 	"nocsim/scenarios"
 	"nocsim/scenarios/report"
@@ -55,4 +58,55 @@ func pairsCharts(sc *scenarios.Scenario, rows []report.PairsRow) []Chart {
 		cs = append(cs, Chart{File: "pairs-compare-" + v + ".png", Draw: func() plots.Chart { return report.PairsTopologyChart(rows, v, sc.TilesText()) }})
 	}
 	return cs
+}
+
+// pairsPlotPaths is where a plot option draws each of names (versions or
+// topologies): the path itself for one, else "-name" inserted before the
+// extension.
+func pairsPlotPaths(path string, names []string) []string {
+	if len(names) == 1 {
+		return []string{path}
+	}
+	ext := filepath.Ext(path)
+	var out []string
+	for _, v := range names {
+		out = append(out, strings.TrimSuffix(path, ext)+"-"+v+ext)
+	}
+	return out
+}
+
+// PlotFiles are the chart files `nocsim pairs` is asked for, File a path:
+// plot per topology (when several) and per version (when several),
+// aggregate per topology and compare per version; an empty path asks for
+// none. They are listed before the run, so that their paths are checked
+// first, and drawn from *rows after it.
+func (p *Pairs) PlotFiles(sc *scenarios.Scenario, rows *[]report.PairsRow, plot, aggregate, compare string) (perVersion, aggregates, compares []Chart) {
+	parts := p.ByTopology(sc, nil)
+	var topos []string
+	for _, part := range parts {
+		topos = append(topos, part.Topology)
+	}
+	rowsOn := func(i int) []report.PairsRow { return p.ByTopology(sc, *rows)[i].Rows }
+	if plot != "" {
+		for ti, tpath := range pairsPlotPaths(plot, topos) {
+			machine := parts[ti].Scenario.MachineText()
+			for vi, vpath := range pairsPlotPaths(tpath, p.Versions) {
+				v := p.Versions[vi]
+				perVersion = append(perVersion, Chart{File: vpath, Draw: func() plots.Chart { return report.PairsChart(rowsOn(ti), v, machine) }})
+			}
+		}
+	}
+	if aggregate != "" {
+		for ti, tpath := range pairsPlotPaths(aggregate, topos) {
+			machine := parts[ti].Scenario.MachineText()
+			aggregates = append(aggregates, Chart{File: tpath, Draw: func() plots.Chart { return report.PairsAggregateChart(rowsOn(ti), machine) }})
+		}
+	}
+	if compare != "" {
+		for vi, vpath := range pairsPlotPaths(compare, p.Versions) {
+			v := p.Versions[vi]
+			compares = append(compares, Chart{File: vpath, Draw: func() plots.Chart { return report.PairsTopologyChart(*rows, v, sc.TilesText()) }})
+		}
+	}
+	return perVersion, aggregates, compares
 }

@@ -110,8 +110,8 @@ func (thesisKind) Run(sc *scenarios.Scenario, opt scenarios.RunOptions) (*Result
 			r.Row.Table, r.Row.Size(), r.Row.Procs, r.NativeK(), r.Row.NativeK, r.MPIK(), r.Row.MPIK, r.Ratio(), r.Row.Ratio()))
 	}
 	kr.Rows = recs
-	for _, ch := range report.ThesisCharts(res, thesis.MachineText(res, sc.Name, sc)) {
-		kr.Charts = append(kr.Charts, Chart{File: ch.File, Draw: func() plots.Chart { return ch.Chart }, Width: 8, Height: 4.5})
+	for _, ch := range thesis.Charts(res, sc.Name, sc) {
+		kr.Charts = append(kr.Charts, Chart{File: ch.File, Draw: func() plots.Chart { return ch.Chart }, Width: thesis.ChartWidth, Height: thesis.ChartHeight})
 	}
 	return kr, nil
 }

@@ -1,6 +1,8 @@
 package thesis
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"nocsim/mpi"
@@ -61,4 +63,27 @@ func TestThesisCharts(t *testing.T) {
 		{Name: "MPI thesis", X: p, Y: []float64{4, 8}, Dashed: true, Companion: true},
 		{Name: "ideal", X: p, Y: p, Reference: true},
 	})
+}
+
+// SaveCharts makes the directory and writes every one of Charts' files
+// into it.
+func TestSaveCharts(t *testing.T) {
+	res := []report.ThesisResult{
+		{Row: report.ThesisRow{Table: "5.1", Nonzeros: 2000, Procs: 4, NativeK: 100, MPIK: 150}, Native: 110000, MPI: 160000},
+		{Row: report.ThesisRow{Table: "5.1", Nonzeros: 5000, Procs: 4, NativeK: 200, MPIK: 260}, Native: 190000, MPI: 250000},
+	}
+	sc := &scenarios.Scenario{Network: scenarios.Network{Mesh: "2x2"}, MPI: mpi.Config{Protocol: "niu", Library: "thesis"}}
+	dir := filepath.Join(t.TempDir(), "figs")
+	if err := SaveCharts(dir, res, "m.toml", sc); err != nil {
+		t.Fatal(err)
+	}
+	cs := Charts(res, "m.toml", sc)
+	if len(cs) == 0 {
+		t.Fatal("no charts")
+	}
+	for _, ch := range cs {
+		if _, err := os.Stat(filepath.Join(dir, ch.File)); err != nil {
+			t.Errorf("%s: %v", ch.File, err)
+		}
+	}
 }
