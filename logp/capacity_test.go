@@ -2,6 +2,7 @@ package logp
 
 import (
 	"math"
+	"nocsim/coll"
 	"testing"
 )
 
@@ -86,7 +87,7 @@ func TestOptimalGatherProperties(t *testing.T) {
 func TestOptimalBroadcastWithinCapacity(t *testing.T) {
 	for _, log := range [][3]float64{{6, 2, 4}, {20, 1, 3}, {5, 4, 1}, {3, 1, 7}} {
 		L, o, g := log[0], log[1], log[2]
-		_, parent, at := OptimalBroadcast(64, L, o, g)
+		_, parent, at := coll.OptimalBroadcast(64, L, o, g)
 		from, to := MaxInTransit(BroadcastTransits(parent, at, L, o))
 		if c := Capacity(L, g); from > c || to != 1 {
 			t.Errorf("%v: %d in transit from a sender (capacity %d), %d to a receiver", log, from, c, to)

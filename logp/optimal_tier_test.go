@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"nocsim/coll"
 	"nocsim/logp"
 	"nocsim/logp/goal"
 	"nocsim/logp/loggops"
@@ -13,7 +14,7 @@ import (
 // logp.OptimalBroadcast; a rank receives from its parent, then sends to
 // its children in the order they were informed (its send slots' order).
 func optimalTree(P, m int, L, o, g float64) *goal.Schedule {
-	_, parent, _ := logp.OptimalBroadcast(P, L, o, g)
+	_, parent, _ := coll.OptimalBroadcast(P, L, o, g)
 	x := newSched(P)
 	got := make([]int32, P)
 	got[0] = -1
@@ -45,7 +46,7 @@ func TestOptimalBcastMatchesTier(t *testing.T) {
 					t.Errorf("%+v m=%d P=%d: closed form %v, tier %v", seg, m, P, x.Cycles, res.Max)
 				}
 				if seg.G == 0 && seg.O == 0 && seg.Os == seg.Or && seg.Gap >= seg.Os {
-					if f, _, _ := logp.OptimalBroadcast(P, L, o, g); x.Cycles != f {
+					if f, _, _ := coll.OptimalBroadcast(P, L, o, g); x.Cycles != f {
 						t.Errorf("%+v P=%d: closed form %v, Karp's finish %v", seg, P, x.Cycles, f)
 					}
 				}

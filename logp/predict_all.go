@@ -1,5 +1,7 @@
 package logp
 
+import "nocsim/coll"
+
 // Allgather and alltoall: the formulas behind Predict for nocsim's
 // mpi/coll_all*.go. bytes is the block of one rank (allgather) or of one
 // pair of ranks (alltoall). An exchange (send to one rank, receive from
@@ -30,7 +32,7 @@ func allgatherRing(e *env) {
 func allgatherRecursiveDoubling(e *env) {
 	P, n := e.P, e.m
 	span := func(a, b int) int { return (b-a-1)*((n+3)&^3) + n } // blocks a..b-1
-	f, x := NewFold(P), newXprogs(P)
+	f, x := coll.NewFold(P), newXprogs(P)
 	lo := func(v int) int { // first block of virtual rank v
 		if v < f.Rem {
 			return 2 * v

@@ -3,7 +3,7 @@ package logp
 import (
 	"cmp"
 	"fmt"
-	"math"
+	"nocsim/coll"
 	"slices"
 )
 
@@ -29,77 +29,7 @@ func (p Params) MeshWidth(P int) int {
 	if _, err := fmt.Sscanf(p.Mesh, "%dx%d", &w, &h); err == nil && w >= 1 && h >= 1 && P <= w*h {
 		return w
 	}
-	return SquareWidth(P)
-}
-
-// SquareWidth is ceil(sqrt(P)), the width of the smallest square mesh
-// holding P ranks (at least 1).
-func SquareWidth(P int) int {
-	w := max(int(math.Sqrt(float64(P))), 1)
-	for w*w < P {
-		w++
-	}
-	for w > 1 && (w-1)*(w-1) >= P {
-		w--
-	}
-	return w
-}
-
-// MeshTree is the broadcast tree of nocsim's mesh collectives from root,
-// ranks 0..P-1 on tiles 0..P-1 of a W-wide mesh: parent[r] (-1 at the
-// root) and kids[r] in the order r sends to them (along the root's row,
-// biggest subtree first, then down its column, then, in a row longer
-// than the root's, to the members no column reaches). mpi builds the same
-// tree from the tiles' coordinates (mpi can not import logp; a test in
-// scenarios checks that they agree, message for message).
-func MeshTree(P, W, root int) (parent []int, kids [][]int) {
-	var rows [][]int
-	for lo := 0; lo < P; lo += W {
-		row := make([]int, 0, W)
-		for r := lo; r < min(lo+W, P); r++ {
-			row = append(row, r)
-		}
-		rows = append(rows, row)
-	}
-	parent, kids = make([]int, P), make([][]int, P)
-	R, jr := root/W, root%W
-	rowR := rows[R]
-	nR := len(rowR)
-	binomial := func(list []int, at int) {
-		n := len(list)
-		for i, r := range list {
-			rel := (i - at + n) % n
-			if rel != 0 {
-				parent[r] = list[(binParent(rel)+at)%n]
-			}
-			for _, c := range binKids(rel, n, nil) {
-				kids[r] = append(kids[r], list[(c+at)%n])
-			}
-		}
-	}
-	parent[root] = -1
-	binomial(rowR, jr)
-	for j := range nR {
-		var col []int
-		at := 0
-		for i, row := range rows {
-			if j < len(row) {
-				if i == R {
-					at = len(col)
-				}
-				col = append(col, row[j])
-			}
-		}
-		binomial(col, at)
-	}
-	for _, row := range rows {
-		for j := nR; j < len(row); j++ {
-			p := row[j%nR]
-			parent[row[j]] = p
-			kids[p] = append(kids[p], row[j])
-		}
-	}
-	return parent, kids
+	return coll.SquareWidth(P)
 }
 
 // meshEnv is the tree of one mesh prediction and its ranks' hop counts.
@@ -113,7 +43,7 @@ type meshEnv struct {
 
 func (e *env) meshTree(root int) *meshEnv {
 	W := e.p.MeshWidth(e.P)
-	parent, kids := MeshTree(e.P, W, root)
+	parent, kids := coll.RowMajor(e.P, W).TreeAll(root)
 	order := []int{root}
 	for i := 0; i < len(order); i++ {
 		order = append(order, kids[order[i]]...)

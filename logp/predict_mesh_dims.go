@@ -1,5 +1,7 @@
 package logp
 
+import "nocsim/coll"
+
 // The dimensional allreduce and barrier of nocsim's mesh family
 // (mpi/coll_mesh_dims.go): an allreduce within every mesh row, then within
 // every column. Short vectors (under MeshLongBytes) and the barrier:
@@ -142,7 +144,7 @@ func (x xprogs) meshDim(r int, list []int, i, n, es int, barrier bool) {
 	if P == 1 {
 		return
 	}
-	f := NewFold(P)
+	f := coll.NewFold(P)
 	f.Ranks = list
 	nr := x.meshFoldIn(f, r, list, i, n)
 	if nr < 0 {
@@ -165,7 +167,7 @@ func (x xprogs) meshDim(r int, list []int, i, n, es int, barrier bool) {
 // meshLong adds a main row's rank's long-vector allreduce: halving within
 // row, its block's allreduce within col, doubling within row.
 func (x xprogs) meshLong(r int, row []int, i int, col []int, k, n, es int) {
-	f := NewFold(len(row))
+	f := coll.NewFold(len(row))
 	f.Ranks = row
 	nr := x.meshFoldIn(f, r, row, i, n)
 	if nr < 0 {
@@ -182,7 +184,7 @@ func (x xprogs) meshLong(r int, row []int, i int, col []int, k, n, es int) {
 
 // meshFoldIn is foldIn over list: it returns list[i]'s new rank, -1 for a
 // folded one (which then has its whole program: send, receive back).
-func (x xprogs) meshFoldIn(f Fold, r int, list []int, i, n int) int {
+func (x xprogs) meshFoldIn(f coll.Fold, r int, list []int, i, n int) int {
 	switch {
 	case i >= 2*f.Rem:
 		return i - f.Rem
@@ -197,7 +199,7 @@ func (x xprogs) meshFoldIn(f Fold, r int, list []int, i, n int) int {
 
 // doubling adds new rank nr's recursive-doubling allgather steps among
 // f's p ranks over blocks bo.
-func (x xprogs) doubling(f Fold, r, nr int, bo []int, es int) {
+func (x xprogs) doubling(f coll.Fold, r, nr int, bo []int, es int) {
 	for mask := 1; mask < f.Pof2; mask <<= 1 {
 		pn := nr ^ mask
 		lo, plo := nr&^(mask-1), pn&^(mask-1)

@@ -11,39 +11,6 @@ import (
 	"nocsim/logp/loggops"
 )
 
-// TestMeshTreeRowsThenColumns: on a whole W x H mesh every tree edge
-// joins tiles of one row (the root's) or one column, the root's row has
-// W-1 edges and the columns P-W, and every rank is reached once.
-func TestMeshTreeRowsThenColumns(t *testing.T) {
-	for _, c := range []struct{ W, H int }{{4, 4}, {8, 8}, {5, 3}, {1, 6}, {6, 1}} {
-		P := c.W * c.H
-		for _, root := range []int{0, P - 1, P / 2} {
-			parent, kids := logp.MeshTree(P, c.W, root)
-			row, col := 0, 0
-			seen := map[int]bool{root: true}
-			for r := range P {
-				for _, k := range kids[r] {
-					if parent[k] != r || seen[k] {
-						t.Fatalf("%dx%d root %d: %d -> %d (parent %d, seen %v)", c.W, c.H, root, r, k, parent[k], seen[k])
-					}
-					seen[k] = true
-					switch {
-					case r/c.W == k/c.W && r/c.W == root/c.W:
-						row++
-					case r%c.W == k%c.W:
-						col++
-					default:
-						t.Errorf("%dx%d root %d: edge %d -> %d is neither the root's row nor a column", c.W, c.H, root, r, k)
-					}
-				}
-			}
-			if len(seen) != P || row != c.W-1 || col != P-c.W {
-				t.Errorf("%dx%d root %d: %d reached, %d row and %d column edges; want %d, %d, %d", c.W, c.H, root, len(seen), row, col, P, c.W-1, P-c.W)
-			}
-		}
-	}
-}
-
 // TestMeshFormsHops: with latency only (o = g = 0), the broadcast's time
 // is its deepest path: on a 2^a x 2^b mesh, popcount(x)+popcount(y)
 // messages to the tile (x, y), over x+y hops; the far corner is both the

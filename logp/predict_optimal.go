@@ -1,5 +1,7 @@
 package logp
 
+import "nocsim/coll"
+
 // bcastOptimal is mpi's "optimal" bcast: the tree of OptimalBroadcast for
 // the LogP parameters of the message's own segment (L at the average hop
 // distance, o the mean of o_s and o_r, g), which is what `nocsim coll
@@ -12,7 +14,7 @@ package logp
 // finish OptimalBroadcast reports.
 func bcastOptimal(e *env) {
 	L, o, g := e.p.OptimalLogP(e.m)
-	_, parent, _ := OptimalBroadcast(e.P, L, o, g)
+	_, parent, _ := coll.OptimalBroadcast(e.P, L, o, g)
 	c := e.cost(e.m)
 	at := make([]float64, e.P)   // when rank i has the data
 	next := make([]float64, e.P) // when rank i starts its next send

@@ -1,5 +1,7 @@
 package logp
 
+import "nocsim/coll"
+
 // allreduceReduceScatterAllgather is Rabenseifner's allreduce (mpi's
 // coll_allreduce_rabenseifner.go): on p = 2^floor(log2 P) ranks, a reduce-scatter by
 // recursive halving (exchanges of about m/2, m/4, ... m/p) then an
@@ -14,7 +16,7 @@ package logp
 // blocks differ by an element from rank to rank.
 func allreduceReduceScatterAllgather(e *env) {
 	es := elemBytes(e.m)
-	f, x := NewFold(e.P), newXprogs(e.P)
+	f, x := coll.NewFold(e.P), newXprogs(e.P)
 	bo := redSplit(e.m/es, f.Pof2, es)
 	for r := range e.P {
 		nr := x.foldIn(f, r, e.m)

@@ -1,5 +1,7 @@
 package logp
 
+import "nocsim/coll"
+
 // Reductions: the formulas behind Predict for nocsim's mpi/coll_reduce*.go.
 // bytes is the vector (the whole vector before scattering for
 // reduce_scatter), split as the MPI code splits it: into float64 elements
@@ -36,7 +38,7 @@ func (e *env) whole(int) int { return e.m }
 // differ by an element from rank to rank.
 func reduceScatterGather(e *env) {
 	es := elemBytes(e.m)
-	f, x := NewFold(e.P), newXprogs(e.P)
+	f, x := coll.NewFold(e.P), newXprogs(e.P)
 	bo := redSplit(e.m/es, f.Pof2, es)
 	for r := range e.P {
 		nr := x.foldIn(f, r, e.m)
@@ -76,7 +78,7 @@ func allreduceReduceBcast(e *env) {
 // partners start late and a partner ahead of its round can send before the
 // message of the round before has come.
 func allreduceRecursiveDoubling(e *env) {
-	f, x := NewFold(e.P), newXprogs(e.P)
+	f, x := coll.NewFold(e.P), newXprogs(e.P)
 	for r := range e.P {
 		nr := x.foldIn(f, r, e.m)
 		if nr < 0 {
@@ -159,7 +161,7 @@ func reduceScatterRecursiveHalving(e *env) {
 	es := elemBytes(e.m)
 	offs := rsOffsets(e.m/es, e.P)
 	block := func(r int) int { return (offs[r+1] - offs[r]) * es }
-	f, x := NewFold(e.P), newXprogs(e.P)
+	f, x := coll.NewFold(e.P), newXprogs(e.P)
 	bo := make([]int, f.Pof2+1)
 	for j := range f.Pof2 {
 		bo[j] = offs[f.First(j)]

@@ -2,6 +2,7 @@ package logp
 
 import (
 	"math"
+	"nocsim/coll"
 	"slices"
 )
 
@@ -286,7 +287,7 @@ func (x xprogs) finish(e *env) float64 {
 // foldIn adds mpi's redFold: each even rank below 2 rem hands its m bytes
 // to its odd partner and gets back ret bytes at the end (the caller adds
 // that receive); it returns the new rank of r, -1 for a folded one.
-func (x xprogs) foldIn(f Fold, r, m int) int {
+func (x xprogs) foldIn(f coll.Fold, r, m int) int {
 	switch {
 	case r >= 2*f.Rem:
 		return r - f.Rem
@@ -300,7 +301,7 @@ func (x xprogs) foldIn(f Fold, r, m int) int {
 
 // halving adds new rank nr's (rank r's) recursive-halving steps among f's
 // p ranks over blocks bo (element offsets, es bytes each).
-func (x xprogs) halving(f Fold, r, nr int, bo []int, es int) {
+func (x xprogs) halving(f coll.Fold, r, nr int, bo []int, es int) {
 	lo := 0
 	for mask := f.Pof2 / 2; mask > 0; mask >>= 1 {
 		keep, give := lo, lo+mask

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"math"
 	"math/bits"
+	"nocsim/coll"
 	"slices"
 	"strings"
 	"testing"
@@ -380,7 +381,7 @@ func TestOptimalBroadcastBoundsPredictions(t *testing.T) {
 	for _, c := range []struct{ L, o, g float64 }{{6, 2, 4}, {1, 1, 10}, {20, 1, 1}, {0, 0, 0}} {
 		p := logpMachine(c.L, c.o, c.g, 0)
 		for P := 2; P <= 64; P++ {
-			opt, _, _ := OptimalBroadcast(P, c.L, c.o, c.g)
+			opt, _, _ := coll.OptimalBroadcast(P, c.L, c.o, c.g)
 			for _, alg := range []string{"flat", "binomial"} {
 				if x := predict(t, p, "bcast", alg, P, 1).Cycles; x < opt-1e-9 || P == 2 && !near(x, opt) {
 					t.Errorf("%+v P=%d: %s bcast %v cycles, optimal %v", c, P, alg, x, opt)

@@ -1,9 +1,8 @@
 package mpi
 
 import (
-	"nocsim/mpi/mpierr"
-
 	"nocsim/mpi/datatype"
+	"nocsim/mpi/mpierr"
 )
 
 // Allgather(v) and Alltoall(v, w).
@@ -16,19 +15,6 @@ import (
 // straight from and to the user's memory when contiguous and word-aligned,
 // through a packed scratch slot otherwise.
 
-func init() {
-	for _, a := range []algEntry{
-		{Algorithm: Algorithm{Op: "allgather", Name: "gather_bcast", Source: "Nicholson & Goozen, Cray X1 MPI", Messages: "2(P-1)"}, run: allgatherRun((*allgatherWork).gatherBcast)},
-		{Algorithm: Algorithm{Op: "allgather", Name: "ring", Source: "Brightwell & Shuler, MPI on Puma Portals", Messages: "P(P-1)"}, run: allgatherRun((*allgatherWork).ring)},
-		{Algorithm: Algorithm{Op: "allgather", Name: "recursive_doubling", Source: "standard (MPICH)", Messages: "p log2 p + 2(P-p), p = 2^floor(log2 P)"}, run: allgatherRun((*allgatherWork).recursiveDoubling)},
-		{Algorithm: Algorithm{Op: "alltoall", Name: "post_all", Source: "standard (MPICH)", Messages: "P(P-1)"}, run: alltoallAlg{staged: (*coll).alltoallPostAll}},
-		{Algorithm: Algorithm{Op: "alltoall", Name: "pairwise", Source: "standard (MPICH)", Messages: "P(P-1)"}, run: alltoallAlg{staged: (*coll).alltoallPairwise}},
-		{Algorithm: Algorithm{Op: "alltoall", Name: "bruck", Source: "standard (MPICH); Bruck et al., IEEE TPDS 1997", Messages: "P ceil(log2 P)"}, run: alltoallAlg{uniform: (*coll).alltoallBruck, staged: (*coll).alltoallPostAll}},
-	} {
-		register(a)
-	}
-}
-
 // allSize is c's size, or 0 for an invalid communicator (beginColl then
 // reports it).
 func allSize(c *Comm) int {
@@ -37,8 +23,6 @@ func allSize(c *Comm) int {
 	}
 	return c.Size()
 }
-
-func allRound4(n int) int { return (n + 3) &^ 3 }
 
 // allBlock is count elements of dt at byte off of buf: one rank's block of
 // a collective buffer.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	sched "nocsim/coll"
 	"nocsim/mpi/datatype"
 	"nocsim/mpi/mpierr"
 )
@@ -161,7 +162,7 @@ func (x *coll) alltoallStageBlocks(blocks []allBlock, skip int, out bool) (*allt
 			st.view[j], _ = b.buf.Slice(b.off, b.bytes())
 		default:
 			st.staged[j], offs[j] = true, size
-			size += allRound4(b.bytes())
+			size += sched.Pad4(b.bytes())
 		}
 	}
 	if size == 0 {
@@ -235,18 +236,25 @@ func (x *coll) alltoallSelf(s, d allBlock) error {
 // every block on every rank has the same size.
 func (x *coll) alltoallRun(alg string, sb, rb []allBlock, uniform bool) error {
 	me := x.c.Rank()
-	run, ok := lookupAlg("alltoall", alg).run.(alltoallAlg)
-	if !ok {
+	var staged alltoallRun // the code run on staged blocks
+	var prog sched.Program
+	switch run := lookupAlg("alltoall", alg).run.(type) {
+	case alltoallRun:
+		staged = run
+	case *sched.Algorithm:
+		if run.Varying != nil && uniform {
+			if sb == nil {
+				sb = rb // bruck copies every block out before anything arrives
+			}
+			return x.runProgram(run.Program, alltoallArgs(sb, rb), callBufs{}, &blockBufs{send: sb, recv: rb})
+		}
+		prog = run.Program
+		if run.Varying != nil {
+			prog = run.Varying
+		}
+	default:
 		return mpierr.Errorf(mpierr.ErrArg, x.name, "unknown alltoall algorithm %q", alg)
 	}
-	if run.uniform != nil && uniform {
-		if sb == nil {
-			sb = rb // bruck copies every block out before anything arrives
-		}
-		return run.uniform(x, sb, rb)
-	}
-	// (Bruck's rounds combine blocks assuming they are all one size; its
-	// varying-count calls run post_all, its staged entry.)
 	inPlace := sb == nil
 	if inPlace {
 		// The outgoing blocks are copied away before any arrives.
@@ -274,7 +282,12 @@ func (x *coll) alltoallRun(alg string, sb, rb []allBlock, uniform bool) error {
 			return err
 		}
 	}
-	if err := run.staged(x, sb, rb, ss, rs); err != nil {
+	if staged != nil {
+		err = staged(x, sb, rb, ss, rs)
+	} else {
+		err = x.runProgram(prog, alltoallArgs(sb, rb), callBufs{}, &blockBufs{send: sb, recv: rb, sview: ss.view, rview: rs.view})
+	}
+	if err != nil {
 		return err
 	}
 	return rs.unstage()
@@ -290,7 +303,7 @@ type alltoallPacked struct {
 func (x *coll) alltoallStagePacked(blocks []allBlock) (*alltoallPacked, error) {
 	size := 0
 	for _, b := range blocks {
-		size += allRound4(b.bytes())
+		size += sched.Pad4(b.bytes())
 	}
 	buf, err := x.alloc(size)
 	if err != nil {
@@ -304,103 +317,19 @@ func (x *coll) alltoallStagePacked(blocks []allBlock) (*alltoallPacked, error) {
 			return nil, err
 		}
 		out.blocks[j] = allBlock{buf, off, b.bytes(), datatype.Byte}
-		off += allRound4(b.bytes())
+		off += sched.Pad4(b.bytes())
 	}
 	return out, nil
 }
 
-// alltoallPostAll posts every receive, then every send, then waits.
-func (x *coll) alltoallPostAll(sb, rb []allBlock, ss, rs *alltoallStage) error {
-	P, me := x.c.Size(), x.c.Rank()
-	qs := make([]*Request, 0, 2*(P-1))
-	for k := 1; k < P; k++ {
-		j := (me - k + P) % P
-		q, err := x.irecv(rs.view[j], rb[j].bytes(), j)
-		if err != nil {
-			return err
-		}
-		qs = append(qs, q)
+// alltoallArgs gives a program the bytes of every block.
+func alltoallArgs(sb, rb []allBlock) sched.Args {
+	a := sched.Args{Send: make([]int, len(sb)), Recv: make([]int, len(rb))}
+	for j := range sb {
+		a.Send[j] = sb[j].bytes()
 	}
-	// Sends start at the next rank so that not every rank hits rank 0
-	// first.
-	for k := 1; k < P; k++ {
-		j := (me + k) % P
-		q, err := x.isend(ss.view[j], sb[j].bytes(), j)
-		if err != nil {
-			return err
-		}
-		qs = append(qs, q)
+	for j := range rb {
+		a.Recv[j] = rb[j].bytes()
 	}
-	return x.waitall(qs...)
-}
-
-// alltoallPairwise takes P-1 steps; in step k rank i sends to i+k and
-// receives from i-k.
-func (x *coll) alltoallPairwise(sb, rb []allBlock, ss, rs *alltoallStage) error {
-	P, me := x.c.Size(), x.c.Rank()
-	for k := 1; k < P; k++ {
-		dst, src := (me+k)%P, (me-k+P)%P
-		if err := x.sendrecv(ss.view[dst], sb[dst].bytes(), dst, rs.view[src], rb[src].bytes(), src); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// alltoallBruck is Bruck et al.'s algorithm: rotate the blocks so that
-// block j goes to rank i+j, then in round k send every block whose index
-// has bit k set to rank i+2^k (receiving as many from i-2^k into the same
-// places), and finally rotate back: block j then came from rank i-j.
-// ceil(log2 P) messages per rank, each carrying about half the blocks.
-func (x *coll) alltoallBruck(sb, rb []allBlock) error {
-	P, me := x.c.Size(), x.c.Rank()
-	n := rb[0].bytes()
-	s := allRound4(n)
-	t, err := x.alloc(P * s)
-	if err != nil {
-		return err
-	}
-	defer x.free(t)
-	half := (P + 1) / 2
-	out, err := x.alloc(half * s)
-	if err != nil {
-		return err
-	}
-	defer x.free(out)
-	in, err := x.alloc(half * s)
-	if err != nil {
-		return err
-	}
-	defer x.free(in)
-	for j := 0; j < P; j++ {
-		if err := x.allBlockPack(sb[(me+j)%P], t.Bytes[j*s:]); err != nil {
-			return err
-		}
-	}
-	for k := 1; k < P; k <<= 1 {
-		m := 0
-		for j := k; j < P; j++ {
-			if j&k != 0 {
-				x.copy(datatype.Buffer{Bytes: out.Bytes[m*s:]}, datatype.Buffer{Bytes: t.Bytes[j*s:]}, n)
-				m++
-			}
-		}
-		bytes := (m-1)*s + n
-		if err := x.sendrecv(out, bytes, (me+k)%P, in, bytes, (me-k+P)%P); err != nil {
-			return err
-		}
-		m = 0
-		for j := k; j < P; j++ {
-			if j&k != 0 {
-				x.copy(datatype.Buffer{Bytes: t.Bytes[j*s:]}, datatype.Buffer{Bytes: in.Bytes[m*s:]}, n)
-				m++
-			}
-		}
-	}
-	for j := 0; j < P; j++ {
-		if err := x.allBlockUnpack(t.Bytes[j*s:], rb[(me-j+P)%P]); err != nil {
-			return err
-		}
-	}
-	return nil
+	return a
 }

@@ -1,6 +1,7 @@
 package mpi
 
 import (
+	sched "nocsim/coll"
 	"nocsim/endpoint"
 	"nocsim/mpi/datatype"
 )
@@ -41,7 +42,7 @@ func init() {
 		{Algorithm: Algorithm{Op: "scatter", Name: "pull_rma", Source: crayPaper + " (MPI_Scatter)", Native: true,
 			Messages: "5(P-1), as bcast pull_rma; 3 per empty block"}, run: scatterRun((*coll).crayScatterPull)},
 		{Algorithm: Algorithm{Op: "alltoall", Name: "pull_scan", Source: crayPaper + " (MPI_Alltoall)", Native: true,
-			Messages: "5P(P-1), as bcast pull_rma per pair; 3 per empty block"}, run: alltoallAlg{staged: (*coll).crayAlltoallPull}},
+			Messages: "5P(P-1), as bcast pull_rma per pair; 3 per empty block"}, run: alltoallRun((*coll).crayAlltoallPull)},
 	} {
 		register(a)
 	}
@@ -217,12 +218,12 @@ func (k *cray) fetch(rank int, src uint32, dst datatype.Buffer, n int) error {
 		to := dst
 		if n%4 != 0 {
 			var err error
-			if to, err = x.alloc(rtPad(n)); err != nil {
+			if to, err = x.alloc(sched.Pad4(n)); err != nil {
 				return err
 			}
 			defer x.free(to)
 		}
-		if err := x.r.t.GetBlock(k.node(rank), to.Addr, 1, src, 1, rtPad(n)/4, k.addr(crayDone)); err != nil {
+		if err := x.r.t.GetBlock(k.node(rank), to.Addr, 1, src, 1, sched.Pad4(n)/4, k.addr(crayDone)); err != nil {
 			return err
 		}
 		k.waitFor(func() bool { return k.word(crayDone) != 0 })

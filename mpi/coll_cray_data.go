@@ -1,9 +1,9 @@
 package mpi
 
 import (
-	"nocsim/mpi/mpierr"
-
+	sched "nocsim/coll"
 	"nocsim/mpi/datatype"
+	"nocsim/mpi/mpierr"
 )
 
 // The X1's data-moving collectives (coll_cray.go describes the mechanisms):
@@ -77,7 +77,7 @@ func (x *coll) crayScatterPull(p rtPart) error {
 	size := 0
 	for i := range P {
 		if i != root && !rtDirect(bl, i) {
-			size += rtPad(bl.size(i))
+			size += sched.Pad4(bl.size(i))
 		}
 	}
 	var tmp datatype.Buffer
@@ -99,7 +99,7 @@ func (x *coll) crayScatterPull(p rtPart) error {
 				return err
 			}
 			addr[i] = tmp.Addr + uint32(off/4)
-			off += rtPad(bl.size(i))
+			off += sched.Pad4(bl.size(i))
 		}
 	}
 	k.expose(P - 1)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	sched "nocsim/coll"
 	"nocsim/des"
 	"nocsim/endpoint"
 	"nocsim/mpi/datatype"
@@ -327,7 +328,7 @@ func crayCheckPulls(t *testing.T, msgs []crayMsg, P, root int, size func(i int) 
 			switch {
 			case m.src == root && m.dst == i:
 				got = append(got, m.what)
-				if m.what == cmBlock && (asked < 0 || m.at < asked || m.words != rtPad(size(i))/4) {
+				if m.what == cmBlock && (asked < 0 || m.at < asked || m.words != sched.Pad4(size(i))/4) {
 					t.Errorf("rank %d: a %d-word block at %d; getBlock for %d bytes sent at %d", i, m.words, m.at, size(i), asked)
 				}
 			case m.src == i && m.dst == root:

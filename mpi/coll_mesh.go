@@ -3,6 +3,7 @@ package mpi
 import (
 	"slices"
 
+	sched "nocsim/coll"
 	"nocsim/mesh"
 	"nocsim/mpi/datatype"
 	"nocsim/mpi/group"
@@ -30,14 +31,11 @@ import (
 // up. Allreduce and barrier are dimensional exchanges, every row at once
 // then every column (coll_mesh_dims.go).
 
-const meshSource = "Brightwell & Shuler, MPI on Puma portals: the hybrid \"dimensional\" collectives (rows, then columns); Poole 2004 §6.4 (topology-aware collectives, future work)"
-
 func init() {
 	for _, a := range []algEntry{
-		{Algorithm: Algorithm{Op: "barrier", Name: "mesh", Source: meshSource, Messages: "W x H mesh: H d(W) + W d(H), d(k) = k ceil(log2 k) (dissemination in each row, then each column); a short row of s: d(s) + 1 + s"}, run: barrierRun((*coll).meshBarrier)},
-		{Algorithm: Algorithm{Op: "bcast", Name: "mesh", Source: meshSource, Messages: "P-1"}, run: bcastRun((*coll).meshBcast)},
-		{Algorithm: Algorithm{Op: "reduce", Name: "mesh", Source: meshSource, Messages: "P-1 (non-commutative op: binomial's)"}, run: reduceRun((*redColl).meshReduce), reorders: true},
-		{Algorithm: Algorithm{Op: "allreduce", Name: "mesh", Source: meshSource + "; Barnett et al., InterCom (dimensional reduce-scatter/allgather)", Messages: "W x H mesh, under 4 KiB: H a(W) + W a(H), a(k) = p log2 p + 2(k-p), p = 2^floor(log2 k) (recursive doubling in each row, then each column); from 4 KiB: H b(W) + p a'(H), b(k) = 2p log2 p + 2(k-p) (a row's reduce-scatter and allgather), a' the column allreduce of a block by the same rule; a short row of s: its own + 1 + s (non-commutative op: recursive_doubling's)"}, run: allreduceRun((*redColl).meshAllreduce), reorders: true},
+		{Algorithm: Algorithm{Op: "barrier", Name: "mesh", Source: sched.MeshSource, Messages: "W x H mesh: H d(W) + W d(H), d(k) = k ceil(log2 k) (dissemination in each row, then each column); a short row of s: d(s) + 1 + s"}, run: barrierRun((*coll).meshBarrier)},
+		{Algorithm: Algorithm{Op: "reduce", Name: "mesh", Source: sched.MeshSource, Messages: "P-1 (non-commutative op: binomial's)"}, run: reduceRun((*redColl).meshReduce), reorders: true},
+		{Algorithm: Algorithm{Op: "allreduce", Name: "mesh", Source: sched.MeshSource + "; Barnett et al., InterCom (dimensional reduce-scatter/allgather)", Messages: "W x H mesh, under 4 KiB: H a(W) + W a(H), a(k) = p log2 p + 2(k-p), p = 2^floor(log2 k) (recursive doubling in each row, then each column); from 4 KiB: H b(W) + p a'(H), b(k) = 2p log2 p + 2(k-p) (a row's reduce-scatter and allgather), a' the column allreduce of a block by the same rule; a short row of s: its own + 1 + s (non-commutative op: recursive_doubling's)"}, run: allreduceRun((*redColl).meshAllreduce), reorders: true},
 	} {
 		register(a)
 	}
@@ -47,9 +45,8 @@ func init() {
 // of the i-th occupied row, ordered by column (then rank); row and col
 // give each rank's row and position in it.
 type meshGrid struct {
-	rows     [][]int
-	row, col []int
-	dim      *meshDims // the dimensional phases' layout (coll_mesh_dims.go), built on first use
+	*sched.Grid
+	dim *meshDims // the dimensional phases' layout (coll_mesh_dims.go), built on first use
 }
 
 // meshGridOf builds the grid of group g once per World: groups are
@@ -59,7 +56,7 @@ func (w *World) meshGridOf(g *group.Group) *meshGrid {
 	if mg := w.meshGrids[g]; mg != nil {
 		return mg
 	}
-	mg := buildMeshGrid(g.Size(), func(i int) (int, int) {
+	mg := &meshGrid{Grid: sched.GridOf(g.Size(), func(i int) (int, int) {
 		// Rank i runs on tile g.WorldRank(i); offsets from tile 0 are its
 		// column and row.
 		node := w.Ranks[g.WorldRank(i)].node.ID
@@ -70,7 +67,7 @@ func (w *World) meshGridOf(g *group.Group) *meshGrid {
 			return node, 0
 		}
 		return w.M.Topo.Offsets(0, node)
-	})
+	})}
 	if w.meshGrids == nil {
 		w.meshGrids = map[*group.Group]*meshGrid{}
 	}
@@ -78,107 +75,10 @@ func (w *World) meshGridOf(g *group.Group) *meshGrid {
 	return mg
 }
 
-// buildMeshGrid groups P ranks by row, rank i being at column and row
-// at(i).
-func buildMeshGrid(P int, at func(i int) (x, y int)) *meshGrid {
-	type pos struct{ x, y, rank int }
-	ps := make([]pos, P)
-	for i := range P {
-		x, y := at(i)
-		ps[i] = pos{x, y, i}
-	}
-	slices.SortFunc(ps, func(a, b pos) int {
-		if a.y != b.y {
-			return a.y - b.y
-		}
-		if a.x != b.x {
-			return a.x - b.x
-		}
-		return a.rank - b.rank
-	})
-	mg := &meshGrid{row: make([]int, P), col: make([]int, P)}
-	for i, p := range ps {
-		if i == 0 || p.y != ps[i-1].y {
-			mg.rows = append(mg.rows, nil)
-		}
-		k := len(mg.rows) - 1
-		mg.row[p.rank], mg.col[p.rank] = k, len(mg.rows[k])
-		mg.rows[k] = append(mg.rows[k], p.rank)
-	}
-	return mg
-}
-
-// tree is one rank's place in the broadcast tree from root: its
-// parent (-1 at the root) and its children in the order it serves them
-// (row children, biggest subtree first, then column children, then the
-// third phase's).
-func (mg *meshGrid) tree(me, root int, kids []int) (parent int, _ []int) {
-	kids = kids[:0]
-	parent = -1
-	R, jr := mg.row[root], mg.col[root]
-	rowR := mg.rows[R]
-	nR := len(rowR)
-	y, j := mg.row[me], mg.col[me]
-	if y == R { // phase 1: the root's row
-		rel := (j - jr + nR) % nR
-		if rel != 0 {
-			parent = rowR[(rtParent(rel)+jr)%nR]
-		}
-		for _, k := range rtKids(rel, nR) {
-			kids = append(kids, rowR[(k.rel+jr)%nR])
-		}
-	}
-	if j < nR { // phase 2: column j, from the root's row
-		var col []int
-		kR, k := 0, 0
-		for i, row := range mg.rows {
-			if j < len(row) {
-				if i == R {
-					kR = len(col)
-				}
-				if i == y {
-					k = len(col)
-				}
-				col = append(col, row[j])
-			}
-		}
-		n := len(col)
-		rel := (k - kR + n) % n
-		if rel != 0 {
-			parent = col[(rtParent(rel)+kR)%n]
-		}
-		for _, c := range rtKids(rel, n) {
-			kids = append(kids, col[(c.rel+kR)%n])
-		}
-		for t := j + nR; t < len(mg.rows[y]); t += nR { // phase 3
-			kids = append(kids, mg.rows[y][t])
-		}
-	} else {
-		parent = mg.rows[y][j%nR]
-	}
-	return parent, kids
-}
-
 // meshTree is the calling rank's place in the tree from root on its
 // communicator.
 func (x *coll) meshTree(root int) (int, []int) {
-	return x.r.w.meshGridOf(x.c.group).tree(x.c.Rank(), root, nil)
-}
-
-// meshBcast: receive from the parent, then send to every child, posted
-// at once (as the binomial tree does).
-func (x *coll) meshBcast(b datatype.Buffer, n, root int) error {
-	parent, kids := x.meshTree(root)
-	if parent >= 0 {
-		if err := x.recv(b, n, parent); err != nil {
-			return err
-		}
-	}
-	s := x.rtStep()
-	for _, k := range kids {
-		s.send(b, 0, n, k)
-	}
-	return s.wait()
+	return x.r.w.meshGridOf(x.c.group).Tree(x.c.Rank(), root, nil)
 }
 
 // meshBarrier is the dimensional dissemination barrier

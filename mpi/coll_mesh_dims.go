@@ -56,12 +56,12 @@ func (mg *meshGrid) dims() *meshDims {
 		return mg.dim
 	}
 	L := 0
-	for _, row := range mg.rows {
+	for _, row := range mg.Rows {
 		L = max(L, len(row))
 	}
-	d := &meshDims{host: make([]int, len(mg.rows)), guests: make([][]int, len(mg.rows)), cols: make([][]int, L), at: make([]int, len(mg.rows))}
+	d := &meshDims{host: make([]int, len(mg.Rows)), guests: make([][]int, len(mg.Rows)), cols: make([][]int, L), at: make([]int, len(mg.Rows))}
 	var main []int
-	for i, row := range mg.rows {
+	for i, row := range mg.Rows {
 		d.at[i] = -1
 		if len(row) == L {
 			d.at[i] = len(main)
@@ -71,7 +71,7 @@ func (mg *meshGrid) dims() *meshDims {
 			}
 		}
 	}
-	for i, row := range mg.rows {
+	for i, row := range mg.Rows {
 		d.host[i] = -1
 		if len(row) == L {
 			continue
@@ -96,8 +96,8 @@ func (x *coll) meshDimsRun(rd *redColl, acc datatype.Buffer, count int) error {
 	mg := x.r.w.meshGridOf(x.c.group)
 	d := mg.dims()
 	me := x.c.Rank()
-	y, j := mg.row[me], mg.col[me]
-	row := mg.rows[y]
+	y, j := mg.Row[me], mg.Col[me]
+	row := mg.Rows[y]
 	n := 0
 	var tmp datatype.Buffer
 	if rd != nil {
@@ -115,15 +115,15 @@ func (x *coll) meshDimsRun(rd *redColl, acc datatype.Buffer, count int) error {
 			return err
 		}
 		if j == 0 {
-			if err := x.send(acc, n, mg.rows[h][0]); err != nil {
+			if err := x.send(acc, n, mg.Rows[h][0]); err != nil {
 				return err
 			}
 		}
-		return x.recv(acc, n, mg.rows[h][j])
+		return x.recv(acc, n, mg.Rows[h][j])
 	}
 	if j == 0 {
 		for _, gi := range d.guests[y] {
-			if err := x.recv(tmp, n, mg.rows[gi][0]); err != nil {
+			if err := x.recv(tmp, n, mg.Rows[gi][0]); err != nil {
 				return err
 			}
 			if rd != nil {
@@ -146,8 +146,8 @@ func (x *coll) meshDimsRun(rd *redColl, acc datatype.Buffer, count int) error {
 	}
 	st := x.rtStep()
 	for _, gi := range d.guests[y] {
-		if j < len(mg.rows[gi]) {
-			st.send(acc, 0, n, mg.rows[gi][j])
+		if j < len(mg.Rows[gi]) {
+			st.send(acc, 0, n, mg.Rows[gi][j])
 		}
 	}
 	return st.wait()
@@ -290,4 +290,12 @@ func (rd *redColl) meshAllreduce(in, out datatype.Buffer, count int, _ bool) err
 		rd.copy(out, in, n)
 	}
 	return rd.meshDimsRun(rd, out, count)
+}
+
+// abs is the absolute value of a.
+func abs(a int) int {
+	if a < 0 {
+		return -a
+	}
+	return a
 }

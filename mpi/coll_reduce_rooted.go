@@ -65,12 +65,6 @@ func (rd *redColl) reduceTree(in, out datatype.Buffer, count, root, r0 int) erro
 	return nil
 }
 
-// bcastBinomial broadcasts n bytes of buf from root, as Bcast's binomial
-// tree does.
-func (rd *redColl) bcastBinomial(buf datatype.Buffer, n, root int) error {
-	return rd.rtBcastBinomial(buf, n, root)
-}
-
 // reduceFlat: every rank sends to the root, which folds the vectors in
 // rank order as they come, receiving the next one while it reduces.
 func (rd *redColl) reduceFlat(in, out datatype.Buffer, count, root int) error {

@@ -3,6 +3,7 @@ package mpi
 import (
 	"sort"
 
+	sched "nocsim/coll"
 	"nocsim/mpi/datatype"
 )
 
@@ -102,18 +103,15 @@ func AlgorithmNames(op string) []string {
 // The runner types, one per operation: what every algorithm of the
 // operation is given.
 type (
-	barrierRun   func(x *coll) error
-	bcastRun     func(x *coll, b datatype.Buffer, n, root int) error
-	scatterRun   func(x *coll, p rtPart) error
-	gatherRun    func(x *coll, p rtPart) error
-	allgatherRun func(g *allgatherWork) error
-	// alltoallAlg runs an alltoall on blocks alltoallRun has staged;
-	// uniform, when set, runs calls whose blocks all have one size
-	// instead, on the blocks themselves (bruck's rounds combine blocks).
-	alltoallAlg struct {
-		uniform func(x *coll, sb, rb []allBlock) error
-		staged  func(x *coll, sb, rb []allBlock, ss, rs *alltoallStage) error
-	}
+	barrierRun func(x *coll) error
+	bcastRun   func(x *coll, b datatype.Buffer, n, root int) error
+	scatterRun func(x *coll, p rtPart) error
+	gatherRun  func(x *coll, p rtPart) error
+	// allgatherRun is given the working buffer of the P blocks of
+	// blocks[i] bytes in sched.Layout.
+	allgatherRun func(x *coll, w datatype.Buffer, blocks []int) error
+	// alltoallRun runs an alltoall on blocks alltoallRun has staged.
+	alltoallRun      func(x *coll, sb, rb []allBlock, ss, rs *alltoallStage) error
 	reduceRun        func(rd *redColl, in, out datatype.Buffer, count, root int) error
 	allreduceRun     func(rd *redColl, in, out datatype.Buffer, count int, inPlace bool) error
 	reduceScatterRun func(rd *redColl, in, out datatype.Buffer, offs []int, inPlace bool) error
@@ -132,4 +130,15 @@ type rtPart struct {
 	vec        bool
 	own        func() error
 	late       *error
+}
+
+// The algorithms written once as coll schedule programs run through
+// runProgram; their entries come from coll's registry, so their names and
+// descriptions are written there only.
+func init() {
+	for _, a := range sched.Algorithms() {
+		if a.Program != nil {
+			register(algEntry{Algorithm: Algorithm{Op: a.Op, Name: a.Name, Source: a.Source, Messages: a.Messages}, run: a})
+		}
+	}
 }

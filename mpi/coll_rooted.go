@@ -1,45 +1,14 @@
 package mpi
 
 import (
-	"nocsim/mpi/mpierr"
-
+	sched "nocsim/coll"
 	"nocsim/mpi/datatype"
+	"nocsim/mpi/mpierr"
 )
 
 // Rooted collectives and the barrier: MPI_Barrier, MPI_Bcast,
 // MPI_Scatter(v) and MPI_Gather(v). Unexported names carry an rt prefix so
 // they cannot collide with the other collective families of the package.
-
-const (
-	rtThesis = "Poole 2004 (SCMP thesis) §4.2.4"
-	// rtThesisLike marks the default library's versions of the thesis's
-	// patterns, carried over MPI messages (library = "thesis" runs the
-	// mechanisms themselves: THREAD-message counters, figure 4.3 as drawn).
-	rtThesisLike = "after Poole 2004 §4.2.4, over MPI messages"
-	// rtCray marks versions over MPI messages of Cray X1 patterns; the
-	// X1's own, on remote memory access, are in coll_cray.go.
-	rtCray  = "after Nicholson & Goozen, Cray X1 MPI, over MPI messages"
-	rtMPICH = "standard (MPICH)"
-)
-
-func init() {
-	for _, a := range []algEntry{
-		{Algorithm: Algorithm{Op: "barrier", Name: "central", Source: rtThesisLike, Messages: "2(P-1)"}, run: barrierRun((*coll).rtBarrierCentral)},
-		{Algorithm: Algorithm{Op: "barrier", Name: "tree4", Source: rtCray, Messages: "2(P-1)"}, run: barrierRun((*coll).rtBarrierTree4)},
-		{Algorithm: Algorithm{Op: "barrier", Name: "dissemination", Source: rtMPICH, Messages: "P ceil(log2 P)"}, run: barrierRun((*coll).rtBarrierDissemination)},
-		{Algorithm: Algorithm{Op: "bcast", Name: "flat", Source: rtThesis, Messages: "P-1"}, run: bcastRun((*coll).rtBcastFlat)},
-		{Algorithm: Algorithm{Op: "bcast", Name: "binomial", Source: rtMPICH, Messages: "P-1"}, run: bcastRun((*coll).rtBcastBinomial)},
-		{Algorithm: Algorithm{Op: "bcast", Name: "pull", Source: rtCray, Messages: "2(P-1)"}, run: bcastRun((*coll).rtBcastPull)},
-		{Algorithm: Algorithm{Op: "bcast", Name: "scatter_allgather", Source: rtMPICH, Messages: "P-1 + P(P-1)"}, run: bcastRun((*coll).rtBcastScatterAllgather)},
-		{Algorithm: Algorithm{Op: "scatter", Name: "flat", Source: rtMPICH, Messages: "P-1"}, run: scatterRun((*coll).rtScatterFlat)},
-		{Algorithm: Algorithm{Op: "scatter", Name: "binomial", Source: rtMPICH, Messages: "P-1 (Scatterv: + a size header per inner node)"}, run: scatterRun((*coll).rtScatterBinomial)},
-		{Algorithm: Algorithm{Op: "gather", Name: "flat", Source: rtMPICH, Messages: "P-1"}, run: gatherRun((*coll).rtGatherFlat)},
-		{Algorithm: Algorithm{Op: "gather", Name: "binomial", Source: rtMPICH, Messages: "P-1 (Gatherv: + P-1-ceil(log2 P) size headers)"}, run: gatherRun((*coll).rtGatherBinomial)},
-		{Algorithm: Algorithm{Op: "gather", Name: "push", Source: rtCray, Messages: "2(P-1)"}, run: gatherRun((*coll).rtGatherPush)},
-	} {
-		register(a)
-	}
-}
 
 // Barrier is MPI_Barrier.
 func (r *Rank) Barrier(c *Comm) error {
@@ -49,8 +18,11 @@ func (r *Rank) Barrier(c *Comm) error {
 	}
 	defer x.end(0)
 	alg := x.pick("barrier", r.w.Cfg.Barrier, 0, "tree4", "tree4")
-	if run, ok := lookupAlg("barrier", alg).run.(barrierRun); ok {
+	switch run := lookupAlg("barrier", alg).run.(type) {
+	case barrierRun:
 		return run(x)
+	case *sched.Algorithm:
+		return x.runProgram(run.Program, sched.Args{}, callBufs{}, nil)
 	}
 	return x.rtUnknown(alg)
 }
@@ -81,9 +53,19 @@ func (r *Rank) Bcast(buf datatype.Buffer, count int, dt *datatype.Datatype, root
 		return err
 	}
 	alg := x.pick("bcast", r.w.Cfg.Bcast, n, "binomial", "scatter_allgather")
-	if run, ok := lookupAlg("bcast", alg).run.(bcastRun); ok {
+	switch run := lookupAlg("bcast", alg).run.(type) {
+	case bcastRun:
 		err = run(x, b, n, root)
-	} else {
+	case *sched.Algorithm:
+		a := sched.Args{Root: root, N: n}
+		if run.OptimalTree {
+			a.Tree = r.w.optimalTree(c.Size())
+		}
+		if run.MeshGrid {
+			a.Grid = r.w.meshGridOf(c.group).Grid
+		}
+		err = x.runProgram(run.Program, a, callBufs{sched.Data: b}, nil)
+	default:
 		err = x.rtUnknown(alg)
 	}
 	if e := finish(err == nil); err == nil {

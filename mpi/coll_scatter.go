@@ -1,9 +1,11 @@
 package mpi
 
 import (
-	"nocsim/mpi/mpierr"
+	"errors"
 
+	sched "nocsim/coll"
 	"nocsim/mpi/datatype"
+	"nocsim/mpi/mpierr"
 )
 
 // Scatter and gather.
@@ -17,6 +19,28 @@ type rtBlocks struct {
 }
 
 func (bl *rtBlocks) size(i int) int { return bl.cnt[i] * bl.dt.Size() }
+
+// treeView is the root's buffer seen as the tree layout when it already
+// is one (a contiguous type, every block at its tree offset, and no block
+// but the last a part word, so no padding lands in the user's buffer).
+func (bl *rtBlocks) treeView(root int, sz, off []int) (datatype.Buffer, bool) {
+	P := len(sz)
+	base := bl.disp[root]
+	if !bl.dt.Contiguous() || base%4 != 0 {
+		return datatype.Buffer{}, false
+	}
+	for j := 0; j < P; j++ {
+		i := (root + j) % P
+		if sz[j] == 0 {
+			continue
+		}
+		if bl.disp[i]-base != off[j] || j < P-1 && sz[j]%4 != 0 || bl.disp[i]+sz[j] > bl.buf.Len() {
+			return datatype.Buffer{}, false
+		}
+	}
+	b, err := bl.buf.Slice(base, bl.buf.Len()-base)
+	return b, err == nil
+}
 
 // rtRegular is the root's buffer of MPI_Scatter or MPI_Gather: P blocks of
 // count elements, one after the other.
@@ -122,9 +146,13 @@ func (x *coll) rtScatter(bl *rtBlocks, rbuf datatype.Buffer, rcount int, rdt *da
 		per = 0
 	}
 	alg := x.pick("scatter", x.r.w.Cfg.Scatter, per, "binomial", "flat")
-	if run, ok := lookupAlg("scatter", alg).run.(scatterRun); ok {
-		err = run(x, rtPart{bl: bl, b: rb, mine: mine, root: root, vec: vec, own: own, late: &late})
-	} else {
+	part := rtPart{bl: bl, b: rb, mine: mine, root: root, vec: vec, own: own, late: &late}
+	switch run := lookupAlg("scatter", alg).run.(type) {
+	case scatterRun:
+		err = run(x, part)
+	case *sched.Algorithm:
+		err = x.runRooted(run.Program, part)
+	default:
 		err = x.rtUnknown(alg)
 	}
 	if e := finish(err == nil); err == nil {
@@ -190,9 +218,13 @@ func (x *coll) rtGather(sbuf datatype.Buffer, scount int, sdt *datatype.Datatype
 	}
 	var err error
 	alg := x.pick("gather", x.r.w.Cfg.Gather, per, "binomial", "flat")
-	if run, ok := lookupAlg("gather", alg).run.(gatherRun); ok {
-		err = run(x, rtPart{bl: bl, b: sb, mine: mine, root: root, vec: vec, own: own})
-	} else {
+	part := rtPart{bl: bl, b: sb, mine: mine, root: root, vec: vec, own: own}
+	switch run := lookupAlg("gather", alg).run.(type) {
+	case gatherRun:
+		err = run(x, part)
+	case *sched.Algorithm:
+		err = x.runRooted(run.Program, part)
+	default:
 		err = x.rtUnknown(alg)
 	}
 	if err == nil {
@@ -201,69 +233,25 @@ func (x *coll) rtGather(sbuf datatype.Buffer, scount int, sdt *datatype.Datatype
 	return err
 }
 
-func (x *coll) rtScatterFlat(p rtPart) error {
-	bl, rb, mine, root, own := p.bl, p.b, p.mine, p.root, p.own
-	P, me := x.c.Size(), x.c.Rank()
-	if me != root {
-		return x.recv(rb, mine, root)
-	}
-	s := x.rtStep()
-	for i := 0; i < P; i++ {
-		if i != root {
-			s.sendBlock(bl, i, i)
+// runRooted runs a scatter or gather program: this rank's own data is
+// Data, the root's blocks are RootBlock. A size mismatch the program
+// finds once the data has moved (sched.Truncated) is the call's late
+// error, reported after the call completes.
+func (x *coll) runRooted(prog sched.Program, p rtPart) error {
+	a := sched.Args{Root: p.root, N: p.mine, Vec: p.vec}
+	if p.bl != nil {
+		a.Blocks = make([]int, len(p.bl.cnt))
+		for i := range a.Blocks {
+			a.Blocks[i] = p.bl.size(i)
 		}
 	}
-	err := own()
-	if e := s.wait(); err == nil {
-		err = e
-	}
-	return err
-}
-
-func (x *coll) rtGatherFlat(p rtPart) error {
-	bl, sb, mine, root, own := p.bl, p.b, p.mine, p.root, p.own
-	P, me := x.c.Size(), x.c.Rank()
-	if me != root {
-		return x.send(sb, mine, root)
-	}
-	s := x.rtStep()
-	for i := 0; i < P; i++ {
-		if i != root {
-			s.recvBlock(bl, i, i)
+	err := x.runProgram(prog, a, callBufs{sched.Data: p.b}, &blockBufs{part: &p})
+	var t *sched.Truncated
+	if errors.As(err, &t) {
+		if *p.late == nil {
+			*p.late = mpierr.Errorf(mpierr.ErrTruncate, x.name, "rank %d: %v", x.r.rank, t)
 		}
-	}
-	err := own()
-	if e := s.wait(); err == nil {
-		err = e
-	}
-	return err
-}
-
-// rtGatherPush: the root posts every receive, then tells each rank it is
-// ready; the data then lands straight in place, never queued unexpected.
-func (x *coll) rtGatherPush(p rtPart) error {
-	bl, sb, mine, root, own := p.bl, p.b, p.mine, p.root, p.own
-	P, me := x.c.Size(), x.c.Rank()
-	if me != root {
-		if err := x.recv(datatype.Buffer{}, 0, root); err != nil {
-			return err
-		}
-		return x.send(sb, mine, root)
-	}
-	s := x.rtStep()
-	for i := 0; i < P; i++ {
-		if i != root {
-			s.recvBlock(bl, i, i)
-		}
-	}
-	for i := 0; i < P; i++ {
-		if i != root {
-			s.send(datatype.Buffer{}, 0, 0, i)
-		}
-	}
-	err := own()
-	if e := s.wait(); err == nil {
-		err = e
+		return nil
 	}
 	return err
 }

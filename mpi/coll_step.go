@@ -1,9 +1,8 @@
 package mpi
 
 import (
-	"nocsim/mpi/mpierr"
-
 	"nocsim/mpi/datatype"
+	"nocsim/mpi/mpierr"
 )
 
 // Building blocks of the rooted collectives (coll_rooted.go), which other

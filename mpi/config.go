@@ -2,9 +2,10 @@ package mpi
 
 import (
 	"fmt"
-	"nocsim/config"
 	"slices"
 	"strings"
+
+	"nocsim/config"
 )
 
 // Libraries lists the library profiles: "nocsim" runs the algorithms the

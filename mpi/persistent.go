@@ -1,9 +1,8 @@
 package mpi
 
 import (
-	"nocsim/mpi/mpierr"
-
 	"nocsim/mpi/datatype"
+	"nocsim/mpi/mpierr"
 )
 
 // Persistent requests (MPI_Send_init, MPI_Recv_init, MPI_Start,

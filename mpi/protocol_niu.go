@@ -2,7 +2,6 @@ package mpi
 
 import (
 	"nocsim/endpoint"
-
 	"nocsim/mpi/mpierr"
 )
 

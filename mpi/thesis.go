@@ -3,6 +3,7 @@ package mpi
 import (
 	"fmt"
 
+	sched "nocsim/coll"
 	"nocsim/endpoint"
 	"nocsim/mpi/datatype"
 	"nocsim/mpi/mpierr"
@@ -48,10 +49,10 @@ var thesisAlgs = map[string]string{
 func init() {
 	// The profile's own code where no registered algorithm is exactly the
 	// thesis's (thesisAlgs "thesis"): neither listed nor selectable.
-	thesis := func(op string) Algorithm { return Algorithm{Op: op, Name: "thesis", Source: rtThesis} }
+	thesis := func(op string) Algorithm { return Algorithm{Op: op, Name: "thesis", Source: sched.SrcThesis} }
 	register(
 		algEntry{Algorithm: thesis("barrier"), profile: true, run: barrierRun(func(x *coll) error { return x.r.thesisBarrier(x.c) })},
-		algEntry{Algorithm: thesis("allgather"), profile: true, run: allgatherRun((*allgatherWork).thesisAllgather)},
+		algEntry{Algorithm: thesis("allgather"), profile: true, run: allgatherRun((*coll).thesisAllgather)},
 		algEntry{Algorithm: thesis("reduce"), profile: true, run: reduceRun(func(rd *redColl, in, out datatype.Buffer, count, root int) error {
 			// Figure 4.3: halving to rank 0, which forwards to another root.
 			return rd.reduceTree(in, out, count, root, 0)
@@ -69,7 +70,7 @@ func (rd *redColl) thesisAllreduce(in, out datatype.Buffer, count int, _ bool) e
 		return err
 	}
 	rd.r.thesisCall()
-	return rd.rtBcastFlat(out, count*rd.es, 0)
+	return rd.bcastFlat(out, count*rd.es, 0)
 }
 
 // thesisReduceScatter is the profile's Reduce_scatter: a Reduce to rank 0
@@ -227,26 +228,23 @@ func (w *World) threadContextAsk(t *endpoint.Thread, a []uint32) {
 // thesisAllgather is the profile's Allgather(v) (the thesis does not
 // describe one): a Gather to rank 0 then a Bcast from it, each a call of
 // its own, both point to point as the thesis's Gather and Bcast are.
-func (g *allgatherWork) thesisAllgather() error {
-	x := g.x
+func (x *coll) thesisAllgather(w datatype.Buffer, blocks []int) error {
 	P, me := x.c.Size(), x.c.Rank()
+	e, l := x.rank(callBufs{sched.Data: w}), sched.NewLayout(blocks)
 	x.r.thesisCall() // MPI_Gather
 	if me != 0 {
-		b, n := g.span(me, me+1)
-		if err := x.send(b, n, 0); err != nil {
+		if err := e.Send(0, l.Span(me, me+1)); err != nil {
 			return err
 		}
 	} else {
-		s := x.rtStep()
+		s := e.Step()
 		for i := 1; i < P; i++ {
-			b, n := g.span(i, i+1)
-			s.recv(b, 0, n, i)
+			s.Recv(i, l.Span(i, i+1))
 		}
-		if err := s.wait(); err != nil {
+		if err := s.Wait(); err != nil {
 			return err
 		}
 	}
 	x.r.thesisCall() // MPI_Bcast
-	b, n := g.span(0, P)
-	return x.rtBcastFlat(b, n, 0)
+	return sched.FlatBcast(e, P, me, 0, l.Span(0, P))
 }

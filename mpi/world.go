@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	sched "nocsim/coll"
 	"nocsim/des"
 	"nocsim/endpoint"
 	"nocsim/mpi/chrome"
@@ -25,7 +26,7 @@ type World struct {
 	err       error
 	trace     *chrome.Recorder
 	collArgs  map[collKey]collCall       // collective calls some ranks have made, for the mismatch check
-	optTrees  map[int]*optTree           // optimal bcast trees by communicator size (coll_bcast_optimal.go)
+	optTrees  map[int]*sched.Tree        // optimal bcast trees by communicator size (coll_bcast_optimal.go)
 	meshGrids map[*group.Group]*meshGrid // communicators' ranks by mesh row (coll_mesh.go)
 	logMsgs   bool                       // ranks keep their Messages
 	rma       rmaState                   // one-sided communication's windows and handlers (win.go)

@@ -2,6 +2,8 @@ package collgen
 
 import (
 	"fmt"
+
+	"nocsim/coll"
 	"slices"
 	"strings"
 
@@ -57,27 +59,36 @@ const MaxProcs = 1 << 24
 // exclusive variant (the same algorithms, registered under scan).
 var Ops = []string{"barrier", "bcast", "scatter", "gather", "allgather", "alltoall", "reduce", "allreduce", "reduce_scatter", "scan", "exscan"}
 
-// algorithms maps each operation to its algorithm names, sorted; they are
-// the mpi package's registered names (a test in scenarios keeps them so).
-var algorithms = map[string][]string{
-	"barrier":        {"central", "dissemination", "mesh", "tree4"},
-	"bcast":          {"binomial", "flat", "mesh", "optimal", "pull", "scatter_allgather"},
-	"scatter":        {"binomial", "flat"},
-	"gather":         {"binomial", "flat", "push"},
-	"allgather":      {"gather_bcast", "recursive_doubling", "ring"},
-	"alltoall":       {"bruck", "pairwise", "post_all"},
+// pending names the algorithms on MPI messages that are not coll
+// programs yet, which this package writes by its own code (reduce.go,
+// ring.go, mesh.go, rooted.go); the coll programs come from coll's
+// registry. Together they are the mpi package's registered names (a test
+// in scenarios/study keeps them so).
+var pending = map[string][]string{
+	"barrier":        {"mesh"},
 	"reduce":         {"binomial", "flat", "mesh", "reduce_scatter_gather", "ring"},
 	"allreduce":      {"mesh", "recursive_doubling", "reduce_bcast", "reduce_scatter_allgather", "ring"},
 	"reduce_scatter": {"recursive_halving", "reduce_scatterv", "ring"},
 	"scan":           {"chain", "recursive_doubling"},
 }
 
-// Algorithms lists the algorithm names of op (nil for an unknown op).
+// Algorithms lists the algorithm names of op, sorted (nil for an unknown
+// op).
 func Algorithms(op string) []string {
 	if op == "exscan" {
 		op = "scan"
 	}
-	return slices.Clone(algorithms[op])
+	if !slices.Contains(Ops, op) {
+		return nil
+	}
+	names := slices.Clone(pending[op])
+	for _, a := range coll.Algorithms() {
+		if a.Op == op && a.Program != nil {
+			names = append(names, a.Name)
+		}
+	}
+	slices.Sort(names)
+	return names
 }
 
 // IsReduction reports whether op combines elements (its size must be a
@@ -148,7 +159,12 @@ func Generate(op, alg string, procs int, bytes int64, opt Options) (*goal.Schedu
 		return nil, fmt.Errorf("collgen: %s %s on %d ranks needs about %d operations: allowed at most %d (use fewer ranks)", op, alg, procs, est, MaxOps)
 	}
 	g := &gen{b: goal.NewBuilder(procs, int(est)), opt: opt, P: procs, n: bytes}
-	rank := g.program(op, alg)
+	var rank func(me int)
+	if a := coll.Lookup(op, alg); a != nil && a.Program != nil {
+		rank = g.framed(a)
+	} else {
+		rank = g.program(op, alg)
+	}
 	for me := range procs {
 		g.begin(me)
 		rank(me)
@@ -195,6 +211,15 @@ type gen struct {
 	epoch  int32  // counts cursor changes
 	calc   uint64 // cycles not yet written
 	tmp    []pend // a blocking call's request
+
+	// answer is the request the next send answers (coll.Asks), -1 none;
+	// asked are the answered requests the next wait completes.
+	answer int32
+	asked  []pend
+
+	blocks []int      // every rank's block: n bytes each (coll.Args.Blocks)
+	tree   *coll.Tree // the optimal broadcast's tree (coll.Args.Tree)
+	grid   *coll.Grid // the ranks by mesh row (coll.Args.Grid)
 }
 
 // pend is a posted operation not yet waited for, and the cursor epoch it
@@ -209,6 +234,7 @@ type step []pend
 
 func (g *gen) begin(me int) {
 	g.me, g.cursor, g.epoch, g.calc = me, g.cursor[:0], 0, 0
+	g.answer, g.asked = -1, g.asked[:0]
 }
 
 // flush writes the pending computation as one calc.
@@ -309,16 +335,6 @@ func (g *gen) program(op, alg string) func(me int) {
 	switch op {
 	case "barrier":
 		return g.barrier(alg)
-	case "bcast":
-		return g.bcast(alg)
-	case "scatter":
-		return g.scatter(alg)
-	case "gather":
-		return g.gather(alg)
-	case "allgather":
-		return g.allgather(alg)
-	case "alltoall":
-		return g.alltoall(alg)
 	case "reduce":
 		return g.reduce(alg)
 	case "allreduce":

@@ -3,38 +3,30 @@ package collgen
 import (
 	"slices"
 
+	"nocsim/coll"
 	"nocsim/logp"
 )
 
-// The mesh (dimensional) collectives of mpi/coll_mesh.go: the tree along
-// the root's row, then down the columns (logp.MeshTree, which mpi builds
-// the same from the tiles' coordinates).
+// The mesh (dimensional) collectives of mpi/coll_mesh.go not yet coll
+// programs: the tree along the root's row, then down the columns
+// (coll.Grid over the ranks on tiles 0..P-1 of the options' mesh width).
 
 type meshTree struct {
 	parent []int
 	kids   [][]int
 }
 
-func (g *gen) meshTree(root int) meshTree {
-	W := g.opt.MeshW
-	if W == 0 {
-		W = logp.SquareWidth(g.P)
+// meshWidth is the options' mesh width, or the smallest square's.
+func (g *gen) meshWidth() int {
+	if g.opt.MeshW == 0 {
+		return coll.SquareWidth(g.P)
 	}
-	p, k := logp.MeshTree(g.P, W, root)
-	return meshTree{p, k}
+	return g.opt.MeshW
 }
 
-// meshBcast is mpi's meshBcast: receive from the parent, then send to
-// every child, all posted at once.
-func (g *gen) meshBcast(t meshTree, me int, n int64) {
-	if p := t.parent[me]; p >= 0 {
-		g.recv(p, n)
-	}
-	var s step
-	for _, k := range t.kids[me] {
-		g.isend(&s, k, n)
-	}
-	g.wait(&s)
+func (g *gen) meshTree(root int) meshTree {
+	p, k := coll.RowMajor(g.P, g.meshWidth()).TreeAll(root)
+	return meshTree{p, k}
 }
 
 // meshReduce is mpi's meshReduce: the children's vectors received one
@@ -56,13 +48,7 @@ func (g *gen) meshReduce(t meshTree, me int, count int64) {
 // The dimensional allreduce and barrier of mpi/coll_mesh_dims.go (layout:
 // logp.MeshDims).
 
-func (g *gen) meshDims() *logp.MeshDims {
-	W := g.opt.MeshW
-	if W == 0 {
-		W = logp.SquareWidth(g.P)
-	}
-	return logp.NewMeshDims(g.P, W)
-}
+func (g *gen) meshDims() *logp.MeshDims { return logp.NewMeshDims(g.P, g.meshWidth()) }
 
 // meshDimsRun is mpi's meshDimsRun (and, for the allreduce, the copy of
 // the input to the result buffer before it).
@@ -120,7 +106,7 @@ func (g *gen) meshDim(list []int, i int, count int64, barrier bool) {
 		return
 	}
 	n := count * g.es()
-	f := logp.NewFold(P)
+	f := coll.NewFold(P)
 	f.Ranks = list
 	nr := g.meshFoldIn(f, list, i, count)
 	if nr < 0 {
@@ -145,7 +131,7 @@ func (g *gen) meshDim(list []int, i int, count int64, barrier bool) {
 // meshLong is mpi's meshLong: halving within row, the block's allreduce
 // within col, doubling within row.
 func (g *gen) meshLong(row []int, i int, col []int, k int, count int64) {
-	f := logp.NewFold(len(row))
+	f := coll.NewFold(len(row))
 	f.Ranks = row
 	nr := g.meshFoldIn(f, row, i, count)
 	if nr < 0 {
@@ -161,7 +147,7 @@ func (g *gen) meshLong(row []int, i int, col []int, k int, count int64) {
 }
 
 // meshFoldIn is mpi's foldIn over list.
-func (g *gen) meshFoldIn(f logp.Fold, list []int, i int, count int64) int {
+func (g *gen) meshFoldIn(f coll.Fold, list []int, i int, count int64) int {
 	n := count * g.es()
 	nr := f.NewRank(i)
 	if nr < 0 {
@@ -178,7 +164,7 @@ func (g *gen) meshFoldIn(f logp.Fold, list []int, i int, count int64) int {
 
 // doubling is mpi's allgatherRD: the recursive-doubling allgather of
 // blocks bo among f's pof2 ranks.
-func (g *gen) doubling(bo []int64, nr int, f logp.Fold) {
+func (g *gen) doubling(bo []int64, nr int, f coll.Fold) {
 	es := g.es()
 	for mask := 1; mask < f.Pof2; mask <<= 1 {
 		pn := nr ^ mask

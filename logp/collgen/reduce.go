@@ -1,6 +1,8 @@
 package collgen
 
-import "nocsim/logp"
+import (
+	"nocsim/coll"
+)
 
 // Reductions: the patterns of mpi/coll_reduce*.go for a commutative op (the
 // sum `nocsim coll` reduces), on send and receive buffers that differ (no
@@ -50,7 +52,7 @@ func (g *gen) reduceBinomial(me int, count int64, root int) {
 
 // halve is the recursive-halving reduce-scatter among f's pof2 ranks;
 // new rank j's block is elements bo[j]..bo[j+1].
-func (g *gen) halve(me int, bo []int64, nr int, f logp.Fold) {
+func (g *gen) halve(me int, bo []int64, nr int, f coll.Fold) {
 	es := g.es()
 	lo := 0
 	for mask := f.Pof2 / 2; mask > 0; mask >>= 1 {
@@ -140,7 +142,7 @@ func (g *gen) reduce(alg string) func(me int) {
 		return g.reduceRing(count, root)
 	}
 	// reduce_scatter_gather (Rabenseifner's)
-	f := logp.NewFold(P)
+	f := coll.NewFold(P)
 	newRoot := f.NewRank(root)
 	if newRoot < 0 {
 		newRoot = root / 2
@@ -187,7 +189,7 @@ func (g *gen) allreduce(alg string) func(me int) {
 	case "reduce_bcast":
 		return func(me int) {
 			g.reduceBinomial(me, count, 0)
-			g.bcastBinomial(me, n, 0)
+			_ = coll.BinomialBcast(g, P, me, 0, coll.Data.At(0, int(n)))
 		}
 	case "ring":
 		bo := split(count, P, g.opt.ElemBytes)
@@ -208,7 +210,7 @@ func (g *gen) allreduce(alg string) func(me int) {
 		return g.rabenseifner()
 	}
 	// recursive_doubling
-	f := logp.NewFold(P)
+	f := coll.NewFold(P)
 	return func(me int) {
 		nr := g.foldIn(me, f, n, count)
 		if nr < 0 {
@@ -230,7 +232,7 @@ func (g *gen) allreduce(alg string) func(me int) {
 // its partner and gets the result back (-1: nothing else to do); the
 // others copy their input, and the odd ones below 2*rem combine their
 // partner's vector into it.
-func (g *gen) foldIn(me int, f logp.Fold, n, count int64) int {
+func (g *gen) foldIn(me int, f coll.Fold, n, count int64) int {
 	nr := f.NewRank(me)
 	if nr < 0 {
 		g.send(me+1, n)
@@ -250,7 +252,7 @@ func (g *gen) foldIn(me int, f logp.Fold, n, count int64) int {
 // reverse, unfold.
 func (g *gen) rabenseifner() func(me int) {
 	P, n, count, es := g.P, g.n, g.count(), g.es()
-	f := logp.NewFold(P)
+	f := coll.NewFold(P)
 	bo := split(count, f.Pof2, g.opt.ElemBytes)
 	return func(me int) {
 		nr := g.foldIn(me, f, n, count)
@@ -309,7 +311,7 @@ func (g *gen) reduceScatter(alg string) func(me int) {
 		}
 	}
 	// recursive_halving
-	f := logp.NewFold(P)
+	f := coll.NewFold(P)
 	bo := make([]int64, f.Pof2+1)
 	for j := range f.Pof2 {
 		bo[j] = offs[f.First(j)]

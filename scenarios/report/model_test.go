@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"nocsim/coll"
 	"nocsim/logp"
 )
 
@@ -14,7 +15,7 @@ import (
 // arrival; the gather's lists every sender with its three times.
 func TestWriteSchedules(t *testing.T) {
 	const P, L, o, g = 8, 6.0, 2.0, 4.0
-	_, parent, at := logp.OptimalBroadcast(P, L, o, g)
+	_, parent, at := coll.OptimalBroadcast(P, L, o, g)
 	var b bytes.Buffer
 	if err := WriteBroadcastSchedule(&b, parent, at, L, o); err != nil {
 		t.Fatal(err)

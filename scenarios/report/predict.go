@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"nocsim/coll"
 	"nocsim/logp"
 )
 
@@ -84,7 +85,7 @@ func writeSumTree(w io.Writer, t *logp.SumTree, depth, levels int) {
 // WriteOptimalBroadcast is Karp et al.'s optimal broadcast to P ranks:
 // its time, LogP's capacity against the schedule's and the schedule.
 func WriteOptimalBroadcast(w io.Writer, asJSON bool, L, o, g float64, P int) error {
-	finish, parent, at := logp.OptimalBroadcast(P, L, o, g)
+	finish, parent, at := coll.OptimalBroadcast(P, L, o, g)
 	fromMax, _ := logp.MaxInTransit(logp.BroadcastTransits(parent, at, L, o))
 	if asJSON {
 		return WriteJSON(w, map[string]any{"optimal": "bcast", "L": L, "o": o, "g": g, "procs": P,

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"nocsim/coll"
 	"nocsim/logp"
 	"nocsim/mpi"
 	"nocsim/mpi/datatype"
@@ -54,7 +55,7 @@ func TestOptimalBcastIsKarpsTree(t *testing.T) {
 				if err := w.Run(); err != nil {
 					t.Fatal(err)
 				}
-				_, parent, _ := logp.OptimalBroadcast(c.P, q[0], q[1], q[2])
+				_, parent, _ := coll.OptimalBroadcast(c.P, q[0], q[1], q[2])
 				abs := func(rel int) int32 { return int32((rel + c.root) % c.P) }
 				tr := w.Trace()
 				for rel := range c.P {
@@ -112,7 +113,7 @@ func TestCollParamsSetOptimalKeys(t *testing.T) {
 			t.Fatalf("%d bytes: %v %s", n, err, row.Error)
 		}
 		L, o, g := p.OptimalLogP(n)
-		_, parent, _ := logp.OptimalBroadcast(16, L, o, g)
+		_, parent, _ := coll.OptimalBroadcast(16, L, o, g)
 		trees = append(trees, parent)
 		for r := 1; r < 16; r++ {
 			var from []int32

@@ -1,14 +1,13 @@
-package logp
+package coll
 
 import "math/bits"
 
-// Fold is mpi's redFold, the first step of the reductions for a P that is
-// not a power of two: the P ranks fold onto Pof2 = 2^floor(log2 P) new
-// ranks, the first 2*Rem (Rem = P-Pof2) pairing up, the even one of a pair
-// handing its data to the odd one. The predictions here and the GOAL
-// schedules of collgen both follow it, so it is written once.
-// With Ranks set, the P ranks are Ranks[0..P-1] (a mesh row or column,
-// predict_mesh_dims.go) and Real gives those.
+// Fold is the first step of the exchange algorithms (recursive doubling
+// and halving) for a P that is not a power of two: the P ranks fold onto
+// Pof2 = 2^floor(log2 P) new ranks, the first 2*Rem (Rem = P-Pof2)
+// pairing up, the even one of a pair handing its data to the odd one.
+// With Ranks set, the P ranks are Ranks[0..P-1] (a mesh row or column)
+// and Real gives those.
 type Fold struct {
 	Pof2, Rem int
 	Ranks     []int

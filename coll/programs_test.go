@@ -1,0 +1,305 @@
+package coll
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+)
+
+// procsToTest are communicator sizes covering powers of two, one either
+// side of them and odd sizes.
+var procsToTest = []int{1, 2, 3, 4, 5, 7, 8, 9, 12, 16, 17, 31, 33}
+
+func rootsOf(P int) []int { return []int{0, P - 1, P / 2} }
+
+// pattern is n bytes that differ from rank to rank and byte to byte.
+func pattern(n, seed int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(i*7 + seed*13 + 1)
+	}
+	return b
+}
+
+// TestBarriersComplete runs every barrier program in memory: all
+// messages are empty and matched, and nobody waits forever.
+func TestBarriersComplete(t *testing.T) {
+	for _, a := range Algorithms() {
+		if a.Op != "barrier" || a.Program == nil {
+			continue
+		}
+		for _, P := range procsToTest {
+			_, err := newMemWorld(P).run(a.Program, Args{}, func(int) map[Buf][]byte { return nil })
+			if err != nil {
+				t.Errorf("barrier %s, P=%d: %v", a.Name, P, err)
+			}
+		}
+	}
+}
+
+// TestBroadcastsDeliver runs every broadcast program in memory with real
+// data: every rank ends with the root's message, byte for byte.
+func TestBroadcastsDeliver(t *testing.T) {
+	for _, a := range Algorithms() {
+		if a.Op != "bcast" || a.Program == nil {
+			continue
+		}
+		for _, P := range procsToTest {
+			for _, n := range []int{0, 1, 5, 64, 1001} {
+				for _, root := range rootsOf(P) {
+					name := fmt.Sprintf("bcast %s, P=%d, %d bytes, root %d", a.Name, P, n, root)
+					want := pattern(n, root)
+					args := Args{Root: root, N: n}
+					if a.OptimalTree {
+						args.Tree = OptimalTree(P, 7.5, 1.25, 3.3) // a tree neither binomial nor flat
+					}
+					if a.MeshGrid {
+						args.Grid = RowMajor(P, 3) // ragged last rows for most P
+					}
+					out, err := newMemWorld(P).run(a.Program, args, func(me int) map[Buf][]byte {
+						if me == root {
+							return map[Buf][]byte{Data: bytes.Clone(want)}
+						}
+						return map[Buf][]byte{Data: make([]byte, n)}
+					})
+					if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					for me := range P {
+						if !bytes.Equal(out[me][Data], want) {
+							t.Fatalf("%s: rank %d ends with %v, want %v", name, me, out[me][Data], want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestMemWorldFindsDeadlock checks the checker: two ranks that both
+// receive first never finish, and the run says so.
+func TestMemWorldFindsDeadlock(t *testing.T) {
+	prog := func(r Rank, a Args) error {
+		if err := r.Recv(1-a.Me, Empty); err != nil {
+			return err
+		}
+		return r.Send(1-a.Me, Empty)
+	}
+	if _, err := newMemWorld(2).run(prog, Args{}, func(int) map[Buf][]byte { return nil }); err == nil {
+		t.Fatal("a receive-receive exchange completed")
+	}
+}
+
+// TestMemWorldFindsLengthMismatch checks that both ends must agree on a
+// message's length.
+func TestMemWorldFindsLengthMismatch(t *testing.T) {
+	prog := func(r Rank, a Args) error {
+		if a.Me == 0 {
+			return r.Send(1, Data.At(0, 8))
+		}
+		return r.Recv(0, Data.At(0, 4))
+	}
+	_, err := newMemWorld(2).run(prog, Args{}, func(int) map[Buf][]byte { return map[Buf][]byte{Data: make([]byte, 8)} })
+	if err == nil {
+		t.Fatal("an 8-byte message into a 4-byte region was accepted")
+	}
+}
+
+// TestAllgathersDeliver runs every allgather program in memory with real
+// data and blocks of different sizes (empty ones and ones that are not
+// whole words among them): every rank ends with every rank's block.
+func TestAllgathersDeliver(t *testing.T) {
+	for _, a := range Algorithms() {
+		if a.Op != "allgather" || a.Program == nil {
+			continue
+		}
+		for _, P := range procsToTest {
+			for _, shape := range []string{"uniform", "ragged"} {
+				blocks := make([]int, P)
+				for i := range blocks {
+					blocks[i] = 12
+					if shape == "ragged" {
+						blocks[i] = (i * 5) % 11 // 0, 5, 10, 4, 9, 3, ...
+					}
+				}
+				l := NewLayout(blocks)
+				want := make([]byte, l.Size())
+				for i := range P {
+					copy(want[l.Off[i]:], pattern(blocks[i], i))
+				}
+				name := fmt.Sprintf("allgather %s, P=%d, %s blocks", a.Name, P, shape)
+				out, err := newMemWorld(P).run(a.Program, Args{Blocks: blocks}, func(me int) map[Buf][]byte {
+					b := make([]byte, l.Size())
+					copy(b[l.Off[me]:], pattern(blocks[me], me))
+					return map[Buf][]byte{Data: b}
+				})
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				for me := range P {
+					if !bytes.Equal(out[me][Data], want) {
+						t.Fatalf("%s: rank %d ends with %v, want %v", name, me, out[me][Data], want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestAlltoallsDeliver runs every alltoall program in memory with real
+// data: block j of rank i's send blocks ends as block i of rank j's
+// receive blocks. Uniform blocks run Program; ragged ones (sizes that
+// differ by pair, empty and odd ones among them) run Varying where the
+// program needs one size.
+func TestAlltoallsDeliver(t *testing.T) {
+	for _, a := range Algorithms() {
+		if a.Op != "alltoall" || a.Program == nil {
+			continue
+		}
+		for _, P := range procsToTest {
+			for _, shape := range []string{"uniform", "ragged"} {
+				size := func(i, j int) int { // bytes rank i sends rank j
+					if shape == "ragged" {
+						return (i*3 + j*5) % 9
+					}
+					return 10
+				}
+				prog := a.Program
+				if shape == "ragged" && a.Varying != nil {
+					prog = a.Varying
+				}
+				w := newMemWorld(P)
+				w.blocks = func(me int) (send, recv [][]byte) {
+					for j := range P {
+						send = append(send, pattern(size(me, j), me*P+j))
+						recv = append(recv, make([]byte, size(j, me)))
+					}
+					copy(recv[me], send[me]) // the engine moves the rank's own block
+					return send, recv
+				}
+				name := fmt.Sprintf("alltoall %s, P=%d, %s blocks", a.Name, P, shape)
+				_, err := w.runEach(prog, func(int) map[Buf][]byte { return nil }, func(me int) Args {
+					ar := Args{Send: make([]int, P), Recv: make([]int, P)}
+					for j := range P {
+						ar.Send[j], ar.Recv[j] = size(me, j), size(j, me)
+					}
+					return ar
+				})
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				for me, r := range w.ranks {
+					for j := range P {
+						if want := pattern(size(j, me), j*P+me); !bytes.Equal(r.recv[j], want) {
+							t.Fatalf("%s: rank %d's block from %d is %v, want %v", name, me, j, r.recv[j], want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// rootedShapes are the block sizes of the scatter and gather tests: one
+// size for all (not a whole word), and a vector call's sizes that differ
+// by rank (empty ones among them).
+var rootedShapes = []struct {
+	name string
+	vec  bool
+	size func(i int) int
+}{
+	{"regular", false, func(int) int { return 6 }},
+	{"vector", true, func(i int) int { return (i * 7) % 10 }},
+}
+
+// TestScattersDeliver runs every scatter program in memory, regular and
+// vector: rank i ends with the root's block i.
+func TestScattersDeliver(t *testing.T) {
+	for _, a := range Algorithms() {
+		if a.Op != "scatter" || a.Program == nil {
+			continue
+		}
+		for _, P := range procsToTest {
+			for _, sh := range rootedShapes {
+				for _, root := range rootsOf(P) {
+					name := fmt.Sprintf("scatter %s, P=%d, %s, root %d", a.Name, P, sh.name, root)
+					w := newMemWorld(P)
+					w.rootBlocks = func(me int) [][]byte {
+						var bl [][]byte
+						for i := range P {
+							bl = append(bl, pattern(sh.size(i), i))
+						}
+						return bl
+					}
+					w.own = func(r *memRank) { copy(r.bufs[Data], r.root[r.me]) }
+					out, err := w.runEach(a.Program, func(me int) map[Buf][]byte {
+						return map[Buf][]byte{Data: make([]byte, sh.size(me))}
+					}, func(me int) Args {
+						ar := Args{Root: root, N: sh.size(me), Vec: sh.vec}
+						if me == root {
+							ar.Blocks = make([]int, P)
+							for i := range P {
+								ar.Blocks[i] = sh.size(i)
+							}
+						}
+						return ar
+					})
+					if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					for me := range P {
+						if want := pattern(sh.size(me), me); !bytes.Equal(out[me][Data], want) {
+							t.Fatalf("%s: rank %d ends with %v, want %v", name, me, out[me][Data], want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestGathersDeliver runs every gather program in memory, regular and
+// vector: the root's block i ends as rank i's data.
+func TestGathersDeliver(t *testing.T) {
+	for _, a := range Algorithms() {
+		if a.Op != "gather" || a.Program == nil {
+			continue
+		}
+		for _, P := range procsToTest {
+			for _, sh := range rootedShapes {
+				for _, root := range rootsOf(P) {
+					name := fmt.Sprintf("gather %s, P=%d, %s, root %d", a.Name, P, sh.name, root)
+					w := newMemWorld(P)
+					w.rootBlocks = func(me int) [][]byte {
+						var bl [][]byte
+						for i := range P {
+							bl = append(bl, make([]byte, sh.size(i)))
+						}
+						return bl
+					}
+					w.own = func(r *memRank) { copy(r.root[r.me], r.bufs[Data]) }
+					_, err := w.runEach(a.Program, func(me int) map[Buf][]byte {
+						return map[Buf][]byte{Data: pattern(sh.size(me), me)}
+					}, func(me int) Args {
+						ar := Args{Root: root, N: sh.size(me), Vec: sh.vec}
+						if me == root {
+							ar.Blocks = make([]int, P)
+							for i := range P {
+								ar.Blocks[i] = sh.size(i)
+							}
+						}
+						return ar
+					})
+					if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					for i := range P {
+						if want := pattern(sh.size(i), i); !bytes.Equal(w.ranks[root].root[i], want) {
+							t.Fatalf("%s: the root's block %d is %v, want %v", name, i, w.ranks[root].root[i], want)
+						}
+					}
+				}
+			}
+		}
+	}
+}

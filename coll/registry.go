@@ -1,0 +1,99 @@
+package coll
+
+import "sort"
+
+// Where the algorithms come from (Algorithm.Source).
+const (
+	SrcThesis = "Poole 2004 (SCMP thesis) §4.2.4"
+	// SrcThesisLike marks the default library's versions of the thesis's
+	// patterns, carried over MPI messages (library = "thesis" runs the
+	// mechanisms themselves: THREAD-message counters, figure 4.3 as drawn).
+	SrcThesisLike = "after Poole 2004 §4.2.4, over MPI messages"
+	// SrcCray marks versions over MPI messages of Cray X1 patterns; the
+	// X1's own, on remote memory access, are mpi's native code.
+	SrcCray  = "after Nicholson & Goozen, Cray X1 MPI, over MPI messages"
+	SrcMPICH = "standard (MPICH)"
+	// MeshSource is the mesh ("dimensional") family's.
+	MeshSource = "Brightwell & Shuler, MPI on Puma portals: the hybrid \"dimensional\" collectives (rows, then columns); Poole 2004 §6.4 (topology-aware collectives, future work)"
+)
+
+// Algorithm is one registered collective algorithm.
+type Algorithm struct {
+	Op       string // operation: barrier, bcast, ...
+	Name     string // selectable name
+	Source   string // where it comes from
+	Messages string // messages sent, for P ranks
+	// Native marks an algorithm run on SCMP's native primitives (remote
+	// stores, getBlock, THREAD handlers) instead of MPI messages: it is no
+	// static pattern of messages, so it has no Program and its engine
+	// keeps its own code; a recording sees none of its traffic.
+	Native bool
+	// Program is the schedule program (nil when Native).
+	Program Program `json:"-"`
+	// Varying, when set, marks a Program that needs every block of the
+	// call to be one size and moves the user's data itself (Copy from
+	// SendBlock, to RecvBlock); calls whose blocks differ run Varying
+	// instead, on blocks the engine stages.
+	Varying Program `json:"-"`
+	// OptimalTree marks a program that runs on Args.Tree, the optimal
+	// LogP broadcast tree (OptimalTree) the engine builds for the call's
+	// P from its optimal_L, optimal_o and optimal_g: a run is then fully
+	// described by its configuration, and every communicator size gets
+	// its tree.
+	OptimalTree bool
+	// MeshGrid marks a program that runs on Args.Grid, the
+	// communicator's ranks by mesh row, which the engine builds from
+	// where its ranks run.
+	MeshGrid bool
+}
+
+// Ops are the operations with selectable algorithms, in documentation
+// order.
+var Ops = []string{"barrier", "bcast", "scatter", "gather", "allgather", "alltoall", "reduce", "allreduce", "reduce_scatter", "scan"}
+
+var (
+	registry []*Algorithm
+	index    = map[[2]string]*Algorithm{}
+)
+
+// Register adds algorithms to the registry (from init functions: the
+// registry is complete before main runs). Registering an op and name twice
+// is a programming error.
+func Register(as ...*Algorithm) {
+	for _, a := range as {
+		k := [2]string{a.Op, a.Name}
+		if index[k] != nil {
+			panic("coll: " + a.Op + " algorithm " + a.Name + " registered twice")
+		}
+		if (a.Program == nil) != a.Native {
+			panic("coll: " + a.Op + " algorithm " + a.Name + ": a program exactly when not native")
+		}
+		registry = append(registry, a)
+		index[k] = a
+	}
+}
+
+// Lookup is the algorithm registered as op's name, nil if none.
+func Lookup(op, name string) *Algorithm { return index[[2]string{op, name}] }
+
+// Algorithms lists the registered algorithms, by operation (in Ops order)
+// then name.
+func Algorithms() []*Algorithm {
+	out := append([]*Algorithm(nil), registry...)
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Op != out[j].Op {
+			return opOrder(out[i].Op) < opOrder(out[j].Op)
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}
+
+func opOrder(op string) int {
+	for i, o := range Ops {
+		if o == op {
+			return i
+		}
+	}
+	return len(Ops)
+}
