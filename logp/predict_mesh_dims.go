@@ -9,8 +9,7 @@ import "nocsim/coll"
 // the column. Long vectors: a reduce-scatter by recursive halving within
 // the row, an allreduce of the rank's block within its column (by the
 // same rule on the block's size), an allgather by recursive doubling
-// within the row. A dimension that is not a power of two folds, as mpi's
-// redFold. A short row (the ragged last one) allreduces within itself,
+// within the row. A dimension that is not a power of two folds (coll.Fold). A short row (the ragged last one) allreduces within itself,
 // its first member hands the sum to the first member of the nearest full
 // row before that row's phases, and gets the total back from it at the
 // end (member j from member j).

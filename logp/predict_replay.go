@@ -284,7 +284,7 @@ func (x xprogs) finish(e *env) float64 {
 	return f
 }
 
-// foldIn adds mpi's redFold: each even rank below 2 rem hands its m bytes
+// foldIn adds the fold (coll.Fold): each even rank below 2 rem hands its m bytes
 // to its odd partner and gets back ret bytes at the end (the caller adds
 // that receive); it returns the new rank of r, -1 for a folded one.
 func (x xprogs) foldIn(f coll.Fold, r, m int) int {

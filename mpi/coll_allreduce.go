@@ -1,6 +1,9 @@
 package mpi
 
-import "nocsim/mpi/datatype"
+import (
+	sched "nocsim/coll"
+	"nocsim/mpi/datatype"
+)
 
 // allreduceReduceBcast is a binomial reduce to rank 0 and a binomial
 // broadcast from it.
@@ -17,8 +20,8 @@ func (rd *redColl) allreduceReduceBcast(in, out datatype.Buffer, count int, _ bo
 // lower rank first, so a non-commutative op keeps rank order.
 func (rd *redColl) allreduceRD(in, out datatype.Buffer, count int, _ bool) error {
 	P, me, n := rd.c.Size(), rd.c.Rank(), count*rd.es
-	f := newRedFold(P)
-	nr := f.newRank(me)
+	f := sched.NewFold(P)
+	nr := f.NewRank(me)
 	if nr < 0 {
 		if err := rd.send(in, n, me+1); err != nil {
 			return err
@@ -36,7 +39,7 @@ func (rd *redColl) allreduceRD(in, out datatype.Buffer, count int, _ bool) error
 		}
 		tmp = b
 	}
-	if me < 2*f.rem {
+	if me < 2*f.Rem {
 		if err := rd.recv(tmp, n, me-1); err != nil {
 			return err
 		}
@@ -44,9 +47,9 @@ func (rd *redColl) allreduceRD(in, out datatype.Buffer, count int, _ bool) error
 			return err
 		}
 	}
-	for mask := 1; mask < f.pof2; mask <<= 1 {
+	for mask := 1; mask < f.Pof2; mask <<= 1 {
 		pn := nr ^ mask
-		peer := f.real(pn)
+		peer := f.Real(pn)
 		if err := rd.sendrecv(acc, n, peer, tmp, n, peer); err != nil {
 			return err
 		}
@@ -64,7 +67,7 @@ func (rd *redColl) allreduceRD(in, out datatype.Buffer, count int, _ bool) error
 	if !redSame(acc, out) {
 		rd.copy(out, acc, n)
 	}
-	if me < 2*f.rem {
+	if me < 2*f.Rem {
 		return rd.send(out, n, me-1)
 	}
 	return nil

@@ -1,6 +1,9 @@
 package mpi
 
-import "nocsim/mpi/datatype"
+import (
+	sched "nocsim/coll"
+	"nocsim/mpi/datatype"
+)
 
 // Rabenseifner's allreduce (R. Rabenseifner, "Optimization of collective
 // reduction operations", ICCS 2004; Thakur, Rabenseifner & Gropp, "Optimization
@@ -29,8 +32,8 @@ func init() {
 func (rd *redColl) allreduceRSAG(in, out datatype.Buffer, count int, _ bool) error {
 	me, es := rd.c.Rank(), rd.es
 	n := count * es
-	f := newRedFold(rd.c.Size())
-	nr := f.newRank(me)
+	f := sched.NewFold(rd.c.Size())
+	nr := f.NewRank(me)
 	if nr < 0 { // the even rank of a folded pair: its partner stands for it
 		if err := rd.send(in, n, me+1); err != nil {
 			return err
@@ -44,14 +47,14 @@ func (rd *redColl) allreduceRSAG(in, out datatype.Buffer, count int, _ bool) err
 		return err
 	}
 	// Blocks start on words, so every range below can be sent in place.
-	bo := redSplit(count, f.pof2, es)
+	bo := redSplit(count, f.Pof2, es)
 	if err := rd.halve(out, bo, nr, f); err != nil {
 		return err
 	}
 	if err := rd.allgatherRD(out, bo, nr, f); err != nil {
 		return err
 	}
-	if me < 2*f.rem {
+	if me < 2*f.Rem {
 		return rd.send(out, n, me-1)
 	}
 	return nil

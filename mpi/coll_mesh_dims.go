@@ -1,6 +1,9 @@
 package mpi
 
-import "nocsim/mpi/datatype"
+import (
+	sched "nocsim/coll"
+	"nocsim/mpi/datatype"
+)
 
 // The dimensional allreduce and barrier of the mesh family: an allreduce
 // (or a dissemination barrier) within every mesh row at once, then within
@@ -22,7 +25,7 @@ import "nocsim/mpi/datatype"
 // 2m(1-1/W) + 2(m/W)(1-1/H) bytes, about Rabenseifner's 2m, in row and
 // column messages only. A dimension of n ranks that is not a power of two
 // folds its extra ranks in first and hands them the result last, as the
-// whole-communicator algorithms do (redFold).
+// whole-communicator algorithms do (sched.Fold).
 //
 // Rows of different lengths (a ragged last row, a split communicator):
 // the column phase runs over the "main" rows, those of the greatest
@@ -158,13 +161,13 @@ func (x *coll) meshDimsRun(rd *redColl, acc datatype.Buffer, count int) error {
 // its block within the column, allgather within the row.
 func (rd *redColl) meshLong(acc, tmp datatype.Buffer, count int, row []int, i int, col []int, k int) error {
 	n, es := count*rd.es, rd.es
-	f := newRedFold(len(row))
-	f.ranks = row
+	f := sched.NewFold(len(row))
+	f.Ranks = row
 	nr, err := rd.foldIn(acc, tmp, count, f, row, i)
 	if err != nil || nr < 0 {
 		return err
 	}
-	bo := redSplit(count, f.pof2, es)
+	bo := redSplit(count, f.Pof2, es)
 	if err := rd.halve(acc, bo, nr, f); err != nil {
 		return err
 	}
@@ -179,7 +182,7 @@ func (rd *redColl) meshLong(acc, tmp datatype.Buffer, count int, row []int, i in
 	if err := rd.allgatherRD(acc, bo, nr, f); err != nil {
 		return err
 	}
-	if i < 2*f.rem {
+	if i < 2*f.Rem {
 		return rd.send(acc, n, row[i-1])
 	}
 	return nil
@@ -189,16 +192,16 @@ func (rd *redColl) meshLong(acc, tmp datatype.Buffer, count int, row []int, i in
 // even rank below 2 rem hands its vector to the odd one above it and gets
 // the result back (it returns -1: nothing else to do); the odd one adds it
 // in (tmp: scratch of the vector's size). It returns i's new rank.
-func (rd *redColl) foldIn(acc, tmp datatype.Buffer, count int, f redFold, list []int, i int) (int, error) {
+func (rd *redColl) foldIn(acc, tmp datatype.Buffer, count int, f sched.Fold, list []int, i int) (int, error) {
 	n := count * rd.es
-	nr := f.newRank(i)
+	nr := f.NewRank(i)
 	if nr < 0 {
 		if err := rd.send(acc, n, list[i+1]); err != nil {
 			return -1, err
 		}
 		return -1, rd.recv(acc, n, list[i+1])
 	}
-	if i < 2*f.rem {
+	if i < 2*f.Rem {
 		if err := rd.recv(tmp, n, list[i-1]); err != nil {
 			return -1, err
 		}
@@ -226,14 +229,14 @@ func (x *coll) meshDim(rd *redColl, acc, tmp datatype.Buffer, count int, list []
 		return nil
 	}
 	n := count * rd.es
-	f := newRedFold(P)
-	f.ranks = list
+	f := sched.NewFold(P)
+	f.Ranks = list
 	nr, err := rd.foldIn(acc, tmp, count, f, list, i)
 	if err != nil || nr < 0 {
 		return err
 	}
 	if n >= meshLongBytes {
-		bo := redSplit(count, f.pof2, rd.es)
+		bo := redSplit(count, f.Pof2, rd.es)
 		if err := rd.halve(acc, bo, nr, f); err != nil {
 			return err
 		}
@@ -241,8 +244,8 @@ func (x *coll) meshDim(rd *redColl, acc, tmp datatype.Buffer, count int, list []
 			return err
 		}
 	} else {
-		for mask := 1; mask < f.pof2; mask <<= 1 {
-			peer := f.real(nr ^ mask)
+		for mask := 1; mask < f.Pof2; mask <<= 1 {
+			peer := f.Real(nr ^ mask)
 			if err := x.sendrecv(acc, n, peer, tmp, n, peer); err != nil {
 				return err
 			}
@@ -251,7 +254,7 @@ func (x *coll) meshDim(rd *redColl, acc, tmp datatype.Buffer, count int, list []
 			}
 		}
 	}
-	if i < 2*f.rem {
+	if i < 2*f.Rem {
 		return x.send(acc, n, list[i-1])
 	}
 	return nil
@@ -262,10 +265,10 @@ func (x *coll) meshDim(rd *redColl, acc, tmp datatype.Buffer, count int, list []
 // (elements bo[nr]..bo[nr+1]) of acc: before the round of mask it holds
 // blocks lo..lo+mask-1 (lo = nr with its low bits cleared) and its
 // partner the neighbouring run; they swap them, doubling the run.
-func (rd *redColl) allgatherRD(acc datatype.Buffer, bo []int, nr int, f redFold) error {
+func (rd *redColl) allgatherRD(acc datatype.Buffer, bo []int, nr int, f sched.Fold) error {
 	es := rd.es
 	span := func(lo, k int) (datatype.Buffer, error) { return acc.Slice(bo[lo]*es, (bo[lo+k]-bo[lo])*es) }
-	for mask := 1; mask < f.pof2; mask <<= 1 {
+	for mask := 1; mask < f.Pof2; mask <<= 1 {
 		pn := nr ^ mask
 		sb, err := span(nr&^(mask-1), mask)
 		if err != nil {
@@ -275,7 +278,7 @@ func (rd *redColl) allgatherRD(acc datatype.Buffer, bo []int, nr int, f redFold)
 		if err != nil {
 			return err
 		}
-		peer := f.real(pn)
+		peer := f.Real(pn)
 		if err := rd.sendrecv(sb, sb.Len(), peer, rb, rb.Len(), peer); err != nil {
 			return err
 		}

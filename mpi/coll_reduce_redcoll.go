@@ -1,8 +1,7 @@
 package mpi
 
 import (
-	"math/bits"
-
+	sched "nocsim/coll"
 	"nocsim/mpi/datatype"
 	"nocsim/mpi/mpierr"
 )
@@ -194,8 +193,8 @@ func redSplit(count, parts, es int) []int {
 
 // absorbFolded is the fold's first step on an odd rank below 2*rem: it
 // takes its even partner's vector and combines it into acc.
-func (rd *redColl) absorbFolded(acc datatype.Buffer, n, count, me int, f redFold) error {
-	if me >= 2*f.rem {
+func (rd *redColl) absorbFolded(acc datatype.Buffer, n, count, me int, f sched.Fold) error {
+	if me >= 2*f.Rem {
 		return nil
 	}
 	tmp, err := rd.newBuf(n)
@@ -206,42 +205,4 @@ func (rd *redColl) absorbFolded(acc datatype.Buffer, n, count, me int, f redFold
 		return err
 	}
 	return rd.combine(tmp, acc, count)
-}
-
-// redFold describes how a non-power-of-two P folds onto pof2 ranks: the
-// first 2*rem ranks pair up, the even one of each pair handing its data
-// to the odd one; new rank j stands for ranks of the same order. With
-// ranks set, the P ranks are ranks[0..P-1] of the communicator (a mesh
-// row or column, coll_mesh_dims.go), and real gives communicator ranks.
-type redFold struct {
-	pof2, rem int
-	ranks     []int
-}
-
-func newRedFold(P int) redFold {
-	pof2 := 1 << (bits.Len(uint(P)) - 1)
-	return redFold{pof2: pof2, rem: P - pof2}
-}
-
-// real is the rank acting as new rank j.
-func (f redFold) real(j int) int {
-	i := j + f.rem
-	if j < f.rem {
-		i = 2*j + 1
-	}
-	if f.ranks != nil {
-		return f.ranks[i]
-	}
-	return i
-}
-
-// newRank is rank i's new rank, or -1 for the even rank of a folded pair.
-func (f redFold) newRank(i int) int {
-	switch {
-	case i >= 2*f.rem:
-		return i - f.rem
-	case i%2 == 1:
-		return i / 2
-	}
-	return -1
 }

@@ -1,6 +1,9 @@
 package mpi
 
-import "nocsim/mpi/datatype"
+import (
+	sched "nocsim/coll"
+	"nocsim/mpi/datatype"
+)
 
 // reduceBinomial is the thesis's halving reduction (figure 4.3): in round
 // k the ranks (relative to the root) with bit k set send their partial
@@ -151,8 +154,8 @@ func (rd *redColl) reduceFlat(in, out datatype.Buffer, count, root int) error {
 func (rd *redColl) reduceRSG(in, out datatype.Buffer, count, root int) error {
 	P, me, es := rd.c.Size(), rd.c.Rank(), rd.es
 	n := count * es
-	f := newRedFold(P)
-	nr, newRoot := f.newRank(me), f.newRank(root)
+	f := sched.NewFold(P)
+	nr, newRoot := f.NewRank(me), f.NewRank(root)
 	if newRoot < 0 {
 		newRoot = root / 2 // the partner gathers, then hands over
 	}
@@ -179,13 +182,13 @@ func (rd *redColl) reduceRSG(in, out datatype.Buffer, count, root int) error {
 	if err := rd.absorbFolded(acc, n, count, me, f); err != nil {
 		return err
 	}
-	bo := redSplit(count, f.pof2, es)
+	bo := redSplit(count, f.Pof2, es)
 	if err := rd.halve(acc, bo, nr, f); err != nil {
 		return err
 	}
 	// Gather: in round m the ranks whose bit m differs from the new
 	// root's hand their m blocks to the partner and stop.
-	for m := 1; m < f.pof2; m <<= 1 {
+	for m := 1; m < f.Pof2; m <<= 1 {
 		peer := nr ^ m
 		lo := nr &^ (m - 1)
 		if nr&m != newRoot&m {
@@ -193,14 +196,14 @@ func (rd *redColl) reduceRSG(in, out datatype.Buffer, count, root int) error {
 			if err != nil {
 				return err
 			}
-			return rd.send(b, b.Len(), f.real(peer))
+			return rd.send(b, b.Len(), f.Real(peer))
 		}
 		lo = peer &^ (m - 1)
 		b, err := acc.Slice(bo[lo]*es, (bo[lo+m]-bo[lo])*es)
 		if err != nil {
 			return err
 		}
-		if err := rd.recv(b, b.Len(), f.real(peer)); err != nil {
+		if err := rd.recv(b, b.Len(), f.Real(peer)); err != nil {
 			return err
 		}
 	}
@@ -215,11 +218,11 @@ func (rd *redColl) reduceRSG(in, out datatype.Buffer, count, root int) error {
 // block being elements bo[j]..bo[j+1]. In each round partners swap the
 // halves of their current range each gives up, so on return acc's block nr
 // is reduced over every rank.
-func (rd *redColl) halve(acc datatype.Buffer, bo []int, nr int, f redFold) error {
+func (rd *redColl) halve(acc datatype.Buffer, bo []int, nr int, f sched.Fold) error {
 	es := rd.es
 	var tmp, scr datatype.Buffer
 	lo := 0
-	for mask := f.pof2 / 2; mask > 0; mask >>= 1 {
+	for mask := f.Pof2 / 2; mask > 0; mask >>= 1 {
 		keep, give := lo, lo+mask
 		if nr&mask != 0 {
 			keep, give = give, keep
@@ -235,7 +238,7 @@ func (rd *redColl) halve(acc datatype.Buffer, bo []int, nr int, f redFold) error
 				return err
 			}
 		}
-		peer := f.real(nr ^ mask)
+		peer := f.Real(nr ^ mask)
 		if err := rd.sendrecv(sb, sb.Len(), peer, tmp, kn, peer); err != nil {
 			return err
 		}

@@ -1,6 +1,9 @@
 package mpi
 
-import "nocsim/mpi/datatype"
+import (
+	sched "nocsim/coll"
+	"nocsim/mpi/datatype"
+)
 
 // reduceScatterv reduces the whole vector to rank 0 down the binomial
 // tree, which then sends every rank its block, as the Cray X1 does.
@@ -70,8 +73,8 @@ func (rd *redColl) reduceScatterHalving(in, out datatype.Buffer, offs []int, _ b
 	P, me, es := rd.c.Size(), rd.c.Rank(), rd.es
 	total := offs[P]
 	n := total * es
-	f := newRedFold(P)
-	nr := f.newRank(me)
+	f := sched.NewFold(P)
+	nr := f.NewRank(me)
 	myOff, myN := offs[me]*es, (offs[me+1]-offs[me])*es
 	if nr < 0 {
 		if err := rd.send(in, n, me+1); err != nil {
@@ -83,7 +86,7 @@ func (rd *redColl) reduceScatterHalving(in, out datatype.Buffer, offs []int, _ b
 	if err != nil {
 		return err
 	}
-	if me < 2*f.rem {
+	if me < 2*f.Rem {
 		if err := rd.recv(acc, n, me-1); err != nil {
 			return err
 		}
@@ -93,19 +96,19 @@ func (rd *redColl) reduceScatterHalving(in, out datatype.Buffer, offs []int, _ b
 	} else {
 		rd.copy(acc, in, n)
 	}
-	bo := make([]int, f.pof2+1)
-	for j := range f.pof2 {
-		first := j + f.rem // the lowest rank new rank j stands for
-		if j < f.rem {
+	bo := make([]int, f.Pof2+1)
+	for j := range f.Pof2 {
+		first := j + f.Rem // the lowest rank new rank j stands for
+		if j < f.Rem {
 			first = 2 * j
 		}
 		bo[j] = offs[first]
 	}
-	bo[f.pof2] = total
+	bo[f.Pof2] = total
 	if err := rd.halve(acc, bo, nr, f); err != nil {
 		return err
 	}
-	if me < 2*f.rem {
+	if me < 2*f.Rem {
 		var scr datatype.Buffer
 		po, pn := offs[me-1]*es, (offs[me]-offs[me-1])*es
 		b, err := rd.msg(acc, po, pn, &scr)
