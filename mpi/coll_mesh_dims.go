@@ -25,7 +25,7 @@ import (
 // 2m(1-1/W) + 2(m/W)(1-1/H) bytes, about Rabenseifner's 2m, in row and
 // column messages only. A dimension of n ranks that is not a power of two
 // folds its extra ranks in first and hands them the result last, as the
-// whole-communicator algorithms do (sched.Fold).
+// whole-communicator algorithms do (coll.Fold).
 //
 // Rows of different lengths (a ragged last row, a split communicator):
 // the column phase runs over the "main" rows, those of the greatest
