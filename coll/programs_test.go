@@ -212,44 +212,39 @@ var rootedShapes = []struct {
 	{"vector", true, func(i int) int { return (i * 7) % 10 }},
 }
 
-// TestScattersDeliver runs every scatter program in memory, regular and
-// vector: rank i ends with the root's block i.
-func TestScattersDeliver(t *testing.T) {
-	for _, a := range Algorithms() {
-		if a.Op != "scatter" || a.Program == nil {
-			continue
-		}
-		for _, P := range procsToTest {
-			for _, sh := range rootedShapes {
-				for _, root := range rootsOf(P) {
-					name := fmt.Sprintf("scatter %s, P=%d, %s, root %d", a.Name, P, sh.name, root)
-					w := newMemWorld(P)
-					w.rootBlocks = func(me int) [][]byte {
-						var bl [][]byte
+// rootedCases are scatter and gather: where the data starts (the root's
+// blocks, or every rank's Data), the root's own-block move, and where it
+// must end.
+var rootedCases = []struct {
+	op      string
+	scatter bool // data starts in the root's blocks
+}{
+	{"scatter", true},
+	{"gather", false},
+}
+
+// TestRootedDeliver runs every scatter and gather program in memory,
+// regular and vector: a scatter leaves the root's block i in rank i's
+// Data, a gather leaves rank i's Data as the root's block i.
+func TestRootedDeliver(t *testing.T) {
+	for _, c := range rootedCases {
+		for _, a := range Algorithms() {
+			if a.Op != c.op || a.Program == nil {
+				continue
+			}
+			for _, P := range procsToTest {
+				for _, sh := range rootedShapes {
+					for _, root := range rootsOf(P) {
+						name := fmt.Sprintf("%s %s, P=%d, %s, root %d", c.op, a.Name, P, sh.name, root)
+						w := rootedRun(t, name, c.scatter, a.Program, P, root, sh.vec, sh.size)
 						for i := range P {
-							bl = append(bl, pattern(sh.size(i), i))
-						}
-						return bl
-					}
-					w.own = func(r *memRank) { copy(r.bufs[Data], r.root[r.me]) }
-					out, err := w.runEach(a.Program, func(me int) map[Buf][]byte {
-						return map[Buf][]byte{Data: make([]byte, sh.size(me))}
-					}, func(me int) Args {
-						ar := Args{Root: root, N: sh.size(me), Vec: sh.vec}
-						if me == root {
-							ar.Blocks = make([]int, P)
-							for i := range P {
-								ar.Blocks[i] = sh.size(i)
+							got := w.ranks[i].bufs[Data]
+							if !c.scatter {
+								got = w.ranks[root].root[i]
 							}
-						}
-						return ar
-					})
-					if err != nil {
-						t.Fatalf("%s: %v", name, err)
-					}
-					for me := range P {
-						if want := pattern(sh.size(me), me); !bytes.Equal(out[me][Data], want) {
-							t.Fatalf("%s: rank %d ends with %v, want %v", name, me, out[me][Data], want)
+							if want := pattern(sh.size(i), i); !bytes.Equal(got, want) {
+								t.Fatalf("%s: block %d ends as %v, want %v", name, i, got, want)
+							}
 						}
 					}
 				}
@@ -258,48 +253,43 @@ func TestScattersDeliver(t *testing.T) {
 	}
 }
 
-// TestGathersDeliver runs every gather program in memory, regular and
-// vector: the root's block i ends as rank i's data.
-func TestGathersDeliver(t *testing.T) {
-	for _, a := range Algorithms() {
-		if a.Op != "gather" || a.Program == nil {
-			continue
+// rootedRun runs a scatter (or gather) program on P ranks with blocks of
+// size(i) bytes, rank i's (or the root's block i) filled with pattern i.
+func rootedRun(t *testing.T, name string, scatter bool, prog Program, P, root int, vec bool, size func(int) int) *memWorld {
+	t.Helper()
+	w := newMemWorld(P)
+	w.rootBlocks = func(me int) [][]byte {
+		var bl [][]byte
+		for i := range P {
+			b := make([]byte, size(i))
+			if scatter {
+				b = pattern(size(i), i)
+			}
+			bl = append(bl, b)
 		}
-		for _, P := range procsToTest {
-			for _, sh := range rootedShapes {
-				for _, root := range rootsOf(P) {
-					name := fmt.Sprintf("gather %s, P=%d, %s, root %d", a.Name, P, sh.name, root)
-					w := newMemWorld(P)
-					w.rootBlocks = func(me int) [][]byte {
-						var bl [][]byte
-						for i := range P {
-							bl = append(bl, make([]byte, sh.size(i)))
-						}
-						return bl
-					}
-					w.own = func(r *memRank) { copy(r.root[r.me], r.bufs[Data]) }
-					_, err := w.runEach(a.Program, func(me int) map[Buf][]byte {
-						return map[Buf][]byte{Data: pattern(sh.size(me), me)}
-					}, func(me int) Args {
-						ar := Args{Root: root, N: sh.size(me), Vec: sh.vec}
-						if me == root {
-							ar.Blocks = make([]int, P)
-							for i := range P {
-								ar.Blocks[i] = sh.size(i)
-							}
-						}
-						return ar
-					})
-					if err != nil {
-						t.Fatalf("%s: %v", name, err)
-					}
-					for i := range P {
-						if want := pattern(sh.size(i), i); !bytes.Equal(w.ranks[root].root[i], want) {
-							t.Fatalf("%s: the root's block %d is %v, want %v", name, i, w.ranks[root].root[i], want)
-						}
-					}
-				}
+		return bl
+	}
+	w.own = func(r *memRank) { copy(r.root[r.me], r.bufs[Data]) }
+	if scatter {
+		w.own = func(r *memRank) { copy(r.bufs[Data], r.root[r.me]) }
+	}
+	_, err := w.runEach(prog, func(me int) map[Buf][]byte {
+		if scatter {
+			return map[Buf][]byte{Data: make([]byte, size(me))}
+		}
+		return map[Buf][]byte{Data: pattern(size(me), me)}
+	}, func(me int) Args {
+		ar := Args{Root: root, N: size(me), Vec: vec}
+		if me == root {
+			ar.Blocks = make([]int, P)
+			for i := range P {
+				ar.Blocks[i] = size(i)
 			}
 		}
+		return ar
+	})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
 	}
+	return w
 }
