@@ -57,7 +57,7 @@ func alltoallBruck(r Rank, a Args) error {
 	for _, b := range []struct {
 		buf Buf
 		n   int
-	}{{Work, P * s}, {Out, half * s}, {In, half * s}} {
+	}{{Work, P * s}, {Tmp, half * s}, {Tmp2, half * s}} {
 		if err := r.Alloc(b.buf, b.n); err != nil {
 			return err
 		}
@@ -71,20 +71,20 @@ func alltoallBruck(r Rank, a Args) error {
 		m := 0
 		for j := k; j < P; j++ {
 			if j&k != 0 {
-				if err := r.Copy(Out.At(m*s, n), Work.At(j*s, n)); err != nil {
+				if err := r.Copy(Tmp.At(m*s, n), Work.At(j*s, n)); err != nil {
 					return err
 				}
 				m++
 			}
 		}
 		bytes := (m-1)*s + n
-		if err := r.SendRecv((me+k)%P, Out.At(0, bytes), (me-k+P)%P, In.At(0, bytes)); err != nil {
+		if err := r.SendRecv((me+k)%P, Tmp.At(0, bytes), (me-k+P)%P, Tmp2.At(0, bytes)); err != nil {
 			return err
 		}
 		m = 0
 		for j := k; j < P; j++ {
 			if j&k != 0 {
-				if err := r.Copy(Work.At(j*s, n), In.At(m*s, n)); err != nil {
+				if err := r.Copy(Work.At(j*s, n), Tmp2.At(m*s, n)); err != nil {
 					return err
 				}
 				m++

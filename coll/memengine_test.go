@@ -234,6 +234,30 @@ func (r *memRank) Copy(dst, src Region) error {
 
 func (r *memRank) Charge(int) {}
 
+// Combine reduces with affineOp, a non-commutative operation, so a test
+// sees the rank order it is combined in.
+func (r *memRank) Combine(dst, src Region) error {
+	if dst.Len != src.Len || dst.Len%8 != 0 {
+		return fmt.Errorf("rank %d: combine of %d bytes into %d", r.me, src.Len, dst.Len)
+	}
+	d, s := r.bytes(dst), r.bytes(src)
+	for k := 0; k < len(d); k += 8 {
+		affineOp(s[k:k+8], d[k:k+8])
+	}
+	return nil
+}
+
+// affineOp sets y to x op y, for elements that are affine maps v -> a*v+b
+// mod 2^32 (a, b little-endian uint32s) and op "x, then y": associative,
+// not commutative.
+func affineOp(x, y []byte) {
+	le := binary.LittleEndian
+	xa, xb := le.Uint32(x), le.Uint32(x[4:])
+	ya, yb := le.Uint32(y), le.Uint32(y[4:])
+	le.PutUint32(y, xa*ya)
+	le.PutUint32(y[4:], ya*xb+yb)
+}
+
 func (r *memRank) PutSizes(dst Region, sz []int) {
 	b := r.bytes(dst)
 	for j, n := range sz {

@@ -29,11 +29,15 @@ const (
 	// root's buffer (Region.Block): the user's memory, typed; sending it
 	// packs it if it must, copying to and from it packs and unpacks.
 	RootBlock
-	// Work, Out and In are scratch an algorithm allocates (Rank.Alloc);
+	// Input and Result are a reduction's vectors, packed: the rank's own
+	// operand and where its result goes (one buffer when Args.InPlace).
+	Input
+	Result
+	// Work, Tmp and Tmp2 are scratch an algorithm allocates (Rank.Alloc);
 	// Hdr is scratch for sizes sent ahead of data (Rank.PutSizes).
 	Work
-	Out
-	In
+	Tmp
+	Tmp2
 	Hdr
 	// NBufs counts the buffers.
 	NBufs
@@ -92,6 +96,10 @@ type Rank interface {
 	Copy(dst, src Region) error
 	// Charge charges the processor for writing n bytes, as a copy.
 	Charge(n int)
+	// Combine reduces src into dst (dst = src op dst, element by
+	// element, src holding the lower ranks' operands), charging the
+	// processor for it.
+	Combine(dst, src Region) error
 	// PutSizes writes sz as 4-byte integers at dst (uncharged: Charge
 	// says what it costs); Sizes reads them back from src.
 	PutSizes(dst Region, sz []int)
@@ -141,6 +149,9 @@ type Args struct {
 	Tree *Tree
 	// Grid is the communicator's ranks by mesh row (MeshGrid algorithms).
 	Grid *Grid
+	// InPlace says a reduction's Input and Result are one buffer; Ex
+	// marks an exclusive scan.
+	InPlace, Ex bool
 	// Vec marks a scatterv or gatherv, whose sizes only the root knows
 	// (Blocks, at the root); N is then the rank's own block.
 	Vec bool

@@ -2,6 +2,7 @@ package coll
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"testing"
 )
@@ -292,4 +293,64 @@ func rootedRun(t *testing.T, name string, scatter bool, prog Program, P, root in
 		t.Fatalf("%s: %v", name, err)
 	}
 	return w
+}
+
+// affineVector is rank i's operand: count affine maps that differ by rank
+// and element.
+func affineVector(i, count int) []byte {
+	b := make([]byte, 8*count)
+	for k := range count {
+		binary.LittleEndian.PutUint32(b[8*k:], uint32(3+2*i+k))
+		binary.LittleEndian.PutUint32(b[8*k+4:], uint32(7*i+k+1))
+	}
+	return b
+}
+
+// TestScansDeliver runs every scan program in memory, inclusive and
+// exclusive, in place and not, with a non-commutative operation: rank i
+// ends with ranks 0..i (exclusive: 0..i-1) combined in rank order.
+func TestScansDeliver(t *testing.T) {
+	const count = 3
+	for _, a := range Algorithms() {
+		if a.Op != "scan" || a.Program == nil {
+			continue
+		}
+		for _, P := range procsToTest {
+			for _, ex := range []bool{false, true} {
+				for _, inPlace := range []bool{false, true} {
+					name := fmt.Sprintf("scan %s, P=%d, exclusive %v, in place %v", a.Name, P, ex, inPlace)
+					out, err := newMemWorld(P).run(a.Program, Args{N: 8 * count, Ex: ex, InPlace: inPlace}, func(me int) map[Buf][]byte {
+						in := affineVector(me, count)
+						if inPlace {
+							return map[Buf][]byte{Input: in, Result: in}
+						}
+						return map[Buf][]byte{Input: in, Result: make([]byte, 8*count)}
+					})
+					if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					for me := range P {
+						last := me
+						if ex {
+							last = me - 1
+						}
+						if last < 0 {
+							continue // rank 0's exclusive result is undefined
+						}
+						want := affineVector(0, count)
+						for i := 1; i <= last; i++ {
+							next := affineVector(i, count)
+							for k := 0; k < 8*count; k += 8 {
+								affineOp(want[k:k+8], next[k:k+8])
+							}
+							want = next
+						}
+						if got := out[me][Result]; !bytes.Equal(got, want) {
+							t.Fatalf("%s: rank %d ends with %v, want %v", name, me, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
 }

@@ -18,6 +18,7 @@ type engine struct {
 	x      *coll
 	bufs   callBufs
 	blocks *blockBufs
+	red    *redColl          // a reduction's op and element type (Combine)
 	alloc  []datatype.Buffer // scratch the program allocated, freed when it ends
 }
 
@@ -40,12 +41,15 @@ func (x *coll) runProgram(prog sched.Program, a sched.Args, bufs callBufs, block
 	a.P, a.Me = x.c.Size(), x.c.Rank()
 	e := x.rank(bufs)
 	e.blocks = blocks
-	defer func() {
-		for _, b := range slices.Backward(e.alloc) {
-			x.free(b)
-		}
-	}()
+	defer e.release()
 	return prog(e, a)
+}
+
+// release frees the scratch the program allocated, last first.
+func (e *engine) release() {
+	for _, b := range slices.Backward(e.alloc) {
+		e.x.free(b)
+	}
 }
 
 // rank is this rank as a coll engine over bufs, for the coll functions
@@ -90,6 +94,24 @@ func (e *engine) Copy(dst, src sched.Region) error {
 	}
 	x.copy(datatype.Buffer{Bytes: e.buf(dst).Bytes[dst.Off:]}, datatype.Buffer{Bytes: e.buf(src).Bytes[src.Off:]}, src.Len)
 	return nil
+}
+
+// Combine reduces src into dst (dst = src op dst) over the elements dst
+// holds, as the reductions' combine does.
+func (e *engine) Combine(dst, src sched.Region) error {
+	rd := e.red
+	return rd.combine(redAt(e.buf(src), src.Off, src.Len), redAt(e.buf(dst), dst.Off, dst.Len), dst.Len/rd.es)
+}
+
+// runReduction runs a reduction's program on packed Input and Result
+// (in place when they are one buffer).
+func (rd *redColl) runReduction(prog sched.Program, a sched.Args, in, out datatype.Buffer) error {
+	a.InPlace = redSame(in, out)
+	a.P, a.Me = rd.c.Size(), rd.c.Rank()
+	e := rd.rank(callBufs{sched.Input: in, sched.Result: out})
+	e.red = rd
+	defer e.release()
+	return prog(e, a)
 }
 
 // Charge charges copying n bytes.

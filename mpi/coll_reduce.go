@@ -3,6 +3,7 @@ package mpi
 import (
 	"fmt"
 
+	sched "nocsim/coll"
 	"nocsim/mpi/datatype"
 	"nocsim/mpi/mpierr"
 )
@@ -25,8 +26,6 @@ func init() {
 			return rd.ringRS(in, offs, out, inPlace)
 		}), reorders: true},
 		{Algorithm: Algorithm{Op: "reduce_scatter", Name: "recursive_halving", Source: "standard (MPICH)", Messages: "P log2 P (P a power of two)"}, run: reduceScatterRun((*redColl).reduceScatterHalving), reorders: true},
-		{Algorithm: Algorithm{Op: "scan", Name: "chain", Source: "Poole 2004 (SCMP thesis) §4.2.4; Nicholson & Goozen, Cray X1 MPI", Messages: "P-1"}, run: scanRun((*redColl).scanChain)},
-		{Algorithm: Algorithm{Op: "scan", Name: "recursive_doubling", Source: "standard (MPICH)", Messages: "P log2 P - P + 1 (P a power of two)"}, run: scanRun((*redColl).scanRD)},
 	} {
 		register(a)
 	}
@@ -220,8 +219,8 @@ func (r *Rank) scan(name string, ex bool, sbuf, rbuf datatype.Buffer, count int,
 	}
 	defer done()
 	alg := x.pick("scan", r.w.Cfg.Scan, bytes, "recursive_doubling", "recursive_doubling")
-	if run, ok := lookupAlg("scan", alg).run.(scanRun); ok {
-		err = run(rd, in, out, count, ex)
+	if run, ok := lookupAlg("scan", alg).run.(*sched.Algorithm); ok {
+		err = rd.runReduction(run.Program, sched.Args{N: count * rd.es, Ex: ex}, in, out)
 	} else {
 		err = mpierr.Errorf(mpierr.ErrArg, name, "unknown scan algorithm %q", alg)
 	}

@@ -115,7 +115,6 @@ type (
 	reduceRun        func(rd *redColl, in, out datatype.Buffer, count, root int) error
 	allreduceRun     func(rd *redColl, in, out datatype.Buffer, count int, inPlace bool) error
 	reduceScatterRun func(rd *redColl, in, out datatype.Buffer, offs []int, inPlace bool) error
-	scanRun          func(rd *redColl, in, out datatype.Buffer, count int, ex bool) error
 )
 
 // rtPart is what a scatter or gather algorithm is given: the root's

@@ -69,7 +69,6 @@ var pending = map[string][]string{
 	"reduce":         {"binomial", "flat", "mesh", "reduce_scatter_gather", "ring"},
 	"allreduce":      {"mesh", "recursive_doubling", "reduce_bcast", "reduce_scatter_allgather", "ring"},
 	"reduce_scatter": {"recursive_halving", "reduce_scatterv", "ring"},
-	"scan":           {"chain", "recursive_doubling"},
 }
 
 // Algorithms lists the algorithm names of op, sorted (nil for an unknown
@@ -158,9 +157,13 @@ func Generate(op, alg string, procs int, bytes int64, opt Options) (*goal.Schedu
 	if est > MaxOps {
 		return nil, fmt.Errorf("collgen: %s %s on %d ranks needs about %d operations: allowed at most %d (use fewer ranks)", op, alg, procs, est, MaxOps)
 	}
-	g := &gen{b: goal.NewBuilder(procs, int(est)), opt: opt, P: procs, n: bytes}
+	g := &gen{b: goal.NewBuilder(procs, int(est)), opt: opt, P: procs, n: bytes, ex: op == "exscan"}
 	var rank func(me int)
-	if a := coll.Lookup(op, alg); a != nil && a.Program != nil {
+	regOp := op
+	if g.ex {
+		regOp = "scan" // exscan runs scan's algorithms (coll.Args.Ex)
+	}
+	if a := coll.Lookup(regOp, alg); a != nil && a.Program != nil {
 		rank = g.framed(a)
 	} else {
 		rank = g.program(op, alg)
@@ -220,6 +223,7 @@ type gen struct {
 	blocks []int      // every rank's block: n bytes each (coll.Args.Blocks)
 	tree   *coll.Tree // the optimal broadcast's tree (coll.Args.Tree)
 	grid   *coll.Grid // the ranks by mesh row (coll.Args.Grid)
+	ex     bool       // an exclusive scan (coll.Args.Ex)
 }
 
 // pend is a posted operation not yet waited for, and the cursor epoch it
@@ -341,10 +345,6 @@ func (g *gen) program(op, alg string) func(me int) {
 		return g.allreduce(alg)
 	case "reduce_scatter":
 		return g.reduceScatter(alg)
-	case "scan":
-		return g.scan(alg, false)
-	case "exscan":
-		return g.scan(alg, true)
 	}
 	panic("collgen: unreachable: op " + op)
 }

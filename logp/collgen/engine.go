@@ -18,7 +18,7 @@ func (g *gen) run(prog coll.Program, me int) {
 			g.blocks[i] = int(g.n)
 		}
 	}
-	_ = prog(g, coll.Args{P: g.P, Me: me, Root: g.opt.Root, N: int(g.n), Blocks: g.blocks, Send: g.blocks, Recv: g.blocks, Tree: g.tree, Grid: g.grid})
+	_ = prog(g, coll.Args{P: g.P, Me: me, Root: g.opt.Root, N: int(g.n), Blocks: g.blocks, Send: g.blocks, Recv: g.blocks, Tree: g.tree, Grid: g.grid, Ex: g.ex})
 }
 
 // framed writes rank me's program of prog inside op's entry and exit:
@@ -156,6 +156,12 @@ func (g *gen) Alloc(coll.Buf, int) error { return nil }
 // Copy charges the copy (or the pack or unpack of a user's block).
 func (g *gen) Copy(_, src coll.Region) error {
 	g.copies(int64(src.Len))
+	return nil
+}
+
+// Combine charges combining the elements dst holds.
+func (g *gen) Combine(dst, _ coll.Region) error {
+	g.flops(int64(dst.Len) / g.es())
 	return nil
 }
 
