@@ -34,6 +34,14 @@ values = [1, 2]
 // expand loads a sweep file written into dir and expands it.
 func expand(t *testing.T, dir, text string) ([]Point, []scenarios.Scenario) {
 	t.Helper()
+	pts, scs, _, _ := load(t, dir, text)
+	return pts, scs
+}
+
+// load writes a sweep file into dir, loads it and expands it: the points,
+// their scenarios, and the sweep's own scenario and sources.
+func load(t *testing.T, dir, text string) ([]Point, []scenarios.Scenario, scenarios.Scenario, scenarios.Source) {
+	t.Helper()
 	path := filepath.Join(dir, "s.toml")
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
@@ -46,7 +54,7 @@ func expand(t *testing.T, dir, text string) ([]Point, []scenarios.Scenario) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return pts, scs
+	return pts, scs, sc, src
 }
 
 // A sweep killed part way, its file then edited, and resumed gives exactly

@@ -103,18 +103,7 @@ func TestShardPartition(t *testing.T) {
 // --shard does, into out.
 func runShard(t *testing.T, dir, text string, s Shard, out string, prov scenarios.Provenance) {
 	t.Helper()
-	path := filepath.Join(dir, "s.toml")
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	sc, src, err := scenarios.LoadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pts, scs, err := Points(&sc, src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pts, scs, sc, src := load(t, dir, text)
 	total := len(pts)
 	pts, scs = s.Select(pts, scs)
 	if err := StartShard(out); err != nil {
@@ -123,7 +112,8 @@ func runShard(t *testing.T, dir, text string, s Shard, out string, prov scenario
 	if err := sc.WriteRecordIn(out, src, prov); err != nil {
 		t.Fatal(err)
 	}
-	if pts, _, err = Run(pts, scs, out, Options{Run: runRows, Workers: 2}); err != nil {
+	pts, _, err := Run(pts, scs, out, Options{Run: runRows, Workers: 2})
+	if err != nil {
 		t.Fatal(err)
 	}
 	if err := FinishShard(&sc, out, s, pts, total); err != nil {
