@@ -30,6 +30,9 @@ type memWorld struct {
 	rootBlocks func(me int) [][]byte
 	own        func(r *memRank)
 	ranks      []*memRank
+	// bytewise makes Combine add byte by byte (mod 256), a commutative
+	// operation any element size divides, instead of affineOp.
+	bytewise bool
 }
 
 // memRank is one rank of a memWorld.
@@ -237,10 +240,16 @@ func (r *memRank) Charge(int) {}
 // Combine reduces with affineOp, a non-commutative operation, so a test
 // sees the rank order it is combined in.
 func (r *memRank) Combine(dst, src Region) error {
-	if dst.Len != src.Len || dst.Len%8 != 0 {
+	if dst.Len != src.Len || dst.Len%8 != 0 && !r.w.bytewise {
 		return fmt.Errorf("rank %d: combine of %d bytes into %d", r.me, src.Len, dst.Len)
 	}
 	d, s := r.bytes(dst), r.bytes(src)
+	if r.w.bytewise {
+		for k := range d {
+			d[k] += s[k]
+		}
+		return nil
+	}
 	for k := 0; k < len(d); k += 8 {
 		affineOp(s[k:k+8], d[k:k+8])
 	}

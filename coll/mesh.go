@@ -21,6 +21,7 @@ import (
 type Grid struct {
 	Rows     [][]int
 	Row, Col []int
+	dims     *Dims // built on first use (Dims)
 }
 
 // RowMajor is the grid of ranks 0..P-1 on tiles 0..P-1 of a W-wide mesh,

@@ -57,6 +57,9 @@ func BlockOf(b Buf, j, n int) Region { return Region{Buf: b, Len: n, Block: j} }
 // At is the region of n bytes at byte off of b.
 func (b Buf) At(off, n int) Region { return Region{Buf: b, Off: off, Len: n} }
 
+// Sub is n bytes of r from its byte off.
+func (r Region) Sub(off, n int) Region { r.Off += off; r.Len = n; return r }
+
 // Empty is an empty message's region.
 var Empty = Region{}
 
@@ -149,9 +152,16 @@ type Args struct {
 	Tree *Tree
 	// Grid is the communicator's ranks by mesh row (MeshGrid algorithms).
 	Grid *Grid
-	// InPlace says a reduction's Input and Result are one buffer; Ex
-	// marks an exclusive scan.
+	// Elem is the bytes of a reduction's element (blocks are split on
+	// whole elements); N is then each rank's vector (reduce_scatter: the
+	// whole vector, Blocks its parts, rank i's result being Blocks[i]).
+	Elem int
+	// InPlace says a reduction's Input and Result are one buffer (the
+	// result at its start); Ex marks an exclusive scan.
 	InPlace, Ex bool
+	// Ordered says the reduction's op is not commutative: operands must
+	// be combined in rank order.
+	Ordered bool
 	// Vec marks a scatterv or gatherv, whose sizes only the root knows
 	// (Blocks, at the root); N is then the rank's own block.
 	Vec bool

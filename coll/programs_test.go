@@ -30,7 +30,11 @@ func TestBarriersComplete(t *testing.T) {
 			continue
 		}
 		for _, P := range procsToTest {
-			_, err := newMemWorld(P).run(a.Program, Args{}, func(int) map[Buf][]byte { return nil })
+			var args Args
+			if a.MeshGrid {
+				args.Grid = RowMajor(P, 3) // ragged last rows for most P
+			}
+			_, err := newMemWorld(P).run(a.Program, args, func(int) map[Buf][]byte { return nil })
 			if err != nil {
 				t.Errorf("barrier %s, P=%d: %v", a.Name, P, err)
 			}

@@ -41,6 +41,10 @@ type Algorithm struct {
 	// described by its configuration, and every communicator size gets
 	// its tree.
 	OptimalTree bool
+	// Ordered, on a reduction that combines operands out of rank order,
+	// names the algorithm of the op a non-commutative op falls back to
+	// ("": this one keeps rank order, given Args.Ordered).
+	Ordered string
 	// MeshGrid marks a program that runs on Args.Grid, the
 	// communicator's ranks by mesh row, which the engine builds from
 	// where its ranks run.

@@ -3,8 +3,8 @@ package logp
 import "nocsim/coll"
 
 // The dimensional allreduce and barrier of nocsim's mesh family
-// (mpi/coll_mesh_dims.go): an allreduce within every mesh row, then within
-// every column. Short vectors (under MeshLongBytes) and the barrier:
+// (coll/mesh_dims.go): an allreduce within every mesh row, then within
+// every column. Short vectors (under coll.MeshLongBytes) and the barrier:
 // recursive doubling (barrier: dissemination) within the row, then within
 // the column. Long vectors: a reduce-scatter by recursive halving within
 // the row, an allreduce of the rank's block within its column (by the
@@ -19,98 +19,32 @@ import "nocsim/coll"
 // count: the form equals the LogGOPS tier with per-hop latency on
 // collgen's schedule.
 
-// MeshLongBytes is the vector size from which the dimensional allreduce
-// uses the reduce-scatter/allgather form within a dimension (mpi's
-// meshLongBytes).
-const MeshLongBytes = 4096
-
-// MeshDims is the layout of the dimensional allreduce and barrier, ranks
-// 0..P-1 on tiles 0..P-1 of a W-wide mesh: Rows[i] are row i's ranks,
-// Row and Col each rank's row and place in it; the main rows are the
-// longest (length L), Cols[j] (j < L) their j-th members top to bottom
-// and At[i] row i's place among them (-1: a short row); a short row folds
-// into main row Host[i] (-1 for a main row), and Guests[i] are the short
-// rows folding into main row i. mpi builds the same from the tiles'
-// coordinates (a test in scenarios checks the schedules agree).
-type MeshDims struct {
-	Rows     [][]int
-	Row, Col []int
-	Host     []int
-	Guests   [][]int
-	Cols     [][]int
-	At       []int
-}
-
-// NewMeshDims lays P ranks on a W-wide mesh, row-major.
-func NewMeshDims(P, W int) *MeshDims {
-	d := &MeshDims{Row: make([]int, P), Col: make([]int, P)}
-	for lo := 0; lo < P; lo += W {
-		row := make([]int, 0, W)
-		for r := lo; r < min(lo+W, P); r++ {
-			d.Row[r], d.Col[r] = len(d.Rows), len(row)
-			row = append(row, r)
-		}
-		d.Rows = append(d.Rows, row)
-	}
-	L := 0
-	for _, row := range d.Rows {
-		L = max(L, len(row))
-	}
-	nr := len(d.Rows)
-	d.Host, d.Guests, d.Cols, d.At = make([]int, nr), make([][]int, nr), make([][]int, L), make([]int, nr)
-	var main []int
-	for i, row := range d.Rows {
-		d.At[i] = -1
-		if len(row) == L {
-			d.At[i] = len(main)
-			main = append(main, i)
-			for j, r := range row {
-				d.Cols[j] = append(d.Cols[j], r)
-			}
-		}
-	}
-	for i, row := range d.Rows {
-		d.Host[i] = -1
-		if len(row) == L {
-			continue
-		}
-		h := main[0]
-		for _, k := range main {
-			if abs(k-i) < abs(h-i) {
-				h = k
-			}
-		}
-		d.Host[i] = h
-		d.Guests[h] = append(d.Guests[h], i)
-	}
-	return d
-}
-
 // meshDimsProgs builds every rank's program of the dimensional allreduce
 // of m bytes (barrier: m < 0, empty messages).
 func meshDimsProgs(P, W, m int) xprogs {
-	d := NewMeshDims(P, W)
+	g := coll.RowMajor(P, W) // rank i on tile i, as a World places them
+	d := g.Dims()
 	x := newXprogs(P)
 	barrier := m < 0
 	n := max(m, 0)
 	es := elemBytes(n)
 	for r := range P {
-		y, j := d.Row[r], d.Col[r]
-		row := d.Rows[y]
+		y, j := g.Row[r], g.Col[r]
+		row := g.Rows[y]
 		if h := d.Host[y]; h >= 0 {
 			x.meshDim(r, row, j, n, es, barrier)
 			if j == 0 {
-				x.send(r, d.Rows[h][0], n)
+				x.send(r, g.Rows[h][0], n)
 			}
-			x.recv(r, d.Rows[h][j], n)
+			x.recv(r, g.Rows[h][j], n)
 			continue
 		}
 		if j == 0 {
 			for _, gi := range d.Guests[y] {
-				x.recv(r, d.Rows[gi][0], n)
+				x.recv(r, g.Rows[gi][0], n)
 			}
 		}
-		if barrier || n < MeshLongBytes {
+		if barrier || n < coll.MeshLongBytes {
 			x.meshDim(r, row, j, n, es, barrier)
 			x.meshDim(r, d.Cols[j], d.At[y], n, es, barrier)
 		} else {
@@ -118,8 +52,8 @@ func meshDimsProgs(P, W, m int) xprogs {
 		}
 		var to []xdest
 		for _, gi := range d.Guests[y] {
-			if j < len(d.Rows[gi]) {
-				to = append(to, xdest{d.Rows[gi][j], n})
+			if j < len(g.Rows[gi]) {
+				to = append(to, xdest{g.Rows[gi][j], n})
 			}
 		}
 		if len(to) > 0 {
@@ -130,7 +64,7 @@ func meshDimsProgs(P, W, m int) xprogs {
 }
 
 // meshDim adds rank r's (list[i]'s) allreduce of n bytes among list:
-// recursive doubling, or from MeshLongBytes on recursive halving then
+// recursive doubling, or from coll.MeshLongBytes on recursive halving then
 // doubling; the barrier's dissemination.
 func (x xprogs) meshDim(r int, list []int, i, n, es int, barrier bool) {
 	P := len(list)
@@ -149,7 +83,7 @@ func (x xprogs) meshDim(r int, list []int, i, n, es int, barrier bool) {
 	if nr < 0 {
 		return
 	}
-	if n >= MeshLongBytes {
+	if n >= coll.MeshLongBytes {
 		bo := redSplit(n/es, f.Pof2, es)
 		x.halving(f, r, nr, bo, es)
 		x.doubling(f, r, nr, bo, es)

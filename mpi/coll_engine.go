@@ -50,6 +50,7 @@ func (e *engine) release() {
 	for _, b := range slices.Backward(e.alloc) {
 		e.x.free(b)
 	}
+	clear(e.alloc)
 }
 
 // rank is this rank as a coll engine over bufs, for the coll functions
@@ -103,15 +104,26 @@ func (e *engine) Combine(dst, src sched.Region) error {
 	return rd.combine(redAt(e.buf(src), src.Off, src.Len), redAt(e.buf(dst), dst.Off, dst.Len), dst.Len/rd.es)
 }
 
-// runReduction runs a reduction's program on packed Input and Result
-// (in place when they are one buffer).
-func (rd *redColl) runReduction(prog sched.Program, a sched.Args, in, out datatype.Buffer) error {
-	a.InPlace = redSame(in, out)
+// runReduction runs reduction algorithm alg on packed Input and Result
+// (one buffer when inPlace, the result at its start).
+func (rd *redColl) runReduction(alg *sched.Algorithm, a sched.Args, in, out datatype.Buffer, inPlace bool) error {
+	a.InPlace, a.Elem, a.Ordered = inPlace, rd.es, !rd.o.Commutative()
 	a.P, a.Me = rd.c.Size(), rd.c.Rank()
-	e := rd.rank(callBufs{sched.Input: in, sched.Result: out})
-	e.red = rd
+	rd.prepare(alg, &a)
+	e := &rd.eng
+	*e = engine{x: rd.coll, bufs: callBufs{sched.Input: in, sched.Result: out}, red: rd, alloc: e.alloc[:0]}
 	defer e.release()
-	return prog(e, a)
+	return alg.Program(e, a)
+}
+
+// prepare gives a the optimal tree or the mesh grid alg runs on.
+func (x *coll) prepare(alg *sched.Algorithm, a *sched.Args) {
+	if alg.OptimalTree {
+		a.Tree = x.r.w.optimalTree(x.c.Size())
+	}
+	if alg.MeshGrid {
+		a.Grid = x.r.w.meshGridOf(x.c.group)
+	}
 }
 
 // Charge charges copying n bytes.
@@ -186,15 +198,43 @@ func (st *engineStep) WaitAll() error {
 // aligned reports whether r can go to the DMA engine in place.
 func aligned(r sched.Region) bool { return r.Len == 0 || r.Off%4 == 0 }
 
-// Send and Recv are blocking calls; a region that is not word-aligned
-// goes through a step, which stages it.
+// slice is aligned region r of its buffer (an empty message anywhere).
+func (e *engine) slice(r sched.Region) (datatype.Buffer, error) {
+	if r.Len == 0 && r.Off%4 != 0 {
+		return datatype.Buffer{}, nil
+	}
+	return e.buf(r).Slice(r.Off, r.Len)
+}
+
+// staged is r ready for the DMA engine: its bytes in place, or, when r
+// does not start on a word, a charged copy of them in scratch, which done
+// frees. The copy is made before anything is posted, as a library packs
+// a message before it starts the call.
+func (e *engine) staged(r sched.Region) (b datatype.Buffer, done func(), err error) {
+	if aligned(r) {
+		b, err = e.slice(r)
+		return b, noop, err
+	}
+	tmp, err := e.x.alloc(r.Len)
+	if err != nil {
+		return b, noop, err
+	}
+	e.x.copy(tmp, redAt(e.buf(r), r.Off, r.Len), r.Len)
+	b, err = tmp.Slice(0, r.Len)
+	return b, func() { e.x.free(tmp) }, err
+}
+
+// Send and Recv are blocking calls. A send not starting on a word is
+// staged first; a receive not starting on a word goes through a step,
+// which stages it; the root's blocks go through a step, which packs them.
 func (e *engine) Send(peer int, r sched.Region) error {
-	if !aligned(r) {
+	if r.Buf == sched.RootBlock {
 		s := e.Step()
 		s.Send(peer, r)
 		return s.Wait()
 	}
-	b, err := e.buf(r).Slice(r.Off, r.Len)
+	b, done, err := e.staged(r)
+	defer done()
 	if err != nil {
 		return err
 	}
@@ -202,30 +242,33 @@ func (e *engine) Send(peer int, r sched.Region) error {
 }
 
 func (e *engine) Recv(peer int, r sched.Region) error {
-	if !aligned(r) {
+	if !aligned(r) || r.Buf == sched.RootBlock {
 		s := e.Step()
 		s.Recv(peer, r)
 		return s.Wait()
 	}
-	b, err := e.buf(r).Slice(r.Off, r.Len)
+	b, err := e.slice(r)
 	if err != nil {
 		return err
 	}
 	return e.x.recv(b, r.Len, peer)
 }
 
+// SendRecv stages its send first (see staged), then posts the receive and
+// the send.
 func (e *engine) SendRecv(dst int, s sched.Region, src int, r sched.Region) error {
-	if !aligned(s) || !aligned(r) {
+	if !aligned(r) || r.Buf == sched.RootBlock || s.Buf == sched.RootBlock {
 		st := e.Step()
 		st.Recv(src, r)
 		st.Send(dst, s)
 		return st.Wait()
 	}
-	sb, err := e.buf(s).Slice(s.Off, s.Len)
+	sb, done, err := e.staged(s)
+	defer done()
 	if err != nil {
 		return err
 	}
-	rb, err := e.buf(r).Slice(r.Off, r.Len)
+	rb, err := e.slice(r)
 	if err != nil {
 		return err
 	}

@@ -13,24 +13,6 @@ import (
 // non-commutative op is always combined in rank order (x_0 op x_1 op ...),
 // and the algorithms that cannot keep that order fall back to one that can.
 
-func init() {
-	for _, a := range []algEntry{
-		{Algorithm: Algorithm{Op: "reduce", Name: "binomial", Source: "after Poole 2004 figure 4.3 (ranks renumbered around the root)", Messages: "P-1 (+1 if non-commutative and root != 0)"}, run: reduceRun((*redColl).reduceBinomial)},
-		{Algorithm: Algorithm{Op: "reduce", Name: "flat", Source: "standard (MPICH linear)", Messages: "P-1"}, run: reduceRun((*redColl).reduceFlat)},
-		{Algorithm: Algorithm{Op: "reduce", Name: "reduce_scatter_gather", Source: "standard (MPICH): Rabenseifner reduce-scatter + gather", Messages: "P log2 P + P-1 (P a power of two)"}, run: reduceRun((*redColl).reduceRSG), reorders: true},
-		{Algorithm: Algorithm{Op: "allreduce", Name: "reduce_bcast", Source: "Poole 2004 (SCMP thesis) §4.2.4; Nicholson & Goozen, Cray X1 MPI", Messages: "2(P-1)"}, run: allreduceRun((*redColl).allreduceReduceBcast)},
-		{Algorithm: Algorithm{Op: "allreduce", Name: "recursive_doubling", Source: "standard (MPICH)", Messages: "P log2 P (P a power of two)"}, run: allreduceRun((*redColl).allreduceRD)},
-		{Algorithm: Algorithm{Op: "allreduce", Name: "ring", Source: "standard (MPICH): ring reduce-scatter + ring allgather", Messages: "2P(P-1)"}, run: allreduceRun((*redColl).allreduceRing), reorders: true},
-		{Algorithm: Algorithm{Op: "reduce_scatter", Name: "reduce_scatterv", Source: "Nicholson & Goozen, Cray X1 MPI", Messages: "2(P-1)"}, run: reduceScatterRun((*redColl).reduceScatterv)},
-		{Algorithm: Algorithm{Op: "reduce_scatter", Name: "ring", Source: "standard (MPICH)", Messages: "P(P-1)"}, run: reduceScatterRun(func(rd *redColl, in, out datatype.Buffer, offs []int, inPlace bool) error {
-			return rd.ringRS(in, offs, out, inPlace)
-		}), reorders: true},
-		{Algorithm: Algorithm{Op: "reduce_scatter", Name: "recursive_halving", Source: "standard (MPICH)", Messages: "P log2 P (P a power of two)"}, run: reduceScatterRun((*redColl).reduceScatterHalving), reorders: true},
-	} {
-		register(a)
-	}
-}
-
 // Reduce is MPI_Reduce: rbuf at root gets the reduction of every rank's
 // sbuf. sbuf may be InPlace at the root, which then reduces rbuf.
 func (r *Rank) Reduce(sbuf, rbuf datatype.Buffer, count int, dt *datatype.Datatype, op *datatype.Op, root int, c *Comm) error {
@@ -81,8 +63,8 @@ func (r *Rank) Reduce(sbuf, rbuf datatype.Buffer, count int, dt *datatype.Dataty
 		in = b
 	}
 	alg := x.pick("reduce", r.w.Cfg.Reduce, bytes, "binomial", "reduce_scatter_gather")
-	if run, ok := rd.lookup("reduce", alg, "binomial").(reduceRun); ok {
-		err = run(rd, in, out, count, root)
+	if run := rd.lookup("reduce", alg); run != nil {
+		err = rd.runReduction(run, sched.Args{Root: root, N: bytes}, in, out, inPlace)
 	} else {
 		err = mpierr.Errorf(mpierr.ErrArg, x.name, "unknown reduce algorithm %q", alg)
 	}
@@ -112,8 +94,8 @@ func (r *Rank) Allreduce(sbuf, rbuf datatype.Buffer, count int, dt *datatype.Dat
 	}
 	defer done()
 	alg := x.pick("allreduce", r.w.Cfg.Allreduce, bytes, "recursive_doubling", "ring")
-	if run, ok := rd.lookup("allreduce", alg, "recursive_doubling").(allreduceRun); ok {
-		err = run(rd, in, out, count, inPlace)
+	if run := rd.lookup("allreduce", alg); run != nil {
+		err = rd.runReduction(run, sched.Args{N: bytes}, in, out, inPlace)
 	} else {
 		err = mpierr.Errorf(mpierr.ErrArg, x.name, "unknown allreduce algorithm %q", alg)
 	}
@@ -179,8 +161,12 @@ func (r *Rank) reduceScatter(name string, key collArgs, sbuf, rbuf datatype.Buff
 	}
 	defer done()
 	alg := x.pick("reduce_scatter", r.w.Cfg.ReduceScatter, total*dt.Size(), "recursive_halving", "ring")
-	if run, ok := rd.lookup("reduce_scatter", alg, "reduce_scatterv").(reduceScatterRun); ok {
-		err = run(rd, in, out, offs, inPlace)
+	if run := rd.lookup("reduce_scatter", alg); run != nil {
+		blocks := make([]int, P)
+		for i, n := range rcounts {
+			blocks[i] = n * rd.es
+		}
+		err = rd.runReduction(run, sched.Args{N: total * rd.es, Blocks: blocks}, in, out, inPlace)
 	} else {
 		err = mpierr.Errorf(mpierr.ErrArg, name, "unknown reduce_scatter algorithm %q", alg)
 	}
@@ -213,14 +199,14 @@ func (r *Rank) scan(name string, ex bool, sbuf, rbuf datatype.Buffer, count int,
 		return err
 	}
 	defer rd.release()
-	in, out, _, done, err := rd.buffers(sbuf, rbuf, count, count)
+	in, out, inPlace, done, err := rd.buffers(sbuf, rbuf, count, count)
 	if err != nil {
 		return err
 	}
 	defer done()
 	alg := x.pick("scan", r.w.Cfg.Scan, bytes, "recursive_doubling", "recursive_doubling")
-	if run, ok := lookupAlg("scan", alg).run.(*sched.Algorithm); ok {
-		err = rd.runReduction(run.Program, sched.Args{N: count * rd.es, Ex: ex}, in, out)
+	if run := rd.lookup("scan", alg); run != nil {
+		err = rd.runReduction(run, sched.Args{N: bytes, Ex: ex}, in, out, inPlace)
 	} else {
 		err = mpierr.Errorf(mpierr.ErrArg, name, "unknown scan algorithm %q", alg)
 	}

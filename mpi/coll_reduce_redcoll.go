@@ -10,10 +10,12 @@ import (
 // of its elements, which the algorithms handle packed, es bytes each.
 type redColl struct {
 	*coll
-	o       *datatype.Op
-	t       *datatype.Datatype
-	es      int
-	scratch []datatype.Buffer // freed by release
+	o  *datatype.Op
+	t  *datatype.Datatype
+	es int
+	// eng runs the call's program; it lives in the record, which its
+	// rank reuses, so that a call allocates no engine.
+	eng engine
 }
 
 // newRed checks that op can combine elements of t.
@@ -36,20 +38,21 @@ func (x *coll) newRed(o *datatype.Op, t *datatype.Datatype) (*redColl, error) {
 	} else {
 		rd = &redColl{}
 	}
-	*rd = redColl{coll: x, o: o, t: t, es: t.Size(), scratch: rd.scratch[:0]}
+	*rd = redColl{coll: x, o: o, t: t, es: t.Size(), eng: engine{alloc: rd.eng.alloc[:0]}}
 	return rd, nil
 }
 
-// lookup is the runner registered for op's algorithm alg, or, when alg
-// reorders operands and the op is not commutative, ordered's, the
-// algorithm the call then records.
-func (rd *redColl) lookup(op, alg, ordered string) any {
-	e := lookupAlg(op, alg)
-	if e.reorders && !rd.o.Commutative() {
-		rd.alg = ordered
-		e = lookupAlg(op, ordered)
+// lookup is op's algorithm alg, or, when alg combines operands out of
+// rank order and the op is not commutative, the algorithm it names
+// instead (sched.Algorithm.Ordered), which the call then records; nil if
+// there is none.
+func (rd *redColl) lookup(op, alg string) *sched.Algorithm {
+	a, _ := lookupAlg(op, alg).run.(*sched.Algorithm)
+	if a != nil && a.Ordered != "" && !rd.o.Commutative() {
+		rd.alg = a.Ordered
+		a, _ = lookupAlg(op, a.Ordered).run.(*sched.Algorithm)
 	}
-	return e.run
+	return a
 }
 
 // buffers checks and packs the arguments of an operation whose every rank
@@ -91,24 +94,10 @@ func (rd *redColl) buffers(sbuf, rbuf datatype.Buffer, n, m int) (in, out dataty
 
 func noop() {}
 
-// newBuf is scratch of n bytes, freed when the operation ends.
-func (rd *redColl) newBuf(n int) (datatype.Buffer, error) {
-	b, err := rd.alloc(n)
-	if err != nil {
-		return datatype.Buffer{}, err
-	}
-	rd.scratch = append(rd.scratch, b)
-	return b, nil
-}
-
-// release frees the scratch and hands the record back to its rank.
+// release hands the record back to its rank.
 func (rd *redColl) release() {
-	for _, b := range rd.scratch {
-		rd.free(b)
-	}
-	clear(rd.scratch)
 	r := rd.r
-	*rd = redColl{scratch: rd.scratch[:0]}
+	*rd = redColl{eng: engine{alloc: rd.eng.alloc[:0]}}
 	r.freeRed = append(r.freeRed, rd)
 }
 
@@ -151,58 +140,4 @@ func (rd *redColl) combine(in, inout datatype.Buffer, count int) error {
 // be a word boundary, which the DMA engine needs.
 func redAt(b datatype.Buffer, off, n int) datatype.Buffer {
 	return datatype.Buffer{Addr: b.Addr + uint32(off/4), Bytes: b.Bytes[off : off+n]}
-}
-
-// redSame reports whether a and b start at the same byte.
-func redSame(a, b datatype.Buffer) bool {
-	return len(a.Bytes) > 0 && len(b.Bytes) > 0 && &a.Bytes[0] == &b.Bytes[0]
-}
-
-// msg is n bytes of b from byte off ready to send: a slice when off is a
-// word boundary, else a copy in *scr (grown as needed).
-func (rd *redColl) msg(b datatype.Buffer, off, n int, scr *datatype.Buffer) (datatype.Buffer, error) {
-	if off%4 == 0 {
-		return b.Slice(off, n)
-	}
-	if scr.Len() < n {
-		s, err := rd.newBuf(n)
-		if err != nil {
-			return datatype.Buffer{}, err
-		}
-		*scr = s
-	}
-	rd.copy(*scr, redAt(b, off, n), n)
-	return scr.Slice(0, n)
-}
-
-// redSplit cuts count elements of es bytes into parts blocks, block i
-// being elements off[i]..off[i+1], every block starting on a word.
-func redSplit(count, parts, es int) []int {
-	g := 1
-	for g*es%4 != 0 {
-		g++
-	}
-	units := count / g
-	off := make([]int, parts+1)
-	for i := range parts {
-		off[i] = g * (units * i / parts)
-	}
-	off[parts] = count
-	return off
-}
-
-// absorbFolded is the fold's first step on an odd rank below 2*rem: it
-// takes its even partner's vector and combines it into acc.
-func (rd *redColl) absorbFolded(acc datatype.Buffer, n, count, me int, f sched.Fold) error {
-	if me >= 2*f.Rem {
-		return nil
-	}
-	tmp, err := rd.newBuf(n)
-	if err != nil {
-		return err
-	}
-	if err := rd.recv(tmp, n, me-1); err != nil {
-		return err
-	}
-	return rd.combine(tmp, acc, count)
 }

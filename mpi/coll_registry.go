@@ -30,10 +30,6 @@ type algEntry struct {
 	// operation's call looks its algorithm up in the registry instead of
 	// switching on names.
 	run any
-	// reorders marks a reduction that combines operands out of rank order:
-	// with a non-commutative op the call falls back to the op's ordered
-	// algorithm.
-	reorders bool
 	// profile marks the thesis profile's own code (thesis.go): run under
 	// library = "thesis" only, neither listed nor selectable.
 	profile bool
@@ -111,10 +107,7 @@ type (
 	// blocks[i] bytes in sched.Layout.
 	allgatherRun func(x *coll, w datatype.Buffer, blocks []int) error
 	// alltoallRun runs an alltoall on blocks alltoallRun has staged.
-	alltoallRun      func(x *coll, sb, rb []allBlock, ss, rs *alltoallStage) error
-	reduceRun        func(rd *redColl, in, out datatype.Buffer, count, root int) error
-	allreduceRun     func(rd *redColl, in, out datatype.Buffer, count int, inPlace bool) error
-	reduceScatterRun func(rd *redColl, in, out datatype.Buffer, offs []int, inPlace bool) error
+	alltoallRun func(x *coll, sb, rb []allBlock, ss, rs *alltoallStage) error
 )
 
 // rtPart is what a scatter or gather algorithm is given: the root's

@@ -22,7 +22,9 @@ func (r *Rank) Barrier(c *Comm) error {
 	case barrierRun:
 		return run(x)
 	case *sched.Algorithm:
-		return x.runProgram(run.Program, sched.Args{}, callBufs{}, nil)
+		var a sched.Args
+		x.prepare(run, &a)
+		return x.runProgram(run.Program, a, callBufs{}, nil)
 	}
 	return x.rtUnknown(alg)
 }
@@ -58,12 +60,7 @@ func (r *Rank) Bcast(buf datatype.Buffer, count int, dt *datatype.Datatype, root
 		err = run(x, b, n, root)
 	case *sched.Algorithm:
 		a := sched.Args{Root: root, N: n}
-		if run.OptimalTree {
-			a.Tree = r.w.optimalTree(c.Size())
-		}
-		if run.MeshGrid {
-			a.Grid = r.w.meshGridOf(c.group).Grid
-		}
+		x.prepare(run, &a)
 		err = x.runProgram(run.Program, a, callBufs{sched.Data: b}, nil)
 	default:
 		err = x.rtUnknown(alg)

@@ -53,33 +53,48 @@ func init() {
 	register(
 		algEntry{Algorithm: thesis("barrier"), profile: true, run: barrierRun(func(x *coll) error { return x.r.thesisBarrier(x.c) })},
 		algEntry{Algorithm: thesis("allgather"), profile: true, run: allgatherRun((*coll).thesisAllgather)},
-		algEntry{Algorithm: thesis("reduce"), profile: true, run: reduceRun(func(rd *redColl, in, out datatype.Buffer, count, root int) error {
-			// Figure 4.3: halving to rank 0, which forwards to another root.
-			return rd.reduceTree(in, out, count, root, 0)
-		})},
-		algEntry{Algorithm: thesis("allreduce"), profile: true, run: allreduceRun((*redColl).thesisAllreduce)},
-		algEntry{Algorithm: thesis("reduce_scatter"), profile: true, run: reduceScatterRun((*redColl).thesisReduceScatter)},
+		algEntry{Algorithm: thesis("reduce"), profile: true, run: thesisProgram("reduce", thesisReduce)},
+		algEntry{Algorithm: thesis("allreduce"), profile: true, run: thesisProgram("allreduce", thesisAllreduce)},
+		algEntry{Algorithm: thesis("reduce_scatter"), profile: true, run: thesisProgram("reduce_scatter", thesisReduceScatter)},
 	)
+}
+
+// thesisProgram is the profile's own schedule program for op, run as the
+// registered ones are (it is not in coll's registry: no schedule or
+// prediction is made for it).
+func thesisProgram(op string, p sched.Program) *sched.Algorithm {
+	return &sched.Algorithm{Op: op, Name: "thesis", Source: sched.SrcThesis, Program: p}
+}
+
+// thesisCallOf charges one internal function call of the rank running r
+// (thesisCall).
+func thesisCallOf(r sched.Rank) { r.(*engine).x.r.thesisCall() }
+
+// thesisReduce is figure 4.3: halving to rank 0, which forwards to
+// another root.
+func thesisReduce(r sched.Rank, a sched.Args) error {
+	return sched.ReduceTree(r, a, sched.Input.At(0, a.N), sched.Result.At(0, a.N), a.Root, 0)
 }
 
 // thesisAllreduce is the profile's Allreduce. Section 6.4: MPI_Allreduce
 // calls MPI_Reduce and MPI_Bcast.
-func (rd *redColl) thesisAllreduce(in, out datatype.Buffer, count int, _ bool) error {
-	rd.r.thesisCall()
-	if err := rd.reduceTree(in, out, count, 0, 0); err != nil {
+func thesisAllreduce(r sched.Rank, a sched.Args) error {
+	out := sched.Result.At(0, a.N)
+	thesisCallOf(r)
+	if err := sched.ReduceTree(r, a, sched.Input.At(0, a.N), out, 0, 0); err != nil {
 		return err
 	}
-	rd.r.thesisCall()
-	return rd.bcastFlat(out, count*rd.es, 0)
+	thesisCallOf(r)
+	return sched.FlatBcast(r, a.P, a.Me, 0, out)
 }
 
 // thesisReduceScatter is the profile's Reduce_scatter: a Reduce to rank 0
 // (the halving tree: its root is 0) and a Scatterv from it, each a call of
 // its own.
-func (rd *redColl) thesisReduceScatter(in, out datatype.Buffer, offs []int, inPlace bool) error {
-	rd.r.thesisCall()
-	rd.r.thesisCall()
-	return rd.reduceScatterv(in, out, offs, inPlace)
+func thesisReduceScatter(r sched.Rank, a sched.Args) error {
+	thesisCallOf(r)
+	thesisCallOf(r)
+	return sched.Lookup("reduce_scatter", "reduce_scatterv").Program(r, a)
 }
 
 // ThesisAlgorithm is the algorithm the thesis profile runs for op (a

@@ -25,11 +25,11 @@ type World struct {
 	nextCtx   uint32   // context ids handed out by the highest-numbered tile
 	err       error
 	trace     *chrome.Recorder
-	collArgs  map[collKey]collCall       // collective calls some ranks have made, for the mismatch check
-	optTrees  map[int]*sched.Tree        // optimal bcast trees by communicator size (coll_bcast_optimal.go)
-	meshGrids map[*group.Group]*meshGrid // communicators' ranks by mesh row (coll_mesh.go)
-	logMsgs   bool                       // ranks keep their Messages
-	rma       rmaState                   // one-sided communication's windows and handlers (win.go)
+	collArgs  map[collKey]collCall         // collective calls some ranks have made, for the mismatch check
+	optTrees  map[int]*sched.Tree          // optimal bcast trees by communicator size (coll_bcast_optimal.go)
+	meshGrids map[*group.Group]*sched.Grid // communicators' ranks by mesh row (coll_mesh.go)
+	logMsgs   bool                         // ranks keep their Messages
+	rma       rmaState                     // one-sided communication's windows and handlers (win.go)
 
 	cray      []datatype.Buffer      // each rank's Cray collective structures (coll_cray.go)
 	craySyncs map[craySyncKey]uint32 // the Cray barrier's level words (coll_cray.go)

@@ -59,18 +59,6 @@ const MaxProcs = 1 << 24
 // exclusive variant (the same algorithms, registered under scan).
 var Ops = []string{"barrier", "bcast", "scatter", "gather", "allgather", "alltoall", "reduce", "allreduce", "reduce_scatter", "scan", "exscan"}
 
-// pending names the algorithms on MPI messages that are not coll
-// programs yet, which this package writes by its own code (reduce.go,
-// ring.go, mesh.go, rooted.go); the coll programs come from coll's
-// registry. Together they are the mpi package's registered names (a test
-// in scenarios/study keeps them so).
-var pending = map[string][]string{
-	"barrier":        {"mesh"},
-	"reduce":         {"binomial", "flat", "mesh", "reduce_scatter_gather", "ring"},
-	"allreduce":      {"mesh", "recursive_doubling", "reduce_bcast", "reduce_scatter_allgather", "ring"},
-	"reduce_scatter": {"recursive_halving", "reduce_scatterv", "ring"},
-}
-
 // Algorithms lists the algorithm names of op, sorted (nil for an unknown
 // op).
 func Algorithms(op string) []string {
@@ -80,7 +68,7 @@ func Algorithms(op string) []string {
 	if !slices.Contains(Ops, op) {
 		return nil
 	}
-	names := slices.Clone(pending[op])
+	var names []string
 	for _, a := range coll.Algorithms() {
 		if a.Op == op && a.Program != nil {
 			names = append(names, a.Name)
@@ -158,16 +146,11 @@ func Generate(op, alg string, procs int, bytes int64, opt Options) (*goal.Schedu
 		return nil, fmt.Errorf("collgen: %s %s on %d ranks needs about %d operations: allowed at most %d (use fewer ranks)", op, alg, procs, est, MaxOps)
 	}
 	g := &gen{b: goal.NewBuilder(procs, int(est)), opt: opt, P: procs, n: bytes, ex: op == "exscan"}
-	var rank func(me int)
 	regOp := op
 	if g.ex {
 		regOp = "scan" // exscan runs scan's algorithms (coll.Args.Ex)
 	}
-	if a := coll.Lookup(regOp, alg); a != nil && a.Program != nil {
-		rank = g.framed(a)
-	} else {
-		rank = g.program(op, alg)
-	}
+	rank := g.framed(coll.Lookup(regOp, alg))
 	for me := range procs {
 		g.begin(me)
 		rank(me)
@@ -333,20 +316,3 @@ func (g *gen) sendrecv(dst int, sn int64, src int, rn int64) {
 	g.wait(&s)
 	g.tmp = s
 }
-
-// program returns the function that writes rank me's program.
-func (g *gen) program(op, alg string) func(me int) {
-	switch op {
-	case "barrier":
-		return g.barrier(alg)
-	case "reduce":
-		return g.reduce(alg)
-	case "allreduce":
-		return g.allreduce(alg)
-	case "reduce_scatter":
-		return g.reduceScatter(alg)
-	}
-	panic("collgen: unreachable: op " + op)
-}
-
-func pad4(n int64) int64 { return (n + 3) &^ 3 }

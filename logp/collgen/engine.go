@@ -18,7 +18,7 @@ func (g *gen) run(prog coll.Program, me int) {
 			g.blocks[i] = int(g.n)
 		}
 	}
-	_ = prog(g, coll.Args{P: g.P, Me: me, Root: g.opt.Root, N: int(g.n), Blocks: g.blocks, Send: g.blocks, Recv: g.blocks, Tree: g.tree, Grid: g.grid, Ex: g.ex})
+	_ = prog(g, coll.Args{P: g.P, Me: me, Root: g.opt.Root, N: int(g.n), Elem: g.opt.ElemBytes, Blocks: g.blocks, Send: g.blocks, Recv: g.blocks, Tree: g.tree, Grid: g.grid, Ex: g.ex})
 }
 
 // framed writes rank me's program of prog inside op's entry and exit:
@@ -36,6 +36,15 @@ func (g *gen) framed(a *coll.Algorithm) func(me int) {
 		g.grid = coll.RowMajor(P, g.meshWidth()) // rank i on tile i, as a World places them
 	}
 	switch a.Op {
+	case "reduce_scatter":
+		// Rank i's block is k/P of the k elements, the last taking the
+		// remainder.
+		k, es := int(n)/g.opt.ElemBytes, g.opt.ElemBytes
+		g.blocks = make([]int, P)
+		for i := range g.blocks {
+			g.blocks[i] = k / P * es
+		}
+		g.blocks[P-1] += k % P * es
 	case "allgather":
 		// Every rank works on one buffer of the P blocks, each padded to
 		// whole words; the user's buffer is that layout when blocks are
@@ -73,6 +82,14 @@ func (g *gen) framed(a *coll.Algorithm) func(me int) {
 		}
 	}
 	return func(me int) { g.run(prog, me) }
+}
+
+// meshWidth is the options' mesh width, or the smallest square's.
+func (g *gen) meshWidth() int {
+	if g.opt.MeshW == 0 {
+		return coll.SquareWidth(g.P)
+	}
+	return g.opt.MeshW
 }
 
 // genStep is a coll.Step of the writer.
@@ -142,11 +159,15 @@ func (g *gen) Recv(peer int, r coll.Region) error {
 	return st.Wait()
 }
 
-// SendRecv posts the receive first, as the MPI layer's exchange does.
+// SendRecv stages an unaligned send first, then posts the receive and
+// the send, as the MPI layer's exchange does.
 func (g *gen) SendRecv(dst int, s coll.Region, src int, r coll.Region) error {
+	if g.unaligned(s) {
+		g.copies(int64(s.Len))
+	}
 	st := genStep{g: g}
 	st.Recv(src, r)
-	st.Send(dst, s)
+	g.isend(&st.s, dst, int64(s.Len))
 	return st.Wait()
 }
 
@@ -161,7 +182,7 @@ func (g *gen) Copy(_, src coll.Region) error {
 
 // Combine charges combining the elements dst holds.
 func (g *gen) Combine(dst, _ coll.Region) error {
-	g.flops(int64(dst.Len) / g.es())
+	g.flops(int64(dst.Len / g.opt.ElemBytes))
 	return nil
 }
 
