@@ -46,21 +46,34 @@ func (p Params) OneWay(m int, hops float64) Prediction {
 // argument of e.m bytes; P >= 2 when called.
 type model func(e *env)
 
-// models maps op, then algorithm, to its formula, under the names nocsim's
-// MPI registers (mpi.Algorithms). The formulas live in predict_rooted.go,
-// predict_all.go, predict_reduce.go, predict_rabenseifner.go,
-// predict_optimal.go, predict_cray.go and predict_mesh.go.
+// models maps op, then algorithm, to its form, under the names of coll's
+// registry (mpi's, for the Cray X1's native ones). The closed forms live
+// in predict_rooted.go, predict_all.go, predict_reduce.go,
+// predict_optimal.go, predict_cray.go and predict_mesh.go; onTier's are
+// the tier's finish on the generated schedule (predict_tier.go).
 var models = map[string]map[string]model{
-	"barrier":        {"central": barrierCentral, "tree4": barrierTree4, "dissemination": barrierDissemination, "tree4_scatter": barrierTree4Scatter, "mesh": barrierMesh},
-	"bcast":          {"flat": bcastFlat, "binomial": bcastBinomial, "pull": bcastPull, "scatter_allgather": bcastScatterAllgather, "optimal": bcastOptimal, "pull_rma": bcastPullRMA, "mesh": bcastMesh},
-	"scatter":        {"flat": scatterFlat, "binomial": scatterBinomial, "pull_rma": scatterPullRMA},
-	"gather":         {"flat": gatherFlat, "binomial": gatherBinomial, "push": gatherPush},
-	"allgather":      {"gather_bcast": allgatherGatherBcast, "ring": allgatherRing, "recursive_doubling": allgatherRecursiveDoubling},
-	"alltoall":       {"post_all": alltoallPostAll, "pairwise": alltoallPairwise, "bruck": alltoallBruck, "pull_scan": alltoallPullScan},
-	"reduce":         {"flat": reduceFlat, "binomial": reduceBinomial, "reduce_scatter_gather": reduceScatterGather, "ring": reduceRing, "mesh": reduceMesh},
-	"allreduce":      {"reduce_bcast": allreduceReduceBcast, "recursive_doubling": allreduceRecursiveDoubling, "ring": allreduceRing, "reduce_scatter_allgather": allreduceReduceScatterAllgather, "mesh": allreduceMesh},
-	"reduce_scatter": {"reduce_scatterv": reduceScatterReduceScatterv, "ring": reduceScatterRing, "recursive_halving": reduceScatterRecursiveHalving},
-	"scan":           {"chain": scanChain, "recursive_doubling": scanRecursiveDoubling},
+	"barrier": {"central": barrierCentral, "tree4": barrierTree4, "dissemination": barrierDissemination, "tree4_scatter": barrierTree4Scatter,
+		"mesh": onTierHops("barrier", "mesh", "row then column dissemination (exact recurrence, hops per message)")},
+	"bcast": {"flat": bcastFlat, "binomial": bcastBinomial, "pull": bcastPull, "optimal": bcastOptimal, "pull_rma": bcastPullRMA, "mesh": bcastMesh,
+		"scatter_allgather": onTier("bcast", "scatter_allgather", "binomial scatter, P-1 ring steps (exact recurrence)")},
+	"scatter": {"flat": scatterFlat, "binomial": scatterBinomial, "pull_rma": scatterPullRMA},
+	"gather":  {"flat": gatherFlat, "binomial": gatherBinomial, "push": gatherPush},
+	"allgather": {"gather_bcast": allgatherGatherBcast, "ring": allgatherRing,
+		"recursive_doubling": onTier("allgather", "recursive_doubling", "fold-in, log2 p exchanges, fold-out (exact recurrence)")},
+	"alltoall": {"post_all": alltoallPostAll, "pairwise": alltoallPairwise, "bruck": alltoallBruck, "pull_scan": alltoallPullScan},
+	"reduce": {"flat": reduceFlat, "binomial": reduceBinomial, "mesh": reduceMesh,
+		"reduce_scatter_gather": onTier("reduce", "reduce_scatter_gather", "fold-in, log2 p halving steps, gather, hand-over (exact recurrence)"),
+		"ring":                  onTier("reduce", "ring", "(P-1) ring reduce-scatter steps, (P-1) ring gather steps (exact recurrence)")},
+	"allreduce": {"reduce_bcast": allreduceReduceBcast,
+		"recursive_doubling":       onTier("allreduce", "recursive_doubling", "fold-in, log2 p exchanges, fold-out (exact recurrence)"),
+		"ring":                     onTier("allreduce", "ring", "2(P-1) ring steps (exact recurrence)"),
+		"reduce_scatter_allgather": onTier("allreduce", "reduce_scatter_allgather", "fold-in, log2 p halving and doubling steps, fold-out (exact recurrence)"),
+		"mesh":                     onTierHops("allreduce", "mesh", "row then column phases (exact recurrence, hops per message)")},
+	"reduce_scatter": {
+		"reduce_scatterv":   onTier("reduce_scatter", "reduce_scatterv", "binomial reduce, root sends the blocks (exact recurrence)"),
+		"ring":              onTier("reduce_scatter", "ring", "(P-1) ring steps (exact recurrence)"),
+		"recursive_halving": onTier("reduce_scatter", "recursive_halving", "fold-in, log2 p halving steps, hand-back (exact recurrence)")},
+	"scan": {"chain": scanChain, "recursive_doubling": onTier("scan", "recursive_doubling", "ceil(log2 P) steps (exact recurrence)")},
 }
 
 // Ops lists, per collective op, the algorithms Predict models (sorted),
@@ -90,14 +103,16 @@ var Ops = func() map[string][]string {
 // starts. They follow the message pattern the MPI code really sends
 // (the trees it builds, its folds for non-powers of two, its word-aligned
 // blocks): trees are walked down and up; the few ranks whose queues decide
-// the time (pull, push, post_all) are replayed in time order; the exchange
-// algorithms (the reductions', recursive-doubling allgather, the
-// scatter-allgather broadcast) replay each rank's steps over its arrivals,
-// sweeping the ranks where they wait on each other both ways. All 35
-// algorithms on MPI messages equal the tier on the MPI layer's own
-// schedules (logp/collgen) for P = 2..100 (tier_collgen_test.go); the
-// Cray X1's four on native primitives (predict_cray.go) are critical
-// paths checked against the chip.
+// the time (pull, push, post_all) are replayed in time order. The
+// algorithms whose ranks wait on each other both ways (the exchanges of
+// the reductions, recursive-doubling allgather, the scatter-allgather
+// broadcast, the dimensional mesh allreduce and barrier) have no closed
+// form: theirs is the tier's finish on the schedule logp/collgen writes
+// from the same coll program the chip runs (predict_tier.go). All 35
+// algorithms on MPI messages equal the tier on those schedules for
+// P = 2..100 (tier_collgen_test.go); the Cray X1's four on native
+// primitives (predict_cray.go) are critical paths checked against the
+// chip.
 // Contention in the mesh is not modelled, nor is the reductions' compute
 // (named with 0 cycles so its absence is visible).
 func (p Params) Predict(op, alg string, P, bytes int) (Prediction, error) {
@@ -130,12 +145,15 @@ func (p Params) Predict(op, alg string, P, bytes int) (Prediction, error) {
 	}
 	e := &env{p: p, P: P, m: bytes, h: p.AvgHops}
 	f(e)
+	if e.err != nil {
+		return Prediction{}, e.err
+	}
 	return e.prediction(), nil
 }
 
-// quadraticForms are the forms that replay every rank's P-1 ring steps
-// against every other rank's (exact, but O(P^2) time and memory: allreduce
-// ring takes seconds at P = 2048 and would take hours at 65,536).
+// quadraticForms are the forms whose schedules have P-1 ring steps on
+// every rank (O(P^2) messages to generate and simulate: seconds at
+// P = 2048, hours at 65,536).
 var quadraticForms = map[string]bool{"allreduce/ring": true, "reduce_scatter/ring": true, "bcast/scatter_allgather": true}
 
 // MaxQuadraticProcs is the most ranks a quadratic form is evaluated for;
@@ -152,7 +170,7 @@ type TooManyRanksError struct {
 }
 
 func (e *TooManyRanksError) Error() string {
-	return fmt.Sprintf("P = %d ranks: the %s %s form replays P-1 ring steps per rank (O(P^2)): allowed at most %d ranks; run the schedule on the LogGOPS tier instead (nocsim coll --tier loggops)", e.P, e.Op, e.Alg, MaxQuadraticProcs)
+	return fmt.Sprintf("P = %d ranks: the %s %s schedule has P-1 ring steps per rank (O(P^2) messages): allowed at most %d ranks; run the schedule on the LogGOPS tier instead (nocsim coll --tier loggops)", e.P, e.Op, e.Alg, MaxQuadraticProcs)
 }
 
 // cost is the LogGOPS parameters of one message size, at a hop count.
@@ -256,10 +274,11 @@ type env struct {
 	p    Params
 	P, m int
 	h    float64
-	// hops, when set, is the hop count from rank a to rank b, which the
-	// replay (xprogs.finish) then costs each message's latency over
-	// instead of the average h (the mesh forms).
+	// hops, when set, is the hop count from rank a to rank b, which
+	// costAB then costs a message's latency over instead of the average
+	// h (the mesh forms).
 	hops func(a, b int) int
+	err  error // a form that could not be evaluated (predict_tier.go)
 }
 
 func (e *env) cost(m int) cost { return e.p.cost(m, e.h) }

@@ -5,10 +5,11 @@ import (
 	"testing"
 )
 
-// The forms replayed rank by rank cost O(messages) per sweep and keep
-// every event's key of a sweep: these measure how that grows with P
-// (go test ./logp -run '^$' -bench Replayed -benchmem).
-func BenchmarkPredictReplayed(b *testing.B) {
+// The forms evaluated on the tier cost a schedule's generation and its
+// simulation, O(messages log messages): these measure how that grows with
+// P (go test ./logp -run '^$' -bench OnTier -benchmem; before the forms
+// were the tier's they were replays, BenchmarkPredictReplayed).
+func BenchmarkPredictOnTier(b *testing.B) {
 	for _, c := range []struct {
 		op, alg string
 		m       int

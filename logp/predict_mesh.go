@@ -7,12 +7,12 @@ import (
 	"slices"
 )
 
-// The dimensional ("mesh") collectives of nocsim's mpi/coll_mesh.go: a
-// broadcast along the root's mesh row by a binomial tree, then down every
-// column by binomial trees (the hybrid collectives of Puma; the SCMP
-// thesis's topology-aware collectives, §6.4). Reduce walks the same tree
-// up; the allreduce and barrier are dimensional exchanges
-// (predict_mesh_dims.go). The forms take ranks 0..P-1 on tiles
+// The dimensional ("mesh") collectives (coll/bcast.go, coll/mesh_dims.go):
+// a broadcast along the root's mesh row by a binomial tree, then down
+// every column by binomial trees (the hybrid collectives of Puma; the
+// SCMP thesis's topology-aware collectives, §6.4). Reduce walks the same
+// tree up; the allreduce and barrier are dimensional exchanges, predicted
+// on the tier with hops per message (predict_tier.go). The forms take ranks 0..P-1 on tiles
 // 0..P-1 of a mesh MeshWidth(P) tiles wide (row-major, as nocsim places
 // them), and cost every message of the tree over its own hop count (its
 // row or column distance), not the machine's average: that is what the

@@ -138,61 +138,6 @@ func bcastPull(e *env) {
 	e.path("", latest(end, cpu), "waits at the root: requests and replies queued, the send interface")
 }
 
-// bcastScatterAllgather: the message is cut into P chunks of
-// ceil(m/P) bytes rounded up to whole words (the last ones short or
-// empty); a binomial scatter gives each rank its subtree's chunks (a rank
-// whose chunks are all empty gets nothing; a parent posts its children's
-// sends at once and waits for them all), then a ring allgather of P-1
-// steps passes, in step i, chunk r-i from rank r to r+1 (empty chunks are
-// not sent; a step with nothing to send or receive is no step). Every rank
-// is replayed (xprogs.finish): a ring chunk can reach a rank while it is
-// still sending to its children, or a later step's chunk before an earlier
-// one, and takes its processor first; the ring's dependencies go round, so
-// no order of the ranks has every arrival known first.
-func bcastScatterAllgather(e *env) {
-	P, n := e.P, e.m
-	chunk := (ceilDiv(n, P) + 3) &^ 3
-	piece := func(lo, cnt int) int { return min((lo+cnt)*chunk, n) - min(lo*chunk, n) }
-	x := newXprogs(P)
-	var kids []int
-	for r := range P {
-		if r != 0 {
-			if b := piece(r, binSubtree(r, P)); b > 0 {
-				x.recv(r, binParent(r), b)
-			}
-		}
-		var tree xout // the sends to the children, posted at once
-		tree.to, tree.from = -1, -1
-		kids = binKids(r, P, kids)
-		for _, k := range kids {
-			if b := piece(k, binSubtree(k, P)); b > 0 {
-				if tree.to < 0 {
-					tree.to, tree.sb = k, b
-				} else {
-					tree.more = append(tree.more, xdest{k, b})
-				}
-			}
-		}
-		if tree.to >= 0 {
-			x[r].steps = append(x[r].steps, tree)
-		}
-		right, left := (r+1)%P, (r-1+P)%P
-		for i := range P - 1 {
-			step := xout{to: -1, from: -1}
-			if b := piece((r-i+P)%P, 1); b > 0 {
-				step.to, step.sb = right, b
-			}
-			if b := piece((r-i-1+2*P)%P, 1); b > 0 {
-				step.from, step.rb = left, b
-			}
-			if step.to >= 0 || step.from >= 0 {
-				x[r].steps = append(x[r].steps, step)
-			}
-		}
-	}
-	e.add("binomial scatter, P-1 ring steps (exact recurrence)", x.finish(e))
-}
-
 // scatterFlat: the root sends each rank its block back to back.
 func scatterFlat(e *env) { flatOut(e, e.m) }
 

@@ -8,9 +8,9 @@ import (
 // TierParamsFor maps fitted parameters for a schedule of ranks ranks with
 // no machine named (goal run --params): the ranks sit in order on the mesh
 // the parameters were fitted on when they fit it (hop-aware latency,
-// loggops.FromFitted), otherwise - more ranks than that mesh, or
+// logp.Params.Tier), otherwise - more ranks than that mesh, or
 // parameters from a CSV with no mesh - every message crosses the fit's
-// average distance (loggops.FromFittedAvgHops). The mesh is parsed here:
+// average distance (logp.Params.TierAvgHops). The mesh is parsed here:
 // the tier knows no mesh names.
 func TierParamsFor(p logp.Params, ranks int, S uint64) (loggops.Params, error) {
 	if m, err := ParseMesh(p.Mesh); err == nil && p.Mesh != "" && ranks <= m.Nodes() {
@@ -18,9 +18,9 @@ func TierParamsFor(p logp.Params, ranks int, S uint64) (loggops.Params, error) {
 		for r := range place {
 			place[r] = r
 		}
-		return loggops.FromFitted(p, m, place, S)
+		return p.Tier(m, place, S)
 	}
-	return loggops.FromFittedAvgHops(p, S)
+	return p.TierAvgHops(S)
 }
 
 // ProtocolThreshold is the tier's S for a protocol named in a parameters

@@ -111,10 +111,11 @@
 //
 // # Fitted parameters
 //
-// FromFitted maps the LogGP parameters `nocsim calibrate` fitted (a
-// logp.Params, the parameters file) to the tier's, for ranks placed on
-// the tiles of a Topology (per-hop latency, the fitted segments, the
-// handshake); FromFittedAvgHops takes every latency at the fit's average
-// distance instead. Either way an isolated message takes exactly the
+// logp.Params.Tier maps the LogGP parameters `nocsim calibrate` fitted
+// (the parameters file) to the tier's, for ranks placed on the tiles of a
+// Topology (per-hop latency, the fitted segments, the handshake);
+// logp.Params.TierAvgHops takes every latency at the fit's average
+// distance instead. (The mapping lives in logp, which uses the tier for
+// the predictions no closed form gives; the tier imports nothing of logp.) Either way an isolated message takes exactly the
 // fitted one-way time.
 package loggops

@@ -132,3 +132,14 @@ func (p Params) segments() []Segment {
 	}
 	return []Segment{{L: p.L, Os: p.Os, Or: p.Or, Gap: p.Gap, G: p.G, O: p.O}}
 }
+
+// Topology is what placing ranks needs of the machine they run on: its
+// tiles, the hop count between two of them (the distance calibrate fitted
+// L_per_hop over) and a name for messages. mesh.Topology has these
+// methods; the tier keeps to them so that it imports nothing of the
+// simulator (logp.Params.Tier maps fitted parameters onto one).
+type Topology interface {
+	Name() string
+	Nodes() int
+	Hops(a, b int) int
+}

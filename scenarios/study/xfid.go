@@ -81,7 +81,7 @@ func PredictTrace(sc *scenarios.Scenario, t *trace.Trace, p logp.Params) (*loggo
 	if len(place) < len(t.Ranks) {
 		return nil, fmt.Errorf("schedule has %d ranks, the mesh %s has %d tiles", len(t.Ranks), sc.Network.Mesh, len(place))
 	}
-	q, err := loggops.FromFitted(p, m, place[:len(t.Ranks)], sc.RendezvousThreshold())
+	q, err := p.Tier(m, place[:len(t.Ranks)], sc.RendezvousThreshold())
 	if err != nil {
 		return nil, err
 	}

@@ -25,7 +25,7 @@ func recordProgram(t *testing.T, sc scenarios.Scenario, procs int, prog func(r *
 
 // The issue's cross-fidelity check: the LogGOPS tier, with parameters
 // calibrated on the same machine (as `nocsim calibrate` does) and mapped by
-// loggops.FromFitted, predicts the recorded schedule of an uncontended ping-pong
+// logp.Params.Tier, predicts the recorded schedule of an uncontended ping-pong
 // (8 B to 64 KiB, 1 and 6 hops) and of a binomial broadcast on an idle mesh
 // (P = 4, 8, 16; 8 B to 16 KiB) within 5% of the flit level.
 //

@@ -13,7 +13,7 @@ import (
 
 // CompareSchedule runs s on the scenario's chip (rank r on tile r, sends
 // and receives as MPI non-blocking calls, calc as computation) and on the
-// LogGOPS tier with p mapped by loggops.FromFitted.
+// LogGOPS tier with p mapped by logp.Params.Tier.
 func CompareSchedule(sc *scenarios.Scenario, s *goal.Schedule, p logp.Params) (*report.ScheduleComparison, error) {
 	mach := sc.Machine()
 	m := mach.Topology
@@ -23,7 +23,7 @@ func CompareSchedule(sc *scenarios.Scenario, s *goal.Schedule, p logp.Params) (*
 	run := *sc
 	run.MPI.Procs = len(s.Ranks)
 	place := run.Placement()
-	q, err := loggops.FromFitted(p, m, place, run.RendezvousThreshold())
+	q, err := p.Tier(m, place, run.RendezvousThreshold())
 	if err != nil {
 		return nil, err
 	}

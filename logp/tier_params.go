@@ -1,23 +1,12 @@
-package loggops
+package logp
 
 import (
 	"fmt"
 
-	"nocsim/logp"
+	"nocsim/logp/loggops"
 )
 
-// Topology is what mapping fitted parameters needs of the machine the
-// ranks run on: its tiles, the hop count between two of them (the
-// distance calibrate fitted L_per_hop over) and a name for messages.
-// mesh.Topology has these methods; the tier keeps to them so that it
-// imports nothing of the simulator.
-type Topology interface {
-	Name() string
-	Nodes() int
-	Hops(a, b int) int
-}
-
-// FromFitted maps fitted LogGP parameters (calibrate's output) to the
+// Tier maps fitted LogGP parameters (calibrate's output) to the
 // tier's, for ranks placed on the tiles place[r] of m:
 //
 //   - each fitted segment becomes a tier segment of the same size range
@@ -45,18 +34,18 @@ type Topology interface {
 // With these, the tier's one-way time of an isolated s-byte message over
 // h hops is o_s + L + h·L_per_hop + (s-1)G + o_r, exactly the fitted
 // one-way time that calibrate's residuals check, handshake or not.
-func FromFitted(p logp.Params, m Topology, place []int, S uint64) (Params, error) {
+func (p Params) Tier(m loggops.Topology, place []int, S uint64) (loggops.Params, error) {
 	if err := p.Validate(); err != nil {
-		return Params{}, err
+		return loggops.Params{}, err
 	}
 	for r, t := range place {
 		if t < 0 || t >= m.Nodes() {
-			return Params{}, fmt.Errorf("rank %d on tile %d: allowed 0..%d (%s)", r, t, m.Nodes()-1, m.Name())
+			return loggops.Params{}, fmt.Errorf("rank %d on tile %d: allowed 0..%d (%s)", r, t, m.Nodes()-1, m.Name())
 		}
 	}
-	q := Params{S: S, Cooperative: p.Cooperative}
+	q := loggops.Params{S: S, Cooperative: p.Cooperative}
 	for _, s := range p.Segments {
-		q.Segments = append(q.Segments, fittedSegment(s, -1))
+		q.Segments = append(q.Segments, tierSegment(s, -1))
 	}
 	q.Word = uint64(p.Word)
 	// The scalar fields describe the first segment, for readers that show
@@ -68,17 +57,17 @@ func FromFitted(p logp.Params, m Topology, place []int, S uint64) (Params, error
 	return q, nil
 }
 
-// FromFittedAvgHops maps fitted parameters with no placement: every
+// TierAvgHops maps fitted parameters with no placement: every
 // message crosses the fit's average distance (L + avg_hops·L_per_hop, and
 // the handshake's legs alike), for more ranks than the fitted mesh holds
 // or parameters from a CSV with no mesh.
-func FromFittedAvgHops(p logp.Params, S uint64) (Params, error) {
+func (p Params) TierAvgHops(S uint64) (loggops.Params, error) {
 	if err := p.Validate(); err != nil {
-		return Params{}, err
+		return loggops.Params{}, err
 	}
-	q := Params{S: S, Cooperative: p.Cooperative}
+	q := loggops.Params{S: S, Cooperative: p.Cooperative}
 	for _, s := range p.Segments {
-		q.Segments = append(q.Segments, fittedSegment(s, p.AvgHops))
+		q.Segments = append(q.Segments, tierSegment(s, p.AvgHops))
 	}
 	q.Word = uint64(p.Word)
 	f := q.Segments[0]
@@ -86,12 +75,12 @@ func FromFittedAvgHops(p logp.Params, S uint64) (Params, error) {
 	return q, nil
 }
 
-// fittedSegment is fitted segment s as a tier segment: with per-hop terms
+// tierSegment is fitted segment s as a tier segment: with per-hop terms
 // for a hop function (folded < 0), or with every latency taken at the
 // average distance folded (L + folded·L_per_hop, and the handshake's
 // legs alike, so that they keep their share of it).
-func fittedSegment(s logp.Segment, folded float64) Segment {
-	q := Segment{MaxBytes: uint64(s.MaxBytes), L: s.L, Lh: s.Lh, Os: s.Os, Or: s.Or, Gap: s.Gap, G: s.G, O: s.O}
+func tierSegment(s Segment, folded float64) loggops.Segment {
+	q := loggops.Segment{MaxBytes: uint64(s.MaxBytes), L: s.L, Lh: s.Lh, Os: s.Os, Or: s.Or, Gap: s.Gap, G: s.G, O: s.O}
 	if s.Handshake {
 		q.Handshake, q.Lpost, q.Octs, q.GapData = true, s.Lpost, s.Octs, s.GapData
 		q.Lcts, q.LctsH, q.Ldata, q.LdataH = s.Lcts, s.LctsH, s.Ldata, s.LdataH

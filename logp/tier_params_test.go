@@ -1,4 +1,4 @@
-package loggops
+package logp_test
 
 import (
 	"strings"
@@ -6,17 +6,18 @@ import (
 
 	"nocsim/logp"
 	"nocsim/logp/goal"
+	"nocsim/logp/loggops"
 	"nocsim/mesh"
 )
 
-// FromFitted keeps every fitted segment and the hop term: an isolated
+// Tier keeps every fitted segment and the hop term: an isolated
 // message on the tier takes exactly logp's one-way time PointToPoint for
 // its size and the XY distance between the tiles its ranks sit on, with
 // the handshake (legs as calibrate fits them on the 4x4 mesh, the
 // request to send flying 5 cycles per hop) or without. (The test takes
 // the simulator's mesh, which the tier itself does not import, to check
-// that mesh.Topology is a Topology.)
-func TestFromFittedOneWay(t *testing.T) {
+// that mesh.Topology is a loggops.Topology.)
+func TestTierOneWay(t *testing.T) {
 	for _, hs := range []bool{false, true} {
 		p := logp.Params{P: 16, Protocol: "scmp", Source: logp.SourceSimulator, Mesh: "4x4", Cooperative: hs, Segments: []logp.Segment{
 			{MaxBytes: 64, L: 125, Lh: 15, Os: 44, Or: 20, Gap: 177},
@@ -29,7 +30,7 @@ func TestFromFittedOneWay(t *testing.T) {
 			}
 		}
 		var m mesh.Topology = mesh.Mesh{W: 4, H: 4}
-		q, err := FromFitted(p, m, []int{5, 0, 15, 3}, 0)
+		q, err := p.Tier(m, []int{5, 0, 15, 3}, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -40,7 +41,7 @@ func TestFromFittedOneWay(t *testing.T) {
 	}
 }
 
-func checkOneWay(t *testing.T, p logp.Params, q Params) {
+func checkOneWay(t *testing.T, p logp.Params, q loggops.Params) {
 	t.Helper()
 	m := mesh.Mesh{W: 4, H: 4}
 	place := []int{5, 0, 15, 3} // ranks on scattered tiles
@@ -57,7 +58,7 @@ func checkOneWay(t *testing.T, p logp.Params, q Params) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				res, err := Simulate(s, q, Options{})
+				res, err := loggops.Simulate(s, q, loggops.Options{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -70,18 +71,18 @@ func checkOneWay(t *testing.T, p logp.Params, q Params) {
 	}
 }
 
-func TestFromFittedRejects(t *testing.T) {
+func TestTierRejects(t *testing.T) {
 	good := logp.Params{P: 4, Source: logp.SourceSimulator, Segments: []logp.Segment{{L: 1}}}
 	m := mesh.Mesh{W: 2, H: 2}
-	if _, err := FromFitted(good, m, []int{0, 4}, 0); err == nil || !strings.Contains(err.Error(), "rank 1 on tile 4") {
+	if _, err := good.Tier(m, []int{0, 4}, 0); err == nil || !strings.Contains(err.Error(), "rank 1 on tile 4") {
 		t.Errorf("tile outside the mesh: %v", err)
 	}
 	bad := good
 	bad.Segments = []logp.Segment{{L: -1}}
-	if _, err := FromFitted(bad, m, []int{0, 1}, 0); err == nil {
+	if _, err := bad.Tier(m, []int{0, 1}, 0); err == nil {
 		t.Error("negative latency accepted")
 	}
-	if _, err := FromFittedAvgHops(bad, 0); err == nil {
+	if _, err := bad.TierAvgHops(0); err == nil {
 		t.Error("negative latency accepted without a placement")
 	}
 }
@@ -89,11 +90,11 @@ func TestFromFittedRejects(t *testing.T) {
 // With no placement every latency is taken at the fit's average
 // distance, the handshake's legs alike: an isolated message then takes
 // PointToPoint at avg_hops.
-func TestFromFittedAvgHopsFoldsHandshake(t *testing.T) {
+func TestTierAvgHopsFoldsHandshake(t *testing.T) {
 	p := logp.Params{P: 16, Protocol: "scmp", Source: logp.SourceSimulator, Mesh: "4x4", AvgHops: 2.5, Cooperative: true,
 		Segments: []logp.Segment{{L: 107.25, Lh: 15, Os: 44, Or: 20, Gap: 158.375, G: 0.25,
 			Handshake: true, Lpost: 23, Lcts: 49, LctsH: 5, Ldata: 58.25, LdataH: 5, Octs: 54, GapData: 2.9}}}
-	q, err := FromFittedAvgHops(p, 0)
+	q, err := p.TierAvgHops(0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +109,7 @@ func TestFromFittedAvgHopsFoldsHandshake(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := Simulate(s, q, Options{})
+		res, err := loggops.Simulate(s, q, loggops.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
