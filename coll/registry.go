@@ -93,6 +93,23 @@ func Algorithms() []*Algorithm {
 	return out
 }
 
+// IsNative reports whether op's algorithm name is registered Native.
+func IsNative(op, name string) bool {
+	a := Lookup(op, name)
+	return a != nil && a.Native
+}
+
+// Names lists the algorithms registered for op, by name.
+func Names(op string) []string {
+	var out []string
+	for _, a := range Algorithms() {
+		if a.Op == op {
+			out = append(out, a.Name)
+		}
+	}
+	return out
+}
+
 func opOrder(op string) int {
 	for i, o := range Ops {
 		if o == op {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	sched "nocsim/coll"
 	"reflect"
 	"strings"
 	"testing"
@@ -221,7 +222,7 @@ func alltoallVariants(P int, seed uint64, large bool) []allVariant {
 // non-contiguous, in-place and mixed-type calls back to back.
 func TestAllgatherAlgorithms(t *testing.T) {
 	t.Parallel()
-	for _, alg := range append([]string{"auto", thesisLib}, AlgorithmNames("allgather")...) {
+	for _, alg := range append([]string{"auto", thesisLib}, sched.Names("allgather")...) {
 		for _, P := range allPs {
 			t.Run(fmt.Sprintf("%s/P=%d", alg, P), func(t *testing.T) {
 				t.Parallel()
@@ -238,7 +239,7 @@ func TestAllgatherAlgorithms(t *testing.T) {
 // At P = 64 every one of the 64 x 64 blocks is checked.
 func TestAlltoallAlgorithms(t *testing.T) {
 	t.Parallel()
-	for _, alg := range append([]string{"auto", thesisLib}, AlgorithmNames("alltoall")...) {
+	for _, alg := range append([]string{"auto", thesisLib}, sched.Names("alltoall")...) {
 		for _, P := range allPs {
 			t.Run(fmt.Sprintf("%s/P=%d", alg, P), func(t *testing.T) {
 				t.Parallel()
@@ -254,7 +255,7 @@ func TestAlltoallAlgorithms(t *testing.T) {
 func TestAllProtocols(t *testing.T) {
 	t.Parallel()
 	for _, proto := range []string{"eager", "niu"} {
-		for _, alg := range AlgorithmNames("allgather") {
+		for _, alg := range sched.Names("allgather") {
 			t.Run(proto+"/allgather/"+alg, func(t *testing.T) {
 				t.Parallel()
 				cfg := cfgFor(proto)
@@ -262,7 +263,7 @@ func TestAllProtocols(t *testing.T) {
 				allJob(t, 7, cfg, allgatherVariants(7, 7, false))
 			})
 		}
-		for _, alg := range AlgorithmNames("alltoall") {
+		for _, alg := range sched.Names("alltoall") {
 			t.Run(proto+"/alltoall/"+alg, func(t *testing.T) {
 				t.Parallel()
 				cfg := cfgFor(proto)
@@ -317,11 +318,11 @@ func TestAllMessageCounts(t *testing.T) {
 	}
 	var cases []cse
 	for _, P := range []int{1, 2, 5, 8, 13} {
-		for _, a := range AlgorithmNames("allgather") {
+		for _, a := range sched.Names("allgather") {
 			cases = append(cases, cse{"allgather", a, a, P, 3, 0})
 		}
-		for _, a := range AlgorithmNames("alltoall") {
-			if !IsNative("alltoall", a) { // no MPI messages: coll_cray_test.go counts its own
+		for _, a := range sched.Names("alltoall") {
+			if !sched.IsNative("alltoall", a) { // no MPI messages: coll_cray_test.go counts its own
 				cases = append(cases, cse{"alltoall", a, a, P, 3, 0})
 			}
 		}
@@ -362,7 +363,7 @@ func TestAllMessageCounts(t *testing.T) {
 func TestAllgatherOnSubcommunicator(t *testing.T) {
 	t.Parallel()
 	for _, op := range []string{"allgather", "alltoall"} {
-		for _, alg := range AlgorithmNames(op) {
+		for _, alg := range sched.Names(op) {
 			t.Run(op+"/"+alg, func(t *testing.T) {
 				t.Parallel()
 				cfg := DefaultConfig()

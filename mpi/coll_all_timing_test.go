@@ -3,6 +3,7 @@ package mpi
 import (
 	"bytes"
 	"fmt"
+	sched "nocsim/coll"
 	"slices"
 	"testing"
 
@@ -81,7 +82,7 @@ func TestAllgatherRingBeatsGatherBcastLong(t *testing.T) {
 		c   des.Time
 	}
 	sizes := []int{16, 256, 1024, 4096, 16384}
-	algs := AlgorithmNames("allgather")
+	algs := sched.Names("allgather")
 	out := make([]res, 0, len(sizes)*len(algs))
 	for _, n := range sizes {
 		for _, a := range algs {
@@ -134,7 +135,7 @@ func TestAlltoallCrossover(t *testing.T) {
 	times := map[int]map[string]int64{}
 	for _, n := range []int{16, 4096} {
 		times[n] = map[string]int64{}
-		for _, a := range AlgorithmNames("alltoall") {
+		for _, a := range sched.Names("alltoall") {
 			times[n][a] = int64(allTime(t, "alltoall", a, P, n))
 		}
 	}

@@ -31,21 +31,13 @@ import (
 // Record) sees none of this traffic, since it is not MPI messages; the
 // algorithms are marked Native in the registry.
 
-const crayPaper = "Nicholson & Goozen, Cray X1 MPI §4"
-
-func init() {
-	for _, a := range []algEntry{
-		{Algorithm: Algorithm{Op: "barrier", Name: "tree4_scatter", Source: crayPaper + " (MPI_Barrier)", Native: true,
-			Messages: "P-1 release stores + per 4-way group of n >= 2, n-1 (level 0) or n (above) fetch-adds and 1 reply: 36 at P = 16 (ranks arriving in rank order)"}, run: barrierRun((*coll).crayBarrier)},
-		{Algorithm: Algorithm{Op: "bcast", Name: "pull_rma", Source: crayPaper + " (MPI_Bcast)", Native: true,
-			Messages: "5(P-1): a start store, a getBlock (request, data, flag) and a check-in per non-root; 3(P-1) for 0 bytes"}, run: bcastRun((*coll).crayBcastPull)},
-		{Algorithm: Algorithm{Op: "scatter", Name: "pull_rma", Source: crayPaper + " (MPI_Scatter)", Native: true,
-			Messages: "5(P-1), as bcast pull_rma; 3 per empty block"}, run: scatterRun((*coll).crayScatterPull)},
-		{Algorithm: Algorithm{Op: "alltoall", Name: "pull_scan", Source: crayPaper + " (MPI_Alltoall)", Native: true,
-			Messages: "5P(P-1), as bcast pull_rma per pair; 3 per empty block"}, run: alltoallRun((*coll).crayAlltoallPull)},
-	} {
-		register(a)
-	}
+// crayRuns is the code of coll's Native algorithms, which the registry
+// takes (coll_registry.go).
+var crayRuns = map[algKey]any{
+	{"barrier", "tree4_scatter"}: barrierRun((*coll).crayBarrier),
+	{"bcast", "pull_rma"}:        bcastRun((*coll).crayBcastPull),
+	{"scatter", "pull_rma"}:      scatterRun((*coll).crayScatterPull),
+	{"alltoall", "pull_scan"}:    alltoallRun((*coll).crayAlltoallPull),
 }
 
 // Layout of a rank's collective structures, in words from crayArea.Addr.
@@ -79,19 +71,9 @@ type craySyncKey struct {
 	holder, level int
 }
 
-// IsNative reports whether op's algorithm name is registered Native.
-func IsNative(op, name string) bool {
-	for _, a := range registry {
-		if a.Op == op && a.Name == name {
-			return a.Native
-		}
-	}
-	return false
-}
-
 // usesCray reports whether the configuration selects a Native algorithm.
 func (c Config) usesCray() bool {
-	for _, a := range registry {
+	for _, a := range sched.Algorithms() {
 		if a.Native && c.Algorithm(a.Op) == a.Name {
 			return true
 		}

@@ -106,17 +106,17 @@ func crayCfg(op, alg string) Config {
 
 func TestCrayRegistry(t *testing.T) {
 	for _, oa := range [][2]string{{"barrier", "tree4_scatter"}, {"bcast", "pull_rma"}, {"scatter", "pull_rma"}, {"alltoall", "pull_scan"}} {
-		i := slices.IndexFunc(Algorithms(), func(a Algorithm) bool { return a.Op == oa[0] && a.Name == oa[1] })
+		i := slices.IndexFunc(sched.Algorithms(), func(a *sched.Algorithm) bool { return a.Op == oa[0] && a.Name == oa[1] })
 		if i < 0 {
 			t.Errorf("%s %s not registered", oa[0], oa[1])
 			continue
 		}
-		a := Algorithms()[i]
-		if !a.Native || !IsNative(oa[0], oa[1]) || !strings.Contains(a.Source, "Nicholson & Goozen, Cray X1 MPI §4") || a.Messages == "" {
+		a := sched.Algorithms()[i]
+		if !a.Native || !sched.IsNative(oa[0], oa[1]) || !strings.Contains(a.Source, "Nicholson & Goozen, Cray X1 MPI §4") || a.Messages == "" {
 			t.Errorf("%+v: want Native, the Cray paper's section 4 as source, and a message count", a)
 		}
 	}
-	if IsNative("barrier", "tree4") || IsNative("bcast", "pull") {
+	if sched.IsNative("barrier", "tree4") || sched.IsNative("bcast", "pull") {
 		t.Error("the MPI-message algorithms are not native")
 	}
 }

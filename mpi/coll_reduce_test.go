@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	sched "nocsim/coll"
 	"reflect"
 	"slices"
 	"testing"
@@ -309,7 +310,7 @@ func redCalls(fn string, P int, long bool) []*redCall {
 // redFamily runs fns under every algorithm of op (and auto) for every P.
 func redFamily(t *testing.T, op string, fns ...string) {
 	t.Parallel()
-	for _, alg := range append(AlgorithmNames(op), "auto", thesisLib) {
+	for _, alg := range append(sched.Names(op), "auto", thesisLib) {
 		for _, P := range redPs {
 			t.Run(fmt.Sprintf("%s/P=%d", alg, P), func(t *testing.T) {
 				t.Parallel()
@@ -341,11 +342,11 @@ func TestReduceRegistered(t *testing.T) {
 		"scan":           {"chain", "recursive_doubling"},
 	}
 	for op, names := range want {
-		if got := AlgorithmNames(op); !slices.Equal(got, names) {
+		if got := sched.Names(op); !slices.Equal(got, names) {
 			t.Errorf("%s: registered %v, want %v", op, got, names)
 		}
 	}
-	for _, a := range Algorithms() {
+	for _, a := range sched.Algorithms() {
 		if want[a.Op] != nil && (a.Source == "" || a.Messages == "") {
 			t.Errorf("%s/%s: missing source or message count", a.Op, a.Name)
 		}

@@ -1,51 +1,33 @@
 package mpi
 
 import (
-	"sort"
-
 	sched "nocsim/coll"
 	"nocsim/mpi/datatype"
 )
 
-// The one registry of collective algorithms: what each is (listed in the
-// docs, selected by the [mpi] keys) and the code that runs it.
+// The code behind each collective algorithm of coll's registry, which
+// names and describes them all (listed in the docs, selected by the [mpi]
+// keys): its schedule program, or for a Native one mpi's own code.
 
-// Algorithm describes one registered collective algorithm.
-type Algorithm struct {
-	Op       string // operation: barrier, bcast, ...
-	Name     string // selectable name
-	Source   string // where it comes from
-	Messages string // messages sent, for P ranks
-	// Native marks an algorithm run on SCMP's native primitives (remote
-	// stores, getBlock, THREAD handlers) instead of MPI messages: a
-	// recording sees none of its traffic, and logp/collgen has no
-	// schedule for it.
-	Native bool
-}
-
-// algEntry is a registry entry: an algorithm and the code that runs it.
+// algEntry is an algorithm and the code that runs it.
 type algEntry struct {
-	Algorithm
-	// run is the op's kind of runner (barrierRun, bcastRun, ...): each
-	// operation's call looks its algorithm up in the registry instead of
-	// switching on names.
+	*sched.Algorithm
+	// run is the op's kind of runner (barrierRun, bcastRun, ...), or the
+	// *sched.Algorithm whose program runs: each operation's call looks its
+	// algorithm up instead of switching on names.
 	run any
 	// profile marks the thesis profile's own code (thesis.go): run under
 	// library = "thesis" only, neither listed nor selectable.
 	profile bool
 }
 
-var (
-	registry []algEntry
-	algIndex = map[algKey]algEntry{} // registry by operation and name
-)
+var algIndex = map[algKey]algEntry{} // by operation and name
 
 type algKey struct{ op, name string }
 
-// register adds algorithms to the registry; called from init functions.
+// register adds algorithms; called from init functions.
 func register(es ...algEntry) {
 	for _, e := range es {
-		registry = append(registry, e)
 		algIndex[algKey{e.Op, e.Name}] = e
 	}
 }
@@ -54,47 +36,6 @@ func register(es ...algEntry) {
 // nil if there is none, which the caller's assertion of its op's runner
 // type reports.
 func lookupAlg(op, name string) algEntry { return algIndex[algKey{op, name}] }
-
-// Algorithms lists the registered algorithms, by operation then name.
-func Algorithms() []Algorithm {
-	var out []Algorithm
-	for _, e := range registry {
-		if !e.profile {
-			out = append(out, e.Algorithm)
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Op != out[j].Op {
-			return opOrder(out[i].Op) < opOrder(out[j].Op)
-		}
-		return out[i].Name < out[j].Name
-	})
-	return out
-}
-
-// CollOps are the operations with selectable algorithms, in documentation
-// order.
-var CollOps = []string{"barrier", "bcast", "scatter", "gather", "allgather", "alltoall", "reduce", "allreduce", "reduce_scatter", "scan"}
-
-func opOrder(op string) int {
-	for i, o := range CollOps {
-		if o == op {
-			return i
-		}
-	}
-	return len(CollOps)
-}
-
-// AlgorithmNames lists the names registered for op.
-func AlgorithmNames(op string) []string {
-	var out []string
-	for _, a := range Algorithms() {
-		if a.Op == op {
-			out = append(out, a.Name)
-		}
-	}
-	return out
-}
 
 // The runner types, one per operation: what every algorithm of the
 // operation is given.
@@ -124,13 +65,16 @@ type rtPart struct {
 	late       *error
 }
 
-// The algorithms written once as coll schedule programs run through
-// runProgram; their entries come from coll's registry, so their names and
-// descriptions are written there only.
+// Every algorithm of coll's registry: a program runs through runProgram
+// (or runReduction); a Native one runs its code here (crayRuns).
 func init() {
 	for _, a := range sched.Algorithms() {
-		if a.Program != nil {
-			register(algEntry{Algorithm: Algorithm{Op: a.Op, Name: a.Name, Source: a.Source, Messages: a.Messages}, run: a})
+		e := algEntry{Algorithm: a, run: a}
+		if a.Native {
+			if e.run = crayRuns[algKey{a.Op, a.Name}]; e.run == nil {
+				panic("mpi: native " + a.Op + " algorithm " + a.Name + " has no code")
+			}
 		}
+		register(e)
 	}
 }

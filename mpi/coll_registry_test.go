@@ -15,7 +15,7 @@ var opsRunningPrograms = map[string]bool{"barrier": true, "bcast": true, "scatte
 // entry with none, or with another operation's, would be listed and
 // accepted by Validate yet fail as "unknown" when run.
 func TestEveryAlgorithmRuns(t *testing.T) {
-	for _, e := range registry {
+	for _, e := range algIndex {
 		var ok bool
 		switch e.Op {
 		case "barrier":
@@ -44,8 +44,8 @@ func TestEveryAlgorithmRuns(t *testing.T) {
 // registered for every operation whose profile algorithm is "thesis", yet
 // neither listed nor selectable.
 func TestProfileAlgorithmsHidden(t *testing.T) {
-	for _, op := range CollOps {
-		if slices.Contains(AlgorithmNames(op), "thesis") {
+	for _, op := range sched.Ops {
+		if slices.Contains(sched.Names(op), "thesis") {
 			t.Errorf("%s: the profile's code is listed as selectable", op)
 		}
 		if alg := ThesisAlgorithm(op); lookupAlg(op, alg).run == nil {

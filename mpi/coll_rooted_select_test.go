@@ -1,6 +1,7 @@
 package mpi
 
 import (
+	sched "nocsim/coll"
 	"slices"
 	"testing"
 
@@ -152,7 +153,7 @@ func TestRootedTiming(t *testing.T) {
 	}
 	barrier := func(r *Rank, c *Comm) error { return r.Barrier(c) }
 	bt := map[string]des.Time{}
-	for _, alg := range AlgorithmNames("barrier") {
+	for _, alg := range sched.Names("barrier") {
 		bt[alg] = rtTime(t, "barrier", alg, 64, barrier)
 	}
 	t.Logf("P=64 barrier: %v cycles", bt)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	sched "nocsim/coll"
 	"reflect"
 	"slices"
 	"strings"
@@ -172,7 +173,7 @@ func (k *rtCheck) errorf(format string, a ...any) {
 // rtForAlgs runs test for every algorithm of op and "auto", for every P
 // under the thesis's protocol and for a few under the others, in parallel.
 func rtForAlgs(t *testing.T, op string, test func(t *testing.T, cfg Config, P int)) {
-	for _, alg := range append(AlgorithmNames(op), "auto", thesisLib) {
+	for _, alg := range append(sched.Names(op), "auto", thesisLib) {
 		for _, proto := range Protocols {
 			if alg == thesisLib && proto != "scmp" {
 				continue // the thesis's library has only its rendezvous
@@ -220,7 +221,7 @@ func TestRootedRegistry(t *testing.T) {
 		"gather":  {"binomial", "flat", "push"},
 	}
 	for op, names := range want {
-		if got := AlgorithmNames(op); !slices.Equal(got, names) {
+		if got := sched.Names(op); !slices.Equal(got, names) {
 			t.Errorf("%s: algorithms %v, want %v", op, got, names)
 		}
 		for _, n := range names {
@@ -230,7 +231,7 @@ func TestRootedRegistry(t *testing.T) {
 			}
 		}
 	}
-	for _, a := range Algorithms() {
+	for _, a := range sched.Algorithms() {
 		if _, ok := want[a.Op]; ok && (a.Source == "" || a.Messages == "") {
 			t.Errorf("%s/%s: source or message count missing", a.Op, a.Name)
 		}
@@ -345,7 +346,7 @@ func TestRootedMismatchedRoots(t *testing.T) {
 // their data apart, and a user receive for any source and tag posted
 // across them gets only the user's message.
 func TestRootedIsolation(t *testing.T) {
-	for _, alg := range AlgorithmNames("bcast") {
+	for _, alg := range sched.Names("bcast") {
 		for _, proto := range Protocols {
 			t.Run(alg+"/"+proto, func(t *testing.T) {
 				t.Parallel()

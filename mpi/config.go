@@ -2,6 +2,7 @@ package mpi
 
 import (
 	"fmt"
+	sched "nocsim/coll"
 	"slices"
 	"strings"
 
@@ -106,7 +107,7 @@ func (c Config) Validate(nodes, queueFlits int) error {
 	if err := config.CheckStruct(c, Keys); err != nil {
 		return err
 	}
-	for _, o := range CollOps {
+	for _, o := range sched.Ops {
 		name := c.Algorithm(o)
 		if name == "" || name == "auto" {
 			continue
@@ -116,8 +117,8 @@ func (c Config) Validate(nodes, queueFlits int) error {
 			// another would be silently ignored, so it is refused.
 			return &config.KeyError{Key: o, Value: fmt.Sprintf("%q", name), Allowed: `auto with library = "thesis" (the thesis's library has one algorithm per operation)`}
 		}
-		if !slices.Contains(AlgorithmNames(o), name) {
-			return &config.KeyError{Key: o, Value: fmt.Sprintf("%q", name), Allowed: "auto, " + strings.Join(AlgorithmNames(o), ", ")}
+		if !slices.Contains(sched.Names(o), name) {
+			return &config.KeyError{Key: o, Value: fmt.Sprintf("%q", name), Allowed: "auto, " + strings.Join(sched.Names(o), ", ")}
 		}
 	}
 	return nil

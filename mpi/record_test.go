@@ -2,6 +2,7 @@ package mpi
 
 import (
 	"math"
+	sched "nocsim/coll"
 	"testing"
 
 	"nocsim/des"
@@ -150,8 +151,8 @@ func TestRecordReplayCollectives(t *testing.T) {
 		"barrier": func(r *Rank, n int) error { return r.Barrier(r.CommWorld()) },
 	}
 	for _, op := range []string{"barrier", "bcast", "allreduce", "alltoall"} {
-		for _, alg := range AlgorithmNames(op) {
-			if IsNative(op, alg) {
+		for _, alg := range sched.Names(op) {
+			if sched.IsNative(op, alg) {
 				continue // its remote stores and getBlocks are not MPI messages: nothing to record
 			}
 			for _, n := range []int{8, 4096} {

@@ -49,13 +49,19 @@ var thesisAlgs = map[string]string{
 func init() {
 	// The profile's own code where no registered algorithm is exactly the
 	// thesis's (thesisAlgs "thesis"): neither listed nor selectable.
-	thesis := func(op string) Algorithm { return Algorithm{Op: op, Name: "thesis", Source: sched.SrcThesis} }
+	thesis := func(op string, run any) algEntry {
+		a, _ := run.(*sched.Algorithm)
+		if a == nil {
+			a = &sched.Algorithm{Op: op, Name: "thesis", Source: sched.SrcThesis}
+		}
+		return algEntry{Algorithm: a, profile: true, run: run}
+	}
 	register(
-		algEntry{Algorithm: thesis("barrier"), profile: true, run: barrierRun(func(x *coll) error { return x.r.thesisBarrier(x.c) })},
-		algEntry{Algorithm: thesis("allgather"), profile: true, run: allgatherRun((*coll).thesisAllgather)},
-		algEntry{Algorithm: thesis("reduce"), profile: true, run: thesisProgram("reduce", thesisReduce)},
-		algEntry{Algorithm: thesis("allreduce"), profile: true, run: thesisProgram("allreduce", thesisAllreduce)},
-		algEntry{Algorithm: thesis("reduce_scatter"), profile: true, run: thesisProgram("reduce_scatter", thesisReduceScatter)},
+		thesis("barrier", barrierRun(func(x *coll) error { return x.r.thesisBarrier(x.c) })),
+		thesis("allgather", allgatherRun((*coll).thesisAllgather)),
+		thesis("reduce", thesisProgram("reduce", thesisReduce)),
+		thesis("allreduce", thesisProgram("allreduce", thesisAllreduce)),
+		thesis("reduce_scatter", thesisProgram("reduce_scatter", thesisReduceScatter)),
 	)
 }
 

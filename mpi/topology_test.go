@@ -2,6 +2,7 @@ package mpi
 
 import (
 	"fmt"
+	sched "nocsim/coll"
 	"testing"
 
 	"nocsim/des"
@@ -47,7 +48,7 @@ func TestAllreduceOnRingAndBus(t *testing.T) {
 	const P, count = 7, 40
 	val := func(rank, k int) int64 { return int64(rank*1000003 + k*7919 - 5000) }
 	for _, topo := range topologies(t, P) {
-		for _, alg := range append(AlgorithmNames("allreduce"), "auto") {
+		for _, alg := range append(sched.Names("allreduce"), "auto") {
 			t.Run(fmt.Sprintf("%s/%s", topo.Name(), alg), func(t *testing.T) {
 				w := topoJob(t, topo, libCfg(DefaultConfig(), "allreduce", alg))
 				checked := 0

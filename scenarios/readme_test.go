@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"nocsim/coll"
 	"nocsim/config"
 	"nocsim/mesh"
-	"nocsim/mpi"
 )
 
 // readDoc reads a page of docs/ (the reference the README points to).
@@ -64,7 +64,7 @@ func keyRow(k config.Key, flag string) string {
 // and message count.
 func TestDocsListEveryCollectiveAlgorithm(t *testing.T) {
 	doc := readDoc(t, "collectives.md")
-	for _, a := range mpi.Algorithms() {
+	for _, a := range coll.Algorithms() {
 		row := "| " + a.Op + " | `" + a.Name + "` | " + a.Source + " | " + a.Messages + " |"
 		if !hasLine(doc, row) {
 			t.Errorf("collectives.md lacks the row %q", row)

@@ -9,7 +9,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"nocsim/mpi"
+	"nocsim/coll"
+	"nocsim/logp/collgen"
 	"nocsim/plots"
 	"nocsim/scenarios"
 	"nocsim/scenarios/report"
@@ -19,7 +20,7 @@ import (
 func collCommand() *cli.Command {
 	flags := []cli.Flag{
 		configFlag,
-		&cli.StringFlag{Name: "op", Usage: "operation: " + strings.Join(study.CollOps, ", "), Value: "bcast"},
+		&cli.StringFlag{Name: "op", Usage: "operation: " + strings.Join(collgen.Ops, ", "), Value: "bcast"},
 		&cli.StringFlag{Name: "algs", Usage: "algorithms, comma-separated (auto = the one the [mpi] keys choose for the size)", Value: "auto"},
 		&cli.StringFlag{Name: "procs", Usage: "rank counts, comma-separated (default: every tile)"},
 		&cli.StringFlag{Name: "sizes", Usage: "bytes per rank, comma-separated (see docs/commands/coll.md for each operation)", Value: "8,1024,65536"},
@@ -105,7 +106,7 @@ func buildColl(c *cli.Context) (*workload, error) {
 		// A native algorithm moves data with remote stores and getBlocks, which
 		// are not MPI messages: its schedule would be empty.
 		for _, a := range sw.Algs {
-			if mpi.IsNative(sw.Op, a) {
+			if coll.IsNative(sw.Op, a) {
 				return nil, usageErr("--goal-out: not with --algs %s (%s): its remote stores and getBlocks are not recorded as GOAL messages; allowed algorithms of %s built on MPI messages", a, sw.Op, sw.Op)
 			}
 		}

@@ -3,12 +3,11 @@ package main
 import (
 	"encoding/json"
 	"image/png"
+	"nocsim/coll"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"nocsim/mpi"
 )
 
 func TestCollJSONEveryOperation(t *testing.T) {
@@ -17,7 +16,7 @@ func TestCollJSONEveryOperation(t *testing.T) {
 		if op == "exscan" {
 			regOp = "scan"
 		}
-		algs := strings.Join(append([]string{"auto"}, mpi.AlgorithmNames(regOp)...), ",")
+		algs := strings.Join(append([]string{"auto"}, coll.Names(regOp)...), ",")
 		code, out, stderr := nocsim(t, "coll", "--mesh", "4x4", "--op", op, "--algs", algs, "--procs", "5,16", "--sizes", "0,8,4096", "--root", "3", "--json", "--quiet")
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", op, code, stderr)
@@ -26,7 +25,7 @@ func TestCollJSONEveryOperation(t *testing.T) {
 		if err := json.Unmarshal([]byte(out), &rows); err != nil {
 			t.Fatalf("%s: %v", op, err)
 		}
-		if want := (len(mpi.AlgorithmNames(regOp)) + 1) * 2 * 3; len(rows) != want {
+		if want := (len(coll.Names(regOp)) + 1) * 2 * 3; len(rows) != want {
 			t.Fatalf("%s: %d rows, want %d", op, len(rows), want)
 		}
 		for _, r := range rows {

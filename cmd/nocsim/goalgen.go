@@ -8,9 +8,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"nocsim/coll"
 	"nocsim/logp/collgen"
 	"nocsim/logp/goal"
-	"nocsim/mpi"
 	"nocsim/scenarios"
 )
 
@@ -49,7 +49,7 @@ func genOptions(c *cli.Context) (op, alg string, procs int, size int64, opt coll
 		return op, alg, procs, size, opt, usageErr("--op = %q: allowed %s", op, strings.Join(collgen.Ops, ", "))
 	}
 	if names := collgen.Algorithms(op); !slices.Contains(names, alg) {
-		if mpi.IsNative(op, alg) {
+		if coll.IsNative(op, alg) {
 			// The Cray X1 algorithms move data with remote stores and
 			// getBlocks, which are not MPI messages: no GOAL schedule.
 			return op, alg, procs, size, opt, usageErr("--alg = %q: a native algorithm (remote stores and getBlocks, not MPI messages) has no GOAL schedule; allowed for %s: %s", alg, op, strings.Join(names, ", "))

@@ -40,10 +40,10 @@ var importRules = map[string][]string{
 	"calibrate":        {"config", "des", "mesh", "router", "endpoint", "mpi", "mpi/datatype", "logp", "logp/goal"},
 	"scenarios/apps":   {"config", "des", "mesh", "router", "endpoint", "mpi", "mpi/datatype", "mpi/group"},
 	"scenarios/report": {"coll", "des", "endpoint/traffic", "mpi", "logp", "plots"},
-	"scenarios":        {"config", "des", "mesh", "router", "endpoint", "endpoint/traffic", "mpi", "mpi/datatype", "mpi/trace", "mpi/chrome", "logp", "calibrate", "plots", "scenarios/apps", "scenarios/report"},
+	"scenarios":        {"config", "coll", "des", "mesh", "router", "endpoint", "endpoint/traffic", "mpi", "mpi/datatype", "mpi/trace", "mpi/chrome", "logp", "calibrate", "plots", "scenarios/apps", "scenarios/report"},
 	"scenarios/sweep":  {"plots", "scenarios", "scenarios/report"},
 	"scenarios/thesis": {"config", "scenarios", "scenarios/apps", "scenarios/report"},
-	"scenarios/study":  {"config", "des", "mesh", "endpoint", "endpoint/traffic", "mpi", "mpi/datatype", "mpi/group", "mpi/trace", "mpi/chrome", "logp", "logp/goal", "calibrate", "plots", "scenarios", "scenarios/apps", "scenarios/report", "scenarios/thesis"},
+	"scenarios/study":  {"config", "coll", "des", "mesh", "endpoint", "endpoint/traffic", "mpi", "mpi/datatype", "mpi/group", "mpi/trace", "mpi/chrome", "logp", "logp/goal", "calibrate", "plots", "scenarios", "scenarios/apps", "scenarios/report", "scenarios/thesis"},
 
 	// The progress display observes the kernel's heartbeat, nothing else.
 	"scenarios/progress": {"des"},

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"nocsim/logp"
+	"nocsim/logp/collgen"
 	"nocsim/mesh"
 	"nocsim/scenarios/report"
 	"nocsim/scenarios/study"
@@ -23,13 +24,13 @@ var p2pOps = []string{"p2p", "pingpong"}
 // algorithms to choose between (it printed an empty table and exited 0).
 func checkPredictOp(c *cli.Context) error {
 	op := c.String("op")
-	ops := append(slices.Clone(p2pOps), study.CollOps...)
+	ops := append(slices.Clone(p2pOps), collgen.Ops...)
 	if !slices.Contains(ops, op) {
 		return usageErr("--op = %s: allowed %s", op, strings.Join(ops, ", "))
 	}
 	if c.IsSet("select") && slices.Contains(p2pOps, op) {
 		return usageErr("--select with --op = %s: allowed with a collective --op (%s); a point-to-point message has no algorithm to choose",
-			op, strings.Join(study.CollOps, ", "))
+			op, strings.Join(collgen.Ops, ", "))
 	}
 	return nil
 }
@@ -48,7 +49,7 @@ func predictCommand() *cli.Command {
 			&cli.Float64Flag{Name: "o", Usage: "LogP overhead for --optimal, cycles", DefaultText: "from --params, (o_s+o_r)/2"},
 			&cli.Float64Flag{Name: "g", Usage: "LogP gap for --optimal, cycles", DefaultText: "from --params"},
 			&cli.Float64Flag{Name: "time", Usage: "cycles available to --optimal sum", Value: 100},
-			&cli.StringFlag{Name: "op", Usage: "p2p, pingpong, or a collective: " + strings.Join(study.CollOps, ", "), Value: "p2p"},
+			&cli.StringFlag{Name: "op", Usage: "p2p, pingpong, or a collective: " + strings.Join(collgen.Ops, ", "), Value: "p2p"},
 			&cli.StringFlag{Name: "alg", Usage: "collective algorithm (auto = the model's fastest)", Value: "auto"},
 			&cli.IntFlag{Name: "procs", Usage: "ranks (needed for parameters fitted to a CSV)", DefaultText: "the parameters' P"},
 			&cli.IntFlag{Name: "size", Usage: "bytes (per rank, as for nocsim coll)", Value: 8},

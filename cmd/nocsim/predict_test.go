@@ -1,7 +1,7 @@
 package main
 
 import (
-	"nocsim/scenarios/study"
+	"nocsim/logp/collgen"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,15 +39,15 @@ func lastLine(stderr string) (string, bool) {
 // (nothing to choose) is refused rather than printing an empty table.
 func TestPredictBadOpAndSelect(t *testing.T) {
 	params := minimalParams(t)
-	allOps := append([]string{"p2p", "pingpong"}, study.CollOps...)
+	allOps := append([]string{"p2p", "pingpong"}, collgen.Ops...)
 	for _, c := range []struct {
 		args []string
 		want []string
 	}{
 		{[]string{"--op", "foo"}, append([]string{"--op = foo: allowed "}, allOps...)},
 		{[]string{"--op", "foo", "--select", "8"}, append([]string{"--op = foo"}, allOps...)},
-		{[]string{"--op", "p2p", "--select", "8"}, append([]string{"--select", "--op = p2p"}, study.CollOps...)},
-		{[]string{"--op", "pingpong", "--select", "8,64"}, append([]string{"--select", "--op = pingpong"}, study.CollOps...)},
+		{[]string{"--op", "p2p", "--select", "8"}, append([]string{"--select", "--op = p2p"}, collgen.Ops...)},
+		{[]string{"--op", "pingpong", "--select", "8,64"}, append([]string{"--select", "--op = pingpong"}, collgen.Ops...)},
 		{[]string{"--select", "8"}, []string{"--select", "--op = p2p"}}, // p2p is --op's default
 	} {
 		args := append([]string{"predict", "--params", params}, c.args...)

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"nocsim/mpi"
+	"nocsim/coll"
 	"nocsim/scenarios/study"
 )
 
@@ -383,7 +383,7 @@ func TestRegressionCorpusCoverage(t *testing.T) {
 			algs[c.args[i+1]] = append(algs[c.args[i+1]], strings.Split(c.args[j+1], ",")...)
 		}
 	}
-	for _, op := range mpi.CollOps {
+	for _, op := range coll.Ops {
 		for _, a := range study.AlgorithmsFor(op) {
 			if !slices.Contains(algs[op], a) {
 				t.Errorf("no corpus case runs %s's algorithm %s", op, a)

@@ -55,9 +55,9 @@ const MaxOps = 1 << 26
 // MaxProcs is the largest rank count.
 const MaxProcs = 1 << 24
 
-// Ops lists the operations, in documentation order; exscan is scan's
-// exclusive variant (the same algorithms, registered under scan).
-var Ops = []string{"barrier", "bcast", "scatter", "gather", "allgather", "alltoall", "reduce", "allreduce", "reduce_scatter", "scan", "exscan"}
+// Ops lists the operations, in documentation order: coll's, and exscan,
+// scan's exclusive variant (the same algorithms, registered under scan).
+var Ops = append(slices.Clone(coll.Ops), "exscan")
 
 // Algorithms lists the algorithm names of op, sorted (nil for an unknown
 // op).

@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	"nocsim/calibrate"
+	"nocsim/coll"
 	"nocsim/logp"
 	"nocsim/mesh"
-	"nocsim/mpi"
 	"nocsim/plots"
 	"nocsim/scenarios"
 	"nocsim/scenarios/report"
@@ -191,15 +191,15 @@ func PredictRows(p logp.Params, rows []report.CollRow) error {
 
 // AlgorithmsFor lists the registered algorithms of a `nocsim coll`
 // operation.
-func AlgorithmsFor(op string) []string { return mpi.AlgorithmNames(scenarios.RegistryOp(op)) }
+func AlgorithmsFor(op string) []string { return coll.Names(scenarios.RegistryOp(op)) }
 
 // ChooseAlgorithm is the registered algorithm the model predicts fastest
 // for op at P ranks and size bytes (ties keep registry order), among those
 // that run on MPI messages, whose costs the parameters were fitted to.
 func ChooseAlgorithm(p logp.Params, op string, procs, size int) (string, float64, error) {
 	best, bestT := "", math.Inf(1)
-	for _, a := range mpi.AlgorithmNames(scenarios.RegistryOp(op)) {
-		if mpi.IsNative(scenarios.RegistryOp(op), a) {
+	for _, a := range coll.Names(scenarios.RegistryOp(op)) {
+		if coll.IsNative(scenarios.RegistryOp(op), a) {
 			// Parameters fitted to MPI messages do not describe the
 			// native primitives these run on (their forms overestimate).
 			continue

@@ -6,9 +6,11 @@ import (
 	"slices"
 	"strings"
 
+	"nocsim/coll"
 	"nocsim/config"
 	"nocsim/des"
 	"nocsim/logp"
+	"nocsim/logp/collgen"
 	"nocsim/mpi"
 	"nocsim/mpi/datatype"
 	"nocsim/mpi/trace"
@@ -28,9 +30,6 @@ type CollSweep struct {
 	Params *logp.Params
 }
 
-// CollOps lists the operations `nocsim coll` runs.
-var CollOps = []string{"barrier", "bcast", "scatter", "gather", "allgather", "alltoall", "reduce", "allreduce", "reduce_scatter", "scan", "exscan"}
-
 // Check validates the sweep against the scenario.
 func (s *CollSweep) Check(sc *scenarios.Scenario, src scenarios.Source) error {
 	if err := sc.CheckMachine(src); err != nil {
@@ -40,10 +39,10 @@ func (s *CollSweep) Check(sc *scenarios.Scenario, src scenarios.Source) error {
 	bad := func(key string, v any, allowed string) error {
 		return &config.KeyError{Key: key, Value: fmt.Sprint(v), Allowed: allowed}
 	}
-	if !slices.Contains(CollOps, s.Op) {
-		return bad("op", s.Op, strings.Join(CollOps, ", "))
+	if !slices.Contains(collgen.Ops, s.Op) {
+		return bad("op", s.Op, strings.Join(collgen.Ops, ", "))
 	}
-	names := mpi.AlgorithmNames(scenarios.RegistryOp(s.Op))
+	names := coll.Names(scenarios.RegistryOp(s.Op))
 	if len(s.Algs) == 0 {
 		return bad("algs", "[]", "auto, "+strings.Join(names, ", "))
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"nocsim/coll"
 	"nocsim/logp/collgen"
 	"nocsim/logp/goal"
 	"nocsim/mpi"
@@ -52,7 +53,7 @@ func TestGeneratedMatchesRecorded(t *testing.T) {
 	}
 	sc, opt := collgenSetup()
 	checked := 0
-	for _, a := range mpi.Algorithms() {
+	for _, a := range coll.Algorithms() {
 		if a.Native {
 			continue // remote stores and getBlocks: no MPI messages to record or generate
 		}
@@ -94,10 +95,10 @@ func TestGeneratedMatchesRecorded(t *testing.T) {
 // registry's, but for the Native ones (the Cray X1's remote-memory
 // algorithms send no MPI messages: there is no GOAL schedule to generate).
 func TestGeneratorKnowsEveryAlgorithm(t *testing.T) {
-	for _, op := range mpi.CollOps {
+	for _, op := range coll.Ops {
 		var want []string
-		for _, a := range mpi.AlgorithmNames(op) {
-			if !mpi.IsNative(op, a) {
+		for _, a := range coll.Names(op) {
+			if !coll.IsNative(op, a) {
 				want = append(want, a)
 			}
 		}

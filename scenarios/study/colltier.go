@@ -5,11 +5,11 @@ import (
 	"slices"
 	"strings"
 
+	"nocsim/coll"
 	"nocsim/config"
 	"nocsim/logp"
 	"nocsim/logp/collgen"
 	"nocsim/logp/loggops"
-	"nocsim/mpi"
 	"nocsim/scenarios"
 	"nocsim/scenarios/report"
 )
@@ -92,7 +92,7 @@ func (s *TierSweep) Check() error {
 		return bad("algs", "[]", strings.Join(names, ", "))
 	}
 	for _, a := range s.Algs {
-		if mpi.IsNative(scenarios.RegistryOp(s.Op), a) {
+		if coll.IsNative(scenarios.RegistryOp(s.Op), a) {
 			return bad("algs", a, strings.Join(names, ", ")+" (this one runs on SCMP's native primitives, not MPI messages: it has no schedule)")
 		}
 		if !slices.Contains(names, a) {

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"nocsim/coll"
 	"nocsim/config"
-	"nocsim/mpi"
 	"nocsim/scenarios"
 	"nocsim/scenarios/apps"
 )
@@ -66,7 +66,7 @@ func pingPongNeed(sizes []int, procs int) int {
 func collNeed(op, alg string, P, n int) int {
 	if alg == "auto" {
 		most := 0
-		for _, a := range mpi.AlgorithmNames(scenarios.RegistryOp(op)) {
+		for _, a := range coll.Names(scenarios.RegistryOp(op)) {
 			most = max(most, collNeed(op, a, P, n))
 		}
 		return most

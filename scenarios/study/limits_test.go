@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"nocsim/logp/collgen"
 	"nocsim/scenarios"
 	"nocsim/scenarios/study"
 )
@@ -60,7 +61,7 @@ func TestCollMemoryLimitIsSafe(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs every algorithm at its memory limit")
 	}
-	for _, op := range study.CollOps {
+	for _, op := range collgen.Ops {
 		algs := append([]string{"auto"}, study.AlgorithmsFor(op)...)
 		for _, alg := range algs {
 			for _, P := range []int{3, 4, 8} {

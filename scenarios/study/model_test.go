@@ -3,7 +3,7 @@ package study
 import (
 	"testing"
 
-	"nocsim/mpi"
+	"nocsim/coll"
 	"nocsim/scenarios"
 	"nocsim/scenarios/report"
 )
@@ -26,7 +26,7 @@ func TestModelChoiceWithinTenPercent(t *testing.T) {
 	for _, op := range []string{"bcast", "reduce", "allreduce", "scan", "barrier"} {
 		var algs []string // the model chooses among the MPI-message algorithms only
 		for _, a := range AlgorithmsFor(op) {
-			if !mpi.IsNative(op, a) {
+			if !coll.IsNative(op, a) {
 				algs = append(algs, a)
 			}
 		}
