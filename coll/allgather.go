@@ -7,8 +7,8 @@ package coll
 func init() {
 	Register(
 		&Algorithm{Op: "allgather", Name: "gather_bcast", Source: "Nicholson & Goozen, Cray X1 MPI", Messages: "2(P-1)", Program: allgatherGatherBcast},
-		&Algorithm{Op: "allgather", Name: "ring", Source: "Brightwell & Shuler, MPI on Puma Portals", Messages: "P(P-1)", Program: allgatherRing},
-		&Algorithm{Op: "allgather", Name: "recursive_doubling", Source: SrcMPICH, Messages: "p log2 p + 2(P-p), p = 2^floor(log2 P)", Program: allgatherRecursiveDoubling},
+		&Algorithm{Op: "allgather", Name: "ring", Auto: AutoLong, Growth: Quadratic, Source: "Brightwell & Shuler, MPI on Puma Portals", Messages: "P(P-1)", Program: allgatherRing},
+		&Algorithm{Op: "allgather", Name: "recursive_doubling", Auto: AutoShort, Growth: Log, Source: SrcMPICH, Messages: "p log2 p + 2(P-p), p = 2^floor(log2 P)", Program: allgatherRecursiveDoubling},
 	)
 }
 

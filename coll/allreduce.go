@@ -6,8 +6,8 @@ package coll
 func init() {
 	Register(
 		&Algorithm{Op: "allreduce", Name: "reduce_bcast", Source: "Poole 2004 (SCMP thesis) §4.2.4; Nicholson & Goozen, Cray X1 MPI", Messages: "2(P-1)", Program: allreduceReduceBcast},
-		&Algorithm{Op: "allreduce", Name: "recursive_doubling", Source: SrcMPICH, Messages: "P log2 P (P a power of two)", Program: allreduceRD},
-		&Algorithm{Op: "allreduce", Name: "ring", Source: "standard (MPICH): ring reduce-scatter + ring allgather", Messages: "2P(P-1)", Program: allreduceRing, Ordered: "recursive_doubling"},
+		&Algorithm{Op: "allreduce", Name: "recursive_doubling", Auto: AutoShort, Growth: Log, Source: SrcMPICH, Messages: "P log2 P (P a power of two)", Program: allreduceRD},
+		&Algorithm{Op: "allreduce", Name: "ring", Auto: AutoLong, Growth: Quadratic, Source: "standard (MPICH): ring reduce-scatter + ring allgather", Messages: "2P(P-1)", Program: allreduceRing, Ordered: "recursive_doubling"},
 		// Rabenseifner's allreduce (R. Rabenseifner, "Optimization of
 		// collective reduction operations", ICCS 2004; Thakur, Rabenseifner
 		// & Gropp, "Optimization of collective communication operations in

@@ -7,11 +7,11 @@ package coll
 
 func init() {
 	Register(
-		&Algorithm{Op: "alltoall", Name: "post_all", Source: SrcMPICH, Messages: "P(P-1)", Program: alltoallPostAll},
-		&Algorithm{Op: "alltoall", Name: "pairwise", Source: SrcMPICH, Messages: "P(P-1)", Program: alltoallPairwise},
+		&Algorithm{Op: "alltoall", Name: "post_all", Thesis: true, Growth: Quadratic, Source: SrcMPICH, Messages: "P(P-1)", Program: alltoallPostAll},
+		&Algorithm{Op: "alltoall", Name: "pairwise", Auto: AutoLong, Growth: Quadratic, Source: SrcMPICH, Messages: "P(P-1)", Program: alltoallPairwise},
 		// Bruck's rounds combine blocks assuming they are all one size;
 		// its varying-count calls run post_all.
-		&Algorithm{Op: "alltoall", Name: "bruck", Source: "standard (MPICH); Bruck et al., IEEE TPDS 1997", Messages: "P ceil(log2 P)", Program: alltoallBruck, Varying: alltoallPostAll},
+		&Algorithm{Op: "alltoall", Name: "bruck", Auto: AutoShort, Growth: Log, Scratch: bruckScratch, Source: "standard (MPICH); Bruck et al., IEEE TPDS 1997", Messages: "P ceil(log2 P)", Program: alltoallBruck, Varying: alltoallPostAll},
 	)
 }
 
@@ -98,3 +98,7 @@ func alltoallBruck(r Rank, a Args) error {
 	}
 	return nil
 }
+
+// bruckScratch is Bruck's scratch: the rotated copy of the P blocks of n
+// bytes and the two halves it sends and receives, and a block.
+func bruckScratch(P, n int) int { return 2*Pad4(n*P) + Pad4(n) }

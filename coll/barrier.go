@@ -5,8 +5,8 @@ package coll
 func init() {
 	Register(
 		&Algorithm{Op: "barrier", Name: "central", Source: SrcThesisLike, Messages: "2(P-1)", Program: barrierCentral},
-		&Algorithm{Op: "barrier", Name: "tree4", Source: SrcCray, Messages: "2(P-1)", Program: barrierTree4},
-		&Algorithm{Op: "barrier", Name: "dissemination", Source: SrcMPICH, Messages: "P ceil(log2 P)", Program: barrierDissemination},
+		&Algorithm{Op: "barrier", Name: "tree4", Auto: AutoAlways, Source: SrcCray, Messages: "2(P-1)", Program: barrierTree4},
+		&Algorithm{Op: "barrier", Name: "dissemination", Growth: Log, Source: SrcMPICH, Messages: "P ceil(log2 P)", Program: barrierDissemination},
 	)
 }
 

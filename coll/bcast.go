@@ -4,10 +4,10 @@ package coll
 
 func init() {
 	Register(
-		&Algorithm{Op: "bcast", Name: "flat", Source: SrcThesis, Messages: "P-1", Program: bcastFlat},
-		&Algorithm{Op: "bcast", Name: "binomial", Source: SrcMPICH, Messages: "P-1", Program: bcastBinomial},
+		&Algorithm{Op: "bcast", Name: "flat", Thesis: true, Source: SrcThesis, Messages: "P-1", Program: bcastFlat},
+		&Algorithm{Op: "bcast", Name: "binomial", Auto: AutoShort, Source: SrcMPICH, Messages: "P-1", Program: bcastBinomial},
 		&Algorithm{Op: "bcast", Name: "pull", Source: SrcCray, Messages: "2(P-1)", Program: bcastPull},
-		&Algorithm{Op: "bcast", Name: "scatter_allgather", Source: SrcMPICH, Messages: "P-1 + P(P-1)", Program: bcastScatterAllgather},
+		&Algorithm{Op: "bcast", Name: "scatter_allgather", Auto: AutoLong, Growth: Quadratic, Source: SrcMPICH, Messages: "P-1 + P(P-1)", Program: bcastScatterAllgather},
 		&Algorithm{Op: "bcast", Name: "mesh", Source: MeshSource, Messages: "P-1", Program: bcastMesh, MeshGrid: true},
 		&Algorithm{Op: "bcast", Name: "optimal", Source: "Karp, Sahay, Santos & Schauser, SPAA 1993: the optimal LogP tree for optimal_L, optimal_o, optimal_g", Messages: "P-1", Program: bcastTree, OptimalTree: true},
 	)

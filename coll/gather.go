@@ -5,8 +5,8 @@ package coll
 
 func init() {
 	Register(
-		&Algorithm{Op: "gather", Name: "flat", Source: SrcMPICH, Messages: "P-1", Program: gatherFlat},
-		&Algorithm{Op: "gather", Name: "binomial", Source: SrcMPICH, Messages: "P-1 (Gatherv: + P-1-ceil(log2 P) size headers)", Program: gatherBinomial},
+		&Algorithm{Op: "gather", Name: "flat", Auto: AutoLong, Thesis: true, Source: SrcMPICH, Messages: "P-1", Program: gatherFlat},
+		&Algorithm{Op: "gather", Name: "binomial", Auto: AutoShort, Scratch: subtreeScratch, Source: SrcMPICH, Messages: "P-1 (Gatherv: + P-1-ceil(log2 P) size headers)", Program: gatherBinomial},
 		&Algorithm{Op: "gather", Name: "push", Source: SrcCray, Messages: "2(P-1)", Program: gatherPush},
 	)
 }

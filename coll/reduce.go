@@ -7,10 +7,10 @@ package coll
 
 func init() {
 	Register(
-		&Algorithm{Op: "reduce", Name: "binomial", Source: "after Poole 2004 figure 4.3 (ranks renumbered around the root)", Messages: "P-1 (+1 if non-commutative and root != 0)", Program: reduceBinomial},
+		&Algorithm{Op: "reduce", Name: "binomial", Auto: AutoShort, Source: "after Poole 2004 figure 4.3 (ranks renumbered around the root)", Messages: "P-1 (+1 if non-commutative and root != 0)", Program: reduceBinomial},
 		&Algorithm{Op: "reduce", Name: "flat", Source: "standard (MPICH linear)", Messages: "P-1", Program: reduceFlat},
-		&Algorithm{Op: "reduce", Name: "reduce_scatter_gather", Source: "standard (MPICH): Rabenseifner reduce-scatter + gather", Messages: "P log2 P + P-1 (P a power of two)", Program: reduceRSG, Ordered: "binomial"},
-		&Algorithm{Op: "reduce", Name: "ring", Source: "Brightwell & Shuler, MPI on Puma Portals §3.2 (bucket reduce)",
+		&Algorithm{Op: "reduce", Name: "reduce_scatter_gather", Auto: AutoLong, Growth: Log, Source: "standard (MPICH): Rabenseifner reduce-scatter + gather", Messages: "P log2 P + P-1 (P a power of two)", Program: reduceRSG, Ordered: "binomial"},
+		&Algorithm{Op: "reduce", Name: "ring", Growth: Quadratic, Source: "Brightwell & Shuler, MPI on Puma Portals §3.2 (bucket reduce)",
 			Messages: "P(P-1) + P(P-1)/2: ring reduce-scatter, then a ring gather to the root", Program: reduceRing, Ordered: "binomial"},
 	)
 }

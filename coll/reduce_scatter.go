@@ -7,9 +7,9 @@ package coll
 
 func init() {
 	Register(
-		&Algorithm{Op: "reduce_scatter", Name: "reduce_scatterv", Source: "Nicholson & Goozen, Cray X1 MPI", Messages: "2(P-1)", Program: reduceScatterv},
-		&Algorithm{Op: "reduce_scatter", Name: "ring", Source: SrcMPICH, Messages: "P(P-1)", Program: reduceScatterRing, Ordered: "reduce_scatterv"},
-		&Algorithm{Op: "reduce_scatter", Name: "recursive_halving", Source: SrcMPICH, Messages: "P log2 P (P a power of two)", Program: reduceScatterHalving, Ordered: "reduce_scatterv"},
+		&Algorithm{Op: "reduce_scatter", Name: "reduce_scatterv", Source: "Nicholson & Goozen, Cray X1 MPI", Messages: "2(P-1)", Program: ReduceScatterv},
+		&Algorithm{Op: "reduce_scatter", Name: "ring", Auto: AutoLong, Growth: Quadratic, Source: SrcMPICH, Messages: "P(P-1)", Program: reduceScatterRing, Ordered: "reduce_scatterv"},
+		&Algorithm{Op: "reduce_scatter", Name: "recursive_halving", Auto: AutoShort, Growth: Log, Source: SrcMPICH, Messages: "P log2 P (P a power of two)", Program: reduceScatterHalving, Ordered: "reduce_scatterv"},
 	)
 }
 
@@ -22,9 +22,10 @@ func offsets(blocks []int) []int {
 	return offs
 }
 
-// reduceScatterv reduces the whole vector to rank 0 down the binomial
-// tree, which then sends every rank its block, as the Cray X1 does.
-func reduceScatterv(r Rank, a Args) error {
+// ReduceScatterv reduces the whole vector to rank 0 down the binomial
+// tree, which then sends every rank its block, as the Cray X1 does (and
+// the thesis library's Reduce_scatter: a Reduce, then a Scatterv).
+func ReduceScatterv(r Rank, a Args) error {
 	P, me, n := a.P, a.Me, a.N
 	offs := offsets(a.Blocks)
 	in := Input.At(0, n)

@@ -45,11 +45,45 @@ type Algorithm struct {
 	// names the algorithm of the op a non-commutative op falls back to
 	// ("": this one keeps rank order, given Args.Ordered).
 	Ordered string
+	// Auto says when the auto selection (an [mpi] algorithm key left at
+	// "auto") picks it: for messages under coll_long_bytes, from it, or
+	// both. Each op has one of each.
+	Auto Auto
+	// Thesis marks the algorithm the thesis's library (library =
+	// "thesis") runs for its op, being the one Poole 2004 describes; the
+	// ops it has none for run the profile's own code (mpi/thesis.go).
+	Thesis bool
+	// Growth is how its messages grow with P (a schedule's size, what
+	// a prediction on the tier costs).
+	Growth Growth
+	// Scratch, when set, is the most scratch one rank allocates, in
+	// bytes, at P ranks and n bytes (the call's size per rank), besides
+	// the staging of blocks that do not start on a word.
+	Scratch func(P, n int) int `json:"-"`
 	// MeshGrid marks a program that runs on Args.Grid, the
 	// communicator's ranks by mesh row, which the engine builds from
 	// where its ranks run.
 	MeshGrid bool
 }
+
+// Auto is when the auto selection picks an algorithm.
+type Auto uint8
+
+const (
+	// AutoShort: messages under coll_long_bytes; AutoLong: from it.
+	AutoShort Auto = 1 << iota
+	AutoLong
+	AutoAlways = AutoShort | AutoLong
+)
+
+// Growth is how an algorithm's messages grow with P.
+type Growth uint8
+
+const (
+	Linear    Growth = iota // about P
+	Log                     // about P log2 P
+	Quadratic               // about P^2
+)
 
 // Ops are the operations with selectable algorithms, in documentation
 // order.
@@ -91,6 +125,32 @@ func Algorithms() []*Algorithm {
 		return out[i].Name < out[j].Name
 	})
 	return out
+}
+
+// AutoPick is the algorithm the auto selection runs for op at a message
+// size under coll_long_bytes (long false) or from it, nil if none.
+func AutoPick(op string, long bool) *Algorithm {
+	want := AutoShort
+	if long {
+		want = AutoLong
+	}
+	for _, a := range registry {
+		if a.Op == op && a.Auto&want != 0 {
+			return a
+		}
+	}
+	return nil
+}
+
+// ThesisPick is the registered algorithm the thesis's library runs for
+// op, nil if the profile has its own code for op.
+func ThesisPick(op string) *Algorithm {
+	for _, a := range registry {
+		if a.Op == op && a.Thesis {
+			return a
+		}
+	}
+	return nil
 }
 
 // IsNative reports whether op's algorithm name is registered Native.

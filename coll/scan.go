@@ -6,8 +6,8 @@ package coll
 
 func init() {
 	Register(
-		&Algorithm{Op: "scan", Name: "chain", Source: "Poole 2004 (SCMP thesis) §4.2.4; Nicholson & Goozen, Cray X1 MPI", Messages: "P-1", Program: scanChain},
-		&Algorithm{Op: "scan", Name: "recursive_doubling", Source: SrcMPICH, Messages: "P log2 P - P + 1 (P a power of two)", Program: scanRecursiveDoubling},
+		&Algorithm{Op: "scan", Name: "chain", Thesis: true, Source: "Poole 2004 (SCMP thesis) §4.2.4; Nicholson & Goozen, Cray X1 MPI", Messages: "P-1", Program: scanChain},
+		&Algorithm{Op: "scan", Name: "recursive_doubling", Auto: AutoAlways, Growth: Log, Source: SrcMPICH, Messages: "P log2 P - P + 1 (P a power of two)", Program: scanRecursiveDoubling},
 	)
 }
 

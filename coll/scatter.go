@@ -5,8 +5,8 @@ package coll
 
 func init() {
 	Register(
-		&Algorithm{Op: "scatter", Name: "flat", Source: SrcMPICH, Messages: "P-1", Program: scatterFlat},
-		&Algorithm{Op: "scatter", Name: "binomial", Source: SrcMPICH, Messages: "P-1 (Scatterv: + a size header per inner node)", Program: scatterBinomial},
+		&Algorithm{Op: "scatter", Name: "flat", Auto: AutoLong, Thesis: true, Source: SrcMPICH, Messages: "P-1", Program: scatterFlat},
+		&Algorithm{Op: "scatter", Name: "binomial", Auto: AutoShort, Scratch: subtreeScratch, Source: SrcMPICH, Messages: "P-1 (Scatterv: + a size header per inner node)", Program: scatterBinomial},
 	)
 }
 
@@ -127,3 +127,7 @@ func subtreeSends(s Step, a Args, l Layout, rel int) {
 		s.Send(to, l.SpanIn(Work, j, j+k.Size))
 	}
 }
+
+// subtreeScratch is the binomial scatter's and gather's scratch: an inner
+// rank holds its subtree's blocks, at most all P of n bytes.
+func subtreeScratch(P, n int) int { return Pad4(n * P) }

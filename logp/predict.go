@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"math/bits"
+	"nocsim/coll"
 	"slices"
 	"strings"
 )
@@ -46,43 +47,44 @@ func (p Params) OneWay(m int, hops float64) Prediction {
 // argument of e.m bytes; P >= 2 when called.
 type model func(e *env)
 
-// models maps op, then algorithm, to its form, under the names of coll's
-// registry (mpi's, for the Cray X1's native ones). The closed forms live
-// in predict_rooted.go, predict_all.go, predict_reduce.go,
-// predict_optimal.go, predict_cray.go and predict_mesh.go; onTier's are
-// the tier's finish on the generated schedule (predict_tier.go).
-var models = map[string]map[string]model{
-	"barrier": {"central": barrierCentral, "tree4": barrierTree4, "dissemination": barrierDissemination, "tree4_scatter": barrierTree4Scatter,
-		"mesh": onTierHops("barrier", "mesh", "row then column dissemination (exact recurrence, hops per message)")},
-	"bcast": {"flat": bcastFlat, "binomial": bcastBinomial, "pull": bcastPull, "optimal": bcastOptimal, "pull_rma": bcastPullRMA, "mesh": bcastMesh,
-		"scatter_allgather": onTier("bcast", "scatter_allgather", "binomial scatter, P-1 ring steps (exact recurrence)")},
-	"scatter": {"flat": scatterFlat, "binomial": scatterBinomial, "pull_rma": scatterPullRMA},
-	"gather":  {"flat": gatherFlat, "binomial": gatherBinomial, "push": gatherPush},
-	"allgather": {"gather_bcast": allgatherGatherBcast, "ring": allgatherRing,
-		"recursive_doubling": onTier("allgather", "recursive_doubling", "fold-in, log2 p exchanges, fold-out (exact recurrence)")},
-	"alltoall": {"post_all": alltoallPostAll, "pairwise": alltoallPairwise, "bruck": alltoallBruck, "pull_scan": alltoallPullScan},
-	"reduce": {"flat": reduceFlat, "binomial": reduceBinomial, "mesh": reduceMesh,
-		"reduce_scatter_gather": onTier("reduce", "reduce_scatter_gather", "fold-in, log2 p halving steps, gather, hand-over (exact recurrence)"),
-		"ring":                  onTier("reduce", "ring", "(P-1) ring reduce-scatter steps, (P-1) ring gather steps (exact recurrence)")},
-	"allreduce": {"reduce_bcast": allreduceReduceBcast,
-		"recursive_doubling":       onTier("allreduce", "recursive_doubling", "fold-in, log2 p exchanges, fold-out (exact recurrence)"),
-		"ring":                     onTier("allreduce", "ring", "2(P-1) ring steps (exact recurrence)"),
-		"reduce_scatter_allgather": onTier("allreduce", "reduce_scatter_allgather", "fold-in, log2 p halving and doubling steps, fold-out (exact recurrence)"),
-		"mesh":                     onTierHops("allreduce", "mesh", "row then column phases (exact recurrence, hops per message)")},
-	"reduce_scatter": {
-		"reduce_scatterv":   onTier("reduce_scatter", "reduce_scatterv", "binomial reduce, root sends the blocks (exact recurrence)"),
-		"ring":              onTier("reduce_scatter", "ring", "(P-1) ring steps (exact recurrence)"),
-		"recursive_halving": onTier("reduce_scatter", "recursive_halving", "fold-in, log2 p halving steps, hand-back (exact recurrence)")},
-	"scan": {"chain": scanChain, "recursive_doubling": onTier("scan", "recursive_doubling", "ceil(log2 P) steps (exact recurrence)")},
+// closedForms maps op, then algorithm, to its closed form, under the
+// names of coll's registry. They live in predict_rooted.go,
+// predict_all.go, predict_reduce.go, predict_optimal.go, predict_cray.go
+// and predict_mesh.go. A registered algorithm with none is predicted on the
+// tier (predict_tier.go), so a new algorithm needs nothing here.
+var closedForms = map[string]map[string]model{
+	"barrier":   {"central": barrierCentral, "tree4": barrierTree4, "dissemination": barrierDissemination, "tree4_scatter": barrierTree4Scatter},
+	"bcast":     {"flat": bcastFlat, "binomial": bcastBinomial, "pull": bcastPull, "optimal": bcastOptimal, "pull_rma": bcastPullRMA, "mesh": bcastMesh},
+	"scatter":   {"flat": scatterFlat, "binomial": scatterBinomial, "pull_rma": scatterPullRMA},
+	"gather":    {"flat": gatherFlat, "binomial": gatherBinomial, "push": gatherPush},
+	"allgather": {"gather_bcast": allgatherGatherBcast, "ring": allgatherRing},
+	"alltoall":  {"post_all": alltoallPostAll, "pairwise": alltoallPairwise, "bruck": alltoallBruck, "pull_scan": alltoallPullScan},
+	"reduce":    {"flat": reduceFlat, "binomial": reduceBinomial, "mesh": reduceMesh},
+	"allreduce": {"reduce_bcast": allreduceReduceBcast},
+	"scan":      {"chain": scanChain},
 }
 
-// Ops lists, per collective op, the algorithms Predict models (sorted),
-// so callers can check that every algorithm of nocsim's MPI is covered.
-// It is a copy: changing it does not change what Predict accepts.
+// form is op/alg's model: its closed form, or the tier's finish on its
+// generated schedule for a registered program; nil for none.
+func form(op, alg string) (model, *coll.Algorithm) {
+	a := coll.Lookup(op, alg)
+	if f := closedForms[op][alg]; f != nil && a != nil {
+		return f, a
+	}
+	if a != nil && a.Program != nil {
+		return onTier(a), a
+	}
+	return nil, nil
+}
+
+// Ops lists, per collective op, the algorithms Predict models (sorted):
+// every algorithm of coll's registry, which callers can look up.
 var Ops = func() map[string][]string {
-	out := make(map[string][]string, len(models))
-	for op, algs := range models {
-		out[op] = slices.Sorted(maps.Keys(algs))
+	out := map[string][]string{}
+	for _, a := range coll.Algorithms() {
+		if f, _ := form(a.Op, a.Name); f != nil {
+			out[a.Op] = append(out[a.Op], a.Name)
+		}
 	}
 	return out
 }()
@@ -116,13 +118,13 @@ var Ops = func() map[string][]string {
 // Contention in the mesh is not modelled, nor is the reductions' compute
 // (named with 0 cycles so its absence is visible).
 func (p Params) Predict(op, alg string, P, bytes int) (Prediction, error) {
-	algs, ok := models[op]
+	algs, ok := Ops[op]
 	if !ok {
-		return Prediction{}, fmt.Errorf("unknown collective op %q: allowed %s", op, strings.Join(slices.Sorted(maps.Keys(models)), ", "))
+		return Prediction{}, fmt.Errorf("unknown collective op %q: allowed %s", op, strings.Join(slices.Sorted(maps.Keys(Ops)), ", "))
 	}
-	f, ok := algs[alg]
-	if !ok {
-		return Prediction{}, fmt.Errorf("unknown %s algorithm %q: allowed %s", op, alg, strings.Join(slices.Sorted(maps.Keys(algs)), ", "))
+	f, a := form(op, alg)
+	if f == nil {
+		return Prediction{}, fmt.Errorf("unknown %s algorithm %q: allowed %s", op, alg, strings.Join(algs, ", "))
 	}
 	if P < 1 {
 		return Prediction{}, fmt.Errorf("P = %d ranks: allowed >= 1", P)
@@ -137,7 +139,7 @@ func (p Params) Predict(op, alg string, P, bytes int) (Prediction, error) {
 	if err := v.Validate(); err != nil {
 		return Prediction{}, err
 	}
-	if P > MaxQuadraticProcs && quadraticForms[op+"/"+alg] {
+	if P > MaxQuadraticProcs && a.Growth == coll.Quadratic && closedForms[op][alg] == nil {
 		return Prediction{}, &TooManyRanksError{Op: op, Alg: alg, P: P}
 	}
 	if P == 1 {
@@ -151,14 +153,10 @@ func (p Params) Predict(op, alg string, P, bytes int) (Prediction, error) {
 	return e.prediction(), nil
 }
 
-// quadraticForms are the forms whose schedules have P-1 ring steps on
-// every rank (O(P^2) messages to generate and simulate: seconds at
-// P = 2048, hours at 65,536).
-var quadraticForms = map[string]bool{"allreduce/ring": true, "reduce_scatter/ring": true, "bcast/scatter_allgather": true}
-
-// MaxQuadraticProcs is the most ranks a quadratic form is evaluated for;
-// beyond it Predict returns a *TooManyRanksError instead of running for
-// hours.
+// MaxQuadraticProcs is the most ranks an algorithm of coll.Quadratic
+// growth is predicted on the tier for (its schedule has O(P^2) messages:
+// seconds at P = 2048, hours at 65,536); beyond it Predict returns a
+// *TooManyRanksError instead of running for hours.
 const MaxQuadraticProcs = 2048
 
 // TooManyRanksError is a prediction refused because its form would take

@@ -384,17 +384,25 @@ func TestOptimalBroadcastBoundsPredictions(t *testing.T) {
 	}
 }
 
-// The quadratic forms are refused past MaxQuadraticProcs (they would run
-// for hours), naming the tier; the others still answer there.
+// The algorithms of quadratic growth predicted on the tier are refused
+// past MaxQuadraticProcs (they would run for hours), naming the tier; the
+// others still answer there.
 func TestPredictRefusesQuadraticFormsAtLargeP(t *testing.T) {
 	p := Params{P: 16, Segments: []Segment{{L: 125, Lh: 15, Os: 44, Or: 20, Gap: 177, G: 0.25}}}
-	for key := range quadraticForms {
-		op, alg, _ := strings.Cut(key, "/")
-		_, err := p.Predict(op, alg, MaxQuadraticProcs+1, 8)
+	refused := 0
+	for _, a := range coll.Algorithms() {
+		if a.Growth != coll.Quadratic || closedForms[a.Op][a.Name] != nil {
+			continue
+		}
+		refused++
+		_, err := p.Predict(a.Op, a.Name, MaxQuadraticProcs+1, 8)
 		var big *TooManyRanksError
 		if !errors.As(err, &big) || !strings.Contains(err.Error(), "--tier loggops") {
-			t.Errorf("%s at P=%d: %v, want a TooManyRanksError naming the tier", key, MaxQuadraticProcs+1, err)
+			t.Errorf("%s/%s at P=%d: %v, want a TooManyRanksError naming the tier", a.Op, a.Name, MaxQuadraticProcs+1, err)
 		}
+	}
+	if refused < 4 {
+		t.Errorf("%d quadratic algorithms on the tier, want the rings and the scatter-allgather broadcast", refused)
 	}
 	if _, err := p.Predict("bcast", "binomial", 65536, 8); err != nil {
 		t.Errorf("binomial bcast at 65536 ranks: %v", err)

@@ -3,6 +3,8 @@ package logp
 import (
 	"math"
 
+	"nocsim/coll"
+
 	"nocsim/logp/collgen"
 	"nocsim/logp/loggops"
 )
@@ -18,27 +20,27 @@ import (
 // each message's own hop count for the mesh family), so it is the same
 // model evaluated exactly.
 
-// onTier is op/alg's form as the tier's finish on its generated schedule,
-// named as one term; a reduction also lists its compute as 0 cycles.
-func onTier(op, alg, name string) model {
+// onTier is a's form as the tier's finish on its generated schedule,
+// one term; a reduction also lists its compute as 0 cycles.
+func onTier(a *coll.Algorithm) model {
+	name := tierTerm
+	if a.MeshGrid {
+		name = tierTermHops
+	}
 	return func(e *env) {
-		e.add(name, e.tier(op, alg, false))
-		if collgen.IsReduction(op) {
+		e.add(name, e.tier(a.Op, a.Name, a.MeshGrid))
+		if collgen.IsReduction(a.Op) {
 			e.add(noCompute, 0)
 		}
 	}
 }
 
-// onTierHops is onTier with each message's latency over its hops on the
-// mesh of p.MeshWidth(P) columns, rank i on tile i.
-func onTierHops(op, alg, name string) model {
-	return func(e *env) {
-		e.add(name, e.tier(op, alg, true))
-		if collgen.IsReduction(op) {
-			e.add(noCompute, 0)
-		}
-	}
-}
+// The one term of a form evaluated on the tier: the steps of the ranks
+// overlap, so it has no per-message breakdown.
+const (
+	tierTerm     = "all messages (LogGOPS tier on the generated schedule)"
+	tierTermHops = "all messages (LogGOPS tier on the generated schedule, hops per message)"
+)
 
 // tier runs op/alg's schedule for e on the LogGOPS tier and returns its
 // finish; an error (a schedule too big to generate) is kept in e.err.

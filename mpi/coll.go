@@ -2,6 +2,7 @@ package mpi
 
 import (
 	"fmt"
+	sched "nocsim/coll"
 
 	"nocsim/des"
 	"nocsim/mpi/datatype"
@@ -104,18 +105,17 @@ func (s collSig) String() string { return s.name + "(" + s.args.String() + ")" }
 
 // pick resolves an algorithm name from the configuration: "auto" takes
 // the short-message default below coll_long_bytes and the long one above.
-func (x *coll) pick(op, configured string, bytes int, short, long string) string {
+func (x *coll) pick(op, configured string, bytes int) string {
 	if x.r.w.Cfg.thesisLib() {
 		// The thesis profile has one algorithm per operation (thesis.go);
 		// Validate refuses algorithm keys other than auto with it.
 		x.alg = "thesis"
-		return thesisAlgs[op]
+		return ThesisAlgorithm(op)
 	}
 	name := configured
 	if name == "" || name == "auto" {
-		name = short
-		if bytes >= x.r.w.Cfg.CollLongBytes {
-			name = long
+		if a := sched.AutoPick(op, bytes >= x.r.w.Cfg.CollLongBytes); a != nil {
+			name = a.Name
 		}
 	}
 	x.alg = name

@@ -102,7 +102,7 @@ func (x *coll) allgatherv(sbuf datatype.Buffer, scount int, sdt *datatype.Dataty
 			return err
 		}
 	}
-	alg := x.pick("allgather", x.r.w.Cfg.Allgather, total, "recursive_doubling", "ring")
+	alg := x.pick("allgather", x.r.w.Cfg.Allgather, total)
 	switch run := lookupAlg("allgather", alg).run.(type) {
 	case allgatherRun:
 		err = run(x, w, n)

@@ -41,7 +41,7 @@ func (r *Rank) Alltoall(sbuf datatype.Buffer, scount int, sdt *datatype.Datatype
 			sb[j] = allBlock{sbuf, j * scount * sdt.Extent(), scount, sdt}
 		}
 	}
-	alg := x.pick("alltoall", r.w.Cfg.Alltoall, n, "bruck", "pairwise")
+	alg := x.pick("alltoall", r.w.Cfg.Alltoall, n)
 	return x.alltoallRun(alg, sb, rb, true)
 }
 
@@ -131,7 +131,7 @@ func (x *coll) alltoallVariable(sb, rb []allBlock) error {
 	// the two choices that can result (pairwise, and post_all standing in
 	// for bruck) send the same messages, so ranks choosing differently
 	// still match.
-	alg := x.pick("alltoall", x.r.w.Cfg.Alltoall, total/len(rb), "bruck", "pairwise")
+	alg := x.pick("alltoall", x.r.w.Cfg.Alltoall, total/len(rb))
 	return x.alltoallRun(alg, sb, rb, false)
 }
 

@@ -62,7 +62,7 @@ func (r *Rank) Reduce(sbuf, rbuf datatype.Buffer, count int, dt *datatype.Dataty
 		defer done()
 		in = b
 	}
-	alg := x.pick("reduce", r.w.Cfg.Reduce, bytes, "binomial", "reduce_scatter_gather")
+	alg := x.pick("reduce", r.w.Cfg.Reduce, bytes)
 	if run := rd.lookup("reduce", alg); run != nil {
 		err = rd.runReduction(run, sched.Args{Root: root, N: bytes}, in, out, inPlace)
 	} else {
@@ -93,7 +93,7 @@ func (r *Rank) Allreduce(sbuf, rbuf datatype.Buffer, count int, dt *datatype.Dat
 		return err
 	}
 	defer done()
-	alg := x.pick("allreduce", r.w.Cfg.Allreduce, bytes, "recursive_doubling", "ring")
+	alg := x.pick("allreduce", r.w.Cfg.Allreduce, bytes)
 	if run := rd.lookup("allreduce", alg); run != nil {
 		err = rd.runReduction(run, sched.Args{N: bytes}, in, out, inPlace)
 	} else {
@@ -160,7 +160,7 @@ func (r *Rank) reduceScatter(name string, key collArgs, sbuf, rbuf datatype.Buff
 		return err
 	}
 	defer done()
-	alg := x.pick("reduce_scatter", r.w.Cfg.ReduceScatter, total*dt.Size(), "recursive_halving", "ring")
+	alg := x.pick("reduce_scatter", r.w.Cfg.ReduceScatter, total*dt.Size())
 	if run := rd.lookup("reduce_scatter", alg); run != nil {
 		blocks := make([]int, P)
 		for i, n := range rcounts {
@@ -204,7 +204,7 @@ func (r *Rank) scan(name string, ex bool, sbuf, rbuf datatype.Buffer, count int,
 		return err
 	}
 	defer done()
-	alg := x.pick("scan", r.w.Cfg.Scan, bytes, "recursive_doubling", "recursive_doubling")
+	alg := x.pick("scan", r.w.Cfg.Scan, bytes)
 	if run := rd.lookup("scan", alg); run != nil {
 		err = rd.runReduction(run, sched.Args{N: bytes, Ex: ex}, in, out, inPlace)
 	} else {

@@ -17,7 +17,7 @@ func (r *Rank) Barrier(c *Comm) error {
 		return err
 	}
 	defer x.end(0)
-	alg := x.pick("barrier", r.w.Cfg.Barrier, 0, "tree4", "tree4")
+	alg := x.pick("barrier", r.w.Cfg.Barrier, 0)
 	switch run := lookupAlg("barrier", alg).run.(type) {
 	case barrierRun:
 		return run(x)
@@ -54,7 +54,7 @@ func (r *Rank) Bcast(buf datatype.Buffer, count int, dt *datatype.Datatype, root
 	} else if b, finish, err = x.rtRecvArea(buf, count, dt); err != nil {
 		return err
 	}
-	alg := x.pick("bcast", r.w.Cfg.Bcast, n, "binomial", "scatter_allgather")
+	alg := x.pick("bcast", r.w.Cfg.Bcast, n)
 	switch run := lookupAlg("bcast", alg).run.(type) {
 	case bcastRun:
 		err = run(x, b, n, root)

@@ -145,7 +145,7 @@ func (x *coll) rtScatter(bl *rtBlocks, rbuf datatype.Buffer, rcount int, rdt *da
 		// make the same choice: auto takes the short-message algorithm.
 		per = 0
 	}
-	alg := x.pick("scatter", x.r.w.Cfg.Scatter, per, "binomial", "flat")
+	alg := x.pick("scatter", x.r.w.Cfg.Scatter, per)
 	part := rtPart{bl: bl, b: rb, mine: mine, root: root, vec: vec, own: own, late: &late}
 	switch run := lookupAlg("scatter", alg).run.(type) {
 	case scatterRun:
@@ -217,7 +217,7 @@ func (x *coll) rtGather(sbuf datatype.Buffer, scount int, sdt *datatype.Datatype
 		per = 0 // as in rtScatter
 	}
 	var err error
-	alg := x.pick("gather", x.r.w.Cfg.Gather, per, "binomial", "flat")
+	alg := x.pick("gather", x.r.w.Cfg.Gather, per)
 	part := rtPart{bl: bl, b: sb, mine: mine, root: root, vec: vec, own: own}
 	switch run := lookupAlg("gather", alg).run.(type) {
 	case gatherRun:

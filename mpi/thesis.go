@@ -37,18 +37,9 @@ import (
 // The protocol is the §4.2.2 rendezvous (scmp); Config.Validate refuses
 // any other with this profile, and any non-auto algorithm key.
 
-// thesisAlgs is the algorithm each operation runs under the profile;
-// "thesis" names the profile's own code where no registered algorithm is
-// exactly the thesis's.
-var thesisAlgs = map[string]string{
-	"barrier": "thesis", "bcast": "flat", "scatter": "flat", "gather": "flat",
-	"allgather": "thesis", "alltoall": "post_all", "reduce": "thesis", "allreduce": "thesis",
-	"reduce_scatter": "thesis", "scan": "chain",
-}
-
 func init() {
 	// The profile's own code where no registered algorithm is exactly the
-	// thesis's (thesisAlgs "thesis"): neither listed nor selectable.
+	// thesis's (ThesisAlgorithm "thesis"): neither listed nor selectable.
 	thesis := func(op string, run any) algEntry {
 		a, _ := run.(*sched.Algorithm)
 		if a == nil {
@@ -100,12 +91,19 @@ func thesisAllreduce(r sched.Rank, a sched.Args) error {
 func thesisReduceScatter(r sched.Rank, a sched.Args) error {
 	thesisCallOf(r)
 	thesisCallOf(r)
-	return sched.Lookup("reduce_scatter", "reduce_scatterv").Program(r, a)
+	return sched.ReduceScatterv(r, a)
 }
 
-// ThesisAlgorithm is the algorithm the thesis profile runs for op (a
-// CollOps name), for reports.
-func ThesisAlgorithm(op string) string { return thesisAlgs[op] }
+// ThesisAlgorithm is the algorithm the thesis profile runs for op (one of
+// coll.Ops), for reports: the registered one marked Thesis, or "thesis",
+// the profile's own code, where no registered algorithm is exactly the
+// thesis's.
+func ThesisAlgorithm(op string) string {
+	if a := sched.ThesisPick(op); a != nil {
+		return a.Name
+	}
+	return "thesis"
+}
 
 // thesisCall charges one internal function call of the thesis's library
 // (call_cycles), under the thesis profile only. Section 6.4: "calling one

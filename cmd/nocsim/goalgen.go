@@ -91,8 +91,8 @@ func genOptions(c *cli.Context) (op, alg string, procs int, size int64, opt coll
 		if !(v >= 0 && v <= 1e9) {
 			return op, alg, procs, size, opt, usageErr("--%s = %v: allowed 0..1e9 (cycles)", f, v)
 		}
-		if c.IsSet(f) && (op != "bcast" || alg != "optimal") {
-			return op, alg, procs, size, opt, usageErr("--%s: only for --op bcast --alg optimal (the LogP parameters its tree is built for), not %s %s", f, op, alg)
+		if a := coll.Lookup(op, alg); c.IsSet(f) && (a == nil || !a.OptimalTree) {
+			return op, alg, procs, size, opt, usageErr("--%s: only for an algorithm on the optimal LogP tree (--op bcast --alg optimal: the parameters its tree is built for), not %s %s", f, op, alg)
 		}
 		*tree[i] = v
 	}

@@ -168,14 +168,20 @@ func Estimate(op, alg string, procs int) int64 {
 	for 1<<lg < P {
 		lg++
 	}
-	switch {
-	case alg == "ring" || alg == "pairwise" || alg == "post_all" || op == "bcast" && alg == "scatter_allgather":
+	var growth coll.Growth
+	if a := coll.Lookup(op, alg); a != nil {
+		growth = a.Growth
+	} else if a := coll.Lookup("scan", alg); op == "exscan" && a != nil {
+		growth = a.Growth
+	}
+	switch growth {
+	case coll.Quadratic:
 		per := int64(3) // send, receive and a calc per step
 		if op == "allreduce" {
 			per = 5
 		}
 		return P*(P-1)*per + 4*P
-	case alg == "recursive_doubling" || alg == "dissemination" || alg == "bruck" || alg == "recursive_halving" || alg == "reduce_scatter_gather":
+	case coll.Log:
 		return P*(lg+2)*4 + 4*P
 	}
 	return 8*P + 8

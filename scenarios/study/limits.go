@@ -71,7 +71,7 @@ func collNeed(op, alg string, P, n int) int {
 		}
 		return most
 	}
-	alg = baseAlg(alg)
+	a := coll.Lookup(scenarios.RegistryOp(op), baseAlg(alg))
 	B, T := r4(n), r4(n*P)
 	odd := n%4 != 0
 	user, lib := 0, 0
@@ -80,9 +80,6 @@ func collNeed(op, alg string, P, n int) int {
 		user = B
 	case "scatter", "gather":
 		user = B + T
-		if alg == "binomial" {
-			lib = T // an inner node's subtree's blocks
-		}
 	case "allgather":
 		user = B + T
 		if odd {
@@ -90,13 +87,16 @@ func collNeed(op, alg string, P, n int) int {
 		}
 	case "alltoall":
 		user = 2 * T
-		if alg == "bruck" || odd {
-			lib = 2*T + B // bruck's rotated copy and two halves; staging of unaligned blocks
+		if odd {
+			lib = 2*T + B // staging of unaligned blocks
 		}
 	case "reduce", "reduce_scatter":
 		user, lib = 2*B, 3*B
 	case "allreduce", "scan", "exscan":
 		user, lib = 2*B, 2*B
+	}
+	if a != nil && a.Scratch != nil {
+		lib = max(lib, a.Scratch(P, n))
 	}
 	if odd && op != "barrier" {
 		// A message ending inside a word is received into a word-aligned
