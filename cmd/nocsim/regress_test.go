@@ -158,6 +158,7 @@ func regressCases() []regressCase {
 		{name: "coll-scatter", args: coll("scatter", "binomial,flat,pull_rma", "16", "64")},
 		{name: "coll-gather", args: coll("gather", "binomial,flat,push", "16", "64")},
 		{name: "coll-allgather", args: coll("allgather", "gather_bcast,recursive_doubling,ring", "12,16", "64")},
+		{name: "coll-allgather-bruck", args: coll("allgather", "bruck", "12,16", "64")},
 		{name: "coll-alltoall", args: coll("alltoall", "bruck,pairwise,post_all,pull_scan", "16", "64")},
 		{name: "coll-reduce", args: coll("reduce", "binomial,flat,mesh,reduce_scatter_gather,ring", "16", "8,2048")},
 		{name: "coll-allreduce", args: coll("allreduce", "mesh,recursive_doubling,reduce_bcast,reduce_scatter_allgather,ring", "6,16", "8,2048")},
