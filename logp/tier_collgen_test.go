@@ -11,7 +11,7 @@ import (
 
 // Every registered algorithm's form against the tier on its generated
 // schedule (reductions without compute: the forms leave the reduction's
-// flops out), exactly: a closed form must be exact to stand in for the
+// flops out), P = 2..100, three sizes, exactly: a closed form must be exact to stand in for the
 // tier (the forms evaluated on the tier are it by construction, which this
 // checks the plumbing of: segments, elements, blocks).
 func TestClosedFormsOnGeneratedSchedules(t *testing.T) {
@@ -39,7 +39,7 @@ func checkOnGenerated(t *testing.T, op, alg string) {
 		opt.FlopCycles = 0
 		opt.OptimalL, opt.OptimalO, opt.OptimalG = p.OptimalLogP(1)
 		for P := 2; P <= 100; P++ {
-			for _, m := range []int{8, 1000} {
+			for _, m := range []int{8, 1000, 4104} { // 4104: past MeshLongBytes
 				x, err := p.Predict(op, alg, P, m)
 				if err != nil {
 					t.Fatalf("%s P=%d m=%d: %v", key, P, m, err)
