@@ -36,19 +36,10 @@ func allreduceReduceBcast(r Rank, a Args) error {
 // lower rank first, so a non-commutative op keeps rank order.
 func allreduceRD(r Rank, a Args) error {
 	P, me, n := a.P, a.Me, a.N
-	in, out := Input.At(0, n), Result.At(0, n)
-	f := NewFold(P)
-	nr := f.NewRank(me)
-	if nr < 0 {
-		if err := r.Send(me+1, in); err != nil {
-			return err
-		}
-		return r.Recv(me+1, out)
-	}
-	if !same(a, Input, Result) {
-		if err := r.Copy(out, in); err != nil {
-			return err
-		}
+	out := Result.At(0, n)
+	f, nr, err := enterFold(r, a)
+	if err != nil || nr < 0 {
+		return err
 	}
 	acc, tmp := out, Tmp.At(0, n)
 	if P > 1 {
@@ -124,19 +115,10 @@ func allreduceRing(r Rank, a Args) error {
 // pair sends the whole result back to its partner at the end.
 func allreduceRSAG(r Rank, a Args) error {
 	me, n := a.Me, a.N
-	in, out := Input.At(0, n), Result.At(0, n)
-	f := NewFold(a.P)
-	nr := f.NewRank(me)
-	if nr < 0 { // the even rank of a folded pair: its partner stands for it
-		if err := r.Send(me+1, in); err != nil {
-			return err
-		}
-		return r.Recv(me+1, out)
-	}
-	if !same(a, Input, Result) {
-		if err := r.Copy(out, in); err != nil {
-			return err
-		}
+	out := Result.At(0, n)
+	f, nr, err := enterFold(r, a)
+	if err != nil || nr < 0 {
+		return err
 	}
 	if err := absorbFolded(r, out, me, f); err != nil {
 		return err
@@ -153,4 +135,23 @@ func allreduceRSAG(r Rank, a Args) error {
 		return r.Send(me-1, out)
 	}
 	return nil
+}
+
+// enterFold starts an allreduce on the fold of a.P ranks: the even rank
+// of a folded pair hands its Input to its partner, which stands for it,
+// and gets the Result back (nr < 0: it is done); the others start from
+// their Input in Result. It returns the fold and the rank's new rank.
+func enterFold(r Rank, a Args) (f Fold, nr int, err error) {
+	in, out := Input.At(0, a.N), Result.At(0, a.N)
+	f = NewFold(a.P)
+	if nr = f.NewRank(a.Me); nr < 0 {
+		if err := r.Send(a.Me+1, in); err != nil {
+			return f, nr, err
+		}
+		return f, nr, r.Recv(a.Me+1, out)
+	}
+	if !same(a, Input, Result) {
+		err = r.Copy(out, in)
+	}
+	return f, nr, err
 }

@@ -1,7 +1,6 @@
 package study
 
 import (
-	"fmt"
 	"testing"
 
 	"nocsim/coll"
@@ -55,15 +54,7 @@ func TestGeneratedMatchesRecordedLargeP(t *testing.T) {
 					sz = sizes[2:]
 				}
 				for _, n := range sz {
-					name := fmt.Sprintf("%s/%s/P=%d/%dB/root=%d", op, a.Name, P, n, root)
-					tr := recordColl(t, sc, op, a.Name, P, n, root)
-					o := opt
-					o.Root = root
-					s, err := collgen.Generate(op, a.Name, P, int64(n), o)
-					if err != nil {
-						t.Fatalf("%s: %v", name, err)
-					}
-					compareSchedules(t, name, tr, s, op == "bcast" && a.Name == "pull", root)
+					matchRecorded(t, sc, opt, op, a.Name, P, n, root)
 					checked++
 				}
 			}

@@ -73,15 +73,7 @@ func TestGeneratedMatchesRecorded(t *testing.T) {
 				}
 				for _, n := range sizes {
 					for _, root := range roots {
-						name := fmt.Sprintf("%s/%s/P=%d/%dB/root=%d", op, a.Name, P, n, root)
-						tr := recordColl(t, sc, op, a.Name, P, n, root)
-						o := opt
-						o.Root = root
-						s, err := collgen.Generate(op, a.Name, P, int64(n), o)
-						if err != nil {
-							t.Fatalf("%s: %v", name, err)
-						}
-						compareSchedules(t, name, tr, s, op == "bcast" && a.Name == "pull", root)
+						matchRecorded(t, sc, opt, op, a.Name, P, n, root)
 						checked++
 					}
 				}
@@ -106,6 +98,20 @@ func TestGeneratorKnowsEveryAlgorithm(t *testing.T) {
 			t.Errorf("%s: generator has %v, mpi registers %v", op, got, want)
 		}
 	}
+}
+
+// matchRecorded records op/alg on the chip and compares the recording with
+// the generated schedule (compareSchedules).
+func matchRecorded(t *testing.T, sc scenarios.Scenario, opt collgen.Options, op, alg string, P, n, root int) {
+	t.Helper()
+	name := fmt.Sprintf("%s/%s/P=%d/%dB/root=%d", op, alg, P, n, root)
+	tr := recordColl(t, sc, op, alg, P, n, root)
+	opt.Root = root
+	s, err := collgen.Generate(op, alg, P, int64(n), opt)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	compareSchedules(t, name, tr, s, op == "bcast" && alg == "pull", root)
 }
 
 func recordColl(t *testing.T, sc0 scenarios.Scenario, op, alg string, P, n, root int) *trace.Trace {
