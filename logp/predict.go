@@ -272,40 +272,12 @@ type env struct {
 	p    Params
 	P, m int
 	h    float64
-	// hops, when set, is the hop count from rank a to rank b, which
-	// costAB then costs a message's latency over instead of the average
-	// h (the mesh forms).
-	hops func(a, b int) int
 	err  error // a form that could not be evaluated (predict_tier.go)
 }
 
 func (e *env) cost(m int) cost { return e.p.cost(m, e.h) }
 
-// costAB is the cost of a message of m bytes from rank a to rank b.
-func (e *env) costAB(m, a, b int) cost {
-	if e.hops == nil {
-		return e.cost(m)
-	}
-	return e.p.cost(m, float64(e.hops(a, b)))
-}
+func ceilDiv(a, b int) int { return (a + b - 1) / b }
 
 // ceilLog2 is the number of rounds of a doubling algorithm on P ranks.
 func ceilLog2(P int) int { return bits.Len(uint(P - 1)) }
-
-// pof2 is the largest power of two <= P: the ranks the recursive doubling
-// and halving algorithms run on after folding the rest in.
-func pof2(P int) int { return 1 << (bits.Len(uint(P)) - 1) }
-
-func ceilDiv(a, b int) int { return (a + b - 1) / b }
-
-// binomialPieces lists, round by round (root first), the largest number
-// of blocks one message carries in a binomial scatter over P ranks; the
-// gather's rounds carry the same in reverse order. The round of distance
-// d sends the subtree of relative rank d, min(d, P-d) blocks.
-func binomialPieces(P int) []int {
-	var out []int
-	for d := 1 << (ceilLog2(P) - 1); d >= 1; d >>= 1 {
-		out = append(out, min(d, P-d))
-	}
-	return out
-}

@@ -214,10 +214,6 @@ var InPlace = datatype.Buffer{Addr: ^uint32(0)}
 
 func isInPlace(b datatype.Buffer) bool { return b.Addr == ^uint32(0) && b.Bytes == nil }
 
-func collError(name, format string, a ...any) error {
-	return mpierr.Errorf(mpierr.ErrArg, name, format, a...)
-}
-
 // contig gives count elements of t from buf as contiguous bytes: buf
 // itself when t is contiguous, otherwise a packed copy (charged), as the
 // thesis packs non-contiguous data before sending. done frees the copy.

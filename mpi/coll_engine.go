@@ -297,15 +297,3 @@ func (a *engineAsks) Next() (int, error) {
 	i, _, err := a.x.r.Waitany(a.qs)
 	return i, err
 }
-
-// bcastBinomial broadcasts n bytes of b from root down Bcast's binomial
-// tree (sched.BinomialBcast): other algorithms spread their results so.
-func (x *coll) bcastBinomial(b datatype.Buffer, n, root int) error {
-	return sched.BinomialBcast(x.rank(callBufs{sched.Data: b}), x.c.Size(), x.c.Rank(), root, sched.Data.At(0, n))
-}
-
-// bcastFlat sends n bytes of b from root to every rank at once
-// (sched.FlatBcast), as the thesis library's results go out.
-func (x *coll) bcastFlat(b datatype.Buffer, n, root int) error {
-	return sched.FlatBcast(x.rank(callBufs{sched.Data: b}), x.c.Size(), x.c.Rank(), root, sched.Data.At(0, n))
-}

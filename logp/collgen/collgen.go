@@ -202,7 +202,6 @@ type gen struct {
 	cursor []int32
 	epoch  int32  // counts cursor changes
 	calc   uint64 // cycles not yet written
-	tmp    []pend // a blocking call's request
 
 	// answer is the request the next send answers (coll.Asks), -1 none;
 	// asked are the answered requests the next wait completes.
@@ -247,9 +246,6 @@ func (g *gen) requireCursor(i int32) {
 		g.b.Require(g.me, i, c)
 	}
 }
-
-// compute charges cycles of the rank's processor.
-func (g *gen) compute(c uint64) { g.calc += c }
 
 // copies charges copying n bytes, as the MPI code's charge(n) does.
 func (g *gen) copies(n int64) {
@@ -297,28 +293,4 @@ func (g *gen) wait(s *step) {
 	}
 	g.epoch++
 	*s = (*s)[:0]
-}
-
-// send and recv are blocking: post, then wait.
-func (g *gen) send(peer int, n int64) {
-	s := step(g.tmp[:0])
-	g.isend(&s, peer, n)
-	g.wait(&s)
-	g.tmp = s
-}
-
-func (g *gen) recv(peer int, n int64) {
-	s := step(g.tmp[:0])
-	g.irecv(&s, peer, n)
-	g.wait(&s)
-	g.tmp = s
-}
-
-// sendrecv is the MPI layer's exchange: the receive is posted first.
-func (g *gen) sendrecv(dst int, sn int64, src int, rn int64) {
-	s := step(g.tmp[:0])
-	g.irecv(&s, src, rn)
-	g.isend(&s, dst, sn)
-	g.wait(&s)
-	g.tmp = s
 }

@@ -18,19 +18,6 @@ import (
 	"nocsim/scenarios/report"
 )
 
-// GoalLargest is the largest message of a schedule, bytes (0 if none).
-func GoalLargest(s *goal.Schedule) uint64 {
-	var m uint64
-	for r := range s.Ranks {
-		for _, op := range s.Ranks[r].Ops {
-			if op.Kind != goal.Calc {
-				m = max(m, op.Bytes)
-			}
-		}
-	}
-	return m
-}
-
 // RunGoalTier simulates the schedule on the LogGOPS tier. A schedule that
 // cannot finish returns the tier's *loggops.StuckError. progress, when
 // set, is called now and then with the ops completed, the schedule's ops
