@@ -208,6 +208,10 @@ type gen struct {
 	answer int32
 	asked  []pend
 
+	// spare and staged are the storage of the blocking calls' steps.
+	spare  step
+	staged []int64
+
 	blocks []int      // every rank's block: n bytes each (coll.Args.Blocks)
 	tree   *coll.Tree // the optimal broadcast's tree (coll.Args.Tree)
 	grid   *coll.Grid // the ranks by mesh row (coll.Args.Grid)

@@ -147,14 +147,22 @@ func (st *genStep) Wait() error {
 // WaitAll is Wait: a schedule has no call overheads.
 func (st *genStep) WaitAll() error { return st.Wait() }
 
+// blocking is a step for one blocking call, on the writer's reused
+// storage (done hands it back).
+func (g *gen) blocking() genStep { return genStep{g: g, s: g.spare[:0], staged: g.staged[:0]} }
+
+func (g *gen) done(st *genStep) { g.spare, g.staged = st.s[:0], st.staged[:0] }
+
 func (g *gen) Send(peer int, r coll.Region) error {
-	st := genStep{g: g}
+	st := g.blocking()
+	defer g.done(&st)
 	st.Send(peer, r)
 	return st.Wait()
 }
 
 func (g *gen) Recv(peer int, r coll.Region) error {
-	st := genStep{g: g}
+	st := g.blocking()
+	defer g.done(&st)
 	st.Recv(peer, r)
 	return st.Wait()
 }
@@ -165,7 +173,8 @@ func (g *gen) SendRecv(dst int, s coll.Region, src int, r coll.Region) error {
 	if g.unaligned(s) {
 		g.copies(int64(s.Len))
 	}
-	st := genStep{g: g}
+	st := g.blocking()
+	defer g.done(&st)
 	st.Recv(src, r)
 	g.isend(&st.s, dst, int64(s.Len))
 	return st.Wait()

@@ -51,7 +51,10 @@ func NewBuilder(n, hint int) *Builder {
 	}
 	b.count = make([]int32, n)
 	if hint > 0 {
+		// Ops depend on the one or two ops before them, mostly: room for
+		// two dependencies each spares growing the largest slice.
 		b.ops = make([]Op, 0, hint)
+		b.edges = make([]edge, 0, 2*hint)
 	}
 	return b
 }
