@@ -63,7 +63,7 @@ func (r *Router) allocVCs(now des.Time) {
 						grant = int(vc.want)
 					}
 				case free == 0:
-				case r.rotateVC:
+				case r.alloc&allocKindMask == allocGreedyRotate:
 					// The first free VC at or after the pointer,
 					// wrapping round.
 					if up := free >> sh16(int(op.vcRR)) << sh16(int(op.vcRR)); up != 0 {

@@ -288,6 +288,12 @@ func randomSpec(rng *rand.Rand, ring bool) Spec {
 	if ring {
 		s.VCs = pick(2, 4)
 	}
+	// BookSim's allocators in a third of the specs, with the widths of one
+	// flit they need.
+	s.Allocator = []string{AllocGreedy, AllocGreedy, AllocISLIP, AllocSeparable}[rng.IntN(4)]
+	if s.Allocator != AllocGreedy {
+		s.LinkWidth, s.InjectWidth, s.EjectWidth = 1, 1, 1
+	}
 	return s
 }
 

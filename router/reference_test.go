@@ -94,6 +94,7 @@ type refRouter struct {
 	in    [mesh.NumPorts]refIn
 	out   [mesh.NumPorts]refOut
 	stats Stats // stall counters; traversals are summed from out[].sent
+	m     refMatch
 }
 
 // refNI injects released packets' flits in order while it has credits, up
@@ -251,6 +252,11 @@ func (ni *refNI) step(n *refNet, t des.Time) {
 func (r *refRouter) step(t des.Time) {
 	r.receive(t)
 	r.route(t)
+	if a := r.net.spec.Allocator; a == AllocISLIP || a == AllocSeparable {
+		r.allocVCsMatched(t)
+		r.allocSwitchMatched(t)
+		return
+	}
 	r.allocVCs(t)
 	r.allocSwitch(t)
 }

@@ -199,9 +199,9 @@ type Router struct {
 	// burst is link_flits_per_cycle: the most flits one input VC sends
 	// through the switch per cycle.
 	burst uint8
-	// rotateVC is vc_alloc = round_robin, decided once so that allocation
-	// compares no strings.
-	rotateVC bool
+	// alloc is the allocators (allocGreedyLowest .. allocSeparable),
+	// decided once so that allocation compares no strings.
+	alloc uint8
 	// general makes switch allocation always take its general path, for
 	// the test that checks its fast paths change nothing.
 	general bool
@@ -260,6 +260,15 @@ type Router struct {
 
 	// Cold state.
 	spec *Spec
+	// matched is the pointers of BookSim's allocators (alloc >=
+	// allocISLIP); nil with the greedy ones.
+	matched *matchState
+	// adaptMask has the bits of the input VCs whose waiting head has a
+	// choice of output port (routing west_first or adaptive; see
+	// chooseRoutes); duato is routing = adaptive, whose Y ports keep VC 0
+	// for the XY escape network.
+	adaptMask uint64
+	duato     bool
 	// cls is the topology's class routing, if it has one (a ring's
 	// dateline); nil on a mesh, so that route pays one predictable branch.
 	cls  mesh.ClassRouter
@@ -276,8 +285,12 @@ type Router struct {
 
 func newRouter(eng *des.Engine, spec *Spec, topo mesh.Topology, node int) *Router {
 	r := &Router{Name: "R" + topo.Label(node), node: node, spec: spec, topo: topo, eng: eng, tickedAt: -1,
-		rotateVC: spec.VCAlloc != VCAllocLowest, burst: uint8(spec.linkWidth()), vcs: uint8(spec.VCs), depth: int16(spec.VCBuf)}
+		alloc: spec.allocKind(), burst: uint8(spec.linkWidth()), vcs: uint8(spec.VCs), depth: int16(spec.VCBuf)}
 	r.id = eng.Register(r)
+	if r.alloc&allocKindMask >= allocISLIP {
+		r.matched = &matchState{}
+	}
+	r.duato = spec.Routing == mesh.RoutingAdaptive
 	v := spec.VCs
 	if c, ok := topo.(mesh.ClassRouter); ok {
 		if v < 2 || v%2 != 0 {
@@ -376,11 +389,15 @@ func (r *Router) Tick(now des.Time) des.Time {
 	if r.routeMask != 0 {
 		r.route(now)
 	}
-	if r.waitMask != 0 {
-		r.allocVCs(now)
-	}
-	if r.activeMask != 0 {
-		r.allocSwitch(now)
+	if r.alloc < allocISLIP {
+		if r.waitMask != 0 {
+			r.allocVCs(now)
+		}
+		if r.activeMask != 0 {
+			r.allocSwitch(now)
+		}
+	} else {
+		r.allocGeneral(now)
 	}
 	if r.flits > 0 {
 		return now + 1

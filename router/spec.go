@@ -2,9 +2,11 @@ package router
 
 import (
 	"strconv"
+	"strings"
 
 	"nocsim/config"
 	"nocsim/des"
+	"nocsim/mesh"
 )
 
 // Spec is the immutable router and channel configuration. Delays are in
@@ -38,6 +40,8 @@ type Spec struct {
 	InjectLatency    des.Time `toml:"inject_latency"`
 	EjectLatency     des.Time `toml:"eject_latency"`
 	VCAlloc          string   `toml:"vc_alloc"`
+	Allocator        string   `toml:"allocator"`
+	Routing          string   `toml:"routing"`
 }
 
 // VC allocation policies: which free output VC a head is granted.
@@ -52,6 +56,60 @@ const (
 	VCAllocLowest = "lowest"
 )
 
+// Allocators: how heads are matched to output VCs and flits to the switch.
+const (
+	// AllocGreedy is nocsim's own: every waiting head gets a free output
+	// VC while one is left (in round-robin order over the heads, the VC
+	// chosen by vc_alloc), and the switch is separable input-first over
+	// input VCs. Its VC allocation is a maximal matching.
+	AllocGreedy = "greedy"
+	// AllocISLIP is BookSim2's default vc_allocator and sw_allocator,
+	// islip with alloc_iters = 1: a head requests every free output VC
+	// it may take, output VCs grant and heads accept round-robin, with
+	// iSLIP's pointer rule; the switch is matched the same way between
+	// input and output ports, each input's request for an output coming
+	// from its first VC in round-robin order that has a flit for it.
+	AllocISLIP = "islip"
+	// AllocSeparable is BookSim2's separable_input_first for both: each
+	// head (input port) picks one output VC (output port) round-robin,
+	// then each output grants one of those that picked it.
+	AllocSeparable = "separable_input_first"
+)
+
+// AllocatorNames lists the allocator values, the default first.
+var AllocatorNames = []string{AllocGreedy, AllocISLIP, AllocSeparable}
+
+// The allocator kinds a router decides once (Router.alloc): the low bits
+// (allocKindMask) name the allocator, allocAdaptive is set when heads may
+// have a choice of port, so that every router of the default spec has
+// alloc below allocISLIP and takes Tick's short path.
+const (
+	allocGreedyLowest uint8 = iota
+	allocGreedyRotate
+	allocISLIP
+	allocSeparable
+	allocKindMask       = 3
+	allocAdaptive uint8 = 4
+)
+
+func (s *Spec) allocKind() uint8 {
+	var k uint8
+	switch {
+	case s.Allocator == AllocISLIP:
+		k = allocISLIP
+	case s.Allocator == AllocSeparable:
+		k = allocSeparable
+	case s.VCAlloc == VCAllocLowest:
+		k = allocGreedyLowest
+	default:
+		k = allocGreedyRotate
+	}
+	if s.Routing == mesh.RoutingWestFirst || s.Routing == mesh.RoutingAdaptive {
+		k |= allocAdaptive
+	}
+	return k
+}
+
 // DefaultSpec is SCMP-like: two VCs of eight flits, one cycle per pipeline
 // stage and per link, and an NIU that injects two flits per cycle.
 func DefaultSpec() Spec {
@@ -60,7 +118,7 @@ func DefaultSpec() Spec {
 		RouteDelay: 1, VCAllocDelay: 1, SwitchAllocDelay: 1, SwitchDelay: 1,
 		LinkLatency: 1, CreditDelay: 1, LinkWidth: 1,
 		InjectWidth: 2, EjectWidth: 2, InjectLatency: 1, EjectLatency: 1,
-		VCAlloc: VCAllocRoundRobin,
+		VCAlloc: VCAllocRoundRobin, Allocator: AllocGreedy, Routing: mesh.RoutingXY,
 	}
 }
 
@@ -80,7 +138,9 @@ var Keys = []config.Key{
 	config.Range("eject_flits_per_cycle", "flits/cycle", "2", 1, 16, "NIU ejection bandwidth (width of the local output port)"),
 	config.Range("inject_latency", "cycles", "1", 1, 1000, "NIU-to-router channel"),
 	config.Range("eject_latency", "cycles", "1", 1, 1000, "router-to-NIU channel"),
-	{Name: "vc_alloc", Unit: "policy", Default: VCAllocRoundRobin, Allowed: VCAllocRoundRobin + ", " + VCAllocLowest, Doc: "which free output VC a head gets: rotating per output port, or always the lowest (the original policy, for comparison)"},
+	{Name: "vc_alloc", Unit: "policy", Default: VCAllocRoundRobin, Allowed: VCAllocRoundRobin + ", " + VCAllocLowest, Doc: "which free output VC a head gets under the greedy allocator: rotating per output port, or always the lowest (the original policy, for comparison)"},
+	{Name: "routing", Unit: "name", Default: mesh.RoutingXY, Allowed: strings.Join(mesh.RoutingNames, ", "), Doc: "routing on a mesh: xy (dimension order), west_first (Glass and Ni's turn model, any VC), adaptive (minimal fully adaptive, VC 0 the XY escape network after Duato; needs vcs >= 2); ordered packets (MPI's) always go XY"},
+	{Name: "allocator", Unit: "name", Default: AllocGreedy, Allowed: strings.Join(AllocatorNames, ", "), Doc: "VC and switch allocators: greedy (nocsim's: every waiting head gets a free output VC while one is left), or BookSim2's one-iteration islip or separable_input_first matchings (need every width 1)"},
 }
 
 // Validate checks every field against Keys.
@@ -90,6 +150,31 @@ func (s Spec) Validate() error {
 	}
 	if s.VCAlloc != VCAllocRoundRobin && s.VCAlloc != VCAllocLowest {
 		return &config.KeyError{Key: "vc_alloc", Value: strconv.Quote(s.VCAlloc), Allowed: VCAllocRoundRobin + ", " + VCAllocLowest}
+	}
+	switch s.Allocator {
+	case AllocGreedy, "":
+	case AllocISLIP, AllocSeparable:
+		// BookSim's switch moves one flit per input and output port per
+		// cycle (speedup 1), so its matchings are of ports, not flits.
+		for _, w := range []struct {
+			key string
+			v   int
+		}{{"link_flits_per_cycle", s.LinkWidth}, {"inject_flits_per_cycle", s.InjectWidth}, {"eject_flits_per_cycle", s.EjectWidth}} {
+			if w.v != 1 {
+				return &config.KeyError{Key: w.key, Value: strconv.Itoa(w.v), Allowed: "1 with allocator = " + s.Allocator + " (its switch matches ports, one flit each per cycle)"}
+			}
+		}
+	default:
+		return &config.KeyError{Key: "allocator", Value: strconv.Quote(s.Allocator), Allowed: strings.Join(AllocatorNames, ", ")}
+	}
+	switch s.Routing {
+	case mesh.RoutingXY, "", mesh.RoutingWestFirst:
+	case mesh.RoutingAdaptive:
+		if s.VCs < 2 {
+			return &config.KeyError{Key: "vcs", Value: strconv.Itoa(s.VCs), Allowed: "2 or more with routing = adaptive (VC 0 is the escape network, the others adaptive)"}
+		}
+	default:
+		return &config.KeyError{Key: "routing", Value: strconv.Quote(s.Routing), Allowed: strings.Join(mesh.RoutingNames, ", ")}
 	}
 	return nil
 }

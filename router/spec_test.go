@@ -20,13 +20,14 @@ func TestDefaultSpecIsValidAndDocumented(t *testing.T) {
 		"credit_delay": s.CreditDelay, "link_flits_per_cycle": int64(s.LinkWidth), "inject_flits_per_cycle": int64(s.InjectWidth), "eject_flits_per_cycle": int64(s.EjectWidth),
 		"inject_latency": s.InjectLatency, "eject_latency": s.EjectLatency,
 	}
-	if len(Keys) != len(want)+1 {
-		t.Fatalf("%d keys documented, %d fields", len(Keys), len(want)+1)
+	names := map[string]string{"vc_alloc": s.VCAlloc, "allocator": s.Allocator, "routing": s.Routing}
+	if len(Keys) != len(want)+len(names) {
+		t.Fatalf("%d keys documented, %d fields", len(Keys), len(want)+len(names))
 	}
 	for _, k := range Keys {
-		if k.Name == "vc_alloc" {
-			if k.Default != s.VCAlloc {
-				t.Errorf("vc_alloc: documented default %q, DefaultSpec has %q", k.Default, s.VCAlloc)
+		if d, ok := names[k.Name]; ok {
+			if k.Default != d {
+				t.Errorf("%s: documented default %q, DefaultSpec has %q", k.Name, k.Default, d)
 			}
 			continue
 		}
@@ -62,6 +63,64 @@ func TestValidateVCAlloc(t *testing.T) {
 		var ke *config.KeyError
 		if err != nil && (!errors.As(err, &ke) || ke.Key != "vc_alloc" || ke.Allowed != doc.Allowed) {
 			t.Errorf("vc_alloc = %q: error %v does not name the key and the documented values %q", c.v, err, doc.Allowed)
+		}
+	}
+}
+
+// allocator accepts exactly the documented allocators; BookSim's need
+// every width of one flit, and a wider one is refused naming its key.
+func TestValidateAllocator(t *testing.T) {
+	for _, c := range []struct {
+		alloc   string
+		widen   func(*Spec)
+		wantKey string // "" for valid
+	}{
+		{AllocGreedy, nil, ""},
+		{AllocISLIP, nil, ""},
+		{AllocSeparable, nil, ""},
+		{"iSLIP", nil, "allocator"},
+		{"wavefront", nil, "allocator"},
+		{AllocGreedy, func(s *Spec) { s.LinkWidth = 2 }, ""},
+		{AllocISLIP, func(s *Spec) { s.LinkWidth = 2 }, "link_flits_per_cycle"},
+		{AllocSeparable, func(s *Spec) { s.InjectWidth = 2 }, "inject_flits_per_cycle"},
+		{AllocISLIP, func(s *Spec) { s.EjectWidth = 4 }, "eject_flits_per_cycle"},
+	} {
+		s, _ := Preset(PresetBookSim)
+		s.Allocator = c.alloc
+		if c.widen != nil {
+			c.widen(&s)
+		}
+		err := s.Validate()
+		var ke *config.KeyError
+		switch {
+		case c.wantKey == "" && err != nil:
+			t.Errorf("allocator %q: unexpected error %v", c.alloc, err)
+		case c.wantKey != "" && (!errors.As(err, &ke) || ke.Key != c.wantKey):
+			t.Errorf("allocator %q: error %v, want one naming %s", c.alloc, err, c.wantKey)
+		}
+	}
+}
+
+// routing accepts the documented algorithms; adaptive needs a VC beside
+// the escape VC.
+func TestValidateRouting(t *testing.T) {
+	for _, c := range []struct {
+		routing string
+		vcs     int
+		wantKey string
+	}{
+		{"xy", 1, ""}, {"west_first", 1, ""}, {"adaptive", 2, ""},
+		{"adaptive", 1, "vcs"}, {"XY", 2, "routing"}, {"odd_even", 2, "routing"},
+	} {
+		s := DefaultSpec()
+		s.Routing, s.VCs = c.routing, c.vcs
+		err := s.Validate()
+		var ke *config.KeyError
+		switch {
+		case c.wantKey == "" && err != nil:
+			t.Errorf("routing %q, %d VCs: unexpected error %v", c.routing, c.vcs, err)
+		case c.wantKey != "" && (!errors.As(err, &ke) || ke.Key != c.wantKey):
+			t.Errorf("routing %q, %d VCs: error %v, want one naming %s", c.routing, c.vcs, err, c.wantKey)
 		}
 	}
 }
@@ -125,8 +184,8 @@ func TestValidateEveryKeyRange(t *testing.T) {
 		"eject_latency":          func(s *Spec, v int64) { s.EjectLatency = v },
 	}
 	for _, k := range Keys {
-		if k.Name == "vc_alloc" {
-			continue // a name, not a range: TestValidateVCAlloc
+		if k.Name == "vc_alloc" || k.Name == "allocator" || k.Name == "routing" {
+			continue // a name, not a range: TestValidateVCAlloc, TestValidateAllocator
 		}
 		var lo, hi int64
 		if _, err := fmt.Sscanf(k.AllowedText(), "%d..%d", &lo, &hi); err != nil {

@@ -30,6 +30,9 @@ func (n Network) Topology() (mesh.Topology, error) {
 	if err != nil {
 		return nil, err
 	}
+	if r := n.RouterSpec.Routing; r != "" && r != mesh.RoutingXY && n.TopologyName() != TopoMesh {
+		return nil, &config.KeyError{Key: "routing", Value: strconv.Quote(r), Allowed: fmt.Sprintf("%s on topology %s (the adaptive algorithms are the mesh's)", mesh.RoutingXY, n.TopologyName())}
+	}
 	switch n.TopologyName() {
 	case TopoMesh:
 		return m, nil

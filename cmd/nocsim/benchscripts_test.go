@@ -93,7 +93,13 @@ func TestBookSimBenchConfigMatchesNocsimRun(t *testing.T) {
 		{"VC allocation delay", num("vc_alloc_delay"), float64(r.VCAllocDelay)},
 		{"switch allocation delay", num("sw_alloc_delay"), float64(r.SwitchAllocDelay)},
 		{"switch traversal delay", num("st_final_delay"), float64(r.SwitchDelay)},
-		{"credit delay", num("credit_delay"), float64(r.CreditDelay)},
+		// BookSim's credit_delay is on top of its credit loop's two
+		// cycles from the downstream switch to the upstream allocator
+		// (docs/network.md, BookSim preset).
+		{"credit delay", num("credit_delay") + 2, float64(r.CreditDelay)},
+		{"VC allocator", bs["vc_allocator"], r.Allocator},
+		{"switch allocator", bs["sw_allocator"], r.Allocator},
+		{"allocator iterations", num("alloc_iters"), 1.0},
 		{"switch speedup", num("input_speedup") * num("output_speedup") * num("internal_speedup"), float64(r.LinkWidth)},
 		// BookSim's injection and ejection channels carry a flit a
 		// cycle; its NI and injection channel are the preset's two

@@ -2,10 +2,14 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/BurntSushi/toml"
 	"github.com/urfave/cli/v2"
 
+	"nocsim/endpoint/traffic"
 	"nocsim/plots"
 	"nocsim/scenarios"
 	"nocsim/scenarios/report"
@@ -26,6 +30,8 @@ func nocCommand() *cli.Command {
 			&cli.StringFlag{Name: "plot", Usage: "also draw latency against offered load to `FILE` (.png, .svg or .pdf)"},
 			&cli.IntFlag{Name: "workers", Usage: "points simulated in parallel (0 = one per core); results do not depend on it"},
 			&cli.BoolFlag{Name: "print-config", Usage: "print the effective scenario as TOML and exit"},
+			&cli.StringFlag{Name: "watch-packets", Usage: "write the life of these packets at every point: creation, each flit's switch grant at each router, delivery (comma-separated `NUMBERS`, counted from 0 in creation order, warm-up included, as BookSim's watch_packets)"},
+			&cli.StringFlag{Name: "watch-out", Usage: "where --watch-packets writes: `FILE`, or - for standard output after the table (default -)"},
 			quietFlag,
 		}, keyFlags([]string{"network", "noc"})...),
 		build: buildNoc,
@@ -44,6 +50,13 @@ func buildNoc(c *cli.Context) (*workload, error) {
 	if err != nil {
 		return nil, usageErr("%v", err)
 	}
+	watched, err := watchFlags(c)
+	if err != nil {
+		return nil, err
+	}
+	for i := range pts {
+		pts[i].WatchPackets = watched
+	}
 	if c.Bool("print-config") {
 		var b bytes.Buffer
 		if err := toml.NewEncoder(&b).Encode(sc); err != nil {
@@ -53,17 +66,37 @@ func buildNoc(c *cli.Context) (*workload, error) {
 		return nil, err
 	}
 	var rows []report.NocRow
+	var res []traffic.SynthResult
+	outputs := []string{"csv", "plot"}
+	files := []file{{"csv", func(b *bytes.Buffer) error { return report.WriteNocCSV(b, rows) }}}
+	var after func() error
+	watchLog := func(b *bytes.Buffer) error { writeWatch(b, pts, res); return nil }
+	switch out := c.String("watch-out"); {
+	case watched == nil:
+	case out == "" || out == "-":
+		after = func() error {
+			var b bytes.Buffer
+			writeWatch(&b, pts, res)
+			_, err := c.App.Writer.Write(b.Bytes())
+			return err
+		}
+	default:
+		outputs = append(outputs, "watch-out")
+		files = append(files, file{"watch-out", watchLog})
+	}
 	return &workload{
-		label: "noc", outputs: []string{"csv", "plot"},
+		label: "noc", outputs: outputs,
 		run: func(opt scenarios.RunOptions, _ *job) error {
-			res, err := study.RunNoc(pts, opt)
+			var err error
+			res, err = study.RunNoc(pts, opt)
 			if err == nil {
 				rows = study.NocRows(pts, res)
 			}
 			return err
 		},
 		print:  printRows(&rows, report.WriteNocTable),
-		files:  []file{{"csv", func(b *bytes.Buffer) error { return report.WriteNocCSV(b, rows) }}},
+		files:  files,
+		after:  after,
 		charts: []chart{plotFlag(c, "plot", func() plots.Chart { return report.NocChart(rows, sc.NocTitle()) })},
 		flitHops: func() uint64 {
 			var hops uint64
@@ -73,4 +106,34 @@ func buildNoc(c *cli.Context) (*workload, error) {
 			return hops
 		},
 	}, nil
+}
+
+// watchFlags reads --watch-packets (nil when not given) and checks that
+// --watch-out comes with it.
+func watchFlags(c *cli.Context) ([]int64, error) {
+	text := c.String("watch-packets")
+	if text == "" {
+		if c.IsSet("watch-out") {
+			return nil, usageErr("--watch-out = %q without --watch-packets: allowed only with the packets to watch", c.String("watch-out"))
+		}
+		return nil, nil
+	}
+	var ids []int64
+	for _, f := range strings.Split(text, ",") {
+		id, err := strconv.ParseInt(strings.TrimSpace(f), 10, 64)
+		if err != nil || id < 0 {
+			return nil, usageErr("--watch-packets = %q: allowed comma-separated packet numbers, 0 or more", text)
+		}
+		ids = append(ids, id)
+	}
+	return ids, nil
+}
+
+// writeWatch writes each point's watched packets under a line naming the
+// point.
+func writeWatch(b *bytes.Buffer, pts []traffic.Synthetic, res []traffic.SynthResult) {
+	for i, r := range res {
+		fmt.Fprintf(b, "# point %d: %s at %g flits/node/cycle, seed %d; cycle | component | event\n", i+1, r.Traffic, pts[i].Rate, pts[i].Seed)
+		b.Write(r.Watch)
+	}
 }

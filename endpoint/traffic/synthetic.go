@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 
@@ -31,6 +32,9 @@ type Synthetic struct {
 	Watchdog    des.Time // cycles without progress that count as deadlock
 	Seed        uint64   // 0..MaxSeed
 	Shuffle     bool     // visit routers in random order each cycle (tests)
+	// WatchPackets numbers the packets whose life the run writes to
+	// SynthResult.Watch (see watcher), counting from 0 in creation order.
+	WatchPackets []int64
 
 	onStart func(eng *des.Engine) // for tests: called once the engine is built
 }
@@ -68,6 +72,8 @@ type SynthResult struct {
 	Ticks             uint64 // component cycles simulated
 	FlitHops          uint64 // flit-router traversals
 	WallSeconds       float64
+	// Watch is the lines of the watched packets (Synthetic.WatchPackets).
+	Watch []byte
 }
 
 // LinkVCFlits is one router-to-router link's traffic during the
@@ -131,6 +137,8 @@ func (s *Synthetic) Validate() error {
 		return bad("watchdog_cycles", s.Watchdog, fmt.Sprintf("1..%d", MaxPhase))
 	case s.Seed > MaxSeed:
 		return bad("seed", s.Seed, fmt.Sprintf("0..%d", uint64(MaxSeed)))
+	case slices.ContainsFunc(s.WatchPackets, func(id int64) bool { return id < 0 }):
+		return bad("watch-packets", s.WatchPackets, "packet numbers 0 or more")
 	}
 	return nil
 }
@@ -219,6 +227,7 @@ type generator struct {
 	end     des.Time // last cycle the run can reach
 	created int      // packets created in the window
 	pending int      // of those, not yet delivered
+	watch   *watcher // nil unless packets are watched
 }
 
 // gap draws the cycles to a tile's next packet; false means none before
@@ -242,6 +251,9 @@ func (g *generator) Handle(now des.Time, arg int64) {
 	}
 	src := int(arg)
 	pk := g.f.SendSynthetic(src, g.s.Pattern.Dest(src, g.rng), g.s.PacketFlits, now)
+	if g.watch != nil {
+		g.watch.created(pk, now)
+	}
 	if now >= g.mStart && now < g.mEnd {
 		pk.Measured = true
 		g.created++
@@ -276,7 +288,14 @@ func (s *Synthetic) Run() (SynthResult, error) {
 	res := SynthResult{Traffic: s.Pattern.Name(), OfferedRate: s.Rate,
 		ZeroLoadLatency: ZeroLoad(topo, s.Router, s.Pattern, s.PacketFlits)}
 	w := &window{mid: g.mStart + s.Measure/2}
+	if len(s.WatchPackets) > 0 {
+		g.watch = newWatcher(s.WatchPackets, topo, eng)
+		f.Net.SetTrace(g.watch.switched)
+	}
 	f.OnDeliver = func(p *endpoint.Packet, now des.Time) {
+		if g.watch != nil {
+			g.watch.delivered(p, now)
+		}
 		if !p.Measured {
 			return
 		}
@@ -306,6 +325,9 @@ func (s *Synthetic) Run() (SynthResult, error) {
 	res.Events, res.Ticks = eng.Events(), eng.Ticks()
 	res.FlitHops = f.Net.Totals().Traversals
 	res.WallSeconds = time.Since(start).Seconds()
+	if g.watch != nil {
+		res.Watch = g.watch.out.Bytes()
+	}
 	return res, nil
 }
 
