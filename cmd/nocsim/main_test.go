@@ -72,6 +72,13 @@ func TestBadInput(t *testing.T) {
 		{"invalid config value", []string{"noc", "--config", invalid}, []string{"invalid.toml", "vc_buf"}},
 		{"unknown command", []string{"frobnicate"}, []string{"frobnicate"}},
 		{"noc with an argument", []string{"noc", "extra"}, []string{"extra"}},
+		{"injection poisson", []string{"noc", "--injection", "poisson"}, []string{"--injection", "poisson", "bernoulli, on_off"}},
+		{"on_off without burst", []string{"noc", "--injection", "on_off"}, []string{"burst_packets", "1..1e6"}},
+		{"on_off rate too high", []string{"noc", "--injection", "on_off", "--burst-packets", "1", "--rates", "1.5"}, []string{"--rates = 1.5", "on_off", "burst_packets 1"}},
+		{"burst-packets not a number", []string{"noc", "--burst-packets", "many"}, []string{"--burst-packets", "a finite number"}},
+		{"packet-sizes 0", []string{"noc", "--packet-sizes", "0,5"}, []string{"--packet-sizes = 0", "1..64"}},
+		{"weights of another length", []string{"noc", "--packet-sizes", "1,5", "--packet-size-weights", "1"}, []string{"--packet-size-weights", "one weight per"}},
+		{"reply-flits 100", []string{"noc", "--reply-flits", "100"}, []string{"--reply-flits = 100", "1..64"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -152,7 +152,7 @@ func (s *Synthetic) startSources(f *endpoint.Fabric, eng *des.Engine, n int) *ge
 	if len(s.PacketSizes) > 0 {
 		g.sizeCounts = make([]int, len(s.PacketSizes))
 		acc := 0.0
-		for _, w := range s.sizeShares() {
+		for _, w := range s.SizeShares() {
 			acc += w
 			g.cum = append(g.cum, acc)
 		}

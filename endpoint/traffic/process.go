@@ -99,7 +99,7 @@ func (s *Synthetic) MeanPacketFlits() float64 {
 	if len(s.PacketSizes) == 0 {
 		return float64(s.PacketFlits)
 	}
-	w := s.sizeShares()
+	w := s.SizeShares()
 	var m float64
 	for i, n := range s.PacketSizes {
 		m += w[i] * float64(n)
@@ -107,9 +107,9 @@ func (s *Synthetic) MeanPacketFlits() float64 {
 	return m
 }
 
-// sizeShares is each packet size's probability: the weights normalized,
+// SizeShares is each packet size's probability: the weights normalized,
 // equal when none are given (as BookSim's packet_size_rate).
-func (s *Synthetic) sizeShares() []float64 {
+func (s *Synthetic) SizeShares() []float64 {
 	w := make([]float64, len(s.PacketSizes))
 	var sum float64
 	for i := range w {

@@ -158,7 +158,7 @@ func TestPacketSizeMix(t *testing.T) {
 			if r.Saturated {
 				t.Fatalf("saturated: %s", r.SaturationReason)
 			}
-			shares := s.sizeShares()
+			shares := s.SizeShares()
 			n := float64(r.Measured)
 			flits, mean := 0.0, s.MeanPacketFlits()
 			for i, k := range r.SizeCounts {

@@ -272,7 +272,7 @@ func (s *Synthetic) zeroLoad(t mesh.Topology) float64 {
 		return ZeroLoad(t, s.Router, s.Pattern, s.PacketFlits)
 	}
 	z := 0.0
-	for i, w := range s.sizeShares() {
+	for i, w := range s.SizeShares() {
 		z += w * ZeroLoad(t, s.Router, s.Pattern, s.PacketSizes[i])
 	}
 	return z
