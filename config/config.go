@@ -15,6 +15,7 @@ import (
 	"math"
 	"reflect"
 	"strconv"
+	"strings"
 )
 
 // Key documents one configuration key; the table drives validation
@@ -131,8 +132,15 @@ func collect(v reflect.Value, into map[string]reflect.Value) {
 			collect(v.Field(i), into)
 			continue
 		}
-		if tag := sf.Tag.Get("toml"); tag != "" && tag != "-" {
+		if tag := TOMLName(sf); tag != "" && tag != "-" {
 			into[tag] = v.Field(i)
 		}
 	}
+}
+
+// TOMLName is the key a struct field is written as: its toml tag without
+// options such as omitempty.
+func TOMLName(sf reflect.StructField) string {
+	name, _, _ := strings.Cut(sf.Tag.Get("toml"), ",")
+	return name
 }

@@ -107,6 +107,8 @@ func (sc *Scenario) UnusedKeys() map[string]string {
 				out[s.Name+"."+k.Name] = notRead
 			case kind == "noc" && s.Name == "noc" && strings.HasPrefix(k.Name, "hotspot_") && !slices.Contains(sc.Noc.Traffic, "hotspot"):
 				out[s.Name+"."+k.Name] = "no hotspot traffic"
+			case kind == "noc" && s.Name == "noc" && k.Name == "packet_flits" && len(sc.Noc.PacketSizes) > 0:
+				out["noc.packet_flits"] = "packet_sizes sets the packet lengths"
 			case (kind == "coll" || kind == "app") && s.Name == "mpi" && k.Name == "procs":
 				out["mpi.procs"] = "[workload] procs sets the rank counts"
 			case kind == "coll" && s.Name == "mpi" && k.Name == RegistryOp(sc.Workload.Op):

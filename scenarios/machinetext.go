@@ -2,6 +2,8 @@ package scenarios
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 )
 
 // The texts chart titles name a run's machine by: report draws the
@@ -10,7 +12,22 @@ import (
 // NocTitle names the machine a latency chart ran on: mesh, packet size,
 // virtual channels and buffers, and the link rate when it is not 1.
 func (sc *Scenario) NocTitle() string {
-	t := fmt.Sprintf("%s, %d-flit packets, %d VCs x %d flits", sc.Network.Text(), sc.Noc.PacketFlits, sc.Network.VCs, sc.Network.VCBuf)
+	n := sc.Noc
+	packets := fmt.Sprintf("%d-flit packets", n.PacketFlits)
+	if len(n.PacketSizes) > 0 {
+		sizes := make([]string, len(n.PacketSizes))
+		for i, l := range n.PacketSizes {
+			sizes[i] = strconv.Itoa(l)
+		}
+		packets = "packets of " + strings.Join(sizes, "/") + " flits"
+	}
+	if n.Injection == "on_off" {
+		packets += fmt.Sprintf(" in on_off bursts of %g", n.BurstPackets)
+	}
+	if n.ReplyFlits > 0 {
+		packets += fmt.Sprintf(" with %d-flit replies", n.ReplyFlits)
+	}
+	t := fmt.Sprintf("%s, %s, %d VCs x %d flits", sc.Network.Text(), packets, sc.Network.VCs, sc.Network.VCBuf)
 	if w := sc.Network.LinkWidth; w > 1 {
 		t += fmt.Sprintf(", %d flits/cycle links", w)
 	}

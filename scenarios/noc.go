@@ -103,10 +103,23 @@ func (sc *Scenario) NocPoints(src Source) ([]traffic.Synthetic, error) {
 	// A packet created at the end of the window needs at least the longest
 	// zero-load latency to arrive; a shorter drain would report it lost
 	// and the point saturated whatever the load.
-	if diam := Diameter(topo); n.PacketFlits >= 1 {
-		if need := sc.Network.RouterSpec.ZeroLoad(topo, diam, n.PacketFlits); n.DrainCycles >= 0 && n.DrainCycles < need {
+	longest := n.PacketFlits
+	if len(n.PacketSizes) > 0 {
+		longest = slices.Max(n.PacketSizes)
+	}
+	if diam := Diameter(topo); longest >= 1 {
+		rs := sc.Network.RouterSpec
+		need := rs.ZeroLoad(topo, diam, longest)
+		what := fmt.Sprintf("the zero-load latency of a %d-flit packet over its %d-hop diameter", longest, diam)
+		if n.ReplyFlits > 0 && n.ReplyFlits <= sc.Network.QueueFlits {
+			// A request measured last must arrive and its reply return
+			// (a reply too long for the NIU is Validate's to refuse).
+			need += traffic.ReplyTurnaround + rs.ZeroLoad(topo, diam, n.ReplyFlits)
+			what = fmt.Sprintf("the zero-load round trip of a %d-flit request and its %d-flit reply over its %d-hop diameter", longest, n.ReplyFlits, diam)
+		}
+		if n.DrainCycles >= 0 && n.DrainCycles < need {
 			return nil, Explain(&config.KeyError{Key: "drain_cycles", Value: fmt.Sprint(n.DrainCycles),
-				Allowed: fmt.Sprintf("at least %d on a %s (the zero-load latency of a %d-flit packet over its %d-hop diameter), so that measured packets can arrive", need, describeTopo(topo), n.PacketFlits, diam)}, src)
+				Allowed: fmt.Sprintf("at least %d on a %s (%s), so that measured packets can arrive", need, describeTopo(topo), what)}, src)
 		}
 	}
 	var pts []traffic.Synthetic
@@ -119,6 +132,8 @@ func (sc *Scenario) NocPoints(src Source) ([]traffic.Synthetic, error) {
 			p := traffic.Synthetic{
 				Mesh: m, Topo: topo, Router: sc.Network.RouterSpec, Endpoint: sc.Network.NodeSpec,
 				Pattern: pat, Rate: r, PacketFlits: n.PacketFlits,
+				Injection: n.Injection, BurstPackets: n.BurstPackets,
+				PacketSizes: n.PacketSizes, SizeWeights: n.PacketSizeWeights, ReplyFlits: n.ReplyFlits,
 				Warmup: des.Time(n.WarmupCycles), Measure: des.Time(n.MeasureCycles),
 				DrainMax: des.Time(n.DrainCycles), Watchdog: des.Time(n.WatchdogCycles),
 				Seed: uint64(n.Seed),

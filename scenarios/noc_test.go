@@ -69,6 +69,24 @@ func TestNocPointsErrors(t *testing.T) {
 		// 8x8 diameter 14 hops, 5 flits, default router: 1 + 15*4 + 14 + 1 + 4.
 		{"drain_cycles below the diameter's latency", func(s *scenarios.Scenario) { s.Noc.DrainCycles = 79 }, "drain_cycles", []string{"at least 80"}},
 		{"watchdog_cycles 0", func(s *scenarios.Scenario) { s.Noc.WatchdogCycles = 0 }, "watchdog_cycles", []string{"1..1000000000"}},
+		{"injection poisson", func(s *scenarios.Scenario) { s.Noc.Injection = "poisson" }, "injection", []string{"bernoulli, on_off"}},
+		{"on_off without burst_packets", func(s *scenarios.Scenario) { s.Noc.Injection = "on_off" }, "burst_packets", []string{"1..1e6 packets"}},
+		{"burst_packets with bernoulli", func(s *scenarios.Scenario) { s.Noc.BurstPackets = 3 }, "burst_packets", []string{"unless injection = on_off"}},
+		// Default router: bursts at 2 flits/cycle of 5-flit packets, 1
+		// packet each: the load is at most 2/(1+0.4) flits/node/cycle.
+		{"on_off rate above its bound", func(s *scenarios.Scenario) {
+			s.Noc.Injection, s.Noc.BurstPackets, s.Noc.Rates = "on_off", 1, []float64{0.1, 1.5}
+		}, "rates", []string{"0..1.429 flits/node/cycle with injection on_off"}},
+		{"packet_sizes with 0", func(s *scenarios.Scenario) { s.Noc.PacketSizes = []int{0, 4} }, "packet_sizes", []string{"1..64"}},
+		{"weights without sizes", func(s *scenarios.Scenario) { s.Noc.PacketSizeWeights = []float64{1, 2} }, "packet_size_weights", []string{"none without packet_sizes"}},
+		{"weights of another length", func(s *scenarios.Scenario) {
+			s.Noc.PacketSizes, s.Noc.PacketSizeWeights = []int{1, 5}, []float64{1, 2, 3}
+		}, "packet_size_weights", []string{"one weight per packet_sizes entry"}},
+		{"reply_flits above the queue", func(s *scenarios.Scenario) { s.Noc.ReplyFlits = 65 }, "reply_flits", []string{"1..64"}},
+		// The last measured request's round trip over the diameter: 80
+		// there, 1 turnaround, 80 back.
+		{"drain_cycles below the round trip", func(s *scenarios.Scenario) { s.Noc.ReplyFlits = 5; s.Noc.DrainCycles = 160 }, "drain_cycles", []string{"at least 161", "round trip"}},
+		{"drain_cycles below the longest size", func(s *scenarios.Scenario) { s.Noc.PacketSizes = []int{1, 9}; s.Noc.DrainCycles = 80 }, "drain_cycles", []string{"at least 84"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -116,6 +134,8 @@ func TestNocPointsErrorsNameSource(t *testing.T) {
 		{"[noc]\ntraffic = [\"nope\"]\n", "f.toml: [noc] traffic"},
 		{"[noc]\ntraffic = [\"hotspot\"]\n", "default [noc] hotspot_nodes"},
 		{"[network]\nniu_queue_flits = 4\n", "default [noc] packet_flits = 5: allowed 1..4"},
+		{"[noc]\ninjection = \"on_off\"\n", "default [noc] burst_packets = 0: allowed 1..1e6 packets"},
+		{"[noc]\nreply_flits = 100\n", "f.toml: [noc] reply_flits = 100"},
 	}
 	for _, tc := range tests {
 		sc, src := decode(t, "f.toml", tc.text)
@@ -161,3 +181,43 @@ func TestNocPointsOrder(t *testing.T) {
 }
 
 // ---------------------------------------------------------------- running
+
+// The traffic keys reach every point, and a scenario that leaves them
+// unset writes none of them (results and configuration dumps from before
+// they existed stay byte for byte), while one that sets them writes them.
+func TestNocTrafficKeysReachPointsAndDump(t *testing.T) {
+	sc := scenarios.Defaults()
+	eff, err := sc.EffectiveTOML(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"injection", "burst_packets", "packet_sizes", "packet_size_weights", "reply_flits"} {
+		if strings.Contains(eff, k+" =") {
+			t.Errorf("unset key %s written:\n%s", k, eff)
+		}
+	}
+	sc.Noc.Injection, sc.Noc.BurstPackets = "on_off", 4
+	sc.Noc.PacketSizes, sc.Noc.PacketSizeWeights, sc.Noc.ReplyFlits = []int{1, 5}, []float64{3, 1}, 2
+	pts, err := sc.NocPoints(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pts {
+		if p.Injection != "on_off" || p.BurstPackets != 4 || !slices.Equal(p.PacketSizes, []int{1, 5}) ||
+			!slices.Equal(p.SizeWeights, []float64{3, 1}) || p.ReplyFlits != 2 {
+			t.Errorf("point does not carry the traffic keys: %+v", p)
+		}
+	}
+	eff, err = sc.EffectiveTOML(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{`injection = "on_off"`, "burst_packets = 4.0", "packet_sizes = [1, 5]", "packet_size_weights = [3.0, 1.0]", "reply_flits = 2"} {
+		if !strings.Contains(eff, line) {
+			t.Errorf("set key not written as %q:\n%s", line, eff)
+		}
+	}
+	if why := sc.UnusedKeys()["noc.packet_flits"]; !strings.Contains(why, "packet_sizes") {
+		t.Errorf("packet_flits with packet_sizes set: unused reason %q", why)
+	}
+}

@@ -42,16 +42,23 @@ type Network struct {
 
 // Noc is the [noc] section: a synthetic-traffic sweep.
 type Noc struct {
-	Traffic         []string  `toml:"traffic"`
-	Rates           []float64 `toml:"rates"`
-	PacketFlits     int       `toml:"packet_flits"`
-	HotspotNodes    []int     `toml:"hotspot_nodes"`
-	HotspotFraction float64   `toml:"hotspot_fraction"`
-	WarmupCycles    int64     `toml:"warmup_cycles"`
-	MeasureCycles   int64     `toml:"measure_cycles"`
-	DrainCycles     int64     `toml:"drain_cycles"`
-	WatchdogCycles  int64     `toml:"watchdog_cycles"`
-	Seed            int64     `toml:"seed"`
+	Traffic     []string  `toml:"traffic"`
+	Rates       []float64 `toml:"rates"`
+	PacketFlits int       `toml:"packet_flits"`
+	// The keys below are left out of a written scenario while unset (zero),
+	// so that files and results from before they existed stay as they were.
+	Injection         string    `toml:"injection,omitempty"`
+	BurstPackets      float64   `toml:"burst_packets,omitzero"`
+	PacketSizes       []int     `toml:"packet_sizes,omitempty"`
+	PacketSizeWeights []float64 `toml:"packet_size_weights,omitempty"`
+	ReplyFlits        int       `toml:"reply_flits,omitzero"`
+	HotspotNodes      []int     `toml:"hotspot_nodes"`
+	HotspotFraction   float64   `toml:"hotspot_fraction"`
+	WarmupCycles      int64     `toml:"warmup_cycles"`
+	MeasureCycles     int64     `toml:"measure_cycles"`
+	DrainCycles       int64     `toml:"drain_cycles"`
+	WatchdogCycles    int64     `toml:"watchdog_cycles"`
+	Seed              int64     `toml:"seed"`
 }
 
 // Scenario is a whole scenario file.
@@ -93,8 +100,19 @@ func Defaults() Scenario {
 // NocKeys documents the [noc] keys.
 var NocKeys = []config.Key{
 	{Name: "traffic", Unit: "pattern names", Default: "uniform", Allowed: strings.Join(mesh.PatternNames, ", "), Doc: "destination patterns to sweep"},
-	{Name: "rates", Unit: "flits/node/cycle", Default: "0.02,0.1,0.2,0.3", Allowed: "above 0, up to min(inject_flits_per_cycle, packet_flits)", Doc: "offered loads to sweep (Bernoulli packet creation)"},
-	{Name: "packet_flits", Unit: "flits", Default: "5", Allowed: "1..niu_queue_flits", Doc: "packet length"},
+	{Name: "rates", Unit: "flits/node/cycle", Default: "0.02,0.1,0.2,0.3", Allowed: "above 0, up to min(inject_flits_per_cycle, mean packet length); with on_off also below the burst bound",
+		Doc: "offered loads to sweep, in the packets the sources create (requests: replies come on top)"},
+	{Name: "packet_flits", Unit: "flits", Default: "5", Allowed: "1..niu_queue_flits", Doc: "packet length (unless packet_sizes is set)"},
+	{Name: "injection", Unit: "name", Default: "(unset: bernoulli)", Allowed: "bernoulli, on_off",
+		Doc: "injection process: bernoulli (a packet each cycle with probability rate / packet length) or on_off (BookSim's bursty two-state Markov source, see burst_packets)"},
+	{Name: "burst_packets", Unit: "packets", Default: "(none)", Allowed: "1..1e6, fractions allowed; only with injection on_off, which requires it",
+		Doc: "on_off: mean packets per burst; a burst injects at the injection bandwidth (at most a packet per cycle), and off periods stretch so the mean load is the rate"},
+	{Name: "packet_sizes", Unit: "flits", Default: "(none)", Allowed: "1..niu_queue_flits each",
+		Doc: "packet lengths to mix, one drawn per packet (BookSim's packet_size); replaces packet_flits"},
+	{Name: "packet_size_weights", Unit: "weights", Default: "(none: equal)", Allowed: "one per packet_sizes entry, each >= 0, not all 0",
+		Doc: "relative frequency per packet of each packet_sizes entry, normalized (BookSim's packet_size_rate)"},
+	{Name: "reply_flits", Unit: "flits", Default: "0", Allowed: "0 (no replies) or 1..niu_queue_flits",
+		Doc: "request-reply traffic: each packet is a request whose arrival makes its destination send a reply of this length back; replies of measured requests are measured and waited for"},
 	{Name: "hotspot_nodes", Unit: "node ids", Default: "(none)", Allowed: "0..W*H-1", Doc: "hotspot destinations (traffic hotspot)"},
 	config.Range("hotspot_fraction", "fraction", "0.1", 0, 1, "share of packets sent to the hotspot nodes; the rest are uniform"),
 	config.Range("warmup_cycles", "cycles", "2000", 0, 1e9, "simulated before measurement starts"),
@@ -236,7 +254,7 @@ func tagged(t reflect.Type, tag string) (reflect.StructField, bool) {
 			if g, ok := tagged(f.Type, tag); ok {
 				return g, true
 			}
-		} else if f.Tag.Get("toml") == tag {
+		} else if config.TOMLName(f) == tag {
 			return f, true
 		}
 	}

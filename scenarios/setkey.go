@@ -53,7 +53,7 @@ func field(v reflect.Value, key string) (reflect.Value, bool) {
 			}
 			continue
 		}
-		if sf.Tag.Get("toml") == key {
+		if config.TOMLName(sf) == key {
 			return v.Field(i), true
 		}
 	}

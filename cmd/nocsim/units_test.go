@@ -22,6 +22,7 @@ var unitSuffixes = []string{
 var unitless = map[string]string{
 	"mesh":              "a name (WxH)",
 	"traffic":           "a pattern's name",
+	"injection":         "an injection process's name (bernoulli, on_off)",
 	"seed":              "a random seed, an identifier",
 	"saturated":         "a flag",
 	"saturation_reason": "text",
@@ -110,6 +111,8 @@ func TestOutputColumnsNameTheirUnits(t *testing.T) {
 		csv  string
 	}{
 		{"noc", nocArgs("--json", "--quiet", "--csv", nocCSV), nocCSV},
+		// Every column of bursts, size mixes and replies appears.
+		{"noc traffic", nocArgs("--json", "--quiet", "--injection", "on_off", "--burst-packets", "3", "--packet-sizes", "1,5", "--reply-flits", "2"), ""},
 		{"coll", []string{"coll", "--mesh", "2x2", "--op", "bcast", "--procs", "4", "--sizes", "8", "--json", "--quiet"}, ""},
 		{"app", []string{"app", "--mesh", "2x2", "--app", "globalsum", "--procs", "1,4", "--sizes", "64", "--versions", "mpi,native", "--json", "--quiet"}, ""},
 		{"pingpong", []string{"pingpong", "--mesh", "2x2", "--from", "0", "--to", "3", "--sizes", "8,1024", "--json", "--quiet"}, ""},

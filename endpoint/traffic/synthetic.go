@@ -2,8 +2,6 @@ package traffic
 
 import (
 	"fmt"
-	"math"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"time"
@@ -15,28 +13,43 @@ import (
 	"nocsim/router"
 )
 
-// Synthetic configures one point of a synthetic-traffic experiment: Bernoulli
-// packet creation at every tile, warm-up, a measurement window, and a drain
-// during which only packets created in the window are waited for.
+// Synthetic configures one point of a synthetic-traffic experiment: packet
+// creation at every tile (Bernoulli or bursty on/off, one packet length or
+// a mix, optionally answered by replies), warm-up, a measurement window,
+// and a drain during which only packets created in the window (and their
+// replies) are waited for.
 type Synthetic struct {
 	Mesh        mesh.Mesh     // the tiles, W x H: the patterns' node numbering
 	Topo        mesh.Topology // the network joining them; nil means Mesh itself
 	Router      router.Spec
 	Endpoint    endpoint.Spec
 	Pattern     mesh.Pattern
-	Rate        float64  // offered load, flits per node per cycle
-	PacketFlits int      // packet length in flits
-	Warmup      des.Time // cycles before measurement
-	Measure     des.Time // measurement window, cycles
-	DrainMax    des.Time // most cycles to wait for the window's packets afterwards
-	Watchdog    des.Time // cycles without progress that count as deadlock
-	Seed        uint64   // 0..MaxSeed
-	Shuffle     bool     // visit routers in random order each cycle (tests)
+	Rate        float64 // offered load, flits per node per cycle (requests only)
+	PacketFlits int     // packet length in flits, unless PacketSizes is set
+	// Injection is the sources' process: InjectBernoulli ("" too) or
+	// InjectOnOff, whose bursts hold BurstPackets packets on average.
+	Injection    string
+	BurstPackets float64
+	// PacketSizes, when set, are the lengths in flits each packet is drawn
+	// from, with SizeWeights' relative frequencies (none: equal).
+	PacketSizes []int
+	SizeWeights []float64
+	// ReplyFlits > 0 makes the traffic request-reply: every packet is a
+	// request, and its tail's arrival makes the destination send a reply of
+	// ReplyFlits flits back to the requester.
+	ReplyFlits int
+	Warmup     des.Time // cycles before measurement
+	Measure    des.Time // measurement window, cycles
+	DrainMax   des.Time // most cycles to wait for the window's packets afterwards
+	Watchdog   des.Time // cycles without progress that count as deadlock
+	Seed       uint64   // 0..MaxSeed
+	Shuffle    bool     // visit routers in random order each cycle (tests)
 	// WatchPackets numbers the packets whose life the run writes to
 	// SynthResult.Watch (see watcher), counting from 0 in creation order.
 	WatchPackets []int64
 
-	onStart func(eng *des.Engine) // for tests: called once the engine is built
+	onStart   func(eng *des.Engine)                               // for tests: called once the engine is built
+	onDeliver func(p *endpoint.Packet, reply bool, born des.Time) // for tests: every delivery, measured or not
 }
 
 // SynthResult is what one point measured. Latencies are in cycles, rates in
@@ -62,8 +75,22 @@ type SynthResult struct {
 	VCStalls          uint64        // during the window
 	SwitchStalls      uint64
 	CreditStalls      uint64
-	Measured          int     // packets created in the window
-	Delivered         int     // of those, delivered
+	Measured          int // packets created in the window
+	Delivered         int // of those, delivered
+	// SizeCounts is the measured packets per length of PacketSizes (nil
+	// without a mix).
+	SizeCounts []int
+	// Request-reply only (ReplyFlits > 0): the replies of the measured
+	// requests delivered; the round trip, a request's creation to its
+	// reply's tail ejection; a reply's own latency, from its creation when
+	// the request's tail arrived; and the analytic zero-load round trip.
+	RepliesDelivered  int
+	AvgRoundTrip      float64
+	RoundTripP50      float64
+	RoundTripP95      float64
+	RoundTripP99      float64
+	AvgReplyLatency   float64
+	ZeroLoadRoundTrip float64
 	LatencyTrend      float64 // mean latency of the window's second half over its first
 	Saturated         bool
 	SaturationReason  string
@@ -120,13 +147,16 @@ func (s *Synthetic) Validate() error {
 	bad := func(key string, v any, allowed string) error {
 		return &config.KeyError{Key: key, Value: fmt.Sprint(v), Allowed: allowed}
 	}
-	switch {
-	case s.Pattern == nil:
+	if s.Pattern == nil {
 		return bad("traffic", "", strings.Join(mesh.PatternNames, ", "))
-	case s.PacketFlits < 1 || s.PacketFlits > s.Endpoint.QueueFlits:
-		return bad("packet_flits", s.PacketFlits, fmt.Sprintf("1..%d (a packet must fit the NIU queue, niu_queue_flits)", s.Endpoint.QueueFlits))
-	case !(s.Rate >= 0) || s.Rate > MaxRate(s.Router, s.PacketFlits):
-		return bad("rates", s.Rate, fmt.Sprintf("0..%v flits/node/cycle (the injection bandwidth, and at most one packet per cycle)", MaxRate(s.Router, s.PacketFlits)))
+	}
+	if err := s.validateTraffic(); err != nil {
+		return err
+	}
+	if err := s.validateRate(); err != nil {
+		return err
+	}
+	switch {
 	case s.Warmup < 0 || s.Warmup > MaxPhase:
 		return bad("warmup_cycles", s.Warmup, fmt.Sprintf("0..%d", MaxPhase))
 	case s.Measure < 1 || s.Measure > MaxPhase:
@@ -156,12 +186,6 @@ const MaxPhase = 1_000_000_000
 // MaxSeed keeps seeds within TOML's signed 64-bit integers, so every seed
 // can be written to a scenario file and read back.
 const MaxSeed = 1<<63 - 1
-
-// MaxRate is the highest offered load a Bernoulli source can produce: the
-// NIU's injection bandwidth, and one packet per cycle.
-func MaxRate(rs router.Spec, packetFlits int) float64 {
-	return math.Min(float64(rs.InjectWidth), float64(packetFlits))
-}
 
 // ZeroLoad is the analytic zero-load latency on topology t averaged over
 // the pattern's source-destination distribution, every source equally
@@ -212,56 +236,62 @@ func meanHops(t mesh.Topology, p mesh.Pattern) float64 {
 // distSum is the sum of |i-c| over i = 0..k-1.
 func distSum(k, c int) int { return c*(c+1)/2 + (k-1-c)*(k-c)/2 }
 
-// generator creates packets at every tile as independent Bernoulli
-// processes, drawing geometric gaps so that an idle cycle costs nothing.
-type generator struct {
-	s       *Synthetic
-	f       *endpoint.Fabric
-	eng     *des.Engine
-	rng     *rand.Rand
-	logq    float64 // ln(1-p), p the per-cycle packet probability
-	p       float64
-	on      bool
-	mStart  des.Time
-	mEnd    des.Time
-	end     des.Time // last cycle the run can reach
-	created int      // packets created in the window
-	pending int      // of those, not yet delivered
-	watch   *watcher // nil unless packets are watched
+// meanHopsBack is meanHops of the way back, from each destination to its
+// source: replies travel it. A mesh, a bus and a bidirectional ring are
+// symmetric; a unidirectional ring is not (there and back is the ring).
+func meanHopsBack(t mesh.Topology, p mesh.Pattern) float64 {
+	if _, ok := t.(mesh.Mesh); ok {
+		return meanHops(t, p)
+	}
+	n := t.Nodes()
+	sum := 0.0
+	if sourceFree[p.Name()] {
+		// Every node of a ring or bus looks the same: the mean distance
+		// back from d to all sources is the one from node 0.
+		for s := range n {
+			sum += float64(t.Hops(0, s))
+		}
+		return sum / float64(n)
+	}
+	for s := 0; s < n; s++ {
+		p.Dist(s, func(d int, w float64) { sum += w * float64(t.Hops(d, s)) })
+	}
+	return sum / float64(n)
 }
 
-// gap draws the cycles to a tile's next packet; false means none before
-// the run ends (tiny rates make gaps too long for any clock).
-func (g *generator) gap() (des.Time, bool) {
-	if g.p >= 1 {
-		return 1, true
-	}
-	u := 1 - g.rng.Float64() // (0,1]
-	d := 1 + math.Floor(math.Log(u)/g.logq)
-	if !(d <= float64(g.end)) {
-		return 0, false
-	}
-	return des.Time(d), true
+// ZeroLoadBack is ZeroLoad for packets of packetFlits going from each
+// destination back to its source: the replies of request-reply traffic.
+func ZeroLoadBack(t mesh.Topology, rs router.Spec, p mesh.Pattern, packetFlits int) float64 {
+	t0 := float64(rs.ZeroLoad(t, 0, packetFlits))
+	perHop := float64(rs.ZeroLoad(t, 1, packetFlits)) - t0
+	return t0 + perHop*meanHopsBack(t, p)
 }
 
-// Handle creates one packet at tile arg and schedules the tile's next one.
-func (g *generator) Handle(now des.Time, arg int64) {
-	if !g.on {
-		return
+// ReplyTurnaround is the cycles between a request's tail arriving and its
+// reply being able to leave: the destination's NIU takes the tail after
+// its injection slot of that cycle, so the reply is injected the next.
+const ReplyTurnaround = 1
+
+// zeroLoad is the point's analytic zero-load latency of its packets (the
+// requests), averaged per packet over the size mix: T0 is not affine in
+// the length (flits are serialized per link width), so each size counts.
+func (s *Synthetic) zeroLoad(t mesh.Topology) float64 {
+	if len(s.PacketSizes) == 0 {
+		return ZeroLoad(t, s.Router, s.Pattern, s.PacketFlits)
 	}
-	src := int(arg)
-	pk := g.f.SendSynthetic(src, g.s.Pattern.Dest(src, g.rng), g.s.PacketFlits, now)
-	if g.watch != nil {
-		g.watch.created(pk, now)
+	z := 0.0
+	for i, w := range s.SizeShares() {
+		z += w * ZeroLoad(t, s.Router, s.Pattern, s.PacketSizes[i])
 	}
-	if now >= g.mStart && now < g.mEnd {
-		pk.Measured = true
-		g.created++
-		g.pending++
-	}
-	if d, ok := g.gap(); ok {
-		g.eng.Schedule(now+d, g, arg)
-	}
+	return z
+}
+
+// ZeroLoadRoundTrip is the analytic round trip of request-reply traffic at
+// zero load: a request's zero-load latency, the turnaround, and its
+// reply's way back.
+func (s *Synthetic) ZeroLoadRoundTrip() float64 {
+	t := s.topo()
+	return s.zeroLoad(t) + ReplyTurnaround + ZeroLoadBack(t, s.Router, s.Pattern, s.ReplyFlits)
 }
 
 type phase struct {
@@ -285,8 +315,10 @@ func (s *Synthetic) Run() (SynthResult, error) {
 		s.onStart(eng)
 	}
 	g := s.startSources(f, eng, topo.Nodes())
-	res := SynthResult{Traffic: s.Pattern.Name(), OfferedRate: s.Rate,
-		ZeroLoadLatency: ZeroLoad(topo, s.Router, s.Pattern, s.PacketFlits)}
+	res := SynthResult{Traffic: s.Pattern.Name(), OfferedRate: s.Rate, ZeroLoadLatency: s.zeroLoad(topo)}
+	if s.ReplyFlits > 0 {
+		res.ZeroLoadRoundTrip = s.ZeroLoadRoundTrip()
+	}
 	w := &window{mid: g.mStart + s.Measure/2}
 	if len(s.WatchPackets) > 0 {
 		g.watch = newWatcher(s.WatchPackets, topo, eng)
@@ -294,12 +326,27 @@ func (s *Synthetic) Run() (SynthResult, error) {
 	}
 	f.OnDeliver = func(p *endpoint.Packet, now des.Time) {
 		if g.watch != nil {
+			// Before the reply is sent, which may move the packet table.
 			g.watch.delivered(p, now)
+		}
+		reply, born := false, des.Time(0)
+		if g.replyFlits > 0 {
+			// Before anything else: sending the reply may move the packet
+			// table, so p is read only through the copy answer keeps.
+			p, reply, born = g.answer(p, now)
+			if reply && p.Measured {
+				w.roundTrip(p, born)
+			}
+		}
+		if s.onDeliver != nil {
+			s.onDeliver(p, reply, born)
 		}
 		if !p.Measured {
 			return
 		}
-		w.deliver(p)
+		if !reply {
+			w.deliver(p)
+		}
 		g.pending--
 		if g.pending == 0 && now >= g.mEnd {
 			eng.Stop()
@@ -339,28 +386,11 @@ func (s *Synthetic) engine() *des.Engine {
 	} else {
 		// Routers and NIUs keep the Ticker contract (the shuffled runs
 		// of the determinism tests check it), and synthetic traffic reacts
-		// to deliveries only by counting them, so visiting in id order,
-		// which is memory order, changes no result and saves cache misses
-		// on large meshes.
+		// to deliveries only by counting them and by queueing a reply at
+		// the NIU that took the request, within that NIU's own tick, so
+		// visiting in id order, which is memory order, changes no result
+		// and saves cache misses on large meshes.
 		eng.TickByID()
 	}
 	return eng
-}
-
-// startSources makes the packet generator of the run and schedules each of
-// the n tiles' first packet, in tile order (the order draws the seed's
-// random numbers in).
-func (s *Synthetic) startSources(f *endpoint.Fabric, eng *des.Engine, n int) *generator {
-	g := &generator{s: s, f: f, eng: eng, rng: rand.New(rand.NewPCG(s.Seed, 0xda7a)),
-		p: s.Rate / float64(s.PacketFlits), on: s.Rate > 0,
-		mStart: s.Warmup, mEnd: s.Warmup + s.Measure, end: s.Warmup + s.Measure + s.DrainMax}
-	g.logq = math.Log1p(-g.p)
-	if g.on {
-		for i := 0; i < n; i++ {
-			if d, ok := g.gap(); ok {
-				eng.Schedule(d-1, g, int64(i))
-			}
-		}
-	}
-	return g
 }

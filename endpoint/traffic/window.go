@@ -23,6 +23,10 @@ type window struct {
 	// than by the number of packets: a run ten times longer needs no more.
 	lat            latHist
 	netSum, hopSum float64
+	// Request-reply: the round trips of the measured requests, and their
+	// replies' own latencies.
+	rtt      latHist
+	replySum float64
 	// Latency by half of the window: in a stable network both halves see
 	// the same latency; when queues grow without bound the second is worse.
 	halfSum [2]float64
@@ -66,12 +70,19 @@ func (w *window) deliver(p *endpoint.Packet) {
 	w.hopSum += float64(p.Hops)
 }
 
+// roundTrip records a measured reply, whose request was created at born.
+func (w *window) roundTrip(p *endpoint.Packet, born des.Time) {
+	w.rtt.add(p.Done - born)
+	w.replySum += float64(p.Done - p.Created)
+}
+
 // summarize writes the window's rates, stalls, link use, latencies and
 // saturation verdict into res, for n tiles and the run's generator g.
 func (w *window) summarize(res *SynthResult, s *Synthetic, g *generator, net *router.Network, n int) {
 	cyc := float64(s.Measure)
 	res.Measured, res.Delivered = g.created, w.lat.n
-	res.GeneratedRate = float64(g.created*s.PacketFlits) / (float64(n) * cyc)
+	res.GeneratedRate = float64(g.flits) / (float64(n) * cyc)
+	res.SizeCounts = g.sizeCounts
 	res.AcceptedRate = float64(w.end.ejected-w.begin.ejected) / (float64(n) * cyc)
 	res.VCStalls = w.end.stats.VCStalls - w.begin.stats.VCStalls
 	res.SwitchStalls = w.end.stats.SwitchStall - w.begin.stats.SwitchStall
@@ -97,6 +108,14 @@ func (w *window) summarize(res *SynthResult, s *Synthetic, g *generator, net *ro
 		res.AvgNetworkLatency = w.netSum / float64(w.lat.n)
 		res.AvgHops = w.hopSum / float64(w.lat.n)
 	}
+	if res.RepliesDelivered = w.rtt.n; w.rtt.n > 0 {
+		res.AvgRoundTrip = float64(w.rtt.sum) / float64(w.rtt.n)
+		x, wt := w.rtt.values()
+		res.RoundTripP50 = stat.Quantile(0.50, stat.Empirical, x, wt)
+		res.RoundTripP95 = stat.Quantile(0.95, stat.Empirical, x, wt)
+		res.RoundTripP99 = stat.Quantile(0.99, stat.Empirical, x, wt)
+		res.AvgReplyLatency = w.replySum / float64(w.rtt.n)
+	}
 	if w.halfN[0] > 0 && w.halfN[1] > 0 {
 		res.LatencyTrend = (w.halfSum[1] / float64(w.halfN[1])) / (w.halfSum[0] / float64(w.halfN[0]))
 	}
@@ -113,6 +132,10 @@ func (w *window) summarize(res *SynthResult, s *Synthetic, g *generator, net *ro
 // the drain are, and the rate is quoted with them.
 func (w *window) judge(res *SynthResult, s *Synthetic, g *generator, n int) {
 	switch {
+	case g.pending > 0 && s.ReplyFlits > 0:
+		res.Saturated = true
+		res.SaturationReason = fmt.Sprintf("%d of %d measured requests and their replies undelivered %d cycles after the window (accepted %.4f flits/node/cycle, requests and replies, of %.4f generated in requests)",
+			g.pending, 2*g.created, s.DrainMax, res.AcceptedRate, res.GeneratedRate)
 	case g.pending > 0:
 		res.Saturated = true
 		res.SaturationReason = fmt.Sprintf("%d of %d measured packets undelivered %d cycles after the window (accepted %.4f of %.4f flits/node/cycle generated)",

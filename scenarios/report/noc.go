@@ -1,10 +1,12 @@
 package report
 
 import (
+	"cmp"
 	"encoding/csv"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"text/tabwriter"
 
@@ -21,7 +23,7 @@ import (
 type NocRow struct {
 	Mesh               string                `json:"mesh"`
 	Traffic            string                `json:"traffic"`
-	PacketFlits        int                   `json:"packet_flits"`
+	PacketFlits        int                   `json:"packet_flits,omitempty"` // 0 (left out) with a size mix
 	Seed               int64                 `json:"seed"`
 	OfferedRate        float64               `json:"offered_flits_per_node_cycle"`
 	GeneratedRate      float64               `json:"generated_flits_per_node_cycle"`
@@ -54,6 +56,29 @@ type NocRow struct {
 	EventsPerSecond    float64               `json:"events_per_second"`
 	FlitHopsPerSecond  float64               `json:"flit_hops_per_second"`
 	Links              []traffic.LinkVCFlits `json:"links"`
+
+	// The traffic beyond Bernoulli, left out of JSON when not used so that
+	// Bernoulli rows read as before (CSV leaves their cells empty):
+	// on_off's mean burst and its chain's mean on and off periods
+	// (BookSim's burst_beta and burst_alpha are their inverses), a size
+	// mix's lengths, shares and mean, and request-reply's round trips
+	// (request creation to reply tail ejection), replies' own latencies
+	// (from the request's arrival) and the analytic zero-load round trip.
+	Injection         string    `json:"injection,omitempty"` // on_off; absent: bernoulli
+	BurstPackets      float64   `json:"burst_packets,omitempty"`
+	BurstOnCycles     float64   `json:"burst_on_cycles,omitempty"`
+	BurstOffCycles    float64   `json:"burst_off_cycles,omitempty"`
+	PacketSizes       []int     `json:"packet_sizes_flits,omitempty"`
+	PacketSizeShares  []float64 `json:"packet_size_shares_fraction,omitempty"`
+	MeanPacketFlits   float64   `json:"mean_packet_flits,omitempty"`
+	ReplyFlits        int       `json:"reply_flits,omitempty"`
+	DeliveredReplies  int       `json:"delivered_reply_packets,omitempty"`
+	AvgRoundTrip      float64   `json:"avg_round_trip_latency_cycles,omitempty"`
+	P50RoundTrip      float64   `json:"p50_round_trip_latency_cycles,omitempty"`
+	P95RoundTrip      float64   `json:"p95_round_trip_latency_cycles,omitempty"`
+	P99RoundTrip      float64   `json:"p99_round_trip_latency_cycles,omitempty"`
+	AvgReplyLatency   float64   `json:"avg_reply_latency_cycles,omitempty"`
+	ZeroLoadRoundTrip float64   `json:"zero_load_round_trip_cycles,omitempty"`
 }
 
 // WallClockColumns are the columns that depend on the machine, not the
@@ -75,17 +100,45 @@ var nocColumns = []string{"mesh", "traffic", "packet_flits", "seed", "offered_fl
 	"avg_packet_latency_cycles", "p50_packet_latency_cycles", "p95_packet_latency_cycles", "p99_packet_latency_cycles", "avg_network_latency_cycles",
 	"zero_load_latency_cycles", "avg_hops", "link_util_mean_flits_per_cycle", "link_util_max_flits_per_cycle", "vc_share_min_fraction", "vc_share_max_fraction", "vc_stall_head_cycles", "switch_stall_flit_cycles", "credit_stall_flit_cycles",
 	"measured_packets", "delivered_packets", "latency_trend_ratio", "saturated", "saturation_reason", "cycles", "events", "flit_hops",
-	"wall_seconds", "sim_cycles_per_second", "events_per_second", "flit_hops_per_second"}
+	"wall_seconds", "sim_cycles_per_second", "events_per_second", "flit_hops_per_second",
+	// The traffic beyond Bernoulli, after the columns of old so that
+	// scripts reading those by position still can.
+	"injection", "burst_packets", "burst_on_cycles", "burst_off_cycles", "mean_packet_flits",
+	"reply_flits", "delivered_reply_packets", "avg_round_trip_latency_cycles", "p50_round_trip_latency_cycles", "p95_round_trip_latency_cycles",
+	"p99_round_trip_latency_cycles", "avg_reply_latency_cycles", "zero_load_round_trip_cycles"}
 
 func (r NocRow) fields() []string {
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', 10, 64) }
 	u := func(x uint64) string { return strconv.FormatUint(x, 10) }
-	return []string{r.Mesh, r.Traffic, strconv.Itoa(r.PacketFlits), strconv.FormatInt(r.Seed, 10), f(r.OfferedRate), f(r.GeneratedRate), f(r.AcceptedRate),
+	// Cells of what a row's traffic does not use are empty, not 0.
+	opt := func(x float64) string {
+		if x == 0 {
+			return ""
+		}
+		return f(x)
+	}
+	optInt := func(n int) string {
+		if n == 0 {
+			return ""
+		}
+		return strconv.Itoa(n)
+	}
+	injection := cmp.Or(r.Injection, traffic.InjectBernoulli)
+	replyCells := []string{optInt(r.ReplyFlits), optInt(r.DeliveredReplies), opt(r.AvgRoundTrip), opt(r.P50RoundTrip), opt(r.P95RoundTrip),
+		opt(r.P99RoundTrip), opt(r.AvgReplyLatency), opt(r.ZeroLoadRoundTrip)}
+	if r.ReplyFlits > 0 {
+		// A request-reply point with nothing delivered has real zeros.
+		replyCells[1] = strconv.Itoa(r.DeliveredReplies)
+	}
+	// A size mix's lengths and shares are lists, JSON only like the other
+	// lists; its mean is here.
+	extra := append([]string{injection, opt(r.BurstPackets), opt(r.BurstOnCycles), opt(r.BurstOffCycles), opt(r.MeanPacketFlits)}, replyCells...)
+	return append([]string{r.Mesh, r.Traffic, optInt(r.PacketFlits), strconv.FormatInt(r.Seed, 10), f(r.OfferedRate), f(r.GeneratedRate), f(r.AcceptedRate),
 		f(r.AvgPacketLatency), f(r.P50PacketLatency), f(r.P95PacketLatency), f(r.P99PacketLatency), f(r.AvgNetworkLatency),
 		f(r.ZeroLoadLatency), f(r.AvgHops), f(r.LinkUtilMean), f(r.LinkUtilMax), f(r.VCShareMin), f(r.VCShareMax), u(r.VCStalls), u(r.SwitchStalls), u(r.CreditStalls),
 		strconv.Itoa(r.MeasuredPackets), strconv.Itoa(r.DeliveredPackets), f(r.LatencyTrend), strconv.FormatBool(r.Saturated), r.SaturationReason,
 		strconv.FormatInt(r.Cycles, 10), u(r.Events), u(r.FlitHops),
-		f(r.WallSeconds), f(r.SimCyclesPerSecond), f(r.EventsPerSecond), f(r.FlitHopsPerSecond)}
+		f(r.WallSeconds), f(r.SimCyclesPerSecond), f(r.EventsPerSecond), f(r.FlitHopsPerSecond)}, extra...)
 }
 
 // rateText prints a load in flits/node/cycle with three decimals, or three
@@ -102,8 +155,15 @@ func rateText(v float64) string {
 // simulator's speed underneath.
 func WriteNocTable(w io.Writer, rows []NocRow) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "traffic\toffered\taccepted\tavg lat\tp50\tp95\tp99\tnet lat\tzero-load\thops\tlink util\tlink max\tVC share max\tsaturated\t")
-	fmt.Fprintln(tw, "\t(fl/n/c)\t(fl/n/c)\t(cyc)\t(cyc)\t(cyc)\t(cyc)\t(cyc)\t(cyc)\t\t(fl/c)\t(fl/c)\t(fraction)\t\t")
+	// Round-trip columns only when a row has replies: a table of one-way
+	// traffic reads as it always has.
+	replies := slices.ContainsFunc(rows, func(r NocRow) bool { return r.ReplyFlits > 0 })
+	head, units := "", ""
+	if replies {
+		head, units = "round trip\trt zero-load\t", "(cyc)\t(cyc)\t"
+	}
+	fmt.Fprintln(tw, "traffic\toffered\taccepted\tavg lat\tp50\tp95\tp99\tnet lat\tzero-load\t"+head+"hops\tlink util\tlink max\tVC share max\tsaturated\t")
+	fmt.Fprintln(tw, "\t(fl/n/c)\t(fl/n/c)\t(cyc)\t(cyc)\t(cyc)\t(cyc)\t(cyc)\t(cyc)\t"+units+"\t(fl/c)\t(fl/c)\t(fraction)\t\t")
 	var cyc, ev, hops uint64
 	var wall float64
 	for _, r := range rows {
@@ -117,10 +177,18 @@ func WriteNocTable(w io.Writer, rows []NocRow) error {
 			}
 			return fmt.Sprintf(format, v)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.1f\t%.2f\t%.3f\t%.3f\t%.3f\t%s\t\n",
+		rt := ""
+		if replies {
+			rtt := "-" // no reply of a measured request arrived
+			if r.DeliveredReplies > 0 {
+				rtt = fmt.Sprintf("%.1f", r.AvgRoundTrip)
+			}
+			rt = fmt.Sprintf("%s\t%.1f\t", rtt, r.ZeroLoadRoundTrip)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.1f\t%s%.2f\t%.3f\t%.3f\t%.3f\t%s\t\n",
 			r.Traffic, rateText(r.OfferedRate), rateText(r.AcceptedRate), lat("%.1f", r.AvgPacketLatency), lat("%.0f", r.P50PacketLatency),
 			lat("%.0f", r.P95PacketLatency), lat("%.0f", r.P99PacketLatency), lat("%.1f", r.AvgNetworkLatency),
-			r.ZeroLoadLatency, r.AvgHops, r.LinkUtilMean, r.LinkUtilMax, r.VCShareMax, sat)
+			r.ZeroLoadLatency, rt, r.AvgHops, r.LinkUtilMean, r.LinkUtilMax, r.VCShareMax, sat)
 		cyc += uint64(r.Cycles)
 		ev += r.Events
 		hops += r.FlitHops

@@ -59,6 +59,8 @@ func distinctRow(k int) NocRow {
 			f.SetBool(k%2 == 0)
 		case reflect.Slice:
 			switch f.Interface().(type) {
+			case []int:
+				f.Set(reflect.ValueOf([]int{base, base + 3}))
 			case []float64:
 				f.Set(reflect.ValueOf([]float64{float64(base) + 0.5, float64(base) + 0.75}))
 			case []traffic.LinkVCFlits:

@@ -29,11 +29,33 @@ func NocRows(pts []traffic.Synthetic, res []traffic.SynthResult) []report.NocRow
 			EventsPerSecond: report.PerSecond(float64(ev), r.WallSeconds),
 			VCShares:        r.VCShare, Links: r.Links,
 		}
+		trafficColumns(&rows[i], &p, r)
 		if len(r.VCShare) > 0 {
 			rows[i].VCShareMin, rows[i].VCShareMax = slices.Min(r.VCShare), slices.Max(r.VCShare)
 		}
 	}
 	return rows
+}
+
+// trafficColumns fills the row's columns of on_off, size-mix and
+// request-reply traffic; a Bernoulli one-way point leaves them empty.
+func trafficColumns(row *report.NocRow, p *traffic.Synthetic, r traffic.SynthResult) {
+	if b, ok := p.Burst(); ok {
+		row.Injection, row.BurstPackets = p.Injection, p.BurstPackets
+		// A zero load never turns on: its off period has no mean.
+		if b.Alpha > 0 {
+			row.BurstOnCycles, row.BurstOffCycles = b.OnCycles(), b.OffCycles()
+		}
+	}
+	if len(p.PacketSizes) > 0 {
+		row.PacketFlits = 0
+		row.PacketSizes, row.PacketSizeShares, row.MeanPacketFlits = p.PacketSizes, p.SizeShares(), p.MeanPacketFlits()
+	}
+	if p.ReplyFlits > 0 {
+		row.ReplyFlits, row.DeliveredReplies, row.ZeroLoadRoundTrip = p.ReplyFlits, r.RepliesDelivered, r.ZeroLoadRoundTrip
+		row.AvgRoundTrip, row.P50RoundTrip, row.P95RoundTrip, row.P99RoundTrip = r.AvgRoundTrip, r.RoundTripP50, r.RoundTripP95, r.RoundTripP99
+		row.AvgReplyLatency = r.AvgReplyLatency
+	}
 }
 
 // RunNoc simulates every point, in parallel across points (never inside
