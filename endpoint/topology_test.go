@@ -34,6 +34,41 @@ func TestRingZeroLoadEveryPair(t *testing.T) {
 	}
 }
 
+// On tori of even, odd and rectangular sizes a lone packet between every
+// pair of tiles takes the routers' zero-load formula at the torus
+// distance, with the defaults and with slow stages and 4 VCs: wrapping
+// links and dateline classes cost nothing on an idle network.
+func TestTorusZeroLoadEveryPair(t *testing.T) {
+	slow := router.DefaultSpec()
+	slow.RouteDelay, slow.VCAllocDelay, slow.SwitchAllocDelay, slow.SwitchDelay = 2, 3, 1, 2
+	slow.LinkLatency, slow.CreditDelay, slow.VCBuf, slow.VCs = 3, 2, 16, 4
+	for _, c := range []struct {
+		w, h    int
+		lengths []int
+	}{
+		{4, 4, []int{1, 5, 20}},
+		{5, 3, []int{1, 5, 20}},
+		{8, 8, []int{5}},
+	} {
+		if testing.Short() && c.w*c.h > 16 {
+			continue
+		}
+		tr := meshtest.Torus(t, c.w, c.h)
+		for _, rs := range []router.Spec{router.DefaultSpec(), slow} {
+			for _, length := range c.lengths {
+				for src := range tr.Nodes() {
+					for dst := range tr.Nodes() {
+						got := loneLatency(t, tr, rs, src, dst, length)
+						if want := rs.ZeroLoadLatency(tr.Hops(src, dst), length); got != want {
+							t.Fatalf("%s %s->%s (%d hops) length %d: latency %d, formula %d", tr.Name(), tr.Label(src), tr.Label(dst), tr.Hops(src, dst), length, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
 // On a bus a lone packet between any two nodes, itself included, takes
 // BusZeroLoadLatency, whatever the stage delays and widths.
 func TestBusZeroLoadEveryPair(t *testing.T) {
@@ -63,9 +98,10 @@ func TestBusZeroLoadEveryPair(t *testing.T) {
 
 // Ordered messages (between processors) from several sources to several
 // destinations arrive in the order each source issued them, on both kinds
-// of ring and on the bus, under cross traffic that keeps the VCs busy.
+// of ring, a torus and the bus, under cross traffic that keeps the VCs
+// busy.
 func TestOrderedMessagesStayInOrder(t *testing.T) {
-	for _, topo := range []mesh.Topology{meshtest.Ring(t, 6, false), meshtest.Ring(t, 6, true), meshtest.Bus(t, 6)} {
+	for _, topo := range []mesh.Topology{meshtest.Ring(t, 6, false), meshtest.Ring(t, 6, true), meshtest.Torus(t, 3, 2), meshtest.Bus(t, 6)} {
 		t.Run(topo.Name(), func(t *testing.T) {
 			rs := router.DefaultSpec()
 			rs.VCs = 4

@@ -8,8 +8,9 @@ import (
 
 // The mesh ("dimensional") collectives (package coll: bcast.go,
 // mesh_dims.go) run on the communicator's ranks placed by their tiles'
-// actual coordinates, not by rank order: rows are the mesh rows that hold
-// members (top to bottom), and a row's members are ordered by column.
+// actual coordinates, not by rank order: rows are the mesh (or torus) rows
+// that hold members (top to bottom), and a row's members are ordered by
+// column.
 
 // meshGridOf builds the grid of group g once per World: groups are
 // immutable and placement never changes, as a library would work it out
@@ -22,13 +23,18 @@ func (w *World) meshGridOf(g *group.Group) *sched.Grid {
 		// Rank i runs on tile g.WorldRank(i); offsets from tile 0 are its
 		// column and row.
 		node := w.Ranks[g.WorldRank(i)].node.ID
-		if _, ok := w.M.Topo.(mesh.Mesh); !ok {
-			// A ring or a bus has no rows: the whole communicator is
-			// one row in station order, and the family runs as its row
-			// phase's tree alone.
-			return node, 0
+		switch t := w.M.Topo.(type) {
+		case mesh.Mesh:
+			return t.Offsets(0, node)
+		case mesh.Torus:
+			// A torus has the mesh's rows and columns (its offsets
+			// are packed routing state, not coordinates).
+			return t.XY(node)
 		}
-		return w.M.Topo.Offsets(0, node)
+		// A ring or a bus has no rows: the whole communicator is one
+		// row in station order, and the family runs as its row phase's
+		// tree alone.
+		return node, 0
 	})
 	if w.meshGrids == nil {
 		w.meshGrids = map[*group.Group]*sched.Grid{}

@@ -8,11 +8,12 @@ import (
 	"nocsim/des"
 	"nocsim/endpoint"
 	"nocsim/mesh"
+	"nocsim/mesh/meshtest"
 	"nocsim/mpi/datatype"
 	"nocsim/router"
 )
 
-// topoJob is job on a ring, a unidirectional ring or a bus of n nodes.
+// topoJob is a job on topo, one rank per tile.
 func topoJob(t *testing.T, topo mesh.Topology, cfg Config) *World {
 	t.Helper()
 	es := endpoint.DefaultSpec()
@@ -42,12 +43,14 @@ func topologies(t *testing.T, n int) []mesh.Topology {
 }
 
 // Every allreduce algorithm, the mesh family included (one row in station
-// order there), gives the exact sum on every rank on a ring, a
-// unidirectional ring and a bus, and leaves nothing behind.
-func TestAllreduceOnRingAndBus(t *testing.T) {
-	const P, count = 7, 40
+// order on a ring or bus, the torus's rows and columns on a torus), gives
+// the exact sum on every rank on a ring, a unidirectional ring and a bus
+// of 7 and a 3x3 torus, and leaves nothing behind.
+func TestAllreduceOnRingTorusAndBus(t *testing.T) {
+	const count = 40
 	val := func(rank, k int) int64 { return int64(rank*1000003 + k*7919 - 5000) }
-	for _, topo := range topologies(t, P) {
+	for _, topo := range append(topologies(t, 7), meshtest.Torus(t, 3, 3)) {
+		P := topo.Nodes()
 		for _, alg := range append(sched.Names("allreduce"), "auto") {
 			t.Run(fmt.Sprintf("%s/%s", topo.Name(), alg), func(t *testing.T) {
 				w := topoJob(t, topo, libCfg(DefaultConfig(), "allreduce", alg))
@@ -95,10 +98,11 @@ func TestAllreduceOnRingAndBus(t *testing.T) {
 
 // A ping-pong of growing messages (eager and rendezvous) delivers every
 // byte on each topology, between the two ends of the ring (the longest
-// way on a unidirectional one back).
-func TestPingPongOnRingAndBus(t *testing.T) {
+// way on a unidirectional one back), and between the corners (0,0) and
+// (2,1) of a 3x2 torus, whose rows and columns wrap.
+func TestPingPongOnRingTorusAndBus(t *testing.T) {
 	const P = 6
-	for _, topo := range topologies(t, P) {
+	for _, topo := range append(topologies(t, P), meshtest.Torus(t, 3, 2)) {
 		t.Run(topo.Name(), func(t *testing.T) {
 			w := topoJob(t, topo, DefaultConfig())
 			trips := 0

@@ -267,7 +267,7 @@ func transports(spec Spec) []string {
 
 // randomSpec draws a spec within Spec.Validate's ranges, kept small so
 // that runs are short, and weighted so that every transport is drawn.
-func randomSpec(rng *rand.Rand, ring bool) Spec {
+func randomSpec(rng *rand.Rand, classes bool) Spec {
 	pick := func(xs ...int) int { return xs[rng.IntN(len(xs))] }
 	s := Spec{
 		VCs:              pick(1, 2, 3, 4),
@@ -285,7 +285,7 @@ func randomSpec(rng *rand.Rand, ring bool) Spec {
 		EjectLatency:     des.Time(pick(1, 1, 2, 3)),
 		VCAlloc:          []string{VCAllocRoundRobin, VCAllocLowest}[rng.IntN(2)],
 	}
-	if ring {
+	if classes {
 		s.VCs = pick(2, 4)
 	}
 	// BookSim's allocators in a third of the specs, with the widths of one
@@ -297,10 +297,15 @@ func randomSpec(rng *rand.Rand, ring bool) Spec {
 	return s
 }
 
-// randomTopology is a mesh up to 4x4 or a ring, bidirectional or not, of
-// 2 to 6 nodes.
+// randomTopology is a mesh up to 4x4, a ring, bidirectional or not, of
+// 2 to 6 nodes, or a torus from 2x1 to 4x4 (the topologies with VC
+// classes share a third of the draws).
 func randomTopology(rng *rand.Rand) mesh.Topology {
 	if rng.IntN(3) == 0 {
+		if rng.IntN(3) == 0 {
+			tr, _ := mesh.NewTorus(2+rng.IntN(3), 1+rng.IntN(4))
+			return tr
+		}
 		r, _ := mesh.NewRing(2+rng.IntN(5), rng.IntN(2) == 0)
 		return r
 	}
@@ -358,8 +363,8 @@ func TestRouterMatchesReference(t *testing.T) {
 	var total Stats
 	for c := range cases {
 		topo := randomTopology(rng)
-		_, isRing := topo.(mesh.Ring)
-		spec := randomSpec(rng, isRing)
+		_, classes := topo.(mesh.ClassRouter)
+		spec := randomSpec(rng, classes)
 		if err := spec.Validate(); err != nil {
 			t.Fatal(err)
 		}
@@ -383,7 +388,7 @@ func TestRouterMatchesReference(t *testing.T) {
 	if total.VCStalls == 0 || total.SwitchStall == 0 || total.CreditStall == 0 {
 		t.Errorf("the traffic drawn never stalls a router: %+v", total)
 	}
-	for _, tr := range []string{"mesh", "ring", "ring_uni", "every fast path at once", "ring link", "link Pipe", "credit ring", "credit Pipe", "credits in place", "direct injection", "injection Pipe", "credit Pipes to and from the NI", "wide links", "long channels"} {
+	for _, tr := range []string{"mesh", "ring", "ring_uni", "torus", "every fast path at once", "ring link", "link Pipe", "credit ring", "credit Pipe", "credits in place", "direct injection", "injection Pipe", "credit Pipes to and from the NI", "wide links", "long channels"} {
 		if covered[tr] == 0 {
 			t.Errorf("no spec drawn uses %s", tr)
 		}
@@ -422,14 +427,15 @@ func checkAgainstReference(t *testing.T, topo mesh.Topology, spec Spec, packets 
 }
 
 // The presets (every fast path at once: ring links, credit rings, credits
-// in place, direct injection) under heavier traffic on a 4x4 mesh and a
-// ring of 6, with two and four VCs and short and deep buffers.
+// in place, direct injection) under heavier traffic on a 4x4 mesh, a ring
+// of 6 and a 3x4 torus, with two and four VCs and short and deep buffers.
 func TestPresetsMatchReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(31, 6))
 	m, _ := mesh.New(4, 4)
 	ring, _ := mesh.NewRing(6, false)
+	tr, _ := mesh.NewTorus(3, 4)
 	for _, name := range PresetNames {
-		for _, topo := range []mesh.Topology{m, ring} {
+		for _, topo := range []mesh.Topology{m, ring, tr} {
 			for _, vcs := range []int{2, 4} {
 				for _, buf := range []int{2, 8} {
 					spec, err := Preset(name)

@@ -44,6 +44,7 @@ func (f *Flit) Pos() int32 {
 }
 
 // SetOffsets sets a head flit's remaining offsets. Each fits 16 bits: a
-// topology is at most 256 tiles a side (mesh.MaxSide), and a bus's ids
-// go up to 65535.
+// mesh is at most 256 tiles a side (mesh.MaxDim), a torus packs a
+// dimension's hops and dateline countdown a byte each (mesh.MaxTorusDim),
+// and a bus's ids go up to 65535.
 func (f *Flit) SetOffsets(dx, dy int) { f.Index = int32(uint32(uint16(dx)) | uint32(dy)<<16) }

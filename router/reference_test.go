@@ -288,7 +288,8 @@ func (r *refRouter) receive(t des.Time) {
 // route computes the output port of every idle VC with a head at its
 // front, and moves routed heads whose route stage is over to VC
 // allocation. An ordered head must keep its VC index; on a topology with
-// VC classes (a ring's dateline) a head may take only its class's half.
+// VC classes (a ring's or torus's datelines) a head may take only its
+// class's half.
 func (r *refRouter) route(t des.Time) {
 	v := r.net.spec.VCs
 	for k := range int(mesh.NumPorts) * v {

@@ -269,8 +269,9 @@ type Router struct {
 	// for the XY escape network.
 	adaptMask uint64
 	duato     bool
-	// cls is the topology's class routing, if it has one (a ring's
-	// dateline); nil on a mesh, so that route pays one predictable branch.
+	// cls is the topology's class routing, if it has one (the datelines
+	// of a ring or a torus); nil on a mesh, so that route pays one
+	// predictable branch.
 	cls  mesh.ClassRouter
 	half int // VCs per class (spec.VCs/2) when cls is set
 	// sentVC is the flits sent per output VC (port*VCs+vc), for VC

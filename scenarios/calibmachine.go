@@ -77,8 +77,9 @@ func (sc *Scenario) ParamsAgainstRun(p *logp.Params) (warnings []string, err err
 
 // fittedMesh is the mesh a simulator calibration records, "WxH", which
 // TierParamsFor reads back to place ranks with hop-aware latency. On a
-// ring or bus it records none, so that the hops are not taken for a
-// mesh's: the parameters then use the fit's average hop count.
+// torus, ring or bus it records none, so that the hops are not taken for
+// a mesh's (a torus's wrap-around makes them shorter): the parameters
+// then use the fit's average hop count.
 func fittedMesh(t mesh.Topology) string {
 	if m, ok := t.(mesh.Mesh); ok {
 		return fmt.Sprintf("%dx%d", m.W, m.H)

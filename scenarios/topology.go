@@ -13,18 +13,19 @@ import (
 // The [network] topology values.
 const (
 	TopoMesh    = "mesh"
+	TopoTorus   = "torus"
 	TopoRing    = "ring"
 	TopoRingUni = "ring_uni"
 	TopoBus     = "bus"
 )
 
 // TopologyNames lists the accepted topology values, for errors and docs.
-var TopologyNames = []string{TopoMesh, TopoRing, TopoRingUni, TopoBus}
+var TopologyNames = []string{TopoMesh, TopoTorus, TopoRing, TopoRingUni, TopoBus}
 
 // Topology builds the network the section describes: its W x H tiles
-// joined as a mesh, a ring (node i the i-th station) or a bus. It checks
-// what the topology needs of the router keys, so every command that builds
-// a machine refuses the same things the same way.
+// joined as a mesh, a torus, a ring (node i the i-th station) or a bus.
+// It checks what the topology needs of the router keys, so every command
+// that builds a machine refuses the same things the same way.
 func (n Network) Topology() (mesh.Topology, error) {
 	m, err := ParseMesh(n.Mesh)
 	if err != nil {
@@ -36,10 +37,18 @@ func (n Network) Topology() (mesh.Topology, error) {
 	switch n.TopologyName() {
 	case TopoMesh:
 		return m, nil
+	case TopoTorus:
+		if err := n.classVCs(); err != nil {
+			return nil, err
+		}
+		t, err := mesh.NewTorus(m.W, m.H)
+		if err != nil {
+			return nil, &config.KeyError{Key: "mesh", Value: strconv.Quote(n.Mesh), Allowed: fmt.Sprintf("W and H each 1..%d on a torus (mesh.MaxTorusDim: a dimension's hops and dateline countdown share a 16-bit head offset)", mesh.MaxTorusDim)}
+		}
+		return t, nil
 	case TopoRing, TopoRingUni:
-		if v := n.VCs; v < 2 || v%2 != 0 {
-			return nil, &config.KeyError{Key: "vcs", Value: fmt.Sprint(v),
-				Allowed: fmt.Sprintf("an even number from 2 to %d on topology %s (half the VCs before the dateline, half after)", router.MaxVCs, n.TopologyName())}
+		if err := n.classVCs(); err != nil {
+			return nil, err
 		}
 		r, err := mesh.NewRing(m.Nodes(), n.TopologyName() == TopoRingUni)
 		if err != nil {
@@ -52,6 +61,16 @@ func (n Network) Topology() (mesh.Topology, error) {
 	return nil, &config.KeyError{Key: "topology", Value: strconv.Quote(n.Topo), Allowed: strings.Join(TopologyNames, ", ")}
 }
 
+// classVCs refuses a vcs value that cannot be split into the two VC
+// classes a dateline needs (a ring's, a torus's).
+func (n Network) classVCs() error {
+	if v := n.VCs; v < 2 || v%2 != 0 {
+		return &config.KeyError{Key: "vcs", Value: fmt.Sprint(v),
+			Allowed: fmt.Sprintf("an even number from 2 to %d on topology %s (half the VCs before the dateline, half after)", router.MaxVCs, n.TopologyName())}
+	}
+	return nil
+}
+
 // TopologyName is the topology key's value, "mesh" when unset.
 func (n Network) TopologyName() string {
 	if n.Topo == "" {
@@ -60,12 +79,15 @@ func (n Network) TopologyName() string {
 	return n.Topo
 }
 
-// Text names the network for chart titles: "8x8 mesh", "16-tile
-// bidirectional ring", "16-tile unidirectional ring", "16-tile bus".
+// Text names the network for chart titles: "8x8 mesh", "8x8 torus",
+// "16-tile bidirectional ring", "16-tile unidirectional ring", "16-tile
+// bus".
 func (n Network) Text() string {
 	switch n.TopologyName() {
 	case TopoMesh:
 		return n.Mesh + " mesh"
+	case TopoTorus:
+		return n.Mesh + " torus"
 	case TopoRing:
 		return fmt.Sprintf("%d-tile bidirectional ring", n.tiles())
 	case TopoRingUni:
@@ -86,6 +108,8 @@ func Diameter(t mesh.Topology) int {
 	switch t := t.(type) {
 	case mesh.Mesh:
 		return t.W + t.H - 2
+	case mesh.Torus:
+		return t.W/2 + t.H/2
 	case mesh.Ring:
 		if t.Uni {
 			return t.N - 1
@@ -95,10 +119,13 @@ func Diameter(t mesh.Topology) int {
 	return 1
 }
 
-// describeTopo names t as errors do: "8x8 mesh", "ring 16".
+// describeTopo names t as errors do: "8x8 mesh", "8x8 torus", "ring 16".
 func describeTopo(t mesh.Topology) string {
-	if m, ok := t.(mesh.Mesh); ok {
-		return fmt.Sprintf("%dx%d mesh", m.W, m.H)
+	switch t := t.(type) {
+	case mesh.Mesh:
+		return fmt.Sprintf("%dx%d mesh", t.W, t.H)
+	case mesh.Torus:
+		return fmt.Sprintf("%dx%d torus", t.W, t.H)
 	}
 	return t.Name()
 }
@@ -107,6 +134,8 @@ func describeTopo(t mesh.Topology) string {
 // mesh's results read as they did before topologies existed.
 func TopoKey(t mesh.Topology) string {
 	switch t := t.(type) {
+	case mesh.Torus:
+		return TopoTorus
 	case mesh.Ring:
 		if t.Uni {
 			return TopoRingUni
@@ -119,7 +148,7 @@ func TopoKey(t mesh.Topology) string {
 }
 
 // MeshLabel is the "mesh" that results record: the tiles, "WxH", followed
-// by the topology when it is not a mesh ("16x1 ring"), so that a mesh's
+// by the topology when it is not a mesh ("16x1 ring", "8x8 torus"), so that a mesh's
 // results read exactly as before topologies existed.
 func MeshLabel(m mesh.Mesh, topo string) string {
 	if topo == "" {

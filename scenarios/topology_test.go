@@ -11,8 +11,9 @@ import (
 )
 
 // Network.Topology builds what the key names over the mesh key's tiles,
-// and refuses an unknown name and a ring without an even number of VCs,
-// naming the key, the value and what is allowed.
+// and refuses an unknown name, a ring or torus without an even number of
+// VCs and a torus side past mesh.MaxTorusDim, naming the key, the value
+// and what is allowed.
 func TestNetworkTopology(t *testing.T) {
 	base := scenarios.Defaults().Network
 	base.Mesh = "4x3"
@@ -24,16 +25,24 @@ func TestNetworkTopology(t *testing.T) {
 	}{
 		{"", 2, mesh.Mesh{W: 4, H: 3}, ""},
 		{"mesh", 3, mesh.Mesh{W: 4, H: 3}, ""},
+		{"torus", 2, mesh.Torus{W: 4, H: 3}, ""},
+		{"torus", 6, mesh.Torus{W: 4, H: 3}, ""},
 		{"ring", 2, mesh.Ring{N: 12}, ""},
 		{"ring_uni", 4, mesh.Ring{N: 12, Uni: true}, ""},
 		{"bus", 1, mesh.Bus{N: 12}, ""},
 		{"ring", 3, nil, "vcs"},
 		{"ring_uni", 1, nil, "vcs"},
-		{"torus", 2, nil, "topology"},
+		{"torus", 3, nil, "vcs"},
+		{"torus", 0, nil, "vcs"},
+		{"torus 256x2", 2, nil, "mesh"},
+		{"hypercube", 2, nil, "topology"},
 		{"Ring", 2, nil, "topology"},
 	} {
 		n := base
 		n.Topo, n.VCs = tc.topo, tc.vcs
+		if name, side, ok := strings.Cut(tc.topo, " "); ok {
+			n.Topo, n.Mesh = name, side
+		}
 		got, err := n.Topology()
 		if tc.key == "" {
 			if err != nil || got != tc.want {
@@ -48,6 +57,9 @@ func TestNetworkTopology(t *testing.T) {
 		}
 		if tc.key == "topology" && (!strings.Contains(ke.Value, tc.topo) || !strings.Contains(ke.Allowed, "ring_uni")) {
 			t.Errorf("topology %q: error %q should name the value and the allowed list", tc.topo, err)
+		}
+		if tc.key == "mesh" && (!strings.Contains(ke.Value, n.Mesh) || !strings.Contains(ke.Allowed, "MaxTorusDim") || !strings.Contains(ke.Allowed, "255")) {
+			t.Errorf("torus %s: error %q should name the side and the bound", n.Mesh, err)
 		}
 		if tc.key == "vcs" && !strings.Contains(ke.Allowed, tc.topo) {
 			t.Errorf("vcs on %s: error %q should name the topology", tc.topo, err)
@@ -97,5 +109,43 @@ func TestNocPointsOnRing(t *testing.T) {
 		if got, want := scenarios.MeshLabel(pts[0].Mesh, scenarios.TopoKey(pts[0].Topo)), "16x1 "+tc.topo; got != want {
 			t.Errorf("%s: rows record mesh %q, want %q", tc.topo, got, want)
 		}
+	}
+}
+
+// A noc sweep on a torus records "WxH torus" and checks the drain against
+// the torus's diameter, W/2 + H/2 (8 on 8x8, half the mesh's 14), and a
+// torus side past mesh.MaxTorusDim is refused before anything runs.
+func TestNocPointsOnTorus(t *testing.T) {
+	sc := scenarios.Defaults()
+	sc.Network.Mesh, sc.Network.Topo = "8x8", scenarios.TopoTorus
+	need := int64(sc.Network.RouterSpec.ZeroLoadLatency(8, sc.Noc.PacketFlits))
+	for _, c := range []struct {
+		drain int64
+		ok    bool
+	}{{need, true}, {need - 1, false}} {
+		s := sc
+		s.Noc.DrainCycles = c.drain
+		pts, err := s.NocPoints(nil)
+		if (err == nil) != c.ok {
+			t.Fatalf("drain %d: error %v, want ok = %v", c.drain, err, c.ok)
+		}
+		if err != nil {
+			if !strings.Contains(err.Error(), "drain_cycles") || !strings.Contains(err.Error(), "8x8 torus") {
+				t.Errorf("drain %d: %v should name drain_cycles and the torus", c.drain, err)
+			}
+			continue
+		}
+		if got := pts[0].Topo.Name(); got != "torus 8x8" {
+			t.Errorf("points run on %s", got)
+		}
+		if got := scenarios.MeshLabel(pts[0].Mesh, scenarios.TopoKey(pts[0].Topo)); got != "8x8 torus" {
+			t.Errorf("rows record mesh %q, want \"8x8 torus\"", got)
+		}
+	}
+	s := sc
+	s.Network.Mesh = "256x1"
+	var ke *config.KeyError
+	if _, err := s.NocPoints(nil); !errors.As(err, &ke) || ke.Key != "mesh" {
+		t.Errorf("a 256x1 torus: %v, want a KeyError on mesh", err)
 	}
 }

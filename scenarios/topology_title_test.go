@@ -9,6 +9,7 @@ import (
 func TestTitlesNameTheTopology(t *testing.T) {
 	for _, c := range []struct{ topo, want string }{
 		{TopoMesh, "4x4 mesh"},
+		{TopoTorus, "4x4 torus"},
 		{TopoRing, "16-tile bidirectional ring"},
 		{TopoRingUni, "16-tile unidirectional ring"},
 		{TopoBus, "16-tile bus"},

@@ -87,7 +87,7 @@ var WorkloadKeys = []config.Key{
 	{Name: "table", Unit: "name", Default: "5.1", Allowed: "5.1, 5.2", Doc: "thesis: the table to reproduce (procs and sizes, when given, select its rows), as nocsim thesis --table"},
 	{Name: "pairs", Unit: "pairs", Default: "1, 2, 4, ... below P/2, and P/2", Allowed: "1..P/2 each", Doc: "pairs: concurrent sender-receiver pair counts, as pairs --pairs"},
 	{Name: "placement", Unit: "name", Default: "neighbor", Allowed: "neighbor, across", Doc: "pairs: neighbor puts pair j on ranks 2j -> 2j+1 (Radke's i -> i+1), across on j -> j+P/2, as pairs --placement"},
-	{Name: "topologies", Unit: "names", Default: "(the [network] topology)", Allowed: "mesh, ring, ring_uni, bus", Doc: "pairs: run the study on each of these networks over the same tiles and draw pairs-compare-VERSION.png, one line per network, as pairs --topologies"},
+	{Name: "topologies", Unit: "names", Default: "(the [network] topology)", Allowed: strings.Join(TopologyNames, ", "), Doc: "pairs: run the study on each of these networks over the same tiles and draw pairs-compare-VERSION.png, one line per network, as pairs --topologies"},
 	{Name: "dir", Unit: "path", Default: "results/NAME", Allowed: "a directory, relative to the scenario file", Doc: "[output] where results, the effective configuration and charts go"},
 	{Name: "plots", Unit: "bool", Default: "true", Allowed: "true, false", Doc: "[output] draw the charts"},
 	{Name: "goal", Unit: "file name", Default: "(none)", Allowed: "a file name without directory; kinds pingpong, coll, app; not with [sweep]", Doc: "[output] record every MPI run as a GOAL schedule in the output directory: one file, or one per point (the point inserted before the extension) when the run has several"},

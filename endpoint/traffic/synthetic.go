@@ -217,9 +217,9 @@ func meanHops(t mesh.Topology, p mesh.Pattern) float64 {
 		return sum / float64(n)
 	}
 	if sourceFree[p.Name()] {
-		// A ring and a bus look the same from every node, so the mean
-		// distance from all sources to d is the one to node 0, for
-		// every d.
+		// A ring, a torus and a bus look the same from every node, so
+		// the mean distance from all sources to d is the one to node 0,
+		// for every d.
 		sum := 0.0
 		for s := range n {
 			sum += float64(t.Hops(s, 0))

@@ -46,27 +46,40 @@ func TestZeroLoadMatchesBruteForce(t *testing.T) {
 	}
 }
 
-// ZeroLoad's shortcut for rings and buses (every node sees the same
-// distances) gives the brute-force average of each pair's formula.
-func TestZeroLoadOnRingAndBusMatchesBruteForce(t *testing.T) {
+// ZeroLoad's shortcut for rings, tori and buses (every node sees the
+// same distances) gives the brute-force average of each pair's formula.
+func TestZeroLoadOnRingTorusAndBusMatchesBruteForce(t *testing.T) {
 	rs := router.DefaultSpec()
 	rs.RouteDelay, rs.LinkLatency = 2, 3
+	type net struct {
+		tiles mesh.Mesh // the patterns' numbering
+		topo  mesh.Topology
+	}
+	var nets []net
 	for _, n := range []int{1, 7, 16} {
 		line, _ := mesh.New(n, 1)
 		for _, topo := range []mesh.Topology{meshtest.Ring(t, n, false), meshtest.Ring(t, n, true), meshtest.Bus(t, n)} {
-			for _, name := range mesh.PatternNames {
-				p, err := mesh.NewPattern(name, line, mesh.HotspotSpec{Nodes: []int{0, n - 1}, Fraction: 0.3})
-				if err != nil {
-					continue
-				}
-				want := 0.0
-				for s := range n {
-					p.Dist(s, func(d int, w float64) { want += w * float64(rs.ZeroLoad(topo, topo.Hops(s, d), 5)) })
-				}
-				want /= float64(n)
-				if got := ZeroLoad(topo, rs, p, 5); math.Abs(got-want) > 1e-9*want {
-					t.Errorf("%s %s: ZeroLoad %v, brute force %v", topo.Name(), name, got, want)
-				}
+			nets = append(nets, net{line, topo})
+		}
+	}
+	for _, dims := range [][2]int{{4, 4}, {5, 3}, {8, 8}, {1, 6}} {
+		tr := meshtest.Torus(t, dims[0], dims[1])
+		nets = append(nets, net{tr.Grid(), tr})
+	}
+	for _, c := range nets {
+		tiles, topo, n := c.tiles, c.topo, c.topo.Nodes()
+		for _, name := range mesh.PatternNames {
+			p, err := mesh.NewPattern(name, tiles, mesh.HotspotSpec{Nodes: []int{0, n - 1}, Fraction: 0.3})
+			if err != nil {
+				continue
+			}
+			want := 0.0
+			for s := range n {
+				p.Dist(s, func(d int, w float64) { want += w * float64(rs.ZeroLoad(topo, topo.Hops(s, d), 5)) })
+			}
+			want /= float64(n)
+			if got := ZeroLoad(topo, rs, p, 5); math.Abs(got-want) > 1e-9*want {
+				t.Errorf("%s %s: ZeroLoad %v, brute force %v", topo.Name(), name, got, want)
 			}
 		}
 	}

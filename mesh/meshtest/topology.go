@@ -25,3 +25,13 @@ func Bus(t testing.TB, n int) mesh.Bus {
 	}
 	return b
 }
+
+// Torus is mesh.NewTorus(w, h), failing t if w x h is not a torus size.
+func Torus(t testing.TB, w, h int) mesh.Torus {
+	t.Helper()
+	tr, err := mesh.NewTorus(w, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
