@@ -36,7 +36,9 @@ func TestVCBalanceUniform(t *testing.T) {
 		for _, length := range []int{1, 5} {
 			for _, policy := range []string{router.VCAllocRoundRobin, router.VCAllocLowest} {
 				rs, _ := router.Preset(preset)
-				rs.VCs, rs.VCAlloc = 2, policy
+				// vc_alloc is the greedy allocator's policy (BookSim's
+				// matchings, the booksim preset's, choose by matching).
+				rs.VCs, rs.VCAlloc, rs.Allocator = 2, policy, router.AllocGreedy
 				s := traffic.Synthetic{Mesh: m, Router: rs, Endpoint: endpoint.DefaultSpec(), Pattern: pat, Rate: 0.15, PacketFlits: length,
 					Warmup: 500, Measure: 2000, DrainMax: 5000, Watchdog: 5000, Seed: 3}
 				res, err := s.Run()
