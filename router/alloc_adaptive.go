@@ -37,6 +37,30 @@ func (r *Router) allocGeneral(now des.Time) {
 	}
 }
 
+// routeAdaptive is route under routing west_first or adaptive: the port
+// and onward offsets of a head with one way to go, or, for a head with a
+// choice, its X port as a placeholder, its offsets left as they are and
+// its bit set in adaptMask (chooseRoutes picks the port each cycle until
+// a VC is granted, fixRoutes then moves the offsets on). Ordered heads
+// (want set) go XY, so that they keep their order.
+func (r *Router) routeAdaptive(k int, vc *inVC, dx, dy int) (mesh.Port, int, int) {
+	if r.duato && r.vcOf(k) == 0 && r.portOf(k) != mesh.Local {
+		// On the escape network (VC 0 of a link) a packet stays on it,
+		// XY to its destination: one that left it and came back would
+		// make the escape channels depend on one another through the
+		// adaptive ones (Duato's indirect dependencies), and the escape
+		// network would no longer be acyclic.
+		vc.mask = 1
+		return r.topo.Route(dx, dy)
+	}
+	if vc.want >= 0 || !mesh.Choice(r.spec.Routing, dx, dy) {
+		return r.topo.Route(dx, dy)
+	}
+	r.adaptMask |= 1 << sh(k)
+	x, _ := mesh.Productive(dx, dy)
+	return x, dx, dy
+}
+
 // chooseRoutes is the selection function of the heads in m, each with two
 // productive ports: the port with a free VC the head may take, the one
 // whose free VCs have the most credits downstream if both have, X's (the

@@ -73,9 +73,9 @@ func TestMatchingsMatchReference(t *testing.T) {
 
 // iSLIP's pointer rule: under saturated uniform requests (every input
 // asking for every output each cycle) one iteration reaches a full
-// matching within N cycles from any start and keeps it (McKeown 1999),
-// where the separable input-first allocator, whose input pointers move
-// only on a match, need not.
+// matching within N cycles of starting with every pointer at 0 (the first
+// cycle matches one pair: every output grants input 0) and keeps it
+// (McKeown 1999).
 func TestISLIPDesynchronizes(t *testing.T) {
 	for _, n := range []int{2, 5, 8, 20, 60} {
 		var req, reqT [64]uint64

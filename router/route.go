@@ -27,22 +27,8 @@ func (r *Router) route(now des.Time) {
 				vc.want = int8(r.vcOf(k))
 			}
 			switch {
-			case r.alloc&allocAdaptive != 0 && r.duato && r.vcOf(k) == 0 && r.portOf(k) != mesh.Local:
-				// On the escape network (VC 0 of a link) a packet stays
-				// on it, XY to its destination: one that left it and
-				// came back would make the escape channels depend on
-				// one another through the adaptive ones (Duato's
-				// indirect dependencies), and the escape network would
-				// no longer be acyclic.
-				port, dx, dy = r.topo.Route(dx, dy)
-				vc.mask = 1
-			case r.alloc&allocAdaptive != 0 && vc.want < 0 && mesh.Choice(r.spec.Routing, dx, dy):
-				// Two ports to choose from: chooseRoutes picks one
-				// each cycle until a VC is granted, and fixRoutes then
-				// moves the offsets on. Ordered heads (want set) go
-				// XY, so that they keep their order.
-				r.adaptMask |= 1 << sh(k)
-				port, _ = mesh.Productive(dx, dy)
+			case r.alloc&allocAdaptive != 0:
+				port, dx, dy = r.routeAdaptive(k, vc, dx, dy)
 			case r.cls == nil:
 				port, dx, dy = r.topo.Route(dx, dy)
 			default:
