@@ -291,6 +291,14 @@ func randomSpec(rng *rand.Rand, classes bool) Spec {
 	// BookSim's allocators in a third of the specs, with the widths of one
 	// flit they need.
 	s.Allocator = []string{AllocGreedy, AllocGreedy, AllocISLIP, AllocSeparable}[rng.IntN(4)]
+	// On a mesh, adaptive routing in half the specs (fully adaptive needs
+	// a VC beside the escape VC).
+	if !classes {
+		s.Routing = []string{mesh.RoutingXY, mesh.RoutingXY, mesh.RoutingWestFirst, mesh.RoutingAdaptive}[rng.IntN(4)]
+		if s.Routing == mesh.RoutingAdaptive && s.VCs < 2 {
+			s.Routing = mesh.RoutingWestFirst
+		}
+	}
 	if s.Allocator != AllocGreedy {
 		s.LinkWidth, s.InjectWidth, s.EjectWidth = 1, 1, 1
 	}

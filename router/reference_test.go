@@ -65,6 +65,7 @@ type refVC struct {
 	ready  des.Time // cycle from which the current stage may proceed
 	lo, hi int      // output VCs the head may take: lo <= c < hi (its class)
 	want   int      // the output VC an ordered head must get, else -1
+	adapt  bool     // a routed head with a choice of port (refChoose)
 }
 
 // refIn is one input port.
@@ -252,12 +253,15 @@ func (ni *refNI) step(n *refNet, t des.Time) {
 func (r *refRouter) step(t des.Time) {
 	r.receive(t)
 	r.route(t)
+	r.refChoose()
 	if a := r.net.spec.Allocator; a == AllocISLIP || a == AllocSeparable {
 		r.allocVCsMatched(t)
+		r.refFix()
 		r.allocSwitchMatched(t)
 		return
 	}
 	r.allocVCs(t)
+	r.refFix()
 	r.allocSwitch(t)
 }
 
@@ -316,6 +320,8 @@ func (r *refRouter) route(t des.Time) {
 						vc.want = vc.lo + vc.want%half
 					}
 				}
+			} else if r.adaptive() {
+				port, dx, dy = r.refRouteAdaptive(k, vc, dx, dy)
 			} else {
 				port, dx, dy = r.net.topo.Route(dx, dy)
 			}
