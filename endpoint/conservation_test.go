@@ -55,11 +55,30 @@ func xyPath(m mesh.Mesh, src, dst int) []hop {
 func conserve(t *testing.T, seed uint64) { conserveAt(t, seed, 1) }
 
 // conserveAt is conserve with links moving rate flits per cycle.
-func conserveAt(t *testing.T, seed uint64, rate int) {
+func conserveAt(t *testing.T, seed uint64, rate int) { conserveOn(t, seed, rate, false) }
+
+// conserveOn is conserveAt on a random mesh, or on a random concentrated
+// mesh (cmesh), whose paths are XY over its router grid, out of the local
+// port the destination tile is on.
+func conserveOn(t *testing.T, seed uint64, rate int, cmesh bool) {
 	r := rand.New(rand.NewPCG(seed, 7))
 	m, _ := mesh.New(1+r.IntN(6), 1+r.IntN(6))
+	var topo mesh.Topology = m
+	path := func(src, dst int) []hop { return xyPath(m, src, dst) }
+	vcs := 1 + r.IntN(4)
+	if cmesh {
+		c, _ := mesh.NewCMesh(2+2*r.IntN(4), 2+2*r.IntN(4))
+		topo, vcs = c, 1+r.IntN(8)
+		path = func(src, dst int) []hop {
+			s, _ := c.RouterOf(src)
+			d, p := c.RouterOf(dst)
+			hs := xyPath(c.RouterGrid(), s, d)
+			hs[len(hs)-1].out = p
+			return hs
+		}
+	}
 	rs := router.Spec{
-		VCs: 1 + r.IntN(4), VCBuf: 1 + r.IntN(8),
+		VCs: vcs, VCBuf: 1 + r.IntN(8),
 		RouteDelay: des.Time(r.IntN(3)), VCAllocDelay: des.Time(r.IntN(3)),
 		SwitchAllocDelay: des.Time(r.IntN(3)), SwitchDelay: des.Time(r.IntN(3)),
 		LinkLatency: des.Time(1 + r.IntN(3)), CreditDelay: des.Time(1 + r.IntN(3)),
@@ -67,11 +86,19 @@ func conserveAt(t *testing.T, seed uint64, rate int) {
 		InjectLatency: des.Time(1 + r.IntN(2)), EjectLatency: des.Time(1 + r.IntN(2)),
 		LinkWidth: rate,
 	}
+	if cmesh && rate == 1 {
+		// BookSim's allocators over the router's 8 ports (they need
+		// every width 1).
+		rs.Allocator = []string{router.AllocGreedy, router.AllocISLIP, router.AllocSeparable}[seed/2%3]
+		if rs.Allocator != router.AllocGreedy {
+			rs.InjectWidth, rs.EjectWidth = 1, 1
+		}
+	}
 	es := Spec{QueueFlits: 32, MemoryWords: 1 << 12}
 	eng := des.New()
 	eng.SetWatchdog(5000, nil)
-	f := NewFabric(eng, m, rs, es)
-	desc := fmt.Sprintf("seed %d: %s %+v", seed, m.Name(), rs)
+	f := NewFabric(eng, topo, rs, es)
+	desc := fmt.Sprintf("seed %d: %s %+v", seed, topo.Name(), rs)
 
 	paths := map[int32][]hop{}
 	f.Net.SetTrace(func(node int, in, out mesh.Port, fl router.Flit) {
@@ -89,7 +116,7 @@ func conserveAt(t *testing.T, seed uint64, rate int) {
 		if int(p.Dst) != w.dst || int(p.Len) != w.length {
 			t.Errorf("%s: packet %d delivered as %d->%d len %d, sent %+v", desc, p.ID, p.Src, p.Dst, p.Len, w)
 		}
-		exp := xyPath(m, w.src, w.dst)
+		exp := path(w.src, w.dst)
 		got := paths[p.ID]
 		if fmt.Sprint(got) != fmt.Sprint(exp) {
 			t.Errorf("%s: packet %d %d->%d took %v, XY path is %v", desc, p.ID, w.src, w.dst, got, exp)
@@ -98,7 +125,7 @@ func conserveAt(t *testing.T, seed uint64, rate int) {
 		delete(sent, p.ID)  // a recycled id is a new packet
 		delivered[p.ID] = 0 // so is its count
 	}
-	n := m.Nodes()
+	n := topo.Nodes()
 	packets := 50 + r.IntN(300)
 	count := 0
 	for i := 0; i < packets; i++ {
@@ -139,6 +166,16 @@ func (h handlerFunc) Handle(now des.Time, _ int64) { h(now) }
 func TestConservationRandomNetworks(t *testing.T) {
 	for seed := uint64(0); seed < 40; seed++ {
 		conserve(t, seed)
+	}
+}
+
+// The same on concentrated meshes: four tiles share each router, whose
+// further local ports inject and eject on channels of their own, with up
+// to 8 VCs (the most 8 ports' masks hold), links 1 or 2 flits wide and
+// every allocator.
+func TestConservationRandomCMeshes(t *testing.T) {
+	for seed := uint64(0); seed < 40; seed++ {
+		conserveOn(t, seed, 1+int(seed%2), true)
 	}
 }
 

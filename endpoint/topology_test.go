@@ -39,28 +39,52 @@ func TestRingZeroLoadEveryPair(t *testing.T) {
 // distance, with the defaults and with slow stages and 4 VCs: wrapping
 // links and dateline classes cost nothing on an idle network.
 func TestTorusZeroLoadEveryPair(t *testing.T) {
+	zeroLoadEveryPair(t, []sized{
+		{meshtest.Torus(t, 4, 4), []int{1, 5, 20}},
+		{meshtest.Torus(t, 5, 3), []int{1, 5, 20}},
+		{meshtest.Torus(t, 8, 8), []int{5}},
+	})
+}
+
+// On concentrated meshes a lone packet between every pair of tiles, two
+// tiles of one router included, takes the routers' zero-load formula at
+// the router-grid distance, with the defaults and with slow stages and 4
+// VCs: the shared router's further local ports add nothing on an idle
+// network, and the destination's local port is the one its tile is on.
+func TestCMeshZeroLoadEveryPair(t *testing.T) {
+	zeroLoadEveryPair(t, []sized{
+		{meshtest.CMesh(t, 4, 4), []int{1, 5, 20}},
+		{meshtest.CMesh(t, 6, 4), []int{1, 5}},
+		{meshtest.CMesh(t, 8, 8), []int{5}},
+	})
+}
+
+// sized is a topology and the packet lengths to try on it.
+type sized struct {
+	topo    mesh.Topology
+	lengths []int
+}
+
+// zeroLoadEveryPair checks a lone packet's latency between every pair of
+// nodes of each topology against the zero-load formula at its hop count,
+// with the default spec and with slow stages and 4 VCs (topologies of
+// more than 16 nodes skipped under -short).
+func zeroLoadEveryPair(t *testing.T, nets []sized) {
 	slow := router.DefaultSpec()
 	slow.RouteDelay, slow.VCAllocDelay, slow.SwitchAllocDelay, slow.SwitchDelay = 2, 3, 1, 2
 	slow.LinkLatency, slow.CreditDelay, slow.VCBuf, slow.VCs = 3, 2, 16, 4
-	for _, c := range []struct {
-		w, h    int
-		lengths []int
-	}{
-		{4, 4, []int{1, 5, 20}},
-		{5, 3, []int{1, 5, 20}},
-		{8, 8, []int{5}},
-	} {
-		if testing.Short() && c.w*c.h > 16 {
+	for _, c := range nets {
+		tp := c.topo
+		if testing.Short() && tp.Nodes() > 16 {
 			continue
 		}
-		tr := meshtest.Torus(t, c.w, c.h)
 		for _, rs := range []router.Spec{router.DefaultSpec(), slow} {
 			for _, length := range c.lengths {
-				for src := range tr.Nodes() {
-					for dst := range tr.Nodes() {
-						got := loneLatency(t, tr, rs, src, dst, length)
-						if want := rs.ZeroLoadLatency(tr.Hops(src, dst), length); got != want {
-							t.Fatalf("%s %s->%s (%d hops) length %d: latency %d, formula %d", tr.Name(), tr.Label(src), tr.Label(dst), tr.Hops(src, dst), length, got, want)
+				for src := range tp.Nodes() {
+					for dst := range tp.Nodes() {
+						got := loneLatency(t, tp, rs, src, dst, length)
+						if want := rs.ZeroLoadLatency(tp.Hops(src, dst), length); got != want {
+							t.Fatalf("%s %s->%s (%d hops) length %d: latency %d, formula %d", tp.Name(), tp.Label(src), tp.Label(dst), tp.Hops(src, dst), length, got, want)
 						}
 					}
 				}

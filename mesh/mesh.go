@@ -15,10 +15,12 @@ const (
 	NumPorts
 )
 
-var portNames = [NumPorts]string{"L", "N", "E", "S", "W"}
+var portNames = [MaxPorts]string{"L", "N", "E", "S", "W", "L1", "L2", "L3"}
 
+// String names p: L, N, E, S, W, and L1..L3 for a concentrated router's
+// further local ports.
 func (p Port) String() string {
-	if p < 0 || p >= NumPorts {
+	if p < 0 || p >= MaxPorts {
 		return fmt.Sprintf("port%d", int(p))
 	}
 	return portNames[p]

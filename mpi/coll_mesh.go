@@ -30,6 +30,10 @@ func (w *World) meshGridOf(g *group.Group) *sched.Grid {
 			// A torus has the mesh's rows and columns (its offsets
 			// are packed routing state, not coordinates).
 			return t.XY(node)
+		case mesh.CMesh:
+			// So has a cmesh: its tiles' rows and columns (its
+			// offsets are its routers').
+			return t.XY(node)
 		}
 		// A ring or a bus has no rows: the whole communicator is one
 		// row in station order, and the family runs as its row phase's

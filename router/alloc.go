@@ -31,7 +31,7 @@ const maxSwitchReqs = 4*16 + 16
 // held mask, so each grant is a count of trailing zeros.
 func (r *Router) allocVCs(now des.Time) {
 	v := int(r.vcs)
-	var req [mesh.NumPorts]uint64
+	var req [mesh.MaxPorts]uint64
 	var outs uint8
 	for m := r.waitMask; m != 0; m &= m - 1 {
 		k := bits.TrailingZeros64(m)
@@ -40,7 +40,7 @@ func (r *Router) allocVCs(now des.Time) {
 		outs |= 1 << sh(int(o))
 	}
 	all := uint16(1)<<sh16(v) - 1
-	total := int(mesh.NumPorts) * v
+	const total = inVCBits
 	for ; outs != 0; outs &= outs - 1 {
 		o := bits.TrailingZeros8(outs)
 		op := &r.out[o]
@@ -137,7 +137,7 @@ func (r *Router) allocSwitch(now des.Time) {
 		} else {
 			r.sendBurst(now, k, op, int(c))
 		}
-		op.granted(k, int(mesh.NumPorts)*int(r.vcs))
+		op.granted(k, inVCBits)
 		return
 	}
 	if act := r.activeMask & r.fullMask; r.burst == 1 && !r.general && act&r.localVCs&(act&r.localVCs-1) == 0 {
@@ -189,7 +189,7 @@ func (r *Router) allocSwitch(now des.Time) {
 			outs |= 1 << sh(int(o))
 		}
 	}
-	total := int(mesh.NumPorts) * v
+	const total = inVCBits
 	for ; outs != 0; outs &= outs - 1 {
 		o := bits.TrailingZeros8(outs)
 		op := &r.out[o]
@@ -259,7 +259,7 @@ func (r *Router) sendBurst(now des.Time, k int, op *outPort, c int) {
 func (r *Router) allocSwitchOne(now des.Time, act uint64) {
 	v := int(r.vcs)
 	all := uint64(1)<<sh(v) - 1
-	var req [mesh.NumPorts]uint64
+	var req [mesh.MaxPorts]uint64
 	var outs uint8
 	for rest := act; rest != 0; {
 		p := r.portOf(bits.TrailingZeros64(rest))
@@ -293,7 +293,7 @@ func (r *Router) allocSwitchOne(now des.Time, act uint64) {
 			break
 		}
 	}
-	total := uint8(int(mesh.NumPorts) * v)
+	const total = inVCBits
 	for ; outs != 0; outs &= outs - 1 {
 		o := bits.TrailingZeros8(outs)
 		op := &r.out[o]

@@ -10,23 +10,41 @@ import (
 // BookSim2's allocators (allocator = islip or separable_input_first): the
 // matchings of match.go between input and output VCs for VC allocation and
 // between input and output ports for the switch, numbered as BookSim
-// numbers a mesh router's ports (bookSimRank), so that the round-robin
+// numbers its router's ports (matchState.rank), so that the round-robin
 // pointers start and turn as BookSim's do.
-
-// bookSimRank is a port's place in BookSim's k-ary n-mesh router: +x
-// (East), -x (West), +y (South here, row numbers growing southward), -y
-// (North), then injection and ejection.
-var bookSimRank = [mesh.NumPorts]uint8{mesh.East: 0, mesh.West: 1, mesh.South: 2, mesh.North: 3, mesh.Local: 4}
-
-// bookSimPort is bookSimRank's inverse.
-var bookSimPort = [mesh.NumPorts]mesh.Port{mesh.East, mesh.West, mesh.South, mesh.North, mesh.Local}
 
 // matchState is the allocators' round-robin pointers: per output VC and
 // per input VC for VC allocation (indices rank*VCs+vc), per output and
-// per input port for the switch (ranks).
+// per input port for the switch (ranks); and the ranks themselves.
 type matchState struct {
-	vaGrant, vaAccept [int(mesh.NumPorts) * MaxVCs]uint8
-	swGrant, swAccept [mesh.NumPorts]uint8
+	vaGrant, vaAccept [inVCBits]uint8
+	swGrant, swAccept [mesh.MaxPorts]uint8
+	// rank is a port's place in BookSim's router: in a k-ary n-mesh's,
+	// +x (East), -x (West), +y (South here, row numbers growing
+	// southward), -y (North), then injection and ejection; in a cmesh's,
+	// the local ports first (mesh.LocalPort order), then +x, -x, +y, -y.
+	// port is its inverse, np the ports.
+	rank [mesh.MaxPorts]uint8
+	port [mesh.MaxPorts]mesh.Port
+	np   int
+}
+
+func newMatchState(np int) *matchState {
+	ms := &matchState{np: np}
+	links := []mesh.Port{mesh.East, mesh.West, mesh.South, mesh.North}
+	var order []mesh.Port
+	if np == int(mesh.NumPorts) {
+		order = append(links, mesh.Local)
+	} else {
+		for i := range np - 4 {
+			order = append(order, mesh.LocalPort(i))
+		}
+		order = append(order, links...)
+	}
+	for k, p := range order {
+		ms.rank[p], ms.port[k] = uint8(k), p
+	}
+	return ms
 }
 
 // match runs the router's allocator on req (and its transpose).
@@ -48,7 +66,8 @@ func (r *Router) allocVCsMatched(now des.Time) {
 	all := uint16(1)<<sh16(v) - 1
 	var req, reqT [64]uint64
 	var reqK [64]int8 // BookSim input-VC index -> this router's
-	n := int(mesh.NumPorts) * v
+	ms := r.matched
+	n := ms.np * v
 	for m := r.waitMask; m != 0; m &= m - 1 {
 		k := bits.TrailingZeros64(m)
 		vc := &r.ivc[k]
@@ -60,16 +79,15 @@ func (r *Router) allocVCsMatched(now des.Time) {
 			r.stalls.VCStalls++
 			continue
 		}
-		i := int(bookSimRank[r.portOf(k)])*v + r.vcOf(k)
+		i := int(ms.rank[r.portOf(k)])*v + r.vcOf(k)
 		reqK[i] = int8(k)
-		base := int(bookSimRank[vc.out]) * v
+		base := int(ms.rank[vc.out]) * v
 		req[i] = uint64(free) << sh(base)
 		for f := free; f != 0; f &= f - 1 {
 			reqT[base+bits.TrailingZeros16(f)] |= 1 << sh(i)
 		}
 	}
 	var in [64]int8
-	ms := r.matched
 	r.match(&req, &reqT, n, ms.vaGrant[:n], ms.vaAccept[:n], in[:n])
 	for i := range n {
 		if req[i] == 0 {
@@ -104,14 +122,15 @@ func (r *Router) allocSwitchMatched(now des.Time) {
 	v := int(r.vcs)
 	all := uint64(1)<<sh(v) - 1
 	var req, reqT [64]uint64
-	var pick [mesh.NumPorts][mesh.NumPorts]int8 // [input rank][output rank] -> input VC
+	var pick [mesh.MaxPorts][mesh.MaxPorts]int8 // [input rank][output rank] -> input VC
+	ms := r.matched
 	eligible := 0
 	for rest := r.activeMask & r.fullMask; rest != 0; {
 		p := r.portOf(bits.TrailingZeros64(rest))
 		base := int(p) * v
 		pm := (rest >> sh(base)) & all
 		rest &^= all << sh(base)
-		ri := int(bookSimRank[p])
+		ri := int(ms.rank[p])
 		rr := int(r.in[p].rr)
 		rot := (pm>>sh(rr) | pm<<sh(v-rr)) & all
 		for ; rot != 0; rot &= rot - 1 {
@@ -128,7 +147,7 @@ func (r *Router) allocSwitchMatched(now des.Time) {
 				continue
 			}
 			eligible++
-			ro := int(bookSimRank[vc.out])
+			ro := int(ms.rank[vc.out])
 			if req[ri]&(1<<sh(ro)) != 0 {
 				continue // an earlier VC in round-robin order asks for it
 			}
@@ -140,15 +159,14 @@ func (r *Router) allocSwitchMatched(now des.Time) {
 	if eligible == 0 {
 		return
 	}
-	const n = int(mesh.NumPorts)
-	var in [n]int8
-	ms := r.matched
-	r.match(&req, &reqT, n, ms.swGrant[:], ms.swAccept[:], in[:])
-	for ri, ro := range in {
+	n := ms.np
+	var in [mesh.MaxPorts]int8
+	r.match(&req, &reqT, n, ms.swGrant[:n], ms.swAccept[:n], in[:n])
+	for ri, ro := range in[:n] {
 		if ro < 0 {
 			continue
 		}
-		r.send(now, int(pick[ri][ro]), &r.out[bookSimPort[ro]])
+		r.send(now, int(pick[ri][ro]), &r.out[ms.port[ro]])
 		eligible--
 	}
 	r.stalls.SwitchStall += uint64(eligible)

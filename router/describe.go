@@ -91,7 +91,7 @@ func (r *Router) creditsBack(p mesh.Port, vc int) int {
 // describe reports every input VC that holds flits, and why it is stuck.
 func (r *Router) describe(now des.Time, b *strings.Builder, pktName func(int32) string) {
 	v := r.spec.VCs
-	for p := range mesh.NumPorts {
+	for p := range mesh.Port(r.np) {
 		for i := range v {
 			vc := r.inVC(p, i)
 			if vc.n == 0 {

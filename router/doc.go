@@ -34,7 +34,9 @@
 // Signal ring. Router.sig[t mod dueSlots] has a bit for every channel with
 // something arriving in cycle t (bits 0-4 flits on an input port, bit 5
 // flits injected directly, bits 8-12 credits on an output port), set by
-// the sender; sig[dueSlots] marks channels of delay dueSlots (4) or more,
+// the sender; a concentrated mesh's routers (eight ports: mesh.LocalPort)
+// use bits 5-7 and 13-15 for their further local ports and inject
+// nothing directly (allocWide tells receive which); sig[dueSlots] marks channels of delay dueSlots (4) or more,
 // whose Pipes the router polls by arrival cycle (Pipe.Next). A router
 // ticks while it holds flits and sleeps otherwise until the next cycle
 // with a bit.
@@ -78,6 +80,9 @@
 //   - ejection credits (NIU to router, LocalPort.ReturnEjectCredit), when
 //     credit_delay is 1 and the router is asleep or has ticked in this
 //     cycle: straight into its count; otherwise the Pipe EjectCredit.
+//
+// On a concentrated mesh (mesh.Concentrated) every NIU uses the Pipes
+// Inject, InjectCredit, Eject and EjectCredit, whichever the spec.
 //
 // Switch allocation has three paths with one result: a lone VC asking,
 // every input port asking once (links one flit wide; allocSwitchOne), and

@@ -183,9 +183,10 @@ type Network struct {
 	Bus     *Bus // the shared medium, on a mesh.Bus topology; nil otherwise
 }
 
-// Build wires one router per node and a link each way between neighbours.
-// The NIU ends of the local channels wake ticker -1 until the NIU calls
-// SetWake on them.
+// Build wires one router per node (per router of a concentrated
+// topology) and a link each way between neighbours, and one local port per
+// node (Local, indexed by node). The NIU ends of the local channels wake
+// ticker -1 until the NIU calls SetWake on them.
 func Build(eng *des.Engine, topo mesh.Topology, spec Spec) *Network {
 	n := &Network{Eng: eng, Topo: topo, Spec: spec}
 	sp := &n.Spec
@@ -193,7 +194,7 @@ func Build(eng *des.Engine, topo mesh.Topology, spec Spec) *Network {
 		buildBus(n)
 		return n
 	}
-	n.Routers = make([]*Router, topo.Nodes())
+	n.Routers = make([]*Router, mesh.Routers(topo))
 	for i := range n.Routers {
 		n.Routers[i] = newRouter(eng, sp, topo, i)
 	}
@@ -229,6 +230,10 @@ func Build(eng *des.Engine, topo mesh.Topology, spec Spec) *Network {
 			d.in[q].credits = credit
 			r.out[p].credits = credit
 		}
+	}
+	if c, ok := topo.(mesh.Concentrated); ok && c.Concentration() > 1 {
+		buildConcentrated(n, c)
+		return n
 	}
 	n.Local = make([]LocalPort, len(n.Routers))
 	for i, r := range n.Routers {
@@ -285,14 +290,17 @@ func (n *Network) Buffered() int {
 	}
 	for _, r := range n.Routers {
 		t += int(r.flits)
-		for p := mesh.North; p < mesh.NumPorts; p++ {
-			if r.in[p].flits != nil {
+		for p := range mesh.Port(r.np) {
+			switch {
+			case p.IsLocal():
+				t += r.in[p].flits.Len() + r.out[p].flits.Len()
+			case r.in[p].flits != nil:
 				t += r.in[p].flits.Len()
-			} else {
+			default:
 				t += bits.OnesCount8(r.in[p].lfull)
 			}
 		}
-		t += r.in[mesh.Local].flits.Len() + r.out[mesh.Local].flits.Len() + r.injFlits(-1)
+		t += r.injFlits(-1)
 	}
 	return t
 }
@@ -401,7 +409,7 @@ func (n *Network) CheckQuiescent() error {
 		if r.flits != 0 || r.routeMask|r.waitMask|r.activeMask|r.fullMask != 0 {
 			return fmt.Errorf("%s: %d flits buffered, VC masks %x/%x/%x/%x", r.Name, r.flits, r.routeMask, r.waitMask, r.activeMask, r.fullMask)
 		}
-		for p := range mesh.NumPorts {
+		for p := range mesh.Port(r.np) {
 			if c := r.in[p].flits; c != nil && c.Len() != 0 {
 				return fmt.Errorf("%s in %v: %d flits in flight", r.Name, p, c.Len())
 			}
@@ -428,4 +436,41 @@ func (n *Network) CheckQuiescent() error {
 		}
 	}
 	return nil
+}
+
+// buildConcentrated gives each node of a concentrated topology its local
+// port on its router (mesh.Concentrated.RouterOf). The NIUs send and
+// receive everything on the channels: the direct paths of a router's one
+// local port (LocalPort.InjectSlot, Bind, ReturnEjectCredit's shortcut)
+// are off, as a concentrated router's further local ports signal on the
+// bits those use (see receive).
+func buildConcentrated(n *Network, c mesh.Concentrated) {
+	sp := &n.Spec
+	eng := n.Eng
+	hop := sp.SwitchAllocDelay + sp.SwitchDelay
+	n.Local = make([]LocalPort, c.Nodes())
+	for t := range n.Local {
+		ri, p := c.RouterOf(t)
+		r := n.Routers[ri]
+		lp := LocalPort{
+			InjectCredit: NewPipe[int8](eng, sp.CreditDelay, -1),
+			Eject:        NewPipe[Flit](eng, hop+sp.EjectLatency, -1),
+		}
+		if p == mesh.Local {
+			r.localLink.init(eng, sp.InjectLatency, r.id)
+			r.localCredits.init(eng, sp.CreditDelay, r.id)
+			lp.Inject, lp.EjectCredit = &r.localLink, &r.localCredits
+		} else {
+			lp.Inject = NewPipe[Flit](eng, sp.InjectLatency, r.id)
+			lp.EjectCredit = NewPipe[int8](eng, sp.CreditDelay, r.id)
+		}
+		r.in[p].flits = lp.Inject
+		r.in[p].credits = lp.InjectCredit
+		r.out[p].flits = lp.Eject
+		r.out[p].credits = lp.EjectCredit
+		n.Local[t] = lp
+	}
+	for _, r := range n.Routers {
+		r.attach()
+	}
 }

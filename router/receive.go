@@ -19,7 +19,8 @@ func (r *Router) receive(now des.Time) {
 	// loops so that no branch has to guess which kind each channel is;
 	// they touch disjoint state, so the order between them does not
 	// matter.
-	if m&injSig != 0 {
+	wide := r.alloc&allocWide != 0
+	if m&injSig != 0 && !wide {
 		// Flits the NIU wrote straight into their slots (see
 		// LocalPort.InjectSlot): arriving is counting them, for as many
 		// as it sent in one cycle, with accept's bookkeeping written
@@ -45,7 +46,13 @@ func (r *Router) receive(now des.Time) {
 			r.flits++
 		}
 	}
-	for fm := m & (1<<mesh.NumPorts - 1); fm != 0; fm &= fm - 1 {
+	fm := m & (1<<mesh.NumPorts - 1)
+	if wide {
+		// A concentrated router's further local ports signal on bits
+		// 5-7 (injSig among them: it injects no flits directly).
+		fm = m & (1<<mesh.MaxPorts - 1)
+	}
+	for ; fm != 0; fm &= fm - 1 {
 		p := mesh.Port(bits.TrailingZeros16(fm))
 		ip := &r.in[p]
 		if ip.flits == nil {

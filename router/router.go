@@ -229,8 +229,8 @@ type Router struct {
 	// channel state or buffer to go through. Links of other specs are
 	// Pipes of their own (in[p].flits); on a mesh edge, nothing.
 	// The ports, each starting on a line (see outPort).
-	out [mesh.NumPorts]outPort
-	in  [mesh.NumPorts]inPort
+	out [mesh.MaxPorts]outPort
+	in  [mesh.MaxPorts]inPort
 
 	// stalls is the router's stall counters; its traversals are counted
 	// per output VC only (outPort.sent and sentVC), and added up when
@@ -246,12 +246,12 @@ type Router struct {
 	// maxSwitchReqs): a buffer for the widest spec would take a sixth
 	// of the router, and on a large mesh the routers' size is what
 	// decides how many fit the caches.
-	saN      [mesh.NumPorts]uint8
+	saN      [mesh.MaxPorts]uint8
 	saStride int
 	saQ      []int8
 	saBuf    [64]int8
 
-	// localVCs has the bits of the local port's input VCs.
+	// localVCs has the bits of the local ports' input VCs.
 	localVCs uint64
 	// inj is the flits the NIU has written straight into the local
 	// input VCs (LocalPort.InjectSlot), by arrival cycle; signalled by
@@ -282,17 +282,28 @@ type Router struct {
 	node   int
 	topo   mesh.Topology
 	id     int32
+	// np is the router's ports: mesh.NumPorts, or more on a concentrated
+	// mesh (its local ports after the links; mesh.LocalPort).
+	np uint8
 }
 
 func newRouter(eng *des.Engine, spec *Spec, topo mesh.Topology, node int) *Router {
-	r := &Router{Name: "R" + topo.Label(node), node: node, spec: spec, topo: topo, eng: eng, tickedAt: -1,
-		alloc: spec.allocKind(), burst: uint8(spec.linkWidth()), vcs: uint8(spec.VCs), depth: int16(spec.VCBuf)}
+	r := &Router{Name: "R" + mesh.RouterLabel(topo, node), node: node, spec: spec, topo: topo, eng: eng, tickedAt: -1,
+		alloc: spec.allocKind(), burst: uint8(spec.linkWidth()), vcs: uint8(spec.VCs), depth: int16(spec.VCBuf), np: uint8(mesh.NumPorts)}
 	r.id = eng.Register(r)
+	v := spec.VCs
+	if c, ok := topo.(mesh.Concentrated); ok && c.Concentration() > 1 {
+		r.np = uint8(int(mesh.NumPorts) - 1 + c.Concentration())
+		r.alloc |= allocWide
+		if int(r.np)*v > inVCBits {
+			// scenarios refuses this with a KeyError on vcs first.
+			panic(fmt.Sprintf("router: %s has %d ports, so at most %d VCs; got %d", topo.Name(), r.np, inVCBits/int(r.np), v))
+		}
+	}
 	if r.alloc&allocKindMask >= allocISLIP {
-		r.matched = &matchState{}
+		r.matched = newMatchState(int(r.np))
 	}
 	r.duato = spec.Routing == mesh.RoutingAdaptive
-	v := spec.VCs
 	if c, ok := topo.(mesh.ClassRouter); ok {
 		if v < 2 || v%2 != 0 {
 			// scenarios refuses this with a KeyError on vcs first.
@@ -300,13 +311,14 @@ func newRouter(eng *des.Engine, spec *Spec, topo mesh.Topology, node int) *Route
 		}
 		r.cls, r.half = c, v/2
 	}
-	r.store = make([]Flit, int(mesh.NumPorts)*v*spec.VCBuf)
-	r.ivc = make([]inVC, int(mesh.NumPorts)*v)
-	r.sentVC = make([]uint64, int(mesh.NumPorts)*v)
+	np := mesh.Port(r.np)
+	r.store = make([]Flit, int(np)*v*spec.VCBuf)
+	r.ivc = make([]inVC, int(np)*v)
+	r.sentVC = make([]uint64, int(np)*v)
 	for k := range r.ivc {
 		r.ivc[k].base = int32(k * spec.VCBuf)
 	}
-	for p := range mesh.NumPorts {
+	for p := range np {
 		r.in[p].width = int16(spec.linkWidth())
 		r.in[p].id = r.id
 		op := &r.out[p]
@@ -317,14 +329,18 @@ func newRouter(eng *des.Engine, spec *Spec, topo mesh.Topology, node int) *Route
 		}
 	}
 	r.vdiv = uint16((1<<15 + v - 1) / v)
-	r.in[mesh.Local].width = int16(spec.InjectWidth)
-	r.localVCs = (1<<v - 1) << (int(mesh.Local) * v)
-	r.out[mesh.Local].width = uint8(spec.EjectWidth)
-	for p := range mesh.NumPorts {
+	for p := range np {
+		if p.IsLocal() {
+			r.in[p].width = int16(spec.InjectWidth)
+			r.localVCs |= (1<<v - 1) << (int(p) * v)
+			r.out[p].width = uint8(spec.EjectWidth)
+		}
+	}
+	for p := range np {
 		r.saStride += int(r.in[p].width)
 	}
 	r.saQ = r.saBuf[:]
-	if n := int(mesh.NumPorts) * r.saStride; n > len(r.saBuf) {
+	if n := int(np) * r.saStride; n > len(r.saBuf) {
 		r.saQ = make([]int8, n)
 	}
 	return r
@@ -347,7 +363,7 @@ func (r *Router) LinkFlits(p mesh.Port) uint64 {
 // here.
 func (r *Router) Stats() Stats {
 	s := r.stalls
-	for p := range mesh.NumPorts {
+	for p := range mesh.Port(r.np) {
 		s.Traversals += r.LinkFlits(p)
 	}
 	return s
@@ -432,7 +448,7 @@ func (r *Router) Tick(now des.Time) des.Time {
 func (r *Router) attach() {
 	s := r.spec
 	credits := s.VCs * s.VCBuf
-	for p := range mesh.NumPorts {
+	for p := range mesh.Port(r.np) {
 		in, out := &r.in[p], &r.out[p]
 		if c := in.flits; c != nil {
 			c.wake, c.sig, c.bit = r.id, &r.sig, 1<<p
@@ -441,15 +457,15 @@ func (r *Router) attach() {
 		if c := out.credits; c != nil {
 			c.wake, c.sig, c.bit = r.id, &r.sig, 1<<(8+p)
 			w := s.linkWidth()
-			if p == mesh.Local {
+			if p.IsLocal() {
 				w = credits
 			}
 			c.Reserve(min(credits, (int(c.lat)+1)*w))
 		}
-		if c := out.flits; c != nil && p == mesh.Local {
+		if c := out.flits; c != nil && p.IsLocal() {
 			c.Reserve(min(credits, (int(c.lat)+1)*int(out.width)))
 		}
-		if c := in.credits; c != nil && p == mesh.Local {
+		if c := in.credits; c != nil && p.IsLocal() {
 			// The NIU leaves credits in the channel while it has
 			// nothing to send, so it may hold all of them.
 			c.Reserve(credits)

@@ -90,7 +90,17 @@ const (
 	allocSeparable
 	allocKindMask       = 3
 	allocAdaptive uint8 = 4
+	// allocWide marks a router with more than mesh.NumPorts ports (a
+	// concentrated mesh's): its extra local ports' flit signals share
+	// bits with injSig (see receive), and it takes allocGeneral.
+	allocWide uint8 = 8
 )
+
+// inVCBits is the input-VC indices a router's masks hold: the round-robin
+// pointers over input VCs wrap at it. A pointer past a router's last input
+// VC orders the requests as a pointer of 0 does (none lies at or above
+// it), so one bound serves every port count.
+const inVCBits = 64
 
 func (s *Spec) allocKind() uint8 {
 	var k uint8

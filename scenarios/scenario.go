@@ -127,7 +127,7 @@ func NetworkKeys() []config.Key {
 	keys := []config.Key{
 		{Name: "mesh", Unit: "W x H tiles", Default: "8x8", Allowed: fmt.Sprintf("1..%d each", mesh.MaxDim), Doc: "mesh size; node id = y*W + x"},
 		{Name: "topology", Unit: "name", Default: TopoMesh, Allowed: strings.Join(TopologyNames, ", "),
-			Doc: fmt.Sprintf("how the W*H tiles are joined: a 2D mesh, a 2D torus (X then Y, each the shorter way, ties East and South; W and H up to %d), a bidirectional ring (shorter way, ties clockwise), a unidirectional ring, or one shared bus; torus and rings need an even vcs; on a ring or bus node i is the i-th station", mesh.MaxTorusDim)},
+			Doc: fmt.Sprintf("how the W*H tiles are joined: a 2D mesh, a 2D torus (X then Y, each the shorter way, ties East and South; W and H up to %d), a concentrated mesh (cmesh: each 2x2 block of tiles shares one router with four local ports, the routers a W/2 x H/2 mesh routed X then Y; W and H even, vcs up to 8), a bidirectional ring (shorter way, ties clockwise), a unidirectional ring, or one shared bus; torus and rings need an even vcs; on a ring or bus node i is the i-th station", mesh.MaxTorusDim)},
 		{Name: "preset", Unit: "name", Default: router.PresetSCMP, Allowed: strings.Join(router.PresetNames, ", "),
 			Doc: "router settings the other keys start from: scmp (SCMP-like) or booksim (the router BookSim2 builds when its configuration sets nothing); keys set explicitly win"},
 	}

@@ -14,16 +14,18 @@ import (
 const (
 	TopoMesh    = "mesh"
 	TopoTorus   = "torus"
+	TopoCMesh   = "cmesh"
 	TopoRing    = "ring"
 	TopoRingUni = "ring_uni"
 	TopoBus     = "bus"
 )
 
 // TopologyNames lists the accepted topology values, for errors and docs.
-var TopologyNames = []string{TopoMesh, TopoTorus, TopoRing, TopoRingUni, TopoBus}
+var TopologyNames = []string{TopoMesh, TopoTorus, TopoCMesh, TopoRing, TopoRingUni, TopoBus}
 
 // Topology builds the network the section describes: its W x H tiles
-// joined as a mesh, a torus, a ring (node i the i-th station) or a bus.
+// joined as a mesh, a torus, a concentrated mesh, a ring (node i the i-th
+// station) or a bus.
 // It checks what the topology needs of the router keys, so every command
 // that builds a machine refuses the same things the same way.
 func (n Network) Topology() (mesh.Topology, error) {
@@ -46,6 +48,16 @@ func (n Network) Topology() (mesh.Topology, error) {
 			return nil, &config.KeyError{Key: "mesh", Value: strconv.Quote(n.Mesh), Allowed: fmt.Sprintf("W and H each 1..%d on a torus (mesh.MaxTorusDim: a dimension's hops and dateline countdown share a 16-bit head offset)", mesh.MaxTorusDim)}
 		}
 		return t, nil
+	case TopoCMesh:
+		c, err := mesh.NewCMesh(m.W, m.H)
+		if err != nil {
+			return nil, &config.KeyError{Key: "mesh", Value: strconv.Quote(n.Mesh), Allowed: fmt.Sprintf("W and H each even, 2..%d, on a cmesh (2x2 tiles per router)", mesh.MaxDim)}
+		}
+		if most := 64 / (int(mesh.NumPorts) - 1 + c.Concentration()); n.VCs > most {
+			return nil, &config.KeyError{Key: "vcs", Value: fmt.Sprint(n.VCs),
+				Allowed: fmt.Sprintf("1 to %d on a cmesh (8 ports of a router share its 64 input-VC bits)", most)}
+		}
+		return c, nil
 	case TopoRing, TopoRingUni:
 		if err := n.classVCs(); err != nil {
 			return nil, err
@@ -88,6 +100,8 @@ func (n Network) Text() string {
 		return n.Mesh + " mesh"
 	case TopoTorus:
 		return n.Mesh + " torus"
+	case TopoCMesh:
+		return n.Mesh + " cmesh"
 	case TopoRing:
 		return fmt.Sprintf("%d-tile bidirectional ring", n.tiles())
 	case TopoRingUni:
@@ -110,6 +124,8 @@ func Diameter(t mesh.Topology) int {
 		return t.W + t.H - 2
 	case mesh.Torus:
 		return t.W/2 + t.H/2
+	case mesh.CMesh:
+		return t.W/2 + t.H/2 - 2
 	case mesh.Ring:
 		if t.Uni {
 			return t.N - 1
@@ -126,6 +142,8 @@ func describeTopo(t mesh.Topology) string {
 		return fmt.Sprintf("%dx%d mesh", t.W, t.H)
 	case mesh.Torus:
 		return fmt.Sprintf("%dx%d torus", t.W, t.H)
+	case mesh.CMesh:
+		return fmt.Sprintf("%dx%d cmesh", t.W, t.H)
 	}
 	return t.Name()
 }
@@ -136,6 +154,8 @@ func TopoKey(t mesh.Topology) string {
 	switch t := t.(type) {
 	case mesh.Torus:
 		return TopoTorus
+	case mesh.CMesh:
+		return TopoCMesh
 	case mesh.Ring:
 		if t.Uni {
 			return TopoRingUni

@@ -12,8 +12,9 @@ import (
 
 // Network.Topology builds what the key names over the mesh key's tiles,
 // and refuses an unknown name, a ring or torus without an even number of
-// VCs and a torus side past mesh.MaxTorusDim, naming the key, the value
-// and what is allowed.
+// VCs, a torus side past mesh.MaxTorusDim, a cmesh side that is odd and a
+// cmesh with more VCs than its 8-port routers' masks hold, naming the key,
+// the value and what is allowed.
 func TestNetworkTopology(t *testing.T) {
 	base := scenarios.Defaults().Network
 	base.Mesh = "4x3"
@@ -30,6 +31,9 @@ func TestNetworkTopology(t *testing.T) {
 		{"ring", 2, mesh.Ring{N: 12}, ""},
 		{"ring_uni", 4, mesh.Ring{N: 12, Uni: true}, ""},
 		{"bus", 1, mesh.Bus{N: 12}, ""},
+		{"cmesh 4x6", 8, mesh.CMesh{W: 4, H: 6}, ""},
+		{"cmesh 4x6", 9, nil, "vcs"},
+		{"cmesh", 2, nil, "mesh"}, // 4x3: an odd side
 		{"ring", 3, nil, "vcs"},
 		{"ring_uni", 1, nil, "vcs"},
 		{"torus", 3, nil, "vcs"},
@@ -58,10 +62,13 @@ func TestNetworkTopology(t *testing.T) {
 		if tc.key == "topology" && (!strings.Contains(ke.Value, tc.topo) || !strings.Contains(ke.Allowed, "ring_uni")) {
 			t.Errorf("topology %q: error %q should name the value and the allowed list", tc.topo, err)
 		}
-		if tc.key == "mesh" && (!strings.Contains(ke.Value, n.Mesh) || !strings.Contains(ke.Allowed, "MaxTorusDim") || !strings.Contains(ke.Allowed, "255")) {
+		if tc.key == "mesh" && n.Topo == "torus" && (!strings.Contains(ke.Value, n.Mesh) || !strings.Contains(ke.Allowed, "MaxTorusDim") || !strings.Contains(ke.Allowed, "255")) {
 			t.Errorf("torus %s: error %q should name the side and the bound", n.Mesh, err)
 		}
-		if tc.key == "vcs" && !strings.Contains(ke.Allowed, tc.topo) {
+		if tc.key == "mesh" && n.Topo == "cmesh" && (!strings.Contains(ke.Value, n.Mesh) || !strings.Contains(ke.Allowed, "even")) {
+			t.Errorf("cmesh %s: error %q should name the sides and that they must be even", n.Mesh, err)
+		}
+		if tc.key == "vcs" && !strings.Contains(ke.Allowed, n.Topo) {
 			t.Errorf("vcs on %s: error %q should name the topology", tc.topo, err)
 		}
 		if strings.Contains(err.Error(), "\n") {

@@ -24,7 +24,7 @@ func pairsCommand() *cli.Command {
 		&cli.StringFlag{Name: "csv", Usage: "also write the rows as CSV to `FILE`"},
 		&cli.StringFlag{Name: "plot", Usage: "draw bandwidth per pair against size, one series per pair count, to `FILE` (.png, .svg, .pdf); with both versions one file each, -mpi and -native inserted before the extension"},
 		&cli.StringFlag{Name: "aggregate-plot", Usage: "draw the aggregate bandwidth at the largest size against the pair count, per version, to `FILE`"},
-		&cli.StringFlag{Name: "topologies", Usage: "run the study on each of these networks over the same tiles, comma-separated: mesh, torus, ring, ring_uni, bus (default: the scenario's topology); --plot and --aggregate-plot then draw one file per topology, its name inserted before the extension"},
+		&cli.StringFlag{Name: "topologies", Usage: "run the study on each of these networks over the same tiles, comma-separated: mesh, torus, cmesh, ring, ring_uni, bus (default: the scenario's topology); --plot and --aggregate-plot then draw one file per topology, its name inserted before the extension"},
 		&cli.StringFlag{Name: "compare-plot", Usage: "draw bandwidth per pair at the largest size against the pair count, one series per topology (Radke's bus-against-ring contrast), to `FILE`; with both versions one file each"},
 		&cli.IntFlag{Name: "workers", Usage: "points simulated in parallel (0 = one per core); results do not depend on it"},
 		traceFlag,

@@ -25,7 +25,7 @@ func TestPairsBadFlags(t *testing.T) {
 		{[]string{"--placement", "ring"}, "--placement"},
 		{[]string{"--versions", "shmem"}, "--versions"},
 		{[]string{"--plot", "x.txt"}, "--plot"},
-		{[]string{"--topologies", "mesh,hypercube"}, `--topologies = "hypercube": allowed mesh, torus, ring, ring_uni, bus`},
+		{[]string{"--topologies", "mesh,hypercube"}, `--topologies = "hypercube": allowed mesh, torus, cmesh, ring, ring_uni, bus`},
 		{[]string{"--topologies", "torus", "--vcs", "3"}, "--vcs = 3"},
 		{[]string{"--topologies", "ring", "--vcs", "3"}, "--vcs = 3"},
 		{[]string{"--compare-plot", "x.txt"}, "--compare-plot"},

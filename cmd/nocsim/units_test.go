@@ -43,7 +43,7 @@ var unitless = map[string]string{
 	"variant":           "a variant's name",
 	"version":           "mpi or native",
 	"placement":         "a pair layout's name (neighbor, across)",
-	"topology":          "a network's name (mesh, torus, ring, ring_uni, bus)",
+	"topology":          "a network's name (mesh, torus, cmesh, ring, ring_uni, bus)",
 	"distribute":        "a distribution's name",
 	"kind":              "a benchmark's name (calibration CSV)",
 	"n":                 "repetitions averaged, a plain count (calibration CSV, a format real measurements are read in)",

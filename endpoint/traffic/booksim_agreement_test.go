@@ -25,6 +25,7 @@ var agreementTable = flag.String("agreement-table", "testdata/booksim-agreement.
 // measured at it, one value per seed: packet latency (cycles) for a
 // latency point, accepted rate (flits/node/cycle) for a throughput point.
 type bookSimPoint struct {
+	topo            string // mesh, or cmesh (8x8 tiles on a 4x4 mesh of routers)
 	mode, traffic   string
 	flits, vcs, buf int
 	rate            float64
@@ -32,7 +33,7 @@ type bookSimPoint struct {
 }
 
 func (p bookSimPoint) String() string {
-	return fmt.Sprintf("%s %s %d-flit %dx%d VCs at %g", p.mode, p.traffic, p.flits, p.vcs, p.buf, p.rate)
+	return fmt.Sprintf("%s %s %s %d-flit %dx%d VCs at %g", p.topo, p.mode, p.traffic, p.flits, p.vcs, p.buf, p.rate)
 }
 
 // readBookSimTable reads the table scripts/bench/booksim-agreement.sh
@@ -57,8 +58,8 @@ func readBookSimTable(t *testing.T, path string) []bookSimPoint {
 			continue
 		}
 		f := strings.Split(line, "\t")
-		if len(f) != 9 {
-			t.Fatalf("%s: %q: want 9 tab-separated fields", path, line)
+		if len(f) != 10 {
+			t.Fatalf("%s: %q: want 10 tab-separated fields", path, line)
 		}
 		num := func(s string) float64 {
 			v, err := strconv.ParseFloat(s, 64)
@@ -67,15 +68,18 @@ func readBookSimTable(t *testing.T, path string) []bookSimPoint {
 			}
 			return v
 		}
-		p := bookSimPoint{mode: f[0], traffic: f[1], flits: int(num(f[2])), vcs: int(num(f[3])), buf: int(num(f[4])), rate: num(f[5])}
-		v := num(f[7])
+		p := bookSimPoint{topo: f[0], mode: f[1], traffic: f[2], flits: int(num(f[3])), vcs: int(num(f[4])), buf: int(num(f[5])), rate: num(f[6])}
+		if p.topo != "mesh" && p.topo != "cmesh" {
+			t.Fatalf("%s: %q: topology %q: want mesh or cmesh", path, line, p.topo)
+		}
+		v := num(f[8])
 		if p.mode == "throughput" {
-			v = num(f[8])
+			v = num(f[9])
 		}
 		if math.IsNaN(v) {
 			t.Fatalf("%s: %q: BookSim printed no figure (a latency point past its saturation?)", path, line)
 		}
-		if n := len(pts); n > 0 && pts[n-1].mode == p.mode && pts[n-1].traffic == p.traffic &&
+		if n := len(pts); n > 0 && pts[n-1].topo == p.topo && pts[n-1].mode == p.mode && pts[n-1].traffic == p.traffic &&
 			pts[n-1].flits == p.flits && pts[n-1].vcs == p.vcs && pts[n-1].buf == p.buf && pts[n-1].rate == p.rate {
 			pts[n-1].values = append(pts[n-1].values, v)
 			continue
@@ -90,7 +94,8 @@ func readBookSimTable(t *testing.T, path string) []bookSimPoint {
 }
 
 // The booksim preset against BookSim2 itself (commit 28f43299) on the same
-// 8x8 configurations, BookSim's figures read from the table its script
+// 8x8 configurations, and on 8x8 tiles joined as a concentrated mesh (4x4
+// routers of four local ports each: uniform 1- and 5-flit, transpose), BookSim's figures read from the table its script
 // wrote (testdata/booksim-agreement.tsv, with its provenance), nocsim run
 // here with the same seeds: at every latency point, from light load to
 // about 95% of saturation, for uniform 1- and 5-flit packets, transpose,
@@ -108,6 +113,7 @@ func TestAgreesWithBookSim(t *testing.T) {
 		t.Skip("about a minute of simulation per core")
 	}
 	m, _ := mesh.New(8, 8)
+	cm, _ := mesh.NewCMesh(8, 8)
 	type outcome struct {
 		nocsim    float64
 		bsMean    float64
@@ -137,8 +143,11 @@ func TestAgreesWithBookSim(t *testing.T) {
 			}
 			sum := 0.0
 			for seed := range len(p.values) {
-				s := Synthetic{Mesh: m, Router: rs, Endpoint: endpoint.DefaultSpec(), Pattern: pat, Rate: p.rate,
+				s := Synthetic{Mesh: m, Topo: m, Router: rs, Endpoint: endpoint.DefaultSpec(), Pattern: pat, Rate: p.rate,
 					PacketFlits: p.flits, Warmup: 10000, Measure: measure, DrainMax: drain, Watchdog: 100000, Seed: uint64(seed + 1)}
+				if p.topo == "cmesh" {
+					s.Topo = cm
+				}
 				r, err := s.Run()
 				if err != nil {
 					errs[i] = err
@@ -161,7 +170,7 @@ func TestAgreesWithBookSim(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	t.Logf("%-44s %12s %22s %8s", "point (flits/node/cycle)", "nocsim", "BookSim mean [seeds]", "diff")
+	t.Logf("%-50s %12s %22s %8s", "point (flits/node/cycle)", "nocsim", "BookSim mean [seeds]", "diff")
 	for i, p := range pts {
 		if errs[i] != nil {
 			t.Errorf("%v: %v", p, errs[i])
@@ -175,6 +184,6 @@ func TestAgreesWithBookSim(t *testing.T) {
 			mark = "  OUTSIDE"
 			t.Errorf("%v: nocsim %.4g, BookSim %.4g [%.4g, %.4g]: %+.1f%%, beyond the seeds' spread and %.0f%%", p, o.nocsim, o.bsMean, o.lo, o.hi, 100*diff, 100*o.tolerance)
 		}
-		t.Logf("%-44v %12.4g %10.4g [%.4g, %.4g] %+7.1f%%%s", p, o.nocsim, o.bsMean, o.lo, o.hi, 100*diff, mark)
+		t.Logf("%-50v %12.4g %10.4g [%.4g, %.4g] %+7.1f%%%s", p, o.nocsim, o.bsMean, o.lo, o.hi, 100*diff, mark)
 	}
 }

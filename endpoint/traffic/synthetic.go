@@ -216,6 +216,18 @@ func meanHops(t mesh.Topology, p mesh.Pattern) float64 {
 		})
 		return sum / float64(n)
 	}
+	if c, ok := t.(mesh.CMesh); ok && sourceFree[p.Name()] {
+		// The same per dimension over the router grid, whose every
+		// router holds four of the sources.
+		g := c.RouterGrid()
+		sum := 0.0
+		p.Dist(0, func(d int, w float64) {
+			r, _ := c.RouterOf(d)
+			x, y := g.XY(r)
+			sum += w * float64(4*(g.H*distSum(g.W, x)+g.W*distSum(g.H, y)))
+		})
+		return sum / float64(n)
+	}
 	if sourceFree[p.Name()] {
 		// A ring, a torus and a bus look the same from every node, so
 		// the mean distance from all sources to d is the one to node 0,
@@ -240,7 +252,8 @@ func distSum(k, c int) int { return c*(c+1)/2 + (k-1-c)*(k-c)/2 }
 // source: replies travel it. A mesh, a bus and a bidirectional ring are
 // symmetric; a unidirectional ring is not (there and back is the ring).
 func meanHopsBack(t mesh.Topology, p mesh.Pattern) float64 {
-	if _, ok := t.(mesh.Mesh); ok {
+	switch t.(type) {
+	case mesh.Mesh, mesh.CMesh:
 		return meanHops(t, p)
 	}
 	n := t.Nodes()

@@ -17,6 +17,11 @@ import (
 // FlitHops, the routers' Stats.Traversals).
 func benchSynthetic(b *testing.B, k int, rate float64, warmup, measure des.Time) {
 	m, _ := mesh.New(k, k)
+	benchSyntheticOn(b, m, m, rate, warmup, measure)
+}
+
+// benchSyntheticOn is benchSynthetic on the tiles of m joined by topo.
+func benchSyntheticOn(b *testing.B, m mesh.Mesh, topo mesh.Topology, rate float64, warmup, measure des.Time) {
 	p, _ := mesh.NewPattern("uniform", m, mesh.HotspotSpec{})
 	var cycles, traversals, events float64
 	cpu0, ok := des.ProcessCPUTime()
@@ -24,7 +29,7 @@ func benchSynthetic(b *testing.B, k int, rate float64, warmup, measure des.Time)
 		b.Skip("no process CPU time on this platform")
 	}
 	for b.Loop() {
-		s := Synthetic{Mesh: m, Router: router.DefaultSpec(), Endpoint: endpoint.DefaultSpec(), Pattern: p, Rate: rate,
+		s := Synthetic{Mesh: m, Topo: topo, Router: router.DefaultSpec(), Endpoint: endpoint.DefaultSpec(), Pattern: p, Rate: rate,
 			PacketFlits: 5, Warmup: warmup, Measure: measure, DrainMax: 5000, Watchdog: 10000, Seed: 1}
 		res, err := s.Run()
 		if err != nil {
@@ -49,4 +54,16 @@ func benchSynthetic(b *testing.B, k int, rate float64, warmup, measure des.Time)
 func BenchmarkMesh8x8Uniform(b *testing.B) {
 	b.Run("rate=0.1", func(b *testing.B) { benchSynthetic(b, 8, 0.1, 1000, 5000) })
 	b.Run("rate=0.3", func(b *testing.B) { benchSynthetic(b, 8, 0.3, 1000, 5000) })
+}
+
+// BenchmarkCMesh8x8Uniform is the same tiles as a concentrated mesh (4x4
+// routers of eight ports), below and near its saturation (about 0.2 with
+// these 5-flit packets and the default router).
+//
+//	go test ./endpoint/traffic -run '^$' -bench CMesh8x8Uniform -count 6
+func BenchmarkCMesh8x8Uniform(b *testing.B) {
+	m, _ := mesh.New(8, 8)
+	c, _ := mesh.NewCMesh(8, 8)
+	b.Run("rate=0.05", func(b *testing.B) { benchSyntheticOn(b, m, c, 0.05, 1000, 5000) })
+	b.Run("rate=0.15", func(b *testing.B) { benchSyntheticOn(b, m, c, 0.15, 1000, 5000) })
 }

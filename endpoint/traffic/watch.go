@@ -63,7 +63,7 @@ func (w *watcher) switched(node int, in, out mesh.Port, f router.Flit) {
 		what = " (tail)"
 	}
 	fmt.Fprintf(&w.out, "%d | R%s | packet %d flit %d%s: switch %v -> %v from VC %d\n",
-		w.eng.Now(), w.topo.Label(node), id, f.Pos(), what, in, out, f.VC)
+		w.eng.Now(), mesh.RouterLabel(w.topo, node), id, f.Pos(), what, in, out, f.VC)
 }
 
 // delivered notes a watched packet's tail consumed at its destination.

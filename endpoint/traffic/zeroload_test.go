@@ -46,8 +46,9 @@ func TestZeroLoadMatchesBruteForce(t *testing.T) {
 	}
 }
 
-// ZeroLoad's shortcut for rings, tori and buses (every node sees the
-// same distances) gives the brute-force average of each pair's formula.
+// ZeroLoad's shortcuts for rings, tori and buses (every node sees the
+// same distances) and for concentrated meshes (per dimension over the
+// router grid) give the brute-force average of each pair's formula.
 func TestZeroLoadOnRingTorusAndBusMatchesBruteForce(t *testing.T) {
 	rs := router.DefaultSpec()
 	rs.RouteDelay, rs.LinkLatency = 2, 3
@@ -65,6 +66,10 @@ func TestZeroLoadOnRingTorusAndBusMatchesBruteForce(t *testing.T) {
 	for _, dims := range [][2]int{{4, 4}, {5, 3}, {8, 8}, {1, 6}} {
 		tr := meshtest.Torus(t, dims[0], dims[1])
 		nets = append(nets, net{tr.Grid(), tr})
+	}
+	for _, dims := range [][2]int{{4, 4}, {6, 4}, {8, 8}, {2, 10}} {
+		c := meshtest.CMesh(t, dims[0], dims[1])
+		nets = append(nets, net{c.Grid(), c})
 	}
 	for _, c := range nets {
 		tiles, topo, n := c.tiles, c.topo, c.topo.Nodes()

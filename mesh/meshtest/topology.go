@@ -35,3 +35,13 @@ func Torus(t testing.TB, w, h int) mesh.Torus {
 	}
 	return tr
 }
+
+// CMesh is mesh.NewCMesh(w, h), failing t if w x h is not a cmesh size.
+func CMesh(t testing.TB, w, h int) mesh.CMesh {
+	t.Helper()
+	c, err := mesh.NewCMesh(w, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}

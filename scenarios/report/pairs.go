@@ -17,7 +17,7 @@ import (
 // transfers, so a pair is timed from when both its ends could take part.
 // StartSkewCycles says how far apart the pairs' starts were.
 type PairsRow struct {
-	Topology  string `json:"topology"` // [network] topology: mesh, torus, ring, ring_uni, bus
+	Topology  string `json:"topology"` // [network] topology: mesh, torus, cmesh, ring, ring_uni, bus
 	Version   string `json:"version"`
 	Protocol  string `json:"protocol"` // MPI protocol, or "dma" (native)
 	Placement string `json:"placement"`
