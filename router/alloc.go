@@ -85,6 +85,7 @@ func (r *Router) allocVCs(now des.Time) {
 				vc.outVC = int8(grant)
 				vc.state = vcActive
 				vc.ready = now + r.spec.VCAllocDelay
+				r.stalls.VCAllocs++
 				r.waitMask &^= 1 << sh(q)
 				r.activeMask |= 1 << sh(q)
 				if op.vaRR = uint8(q + 1); int(op.vaRR) == total {

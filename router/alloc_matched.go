@@ -105,6 +105,7 @@ func (r *Router) allocVCsMatched(now des.Time) {
 		vc.outVC = int8(c)
 		vc.state = vcActive
 		vc.ready = now + r.spec.VCAllocDelay
+		r.stalls.VCAllocs++
 		r.waitMask &^= 1 << sh(k)
 		r.activeMask |= 1 << sh(k)
 	}

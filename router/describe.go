@@ -28,6 +28,29 @@ func (r *Router) collide(p mesh.Port, at des.Time) {
 	panic(fmt.Sprintf("%s in %v: two flits arrive in cycle %d", r.Name, p, at))
 }
 
+// Ports is the number of the router's ports: mesh.NumPorts, or more on a
+// concentrated mesh (its further local ports, mesh.LocalPort).
+func (r *Router) Ports() int { return int(r.np) }
+
+// InFlight is the number of flits on their way to input port p: sent by
+// the upstream router or the NIU, not yet arrived.
+func (r *Router) InFlight(p mesh.Port) int {
+	n := 0
+	for vc := range int(r.vcs) {
+		n += r.linkFlits(p, vc)
+	}
+	return n
+}
+
+// BufferedAt is the number of flits held in input port p's buffers.
+func (r *Router) BufferedAt(p mesh.Port) int {
+	n := 0
+	for i := range int(r.vcs) {
+		n += int(r.inVC(p, i).n)
+	}
+	return n
+}
+
 // linkFlits is the number of flits on VC vc on their way to input port p.
 func (r *Router) linkFlits(p mesh.Port, vc int) int {
 	c := 0

@@ -319,6 +319,7 @@ func (n *Network) Totals() Stats {
 		s.VCStalls += rs.VCStalls
 		s.SwitchStall += rs.SwitchStall
 		s.CreditStall += rs.CreditStall
+		s.VCAllocs += rs.VCAllocs
 	}
 	return s
 }

@@ -138,6 +138,7 @@ func (r *refRouter) allocVCsMatched(t des.Time) {
 		vc, c := r.vc(who[i]), match[i]%v
 		r.out[vc.out].held[c] = true
 		vc.outVC, vc.state, vc.ready = c, vcActive, t+r.net.spec.VCAllocDelay
+		r.stats.VCAllocs++
 	}
 }
 

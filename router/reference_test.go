@@ -396,6 +396,7 @@ func (r *refRouter) allocVCs(t des.Time) {
 			op.held[grant] = true
 			op.vcRR = (grant + 1) % v
 			vc.outVC, vc.state, vc.ready = grant, vcActive, t+r.net.spec.VCAllocDelay
+			r.stats.VCAllocs++
 			op.vaRR = (k + 1) % total
 		}
 	}

@@ -161,6 +161,7 @@ type Stats struct {
 	VCStalls    uint64 // head-cycles spent waiting for an output VC
 	SwitchStall uint64 // flit-cycles ready with credit but losing switch allocation
 	CreditStall uint64 // flit-cycles ready but without a downstream credit
+	VCAllocs    uint64 // heads granted an output VC (one per packet per router)
 }
 
 // Router is one tile's wormhole router. It does not know its position: it

@@ -101,8 +101,14 @@ func (sc *Scenario) UnusedKeys() map[string]string {
 	for _, s := range Sections() {
 		for _, k := range s.Keys {
 			switch {
+			case kind == "noc" && s.Name == "node" && k.Name == "clock_hz" && sc.EnergyOn():
+				// Energy turns the run's cycles into seconds with it.
 			case kind == "noc" && (s.Name == "node" || s.Name == "mpi"):
 				out[s.Name+"."+k.Name] = notRead + " (synthetic traffic has no processors or MPI)"
+			case kind != "noc" && s.Name == "energy":
+				out[s.Name+"."+k.Name] = notRead + " (only noc runs price energy so far)"
+			case kind == "noc" && s.Name == "energy" && k.Name != "energy_model" && !sc.EnergyOn():
+				out[s.Name+"."+k.Name] = "no energy model (energy_model = none, or a bus)"
 			case kind != "noc" && s.Name == "noc" && k.Name != "watchdog_cycles":
 				out[s.Name+"."+k.Name] = notRead
 			case kind == "noc" && s.Name == "noc" && strings.HasPrefix(k.Name, "hotspot_") && !slices.Contains(sc.Noc.Traffic, "hotspot"):

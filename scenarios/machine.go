@@ -13,8 +13,8 @@ import (
 var _ apps.Machine = (*Scenario)(nil)
 
 // CheckMachine validates the sections a run on the simulated chip needs:
-// [network], [node] and [mpi], and the [noc] keys' own ranges (its
-// watchdog guards every run).
+// [network], [node] and [mpi], the [energy] keys, and the [noc] keys' own
+// ranges (its watchdog guards every run).
 func (sc *Scenario) CheckMachine(src Source) error {
 	m, err := ParseMesh(sc.Network.Mesh)
 	if err != nil {
@@ -33,6 +33,9 @@ func (sc *Scenario) CheckMachine(src Source) error {
 	}
 	if err := sc.MPI.Validate(m.Nodes(), sc.Network.QueueFlits); err != nil {
 		return Explain(err, src)
+	}
+	if err := sc.checkEnergy(src); err != nil {
+		return err
 	}
 	return sc.checkNocKeys(src)
 }

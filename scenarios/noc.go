@@ -43,7 +43,7 @@ type Section struct {
 
 // Sections lists every section with its keys, in file order.
 func Sections() []Section {
-	return []Section{{"network", NetworkKeys()}, {"node", endpoint.CPUKeys}, {"mpi", mpi.Keys}, {"noc", NocKeys}}
+	return []Section{{"network", NetworkKeys()}, {"node", endpoint.CPUKeys}, {"mpi", mpi.Keys}, {"noc", NocKeys}, {"energy", EnergyKeys}}
 }
 
 func where(src Source, key string) string {
@@ -76,6 +76,9 @@ func (sc *Scenario) NocPoints(src Source) ([]traffic.Synthetic, error) {
 	}
 	if err := sc.Network.checkPreset(); err != nil {
 		return nil, Explain(err, src)
+	}
+	if err := sc.checkEnergy(src); err != nil {
+		return nil, err
 	}
 	n := sc.Noc
 	if len(n.Traffic) == 0 {
@@ -137,6 +140,9 @@ func (sc *Scenario) NocPoints(src Source) ([]traffic.Synthetic, error) {
 				Warmup: des.Time(n.WarmupCycles), Measure: des.Time(n.MeasureCycles),
 				DrainMax: des.Time(n.DrainCycles), Watchdog: des.Time(n.WatchdogCycles),
 				Seed: uint64(n.Seed),
+			}
+			if sc.EnergyOn() {
+				p.Energy = sc.EnergyParams()
 			}
 			if err := p.Validate(); err != nil {
 				return nil, Explain(err, src)

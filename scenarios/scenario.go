@@ -68,6 +68,7 @@ type Scenario struct {
 	Node     endpoint.CPUSpec `toml:"node"`
 	MPI      mpi.Config       `toml:"mpi"`
 	Noc      Noc              `toml:"noc"`
+	Energy   Energy           `toml:"energy"`
 	Workload Workload         `toml:"workload"`
 	Output   Output           `toml:"output"`
 	Sweep    Sweep            `toml:"sweep"`
@@ -92,6 +93,7 @@ func Defaults() Scenario {
 		Noc: Noc{Traffic: []string{"uniform"}, Rates: []float64{0.02, 0.1, 0.2, 0.3},
 			PacketFlits: 5, HotspotFraction: 0.1,
 			WarmupCycles: 2000, MeasureCycles: 10000, DrainCycles: 10000, WatchdogCycles: 10000, Seed: 1},
+		Energy:   defaultEnergy(),
 		Workload: defaultWorkload(),
 		Output:   Output{Plots: true},
 	}
@@ -204,7 +206,7 @@ func DecodePreset(r io.Reader, name, preset string) (Scenario, Source, error) {
 			keys[i] = k.String()
 		}
 		sort.Strings(keys)
-		return sc, nil, fmt.Errorf("%s: unknown key %s (allowed sections: network, node, mpi, noc, workload, output, sweep; see docs/configuration.md for their keys)", name, strings.Join(keys, ", "))
+		return sc, nil, fmt.Errorf("%s: unknown key %s (allowed sections: network, node, mpi, noc, energy, workload, output, sweep; see docs/configuration.md for their keys)", name, strings.Join(keys, ", "))
 	}
 	// The TOML decoder falls back to case-insensitive matching; keys here
 	// are exact, as flags are.

@@ -33,6 +33,8 @@ func (sc *Scenario) Set(section, key, text string) error {
 		v = reflect.ValueOf(&sc.Workload).Elem()
 	case "output":
 		v = reflect.ValueOf(&sc.Output).Elem()
+	case "energy":
+		v = reflect.ValueOf(&sc.Energy).Elem()
 	default:
 		return fmt.Errorf("unknown section %q", section)
 	}

@@ -15,7 +15,7 @@ import (
 var unitSuffixes = []string{
 	"cycles", "kcycles", "seconds", "bytes", "flits", "hops", "packets", "events", "messages", "procs", "ops",
 	"nonzeros", "pct", "fraction", "ratio", "per_second", "per_cpu_second", "flits_per_node_cycle", "flits_per_cycle",
-	"cycles_per_byte", "bytes_per_cycle", "pairs",
+	"cycles_per_byte", "bytes_per_cycle", "pairs", "pj", "mw", "hz", "mm2", "bits",
 }
 
 // unitless are the names that carry no unit, each for a reason.
@@ -62,6 +62,12 @@ var unitless = map[string]string{
 	"checks":            "a list of objects, whose keys are checked themselves",
 	"params":            "a LogGP parameters file's contents (paramsFileKeys)",
 	"segment_params":    "a parameters file's segment (paramsFileKeys)",
+	"energy":            "an object (a row's energy), whose keys are checked themselves",
+	"components":        "a list of an energy breakdown's components, whose keys are checked themselves",
+	"name":              "an energy component's name",
+	"model":             "an energy model's name",
+	"energy_model":      "an energy model's name",
+	"tech":              "a technology node's name (45nm)",
 }
 
 // paramsFileKeys are JSON keys whose subtree is a LogGP parameters file as

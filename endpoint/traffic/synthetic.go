@@ -9,6 +9,7 @@ import (
 	"nocsim/config"
 	"nocsim/des"
 	"nocsim/endpoint"
+	"nocsim/endpoint/energy"
 	"nocsim/mesh"
 	"nocsim/router"
 )
@@ -47,6 +48,9 @@ type Synthetic struct {
 	// WatchPackets numbers the packets whose life the run writes to
 	// SynthResult.Watch (see watcher), counting from 0 in creation order.
 	WatchPackets []int64
+	// Energy names the energy model the window's activity is priced with
+	// (SynthResult.Energy); Model "" or energy.None prices nothing.
+	Energy energy.Params
 
 	onStart   func(eng *des.Engine)                               // for tests: called once the engine is built
 	onDeliver func(p *endpoint.Packet, reply bool, born des.Time) // for tests: every delivery, measured or not
@@ -101,6 +105,10 @@ type SynthResult struct {
 	WallSeconds       float64
 	// Watch is the lines of the watched packets (Synthetic.WatchPackets).
 	Watch []byte
+	// Energy is the window's energy under Synthetic.Energy's model, and
+	// Activity the events it priced; nil without a model.
+	Energy   *energy.Breakdown
+	Activity *energy.Activity
 }
 
 // LinkVCFlits is one router-to-router link's traffic during the
@@ -149,6 +157,11 @@ func (s *Synthetic) Validate() error {
 	}
 	if s.Pattern == nil {
 		return bad("traffic", "", strings.Join(mesh.PatternNames, ", "))
+	}
+	if s.energyOn() {
+		if err := energy.Check(s.Energy, s.topo(), s.Router.VCs, s.Router.VCBuf, s.Router.Routing); err != nil {
+			return err
+		}
 	}
 	if err := s.validateTraffic(); err != nil {
 		return err
@@ -327,6 +340,11 @@ func (s *Synthetic) Run() (SynthResult, error) {
 	if s.onStart != nil {
 		s.onStart(eng)
 	}
+	var model energy.Model
+	if s.energyOn() {
+		// Checked by Validate: loading twice costs a file parse.
+		model, _ = energy.Load(s.Energy)
+	}
 	g := s.startSources(f, eng, topo.Nodes())
 	res := SynthResult{Traffic: s.Pattern.Name(), OfferedRate: s.Rate, ZeroLoadLatency: s.zeroLoad(topo)}
 	if s.ReplyFlits > 0 {
@@ -367,9 +385,9 @@ func (s *Synthetic) Run() (SynthResult, error) {
 	}
 	// The window's counters are read at its first cycle and at the
 	// drain's, whose phase also ends a run with nothing left to wait for.
-	eng.Schedule(g.mStart, &phase{"measure", func(des.Time) { w.begin = takeSnapshot(f) }}, 0)
+	eng.Schedule(g.mStart, &phase{"measure", func(des.Time) { w.begin = takeSnapshot(f, model != nil) }}, 0)
 	eng.Schedule(g.mEnd, &phase{"drain", func(des.Time) {
-		w.end = takeSnapshot(f)
+		w.end = takeSnapshot(f, model != nil)
 		if g.pending == 0 {
 			eng.Stop()
 		}
@@ -381,6 +399,17 @@ func (s *Synthetic) Run() (SynthResult, error) {
 		return res, f.Err()
 	}
 	w.summarize(&res, s, g, f.Net, topo.Nodes())
+	if model != nil {
+		act, err := w.end.act.Sub(w.begin.act)
+		if err != nil {
+			return res, err
+		}
+		b, err := model.Energy(act)
+		if err != nil {
+			return res, err
+		}
+		res.Energy, res.Activity = &b, &act
+	}
 	res.Cycles = eng.Now()
 	res.Events, res.Ticks = eng.Events(), eng.Ticks()
 	res.FlitHops = f.Net.Totals().Traversals
@@ -406,4 +435,11 @@ func (s *Synthetic) engine() *des.Engine {
 		eng.TickByID()
 	}
 	return eng
+}
+
+// energyOn is whether the point prices its window's energy: a model is
+// named and the network has routers (a bus has none to price).
+func (s *Synthetic) energyOn() bool {
+	_, bus := s.topo().(mesh.Bus)
+	return s.Energy.Model != "" && s.Energy.Model != energy.None && !bus
 }

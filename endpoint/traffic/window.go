@@ -10,6 +10,7 @@ import (
 
 	"nocsim/des"
 	"nocsim/endpoint"
+	"nocsim/endpoint/energy"
 	"nocsim/router"
 )
 
@@ -43,9 +44,12 @@ type snapshot struct {
 	backlog int      // packets waiting in the source queues
 	links   []uint64 // flits per link (Network.LinkCounts)
 	vcs     []uint64 // flits per link and VC (Network.LinkVCCounts)
+	act     energy.Activity
 }
 
-func takeSnapshot(f *endpoint.Fabric) snapshot {
+// takeSnapshot reads the fabric's counters, and its energy activity when
+// withEnergy is set (a model prices the run; Validate has refused a bus).
+func takeSnapshot(f *endpoint.Fabric, withEnergy bool) snapshot {
 	var s snapshot
 	_, s.ejected = f.Flits()
 	s.stats = f.Net.Totals()
@@ -54,6 +58,9 @@ func takeSnapshot(f *endpoint.Fabric) snapshot {
 	}
 	s.links = f.Net.LinkCounts(nil)
 	s.vcs = f.Net.LinkVCCounts(nil)
+	if withEnergy {
+		s.act, _ = energy.Snapshot(f)
+	}
 	return s
 }
 

@@ -79,6 +79,38 @@ type NocRow struct {
 	P99RoundTrip      float64   `json:"p99_round_trip_latency_cycles,omitempty"`
 	AvgReplyLatency   float64   `json:"avg_reply_latency_cycles,omitempty"`
 	ZeroLoadRoundTrip float64   `json:"zero_load_round_trip_cycles,omitempty"`
+
+	// Energy is the measurement window's energy under the [energy] model;
+	// absent with energy_model = none (and on a bus), so that such rows
+	// read as before energy existed.
+	Energy *NocEnergy `json:"energy,omitempty"`
+}
+
+// NocEnergy is a point's energy over its measurement window: in total,
+// by kind and by component, its average power at the chip's clock, and
+// per flit delivered in the window.
+type NocEnergy struct {
+	Model      string            `json:"model"`
+	Tech       string            `json:"tech"`
+	FlitBits   int               `json:"flit_bits"`
+	ClockHz    float64           `json:"clock_hz"`
+	TotalPJ    float64           `json:"energy_pj"`
+	PowerMW    float64           `json:"power_mw"`
+	PerFlitPJ  float64           `json:"energy_per_delivered_flit_pj"` // 0 when no flit was delivered
+	DynamicPJ  float64           `json:"dynamic_energy_pj"`
+	ClockPJ    float64           `json:"clock_energy_pj"`
+	LeakagePJ  float64           `json:"leakage_energy_pj"`
+	AreaMM2    float64           `json:"area_mm2"`
+	Components []EnergyComponent `json:"components"`
+}
+
+// EnergyComponent is one line of a breakdown: energy over the window and
+// its average power.
+type EnergyComponent struct {
+	Name    string  `json:"name"`
+	Kind    string  `json:"kind"` // dynamic, clock or leakage
+	PJ      float64 `json:"energy_pj"`
+	PowerMW float64 `json:"power_mw"`
 }
 
 // WallClockColumns are the columns that depend on the machine, not the
@@ -88,9 +120,18 @@ var WallClockColumns = []string{"wall_seconds", "sim_cycles_per_second", "events
 // WriteNocCSV writes rows with a header of the JSON keys.
 func WriteNocCSV(w io.Writer, rows []NocRow) error {
 	cw := csv.NewWriter(w)
-	cw.Write(nocColumns)
+	energy := slices.ContainsFunc(rows, func(r NocRow) bool { return r.Energy != nil })
+	head := nocColumns
+	if energy {
+		head = append(slices.Clip(head), energyColumns...)
+	}
+	cw.Write(head)
 	for _, r := range rows {
-		cw.Write(r.fields())
+		f := r.fields()
+		if energy {
+			f = append(f, r.energyFields()...)
+		}
+		cw.Write(f)
 	}
 	cw.Flush()
 	return cw.Error()
@@ -106,6 +147,19 @@ var nocColumns = []string{"mesh", "traffic", "packet_flits", "seed", "offered_fl
 	"injection", "burst_packets", "burst_on_cycles", "burst_off_cycles", "mean_packet_flits",
 	"reply_flits", "delivered_reply_packets", "avg_round_trip_latency_cycles", "p50_round_trip_latency_cycles", "p95_round_trip_latency_cycles",
 	"p99_round_trip_latency_cycles", "avg_reply_latency_cycles", "zero_load_round_trip_cycles"}
+
+// energyColumns follow the others when a row has energy (energy_model not
+// none), so that a table without energy reads as before.
+var energyColumns = []string{"energy_model", "energy_pj", "power_mw", "energy_per_delivered_flit_pj", "dynamic_energy_pj", "clock_energy_pj", "leakage_energy_pj"}
+
+func (r NocRow) energyFields() []string {
+	e := r.Energy
+	if e == nil {
+		return make([]string, len(energyColumns))
+	}
+	f := func(x float64) string { return strconv.FormatFloat(x, 'g', 10, 64) }
+	return []string{e.Model, f(e.TotalPJ), f(e.PowerMW), f(e.PerFlitPJ), f(e.DynamicPJ), f(e.ClockPJ), f(e.LeakagePJ)}
+}
 
 func (r NocRow) fields() []string {
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', 10, 64) }
@@ -158,12 +212,17 @@ func WriteNocTable(w io.Writer, rows []NocRow) error {
 	// Round-trip columns only when a row has replies: a table of one-way
 	// traffic reads as it always has.
 	replies := slices.ContainsFunc(rows, func(r NocRow) bool { return r.ReplyFlits > 0 })
+	energy := slices.ContainsFunc(rows, func(r NocRow) bool { return r.Energy != nil })
 	head, units := "", ""
 	if replies {
 		head, units = "round trip\trt zero-load\t", "(cyc)\t(cyc)\t"
 	}
-	fmt.Fprintln(tw, "traffic\toffered\taccepted\tavg lat\tp50\tp95\tp99\tnet lat\tzero-load\t"+head+"hops\tlink util\tlink max\tVC share max\tsaturated\t")
-	fmt.Fprintln(tw, "\t(fl/n/c)\t(fl/n/c)\t(cyc)\t(cyc)\t(cyc)\t(cyc)\t(cyc)\t(cyc)\t"+units+"\t(fl/c)\t(fl/c)\t(fraction)\t\t")
+	ehead, eunits := "", ""
+	if energy {
+		ehead, eunits = "energy/flit\tpower\t", "(pJ)\t(mW)\t"
+	}
+	fmt.Fprintln(tw, "traffic\toffered\taccepted\tavg lat\tp50\tp95\tp99\tnet lat\tzero-load\t"+head+"hops\tlink util\tlink max\tVC share max\t"+ehead+"saturated\t")
+	fmt.Fprintln(tw, "\t(fl/n/c)\t(fl/n/c)\t(cyc)\t(cyc)\t(cyc)\t(cyc)\t(cyc)\t(cyc)\t"+units+"\t(fl/c)\t(fl/c)\t(fraction)\t"+eunits+"\t")
 	var cyc, ev, hops uint64
 	var wall float64
 	for _, r := range rows {
@@ -185,10 +244,19 @@ func WriteNocTable(w io.Writer, rows []NocRow) error {
 			}
 			rt = fmt.Sprintf("%s\t%.1f\t", rtt, r.ZeroLoadRoundTrip)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.1f\t%s%.2f\t%.3f\t%.3f\t%.3f\t%s\t\n",
+		en := ""
+		if energy {
+			en = "-\t-\t"
+			if e := r.Energy; e != nil && e.PerFlitPJ > 0 {
+				en = fmt.Sprintf("%.1f\t%.1f\t", e.PerFlitPJ, e.PowerMW)
+			} else if e != nil {
+				en = fmt.Sprintf("-\t%.1f\t", e.PowerMW)
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.1f\t%s%.2f\t%.3f\t%.3f\t%.3f\t%s%s\t\n",
 			r.Traffic, rateText(r.OfferedRate), rateText(r.AcceptedRate), lat("%.1f", r.AvgPacketLatency), lat("%.0f", r.P50PacketLatency),
 			lat("%.0f", r.P95PacketLatency), lat("%.0f", r.P99PacketLatency), lat("%.1f", r.AvgNetworkLatency),
-			r.ZeroLoadLatency, rt, r.AvgHops, r.LinkUtilMean, r.LinkUtilMax, r.VCShareMax, sat)
+			r.ZeroLoadLatency, rt, r.AvgHops, r.LinkUtilMean, r.LinkUtilMax, r.VCShareMax, en, sat)
 		cyc += uint64(r.Cycles)
 		ev += r.Events
 		hops += r.FlitHops

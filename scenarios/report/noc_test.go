@@ -26,7 +26,7 @@ func jsonKeys(t reflect.Type) []string {
 	var keys []string
 	for i := 0; i < t.NumField(); i++ {
 		tag, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-		if tag == "-" || t.Field(i).Type.Kind() == reflect.Slice {
+		if k := t.Field(i).Type.Kind(); tag == "-" || k == reflect.Slice || k == reflect.Pointer {
 			continue
 		}
 		if tag == "" {
@@ -57,6 +57,8 @@ func distinctRow(k int) NocRow {
 			f.SetFloat(float64(base) + 0.25)
 		case reflect.Bool:
 			f.SetBool(k%2 == 0)
+		case reflect.Pointer:
+			// Energy: CSV columns of their own (TestWriteNocCSVEnergy).
 		case reflect.Slice:
 			switch f.Interface().(type) {
 			case []int:
@@ -141,6 +143,41 @@ func TestWriteNocCSV(t *testing.T) {
 		if col("saturated") != strconv.FormatBool(row.Saturated) || col("traffic") != row.Traffic {
 			t.Errorf("row %d: saturated %q traffic %q, want %v %q", i, col("saturated"), col("traffic"), row.Saturated, row.Traffic)
 		}
+	}
+}
+
+// With energy, the CSV has seven more columns after the others: each row's
+// model, energy, power, energy per delivered flit and energy by kind, as
+// its JSON "energy" object holds them, empty for a row without; without
+// energy in any row the header is the one of old.
+func TestWriteNocCSVEnergy(t *testing.T) {
+	e := &NocEnergy{Model: "dsent", TotalPJ: 1234.5, PowerMW: 600.25, PerFlitPJ: 187.125, DynamicPJ: 100.5, ClockPJ: 34, LeakagePJ: 1100}
+	rows := []NocRow{distinctRow(0), distinctRow(1)}
+	rows[0].Energy = e
+	var b bytes.Buffer
+	if err := WriteNocCSV(&b, rows); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(&b).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := jsonKeys(reflect.TypeFor[NocRow]())
+	if want := append(slices.Clip(keys), energyColumns...); !slices.Equal(recs[0], want) {
+		t.Fatalf("header %q, want %q", recs[0], want)
+	}
+	got := recs[1][len(keys):]
+	want := []string{"dsent", "1234.5", "600.25", "187.125", "100.5", "34", "1100"}
+	if !slices.Equal(got, want) || slices.ContainsFunc(recs[2][len(keys):], func(s string) bool { return s != "" }) {
+		t.Errorf("energy cells %q and %q, want %q and empty", got, recs[2][len(keys):], want)
+	}
+	b.Reset()
+	if err := WriteNocCSV(&b, rows[1:]); err != nil {
+		t.Fatal(err)
+	}
+	recs, _ = csv.NewReader(&b).ReadAll()
+	if !slices.Equal(recs[0], keys) {
+		t.Errorf("without energy the header is %q", recs[0])
 	}
 }
 

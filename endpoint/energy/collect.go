@@ -1,0 +1,87 @@
+package energy
+
+import (
+	"cmp"
+	"fmt"
+
+	"nocsim/endpoint"
+	"nocsim/mesh"
+)
+
+// LinkTiles is the length of a router-to-router link of topology t in tile
+// pitches: 1 on a mesh; 2 on a concentrated mesh (its routers are two tiles
+// apart) and on a torus or ring, taken as folded (every link spans two
+// tiles, so that the wrap-around link is no longer than the others).
+func LinkTiles(t mesh.Topology) float64 {
+	if _, ok := t.(mesh.Mesh); ok {
+		return 1
+	}
+	return 2
+}
+
+// Snapshot reads a fabric's counters at the engine's current cycle: for
+// each router, per port, the flits that have arrived in its input buffers
+// (sent upstream, less those still on their way), those switched out of
+// them (arrived, less those still buffered) and those switched to each
+// output; each link's flits; each NIU's. A bus has no routers to price.
+func Snapshot(f *endpoint.Fabric) (Activity, error) {
+	net := f.Net
+	if net.Bus != nil {
+		return Activity{}, fmt.Errorf("energy: a bus has no routers or links to price (allowed: energy model none on topology bus)")
+	}
+	topo := f.Topo
+	a := Activity{Cycles: int64(net.Eng.Now()), LinkTiles: LinkTiles(topo),
+		VCs: net.Spec.VCs, VCBuf: net.Spec.VCBuf, Routing: cmp.Or(net.Spec.Routing, mesh.RoutingXY),
+		Routers: make([]RouterActivity, len(net.Routers)), Links: net.LinkCounts(nil),
+		Inject: make([]uint64, len(f.NIUs)), Eject: make([]uint64, len(f.NIUs))}
+	for i, r := range net.Routers {
+		ra := &a.Routers[i]
+		ra.Ports = r.Ports()
+		ra.VCAllocs = r.Stats().VCAllocs
+		for p := range mesh.Port(ra.Ports) {
+			ra.Out[p] = r.LinkFlits(p)
+			if p.IsLocal() {
+				continue // written below, from the NIU's count
+			}
+			if j, ok := topo.Neighbor(i, p); ok {
+				ra.Writes[p] = net.Routers[j].LinkFlits(p.Opposite()) - uint64(r.InFlight(p))
+			}
+		}
+	}
+	for t, n := range f.NIUs {
+		a.Inject[t], a.Eject[t] = n.Injected, n.Ejected
+		ri, p := t, mesh.Local
+		if c, ok := topo.(mesh.Concentrated); ok {
+			ri, p = c.RouterOf(t)
+		}
+		a.Routers[ri].Writes[p] = n.Injected - uint64(net.Routers[ri].InFlight(p))
+	}
+	for i, r := range net.Routers {
+		ra := &a.Routers[i]
+		for p := range mesh.Port(ra.Ports) {
+			ra.Reads[p] = ra.Writes[p] - uint64(r.BufferedAt(p))
+		}
+	}
+	return a, nil
+}
+
+// NetworkFor is the Network a topology with these router settings makes,
+// for Model.Check before a run.
+func NetworkFor(t mesh.Topology, vcs, vcBuf int, routing string) Network {
+	ports := int(mesh.NumPorts)
+	if c, ok := t.(mesh.Concentrated); ok && c.Concentration() > 1 {
+		ports = int(mesh.NumPorts) - 1 + c.Concentration()
+	}
+	return Network{VCs: vcs, VCBuf: vcBuf, Ports: ports, LinkTiles: LinkTiles(t), Routing: cmp.Or(routing, mesh.RoutingXY)}
+}
+
+// Check loads the model p names and checks it can price a network of
+// topology t with these router settings: what a run checks before it
+// simulates anything.
+func Check(p Params, t mesh.Topology, vcs, vcBuf int, routing string) error {
+	m, err := Load(p)
+	if err != nil {
+		return err
+	}
+	return m.Check(NetworkFor(t, vcs, vcBuf, routing))
+}
