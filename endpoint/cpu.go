@@ -60,7 +60,10 @@ func (s CPUSpec) Cycles(o Ops) int64 {
 }
 
 // Charge occupies the processor for what the counts cost (one Compute).
-func (t *Thread) Charge(o Ops) { t.Compute(t.node.cpu.Cycles(o)) }
+func (t *Thread) Charge(o Ops) {
+	t.node.Ops = t.node.Ops.Add(o)
+	t.Compute(t.node.cpu.Cycles(o))
+}
 
 // DefaultCPUSpec is a simple in-order core at 1 GHz with SCMP's eight
 // thread contexts and two-flit-per-cycle send instructions.

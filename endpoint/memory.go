@@ -24,6 +24,14 @@ type Memory struct {
 	free  []span     // free heap spans, by address
 	last  int        // segment of the last heap access, as DMA runs sequentially
 
+	// DMAReads and DMAWrites are the words the NIU's DMA engine has read
+	// and written (readAt, writeAt), which energy prices as memory
+	// accesses. The program's own reads and writes through Read and
+	// Write are not counted: a Go program reads simulated memory for free
+	// (checking a result, say) unless it charges the cycles, and kernels
+	// count their loads and stores as operations (Ops.Mem).
+	DMAReads, DMAWrites uint64
+
 	// Freed small blocks' byte slices by word count, for the next Alloc
 	// of that size: a library's flag words and small temporaries come and
 	// go with every message. Only the Go storage is reused; addresses are
@@ -125,6 +133,7 @@ type cursor struct {
 
 // readAt is Read(addr) through c.
 func (m *Memory) readAt(c *cursor, addr uint32) uint32 {
+	m.DMAReads++
 	if off := addr - c.base; off < c.n && c.gen == m.gen {
 		return binary.LittleEndian.Uint32(c.b[off*4:])
 	}
@@ -138,6 +147,7 @@ func (m *Memory) readAt(c *cursor, addr uint32) uint32 {
 
 // writeAt is Write(addr, v) through c.
 func (m *Memory) writeAt(c *cursor, addr, v uint32) error {
+	m.DMAWrites++
 	if off := addr - c.base; off < c.n && c.gen == m.gen {
 		binary.LittleEndian.PutUint32(c.b[off*4:], v)
 		return nil

@@ -31,6 +31,9 @@ type Node struct {
 
 	// Busy is the processor time spent computing, in cycles.
 	Busy des.Time
+	// Ops is the operations the node's kernels have charged (Charge,
+	// Flops), by class.
+	Ops Ops
 }
 
 // Start runs body as the node's main thread from the current cycle.

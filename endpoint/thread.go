@@ -209,7 +209,7 @@ func (t *Thread) ComputeThen(a, b int64) {
 }
 
 // Flops charges n floating-point operations at flop_cycles each.
-func (t *Thread) Flops(n int64) { t.Compute(t.node.cpu.Cycles(Ops{Flops: n})) }
+func (t *Thread) Flops(n int64) { t.Charge(Ops{Flops: n}) }
 
 // Suspend gives the processor to threads that are ready (suspendThread);
 // the thread continues after them.

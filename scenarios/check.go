@@ -88,7 +88,7 @@ func (sc *Scenario) UnusedKeys() map[string]string {
 	if sc.OnTier() {
 		// The tier simulates no chip: the machine describes nothing of it.
 		for _, s := range Sections() {
-			if s.Name == "network" || s.Name == "node" || s.Name == "mpi" {
+			if s.Name == "network" || s.Name == "node" || s.Name == "mpi" || s.Name == "energy" {
 				for _, k := range s.Keys {
 					out[s.Name+"."+k.Name] = "the LogGOPS tier runs no chip ([workload] params gives its parameters)"
 				}
@@ -105,8 +105,8 @@ func (sc *Scenario) UnusedKeys() map[string]string {
 				// Energy turns the run's cycles into seconds with it.
 			case kind == "noc" && (s.Name == "node" || s.Name == "mpi"):
 				out[s.Name+"."+k.Name] = notRead + " (synthetic traffic has no processors or MPI)"
-			case kind != "noc" && s.Name == "energy":
-				out[s.Name+"."+k.Name] = notRead + " (only noc runs price energy so far)"
+			case s.Name == "energy" && !slices.Contains(EnergyKinds, kind):
+				out[s.Name+"."+k.Name] = notRead + " (the workloads that price energy: " + strings.Join(EnergyKinds, ", ") + ")"
 			case kind == "noc" && s.Name == "energy" && k.Name != "energy_model" && !sc.EnergyOn():
 				out[s.Name+"."+k.Name] = "no energy model (energy_model = none, or a bus)"
 			case kind != "noc" && s.Name == "noc" && k.Name != "watchdog_cycles":

@@ -14,6 +14,9 @@ type Energy struct {
 	TileMM   float64 `toml:"tile_mm"`
 }
 
+// EnergyKinds are the workload kinds whose results report energy.
+var EnergyKinds = []string{"noc", "pingpong", "coll", "app"}
+
 // EnergyKeys documents the [energy] keys.
 var EnergyKeys = energy.Keys
 

@@ -42,7 +42,7 @@ func appCommand() *cli.Command {
 		name:      "app",
 		usage:     "run an application (CG, QR, matrix multiply, global sum, halo exchange) in MPI and native SCMP versions over P and size",
 		usageText: "nocsim app --mesh 4x4 --app cg --procs 1,4,16 --sizes 64,256 --plot cg.png",
-		flags:     append(flags, keyFlags(machineSections, "procs")...),
+		flags:     append(flags, keyFlags(pricedSections, "procs")...),
 		build:     buildApp,
 	}.cli()
 }

@@ -39,7 +39,7 @@ func collCommand() *cli.Command {
 		name:      "coll",
 		usage:     "time MPI collectives per algorithm, rank count and size, each checked against a serial result",
 		usageText: "nocsim coll --mesh 8x8 --op bcast --algs flat,binomial,pull --procs 4,16,64 --sizes 8,1024,65536\nnocsim coll --tier loggops --params params.toml --op bcast --algs binomial,flat --procs 16,1024,1048576 --sizes 8",
-		flags:     append(flags, keyFlags(machineSections, "procs")...),
+		flags:     append(flags, keyFlags(pricedSections, "procs")...),
 		build:     buildColl,
 	}.cli()
 }

@@ -76,6 +76,10 @@ func (v *boolKeyValue) IsBoolFlag() bool   { return true }
 // machineSections are the sections that describe the chip and its MPI.
 var machineSections = []string{"network", "node", "mpi"}
 
+// pricedSections are machineSections and [energy]: the keys of the
+// commands whose results report energy (scenarios.EnergyKinds).
+var pricedSections = []string{"network", "node", "mpi", "energy"}
+
 // configFlag is --config of the commands that build their scenario from
 // a file and flags.
 var configFlag = &cli.StringFlag{Name: "config", Usage: "scenario TOML file; flags override its keys"}

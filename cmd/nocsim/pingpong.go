@@ -28,7 +28,7 @@ func pingpongCommand() *cli.Command {
 			&cli.BoolFlag{Name: "stats", Usage: "also print per-rank MPI statistics"},
 			&cli.StringFlag{Name: "goal-out", Usage: "record the run's communication (every size, warm-up included) as a GOAL schedule to `FILE`"},
 			quietFlag,
-		}, keyFlags(machineSections)...),
+		}, keyFlags(pricedSections)...),
 		build: buildPingPong,
 	}.cli()
 }

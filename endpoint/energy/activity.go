@@ -34,6 +34,11 @@ type Activity struct {
 	// Inject and Eject are the flits each node's NIU sent into and took
 	// out of the network.
 	Inject, Eject []uint64
+	// Tiles is each tile's processor and memory activity, on a machine
+	// (none under synthetic traffic, which has no processors), and
+	// TileMemoryBytes each tile's memory size.
+	Tiles           []TileActivity
+	TileMemoryBytes int64
 }
 
 // Sub is the activity between snapshot b and a (a taken later): the
@@ -61,6 +66,15 @@ func (a Activity) Sub(b Activity) (Activity, error) {
 	for i := range a.Inject {
 		w.Inject[i] = a.Inject[i] - b.Inject[i]
 		w.Eject[i] = a.Eject[i] - b.Eject[i]
+	}
+	if len(a.Tiles) != len(b.Tiles) {
+		return Activity{}, fmt.Errorf("energy: snapshots of %d and %d tiles", len(a.Tiles), len(b.Tiles))
+	}
+	w.TileMemoryBytes = a.TileMemoryBytes
+	for i, x := range a.Tiles {
+		y := b.Tiles[i]
+		w.Tiles = append(w.Tiles, TileActivity{BusyCycles: x.BusyCycles - y.BusyCycles, Flops: x.Flops - y.Flops, MemOps: x.MemOps - y.MemOps,
+			Iters: x.Iters - y.Iters, Calls: x.Calls - y.Calls, DMAReads: x.DMAReads - y.DMAReads, DMAWrites: x.DMAWrites - y.DMAWrites})
 	}
 	return w, nil
 }

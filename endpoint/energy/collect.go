@@ -85,3 +85,19 @@ func Check(p Params, t mesh.Topology, vcs, vcBuf int, routing string) error {
 	}
 	return m.Check(NetworkFor(t, vcs, vcBuf, routing))
 }
+
+// SnapshotMachine is Snapshot with each tile's processor and memory
+// counters: busy cycles, the kernels' operations, the DMA engine's words.
+func SnapshotMachine(m *endpoint.Machine) (Activity, error) {
+	a, err := Snapshot(m.Fabric)
+	if err != nil {
+		return a, err
+	}
+	a.Tiles = make([]TileActivity, len(m.Nodes))
+	for i, n := range m.Nodes {
+		a.TileMemoryBytes = 4 * int64(n.Mem.Size())
+		a.Tiles[i] = TileActivity{BusyCycles: uint64(n.Busy), Flops: uint64(n.Ops.Flops), MemOps: uint64(n.Ops.Mem),
+			Iters: uint64(n.Ops.Iters), Calls: uint64(n.Ops.Calls), DMAReads: n.Mem.DMAReads, DMAWrites: n.Mem.DMAWrites}
+	}
+	return a, nil
+}

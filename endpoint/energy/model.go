@@ -63,11 +63,12 @@ type Network struct {
 	Ports      int     // the most ports a router has
 	LinkTiles  float64 // link length in tile pitches (LinkTiles)
 	Routing    string
+	Tiles      bool // processors and memories are priced too (a machine, not synthetic traffic)
 }
 
 // NetworkOf is the network an activity was counted on.
 func NetworkOf(a Activity) Network {
-	n := Network{VCs: a.VCs, VCBuf: a.VCBuf, LinkTiles: a.LinkTiles, Routing: a.Routing}
+	n := Network{VCs: a.VCs, VCBuf: a.VCBuf, LinkTiles: a.LinkTiles, Routing: a.Routing, Tiles: len(a.Tiles) > 0}
 	for _, r := range a.Routers {
 		n.Ports = max(n.Ports, r.Ports)
 	}

@@ -124,5 +124,10 @@ func (n *noxim) Energy(a Activity) (Breakdown, error) {
 		{"routing leakage", KindLeakage, routers * route[0] * secs * pj},
 		{"selection leakage", KindLeakage, routers * sel[0] * secs * pj},
 	}
+	tile, err := tileComponents(a, 1, (buf[3]+buf[4])*pj)
+	if err != nil {
+		return Breakdown{}, err
+	}
+	b.Components = append(b.Components, tile...)
 	return b, nil
 }

@@ -80,8 +80,15 @@ func loadTable(name string, data []byte, p Params) (Model, error) {
 	return nil, bad(key, v, fmt.Sprintf("in model %s, tech/flit_bits one of %s (tech %q, flit_bits %d asked)", name, strings.Join(have, ", "), p.Tech, p.FlitBits))
 }
 
-// Check accepts every network: the table prices any router pro rata.
-func (t *table) Check(Network) error { return nil }
+// Check accepts every network (the table prices any router pro rata), and
+// tiles at a node the tile model scales to.
+func (t *table) Check(n Network) error {
+	if n.Tiles {
+		_, err := tileScale(t.row.Tech)
+		return err
+	}
+	return nil
+}
 
 // Energy charges each event its row's energy: buffer writes and reads per
 // flit into and out of an input buffer, the crossbar and switch
@@ -108,5 +115,18 @@ func (t *table) Energy(a Activity) (Breakdown, error) {
 		{"router clock", KindClock, rc * r.ClockPerCycle},
 		{"router leakage", KindLeakage, rc / t.p.ClockHz * r.LeakMW * 1e-3 * 1e12},
 	}
+	scale := 1.0
+	if len(a.Tiles) > 0 {
+		s, err := tileScale(r.Tech)
+		if err != nil {
+			return Breakdown{}, err
+		}
+		scale = s
+	}
+	tile, err := tileComponents(a, scale, r.BufferWrite+r.BufferRead)
+	if err != nil {
+		return Breakdown{}, err
+	}
+	b.Components = append(b.Components, tile...)
 	return b, nil
 }

@@ -41,6 +41,9 @@ type AppRow struct {
 	// conditions at this size (the same for every P of the size).
 	Scaling      *logp.MatMulScaling `json:"scaling,omitempty"`
 	*TierColumns                     // MPI runs with parameters: the LogGOPS tier's prediction (scenarios/study/xfid.go)
+	// Energy is the version's energy: every chip it ran on, from its
+	// first cycle to its last (absent with energy_model = none).
+	Energy *Energy `json:"energy,omitempty"`
 }
 
 // SpeedupName names what Speedup holds: "speedup", or "scaled speedup" for
@@ -109,6 +112,10 @@ func WriteAppTable(out io.Writer, rows []AppRow) error {
 		head += "tier\terror\tstalls\tmessages\trendezvous\tcalc\t"
 		units += "(cycles)\t(%)\t(flit-cycles)\t\t\t(cycles)\t"
 	}
+	energy := slices.ContainsFunc(rows, func(r AppRow) bool { return r.Energy != nil })
+	if energy {
+		head, units = head+"energy\tpower\t", units+"(nJ)\t(mW)\t"
+	}
 	fmt.Fprintln(tw, head)
 	fmt.Fprintln(tw, units)
 	for _, r := range rows {
@@ -136,6 +143,9 @@ func WriteAppTable(out io.Writer, rows []AppRow) error {
 			fmt.Fprintf(tw, "%.0f\t%+.1f\t%d\t%d\t%d\t%d\t", t.TierCycles, t.TierErrPct, t.StallFlitCycles, t.Messages, t.Rendezvous, t.CalcCycles)
 		} else if tier {
 			fmt.Fprint(tw, "\t\t\t\t\t\t")
+		}
+		if energy {
+			fmt.Fprint(tw, energyCells(r.Energy))
 		}
 		fmt.Fprintln(tw)
 	}

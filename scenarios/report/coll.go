@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -27,14 +28,21 @@ type CollRow struct {
 	Error      string     `json:"error,omitempty"`
 	Predicted  float64    `json:"predicted_cycles,omitempty"` // LogGP, when parameters are given
 	RelError   float64    `json:"relative_error,omitempty"`   // (predicted - simulated) / simulated
+	// Energy is the run's energy (the whole chip, the call's first cycle
+	// to its last; absent with energy_model = none).
+	Energy *Energy `json:"energy,omitempty"`
 }
 
 func WriteCollTable(out io.Writer, rows []CollRow) error {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	model := len(rows) > 0 && rows[0].Predicted > 0
+	energy := slices.ContainsFunc(rows, func(r CollRow) bool { return r.Energy != nil })
 	head, units := "op\talgorithm\tchosen\tprocs\tsize\tcycles\ttime\tcorrect\t", "\t\t(that ran)\t\t(bytes)\t(last rank)\t(us)\t\t"
 	if model {
 		head, units = head+"LogGP\terror\t", units+"(cycles)\t\t"
+	}
+	if energy {
+		head, units = head+"energy\tpower\t", units+"(nJ)\t(mW)\t"
 	}
 	fmt.Fprintln(tw, head)
 	fmt.Fprintln(tw, units)
@@ -42,6 +50,9 @@ func WriteCollTable(out io.Writer, rows []CollRow) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%.3f\t%v\t", r.Op, r.Algorithm, r.Chosen, r.Procs, r.SizeBytes, r.Cycles, r.Seconds*1e6, r.Correct)
 		if model {
 			fmt.Fprintf(tw, "%.0f\t%+.1f%%\t", r.Predicted, 100*r.RelError)
+		}
+		if energy {
+			fmt.Fprint(tw, energyCells(r.Energy))
 		}
 		fmt.Fprintln(tw)
 	}

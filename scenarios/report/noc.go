@@ -83,34 +83,7 @@ type NocRow struct {
 	// Energy is the measurement window's energy under the [energy] model;
 	// absent with energy_model = none (and on a bus), so that such rows
 	// read as before energy existed.
-	Energy *NocEnergy `json:"energy,omitempty"`
-}
-
-// NocEnergy is a point's energy over its measurement window: in total,
-// by kind and by component, its average power at the chip's clock, and
-// per flit delivered in the window.
-type NocEnergy struct {
-	Model      string            `json:"model"`
-	Tech       string            `json:"tech"`
-	FlitBits   int               `json:"flit_bits"`
-	ClockHz    float64           `json:"clock_hz"`
-	TotalPJ    float64           `json:"energy_pj"`
-	PowerMW    float64           `json:"power_mw"`
-	PerFlitPJ  float64           `json:"energy_per_delivered_flit_pj"` // 0 when no flit was delivered
-	DynamicPJ  float64           `json:"dynamic_energy_pj"`
-	ClockPJ    float64           `json:"clock_energy_pj"`
-	LeakagePJ  float64           `json:"leakage_energy_pj"`
-	AreaMM2    float64           `json:"area_mm2"`
-	Components []EnergyComponent `json:"components"`
-}
-
-// EnergyComponent is one line of a breakdown: energy over the window and
-// its average power.
-type EnergyComponent struct {
-	Name    string  `json:"name"`
-	Kind    string  `json:"kind"` // dynamic, clock or leakage
-	PJ      float64 `json:"energy_pj"`
-	PowerMW float64 `json:"power_mw"`
+	Energy *Energy `json:"energy,omitempty"`
 }
 
 // WallClockColumns are the columns that depend on the machine, not the

@@ -151,7 +151,7 @@ func TestWriteNocCSV(t *testing.T) {
 // its JSON "energy" object holds them, empty for a row without; without
 // energy in any row the header is the one of old.
 func TestWriteNocCSVEnergy(t *testing.T) {
-	e := &NocEnergy{Model: "dsent", TotalPJ: 1234.5, PowerMW: 600.25, PerFlitPJ: 187.125, DynamicPJ: 100.5, ClockPJ: 34, LeakagePJ: 1100}
+	e := &Energy{Model: "dsent", TotalPJ: 1234.5, PowerMW: 600.25, PerFlitPJ: 187.125, DynamicPJ: 100.5, ClockPJ: 34, LeakagePJ: 1100}
 	rows := []NocRow{distinctRow(0), distinctRow(1)}
 	rows[0].Energy = e
 	var b bytes.Buffer

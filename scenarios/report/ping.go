@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"text/tabwriter"
 
 	"nocsim/mpi"
@@ -20,14 +21,30 @@ type PingRow struct {
 	OneWayCycles     float64 `json:"one_way_cycles"`
 	OneWaySeconds    float64 `json:"one_way_seconds"`
 	BandwidthBytesPS float64 `json:"bandwidth_bytes_per_second"`
+	// Energy is the chip's energy over the size's measured round trips,
+	// and EnergyPerMessagePJ its share per one-way message (half a round
+	// trip); absent with energy_model = none.
+	EnergyPerMessagePJ float64 `json:"energy_per_message_pj,omitempty"`
+	Energy             *Energy `json:"energy,omitempty"`
 }
 
 func WritePingTable(out interface{ Write([]byte) (int, error) }, rows []PingRow) error {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "size\tprotocol\tround trip\tone way\tone way\tbandwidth\t")
-	fmt.Fprintln(tw, "(bytes)\t\t(cycles)\t(cycles)\t(us)\t(MB/s)\t")
+	energy := slices.ContainsFunc(rows, func(r PingRow) bool { return r.Energy != nil })
+	head, units := "size\tprotocol\tround trip\tone way\tone way\tbandwidth\t", "(bytes)\t\t(cycles)\t(cycles)\t(us)\t(MB/s)\t"
+	if energy {
+		head, units = head+"energy/message\tpower\t", units+"(nJ)\t(mW)\t"
+	}
+	fmt.Fprintln(tw, head)
+	fmt.Fprintln(tw, units)
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%d\t%s\t%.0f\t%.1f\t%.3f\t%.1f\t\n", r.SizeBytes, r.Protocol, r.RoundTripCycles, r.OneWayCycles, r.OneWaySeconds*1e6, r.BandwidthBytesPS/1e6)
+		fmt.Fprintf(tw, "%d\t%s\t%.0f\t%.1f\t%.3f\t%.1f\t", r.SizeBytes, r.Protocol, r.RoundTripCycles, r.OneWayCycles, r.OneWaySeconds*1e6, r.BandwidthBytesPS/1e6)
+		if energy && r.Energy != nil {
+			fmt.Fprintf(tw, "%.3f\t%.1f\t", r.EnergyPerMessagePJ/1e3, r.Energy.PowerMW)
+		} else if energy {
+			fmt.Fprint(tw, "-\t-\t")
+		}
+		fmt.Fprintln(tw)
 	}
 	if len(rows) > 0 {
 		fmt.Fprintf(tw, "ranks %d -> %d, %d hops\t\t\t\t\t\t\n", rows[0].From, rows[0].To, rows[0].Hops)

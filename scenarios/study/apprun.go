@@ -227,7 +227,18 @@ func (s *AppSweep) cgConfig(variant, distribute string, p, n int, native bool, r
 	return cfg
 }
 
-func (s *AppSweep) runOne(sc *scenarios.Scenario, variant, version, distribute string, p, n int, record func(*mpi.World)) (apps.Result, error) {
+func (s *AppSweep) runOne(sc *scenarios.Scenario, variant, version, distribute string, p, n int, record func(*mpi.World)) (apps.Result, *report.Energy, error) {
+	chips := &chipRecorder{Scenario: sc}
+	res, err := s.runApp(chips, variant, version, distribute, p, n, record)
+	if err != nil {
+		return res, nil, err
+	}
+	e, err := chipsEnergy(sc, chips.made)
+	return res, e, err
+}
+
+// runApp runs one application version on chips from mc.
+func (s *AppSweep) runApp(sc apps.Machine, variant, version, distribute string, p, n int, record func(*mpi.World)) (apps.Result, error) {
 	native := version == "native"
 	if native || oneSided(s.App, variant) {
 		record = nil
@@ -302,13 +313,13 @@ func (s *AppSweep) Run(sc *scenarios.Scenario, opt scenarios.RunOptions) ([]repo
 			traced.MPI = traced.MPI.TraceTo(opt.Trace, i, name)
 			run = &traced
 		}
-		res, err := s.runOne(run, j.variant, j.version, j.distribute, j.p, j.n, rec)
+		res, en, err := s.runOne(run, j.variant, j.version, j.distribute, j.p, j.n, rec)
 		if err != nil {
 			errs[i] = fmt.Errorf("%s %s, P=%d, size %d: %w", s.App, j.version, j.p, j.n, err)
 			return errs[i]
 		}
 		rows[i] = report.AppRow{App: s.App, Variant: j.variant, Version: j.version, Distribute: j.distribute, Procs: j.p, Size: res.Size,
-			Cycles: int64(res.Cycles), Seconds: float64(res.Cycles) / sc.Node.ClockHz, Correct: res.Correct, Detail: res.Detail}
+			Cycles: int64(res.Cycles), Seconds: float64(res.Cycles) / sc.Node.ClockHz, Correct: res.Correct, Detail: res.Detail, Energy: en}
 		if s.Nonzeros {
 			rows[i].Nonzeros = j.n
 		}

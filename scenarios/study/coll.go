@@ -171,6 +171,9 @@ func (s *CollSweep) runOne(sc0 *scenarios.Scenario, alg string, procs, size int,
 		check.fail(0, err)
 	}
 	done()
+	if row.Energy, err = jobEnergy(&sc, w); err != nil {
+		return row, err
+	}
 	row.Cycles = slices.Max(row.RankCycles)
 	row.Seconds = w.Seconds(row.Cycles)
 	row.Correct = check.err == nil

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 
-	"nocsim/endpoint/energy"
 	"nocsim/endpoint/traffic"
 	"nocsim/scenarios"
 	"nocsim/scenarios/report"
@@ -32,28 +31,13 @@ func NocRows(pts []traffic.Synthetic, res []traffic.SynthResult) []report.NocRow
 		}
 		trafficColumns(&rows[i], &p, r)
 		if r.Energy != nil {
-			rows[i].Energy = nocEnergy(*r.Energy, r.Activity.Totals().Ejected)
+			rows[i].Energy = energyReport(*r.Energy, r.Activity.Totals().Ejected)
 		}
 		if len(r.VCShare) > 0 {
 			rows[i].VCShareMin, rows[i].VCShareMax = slices.Min(r.VCShare), slices.Max(r.VCShare)
 		}
 	}
 	return rows
-}
-
-// nocEnergy is a window's breakdown as a row reports it, with its energy
-// per flit of the ejected flits delivered in the window.
-func nocEnergy(b energy.Breakdown, ejected uint64) *report.NocEnergy {
-	e := &report.NocEnergy{Model: b.Model, Tech: b.Tech, FlitBits: b.FlitBits, ClockHz: b.ClockHz,
-		TotalPJ: b.TotalPJ(), PowerMW: b.PowerW() * 1e3, AreaMM2: b.AreaMM2,
-		DynamicPJ: b.KindPJ(energy.KindDynamic), ClockPJ: b.KindPJ(energy.KindClock), LeakagePJ: b.KindPJ(energy.KindLeakage)}
-	if ejected > 0 {
-		e.PerFlitPJ = e.TotalPJ / float64(ejected)
-	}
-	for _, c := range b.Components {
-		e.Components = append(e.Components, report.EnergyComponent{Name: c.Name, Kind: c.Kind, PJ: c.PJ, PowerMW: b.ComponentPowerW(c) * 1e3})
-	}
-	return e
 }
 
 // trafficColumns fills the row's columns of on_off, size-mix and

@@ -6,6 +6,7 @@ import (
 
 	"nocsim/config"
 	"nocsim/des"
+	"nocsim/endpoint/energy"
 	"nocsim/mpi"
 	"nocsim/mpi/datatype"
 	"nocsim/scenarios"
@@ -69,6 +70,19 @@ func (p *PingPong) Run(sc *scenarios.Scenario) ([]report.PingRow, *mpi.World, er
 		biggest = max(biggest, s)
 	}
 	rtt := make([]des.Time, len(p.Sizes))
+	// Each size's measured round trips, priced: the chip's counters when
+	// the first measured one starts and when the last ends, read at the
+	// sender (the echo's tail has arrived there by then).
+	priced := sc.EnergyOn()
+	begin, end := make([]energy.Activity, len(p.Sizes)), make([]energy.Activity, len(p.Sizes))
+	var snapErr error
+	snap := func(into *energy.Activity) {
+		if a, err := energy.SnapshotMachine(w.M); err != nil {
+			snapErr = err
+		} else {
+			*into = a
+		}
+	}
 	done := startRecording(w, p.Record)
 	w.Launch(func(r *mpi.Rank) {
 		if r.Rank() != p.From && r.Rank() != p.To {
@@ -78,6 +92,9 @@ func (p *PingPong) Run(sc *scenarios.Scenario) ([]report.PingRow, *mpi.World, er
 		buf := r.MustAlloc(biggest)
 		for i, n := range p.Sizes {
 			for k := 0; k <= p.Reps; k++ {
+				if priced && k == 1 && r.Rank() == p.From {
+					snap(&begin[i])
+				}
 				start := r.Now()
 				if r.Rank() == p.From {
 					mustOK(r.Send(buf, n, datatype.Byte, p.To, i, c))
@@ -92,12 +109,18 @@ func (p *PingPong) Run(sc *scenarios.Scenario) ([]report.PingRow, *mpi.World, er
 					rtt[i] += r.Now() - start
 				}
 			}
+			if priced && r.Rank() == p.From {
+				snap(&end[i])
+			}
 		}
 	})
 	if err := w.Run(); err != nil {
 		return nil, w, err
 	}
 	done()
+	if snapErr != nil {
+		return nil, w, snapErr
+	}
 	m := sc.Machine().Topology
 	rows := make([]report.PingRow, len(p.Sizes))
 	for i, n := range p.Sizes {
@@ -106,6 +129,13 @@ func (p *PingPong) Run(sc *scenarios.Scenario) ([]report.PingRow, *mpi.World, er
 		rows[i] = report.PingRow{SizeBytes: n, Protocol: sc.MPI.Protocol, From: p.From, To: p.To, Hops: m.Hops(p.From, p.To),
 			RoundTripCycles: rt, OneWayCycles: one, OneWaySeconds: one / sc.Node.ClockHz,
 			BandwidthBytesPS: float64(n) / (one / sc.Node.ClockHz)}
+		if priced {
+			e, err := windowEnergy(sc, begin[i], end[i])
+			if err != nil {
+				return nil, w, err
+			}
+			rows[i].Energy, rows[i].EnergyPerMessagePJ = e, e.TotalPJ/float64(2*p.Reps)
+		}
 	}
 	if p.Trace != nil {
 		if err := w.WriteTrace(p.Trace); err != nil {
