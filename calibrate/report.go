@@ -49,6 +49,24 @@ func (r Report) WriteText(w io.Writer) error {
 			}
 		}
 	}
+	if e := p.Energy; e != nil {
+		fmt.Fprintf(&b, "energy fit (%s, %d ping-pong sizes and distances, worst message error %.2f%%): static power %.4g mW\n",
+			e.Model, e.Samples, 100*e.MaxResidual, e.StaticMW)
+		for i, s := range e.Segments {
+			bound := "unbounded"
+			if s.MaxBytes > 0 {
+				bound = fmt.Sprintf("max_bytes = %d", s.MaxBytes)
+			}
+			fmt.Fprintf(&b, " energy segment %d: %s\n", i, bound)
+			for _, x := range []struct {
+				name, unit string
+				v, ci      float64
+			}{{"E_msg", "pJ/message", s.MessagePJ, s.MessageCI}, {"E_byte", "pJ/byte", s.BytePJ, s.ByteCI}, {"E_byte_hop", "pJ/(byte*hop)", s.ByteHopPJ, s.ByteHopCI},
+				{"E_copy_byte", "pJ/byte (sizes not whole words)", s.CopyBytePJ, s.CopyByteCI}} {
+				fmt.Fprintf(&b, "  %-11s = %12.5g ± %-10s %s\n", x.name, x.v, ci(x.ci), x.unit)
+			}
+		}
+	}
 	for _, wn := range r.Warnings {
 		fmt.Fprintf(&b, "warning: %s\n", wn)
 	}

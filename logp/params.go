@@ -70,6 +70,9 @@ type Params struct {
 	// handshake's fit depends on: the LogGOPS tier then holds a
 	// clear-to-send until its rank blocks. Files without it load false.
 	Cooperative bool `toml:"cooperative" json:"cooperative"`
+	// Energy is the machine's fitted energy model, when the calibration
+	// priced energy; nil otherwise (and in files from before energy).
+	Energy *EnergyParams `toml:"energy,omitempty" json:"energy,omitempty"`
 }
 
 // Sources of parameters with provenance.
@@ -98,6 +101,11 @@ func (p Params) Validate() error {
 	}
 	if len(p.Segments) == 0 {
 		return fmt.Errorf("no segment: at least one [[segment]] is needed")
+	}
+	if p.Energy != nil {
+		if err := p.Energy.Validate(); err != nil {
+			return err
+		}
 	}
 	for i, s := range p.Segments {
 		last := i == len(p.Segments)-1

@@ -123,6 +123,9 @@ func buildColl(c *cli.Context) (*workload, error) {
 				if err := study.PredictRows(*sw.Params, rows); err != nil {
 					return err
 				}
+				if err := study.PredictEnergyRows(&sc, *sw.Params, rows); err != nil {
+					return err
+				}
 			}
 			if asJSON {
 				return report.WriteJSON(w, rows)

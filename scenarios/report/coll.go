@@ -31,6 +31,10 @@ type CollRow struct {
 	// Energy is the run's energy (the whole chip, the call's first cycle
 	// to its last; absent with energy_model = none).
 	Energy *Energy `json:"energy,omitempty"`
+	// The fitted energy model's prediction, when the parameters have one
+	// (pJ), and its error against Energy: (predicted - simulated) / simulated.
+	PredictedEnergyPJ float64 `json:"predicted_energy_pj,omitempty"`
+	EnergyRelError    float64 `json:"energy_relative_error,omitempty"`
 }
 
 func WriteCollTable(out io.Writer, rows []CollRow) error {
@@ -44,6 +48,10 @@ func WriteCollTable(out io.Writer, rows []CollRow) error {
 	if energy {
 		head, units = head+"energy\tpower\t", units+"(nJ)\t(mW)\t"
 	}
+	emodel := slices.ContainsFunc(rows, func(r CollRow) bool { return r.PredictedEnergyPJ > 0 })
+	if emodel {
+		head, units = head+"E model\terror\t", units+"(nJ)\t\t"
+	}
 	fmt.Fprintln(tw, head)
 	fmt.Fprintln(tw, units)
 	for _, r := range rows {
@@ -53,6 +61,11 @@ func WriteCollTable(out io.Writer, rows []CollRow) error {
 		}
 		if energy {
 			fmt.Fprint(tw, energyCells(r.Energy))
+		}
+		if emodel && r.PredictedEnergyPJ > 0 {
+			fmt.Fprintf(tw, "%.2f\t%+.1f%%\t", r.PredictedEnergyPJ/1e3, 100*r.EnergyRelError)
+		} else if emodel {
+			fmt.Fprint(tw, "-\t-\t")
 		}
 		fmt.Fprintln(tw)
 	}

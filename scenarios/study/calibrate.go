@@ -65,7 +65,49 @@ func Calibrate(sc *scenarios.Scenario, sizes []int, reps int) (Calibration, erro
 	}
 	t := calibrate.Table{Machine: opt.Machine, Measurements: ms}
 	rep, err := calibrate.FitTable(t, opt)
+	if err == nil && sc.EnergyOn() {
+		var e logp.EnergyParams
+		var bounds []int
+		for _, s := range rep.Params.Segments {
+			bounds = append(bounds, s.MaxBytes)
+		}
+		if e, err = calibrateEnergy(sc, []int{1, far}, sizes, reps, rep.Params.Word, bounds); err == nil {
+			rep.Params.Energy = &e
+		}
+	}
 	return Calibration{Measurements: ms, Machine: t.Machine, Report: rep}, err
+}
+
+// calibrateEnergy prices ping-pongs from tile 0 to each of to at every
+// size (the chip's dynamic energy over the measured round trips, two
+// messages each) and fits the energy model's per-message terms to them;
+// the static power is the pricing's own leakage and clock over time.
+func calibrateEnergy(sc *scenarios.Scenario, to, sizes []int, reps, word int, bounds []int) (logp.EnergyParams, error) {
+	var samples []calibrate.EnergySample
+	staticMW := 0.0
+	hops := sc.Machine().Topology
+	for _, t := range to {
+		if t >= hops.Nodes() || t == 0 {
+			continue
+		}
+		p := PingPong{From: 0, To: t, Sizes: sizes, Reps: reps}
+		rows, w, err := p.Run(sc)
+		if w != nil {
+			w.M.Close()
+		}
+		if err != nil {
+			return logp.EnergyParams{}, fmt.Errorf("energy ping-pong 0 -> %d: %w", t, err)
+		}
+		for _, r := range rows {
+			e := r.Energy
+			samples = append(samples, calibrate.EnergySample{Bytes: r.SizeBytes, Hops: r.Hops, Messages: 2 * reps, DynamicPJ: e.DynamicPJ})
+			// Static power is the same in every window: leakage and
+			// clock do not depend on what runs.
+			staticMW = e.PowerMW * (e.ClockPJ + e.LeakagePJ) / e.TotalPJ
+		}
+	}
+	e := sc.Energy
+	return calibrate.FitEnergy(samples, staticMW, word, bounds, fmt.Sprintf("%s %s %d-bit %gmm", e.Model, e.Tech, e.FlitBits, e.TileMM))
 }
 
 // fanoutReceivers are the fan-out benchmark's receivers: up to four tiles
