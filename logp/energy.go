@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"nocsim/logp/collgen"
 	"nocsim/logp/goal"
 )
 
@@ -105,14 +106,69 @@ func (e EnergyParams) StaticEnergy(cycles, clockHz float64) float64 {
 // ScheduleEnergy is the energy of a schedule run in cycles at clockHz: its
 // static energy over that time and every send's message energy, hops(a, b)
 // being the hops between ranks a and b (pJ).
-func (e EnergyParams) ScheduleEnergy(s *goal.Schedule, cycles, clockHz float64, hops func(a, b int) int) float64 {
+func (e EnergyParams) ScheduleEnergy(s *goal.Schedule, cycles, clockHz float64, hops func(a, b int) float64) float64 {
 	sum := e.StaticEnergy(cycles, clockHz)
 	for r, rk := range s.Ranks {
 		for _, op := range rk.Ops {
 			if op.Kind == goal.Send {
-				sum += e.MessageEnergy(int(op.Bytes), float64(hops(r, int(op.Peer))))
+				sum += e.MessageEnergy(int(op.Bytes), hops(r, int(op.Peer)))
 			}
 		}
 	}
 	return sum
+}
+
+// The objectives a model's choice of algorithm minimises: time, energy,
+// or their product, the energy-delay product.
+const (
+	ObjectiveTime   = "time"
+	ObjectiveEnergy = "energy"
+	ObjectiveEDP    = "edp"
+)
+
+// Objectives lists them, for flags and errors.
+var Objectives = []string{ObjectiveTime, ObjectiveEnergy, ObjectiveEDP}
+
+// PredictEnergy is the energy (pJ) the fitted model predicts for op by alg
+// on P ranks of bytes bytes, pr being its time prediction: the static
+// power over pr's time and every message of the algorithm's schedule
+// (collgen's, the chip's program), each over the hops between its ranks on
+// the parameters' mesh (rank i on tile i, row-major), or AvgHops each when
+// the parameters name no mesh (a torus, a ring, a CSV fit).
+func (p Params) PredictEnergy(op, alg string, P, bytes int, pr Prediction) (float64, error) {
+	if p.Energy == nil {
+		return 0, fmt.Errorf("the parameters have no energy model (calibrate fits one under an [energy] model other than none)")
+	}
+	if !(p.ClockHz > 0) {
+		return 0, fmt.Errorf("clock_hz = %v: the energy model needs the clock (Hz)", p.ClockHz)
+	}
+	if P < 2 {
+		return p.Energy.StaticEnergy(pr.Cycles, p.ClockHz), nil
+	}
+	opt := collgen.DefaultOptions()
+	W := p.MeshWidth(P)
+	opt.MeshW = W
+	s, err := collgen.Generate(op, alg, P, int64(bytes), opt)
+	if err != nil {
+		return 0, err
+	}
+	hops := func(a, b int) float64 {
+		if p.Mesh == "" {
+			return p.AvgHops
+		}
+		return math.Abs(float64(a%W-b%W)) + math.Abs(float64(a/W-b/W))
+	}
+	return p.Energy.ScheduleEnergy(s, pr.Cycles, p.ClockHz, hops), nil
+}
+
+// Score is what objective minimises for a prediction of pr's time and e
+// pJ: cycles, pJ, or pJ x cycles.
+func Score(objective string, pr Prediction, e float64) float64 {
+	switch objective {
+	case ObjectiveEnergy:
+		return e
+	case ObjectiveEDP:
+		return e * pr.Cycles
+	}
+	return pr.Cycles
 }

@@ -29,7 +29,8 @@ func collCommand() *cli.Command {
 		&cli.StringFlag{Name: "plot", Usage: "draw completion time per algorithm to `FILE` (.png, .svg, .pdf)"},
 		&cli.StringFlag{Name: "x", Usage: "plot against size or procs (default: whichever varies more)"},
 		&cli.IntFlag{Name: "workers", Usage: "runs simulated in parallel (0 = one per core); results do not depend on it"},
-		&cli.StringFlag{Name: "params", Usage: "LogGP parameters (nocsim calibrate --out): add the model's prediction and error to every run, and let auto pick the model's fastest algorithm"},
+		&cli.StringFlag{Name: "params", Usage: "LogGP parameters (nocsim calibrate --out): add the model's prediction and error to every run (and, when they hold an energy model, its energy prediction), and let auto pick the model's fastest algorithm"},
+		objectiveCLIFlag,
 		&cli.StringFlag{Name: "goal-out", Usage: "record each run's communication as a GOAL schedule to `FILE`; with several runs, one file per run, ALG-PN-SIZEB inserted before the extension (b.goal -> b-binomial-P16-1024B.goal)"},
 		traceFlag,
 		quietFlag,
@@ -85,6 +86,9 @@ func buildColl(c *cli.Context) (*workload, error) {
 		if sw.Params, err = paramsForRun(c, &sc); err != nil {
 			return nil, err
 		}
+	}
+	if sw.Objective, err = objectiveFlag(c, sw.Params); err != nil {
+		return nil, err
 	}
 	if err := sw.Check(&sc, src); err != nil {
 		return nil, flagError(err, nil, "op", "algs", "procs", "sizes", "root")

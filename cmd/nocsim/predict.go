@@ -57,6 +57,7 @@ func predictCommand() *cli.Command {
 			&cli.BoolFlag{Name: "json", Usage: "print predicted_cycles and the per-term breakdown as JSON"},
 			&cli.StringFlag{Name: "select", Usage: "print the model's choice of algorithm for --op at each of these sizes (bytes, comma-separated) and each --select-procs, with the predicted crossover sizes"},
 			&cli.StringFlag{Name: "select-procs", Usage: "rank counts for --select (default: the parameters' P)"},
+			objectiveCLIFlag,
 		},
 		Action:       runPredict,
 		OnUsageError: onUsageError("predict", false),
@@ -115,11 +116,15 @@ func runPredict(c *cli.Context) error {
 	} else if p.HasProvenance() && p.Mesh == "" {
 		return usageErr("--hops: needed, the parameters (%s) carry no mesh and so no average hop count", p.Source)
 	}
+	objective, err := objectiveFlag(c, &p)
+	if err != nil {
+		return err
+	}
 	if c.IsSet("select") {
-		return selectionTable(c, p, op, procs)
+		return selectionTable(c, p, op, procs, objective)
 	}
 	if alg == "auto" && !slices.Contains(p2pOps, op) {
-		if alg, _, err = study.ChooseAlgorithm(p, op, procs, size); err != nil {
+		if alg, _, err = study.ChooseAlgorithmFor(p, op, procs, size, objective); err != nil {
 			return usageErr("--op = %q: %v", op, err)
 		}
 	}
@@ -132,7 +137,7 @@ func runPredict(c *cli.Context) error {
 
 // selectionTable prints, per P and size, the algorithm the model predicts
 // fastest and where the choice changes (logp.Select).
-func selectionTable(c *cli.Context, p logp.Params, op string, procs int) error {
+func selectionTable(c *cli.Context, p logp.Params, op string, procs int, objective string) error {
 	sizes, err := parseInts("select", c.String("select"))
 	if err != nil {
 		return usageErr("%v", err)
@@ -154,11 +159,11 @@ func selectionTable(c *cli.Context, p logp.Params, op string, procs int) error {
 		}
 	}
 	sel, err := logp.Select(plist, sizes, func(P, n int) (string, error) {
-		a, _, err := study.ChooseAlgorithm(p, op, P, n)
+		a, _, err := study.ChooseAlgorithmFor(p, op, P, n, objective)
 		return a, err
 	})
 	// The grid is printed even when a choice failed, before the error.
-	report.WriteSelection(c.App.Writer, op, p.Source, sel)
+	report.WriteSelection(c.App.Writer, op, p.Source, objective, sel)
 	if err != nil {
 		return usageErr("--op = %q: %v", op, err)
 	}
@@ -180,4 +185,22 @@ func checkProcs(flag string, n int) error {
 		return usageErr("--%s = %d: allowed 1..%d", flag, n, mesh.MaxDim*mesh.MaxDim)
 	}
 	return nil
+}
+
+// objectiveCLIFlag is --objective of coll and predict: what the model's
+// choice of algorithm (auto, --select) minimises.
+var objectiveCLIFlag = &cli.StringFlag{Name: "objective", Value: logp.ObjectiveTime,
+	Usage: "what the model's choice of algorithm (auto, --select) minimises: time, energy (the fitted energy model's prediction), or edp (energy x time); energy and edp need parameters fitted with an energy model"}
+
+// objectiveFlag reads --objective, refusing energy and edp without
+// parameters that hold an energy model.
+func objectiveFlag(c *cli.Context, p *logp.Params) (string, error) {
+	o := c.String("objective")
+	if !slices.Contains(logp.Objectives, o) {
+		return "", usageErr("--objective = %q: allowed %s", o, strings.Join(logp.Objectives, ", "))
+	}
+	if o != logp.ObjectiveTime && (p == nil || p.Energy == nil) {
+		return "", usageErr("--objective = %s: allowed only with --params holding an energy model (nocsim calibrate under an [energy] model writes one); time otherwise", o)
+	}
+	return o, nil
 }

@@ -27,8 +27,15 @@ func WritePrediction(w io.Writer, asJSON bool, op, alg string, procs, size int, 
 
 // WriteSelection is the model's fastest algorithm for op per P and size,
 // then where the choice changes; source names the parameters.
-func WriteSelection(w io.Writer, op, source string, s logp.Selection) error {
-	fmt.Fprintf(w, "%s: the LogGP model's fastest algorithm (%s)\n", op, source)
+func WriteSelection(w io.Writer, op, source, objective string, s logp.Selection) error {
+	what := "fastest algorithm"
+	switch objective {
+	case logp.ObjectiveEnergy:
+		what = "least-energy algorithm (the fitted energy model)"
+	case logp.ObjectiveEDP:
+		what = "least energy-delay-product algorithm (the fitted energy model)"
+	}
+	fmt.Fprintf(w, "%s: the LogGP model's %s (%s)\n", op, what, source)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, "P \\ bytes\t")
 	for _, n := range s.Sizes {

@@ -239,7 +239,14 @@ func AlgorithmsFor(op string) []string { return coll.Names(scenarios.RegistryOp(
 // for op at P ranks and size bytes (ties keep registry order), among those
 // that run on MPI messages, whose costs the parameters were fitted to.
 func ChooseAlgorithm(p logp.Params, op string, procs, size int) (string, float64, error) {
-	best, bestT := "", math.Inf(1)
+	return ChooseAlgorithmFor(p, op, procs, size, logp.ObjectiveTime)
+}
+
+// ChooseAlgorithmFor is ChooseAlgorithm minimising objective (time,
+// energy or edp: logp.Score) instead of time; it returns the choice's
+// predicted cycles.
+func ChooseAlgorithmFor(p logp.Params, op string, procs, size int, objective string) (string, float64, error) {
+	best, bestT, bestS := "", math.Inf(1), math.Inf(1)
 	for _, a := range coll.Names(scenarios.RegistryOp(op)) {
 		if coll.IsNative(scenarios.RegistryOp(op), a) {
 			// Parameters fitted to MPI messages do not describe the
@@ -254,8 +261,14 @@ func ChooseAlgorithm(p logp.Params, op string, procs, size int) (string, float64
 		if err != nil {
 			return "", 0, err
 		}
-		if pr.Cycles < bestT {
-			best, bestT = a, pr.Cycles
+		e := 0.0
+		if objective != logp.ObjectiveTime {
+			if e, err = p.PredictEnergy(scenarios.RegistryOp(op), a, procs, size, pr); err != nil {
+				return "", 0, err
+			}
+		}
+		if s := logp.Score(objective, pr, e); s < bestS {
+			best, bestT, bestS = a, pr.Cycles, s
 		}
 	}
 	return best, bestT, nil

@@ -1,6 +1,7 @@
 package study
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -26,8 +27,11 @@ type CollSweep struct {
 	Sizes []int // bytes per rank (docs/commands/coll.md gives each operation's meaning)
 	Root  int
 	// Params, when set, resolves "auto" to the algorithm the LogGP model
-	// predicts fastest for each P and size (reported as "model:NAME").
-	Params *logp.Params
+	// predicts fastest for each P and size (reported as "model:NAME"), or
+	// the least energy or energy-delay product under Objective
+	// (logp.Objectives; "" is time).
+	Params    *logp.Params
+	Objective string
 }
 
 // Check validates the sweep against the scenario.
@@ -101,7 +105,7 @@ func (s *CollSweep) Run(sc *scenarios.Scenario, opt scenarios.RunOptions) ([]rep
 			for _, n := range s.Sizes {
 				alg := a
 				if a == "auto" && s.Params != nil && sc.MPI.Library != "thesis" {
-					best, _, err := ChooseAlgorithm(*s.Params, s.Op, p, n)
+					best, _, err := ChooseAlgorithmFor(*s.Params, s.Op, p, n, cmp.Or(s.Objective, logp.ObjectiveTime))
 					if err != nil {
 						return nil, err
 					}

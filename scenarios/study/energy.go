@@ -150,7 +150,8 @@ func PredictEnergyRows(sc *scenarios.Scenario, p logp.Params, rows []report.Coll
 		if err != nil {
 			return fmt.Errorf("%s %s, P=%d, %d bytes: energy prediction: %w", r.Op, alg, r.Procs, r.SizeBytes, err)
 		}
-		r.PredictedEnergyPJ = p.Energy.ScheduleEnergy(s, r.Predicted, sc.Node.ClockHz, m.Topology.Hops)
+		hops := func(a, b int) float64 { return float64(m.Topology.Hops(a, b)) }
+		r.PredictedEnergyPJ = p.Energy.ScheduleEnergy(s, r.Predicted, sc.Node.ClockHz, hops)
 		r.EnergyRelError = (r.PredictedEnergyPJ - r.Energy.TotalPJ) / r.Energy.TotalPJ
 	}
 	return nil
