@@ -148,10 +148,10 @@ func (sc *Scenario) checkSweep() error {
 			// Every point of a sweep writes into the sweep's one directory
 			// (points.jsonl), draws no chart of its own and records no
 			// schedule: an [output] key has nothing to vary.
-			return fmt.Errorf("[[sweep.axis]] %d key = %q: allowed keys of network, node, mpi, noc or workload ([output] says where the whole sweep writes; set it once, outside the axes)", i+1, a.Key)
+			return fmt.Errorf("[[sweep.axis]] %d key = %q: allowed keys of network, node, mpi, noc, energy or workload ([output] says where the whole sweep writes; set it once, outside the axes)", i+1, a.Key)
 		}
-		if !ok || !slices.Contains([]string{"network", "node", "mpi", "noc", "workload"}, sec) {
-			return fmt.Errorf("[[sweep.axis]] %d key = %q: allowed section.key with section network, node, mpi, noc or workload, e.g. network.vcs", i+1, a.Key)
+		if !ok || !slices.Contains([]string{"network", "node", "mpi", "noc", "energy", "workload"}, sec) {
+			return fmt.Errorf("[[sweep.axis]] %d key = %q: allowed section.key with section network, node, mpi, noc, energy or workload, e.g. network.vcs", i+1, a.Key)
 		}
 		probe := Defaults()
 		if err := probe.Set(sec, key, "0"); err != nil && !isKeyError(err) {

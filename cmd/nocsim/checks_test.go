@@ -464,7 +464,7 @@ func TestAcceptedNonsenseExitTwo(t *testing.T) {
 		{append(app, "--plot", filepath.Join(dir, "a.png"), "--time-plot", filepath.Join(dir, "a.png")), []string{"--plot", "--time-plot", "a.png", "name one file"}},
 		{append(app, "--plot", filepath.Join(dir, "l.png"), "--time-plot", filepath.Join(dir, "a.png")), []string{"--plot", "l.png", "--time-plot", "a.png", "name one file"}},
 		{nocArgs("--csv", filepath.Join(dir, "n.png"), "--plot", filepath.Join(dir, "n.png")), []string{"--csv", "--plot", "n.png", "name one file"}},
-		{[]string{"validate", file("axis.toml", pp+"[[sweep.axis]]\nkey = \"output.dir\"\nvalues = [\"a\", \"b\"]\n")}, []string{"output.dir", "allowed keys of network, node, mpi, noc or workload"}},
+		{[]string{"validate", file("axis.toml", pp+"[[sweep.axis]]\nkey = \"output.dir\"\nvalues = [\"a\", \"b\"]\n")}, []string{"output.dir", "allowed keys of network, node, mpi, noc, energy or workload"}},
 		{[]string{"validate", file("plots.toml", pp+"[[sweep.axis]]\nkey = \"output.plots\"\nvalues = [true, false]\n")}, []string{"output.plots", "allowed"}},
 		{[]string{"validate", file("up.toml", "name = \"../../x\"\n"+pp)}, []string{"name", `"../../x"`, "allowed a plain name"}},
 		{[]string{"run", file("up.toml", "name = \"../../x\"\n"+pp)}, []string{"name", `"../../x"`, "allowed a plain name"}},

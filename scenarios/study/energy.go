@@ -156,3 +156,12 @@ func PredictEnergyRows(sc *scenarios.Scenario, p logp.Params, rows []report.Coll
 	}
 	return nil
 }
+
+// energyText is a run's energy for a summary line: "; 1302.9 nJ at
+// 677.9 mW", or nothing without energy.
+func energyText(e *report.Energy) string {
+	if e == nil {
+		return ""
+	}
+	return fmt.Sprintf("; %.1f nJ at %.1f mW", e.TotalPJ/1e3, e.PowerMW)
+}

@@ -107,7 +107,7 @@ func (collKind) Run(sc *scenarios.Scenario, opt scenarios.RunOptions) (*Result, 
 	}
 	kr := &Result{Rows: cr}
 	for _, r := range cr {
-		kr.Lines = append(kr.Lines, fmt.Sprintf("%s %s, P=%d, %d bytes: %d cycles, correct %v", r.Op, r.Algorithm, r.Procs, r.SizeBytes, r.Cycles, r.Correct))
+		kr.Lines = append(kr.Lines, fmt.Sprintf("%s %s, P=%d, %d bytes: %d cycles, correct %v%s", r.Op, r.Algorithm, r.Procs, r.SizeBytes, r.Cycles, r.Correct, energyText(r.Energy)))
 	}
 	// Against size when several were run, else against P.
 	x := "procs"
@@ -224,6 +224,7 @@ func (appKind) Run(sc *scenarios.Scenario, opt scenarios.RunOptions) (*Result, e
 		if r.TierColumns != nil {
 			line += fmt.Sprintf("; LogGOPS tier %.0f cycles (%+.1f%%)", r.TierCycles, r.TierErrPct)
 		}
+		line += energyText(r.Energy)
 		kr.Lines = append(kr.Lines, line)
 	}
 	var be []report.BreakEven
