@@ -19,7 +19,12 @@ func EnergyText(rows []NocRow) string {
 }
 
 // ModelText names an energy model, its technology node and flit width.
+// Noxim's breakdown says "unstated" for the node it does not name: the
+// title says what is unstated.
 func ModelText(model, tech string, flitBits int) string {
+	if tech == "unstated" {
+		tech = "node unstated"
+	}
 	return fmt.Sprintf("%s model, %s, %d-bit flits", model, tech, flitBits)
 }
 
