@@ -65,8 +65,12 @@ const (
 	// The grid's pitch: as large as fits the map's side, within bounds.
 	mapSideIn              = 4.5
 	maxPitchIn, minPitchIn = 1.0, 0.18
-	mapWidthIn             = 6 // the image's width, at least
-	barHeightIn            = 0.85
+	// minSideIn is the least a side of the data area is: a grid of one
+	// row (or one cell) would leave no room for its axis's label; the
+	// range is widened around the grid instead, so cells stay square.
+	minSideIn   = 2.6
+	mapWidthIn  = 6 // the image's width, at least
+	barHeightIn = 0.85
 )
 
 var (
@@ -179,7 +183,8 @@ type mapLayout struct {
 	grid        *plot.Plot
 	bars        []*plot.Plot
 	cells, segs gpalette.ColorMap
-	gridSize    vg.Point // the grid plot's canvas
+	gridSize    vg.Point   // the grid plot's canvas
+	xr, yr      [2]float64 // the axes' ranges, in grid units
 	pitch       vg.Length
 	title       string
 	titleH      vg.Length
@@ -269,8 +274,9 @@ func (m Map) layout() (mapLayout, error) {
 	g.X.Label.Text, g.Y.Label.Text = m.XLabel, m.YLabel
 	// A little room past the outer cells' half-pitch, so that a segment
 	// reaching the grid's edge stops short of the axis.
-	g.X.Min, g.X.Max = -0.5-edgePad, float64(m.Cols)-0.5+edgePad
-	g.Y.Min, g.Y.Max = -0.5-edgePad, float64(m.Rows)-0.5+edgePad
+	l.xr, l.yr = l.span(m.Cols), l.span(m.Rows)
+	g.X.Min, g.X.Max = l.xr[0], l.xr[1]
+	g.Y.Min, g.Y.Max = l.yr[0], l.yr[1]
 	g.Y.Scale = plot.InvertedScale{Normalizer: plot.LinearScale{}}
 	g.X.Tick.Marker, g.Y.Tick.Marker = indexTicks(m.Cols), indexTicks(m.Rows)
 	// The axes sit on the grid's edge: no padding between them and the
@@ -284,7 +290,7 @@ func (m Map) layout() (mapLayout, error) {
 	dc := g.DataCanvas(trial)
 	padX := dc.Min.X - trial.Min.X + trial.Max.X - dc.Max.X
 	padY := dc.Min.Y - trial.Min.Y + trial.Max.Y - dc.Max.Y
-	l.gridSize = vg.Point{X: vg.Length(float64(m.Cols)+2*edgePad)*l.pitch + padX + margin, Y: vg.Length(float64(m.Rows)+2*edgePad)*l.pitch + padY}
+	l.gridSize = vg.Point{X: vg.Length(l.xr[1]-l.xr[0])*l.pitch + padX + margin, Y: vg.Length(l.yr[1]-l.yr[0])*l.pitch + padY}
 
 	width := max(l.gridSize.X, mapWidthIn*vg.Inch)
 	bar := func(cm gpalette.ColorMap, label string) *plot.Plot {
@@ -346,11 +352,11 @@ func (l mapLayout) draw(cv vg.CanvasSizer) (lay MapLayout, err error) {
 	l.grid.Draw(gc)
 	top -= l.gridSize.Y + legendGap
 	// The bars are as wide as the grid's data area and under it, so that
-	// they read as its scales; a small grid's (2x2) would be too short to
-	// read: those are half the image, centred.
+	// they read as its scales; a small grid's would be shorter than its
+	// label: those are 70% of the image, centred.
 	bw, bx := lay.Data.Size().X, lay.Data.Min.X
-	if bw < dc.Size().X/2 {
-		bw = dc.Size().X / 2
+	if bw < dc.Size().X*0.7 {
+		bw = dc.Size().X * 0.7
 		bx = dc.Min.X + (dc.Size().X-bw)/2
 	}
 	for _, b := range l.bars {
@@ -380,7 +386,7 @@ func (mp *mapPlotter) Plot(c draw.Canvas, p *plot.Plot) {
 		c.StrokeLines(draw.LineStyle{Color: cellEdge, Width: vg.Points(0.5)}, []vg.Point{r.Min, {X: r.Max.X, Y: r.Min.Y}, r.Max, {X: r.Min.X, Y: r.Max.Y}, r.Min})
 		// The value in the cell, where it fits: the colour says the
 		// scale, the number what it is.
-		if t := mapValueText(cell.Value); sty.Width(t) <= 2*half*0.92 && sty.Height(t) <= 2*half*0.8 {
+		if t := mapValueText(cell.Value); sty.Font.Size >= minValuePoints && sty.Width(t) <= 2*half*0.92 && sty.Height(t) <= 2*half*0.8 {
 			ts := sty
 			ts.Color = color.Black
 			if luminance(col) < 0.45 {
@@ -396,7 +402,15 @@ func (mp *mapPlotter) Plot(c draw.Canvas, p *plot.Plot) {
 
 // DataRange implements plot.DataRanger: the grid, whatever the values.
 func (mp *mapPlotter) DataRange() (xmin, xmax, ymin, ymax float64) {
-	return -0.5 - edgePad, float64(mp.l.m.Cols) - 0.5 + edgePad, -0.5 - edgePad, float64(mp.l.m.Rows) - 0.5 + edgePad
+	return mp.l.xr[0], mp.l.xr[1], mp.l.yr[0], mp.l.yr[1]
+}
+
+// span is an axis's range for n cells at the layout's pitch: the grid
+// and edgePad each side, widened evenly to minSideIn.
+func (l *mapLayout) span(n int) [2]float64 {
+	w := float64(n) + 2*edgePad
+	extra := max(0, minSideIn*float64(vg.Inch/l.pitch)-w) / 2
+	return [2]float64{-0.5 - edgePad - extra, float64(n) - 0.5 + edgePad + extra}
 }
 
 // mustColour is v's colour on cm; Validate has checked v is within the
@@ -434,6 +448,10 @@ func arrow(c draw.Canvas, col color.Color, a, b vg.Point) {
 	c.SetColor(col)
 	c.Fill(path)
 }
+
+// minValuePoints is the smallest font a cell's value is printed in:
+// smaller cannot be read, and the colour alone tells the value.
+const minValuePoints = vg.Length(6)
 
 // cellTextStyle is the values' font: a size the pitch can hold.
 func cellTextStyle(pitch vg.Length) draw.TextStyle {

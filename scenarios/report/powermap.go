@@ -67,7 +67,7 @@ func NocPowerMap(p PowerMapPoint) (plots.Map, error) {
 	m := plots.Map{
 		Title: fmt.Sprintf("dynamic power, %s at %s flits/node/cycle: %s; %s (clock and leakage left out)",
 			p.Traffic, rateText(p.Rate), p.Machine, p.Energy),
-		XLabel: "router column (x, west to east)", YLabel: "router row (y, north at the top)",
+		XLabel: "router column (x, west to east)", YLabel: "router row (y, north at top)",
 		Cols: p.Cols, Rows: p.Rows,
 		CellLabel:    "router dynamic power (mW): buffers, crossbar and allocators",
 		SegmentLabel: "link power (mW), each arrow one direction of travel",
