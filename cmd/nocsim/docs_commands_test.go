@@ -12,7 +12,7 @@ import (
 // the command fills. --csv is an output of noc and pairs only (calibrate
 // and predict read it).
 var (
-	outputFileFlags = []string{"plot", "time-plot", "ratio-plot", "breakeven-plot", "tier-plot", "aggregate-plot", "compare-plot", "goal-out", "out", "save-csv", "trace"}
+	outputFileFlags = []string{"plot", "energy-plot", "power-map", "time-plot", "ratio-plot", "breakeven-plot", "tier-plot", "aggregate-plot", "compare-plot", "goal-out", "out", "save-csv", "trace"}
 	outputDirFlags  = []string{"plots", "plot-dir"}
 	csvWriters      = []string{"noc", "pairs"}
 )

@@ -3,12 +3,14 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/BurntSushi/toml"
 	"github.com/urfave/cli/v2"
 
+	"nocsim/endpoint/energy"
 	"nocsim/endpoint/traffic"
 	"nocsim/plots"
 	"nocsim/scenarios"
@@ -28,6 +30,9 @@ func nocCommand() *cli.Command {
 			&cli.BoolFlag{Name: "json", Usage: "print a JSON array, one object per point, instead of the table"},
 			&cli.StringFlag{Name: "csv", Usage: "also write the table as CSV to `FILE`"},
 			&cli.StringFlag{Name: "plot", Usage: "also draw latency against offered load to `FILE` (.png, .svg or .pdf)"},
+			&cli.StringFlag{Name: "energy-plot", Usage: "also draw average power against offered load to `FILE` (.png, .svg or .pdf), and energy per delivered flit to FILE with -per-flit before its extension"},
+			&cli.StringFlag{Name: "power-map", Usage: "also draw one point's dynamic power per router and per link on the router grid to `FILE` (.png, .svg or .pdf; mesh, torus or cmesh)"},
+			&cli.IntFlag{Name: "power-map-point", Usage: "the point --power-map draws: `K`, counted from 1 in the table's order (0 = the last load of the first pattern)"},
 			&cli.IntFlag{Name: "workers", Usage: "points simulated in parallel (0 = one per core); results do not depend on it"},
 			&cli.BoolFlag{Name: "print-config", Usage: "print the effective scenario as TOML and exit"},
 			&cli.StringFlag{Name: "watch-packets", Usage: "write the life of these packets at every point: creation, each flit's switch grant at each router, delivery (comma-separated `NUMBERS`, counted from 0 in creation order, warm-up included, as BookSim's watch_packets)"},
@@ -65,10 +70,26 @@ func buildNoc(c *cli.Context) (*workload, error) {
 		_, err := c.App.Writer.Write(b.Bytes())
 		return nil, err
 	}
+	mapPoint, err := energyFlags(c, &sc, pts)
+	if err != nil {
+		return nil, err
+	}
 	var rows []report.NocRow
 	var res []traffic.SynthResult
-	outputs := []string{"csv", "plot"}
-	files := []file{{"csv", func(b *bytes.Buffer) error { return report.WriteNocCSV(b, rows) }}}
+	outputs := []string{"csv", "plot", "energy-plot", "power-map"}
+	files := []file{{"csv", func(b *bytes.Buffer) error { return report.WriteNocCSV(b, rows) }},
+		{"power-map", func(b *bytes.Buffer) error {
+			m, err := study.NocPowerMap(pts[mapPoint], res[mapPoint], sc.NocTitle())
+			if err != nil {
+				return err
+			}
+			w, err := m.Encode(c.String("power-map"))
+			if err != nil {
+				return err
+			}
+			_, err = w.WriteTo(b)
+			return err
+		}}}
 	var after func() error
 	watchLog := func(b *bytes.Buffer) error { writeWatch(b, pts, res); return nil }
 	switch out := c.String("watch-out"); {
@@ -84,6 +105,8 @@ func buildNoc(c *cli.Context) (*workload, error) {
 		outputs = append(outputs, "watch-out")
 		files = append(files, file{"watch-out", watchLog})
 	}
+	charts := append([]chart{plotFlag(c, "plot", func() plots.Chart { return report.NocChart(rows, sc.NocTitle()) })},
+		energyCharts(c, sc.NocTitle(), &rows)...)
 	return &workload{
 		label: "noc", outputs: outputs,
 		run: func(opt scenarios.RunOptions, _ *job) error {
@@ -97,7 +120,7 @@ func buildNoc(c *cli.Context) (*workload, error) {
 		print:  printRows(&rows, report.WriteNocTable),
 		files:  files,
 		after:  after,
-		charts: []chart{plotFlag(c, "plot", func() plots.Chart { return report.NocChart(rows, sc.NocTitle()) })},
+		charts: charts,
 		flitHops: func() uint64 {
 			var hops uint64
 			for _, r := range rows {
@@ -106,6 +129,84 @@ func buildNoc(c *cli.Context) (*workload, error) {
 			return hops
 		},
 	}, nil
+}
+
+// energyFlags checks --energy-plot, --power-map and --power-map-point
+// before anything runs, and returns the index of the point the map draws.
+// Both charts need a priced network: refused with energy_model = none or
+// on a bus; the map needs a router grid: refused on a ring.
+func energyFlags(c *cli.Context, sc *scenarios.Scenario, pts []traffic.Synthetic) (int, error) {
+	if c.String("power-map") != "" {
+		switch t := sc.Network.TopologyName(); t {
+		case scenarios.TopoMesh, scenarios.TopoTorus, scenarios.TopoCMesh:
+		default:
+			return 0, usageErr("--power-map: topology %s has no router grid to draw; allowed mesh, torus or cmesh", t)
+		}
+	}
+	for _, f := range []string{"energy-plot", "power-map"} {
+		if c.String(f) == "" {
+			continue
+		}
+		if sc.Energy.Model == energy.None {
+			return 0, usageErr("--%s: energy_model = none prices nothing to draw; allowed with an energy model (%s, %s or a model file)", f, energy.DSENT, energy.Noxim)
+		}
+		if !sc.EnergyOn() {
+			return 0, usageErr("--%s: topology %s is not priced (a bus has no routers or links); allowed on every topology but bus", f, sc.Network.TopologyName())
+		}
+		if err := plots.CheckExt(c.String(f)); err != nil {
+			return 0, usageErr("--%s: %v", f, err)
+		}
+	}
+	if p := c.String("energy-plot"); p != "" {
+		if !plots.ReplacesFile(p) {
+			return 0, usageErr("--energy-plot = %q: it draws two files, FILE and FILE with -per-flit before its extension; allowed a file name", p)
+		}
+		// The second file is no flag's value: the check of the flags
+		// against one another does not see it.
+		if id := plots.SameFile(perFlitPath(p)); id != "" {
+			for _, f := range []string{"csv", "plot", "power-map", "watch-out"} {
+				if q := c.String(f); q != "" && plots.SameFile(q) == id {
+					return 0, usageErr("--energy-plot = %q draws %s, which --%s = %q names too; allowed a different file for each output", p, perFlitPath(p), f, q)
+				}
+			}
+		}
+	}
+	k := c.Int("power-map-point")
+	switch {
+	case c.IsSet("power-map-point") && c.String("power-map") == "":
+		return 0, usageErr("--power-map-point = %d without --power-map: allowed only with the map to draw", k)
+	case k < 0 || k > len(pts):
+		return 0, usageErr("--power-map-point = %d: allowed 1 to %d, the points in the table's order (or 0, the last load of the first pattern)", k, len(pts))
+	case k == 0:
+		return study.LastRateOfFirst(pts), nil
+	}
+	return k - 1, nil
+}
+
+// perFlitPath is where --energy-plot draws energy per delivered flit:
+// its path with -per-flit before the extension.
+func perFlitPath(path string) string {
+	ext := filepath.Ext(path)
+	return strings.TrimSuffix(path, ext) + "-per-flit" + ext
+}
+
+// energyCharts are --energy-plot's two charts: power, and energy per
+// delivered flit beside it.
+func energyCharts(c *cli.Context, machine string, rows *[]report.NocRow) []chart {
+	path := c.String("energy-plot")
+	if path == "" {
+		return nil
+	}
+	return []chart{
+		{flag: "energy-plot", path: path, draw: func() (plots.Chart, error) { return report.NocPowerChart(*rows, machine), nil }},
+		{flag: "energy-plot", path: perFlitPath(path), draw: func() (plots.Chart, error) {
+			ch := report.NocPerFlitChart(*rows, machine)
+			if len(ch.Series) == 0 {
+				return ch, runErr(fmt.Errorf("--energy-plot: no point delivered a flit in its window: no energy per flit to draw to %s", perFlitPath(path)))
+			}
+			return ch, nil
+		}},
+	}
 }
 
 // watchFlags reads --watch-packets (nil when not given) and checks that

@@ -100,6 +100,12 @@ func (d *defaultStudy) network() error {
 		return err
 	}
 	d.sum.Lines = append(d.sum.Lines, nocHeadline(noc)...)
+	if d.base.EnergyOn() {
+		if err := d.chart("energy.png", func(p string) error { return report.NocPowerChart(noc, d.base.NocTitle()).Save(p, 0, 0) }); err != nil {
+			return err
+		}
+		d.sum.Lines = append(d.sum.Lines, energyHeadline(noc)...)
+	}
 	done()
 
 	return nil
@@ -268,6 +274,43 @@ func nocHeadline(rows []report.NocRow) []string {
 		} else {
 			out = append(out, fmt.Sprintf("network: %s traffic saturates between %.2f and %.2f flits/node/cycle", t, ok, sat))
 		}
+	}
+	return out
+}
+
+// energyHeadline says, per pattern, what the network draws at the
+// lightest and the heaviest load, how much of it is static, and what a
+// delivered flit costs at the lightest load and at the heaviest load
+// that did not saturate (past it the flits measured are not all those
+// offered).
+func energyHeadline(rows []report.NocRow) []string {
+	var out []string
+	order, by := []string{}, map[string][]report.NocRow{}
+	for _, r := range rows {
+		if r.Energy == nil {
+			continue
+		}
+		if _, ok := by[r.Traffic]; !ok {
+			order = append(order, r.Traffic)
+		}
+		by[r.Traffic] = append(by[r.Traffic], r)
+	}
+	for _, t := range order {
+		rs := by[t]
+		lo, hi := rs[0], rs[len(rs)-1]
+		line := fmt.Sprintf("energy (%s): %s traffic %.0f mW at %.2f flits/node/cycle to %.0f mW at %.2f (%.0f mW leakage and clock)",
+			report.EnergyText(rs), t, lo.Energy.PowerMW, lo.OfferedRate, hi.Energy.PowerMW, hi.OfferedRate, lo.Energy.StaticMW())
+		var last *report.NocRow
+		for i := range rs {
+			if !rs[i].Saturated && rs[i].Energy.PerFlitPJ > 0 {
+				last = &rs[i]
+			}
+		}
+		if lo.Energy.PerFlitPJ > 0 && last != nil && last.OfferedRate != lo.OfferedRate {
+			line += fmt.Sprintf("; %.1f pJ per delivered flit at %.2f, %.1f pJ at %.2f (the heaviest unsaturated load)",
+				lo.Energy.PerFlitPJ, lo.OfferedRate, last.Energy.PerFlitPJ, last.OfferedRate)
+		}
+		out = append(out, line)
 	}
 	return out
 }

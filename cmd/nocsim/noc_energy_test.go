@@ -1,0 +1,72 @@
+package main
+
+import (
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// --energy-plot draws two files, FILE and FILE-per-flit; --power-map one,
+// in the format its extension names; --power-map-point picks the point.
+func TestNocEnergyPlots(t *testing.T) {
+	dir := t.TempDir()
+	e, m := filepath.Join(dir, "energy.png"), filepath.Join(dir, "map.svg")
+	code, _, stderr := nocsim(t, "noc", "-q", "--mesh", "4x4", "--traffic", "uniform,transpose", "--rates", "0.05,0.2",
+		"--warmup-cycles", "100", "--measure-cycles", "300", "--energy-plot", e, "--power-map", m, "--power-map-point", "3")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, p := range []string{e, filepath.Join(dir, "energy-per-flit.png")} {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := png.Decode(f); err != nil {
+			t.Errorf("%s: not a PNG: %v", p, err)
+		}
+		f.Close()
+	}
+	if b, err := os.ReadFile(m); err != nil || !strings.HasPrefix(string(b), "<?xml") || !strings.Contains(string(b), "<svg") {
+		t.Errorf("%s: not an SVG (%v)", m, err)
+	}
+}
+
+// Bad energy chart flags are refused before anything runs (nothing on
+// standard output), exit 2, in one line naming the flag.
+func TestNocEnergyPlotErrors(t *testing.T) {
+	dir := t.TempDir()
+	png, svg := filepath.Join(dir, "e.png"), filepath.Join(dir, "m.svg")
+	// A named pipe takes one stream: no second file can go beside it.
+	fifo := filepath.Join(dir, "pipe.png")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--energy-model", "none", "--energy-plot", png}, "--energy-plot: energy_model = none prices nothing to draw"},
+		{[]string{"--energy-model", "none", "--power-map", svg}, "--power-map: energy_model = none prices nothing to draw"},
+		{[]string{"--topology", "bus", "--energy-plot", png}, "--energy-plot: topology bus is not priced"},
+		{[]string{"--topology", "bus", "--power-map", svg}, "--power-map: topology bus has no router grid to draw; allowed mesh, torus or cmesh"},
+		{[]string{"--topology", "ring", "--power-map", svg}, "--power-map: topology ring has no router grid to draw; allowed mesh, torus or cmesh"},
+		{[]string{"--topology", "ring_uni", "--power-map", svg}, "--power-map: topology ring_uni has no router grid"},
+		{[]string{"--power-map-point", "2"}, "--power-map-point = 2 without --power-map"},
+		{[]string{"--power-map", svg, "--power-map-point", "3"}, "--power-map-point = 3: allowed 1 to 2"},
+		{[]string{"--power-map", svg, "--power-map-point", "-1"}, "--power-map-point = -1: allowed 1 to 2"},
+		{[]string{"--power-map", filepath.Join(dir, "m.gif")}, "--power-map: plots: "},
+		{[]string{"--energy-plot", filepath.Join(dir, "e.jpg")}, "--energy-plot: plots: "},
+		{[]string{"--energy-plot", fifo}, `--energy-plot = "` + fifo + `": it draws two files`},
+		{[]string{"--energy-plot", png, "--plot", filepath.Join(dir, "e-per-flit.png")}, `--energy-plot = "` + png + `" draws ` + filepath.Join(dir, "e-per-flit.png") + `, which --plot`},
+	} {
+		// Long windows: a run that started would take seconds.
+		args := append([]string{"noc", "-q", "--mesh", "8x8", "--rates", "0.1,0.2", "--measure-cycles", "1000000"}, c.args...)
+		code, stdout, stderr := nocsim(t, args...)
+		if code != 2 || stdout != "" || !strings.HasPrefix(stderr, "nocsim: "+c.want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and one line starting %q", c.args, code, stdout, stderr, c.want)
+		}
+	}
+}

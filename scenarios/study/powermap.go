@@ -1,0 +1,79 @@
+package study
+
+import (
+	"fmt"
+
+	"nocsim/endpoint/energy"
+	"nocsim/endpoint/traffic"
+	"nocsim/mesh"
+	"nocsim/plots"
+	"nocsim/scenarios/report"
+)
+
+// routerGrid is the grid a topology's routers lie on, router i at column
+// i % cols, row i / cols: a mesh's and a torus's tiles, a cmesh's router
+// grid; false for a topology whose routers lie on no grid (a ring, a bus).
+func routerGrid(t mesh.Topology) (cols, rows int, ok bool) {
+	switch t := t.(type) {
+	case mesh.Mesh:
+		return t.W, t.H, true
+	case mesh.Torus:
+		return t.W, t.H, true
+	case mesh.CMesh:
+		g := t.RouterGrid()
+		return g.W, g.H, true
+	}
+	return 0, 0, false
+}
+
+// LastRateOfFirst is the index of the point --power-map draws by default:
+// the last load of the first pattern (the busiest point of the pattern
+// the table lists first).
+func LastRateOfFirst(pts []traffic.Synthetic) int {
+	k := 0
+	for i, p := range pts {
+		if p.Pattern.Name() == pts[0].Pattern.Name() {
+			k = i
+		}
+	}
+	return k
+}
+
+// NocPowerMap is a point's power map (report.NocPowerMap): its window's
+// per-router and per-link dynamic energy under its energy model
+// (energy.Place) over the window's time. machine names what ran.
+func NocPowerMap(pt traffic.Synthetic, res traffic.SynthResult, machine string) (plots.Map, error) {
+	topo := pt.Topo
+	if topo == nil {
+		topo = pt.Mesh
+	}
+	cols, rows, ok := routerGrid(topo)
+	if !ok {
+		return plots.Map{}, fmt.Errorf("power map: a %s has no router grid to draw (allowed mesh, torus or cmesh)", topo.Name())
+	}
+	if res.Activity == nil || res.Energy == nil {
+		return plots.Map{}, fmt.Errorf("power map: %s at %g flits/node/cycle was not priced (energy_model = none?)", res.Traffic, res.OfferedRate)
+	}
+	m, err := energy.Load(pt.Energy)
+	if err != nil {
+		return plots.Map{}, err
+	}
+	pl, err := energy.Place(m, *res.Activity)
+	if err != nil {
+		return plots.Map{}, err
+	}
+	if len(res.Links) != len(pl.Links) {
+		return plots.Map{}, fmt.Errorf("power map: %d links counted, %d described", len(pl.Links), len(res.Links))
+	}
+	b := res.Energy
+	p := report.PowerMapPoint{Machine: machine, Traffic: res.Traffic, Rate: res.OfferedRate,
+		Energy: report.ModelText(b.Model, b.Tech, b.FlitBits),
+		Cols:   cols, Rows: rows, Links: res.Links}
+	for _, e := range pl.Routers {
+		p.RouterMW = append(p.RouterMW, pl.PowerMW(e))
+	}
+	for _, e := range pl.Links {
+		p.LinkMW = append(p.LinkMW, pl.PowerMW(e))
+	}
+	return report.NocPowerMap(p)
+}
