@@ -34,7 +34,7 @@ func pairsCommand() *cli.Command {
 		name:      "pairs",
 		usage:     "Radke's bandwidth study: bandwidth per pair and aggregate against transfer size, for 1 to P/2 pairs transferring at once",
 		usageText: "nocsim pairs --mesh 4x4 --pairs 1,2,4,8 --sizes 16,256,4096,65536 --versions mpi,native --plot pairs.png",
-		flags:     append(flags, keyFlags(machineSections)...),
+		flags:     append(flags, keyFlags(pricedSections)...),
 		build:     buildPairs,
 	}.cli()
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"text/tabwriter"
 
 	"nocsim/des"
@@ -17,13 +18,19 @@ import (
 // transfers, so a pair is timed from when both its ends could take part.
 // StartSkewCycles says how far apart the pairs' starts were.
 type PairsRow struct {
-	Topology  string `json:"topology"` // [network] topology: mesh, torus, cmesh, ring, ring_uni, bus
-	Version   string `json:"version"`
-	Protocol  string `json:"protocol"` // MPI protocol, or "dma" (native)
-	Placement string `json:"placement"`
-	Pairs     int    `json:"pairs"`
-	Procs     int    `json:"procs"`
-	SizeBytes int    `json:"size_bytes"`
+	Topology string `json:"topology"` // [network] topology: mesh, torus, cmesh, ring, ring_uni, bus
+	// The chip's energy over the whole run (warm-up included), per byte
+	// the run moved, and its average power; absent when energy is not
+	// priced (energy_model = none, a bus).
+	EnergyPJ        float64 `json:"energy_pj,omitempty"`
+	EnergyPerBytePJ float64 `json:"energy_per_byte_pj,omitempty"`
+	PowerMW         float64 `json:"power_mw,omitempty"`
+	Version         string  `json:"version"`
+	Protocol        string  `json:"protocol"` // MPI protocol, or "dma" (native)
+	Placement       string  `json:"placement"`
+	Pairs           int     `json:"pairs"`
+	Procs           int     `json:"procs"`
+	SizeBytes       int     `json:"size_bytes"`
 	// Messages is the measured transfers per pair (reps), after one
 	// warm-up transfer (MPI only).
 	Messages int `json:"pair_messages"`
@@ -48,11 +55,23 @@ type PairsRow struct {
 
 func WritePairsTable(out io.Writer, rows []PairsRow) error {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "topology\tversion\tprotocol\tpairs\tsize\tper pair\tper pair\taggregate\tper pair\taggregate\tstart skew\tcorrect\t")
-	fmt.Fprintln(tw, "\t\t\t\t(bytes)\t(B/cycle, mean)\t(B/cycle, min)\t(B/cycle)\t(MB/s, mean)\t(MB/s)\t(cycles)\t\t")
+	energy := slices.ContainsFunc(rows, func(r PairsRow) bool { return r.EnergyPJ > 0 })
+	head, units := "", ""
+	if energy {
+		head, units = "energy/byte\tpower\t", "(pJ)\t(mW)\t"
+	}
+	fmt.Fprintln(tw, "topology\tversion\tprotocol\tpairs\tsize\tper pair\tper pair\taggregate\tper pair\taggregate\tstart skew\tcorrect\t"+head)
+	fmt.Fprintln(tw, "\t\t\t\t(bytes)\t(B/cycle, mean)\t(B/cycle, min)\t(B/cycle)\t(MB/s, mean)\t(MB/s)\t(cycles)\t\t"+units)
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%.3f\t%.3f\t%.3f\t%.1f\t%.1f\t%d\t%v\t\n", r.Topology, r.Version, r.Protocol, r.Pairs, r.SizeBytes,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%.3f\t%.3f\t%.3f\t%.1f\t%.1f\t%d\t%v\t", r.Topology, r.Version, r.Protocol, r.Pairs, r.SizeBytes,
 			r.MeanPairBW, r.MinPairBW, r.AggregateBW, r.MeanPairMBps, r.AggregateMBps, r.StartSkewCycles, r.Correct)
+		switch {
+		case energy && r.EnergyPJ > 0:
+			fmt.Fprintf(tw, "%.1f\t%.1f\t", r.EnergyPerBytePJ, r.PowerMW)
+		case energy:
+			fmt.Fprint(tw, "-\t-\t")
+		}
+		fmt.Fprintln(tw)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

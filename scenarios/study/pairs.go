@@ -188,6 +188,9 @@ type pairsPoint struct {
 	start   []des.Time
 	arrival []des.Time
 	err     error // a wrong payload
+	// energy is the chip's over the whole run, warm-up included; nil
+	// when energy is not priced (energy_model = none, a bus).
+	energy *report.Energy
 }
 
 // Run simulates every point, in parallel across points; rows come in
@@ -254,6 +257,17 @@ func (p *Pairs) row(sc *scenarios.Scenario, version string, procs, k, size int, 
 	}
 	per := float64(p.Reps) * float64(size)
 	r.TotalBytes = int64(p.Reps) * int64(size) * int64(k)
+	if e := pt.energy; e != nil {
+		// Every byte the run moved, an MPI run's warm-up transfer too.
+		moved := r.TotalBytes
+		if version != "native" {
+			moved += int64(size) * int64(k)
+		}
+		r.EnergyPJ, r.PowerMW = e.TotalPJ, e.PowerMW
+		if moved > 0 {
+			r.EnergyPerBytePJ = e.TotalPJ / float64(moved)
+		}
+	}
 	first, late := slices.Min(pt.start), slices.Max(pt.start)
 	r.StartSkewCycles = late - first
 	for j, a := range pt.arrival {
@@ -353,6 +367,9 @@ func (p *Pairs) runMPI(sc0 *scenarios.Scenario, procs, k, size int) (pairsPoint,
 	if err := w.CheckQuiet(); err != nil {
 		return pt, err
 	}
+	if pt.energy, err = jobEnergy(&sc, w); err != nil {
+		return pt, err
+	}
 	for j := range k {
 		from, to := pairOf(p.Placement, j, procs)
 		pt.start[j] = max(started[from], started[to])
@@ -398,6 +415,10 @@ func (p *Pairs) runNative(sc *scenarios.Scenario, procs, k, size int) (pairsPoin
 		return pt, err
 	}
 	if err := m.CheckQuiescent(); err != nil {
+		return pt, err
+	}
+	var err error
+	if pt.energy, err = chipsEnergy(sc, []*endpoint.Machine{m}); err != nil {
 		return pt, err
 	}
 	bad := make([]error, k)
