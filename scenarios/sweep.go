@@ -14,7 +14,7 @@ import (
 // SweepKeys documents the [sweep] section and its [[sweep.axis]] tables.
 var SweepKeys = []config.Key{
 	{Name: "reps", Unit: "repetitions", Default: "1", Allowed: ">= 1", Doc: "[sweep] runs of every point, the noc and app seeds advanced by one each"},
-	{Name: "key", Unit: "section.key", Default: "(required)", Allowed: "any key of [network], [node], [mpi], [noc], [workload] (not [output]: one place for the whole sweep)", Doc: "[[sweep.axis]] the swept key"},
+	{Name: "key", Unit: "section.key", Default: "(required)", Allowed: "any key of [network], [node], [mpi], [noc], [energy], [workload] (not [output]: one place for the whole sweep)", Doc: "[[sweep.axis]] the swept key"},
 	{Name: "values", Unit: "list", Default: "(none)", Allowed: "values of the key's type; a list value sets a list key", Doc: "[[sweep.axis]] the settings, in order"},
 	{Name: "from", Unit: "number", Default: "0", Allowed: "<= to", Doc: "[[sweep.axis]] with to and step: a range instead of values"},
 	{Name: "to", Unit: "number", Default: "0", Allowed: ">= from", Doc: "[[sweep.axis]] range end (inclusive)"},
