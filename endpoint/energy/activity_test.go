@@ -197,7 +197,7 @@ func TestLoadErrors(t *testing.T) {
 		{func(p *energy.Params) { p.FlitBits = 128; p.Tech = "22nm" }, `flit_bits = 128: allowed in model dsent`},
 		{func(p *energy.Params) { p.TileMM = 0 }, `tile_mm = 0: allowed a positive length`},
 		{func(p *energy.Params) { p.ClockHz = -1 }, `clock_hz = -1: allowed a positive frequency`},
-		{func(p *energy.Params) { p.Model = "/nonexistent/m.toml" }, `energy_model = "/nonexistent/m.toml": allowed none, dsent, noxim, or a readable model file (no such file or directory)`},
+		{func(p *energy.Params) { p.Model = "/nonexistent/m.toml" }, `energy_model = "/nonexistent/m.toml": allowed none, dsent, noxim, booksim, or a readable model file (no such file or directory)`},
 	} {
 		p := good
 		c.mod(&p)

@@ -25,19 +25,20 @@ type Params struct {
 
 // The model names; None turns energy off.
 const (
-	None  = "none"
-	DSENT = "dsent"
-	Noxim = "noxim"
+	None    = "none"
+	DSENT   = "dsent"
+	Noxim   = "noxim"
+	BookSim = "booksim"
 )
 
 // ModelNames lists the built-in models, for errors and docs.
-var ModelNames = []string{None, DSENT, Noxim}
+var ModelNames = []string{None, DSENT, Noxim, BookSim}
 
 // Keys documents the [energy] keys.
 var Keys = []config.Key{
 	{Name: "energy_model", Unit: "name or file", Default: DSENT, Allowed: strings.Join(ModelNames, ", ") + ", or the path of a model file ending in .toml",
-		Doc: "energy model the run's events are priced with: DSENT 0.91's per-event table, Noxim's shipped power.yaml, or your own file (docs/energy.md); none prints no energy"},
-	{Name: "tech", Unit: "name", Default: "45nm", Allowed: "a technology node of the model's table (dsent: 45nm, 32nm, 22nm, 11nm; noxim's names none and ignores it)",
+		Doc: "energy model the run's events are priced with: DSENT 0.91's per-event table, Noxim's shipped power.yaml, BookSim2's power module on its techfile, or your own file (docs/energy.md); none prints no energy"},
+	{Name: "tech", Unit: "name", Default: "45nm", Allowed: "a technology node of the model's table (dsent: 45nm, 32nm, 22nm, 11nm; booksim: 32nm; noxim's names none and ignores it)",
 		Doc: "technology node: the row of the model's table"},
 	config.Range("flit_bits", "bits", "32", 1, 4096, "flit width the events are priced at (a row of the model's table; dsent: 32, 64, 128 at 45nm)"),
 	config.Fractions("tile_mm", "mm", "1", 0.001, 1000, "tile pitch: a link between neighbouring routers is this long (two pitches on a cmesh, a folded torus or ring)"),
@@ -117,8 +118,10 @@ func Load(p Params) (Model, error) {
 		return loadTable(name, data, p)
 	case "noxim":
 		return loadNoxim(name, data, p)
+	case "booksim":
+		return loadBookSim(name, data, p)
 	}
-	return nil, fmt.Errorf("energy model %s: kind = %q: allowed per_event, noxim", name, head.Kind)
+	return nil, fmt.Errorf("energy model %s: kind = %q: allowed per_event, noxim, booksim", name, head.Kind)
 }
 
 // errText is an error's text without the path it repeats.
