@@ -27,9 +27,10 @@ type EnergySample struct {
 // A term the segment's samples cannot tell apart is left out (0): the
 // byte-hop term with one distance only, the copy term with no copied size.
 // staticMW is the chip's static power, which the pricing gives exactly
-// (its routers' leakage and clock do not depend on what runs).
-func FitEnergy(samples []EnergySample, staticMW float64, word int, bounds []int, model string) (logp.EnergyParams, error) {
-	e := logp.EnergyParams{Model: model, StaticMW: staticMW, Samples: len(samples), Word: word}
+// (its routers' leakage and clock do not depend on what runs), tiles its
+// tile count.
+func FitEnergy(samples []EnergySample, staticMW float64, tiles, word int, bounds []int, model string) (logp.EnergyParams, error) {
+	e := logp.EnergyParams{Model: model, StaticMW: staticMW, Tiles: tiles, Samples: len(samples), Word: word}
 	if len(bounds) == 0 {
 		bounds = []int{0}
 	}

@@ -24,7 +24,7 @@ func TestFitEnergyRecoversTheTerms(t *testing.T) {
 			samples = append(samples, EnergySample{Bytes: m, Hops: h, Messages: 4, DynamicPJ: 4 * want.MessageEnergy(m, float64(h))})
 		}
 	}
-	got, err := FitEnergy(samples, 129, 4, []int{64, 0}, "test")
+	got, err := FitEnergy(samples, 129, 16, 4, []int{64, 0}, "test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,11 +48,11 @@ func TestFitEnergyRecoversTheTerms(t *testing.T) {
 	// Three whole-word sizes at one distance: only the message and byte
 	// terms can be fitted, with a degree of freedom left.
 	few := []EnergySample{{8, 1, 2, 2 * 5208}, {16, 1, 2, 2 * 5416}, {32, 1, 2, 2 * 5832}}
-	f, err := FitEnergy(few, 1, 4, nil, "test")
+	f, err := FitEnergy(few, 1, 4, 4, nil, "test")
 	if err != nil || f.Segments[0].ByteHopPJ != 0 || f.Segments[0].CopyBytePJ != 0 || math.IsNaN(f.Segments[0].ByteCI) {
 		t.Errorf("three samples: %+v, %v", f, err)
 	}
-	if _, err := FitEnergy(few[:2], 1, 4, nil, "test"); err == nil {
+	if _, err := FitEnergy(few[:2], 1, 4, 4, nil, "test"); err == nil {
 		t.Error("two samples fitted two terms with no interval")
 	}
 }

@@ -25,6 +25,7 @@ import (
 type EnergyParams struct {
 	Model       string  `toml:"model" json:"model"`           // the energy model the chip was priced with ("dsent 45nm 32-bit 1mm")
 	StaticMW    float64 `toml:"static_mw" json:"static_mw"`   // the chip's static power (mW)
+	Tiles       int     `toml:"tiles" json:"tiles"`           // the chip's tiles: static power grows with them on a larger machine
 	Word        int     `toml:"word_bytes" json:"word_bytes"` // sizes that are multiples of it are not copied (0: none is)
 	Samples     int     `toml:"samples" json:"samples"`       // ping-pong sizes and distances fitted
 	MaxResidual float64 `toml:"max_residual_fraction" json:"max_residual_fraction"`
@@ -98,16 +99,29 @@ func (e EnergyParams) MessageEnergy(m int, hops float64) float64 {
 // is not a whole number of words.
 func (e EnergyParams) Copied(m int) bool { return e.Word > 0 && m%e.Word != 0 }
 
-// StaticEnergy is the static energy of cycles cycles at clock clockHz (pJ).
+// StaticEnergy is the fitted chip's static energy over cycles cycles at
+// clock clockHz (pJ).
 func (e EnergyParams) StaticEnergy(cycles, clockHz float64) float64 {
 	return e.StaticMW * 1e-3 * cycles / clockHz * 1e12
 }
 
-// ScheduleEnergy is the energy of a schedule run in cycles at clockHz: its
-// static energy over that time and every send's message energy, hops(a, b)
-// being the hops between ranks a and b (pJ).
+// StaticEnergyFor is the static energy of a machine holding procs ranks
+// (one a tile): the fitted chip's, or, for more ranks than its tiles, a
+// machine of as many tiles, its static power per tile the chip's.
+func (e EnergyParams) StaticEnergyFor(procs int, cycles, clockHz float64) float64 {
+	x := e.StaticEnergy(cycles, clockHz)
+	if e.Tiles > 0 && procs > e.Tiles {
+		x *= float64(procs) / float64(e.Tiles)
+	}
+	return x
+}
+
+// ScheduleEnergy is the energy of a schedule run in cycles at clockHz: the
+// static energy over that time of a machine holding its ranks
+// (StaticEnergyFor) and every send's message energy, hops(a, b) being the
+// hops between ranks a and b (pJ).
 func (e EnergyParams) ScheduleEnergy(s *goal.Schedule, cycles, clockHz float64, hops func(a, b int) float64) float64 {
-	sum := e.StaticEnergy(cycles, clockHz)
+	sum := e.StaticEnergyFor(len(s.Ranks), cycles, clockHz)
 	for r, rk := range s.Ranks {
 		for _, op := range rk.Ops {
 			if op.Kind == goal.Send {
@@ -143,7 +157,7 @@ func (p Params) PredictEnergy(op, alg string, P, bytes int, pr Prediction) (floa
 		return 0, fmt.Errorf("clock_hz = %v: the energy model needs the clock (Hz)", p.ClockHz)
 	}
 	if P < 2 {
-		return p.Energy.StaticEnergy(pr.Cycles, p.ClockHz), nil
+		return p.Energy.StaticEnergyFor(P, pr.Cycles, p.ClockHz), nil
 	}
 	opt := collgen.DefaultOptions()
 	W := p.MeshWidth(P)

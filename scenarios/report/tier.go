@@ -19,14 +19,27 @@ type TierRow struct {
 	Root      int     `json:"root"`
 	Cycles    float64 `json:"cycles"` // the last rank's finish
 	Ops       int     `json:"schedule_ops"`
+	// PredictedEnergyPJ is the fitted energy model's energy of the
+	// schedule (static power over Cycles, every message), when the
+	// parameters hold one (pJ).
+	PredictedEnergyPJ float64 `json:"predicted_energy_pj,omitempty"`
 }
 
 func WriteTierTable(out io.Writer, rows []TierRow) error {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "tier\top\talgorithm\tprocs\tsize\tcycles\tschedule\t")
-	fmt.Fprintln(tw, "\t\t\t\t(bytes)\t(last rank)\t(ops)\t")
+	energy := slices.ContainsFunc(rows, func(r TierRow) bool { return r.PredictedEnergyPJ > 0 })
+	head, units := "", ""
+	if energy {
+		head, units = "energy\t", "(nJ, model)\t"
+	}
+	fmt.Fprintln(tw, "tier\top\talgorithm\tprocs\tsize\tcycles\tschedule\t"+head)
+	fmt.Fprintln(tw, "\t\t\t\t(bytes)\t(last rank)\t(ops)\t"+units)
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%.6g\t%d\t\n", r.Tier, r.Op, r.Algorithm, r.Procs, r.SizeBytes, r.Cycles, r.Ops)
+		e := ""
+		if energy {
+			e = fmt.Sprintf("%.6g\t", r.PredictedEnergyPJ/1e3)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%.6g\t%d\t%s\n", r.Tier, r.Op, r.Algorithm, r.Procs, r.SizeBytes, r.Cycles, r.Ops, e)
 	}
 	return tw.Flush()
 }

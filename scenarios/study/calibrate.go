@@ -107,7 +107,7 @@ func calibrateEnergy(sc *scenarios.Scenario, to, sizes []int, reps, word int, bo
 		}
 	}
 	e := sc.Energy
-	return calibrate.FitEnergy(samples, staticMW, word, bounds, fmt.Sprintf("%s %s %d-bit %gmm", e.Model, e.Tech, e.FlitBits, e.TileMM))
+	return calibrate.FitEnergy(samples, staticMW, hops.Nodes(), word, bounds, fmt.Sprintf("%s %s %d-bit %gmm", e.Model, e.Tech, e.FlitBits, e.TileMM))
 }
 
 // fanoutReceivers are the fan-out benchmark's receivers: up to four tiles
