@@ -30,7 +30,7 @@ func calibrateCommand() *cli.Command {
 		Name:         "calibrate",
 		Usage:        "fit LogGOPS (L, o_s, o_r, g, G, O, per-hop L) to microbenchmarks on the simulated machine or to a CSV",
 		UsageText:    "nocsim calibrate --mesh 4x4 --protocol scmp --out params.toml --plots DIR\n   nocsim calibrate --csv measured.csv --out params.toml",
-		Flags:        append(flags, keyFlags(machineSections)...),
+		Flags:        append(flags, keyFlags(pricedSections)...),
 		Action:       runCalibrate,
 		OnUsageError: onUsageError("calibrate", false),
 	}

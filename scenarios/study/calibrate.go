@@ -101,9 +101,14 @@ func calibrateEnergy(sc *scenarios.Scenario, to, sizes []int, reps, word int, bo
 		for _, r := range rows {
 			e := r.Energy
 			samples = append(samples, calibrate.EnergySample{Bytes: r.SizeBytes, Hops: r.Hops, Messages: 2 * reps, DynamicPJ: e.DynamicPJ})
-			// Static power is the same in every window: leakage and
-			// clock do not depend on what runs.
-			staticMW = e.PowerMW * (e.ClockPJ + e.LeakagePJ) / e.TotalPJ
+			// Static energy per cycle is the same in every window:
+			// leakage and clock do not depend on what runs. The
+			// model may count cycles at a clock of its own (booksim's
+			// derived 9.7 GHz), while predictions turn cycles into
+			// time at the chip's: the power recorded is the static
+			// energy per cycle at the chip's clock.
+			cycles := e.TotalPJ * 1e-12 / (e.PowerMW * 1e-3) * e.ClockHz
+			staticMW = (e.ClockPJ + e.LeakagePJ) / cycles * sc.Node.ClockHz * 1e-9
 		}
 	}
 	e := sc.Energy
