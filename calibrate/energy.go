@@ -20,12 +20,12 @@ type EnergySample struct {
 // samples, each segment of sizes apart (bounds: LogGP's segments'
 // max_bytes, the last 0): each message's share of the dynamic energy,
 //
-//	E_dyn / messages = E_msg + E_byte * m + E_byte_hop * m * h [+ E_copy_byte * m if copied],
+//	E_dyn / messages = E_msg + E_hop * h + E_byte * m + E_byte_hop * m * h [+ E_copy_byte * m if copied],
 //
 // by least squares weighted by 1/y^2 (relative errors, so that a 8-byte
 // message's energy counts as much as a 64 KiB one's), with 95% intervals.
 // A term the segment's samples cannot tell apart is left out (0): the
-// byte-hop term with one distance only, the copy term with no copied size.
+// hop and byte-hop terms with one distance only, the copy term with no copied size.
 // staticMW is the chip's static power, which the pricing gives exactly
 // (its routers' leakage and clock do not depend on what runs), tiles its
 // tile count.
@@ -71,7 +71,7 @@ func fitEnergySegment(samples []EnergySample, e logp.EnergyParams) (logp.EnergyS
 	terms := func() int {
 		n := 2
 		if hopTerm {
-			n++
+			n += 2
 		}
 		if copyTerm {
 			n++
@@ -96,7 +96,7 @@ func fitEnergySegment(samples []EnergySample, e logp.EnergyParams) (logp.EnergyS
 		v := s.DynamicPJ / float64(s.Messages)
 		row := []float64{1, float64(s.Bytes)}
 		if hopTerm {
-			row = append(row, float64(s.Bytes*s.Hops))
+			row = append(row, float64(s.Hops), float64(s.Bytes*s.Hops))
 		}
 		if copyTerm {
 			c := 0.0
@@ -116,8 +116,9 @@ func fitEnergySegment(samples []EnergySample, e logp.EnergyParams) (logp.EnergyS
 	seg.MessagePJ, seg.MessageCI, seg.BytePJ, seg.ByteCI = f.beta[0], f.ci(0), f.beta[1], f.ci(1)
 	j := 2
 	if hopTerm {
-		seg.ByteHopPJ, seg.ByteHopCI = f.beta[j], f.ci(j)
-		j++
+		seg.HopPJ, seg.HopCI = f.beta[j], f.ci(j)
+		seg.ByteHopPJ, seg.ByteHopCI = f.beta[j+1], f.ci(j+1)
+		j += 2
 	}
 	if copyTerm {
 		seg.CopyBytePJ, seg.CopyByteCI = f.beta[j], f.ci(j)

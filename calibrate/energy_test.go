@@ -15,8 +15,8 @@ import (
 // unknown width.
 func TestFitEnergyRecoversTheTerms(t *testing.T) {
 	want := logp.EnergyParams{Word: 4, Segments: []logp.EnergySegment{
-		{MaxBytes: 64, MessagePJ: 5000, BytePJ: 26, ByteHopPJ: 1.5, CopyBytePJ: 18},
-		{MaxBytes: 0, MessagePJ: 13000, BytePJ: 51.5, ByteHopPJ: 1.2, CopyBytePJ: 17.5},
+		{MaxBytes: 64, MessagePJ: 5000, HopPJ: 300, BytePJ: 26, ByteHopPJ: 1.5, CopyBytePJ: 18},
+		{MaxBytes: 0, MessagePJ: 13000, HopPJ: 420, BytePJ: 51.5, ByteHopPJ: 1.2, CopyBytePJ: 17.5},
 	}}
 	var samples []EnergySample
 	for _, h := range []int{1, 6} {
@@ -33,7 +33,7 @@ func TestFitEnergyRecoversTheTerms(t *testing.T) {
 		for _, c := range []struct {
 			name      string
 			got, want float64
-		}{{"message", s.MessagePJ, w.MessagePJ}, {"byte", s.BytePJ, w.BytePJ}, {"byte-hop", s.ByteHopPJ, w.ByteHopPJ}, {"copy", s.CopyBytePJ, w.CopyBytePJ}} {
+		}{{"message", s.MessagePJ, w.MessagePJ}, {"hop", s.HopPJ, w.HopPJ}, {"byte", s.BytePJ, w.BytePJ}, {"byte-hop", s.ByteHopPJ, w.ByteHopPJ}, {"copy", s.CopyBytePJ, w.CopyBytePJ}} {
 			if math.Abs(c.got-c.want) > 1e-6*math.Max(1, c.want) {
 				t.Errorf("segment %d %s term %g, want %g", i, c.name, c.got, c.want)
 			}
@@ -49,7 +49,7 @@ func TestFitEnergyRecoversTheTerms(t *testing.T) {
 	// terms can be fitted, with a degree of freedom left.
 	few := []EnergySample{{8, 1, 2, 2 * 5208}, {16, 1, 2, 2 * 5416}, {32, 1, 2, 2 * 5832}}
 	f, err := FitEnergy(few, 1, 4, 4, nil, "test")
-	if err != nil || f.Segments[0].ByteHopPJ != 0 || f.Segments[0].CopyBytePJ != 0 || math.IsNaN(f.Segments[0].ByteCI) {
+	if err != nil || f.Segments[0].ByteHopPJ != 0 || f.Segments[0].HopPJ != 0 || f.Segments[0].CopyBytePJ != 0 || math.IsNaN(f.Segments[0].ByteCI) {
 		t.Errorf("three samples: %+v, %v", f, err)
 	}
 	if _, err := FitEnergy(few[:2], 1, 4, 4, nil, "test"); err == nil {

@@ -61,7 +61,7 @@ func (r Report) WriteText(w io.Writer) error {
 			for _, x := range []struct {
 				name, unit string
 				v, ci      float64
-			}{{"E_msg", "pJ/message", s.MessagePJ, s.MessageCI}, {"E_byte", "pJ/byte", s.BytePJ, s.ByteCI}, {"E_byte_hop", "pJ/(byte*hop)", s.ByteHopPJ, s.ByteHopCI},
+			}{{"E_msg", "pJ/message", s.MessagePJ, s.MessageCI}, {"E_hop", "pJ/(message*hop)", s.HopPJ, s.HopCI}, {"E_byte", "pJ/byte", s.BytePJ, s.ByteCI}, {"E_byte_hop", "pJ/(byte*hop)", s.ByteHopPJ, s.ByteHopCI},
 				{"E_copy_byte", "pJ/byte (sizes not whole words)", s.CopyBytePJ, s.CopyByteCI}} {
 				fmt.Fprintf(&b, "  %-11s = %12.5g ± %-10s %s\n", x.name, x.v, ci(x.ci), x.unit)
 			}

@@ -12,12 +12,14 @@ import (
 // calibrate from its own ping-pongs: a run of T cycles that sends messages
 // of m_i bytes over h_i hops costs
 //
-//	E = P_static * T / f + sum_i (E_msg + E_byte * m_i + E_byte_hop * m_i * h_i)
+//	E = P_static * T / f + sum_i (E_msg + E_hop * h_i + E_byte * m_i + E_byte_hop * m_i * h_i)
 //
 // where P_static is the chip's static power (its routers' leakage and clock,
 // whatever they do), f the clock, and the per-message terms everything a
 // message makes happen: the processors' overheads, the DMA engine's memory
-// words at both ends, the NIUs and every router and link on its way. A
+// words at both ends, the NIUs and every router and link on its way: per
+// hop, its packets' header flits and any control packets of its protocol
+// (E_hop, whatever its size) and its payload's flits (E_byte_hop). A
 // message whose size is not a whole number of words (Params.Word) is
 // copied through a buffer by the processors, which costs E_copy_byte more
 // per byte, as LogGP's O costs time. The processors' other work (a
@@ -43,6 +45,8 @@ type EnergySegment struct {
 	MessageCI  float64 `toml:"message_pj_ci95" json:"message_pj_ci95"`
 	BytePJ     float64 `toml:"byte_pj" json:"byte_pj"` // per byte (pJ)
 	ByteCI     float64 `toml:"byte_pj_ci95" json:"byte_pj_ci95"`
+	HopPJ      float64 `toml:"hop_pj" json:"hop_pj"` // per message per hop (pJ): headers and control packets
+	HopCI      float64 `toml:"hop_pj_ci95" json:"hop_pj_ci95"`
 	ByteHopPJ  float64 `toml:"byte_hop_pj" json:"byte_hop_pj"` // per byte per hop (pJ)
 	ByteHopCI  float64 `toml:"byte_hop_pj_ci95" json:"byte_hop_pj_ci95"`
 	CopyBytePJ float64 `toml:"copy_byte_pj" json:"copy_byte_pj"` // per byte of a copied message (not whole words; pJ)
@@ -66,7 +70,7 @@ func (e EnergyParams) Validate() error {
 		for _, v := range []struct {
 			name string
 			x    float64
-		}{{"message_pj", s.MessagePJ}, {"byte_pj", s.BytePJ}, {"byte_hop_pj", s.ByteHopPJ}, {"copy_byte_pj", s.CopyBytePJ}} {
+		}{{"message_pj", s.MessagePJ}, {"hop_pj", s.HopPJ}, {"byte_pj", s.BytePJ}, {"byte_hop_pj", s.ByteHopPJ}, {"copy_byte_pj", s.CopyBytePJ}} {
 			if math.IsNaN(v.x) || math.IsInf(v.x, 0) {
 				return fmt.Errorf("energy segment %d: %s = %v: allowed a finite number", i, v.name, v.x)
 			}
@@ -88,7 +92,7 @@ func (e EnergyParams) Seg(m int) EnergySegment {
 // MessageEnergy is the energy of one m-byte message over hops hops (pJ).
 func (e EnergyParams) MessageEnergy(m int, hops float64) float64 {
 	s := e.Seg(m)
-	x := s.MessagePJ + s.BytePJ*float64(m) + s.ByteHopPJ*float64(m)*hops
+	x := s.MessagePJ + s.HopPJ*hops + s.BytePJ*float64(m) + s.ByteHopPJ*float64(m)*hops
 	if e.Copied(m) {
 		x += s.CopyBytePJ * float64(m)
 	}

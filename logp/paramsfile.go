@@ -35,7 +35,7 @@ func ReadParams(path string) (Params, error) {
 			return p, fmt.Errorf("%s: %w", path, err)
 		}
 		if und := md.Undecoded(); len(und) > 0 {
-			return p, fmt.Errorf("%s: unknown key %s (allowed: P, protocol, clock_hz, avg_hops, source, mesh, sizes, word_bytes, cooperative, [[segment]] with max_bytes, L, L_per_hop, o_s, o_r, g, G, O, handshake, L_post, L_cts, L_cts_per_hop, L_data, L_data_per_hop, o_cts, g_data, [energy] with model, static_mw, tiles, word_bytes, samples, max_residual_fraction, [[energy.segment]] with max_bytes, message_pj, byte_pj, byte_hop_pj, copy_byte_pj and their _ci95)", path, und[0])
+			return p, fmt.Errorf("%s: unknown key %s (allowed: P, protocol, clock_hz, avg_hops, source, mesh, sizes, word_bytes, cooperative, [[segment]] with max_bytes, L, L_per_hop, o_s, o_r, g, G, O, handshake, L_post, L_cts, L_cts_per_hop, L_data, L_data_per_hop, o_cts, g_data, [energy] with model, static_mw, tiles, word_bytes, samples, max_residual_fraction, [[energy.segment]] with max_bytes, message_pj, hop_pj, byte_pj, byte_hop_pj, copy_byte_pj and their _ci95)", path, und[0])
 		}
 	}
 	if err := p.Validate(); err != nil {
