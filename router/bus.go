@@ -66,6 +66,7 @@ type Bus struct {
 
 	sent   uint64   // flits carried
 	sentVC []uint64 // flits carried per VC
+	grants uint64   // packets granted the bus (arbitrations won)
 	since  des.Time // cycle the bus last moved a flit or changed hands
 	Stats  Stats
 	trace  func(node int, in, out mesh.Port, f Flit)
@@ -214,6 +215,7 @@ func (b *Bus) arbitrate(now des.Time) {
 				continue
 			}
 			b.owner, b.ownVC, b.dst = i, vc, d
+			b.grants++
 			b.start = now + b.spec.SwitchAllocDelay
 			b.since = now
 			b.heads--
@@ -274,6 +276,23 @@ func (b *Bus) transfer(now des.Time) bool {
 		}
 	}
 	return false
+}
+
+// Grants is the packets granted the bus so far: one arbitration each,
+// whatever the number of flits the packet then carries.
+func (b *Bus) Grants() uint64 { return b.grants }
+
+// InFlight is the flits node's NIU has sent that have not yet reached its
+// bus interface (on the injection channel).
+func (b *Bus) InFlight(node int) int { return b.inj[node].Len() }
+
+// BufferedAt is the flits held in node's bus interface buffers.
+func (b *Bus) BufferedAt(node int) int {
+	n := 0
+	for _, c := range b.n[node*b.vcs : (node+1)*b.vcs] {
+		n += int(c)
+	}
+	return n
 }
 
 func (b *Bus) buffered() int {

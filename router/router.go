@@ -237,7 +237,13 @@ type Router struct {
 	// per output VC only (outPort.sent and sentVC), and added up when
 	// read (Stats).
 	stalls Stats
-	trace  func(node int, in, out mesh.Port, f Flit)
+	// ticks is the cycles the router's pipeline ran (Tick calls), for
+	// energy's busy and idle router-cycles (BusyCycles). It is cold, on
+	// the stall counters' line, which switch allocation under contention
+	// touches anyway: a field on the two hot lines would push the
+	// channels off their line.
+	ticks uint64
+	trace func(node int, in, out mesh.Port, f Flit)
 
 	// Scratch for switch allocation: one request list per output, of
 	// saN[o] input-VC indices from saQ[o*saStride]. The lists are packed
@@ -370,6 +376,12 @@ func (r *Router) Stats() Stats {
 	return s
 }
 
+// BusyCycles is the cycles the router's pipeline has run so far: the
+// cycles it was ticked, which are those it had a flit buffered or
+// arriving, or a credit due back (see Tick). In the others it does
+// nothing, and the engine does not visit it.
+func (r *Router) BusyCycles() uint64 { return r.ticks }
+
 // LinkVCFlits is the number of flits sent through output port p on its
 // output VC vc so far.
 // The count is kept in two parts (see send): the multiples of 256 in
@@ -403,6 +415,7 @@ func (r *Router) inVC(p mesh.Port, i int) *inVC { return &r.ivc[int(p)*int(r.vcs
 // switch and send. It returns the next cycle it has work in.
 func (r *Router) Tick(now des.Time) des.Time {
 	r.tickedAt = now
+	r.ticks++
 	r.receive(now)
 	if r.routeMask != 0 {
 		r.route(now)

@@ -26,11 +26,10 @@ func defaultEnergy() Energy {
 	return Energy{Model: energy.DSENT, Tech: "45nm", FlitBits: 32, TileMM: 1}
 }
 
-// EnergyOn is whether runs price their energy: a model is named and the
-// network has routers and links to price (a bus has neither: its runs
-// report no energy).
+// EnergyOn is whether runs price their energy: a model is named. Every
+// topology is priced, a bus too (as routers' parts: docs/energy.md).
 func (sc *Scenario) EnergyOn() bool {
-	return sc.Energy.Model != energy.None && sc.Network.TopologyName() != TopoBus
+	return sc.Energy.Model != energy.None
 }
 
 // EnergyParams are the model's parameters: the [energy] keys and the

@@ -133,8 +133,8 @@ func buildNoc(c *cli.Context) (*workload, error) {
 
 // energyFlags checks --energy-plot, --power-map and --power-map-point
 // before anything runs, and returns the index of the point the map draws.
-// Both charts need a priced network: refused with energy_model = none or
-// on a bus; the map needs a router grid: refused on a ring.
+// Both charts need a priced network: refused with energy_model = none;
+// the map needs a router grid: refused on a ring and a bus.
 func energyFlags(c *cli.Context, sc *scenarios.Scenario, pts []traffic.Synthetic) (int, error) {
 	if c.String("power-map") != "" {
 		switch t := sc.Network.TopologyName(); t {
@@ -149,9 +149,6 @@ func energyFlags(c *cli.Context, sc *scenarios.Scenario, pts []traffic.Synthetic
 		}
 		if sc.Energy.Model == energy.None {
 			return 0, usageErr("--%s: energy_model = none prices nothing to draw; allowed with an energy model (%s, %s or a model file)", f, energy.DSENT, energy.Noxim)
-		}
-		if !sc.EnergyOn() {
-			return 0, usageErr("--%s: topology %s is not priced (a bus has no routers or links); allowed on every topology but bus", f, sc.Network.TopologyName())
 		}
 		if err := plots.CheckExt(c.String(f)); err != nil {
 			return 0, usageErr("--%s: %v", f, err)

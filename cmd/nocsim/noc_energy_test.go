@@ -50,7 +50,8 @@ func TestNocEnergyPlotErrors(t *testing.T) {
 	}{
 		{[]string{"--energy-model", "none", "--energy-plot", png}, "--energy-plot: energy_model = none prices nothing to draw"},
 		{[]string{"--energy-model", "none", "--power-map", svg}, "--power-map: energy_model = none prices nothing to draw"},
-		{[]string{"--topology", "bus", "--energy-plot", png}, "--energy-plot: topology bus is not priced"},
+		{[]string{"--topology", "bus", "--energy-model", "booksim", "--tech", "32nm"}, "--topology = bus: allowed mesh with model booksim"},
+		{[]string{"--topology", "bus", "--energy-model", "noxim", "--tile-mm", "0.7"}, "--tile-mm = 0.7: allowed a link length of model noxim's table, 0.5 to 3 mm in steps of 0.5 (a bus's wire"},
 		{[]string{"--topology", "bus", "--power-map", svg}, "--power-map: topology bus has no router grid to draw; allowed mesh, torus or cmesh"},
 		{[]string{"--topology", "ring", "--power-map", svg}, "--power-map: topology ring has no router grid to draw; allowed mesh, torus or cmesh"},
 		{[]string{"--topology", "ring_uni", "--power-map", svg}, "--power-map: topology ring_uni has no router grid"},

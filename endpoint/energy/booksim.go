@@ -420,6 +420,9 @@ func (m *bookSim) outputArea(outputs float64) float64 {
 // are folded, two tiles: BookSim gives those channels other lengths),
 // with buffers; and tiles at the techfile's node.
 func (m *bookSim) Check(n Network) error {
+	if n.Bus {
+		return bad("topology", "bus", "mesh with model booksim (BookSim's k-ary 2-mesh: a bus has no routers for its equations)")
+	}
 	if n.Ports != bookSimRouterPorts {
 		return bad("topology", fmt.Sprintf("a network of %d-port routers", n.Ports), "mesh with model booksim (BookSim's k-ary 2-mesh: 5-port routers)")
 	}

@@ -2,7 +2,6 @@ package energy
 
 import (
 	"cmp"
-	"fmt"
 
 	"nocsim/endpoint"
 	"nocsim/mesh"
@@ -11,10 +10,15 @@ import (
 // LinkTiles is the length of a router-to-router link of topology t in tile
 // pitches: 1 on a mesh; 2 on a concentrated mesh (its routers are two tiles
 // apart) and on a torus or ring, taken as folded (every link spans two
-// tiles, so that the wrap-around link is no longer than the others).
+// tiles, so that the wrap-around link is no longer than the others). A
+// bus's wire passes every one of its N tiles, laid out as the chip's
+// grid, in a serpentine: N-1 pitches, which every flit drives whole.
 func LinkTiles(t mesh.Topology) float64 {
-	if _, ok := t.(mesh.Mesh); ok {
+	switch t := t.(type) {
+	case mesh.Mesh:
 		return 1
+	case mesh.Bus:
+		return float64(t.Nodes() - 1)
 	}
 	return 2
 }
@@ -23,21 +27,23 @@ func LinkTiles(t mesh.Topology) float64 {
 // each router, per port, the flits that have arrived in its input buffers
 // (sent upstream, less those still on their way), those switched out of
 // them (arrived, less those still buffered) and those switched to each
-// output; each link's flits; each NIU's. A bus has no routers to price.
+// output; each link's flits; each NIU's; each router's busy cycles. On a
+// bus (snapshotBus), its interfaces', wire's and arbiter's.
 func Snapshot(f *endpoint.Fabric) (Activity, error) {
 	net := f.Net
-	if net.Bus != nil {
-		return Activity{}, fmt.Errorf("energy: a bus has no routers or links to price (allowed: energy model none on topology bus)")
-	}
 	topo := f.Topo
 	a := Activity{Cycles: int64(net.Eng.Now()), LinkTiles: LinkTiles(topo),
 		VCs: net.Spec.VCs, VCBuf: net.Spec.VCBuf, Routing: cmp.Or(net.Spec.Routing, mesh.RoutingXY),
 		Routers: make([]RouterActivity, len(net.Routers)), Links: net.LinkCounts(nil),
 		Inject: make([]uint64, len(f.NIUs)), Eject: make([]uint64, len(f.NIUs))}
+	if net.Bus != nil {
+		return snapshotBus(f, a), nil
+	}
 	for i, r := range net.Routers {
 		ra := &a.Routers[i]
 		ra.Ports = r.Ports()
 		ra.VCAllocs = r.Stats().VCAllocs
+		ra.BusyCycles = r.BusyCycles()
 		for p := range mesh.Port(ra.Ports) {
 			ra.Out[p] = r.LinkFlits(p)
 			if p.IsLocal() {
@@ -65,9 +71,27 @@ func Snapshot(f *endpoint.Fabric) (Activity, error) {
 	return a, nil
 }
 
+// snapshotBus is Snapshot on a bus, a with its NIUs' and the bus wire's
+// counts: each node's interface took in the flits its NIU sent, less those
+// still on the injection channel, and read out onto the bus those it no
+// longer holds.
+func snapshotBus(f *endpoint.Fabric, a Activity) Activity {
+	b := f.Net.Bus
+	a.Bus = &BusActivity{Writes: make([]uint64, len(f.NIUs)), Reads: make([]uint64, len(f.NIUs)), Grants: b.Grants()}
+	for t, n := range f.NIUs {
+		a.Inject[t], a.Eject[t] = n.Injected, n.Ejected
+		w := n.Injected - uint64(b.InFlight(t))
+		a.Bus.Writes[t], a.Bus.Reads[t] = w, w-uint64(b.BufferedAt(t))
+	}
+	return a
+}
+
 // NetworkFor is the Network a topology with these router settings makes,
 // for Model.Check before a run.
 func NetworkFor(t mesh.Topology, vcs, vcBuf int, routing string) Network {
+	if _, ok := t.(mesh.Bus); ok {
+		return Network{VCs: vcs, VCBuf: vcBuf, LinkTiles: LinkTiles(t), Routing: cmp.Or(routing, mesh.RoutingXY), Bus: true}
+	}
 	ports := int(mesh.NumPorts)
 	if c, ok := t.(mesh.Concentrated); ok && c.Concentration() > 1 {
 		ports = int(mesh.NumPorts) - 1 + c.Concentration()

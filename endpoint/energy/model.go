@@ -41,7 +41,7 @@ var Keys = []config.Key{
 	{Name: "tech", Unit: "name", Default: "45nm", Allowed: "a technology node of the model's table (dsent: 45nm, 32nm, 22nm, 11nm; booksim: 32nm; noxim's names none and ignores it)",
 		Doc: "technology node: the row of the model's table"},
 	config.Range("flit_bits", "bits", "32", 1, 4096, "flit width the events are priced at (a row of the model's table; dsent: 32, 64, 128 at 45nm)"),
-	config.Fractions("tile_mm", "mm", "1", 0.001, 1000, "tile pitch: a link between neighbouring routers is this long (two pitches on a cmesh, a folded torus or ring)"),
+	config.Fractions("tile_mm", "mm", "1", 0.001, 1000, "tile pitch: a link between neighbouring routers is this long (two pitches on a cmesh, a folded torus or ring; a bus wire passing all N tiles is N-1 pitches)"),
 }
 
 // bad is the one-line error of a value a key does not allow.
@@ -65,11 +65,14 @@ type Network struct {
 	LinkTiles  float64 // link length in tile pitches (LinkTiles)
 	Routing    string
 	Tiles      bool // processors and memories are priced too (a machine, not synthetic traffic)
+	// Bus is a bus: no routers (Ports 0), a bus interface per node, and
+	// one wire LinkTiles long.
+	Bus bool
 }
 
 // NetworkOf is the network an activity was counted on.
 func NetworkOf(a Activity) Network {
-	n := Network{VCs: a.VCs, VCBuf: a.VCBuf, LinkTiles: a.LinkTiles, Routing: a.Routing, Tiles: len(a.Tiles) > 0}
+	n := Network{VCs: a.VCs, VCBuf: a.VCBuf, LinkTiles: a.LinkTiles, Routing: a.Routing, Tiles: len(a.Tiles) > 0, Bus: a.Bus != nil}
 	for _, r := range a.Routers {
 		n.Ports = max(n.Ports, r.Ports)
 	}

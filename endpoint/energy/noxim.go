@@ -73,13 +73,19 @@ func (n *noxim) rows(net Network) (noximRows, error) {
 			xbar = &n.f.Crossbar[i]
 		}
 	}
-	if net.Ports != 5 {
+	if net.Ports != 5 && !net.Bus {
 		return rw, bad("energy_model", "noxim", "a topology of 5-port routers (noxim's table has 5-port crossbars only; a cmesh's have 8)")
 	}
 	if xbar == nil {
 		return rw, bad("flit_bits", n.p.FlitBits, "16, 32, 64 or 128 with model noxim")
 	}
-	mm := n.p.TileMM * net.LinkTiles
+	// A bus's wire is priced as N-1 links of one tile pitch in series
+	// (Noxim's bit line is nearly linear in length, and its table stops at
+	// 3 mm).
+	mm, what := n.p.TileMM*net.LinkTiles, fmt.Sprintf("links here are %g tile pitches", net.LinkTiles)
+	if net.Bus {
+		mm, what = n.p.TileMM, "a bus's wire is priced as links of one tile pitch"
+	}
 	var line *[3]float64
 	for i, r := range n.f.LinkBitLine {
 		if math.Abs(r[0]-mm) < 1e-9 {
@@ -88,7 +94,11 @@ func (n *noxim) rows(net Network) (noximRows, error) {
 	}
 	if line == nil {
 		return rw, bad("tile_mm", strconv.FormatFloat(n.p.TileMM, 'g', -1, 64),
-			fmt.Sprintf("a link length of model noxim's table, 0.5 to 3 mm in steps of 0.5 (links here are %g tile pitches)", net.LinkTiles))
+			fmt.Sprintf("a link length of model noxim's table, 0.5 to 3 mm in steps of 0.5 (%s)", what))
+	}
+	if net.Bus {
+		// A bus computes no routes: its arbiter reads the destination.
+		return noximRows{buf: *buf, xbar: *xbar, line: *line}, nil
 	}
 	route, ok := n.f.Routing[net.Routing]
 	if !ok {
@@ -104,15 +114,34 @@ func (n *noxim) Energy(a Activity) (Breakdown, error) {
 		return Breakdown{}, err
 	}
 	bits := float64(n.p.FlitBits)
-	buf, xbar, line, route, sel := rw.buf, rw.xbar, rw.line, rw.route, rw.sel
+	buf := rw.buf
 	tot := a.Totals()
 	const pj = 1e12
 	secs := float64(a.Cycles) / n.p.ClockHz
+	b := Breakdown{Model: n.f.Model, Tech: "unstated", FlitBits: n.p.FlitBits, ClockHz: n.p.ClockHz, Cycles: a.Cycles}
+	if a.Bus != nil {
+		b.Components = noximBus(a, tot, rw, bits, secs)
+	} else {
+		b.Components = noximRouters(a, tot, rw, bits, secs)
+	}
+	tile, err := tileComponents(a, 1, (buf[3]+buf[4])*pj)
+	if err != nil {
+		return Breakdown{}, err
+	}
+	b.Components = append(b.Components, tile...)
+	return b, nil
+}
+
+// noximRouters is Noxim's charges on a network of routers: buffers,
+// crossbar, links, routing and selection per event, and the leakage of
+// every router's buffers and logic.
+func noximRouters(a Activity, tot Totals, rw noximRows, bits, secs float64) []Component {
+	const pj = 1e12
 	routers := float64(len(a.Routers))
 	buffers := routers * 5 * float64(a.VCs)
+	buf, xbar, line, route, sel := rw.buf, rw.xbar, rw.line, rw.route, rw.sel
 	c := func(count uint64, joules float64) float64 { return float64(count) * joules * pj }
-	b := Breakdown{Model: n.f.Model, Tech: "unstated", FlitBits: n.p.FlitBits, ClockHz: n.p.ClockHz, Cycles: a.Cycles}
-	b.Components = []Component{
+	return []Component{
 		{"buffer push", KindDynamic, c(tot.BufferWrites, buf[3])},
 		{"buffer pop", KindDynamic, c(tot.BufferReads, buf[4])},
 		{"crossbar", KindDynamic, c(tot.Traversals, xbar[3])},
@@ -124,10 +153,22 @@ func (n *noxim) Energy(a Activity) (Breakdown, error) {
 		{"routing leakage", KindLeakage, routers * route[0] * secs * pj},
 		{"selection leakage", KindLeakage, routers * sel[0] * secs * pj},
 	}
-	tile, err := tileComponents(a, 1, (buf[3]+buf[4])*pj)
-	if err != nil {
-		return Breakdown{}, err
+}
+
+// noximBus is Noxim's charges on a bus, whose parts are a router's: each
+// node's bus interface is VCs input buffers (pushed and popped per flit,
+// leaking all the time), and every flit drives the whole wire, priced as
+// N-1 links of one tile pitch. Noxim has no arbiter energy (its routers'
+// switch allocation is uncharged), no crossbar is crossed and no route
+// computed, and it charges links no leakage: those cost nothing here.
+func noximBus(a Activity, tot Totals, rw noximRows, bits, secs float64) []Component {
+	const pj = 1e12
+	c := func(count uint64, joules float64) float64 { return float64(count) * joules * pj }
+	buffers := float64(tot.BusInterfaces * a.VCs)
+	return []Component{
+		{"bus interface buffer push", KindDynamic, c(tot.BufferWrites, rw.buf[3])},
+		{"bus interface buffer pop", KindDynamic, c(tot.BufferReads, rw.buf[4])},
+		{"bus wire", KindDynamic, c(tot.LinkFlits, bits*rw.line[2]) * a.LinkTiles},
+		{"bus interface buffer leakage", KindLeakage, buffers * rw.buf[2] * secs * pj},
 	}
-	b.Components = append(b.Components, tile...)
-	return b, nil
 }

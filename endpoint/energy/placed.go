@@ -34,8 +34,11 @@ func (p Placed) PowerMW(pj float64) float64 {
 // its routers and links, each part its own counts times the model's
 // per-event energies, as the model's Energy charges the totals. The
 // per-event models only (dsent, noxim, a per_event file); the tiles'
-// processors, memories and NIUs are not placed.
+// processors, memories and NIUs are not placed, nor a bus's energy.
 func Place(m Model, a Activity) (Placed, error) {
+	if a.Bus != nil {
+		return Placed{}, fmt.Errorf("energy: a bus has no routers or links to place its energy on")
+	}
 	switch m := m.(type) {
 	case *table:
 		return m.place(a), nil

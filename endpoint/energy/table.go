@@ -95,25 +95,15 @@ func (t *table) Check(n Network) error {
 // allocation per flit switched, VC allocation and route computation per
 // head granted a VC, a link per flit per mm; and each router its clock
 // energy every cycle and its leakage power over the time the cycles take
-// at p.ClockHz, pro rata to its ports against the table router's.
+// at p.ClockHz, pro rata to its ports against the table router's. A bus
+// is priced as routers' parts (see bus).
 func (t *table) Energy(a Activity) (Breakdown, error) {
 	r, tot := t.row, a.Totals()
-	f := func(n uint64, e float64) float64 { return float64(n) * e }
-	// Router-cycles weighted by ports over the table's: a concentrated
-	// mesh's 8-port router leaks and clocks as 8/5 of the table's.
-	rc := float64(a.Cycles) * float64(tot.RouterPorts) / float64(t.ports)
-	b := Breakdown{Model: t.name, Tech: r.Tech, FlitBits: r.FlitBits, ClockHz: t.p.ClockHz, Cycles: a.Cycles,
-		AreaMM2: r.AreaMM2 * float64(tot.RouterPorts) / float64(t.ports)}
-	b.Components = []Component{
-		{"buffer write", KindDynamic, f(tot.BufferWrites, r.BufferWrite)},
-		{"buffer read", KindDynamic, f(tot.BufferReads, r.BufferRead)},
-		{"crossbar", KindDynamic, f(tot.Traversals, r.Crossbar)},
-		{"switch allocation", KindDynamic, f(tot.Traversals, r.SwitchAlloc)},
-		{"VC allocation", KindDynamic, f(tot.VCAllocs, r.VCAlloc)},
-		{"route computation", KindDynamic, f(tot.VCAllocs, r.Route)},
-		{"links", KindDynamic, f(tot.LinkFlits, r.LinkPerMM*t.p.TileMM*a.LinkTiles)},
-		{"router clock", KindClock, rc * r.ClockPerCycle},
-		{"router leakage", KindLeakage, rc / t.p.ClockHz * r.LeakMW * 1e-3 * 1e12},
+	var b Breakdown
+	if a.Bus != nil {
+		b = t.bus(a, tot)
+	} else {
+		b = t.routers(a, tot)
 	}
 	scale := 1.0
 	if len(a.Tiles) > 0 {
@@ -129,4 +119,55 @@ func (t *table) Energy(a Activity) (Breakdown, error) {
 	}
 	b.Components = append(b.Components, tile...)
 	return b, nil
+}
+
+// routers prices a network of routers and links.
+func (t *table) routers(a Activity, tot Totals) Breakdown {
+	r := t.row
+	f := func(n uint64, e float64) float64 { return float64(n) * e }
+	// Router-cycles weighted by ports over the table's: a concentrated
+	// mesh's 8-port router leaks and clocks as 8/5 of the table's.
+	share := float64(tot.RouterPorts) / float64(t.ports)
+	rc := float64(a.Cycles) * share
+	return Breakdown{Model: t.name, Tech: r.Tech, FlitBits: r.FlitBits, ClockHz: t.p.ClockHz, Cycles: a.Cycles,
+		AreaMM2: r.AreaMM2 * share,
+		Components: []Component{
+			{"buffer write", KindDynamic, f(tot.BufferWrites, r.BufferWrite)},
+			{"buffer read", KindDynamic, f(tot.BufferReads, r.BufferRead)},
+			{"crossbar", KindDynamic, f(tot.Traversals, r.Crossbar)},
+			{"switch allocation", KindDynamic, f(tot.Traversals, r.SwitchAlloc)},
+			{"VC allocation", KindDynamic, f(tot.VCAllocs, r.VCAlloc)},
+			{"route computation", KindDynamic, f(tot.VCAllocs, r.Route)},
+			{"links", KindDynamic, f(tot.LinkFlits, r.LinkPerMM*t.p.TileMM*a.LinkTiles)},
+			{"router clock", KindClock, rc * r.ClockPerCycle},
+			{"router leakage", KindLeakage, rc / t.p.ClockHz * r.LeakMW * 1e-3 * 1e12},
+		}}
+}
+
+// bus prices a bus's network as a router's parts would cost. Each node's
+// bus interface is one input port of a router: every flit is written into
+// its buffers and read out of them at the table's energies, and each
+// interface is charged 1/table_ports of a router's clock, leakage and area
+// (as a router of more ports than the table's is charged pro rata). The
+// arbiter is a router's switch allocator, charged switch_alloc_pj once per
+// packet granted the bus: the table's energy is per flit switched, but the
+// bus arbitrates once per packet, whose flits then hold it to the tail.
+// Every flit drives the whole wire, link_pj_per_mm over its length
+// (LinkTiles: N-1 tile pitches). The wire's leakage is not charged: the
+// table gives links none, on any topology.
+func (t *table) bus(a Activity, tot Totals) Breakdown {
+	r := t.row
+	f := func(n uint64, e float64) float64 { return float64(n) * e }
+	share := float64(tot.BusInterfaces) / float64(t.ports)
+	rc := float64(a.Cycles) * share
+	return Breakdown{Model: t.name, Tech: r.Tech, FlitBits: r.FlitBits, ClockHz: t.p.ClockHz, Cycles: a.Cycles,
+		AreaMM2: r.AreaMM2 * share,
+		Components: []Component{
+			{"bus interface buffer write", KindDynamic, f(tot.BufferWrites, r.BufferWrite)},
+			{"bus interface buffer read", KindDynamic, f(tot.BufferReads, r.BufferRead)},
+			{"bus arbitration", KindDynamic, f(tot.BusGrants, r.SwitchAlloc)},
+			{"bus wire", KindDynamic, f(tot.LinkFlits, r.LinkPerMM*t.p.TileMM*a.LinkTiles)},
+			{"bus interface clock", KindClock, rc * r.ClockPerCycle},
+			{"bus interface leakage", KindLeakage, rc / t.p.ClockHz * r.LeakMW * 1e-3 * 1e12},
+		}}
 }

@@ -438,8 +438,7 @@ func (s *Synthetic) engine() *des.Engine {
 }
 
 // energyOn is whether the point prices its window's energy: a model is
-// named and the network has routers (a bus has none to price).
+// named.
 func (s *Synthetic) energyOn() bool {
-	_, bus := s.topo().(mesh.Bus)
-	return s.Energy.Model != "" && s.Energy.Model != energy.None && !bus
+	return s.Energy.Model != "" && s.Energy.Model != energy.None
 }

@@ -48,7 +48,7 @@ type snapshot struct {
 }
 
 // takeSnapshot reads the fabric's counters, and its energy activity when
-// withEnergy is set (a model prices the run; Validate has refused a bus).
+// withEnergy is set (a model prices the run).
 func takeSnapshot(f *endpoint.Fabric, withEnergy bool) snapshot {
 	var s snapshot
 	_, s.ejected = f.Flits()

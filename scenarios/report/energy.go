@@ -19,6 +19,15 @@ type Energy struct {
 	LeakagePJ  float64           `json:"leakage_energy_pj"`
 	AreaMM2    float64           `json:"area_mm2"`
 	Components []EnergyComponent `json:"components"`
+	// Router- and tile-cycles over the same cycles, summed over the
+	// routers (the tiles): busy when the router's pipeline ran (the
+	// processor computed), idle in the others; busy + idle is the routers
+	// (tiles) times the cycles. 0 and 0 where there are none: a bus has
+	// no routers, synthetic traffic prices no tiles.
+	RouterBusyCycles uint64 `json:"router_busy_cycles"`
+	RouterIdleCycles uint64 `json:"router_idle_cycles"`
+	TileBusyCycles   uint64 `json:"tile_busy_cycles"`
+	TileIdleCycles   uint64 `json:"tile_idle_cycles"`
 }
 
 // EnergyComponent is one line of a breakdown: energy over the window and

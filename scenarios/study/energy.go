@@ -15,11 +15,13 @@ import (
 )
 
 // energyReport is a breakdown as a row reports it, with its energy per
-// flit of the ejected flits delivered (0 when none was).
-func energyReport(b energy.Breakdown, ejected uint64) *report.Energy {
+// flit of the ejected flits delivered (0 when none was) and the routers'
+// and tiles' busy and idle cycles.
+func energyReport(b energy.Breakdown, ejected uint64, o energy.Occupancy) *report.Energy {
 	e := &report.Energy{Model: b.Model, Tech: b.Tech, FlitBits: b.FlitBits, ClockHz: b.ClockHz,
 		TotalPJ: b.TotalPJ(), PowerMW: b.PowerW() * 1e3, AreaMM2: b.AreaMM2,
-		DynamicPJ: b.KindPJ(energy.KindDynamic), ClockPJ: b.KindPJ(energy.KindClock), LeakagePJ: b.KindPJ(energy.KindLeakage)}
+		DynamicPJ: b.KindPJ(energy.KindDynamic), ClockPJ: b.KindPJ(energy.KindClock), LeakagePJ: b.KindPJ(energy.KindLeakage),
+		RouterBusyCycles: o.RouterBusy, RouterIdleCycles: o.RouterIdle, TileBusyCycles: o.TileBusy, TileIdleCycles: o.TileIdle}
 	if ejected > 0 {
 		e.PerFlitPJ = e.TotalPJ / float64(ejected)
 	}
@@ -55,7 +57,7 @@ func priced(sc *scenarios.Scenario, a energy.Activity) (*report.Energy, error) {
 	if err != nil {
 		return nil, err
 	}
-	return energyReport(b, a.Totals().Ejected), nil
+	return energyReport(b, a.Totals().Ejected, a.Occupancy()), nil
 }
 
 // chipRecorder is a scenario as the application kernels' machine that
@@ -93,6 +95,7 @@ func chipsEnergy(sc *scenarios.Scenario, chips []*endpoint.Machine) (*report.Ene
 	}
 	var sum *energy.Breakdown
 	var ejected uint64
+	var occ energy.Occupancy
 	for _, c := range chips {
 		a, err := energy.SnapshotMachine(c)
 		if err != nil {
@@ -103,6 +106,7 @@ func chipsEnergy(sc *scenarios.Scenario, chips []*endpoint.Machine) (*report.Ene
 			return nil, err
 		}
 		ejected += a.Totals().Ejected
+		occ = occ.Add(a.Occupancy())
 		if sum == nil {
 			sum = &b
 			continue
@@ -112,7 +116,7 @@ func chipsEnergy(sc *scenarios.Scenario, chips []*endpoint.Machine) (*report.Ene
 			sum.Components[i].PJ += b.Components[i].PJ
 		}
 	}
-	return energyReport(*sum, ejected), nil
+	return energyReport(*sum, ejected, occ), nil
 }
 
 // windowEnergy is the energy of what the chip did between two snapshots.

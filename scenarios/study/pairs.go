@@ -189,7 +189,7 @@ type pairsPoint struct {
 	arrival []des.Time
 	err     error // a wrong payload
 	// energy is the chip's over the whole run, warm-up included; nil
-	// when energy is not priced (energy_model = none, a bus).
+	// when energy is not priced (energy_model = none).
 	energy *report.Energy
 }
 
