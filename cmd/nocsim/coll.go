@@ -27,6 +27,7 @@ func collCommand() *cli.Command {
 		&cli.IntFlag{Name: "root", Usage: "root rank of rooted operations", Value: 0},
 		&cli.BoolFlag{Name: "json", Usage: "print a JSON array, one object per run"},
 		&cli.StringFlag{Name: "plot", Usage: "draw completion time per algorithm to `FILE` (.png, .svg, .pdf)"},
+		&cli.StringFlag{Name: "energy-plot", Usage: "draw each run's energy (nJ) per algorithm to `FILE` (.png, .svg, .pdf), and its energy-delay product to FILE with -edp before its extension; with --params, the energy model's beside them, dashed"},
 		&cli.StringFlag{Name: "x", Usage: "plot against size or procs (default: whichever varies more)"},
 		&cli.IntFlag{Name: "workers", Usage: "runs simulated in parallel (0 = one per core); results do not depend on it"},
 		&cli.StringFlag{Name: "params", Usage: "LogGP parameters (nocsim calibrate --out): add the model's prediction and error to every run (and, when they hold an energy model, its energy prediction), and let auto pick the model's fastest algorithm"},
@@ -115,9 +116,18 @@ func buildColl(c *cli.Context) (*workload, error) {
 			}
 		}
 	}
+	if c.String("energy-plot") != "" {
+		if err := checkEnergyChart(c, &sc, "energy-plot"); err != nil {
+			return nil, err
+		}
+		if err := checkSecondFile(c, "energy-plot", "-edp", []string{"plot", "goal-out", "trace"}); err != nil {
+			return nil, err
+		}
+	}
 	var rows []report.CollRow
+	params := filepath.Base(c.String("params"))
 	return &workload{
-		label: "coll", outputs: []string{"plot", "goal-out", "trace"}, traceRuns: true,
+		label: "coll", outputs: []string{"plot", "energy-plot", "goal-out", "trace"}, traceRuns: true,
 		run: func(opt scenarios.RunOptions, _ *job) error {
 			rows, err = sw.Run(&sc, opt)
 			return err
@@ -140,9 +150,9 @@ func buildColl(c *cli.Context) (*workload, error) {
 			}
 			return err
 		},
-		charts: []chart{plotFlag(c, "plot", func() plots.Chart {
-			return report.CollChart(rows, xAxis, sc.MachineText(), filepath.Base(c.String("params")))
-		})},
+		charts: append([]chart{plotFlag(c, "plot", func() plots.Chart {
+			return report.CollChart(rows, xAxis, sc.MachineText(), params)
+		})}, collEnergyCharts(c, &rows, xAxis, sc.MachineText(), params)...),
 		verify: wrongAnswers(&rows, func(r report.CollRow) bool { return r.Correct }, func(r report.CollRow) error {
 			return fmt.Errorf("%s %s, P=%d, %d bytes gave a wrong result: %s", r.Op, r.Algorithm, r.Procs, r.SizeBytes, r.Error)
 		}),

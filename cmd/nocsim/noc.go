@@ -3,14 +3,12 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/BurntSushi/toml"
 	"github.com/urfave/cli/v2"
 
-	"nocsim/endpoint/energy"
 	"nocsim/endpoint/traffic"
 	"nocsim/plots"
 	"nocsim/scenarios"
@@ -147,25 +145,13 @@ func energyFlags(c *cli.Context, sc *scenarios.Scenario, pts []traffic.Synthetic
 		if c.String(f) == "" {
 			continue
 		}
-		if sc.Energy.Model == energy.None {
-			return 0, usageErr("--%s: energy_model = none prices nothing to draw; allowed with an energy model (%s, %s or a model file)", f, energy.DSENT, energy.Noxim)
-		}
-		if err := plots.CheckExt(c.String(f)); err != nil {
-			return 0, usageErr("--%s: %v", f, err)
+		if err := checkEnergyChart(c, sc, f); err != nil {
+			return 0, err
 		}
 	}
-	if p := c.String("energy-plot"); p != "" {
-		if !plots.ReplacesFile(p) {
-			return 0, usageErr("--energy-plot = %q: it draws two files, FILE and FILE with -per-flit before its extension; allowed a file name", p)
-		}
-		// The second file is no flag's value: the check of the flags
-		// against one another does not see it.
-		if id := plots.SameFile(perFlitPath(p)); id != "" {
-			for _, f := range []string{"csv", "plot", "power-map", "watch-out"} {
-				if q := c.String(f); q != "" && plots.SameFile(q) == id {
-					return 0, usageErr("--energy-plot = %q draws %s, which --%s = %q names too; allowed a different file for each output", p, perFlitPath(p), f, q)
-				}
-			}
+	if c.String("energy-plot") != "" {
+		if err := checkSecondFile(c, "energy-plot", "-per-flit", []string{"csv", "plot", "power-map", "watch-out"}); err != nil {
+			return 0, err
 		}
 	}
 	k := c.Int("power-map-point")
@@ -182,10 +168,7 @@ func energyFlags(c *cli.Context, sc *scenarios.Scenario, pts []traffic.Synthetic
 
 // perFlitPath is where --energy-plot draws energy per delivered flit:
 // its path with -per-flit before the extension.
-func perFlitPath(path string) string {
-	ext := filepath.Ext(path)
-	return strings.TrimSuffix(path, ext) + "-per-flit" + ext
-}
+func perFlitPath(path string) string { return suffixPath(path, "-per-flit") }
 
 // energyCharts are --energy-plot's two charts: power, and energy per
 // delivered flit beside it.

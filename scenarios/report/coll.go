@@ -35,6 +35,19 @@ type CollRow struct {
 	// (pJ), and its error against Energy: (predicted - simulated) / simulated.
 	PredictedEnergyPJ float64 `json:"predicted_energy_pj,omitempty"`
 	EnergyRelError    float64 `json:"energy_relative_error,omitempty"`
+	// The energy-delay products, energy x cycles (pJ x cycles): the run's,
+	// and the model's (its energy x its time), the quantity an algorithm
+	// chosen by --objective edp minimises.
+	EDP          float64 `json:"edp_pj_cycles,omitempty"`
+	PredictedEDP float64 `json:"predicted_edp_pj_cycles,omitempty"`
+}
+
+// edpCell is an energy-delay product's cell in nJ x cycles, "-" for none.
+func edpCell(pjCycles float64) string {
+	if pjCycles <= 0 {
+		return "-\t"
+	}
+	return fmt.Sprintf("%.4g\t", pjCycles/1e3)
 }
 
 func WriteCollTable(out io.Writer, rows []CollRow) error {
@@ -46,11 +59,11 @@ func WriteCollTable(out io.Writer, rows []CollRow) error {
 		head, units = head+"LogGP\terror\t", units+"(cycles)\t\t"
 	}
 	if energy {
-		head, units = head+"energy\tpower\t", units+"(nJ)\t(mW)\t"
+		head, units = head+"energy\tpower\tEDP\t", units+"(nJ)\t(mW)\t(nJ*cycles)\t"
 	}
 	emodel := slices.ContainsFunc(rows, func(r CollRow) bool { return r.PredictedEnergyPJ > 0 })
 	if emodel {
-		head, units = head+"E model\terror\t", units+"(nJ)\t\t"
+		head, units = head+"E model\terror\tEDP model\t", units+"(nJ)\t\t(nJ*cycles)\t"
 	}
 	fmt.Fprintln(tw, head)
 	fmt.Fprintln(tw, units)
@@ -60,12 +73,12 @@ func WriteCollTable(out io.Writer, rows []CollRow) error {
 			fmt.Fprintf(tw, "%.0f\t%+.1f%%\t", r.Predicted, 100*r.RelError)
 		}
 		if energy {
-			fmt.Fprint(tw, energyCells(r.Energy))
+			fmt.Fprint(tw, energyCells(r.Energy), edpCell(r.EDP))
 		}
 		if emodel && r.PredictedEnergyPJ > 0 {
-			fmt.Fprintf(tw, "%.2f\t%+.1f%%\t", r.PredictedEnergyPJ/1e3, 100*r.EnergyRelError)
+			fmt.Fprintf(tw, "%.2f\t%+.1f%%\t%s", r.PredictedEnergyPJ/1e3, 100*r.EnergyRelError, edpCell(r.PredictedEDP))
 		} else if emodel {
-			fmt.Fprint(tw, "-\t-\t")
+			fmt.Fprint(tw, "-\t-\t-\t")
 		}
 		fmt.Fprintln(tw)
 	}

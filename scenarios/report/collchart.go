@@ -7,13 +7,48 @@ import (
 	"nocsim/plots"
 )
 
+// collMetric is what a collective's chart draws of each run: its
+// simulated value and the model's prediction (0: none), on an axis named
+// label; model names the prediction in the legend.
+type collMetric struct {
+	label, model string
+	sim, pred    func(CollRow) float64
+}
+
 // CollChart draws completion time against size (log-log) or against P,
 // one line per algorithm, in a panel per P or size (the other dimension)
 // when the rows hold several: an algorithm keeps its colour across the
 // panels. The title names the machine (MachineText) and, when the
 // model's predictions are drawn, params (the parameters file's name).
 func CollChart(rows []CollRow, x, machine, params string) plots.Chart {
-	c := plots.Chart{Title: fmt.Sprintf("%s: %s", rows[0].Op, machine), YLabel: "completion time (cycles, last rank)", LogY: true}
+	return collChart(rows, x, machine, params, collMetric{label: "completion time (cycles, last rank)", model: "LogGP",
+		sim: func(r CollRow) float64 { return float64(r.Cycles) }, pred: func(r CollRow) float64 { return r.Predicted }})
+}
+
+// CollEnergyChart draws each run's energy (the whole chip over the call,
+// nJ) as CollChart draws its time, with the fitted energy model's
+// prediction dashed beside it when the rows hold one.
+func CollEnergyChart(rows []CollRow, x, machine, params string) plots.Chart {
+	return collChart(rows, x, machine, params, collMetric{label: "energy per call (nJ, whole chip)", model: "energy model",
+		sim: func(r CollRow) float64 { return energyPJ(r) / 1e3 }, pred: func(r CollRow) float64 { return r.PredictedEnergyPJ / 1e3 }})
+}
+
+// CollEDPChart draws each run's energy-delay product (nJ x cycles), the
+// model's (its energy x its time) dashed beside it.
+func CollEDPChart(rows []CollRow, x, machine, params string) plots.Chart {
+	return collChart(rows, x, machine, params, collMetric{label: "energy-delay product (nJ x cycles)", model: "models",
+		sim: func(r CollRow) float64 { return r.EDP / 1e3 }, pred: func(r CollRow) float64 { return r.PredictedEDP / 1e3 }})
+}
+
+func energyPJ(r CollRow) float64 {
+	if r.Energy == nil {
+		return 0
+	}
+	return r.Energy.TotalPJ
+}
+
+func collChart(rows []CollRow, x, machine, params string, mt collMetric) plots.Chart {
+	c := plots.Chart{Title: fmt.Sprintf("%s: %s", rows[0].Op, machine), YLabel: mt.label, LogY: true}
 	if x == "size" {
 		c.XLabel, c.LogX = "message size (bytes per rank)", true
 	} else {
@@ -43,7 +78,7 @@ func CollChart(rows []CollRow, x, machine, params string) plots.Chart {
 	idx := map[key]int{}
 	for _, r := range rows {
 		xv := xOf(r)
-		if xv <= 0 || r.Cycles <= 0 {
+		if xv <= 0 || mt.sim(r) <= 0 {
 			continue // nothing to place on a log axis
 		}
 		k := key{r.Algorithm, other(r)}
@@ -58,18 +93,18 @@ func CollChart(rows []CollRow, x, machine, params string) plots.Chart {
 			c.Series = append(c.Series, s)
 		}
 		c.Series[i].X = append(c.Series[i].X, xv)
-		c.Series[i].Y = append(c.Series[i].Y, float64(r.Cycles))
+		c.Series[i].Y = append(c.Series[i].Y, mt.sim(r))
 	}
 	// With a model, each simulated line gets its prediction beside it.
-	if len(rows) > 0 && rows[0].Predicted > 0 {
+	if slices.ContainsFunc(rows, func(r CollRow) bool { return mt.pred(r) > 0 }) {
 		var out []plots.Series
 		for _, s := range c.Series {
-			m := plots.Series{Name: s.Name + " (LogGP)", Dashed: true, Companion: true, Panel: s.Panel}
+			m := plots.Series{Name: s.Name + " (" + mt.model + ")", Dashed: true, Companion: true, Panel: s.Panel}
 			for _, r := range rows {
 				xv := xOf(r)
-				if r.Algorithm == s.Name && (s.Panel == "" || other(r) == s.Panel) && slices.Contains(s.X, xv) && r.Predicted > 0 {
+				if r.Algorithm == s.Name && (s.Panel == "" || other(r) == s.Panel) && slices.Contains(s.X, xv) && mt.pred(r) > 0 {
 					m.X = append(m.X, xv)
-					m.Y = append(m.Y, r.Predicted)
+					m.Y = append(m.Y, mt.pred(r))
 				}
 			}
 			out = append(out, s)

@@ -180,6 +180,9 @@ func (s *CollSweep) runOne(sc0 *scenarios.Scenario, alg string, procs, size int,
 	}
 	row.Cycles = slices.Max(row.RankCycles)
 	row.Seconds = w.Seconds(row.Cycles)
+	if row.Energy != nil {
+		row.EDP = row.Energy.TotalPJ * float64(row.Cycles)
+	}
 	row.Correct = check.err == nil
 	if check.err != nil {
 		row.Error = check.err.Error()

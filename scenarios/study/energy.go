@@ -157,6 +157,7 @@ func PredictEnergyRows(sc *scenarios.Scenario, p logp.Params, rows []report.Coll
 		hops := func(a, b int) float64 { return float64(m.Topology.Hops(a, b)) }
 		r.PredictedEnergyPJ = p.Energy.ScheduleEnergy(s, r.Predicted, sc.Node.ClockHz, hops)
 		r.EnergyRelError = (r.PredictedEnergyPJ - r.Energy.TotalPJ) / r.Energy.TotalPJ
+		r.PredictedEDP = r.PredictedEnergyPJ * r.Predicted
 	}
 	return nil
 }

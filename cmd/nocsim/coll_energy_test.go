@@ -1,0 +1,52 @@
+package main
+
+import (
+	"encoding/json"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// coll's energy-delay product is each run's energy times its cycles, from
+// the same JSON object; --energy-plot draws FILE and FILE-edp.
+func TestCollEnergyPlotAndEDP(t *testing.T) {
+	dir := t.TempDir()
+	e := filepath.Join(dir, "e.png")
+	code, stdout, stderr := nocsim(t, "coll", "-q", "--mesh", "2x2", "--op", "bcast", "--algs", "binomial,flat", "--sizes", "8,1024",
+		"--json", "--energy-plot", e)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rows []struct {
+		Cycles int64   `json:"cycles"`
+		EDP    float64 `json:"edp_pj_cycles"`
+		Energy struct {
+			TotalPJ float64 `json:"energy_pj"`
+		} `json:"energy"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rows); err != nil || len(rows) != 4 {
+		t.Fatalf("%d rows, %v", len(rows), err)
+	}
+	for i, r := range rows {
+		if want := r.Energy.TotalPJ * float64(r.Cycles); r.EDP <= 0 || math.Abs(r.EDP-want) > 1e-9*want {
+			t.Errorf("row %d: edp %g, energy x cycles %g", i, r.EDP, want)
+		}
+	}
+	for _, p := range []string{e, filepath.Join(dir, "e-edp.png")} {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := png.Decode(f); err != nil {
+			t.Errorf("%s: not a PNG: %v", p, err)
+		}
+		f.Close()
+	}
+	code, stdout, stderr = nocsim(t, "coll", "-q", "--mesh", "2x2", "--energy-model", "none", "--energy-plot", e)
+	if code != 2 || stdout != "" || !strings.Contains(stderr, "--energy-plot: energy_model = none prices nothing to draw") || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+		t.Errorf("energy_model none: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
