@@ -2,9 +2,7 @@ package main
 
 import (
 	"encoding/json"
-	"image/png"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -35,16 +33,7 @@ func TestCollEnergyPlotAndEDP(t *testing.T) {
 			t.Errorf("row %d: edp %g, energy x cycles %g", i, r.EDP, want)
 		}
 	}
-	for _, p := range []string{e, filepath.Join(dir, "e-edp.png")} {
-		f, err := os.Open(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := png.Decode(f); err != nil {
-			t.Errorf("%s: not a PNG: %v", p, err)
-		}
-		f.Close()
-	}
+	checkPNGs(t, e, filepath.Join(dir, "e-edp.png"))
 	code, stdout, stderr = nocsim(t, "coll", "-q", "--mesh", "2x2", "--energy-model", "none", "--energy-plot", e)
 	if code != 2 || stdout != "" || !strings.Contains(stderr, "--energy-plot: energy_model = none prices nothing to draw") || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
 		t.Errorf("energy_model none: exit %d, stdout %q, stderr %q", code, stdout, stderr)

@@ -19,7 +19,16 @@ func TestNocEnergyPlots(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, p := range []string{e, filepath.Join(dir, "energy-per-flit.png")} {
+	checkPNGs(t, e, filepath.Join(dir, "energy-per-flit.png"))
+	if b, err := os.ReadFile(m); err != nil || !strings.HasPrefix(string(b), "<?xml") || !strings.Contains(string(b), "<svg") {
+		t.Errorf("%s: not an SVG (%v)", m, err)
+	}
+}
+
+// checkPNGs fails t unless every path is a PNG image.
+func checkPNGs(t *testing.T, paths ...string) {
+	t.Helper()
+	for _, p := range paths {
 		f, err := os.Open(p)
 		if err != nil {
 			t.Fatal(err)
@@ -28,9 +37,6 @@ func TestNocEnergyPlots(t *testing.T) {
 			t.Errorf("%s: not a PNG: %v", p, err)
 		}
 		f.Close()
-	}
-	if b, err := os.ReadFile(m); err != nil || !strings.HasPrefix(string(b), "<?xml") || !strings.Contains(string(b), "<svg") {
-		t.Errorf("%s: not an SVG (%v)", m, err)
 	}
 }
 
