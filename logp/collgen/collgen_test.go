@@ -183,7 +183,7 @@ func TestGenerateErrors(t *testing.T) {
 }
 
 // BenchmarkGenerate2to20 generates and simulates 2^20-rank collectives on
-// the LogGOPS tier (recursive doubling at 2^18: at 2^20 it passes MaxOps)
+// the LogGOPS tier (recursive doubling at 2^18, to keep the run short)
 // and reports the schedule's operations, the heap still held at the end
 // (schedule and result) and all bytes allocated on the way.
 //
