@@ -125,9 +125,9 @@ func (e EnergyParams) StaticEnergyFor(procs int, cycles, clockHz float64) float6
 // (StaticEnergyFor) and every send's message energy, hops(a, b) being the
 // hops between ranks a and b (pJ).
 func (e EnergyParams) ScheduleEnergy(s *goal.Schedule, cycles, clockHz float64, hops func(a, b int) float64) float64 {
-	sum := e.StaticEnergyFor(len(s.Ranks), cycles, clockHz)
-	for r, rk := range s.Ranks {
-		for _, op := range rk.Ops {
+	sum := e.StaticEnergyFor(s.NumRanks(), cycles, clockHz)
+	for r := range s.NumRanks() {
+		for _, op := range s.Ops(r) {
 			if op.Kind == goal.Send {
 				sum += e.MessageEnergy(int(op.Bytes), hops(r, int(op.Peer)))
 			}

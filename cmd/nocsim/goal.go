@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 
 	"github.com/urfave/cli/v2"
@@ -119,11 +121,16 @@ func buildGoalRun(c *cli.Context) (*workload, error) {
 	}
 	// The schedule is read whole before anything runs: a syntax error is
 	// bad input, named by line and column.
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, usageErr("goal run: %v", err)
 	}
-	s, err := goal.Parse(data)
+	s, err := goal.Read(f) // streamed: memory holds the schedule, not the text
+	f.Close()
+	var perr *fs.PathError
+	if errors.As(err, &perr) {
+		return nil, usageErr("goal run: %v", perr)
+	}
 	if err != nil {
 		return nil, usageErr("%s: %v", path, err)
 	}
@@ -133,7 +140,7 @@ func buildGoalRun(c *cli.Context) (*workload, error) {
 			return nil, err
 		}
 		// --S, when given, wins over the fitted protocol's threshold.
-		if p, err = study.GoalTierParams(fitted, len(s.Ranks), p.S, given["S"]); err != nil {
+		if p, err = study.GoalTierParams(fitted, s.NumRanks(), p.S, given["S"]); err != nil {
 			return nil, usageErr("--params: %v", err)
 		}
 	}

@@ -55,13 +55,13 @@ func buildGoalCompare(c *cli.Context) (*workload, error) {
 	if err != nil {
 		return nil, usageErr("%s: %v", path, err)
 	}
-	if len(s.Ranks) > sc.Machine().Tiles() {
-		return nil, usageErr("%s: %d ranks, --mesh %s has %d tiles: allowed at most one rank per tile", path, len(s.Ranks), sc.Network.Mesh, sc.Machine().Tiles())
+	if s.NumRanks() > sc.Machine().Tiles() {
+		return nil, usageErr("%s: %d ranks, --mesh %s has %d tiles: allowed at most one rank per tile", path, s.NumRanks(), sc.Network.Mesh, sc.Machine().Tiles())
 	}
 	if _, err := trace.FromGoal(s); err != nil {
 		return nil, usageErr("%s: %v (the flit level cannot run it)", path, err)
 	}
-	sc.MPI.Procs = len(s.Ranks)
+	sc.MPI.Procs = s.NumRanks()
 	p, err := paramsForRun(c, &sc)
 	if err != nil {
 		return nil, err
@@ -71,7 +71,7 @@ func buildGoalCompare(c *cli.Context) (*workload, error) {
 		outputs: []string{"plot"},
 		run: func(scenarios.RunOptions, *job) error {
 			if !quiet(c) {
-				fmt.Fprintf(c.App.ErrWriter, "goal compare: %d ranks on the flit level and the LogGOPS tier ...\n", len(s.Ranks))
+				fmt.Fprintf(c.App.ErrWriter, "goal compare: %d ranks on the flit level and the LogGOPS tier ...\n", s.NumRanks())
 			}
 			cmp, err = study.CompareSchedule(&sc, s, *p)
 			return err

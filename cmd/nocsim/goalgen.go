@@ -97,7 +97,7 @@ func genOptions(c *cli.Context) (op, alg string, procs int, size int64, opt coll
 		*tree[i] = v
 	}
 	if est := collgen.Estimate(op, alg, procs); est > collgen.MaxOps {
-		return op, alg, procs, size, opt, usageErr("--procs = %d: %s %s needs about %d operations there, allowed at most %d (fewer ranks)", procs, op, alg, est, int64(collgen.MaxOps))
+		return op, alg, procs, size, opt, usageErr("--procs = %d: %s %s needs about %d operations there (about %.1f GB on the tier), allowed at most %d (fewer ranks)", procs, op, alg, est, float64(collgen.Memory(est, procs))/1e9, int64(collgen.MaxOps))
 	}
 	return op, alg, procs, size, opt, nil
 }

@@ -47,10 +47,21 @@ func DefaultOptions() Options {
 	return Options{ElemBytes: 8, FlopCycles: 1, OptimalL: 160, OptimalO: 32, OptimalG: 180}
 }
 
-// MaxOps bounds the operations of one generated schedule (each takes
-// about 60 bytes while it is built), so a request far too large for
-// memory is refused before anything is allocated.
-const MaxOps = 1 << 26
+// MaxOps bounds the operations of one generated schedule (as Estimate
+// counts them), so that a request far too large for memory is refused,
+// naming the memory it would need (Memory), before anything is
+// allocated. At the bound that is about 13 GB; a 2^24-rank binomial
+// broadcast (Estimate 2^27, 2^25 in fact) took 6.5 GB on the tier.
+const MaxOps = 1 << 28
+
+// Memory is about the bytes a generated schedule of est operations
+// (Estimate) on procs ranks takes while it is built and simulated on the
+// LogGOPS tier: the 24-byte op records reserved for est, and per rank its
+// clocks, queues and result, with the builder's and the simulator's
+// per-op arrays for the operations a rank has in fact (fewer than est
+// counts for most algorithms). Measured: 1.07 GB for a 2^22-rank
+// binomial broadcast, 6.5 GB at 2^24.
+func Memory(est int64, procs int) int64 { return 24*est + 300*int64(procs) }
 
 // MaxProcs is the largest rank count.
 const MaxProcs = 1 << 24
@@ -143,7 +154,7 @@ func Generate(op, alg string, procs int, bytes int64, opt Options) (*goal.Schedu
 	}
 	est := Estimate(op, alg, procs)
 	if est > MaxOps {
-		return nil, fmt.Errorf("collgen: %s %s on %d ranks needs about %d operations: allowed at most %d (use fewer ranks)", op, alg, procs, est, MaxOps)
+		return nil, fmt.Errorf("collgen: %s %s on %d ranks needs about %d operations, about %.1f GB: allowed at most %d (use fewer ranks)", op, alg, procs, est, float64(Memory(est, procs))/1e9, MaxOps)
 	}
 	g := &gen{b: goal.NewBuilder(procs, int(est)), opt: opt, P: procs, n: bytes, ex: op == "exscan"}
 	regOp := op

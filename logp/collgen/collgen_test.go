@@ -76,8 +76,8 @@ func checkMatched(t *testing.T, name string, s *goal.Schedule) {
 	t.Helper()
 	type pair struct{ a, b int32 }
 	sent, got := map[pair][]uint64{}, map[pair][]uint64{}
-	for r := range s.Ranks {
-		for _, op := range s.Ranks[r].Ops {
+	for r := range s.NumRanks() {
+		for _, op := range s.Ops(r) {
 			switch op.Kind {
 			case goal.Send:
 				k := pair{int32(r), op.Peer}
@@ -127,8 +127,8 @@ func TestMessageCounts(t *testing.T) {
 				t.Fatal(err)
 			}
 			sends := 0
-			for r := range s.Ranks {
-				for _, op := range s.Ranks[r].Ops {
+			for r := range s.NumRanks() {
+				for _, op := range s.Ops(r) {
 					if op.Kind == goal.Send {
 						sends++
 					}
@@ -150,9 +150,9 @@ func TestReductionCalcs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for r := range s.Ranks {
+	for r := range s.NumRanks() {
 		var c uint64
-		for _, op := range s.Ranks[r].Ops {
+		for _, op := range s.Ops(r) {
 			c += op.Time
 		}
 		if want := uint64(4 * 100 * 3); c != want {
@@ -183,7 +183,7 @@ func TestGenerateErrors(t *testing.T) {
 }
 
 // BenchmarkGenerate2to20 generates and simulates 2^20-rank collectives on
-// the LogGOPS tier (recursive doubling at 2^18: at 2^20 it passes MaxOps)
+// the LogGOPS tier (recursive doubling at 2^18, to keep the run short)
 // and reports the schedule's operations, the heap still held at the end
 // (schedule and result) and all bytes allocated on the way.
 //

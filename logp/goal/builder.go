@@ -1,9 +1,10 @@
 package goal
 
 import (
-	"errors"
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Builder assembles a Schedule for generators: Add* append an operation
@@ -17,33 +18,42 @@ import (
 // offending call returns -1.
 type Builder struct {
 	n      int
-	ops    []Op
+	ops    []Packed
 	opRank []int32 // rank of ops[k]; nil while ops are in rank order
 	count  []int32 // ops per rank so far
 	last   int32   // rank of the last op added, for the in-order check
-	edges  []edge
-	labels []labelAt
 	err    error
 
-	// trusted labels were checked by the reader (identifiers, unique per
-	// rank): buildLabels skips its checks, which need a map of them all.
-	trusted bool
+	// Dependencies wait in edges until they are laid out into deps, in
+	// op order: all at once by Schedule, or (the reader) each rank's at
+	// the end of its block, so that ops [0, laid) have their lists.
+	edges []edge
+	deps  []int32
+	laid  int
+	cnt   []uint32 // scratch of layout
+
+	labels []labelAt        // SetLabel's calls, in order
+	names  []string         // interned label names, names[0] = ""
+	ids    map[string]int32 // name -> index in names
+	// The reader's labels, final: it checks them as it reads and lays
+	// them out in op order (see Schedule.labOp).
+	labOp, labID []int32
 }
 
+// edge is "op a of rank requires (irequires: b's top bit set) op b".
 type edge struct {
-	rank, a, b int32
-	start      bool // irequires
+	rank, a int32
+	b       uint32
 }
 
-type labelAt struct {
-	rank, op int32
-	name     string
-}
+const irq = 1 << 31
+
+type labelAt struct{ rank, op, id int32 }
 
 // NewBuilder starts a schedule of n ranks. Hint is the expected number of
-// operations over all ranks (0 if unknown), to size the arrays once.
+// operations over all ranks (0 if unknown), to size the op array once.
 func NewBuilder(n, hint int) *Builder {
-	b := &Builder{n: n}
+	b := &Builder{n: n, names: []string{""}}
 	if n < 1 || n > math.MaxInt32 {
 		b.err = fmt.Errorf("goal: num_ranks %d: allowed 1..%d", n, math.MaxInt32)
 		b.n = 0
@@ -51,10 +61,7 @@ func NewBuilder(n, hint int) *Builder {
 	}
 	b.count = make([]int32, n)
 	if hint > 0 {
-		// Ops depend on the one or two ops before them, mostly: room for
-		// two dependencies each spares growing the largest slice.
-		b.ops = make([]Op, 0, hint)
-		b.edges = make([]edge, 0, 2*hint)
+		b.ops = make([]Packed, 0, hint)
 	}
 	return b
 }
@@ -122,10 +129,14 @@ func (b *Builder) Add(r int, op Op) int32 {
 			return b.fail("rank %d op %d: tag %d: allowed -1 (any) or 0..%d", r, b.count[r], op.Tag, math.MaxInt32)
 		}
 	}
+	return b.add(r, pack(op))
+}
+
+// add appends a checked op.
+func (b *Builder) add(r int, p Packed) int32 {
 	if len(b.ops) == math.MaxInt32 {
 		return b.fail("more than %d operations", math.MaxInt32)
 	}
-	op.label, op.dep, op.nreq, op.nireq = 0, 0, 0, 0
 	if b.opRank == nil && int32(r) < b.last {
 		// Out of rank order from now on: remember every op's rank.
 		b.opRank = make([]int32, len(b.ops), cap(b.ops))
@@ -138,7 +149,7 @@ func (b *Builder) Add(r int, op Op) int32 {
 		}
 	}
 	b.last = int32(r)
-	b.ops = append(b.ops, op)
+	b.ops = append(b.ops, p)
 	if b.opRank != nil {
 		b.opRank = append(b.opRank, int32(r))
 	}
@@ -149,13 +160,13 @@ func (b *Builder) Add(r int, op Op) int32 {
 
 // Require records "a requires on" in rank r: op a starts only after op on
 // has completed.
-func (b *Builder) Require(r int, a, on int32) { b.link(r, a, on, false) }
+func (b *Builder) Require(r int, a, on int32) { b.link(r, a, on, 0) }
 
 // IRequire records "a irequires on" in rank r: op a starts only after op
 // on has started.
-func (b *Builder) IRequire(r int, a, on int32) { b.link(r, a, on, true) }
+func (b *Builder) IRequire(r int, a, on int32) { b.link(r, a, on, irq) }
 
-func (b *Builder) link(r int, a, on int32, start bool) {
+func (b *Builder) link(r int, a, on int32, start uint32) {
 	if r < 0 || r >= b.n {
 		b.fail("dependency in rank %d: allowed 0..%d", r, b.n-1)
 		return
@@ -164,7 +175,7 @@ func (b *Builder) link(r int, a, on int32, start bool) {
 		b.fail("rank %d: dependency %d on %d: rank %d has ops 0..%d", r, a, on, r, b.count[r]-1)
 		return
 	}
-	b.edges = append(b.edges, edge{int32(r), a, on, start})
+	b.edges = append(b.edges, edge{int32(r), a, uint32(on) | start})
 }
 
 // SetLabel names op i of rank r. Labels must be identifiers
@@ -175,14 +186,30 @@ func (b *Builder) SetLabel(r int, i int32, name string) {
 		b.fail("label %q on rank %d op %d: no such op", Clip(name), r, i)
 		return
 	}
-	b.labels = append(b.labels, labelAt{int32(r), i, name})
+	b.labels = append(b.labels, labelAt{int32(r), i, b.intern([]byte(name))})
+}
+
+// intern is name's index in names, added if new. Looking a []byte up
+// converted to a string does not allocate: only a new name does.
+func (b *Builder) intern(name []byte) int32 {
+	if id, ok := b.ids[string(name)]; ok {
+		return id
+	}
+	if b.ids == nil {
+		b.ids = map[string]int32{}
+	}
+	id := int32(len(b.names))
+	s := string(name)
+	b.names = append(b.names, s)
+	b.ids[s] = id
+	return id
 }
 
 // Err is the first error recorded so far, if any.
 func (b *Builder) Err() error { return b.err }
 
 // Schedule finishes the build. The builder must not be used afterwards:
-// the schedule may share its arrays.
+// the schedule shares its arrays.
 func (b *Builder) Schedule() (*Schedule, error) {
 	if b.err != nil {
 		return nil, b.err
@@ -191,106 +218,135 @@ func (b *Builder) Schedule() (*Schedule, error) {
 	for r, c := range b.count {
 		start[r+1] = start[r] + c
 	}
-	ops := b.ops
 	if b.opRank != nil {
 		// Stable scatter by rank: each rank keeps its ops in the order added.
-		ops = make([]Op, len(b.ops))
-		next := start[:b.n:b.n]
-		next = append([]int32(nil), next...)
+		ops := make([]Packed, len(b.ops))
+		next := append([]int32(nil), start[:b.n]...)
 		for k := range b.ops {
 			r := b.opRank[k]
 			ops[next[r]] = b.ops[k]
 			next[r]++
 		}
-		b.opRank = nil
+		b.ops, b.opRank = ops, nil
 	}
-	b.ops = nil
-	s := &Schedule{Ranks: make([]Rank, b.n), labels: []string{""}, all: ops, first: start}
-	for r := range s.Ranks {
-		s.Ranks[r].Ops = ops[start[r]:start[r+1]:start[r+1]]
-	}
-	if err := b.buildDeps(s, ops, start); err != nil {
+	if err := b.layout(start); err != nil {
 		return nil, err
 	}
-	if err := b.buildLabels(s, ops, start); err != nil {
+	s := &Schedule{ops: b.ops, first: start, deps: b.deps, labOp: b.labOp, labID: b.labID}
+	if err := b.buildLabels(s); err != nil {
 		return nil, err
 	}
+	s.labels = b.names
+	*b = Builder{}
 	return s, nil
 }
 
-// buildDeps lays the edges out per op (requires, then irequires), each
-// list in the order the edges were added.
-func (b *Builder) buildDeps(s *Schedule, ops []Op, start []int32) error {
-	if len(b.edges) > math.MaxUint32 {
-		return errors.New("goal: more than 2^32 dependencies")
+// layout moves the waiting edges into deps: the lists of ops [laid,
+// len(ops)), which every edge's op a lies in, each list its requires, then
+// its irequires and their split (see pIreq), each part in the order the
+// edges were added. Op a of rank r is ops[start[r]+a], or, without start
+// (the reader, whose edges are all of the rank starting at laid),
+// ops[laid+a].
+func (b *Builder) layout(start []int32) error {
+	lo, hi := b.laid, len(b.ops)
+	b.laid = hi
+	if len(b.edges) == 0 {
+		for k := lo; k < hi; k++ {
+			b.ops[k].dep = uint32(len(b.deps))
+		}
+		return nil
 	}
+	n := hi - lo
+	// cnt[2k], cnt[2k+1]: op lo+k's requires and irequires, then cursors.
+	if cap(b.cnt) < 2*n {
+		b.cnt = make([]uint32, 2*n)
+	}
+	cnt := b.cnt[:2*n]
+	clear(cnt)
 	for _, e := range b.edges {
-		op := &ops[start[e.rank]+e.a]
-		if e.start {
-			op.nireq++
-		} else {
-			op.nreq++
+		k := int(e.a)
+		if start != nil {
+			k += int(start[e.rank]) - lo
+		}
+		cnt[2*k+int(e.b>>31)]++
+	}
+	pos := uint64(len(b.deps))
+	for k := range n {
+		op := &b.ops[lo+k]
+		op.dep = uint32(pos)
+		nr, ni := cnt[2*k], cnt[2*k+1]
+		cnt[2*k] = uint32(pos)
+		pos += uint64(nr)
+		if ni > 0 {
+			op.flags |= pIreq
+			cnt[2*k+1] = uint32(pos)
+			pos += uint64(ni) + 1
+		}
+		if pos > math.MaxUint32 {
+			return fmt.Errorf("goal: more than %d dependencies", uint32(math.MaxUint32))
 		}
 	}
-	var n uint32
-	for k := range ops {
-		ops[k].dep = n
-		n += ops[k].nreq + ops[k].nireq
-	}
-	s.deps = make([]int32, n)
-	// Refill the counts as cursors: requires first, so that every nreq is
-	// final before the irequires are placed after them.
-	for k := range ops {
-		ops[k].nreq, ops[k].nireq = 0, 0
-	}
+	b.deps = slices.Grow(b.deps, int(pos)-len(b.deps))[:pos]
 	for _, e := range b.edges {
-		if !e.start {
-			op := &ops[start[e.rank]+e.a]
-			s.deps[op.dep+op.nreq] = e.b
-			op.nreq++
+		k := int(e.a)
+		if start != nil {
+			k += int(start[e.rank]) - lo
+		}
+		c := &cnt[2*k+int(e.b>>31)]
+		b.deps[*c] = int32(e.b &^ irq)
+		*c++
+	}
+	for k := range n {
+		if op := &b.ops[lo+k]; op.flags&pIreq != 0 {
+			// The requires' cursor ended where the irequires start.
+			b.deps[cnt[2*k+1]] = int32(cnt[2*k] - op.dep)
 		}
 	}
-	for _, e := range b.edges {
-		if e.start {
-			op := &ops[start[e.rank]+e.a]
-			s.deps[op.dep+op.nreq+op.nireq] = e.b
-			op.nireq++
-		}
-	}
-	b.edges = nil
+	b.edges = b.edges[:0]
 	return nil
 }
 
-// buildLabels checks the labels (identifiers, no keyword, unique per
-// rank) and stores them.
-func (b *Builder) buildLabels(s *Schedule, ops []Op, start []int32) error {
+// buildLabels checks SetLabel's labels (identifiers, no keyword, unique
+// per rank) and stores them.
+func (b *Builder) buildLabels(s *Schedule) error {
 	if len(b.labels) == 0 {
 		return nil
 	}
-	seen := map[labelAt]int32{} // (rank, 0, name) -> op
+	seen := map[[2]int32]int32{} // (rank, name) -> op
+	cur := map[int32]int32{}     // global op -> name
 	for _, l := range b.labels {
-		if b.trusted {
-			op := &ops[start[l.rank]+l.op]
-			op.label = int32(len(s.labels))
-			s.labels = append(s.labels, l.name)
+		name := b.names[l.id]
+		if !IsLabel(name) {
+			return fmt.Errorf("goal: rank %d op %d: label %q: allowed an identifier [a-zA-Z][a-zA-Z0-9_]* other than send, recv, calc, rank, num_ranks", l.rank, l.op, Clip(name))
+		}
+		key := [2]int32{l.rank, l.id}
+		if prev, dup := seen[key]; dup && prev != l.op {
+			return fmt.Errorf("goal: rank %d: label %q on ops %d and %d: labels must be unique within a rank", l.rank, Clip(name), prev, l.op)
+		}
+		k := s.first[l.rank] + l.op
+		if old, ok := cur[k]; ok {
+			delete(seen, [2]int32{l.rank, old})
+		}
+		cur[k] = l.id
+		seen[key] = l.op
+	}
+	ks := make([]int32, 0, len(cur))
+	for k := range cur {
+		ks = append(ks, k)
+	}
+	slices.SortFunc(ks, cmp.Compare)
+	r := 0
+	for _, k := range ks {
+		for s.first[r+1] <= k {
+			r++
+		}
+		id := cur[k]
+		if isCanon([]byte(b.names[id]), k-s.first[r]) {
+			s.ops[k].flags |= pCanon
 			continue
 		}
-		if !IsLabel(l.name) {
-			return fmt.Errorf("goal: rank %d op %d: label %q: allowed an identifier [a-zA-Z][a-zA-Z0-9_]* other than send, recv, calc, rank, num_ranks", l.rank, l.op, Clip(l.name))
-		}
-		op := &ops[start[l.rank]+l.op]
-		key := labelAt{l.rank, 0, l.name}
-		if prev, dup := seen[key]; dup && prev != l.op {
-			return fmt.Errorf("goal: rank %d: label %q on ops %d and %d: labels must be unique within a rank", l.rank, Clip(l.name), prev, l.op)
-		}
-		if op.label > 0 {
-			delete(seen, labelAt{l.rank, 0, s.labels[op.label]})
-			s.labels[op.label] = l.name
-		} else {
-			op.label = int32(len(s.labels))
-			s.labels = append(s.labels, l.name)
-		}
-		seen[key] = l.op
+		s.labOp = append(s.labOp, k)
+		s.labID = append(s.labID, id)
 	}
 	b.labels = nil
 	return nil

@@ -46,14 +46,17 @@
 //
 // # Representation
 //
-// A Schedule holds Ranks, each with its Ops in schedule order; an Op's
-// dependencies are lists of op indices in its rank, reached through
-// Schedule.Requires and Schedule.IRequires, and its label through
-// Schedule.Label. Ops are 48 bytes and all ranks' ops share one array, so
-// memory is proportional to the schedule: a 2^20-rank binomial broadcast,
-// about 2^21 ops, holds 100 MB of ops and 25 MB of rank headers (157 MB
-// live when built without a size hint, the op array's growth slack
-// included).
+// A Schedule holds every rank's ops in one array of 24-byte Packed
+// records, rank 0's first (a message's size and a calc's cycles share a
+// field); NumRanks, Len, Op and Ops read it, Packed hands it to a
+// simulator. An op's dependencies are a range of one int32 array of op
+// indices in its rank, reached through Schedule.Requires and
+// Schedule.IRequires; its label, through Schedule.Label, is a bit when it
+// is "l" and the op's index (what Write generates) and an entry of a
+// sparse table of interned names otherwise. Read streams the text in 1 MB
+// pieces straight into these arrays, sized once from the text's keywords:
+// a 2^20-rank binomial broadcast (2,097,150 ops, 80 MB of text) holds
+// 67 MB, 32 bytes per op, dependencies and labels included.
 //
 // Write emits the canonical text (defaults omitted, each rank's
 // dependencies after its ops); reading it back gives the same schedule.

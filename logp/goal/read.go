@@ -1,26 +1,47 @@
 package goal
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"slices"
 )
 
 // Read parses GOAL text as LogGOPSim's txt2bin accepts it (see the package
-// documentation for the grammar). Errors name the line and column.
+// documentation for the grammar). Errors name the line and column. The
+// text is read in pieces, each parsed straight into the schedule's
+// arrays: memory holds the schedule, not the text.
 func Read(r io.Reader) (*Schedule, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, fmt.Errorf("goal: reading: %w", err)
+	size := int64(-1)
+	switch f := r.(type) {
+	case interface{ Stat() (os.FileInfo, error) }:
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			size = fi.Size()
+		}
+	case interface{ Len() int }:
+		size = int64(f.Len())
 	}
-	return Parse(data)
+	p := &parser{src: r, size: size, buf: make([]byte, 0, readChunk), line: 1, rank: -1}
+	return p.parse()
 }
 
 // Parse is Read on text already in memory.
 func Parse(data []byte) (*Schedule, error) {
-	p := &parser{data: data, line: 1, lineStart: 0, rank: -1}
+	p := &parser{buf: data, data: data, fill: len(data), eof: true, size: int64(len(data)), line: 1, rank: -1}
+	return p.parse()
+}
+
+// readChunk is how much text Read asks for at a time.
+const readChunk = 1 << 20
+
+func (p *parser) parse() (*Schedule, error) {
 	if err := p.run(); err != nil {
 		return nil, err
+	}
+	if p.rerr != nil {
+		return nil, fmt.Errorf("goal: reading: %w", p.rerr)
 	}
 	if p.b == nil {
 		return nil, p.errf(p.pos, "num_ranks missing: a schedule starts with 'num_ranks N'")
@@ -28,21 +49,95 @@ func Parse(data []byte) (*Schedule, error) {
 	return p.b.Schedule()
 }
 
-type labelDef struct{ op, line int32 }
-
 type parser struct {
-	data      []byte
+	// The text: buf[:fill] is what has been read and kept, data its
+	// complete lines (up to and including the last newline, or all of it
+	// at the end of the input). Tokens never span lines, so the parser
+	// works on data and asks for more (more) only at a line's start or
+	// inside a block comment.
+	src       io.Reader
+	rerr      error
+	eof       bool
+	size      int64 // bytes of the whole input, -1 if unknown
+	dropped   int64 // bytes consumed and dropped from buf's front
+	buf, data []byte
+	fill      int
 	pos       int
 	line      int
 	lineStart int // offset of the current line's first byte
 
-	b         *Builder
-	n         int
-	rank      int // rank whose block is open, -1 outside
-	rankLine  int
-	next      int // next rank expected
-	labels    map[string]labelDef
-	labelLine int32 // line of the label being defined
+	b        *Builder
+	n        int
+	rank     int // rank whose block is open, -1 outside
+	rankLine int
+	next     int // next rank expected
+	// Labels by their interned index (Builder.intern): the op of the open
+	// rank each names and the line it was defined on, valid where
+	// defRank is the open rank + 1.
+	defOp, defRank, defLine []int32
+	labelLine               int32 // line of the label being defined
+}
+
+// more reads further text into data; it reports whether there is any
+// past the cursor. The current line's start is kept, for columns.
+func (p *parser) more() bool {
+	for p.pos >= len(p.data) && p.read(1) {
+	}
+	return p.pos < len(p.data)
+}
+
+// read reads at least want bytes past fill (fewer at the end of the
+// input), keeping the text from the current line on; it reports false
+// when nothing came.
+func (p *parser) read(want int) bool {
+	if p.eof {
+		if len(p.data) < p.fill {
+			p.data = p.buf[:p.fill]
+			return true
+		}
+		return false
+	}
+	if k := p.lineStart; k > 0 {
+		copy(p.buf, p.buf[k:p.fill])
+		p.fill -= k
+		p.pos -= k
+		p.lineStart = 0
+		p.dropped += int64(k)
+	}
+	got := 0
+	for got < want && !p.eof {
+		if p.fill == cap(p.buf) {
+			p.buf = slices.Grow(p.buf[:p.fill], max(readChunk, p.fill))
+		}
+		n, err := p.src.Read(p.buf[p.fill:cap(p.buf)])
+		p.fill += n
+		got += n
+		switch {
+		case err == io.EOF:
+			p.eof = true
+		case err != nil:
+			p.eof, p.rerr = true, err
+		}
+	}
+	p.buf = p.buf[:p.fill]
+	end := p.fill
+	if !p.eof {
+		end = bytes.LastIndexByte(p.buf, '\n') + 1
+	}
+	grew := end > len(p.data)
+	p.data = p.buf[:end]
+	return grew || got > 0
+}
+
+// rest is the number of bytes after the cursor, read or not, or at least
+// need of them when the input's size is unknown.
+func (p *parser) rest(need int64) int64 {
+	if p.size >= 0 {
+		return p.size - p.dropped - int64(p.pos)
+	}
+	for int64(p.fill-p.pos) < need && p.read(int(min(need-int64(p.fill-p.pos), 1<<30))) {
+	}
+	return int64(p.fill - p.pos)
 }
 
 // syntaxError is a parse error at a line and column (1-based, bytes).
@@ -122,12 +217,14 @@ func (p *parser) lit(s string) bool {
 	return false
 }
 
-func (p *parser) ident() string {
+// ident is the identifier at the cursor, a slice of the text valid until
+// the line ends.
+func (p *parser) ident() []byte {
 	s := p.pos
 	for p.pos < len(p.data) && isIdentChar(p.data[p.pos]) {
 		p.pos++
 	}
-	return string(p.data[s:p.pos])
+	return p.data[s:p.pos]
 }
 
 func (p *parser) digitsEnd() int {
@@ -210,6 +307,9 @@ func (p *parser) run() error {
 	for {
 		p.skipWS()
 		if p.pos >= len(p.data) {
+			if p.more() {
+				continue
+			}
 			if p.rank >= 0 {
 				return p.errf(p.pos, "end of input inside rank %d's block (line %d): expected '}'", p.rank, p.rankLine)
 			}
@@ -235,25 +335,28 @@ func (p *parser) run() error {
 				return p.errf(p.pos, "'}' outside a rank block")
 			}
 			p.pos++
+			if err := p.b.layout(nil); err != nil {
+				return err
+			}
 			p.rank = -1
 			p.next++
 		case isIdentStart(c):
 			at := p.pos
 			word := p.ident()
 			var err error
-			switch word {
+			switch string(word) {
 			case "num_ranks":
 				err = p.numRanks(at)
 			case "rank":
 				err = p.rankHeader(at)
 			case "send", "recv", "calc":
 				k := Send
-				if word == "recv" {
+				if string(word) == "recv" {
 					k = Recv
-				} else if word == "calc" {
+				} else if string(word) == "calc" {
 					k = Calc
 				}
-				err = p.op(at, k, "")
+				err = p.op(at, k, nil)
 			default:
 				err = p.labelled(at, word)
 			}
@@ -269,7 +372,7 @@ func (p *parser) run() error {
 func (p *parser) blockComment() error {
 	line, col := p.line, p.pos-2-p.lineStart+1
 	for {
-		if p.pos >= len(p.data) {
+		if p.pos >= len(p.data) && !p.more() {
 			return &syntaxError{line, col, "unterminated comment: expected '*/'"}
 		}
 		if p.lit("*/") {
@@ -296,14 +399,33 @@ func (p *parser) numRanks(at int) error {
 	}
 	// Every rank needs a block of at least 8 bytes ("rank 0{}"): refuse a
 	// count the text cannot hold before allocating per-rank state for it.
-	if room := (len(p.data)-p.pos)/8 + 1; n > uint64(room) {
-		return p.errf(at, "num_ranks %d, but the %d bytes that follow cannot hold that many rank blocks", n, len(p.data)-p.pos)
+	rest := p.rest(8 * int64(n-1))
+	if room := rest/8 + 1; n > uint64(room) {
+		return p.errf(at, "num_ranks %d, but the %d bytes that follow cannot hold that many rank blocks", n, rest)
 	}
 	p.n = int(n)
-	p.b = NewBuilder(p.n, len(p.data)/24)
-	p.b.trusted = true
-	p.labels = map[string]labelDef{}
+	ops, deps := p.hints(rest)
+	p.b = NewBuilder(p.n, ops)
+	p.b.deps = make([]int32, 0, deps)
 	return nil
+}
+
+// hints guess the number of operations and dependencies in the rest
+// bytes that follow from the keywords in the text read so far, a little
+// high: the arrays are then allocated once (not doubled and copied as
+// they fill), and the part never written costs no memory.
+func (p *parser) hints(rest int64) (ops, deps int) {
+	sample := p.buf[p.pos:p.fill]
+	if len(sample) > 4<<20 {
+		sample = sample[:4<<20]
+	}
+	if len(sample) < 1<<10 {
+		return 0, 0
+	}
+	scale := float64(rest) / float64(len(sample)) * 1.1
+	ops = bytes.Count(sample, []byte("send ")) + bytes.Count(sample, []byte("recv ")) + bytes.Count(sample, []byte("calc "))
+	deps = bytes.Count(sample, []byte("requires "))
+	return int(float64(ops)*scale) + 1024, int(float64(deps)*scale) + 1024
 }
 
 func (p *parser) rankHeader(at int) error {
@@ -330,20 +452,19 @@ func (p *parser) rankHeader(at int) error {
 		return p.expected("'{' after the rank number")
 	}
 	p.rank, p.rankLine = int(r), p.line
-	clear(p.labels)
 	return nil
 }
 
 // labelled parses what follows a label: ": op" or "requires"/"irequires".
-func (p *parser) labelled(at int, label string) error {
+func (p *parser) labelled(at int, label []byte) error {
 	if p.rank < 0 {
-		return p.errf(at, "%q outside a rank block: expected 'rank', 'num_ranks' or '}'", Clip(label))
+		return p.errf(at, "%q outside a rank block: expected 'rank', 'num_ranks' or '}'", Clip(string(label)))
 	}
 	p.skipWS()
 	switch {
 	case p.lit(":"):
-		if d, dup := p.labels[label]; dup {
-			return p.errf(at, "label %q already names op %d of rank %d (line %d): labels must be unique within a rank", Clip(label), d.op, p.rank, d.line)
+		if id, ok := p.defined(label); ok {
+			return p.errf(at, "label %q already names op %d of rank %d (line %d): labels must be unique within a rank", Clip(string(label)), p.defOp[id], p.rank, p.defLine[id])
 		}
 		p.labelLine = int32(p.line)
 		p.skipWS()
@@ -362,37 +483,51 @@ func (p *parser) labelled(at int, label string) error {
 	case p.lit("irequires"):
 		return p.dependency(at, label, true)
 	}
-	return p.expected("':', 'requires' or 'irequires' after " + fmt.Sprintf("%q", Clip(label)))
+	return p.expected("':', 'requires' or 'irequires' after " + fmt.Sprintf("%q", Clip(string(label))))
 }
 
-func (p *parser) dependency(at int, a string, start bool) error {
+// defined is the interned index of label if it names an op of the open
+// rank.
+func (p *parser) defined(label []byte) (int32, bool) {
+	id, ok := p.b.ids[string(label)]
+	return id, ok && p.defRank[id] == int32(p.rank)+1
+}
+
+func (p *parser) dependency(at int, a []byte, start bool) error {
 	p.skipWS()
 	if p.pos >= len(p.data) || !isIdentStart(p.data[p.pos]) {
 		return p.expected("a label after 'requires'")
 	}
 	bAt := p.pos
 	b := p.ident()
-	da, ok := p.labels[a]
+	da, ok := p.defined(a)
 	if !ok {
-		return p.errf(at, "label %q is not defined in rank %d before this line", Clip(a), p.rank)
+		return p.errf(at, "label %q is not defined in rank %d before this line", Clip(string(a)), p.rank)
 	}
-	db, ok := p.labels[b]
+	db, ok := p.defined(b)
 	if !ok {
-		return p.errf(bAt, "label %q is not defined in rank %d before this line", Clip(b), p.rank)
+		return p.errf(bAt, "label %q is not defined in rank %d before this line", Clip(string(b)), p.rank)
 	}
 	if err := p.endItem("end of line after the dependency"); err != nil {
 		return err
 	}
 	if start {
-		p.b.IRequire(p.rank, da.op, db.op)
+		p.b.IRequire(p.rank, p.defOp[da], p.defOp[db])
 	} else {
-		p.b.Require(p.rank, da.op, db.op)
+		p.b.Require(p.rank, p.defOp[da], p.defOp[db])
 	}
 	return nil
 }
 
+// What a number names in errors, by the op's kind: constants, so that
+// parsing an op builds no string.
+var (
+	sizeWhat = [...]string{Send: "the byte count after 'send'", Recv: "the byte count after 'recv'"}
+	peerWhat = [...]string{Send: "the peer rank after 'to'", Recv: "the peer rank after 'from'"}
+)
+
 // op parses an operation after its keyword; at is the keyword's offset.
-func (p *parser) op(at int, k Kind, label string) error {
+func (p *parser) op(at int, k Kind, label []byte) error {
 	if p.rank < 0 {
 		return p.errf(at, "%s outside a rank block", k)
 	}
@@ -416,7 +551,7 @@ func (p *parser) op(at int, k Kind, label string) error {
 		}
 		return p.add(op, label)
 	}
-	if op.Bytes, err = p.number("the byte count after '"+k.String()+"'", math.MaxUint64); err != nil {
+	if op.Bytes, err = p.number(sizeWhat[k], math.MaxUint64); err != nil {
 		return err
 	}
 	p.skipWS()
@@ -433,7 +568,7 @@ func (p *parser) op(at int, k Kind, label string) error {
 	}
 	p.skipWS()
 	peerAt := p.pos
-	peer, err := p.signed("the peer rank after '"+word+"'", math.MaxInt32, k == Recv)
+	peer, err := p.signed(peerWhat[k], math.MaxInt32, k == Recv)
 	if err != nil {
 		return err
 	}
@@ -466,22 +601,39 @@ func (p *parser) op(at int, k Kind, label string) error {
 }
 
 func (p *parser) cpuNIC(dst *uint8, what string) error {
-	v, err := p.number("the "+what+" index after '"+what+"'", math.MaxUint8)
+	idx := "the nic index after 'nic'"
+	if what == "cpu" {
+		idx = "the cpu index after 'cpu'"
+	}
+	v, err := p.number(idx, math.MaxUint8)
 	*dst = uint8(v)
 	return err
 }
 
-// add appends the op to the open rank (its label checked unique by
-// labelled).
-func (p *parser) add(op Op, label string) error {
+// add appends the op to the open rank and records its label (checked
+// unique by labelled): as a flag when it is the canonical "l" and its
+// index, else in the schedule's label table.
+func (p *parser) add(op Op, label []byte) error {
 	i := p.b.Add(p.rank, op)
 	if i < 0 {
 		return p.b.Err()
 	}
-	if label == "" {
+	if label == nil {
 		return nil
 	}
-	p.labels[label] = labelDef{i, p.labelLine}
-	p.b.SetLabel(p.rank, i, label)
+	id := p.b.intern(label)
+	if int(id) >= len(p.defOp) {
+		p.defOp = append(p.defOp, make([]int32, int(id)+1-len(p.defOp))...)
+		p.defRank = append(p.defRank, make([]int32, int(id)+1-len(p.defRank))...)
+		p.defLine = append(p.defLine, make([]int32, int(id)+1-len(p.defLine))...)
+	}
+	p.defOp[id], p.defRank[id], p.defLine[id] = i, int32(p.rank)+1, p.labelLine
+	k := int32(len(p.b.ops) - 1)
+	if isCanon(label, i) {
+		p.b.ops[k].flags |= pCanon
+	} else {
+		p.b.labOp = append(p.b.labOp, k)
+		p.b.labID = append(p.b.labID, id)
+	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 const example = `// a two-rank exchange
@@ -31,8 +32,8 @@ func TestReadExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(s.Ranks) != 3 || s.NumOps() != 6 {
-		t.Fatalf("%d ranks, %d ops, want 3 and 6", len(s.Ranks), s.NumOps())
+	if s.NumRanks() != 3 || s.NumOps() != 6 {
+		t.Fatalf("%d ranks, %d ops, want 3 and 6", s.NumRanks(), s.NumOps())
 	}
 	want := [][]Op{
 		{
@@ -48,11 +49,11 @@ func TestReadExample(t *testing.T) {
 		nil,
 	}
 	for r, ops := range want {
-		if len(s.Ranks[r].Ops) != len(ops) {
-			t.Fatalf("rank %d: %d ops, want %d", r, len(s.Ranks[r].Ops), len(ops))
+		if s.Len(r) != len(ops) {
+			t.Fatalf("rank %d: %d ops, want %d", r, s.Len(r), len(ops))
 		}
 		for i, w := range ops {
-			if got := public(s.Ranks[r].Ops[i]); got != w {
+			if got := s.Op(r, i); got != w {
 				t.Errorf("rank %d op %d = %+v, want %+v", r, i, got, w)
 			}
 		}
@@ -76,11 +77,6 @@ func TestReadExample(t *testing.T) {
 			t.Errorf("%s = %v, want %v", c.what, c.got, c.want)
 		}
 	}
-}
-
-// public is an op's fields as a caller can set them.
-func public(op Op) Op {
-	return Op{Kind: op.Kind, Bytes: op.Bytes, Time: op.Time, Peer: op.Peer, Tag: op.Tag, CPU: op.CPU, NIC: op.NIC}
 }
 
 func TestReadCRLFAndNoFinalNewline(t *testing.T) {
@@ -144,6 +140,12 @@ func TestReadErrors(t *testing.T) {
 		_, err := Parse([]byte(c.text))
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "goal: ") {
 			t.Errorf("Parse(%q) = %v, want an error containing %q", c.text, err, c.want)
+			continue
+		}
+		// Read, a byte at a time from a reader of unknown size, fails
+		// the same way.
+		if _, err2 := Read(iotest.OneByteReader(strings.NewReader(c.text))); err2 == nil || err2.Error() != err.Error() {
+			t.Errorf("Read(%q) = %v, Parse %v", c.text, err2, err)
 		}
 	}
 }
@@ -156,7 +158,7 @@ func TestReadAllOnesTagIsAnyTag(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a, b := s.Ranks[0].Ops[0].Tag, s.Ranks[1].Ops[0].Tag; a != AnyTag || b != AnyTag {
+	if a, b := s.Op(0, 0).Tag, s.Op(1, 0).Tag; a != AnyTag || b != AnyTag {
 		t.Errorf("tags %d and %d, want %d (any)", a, b, AnyTag)
 	}
 	var out strings.Builder

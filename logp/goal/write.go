@@ -16,11 +16,11 @@ func Write(w io.Writer, s *Schedule) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	buf := make([]byte, 0, 128)
 	buf = append(buf, "num_ranks "...)
-	buf = strconv.AppendInt(buf, int64(len(s.Ranks)), 10)
+	buf = strconv.AppendInt(buf, int64(s.NumRanks()), 10)
 	buf = append(buf, '\n')
 	var names []string // label of each op of the rank being written
-	for r := range s.Ranks {
-		ops := s.Ranks[r].Ops
+	for r := range s.NumRanks() {
+		ops := s.ops[s.first[r]:s.first[r+1]]
 		buf = append(buf, "\nrank "...)
 		buf = strconv.AppendInt(buf, int64(r), 10)
 		buf = append(buf, " {\n"...)
@@ -30,7 +30,8 @@ func Write(w io.Writer, s *Schedule) error {
 				buf = append(buf, names[i]...)
 				buf = append(buf, ": "...)
 			}
-			buf = appendOp(buf, &ops[i])
+			op := ops[i].Op()
+			buf = appendOp(buf, &op)
 			buf = append(buf, '\n')
 			if len(buf) > 1<<15 {
 				if _, err := bw.Write(buf); err != nil {
@@ -106,16 +107,16 @@ func appendOp(buf []byte, op *Op) []byte {
 // rankLabels fills names (reused) with the label to write for each op of
 // rank r: its own, a generated one if a dependency names it, else "".
 func (s *Schedule) rankLabels(r int, names []string) []string {
-	ops := s.Ranks[r].Ops
-	if cap(names) < len(ops) {
-		names = make([]string, len(ops))
+	n := s.Len(r)
+	if cap(names) < n {
+		names = make([]string, n)
 	}
-	names = names[:len(ops)]
+	names = names[:n]
 	var used map[string]bool // only built when a label must be generated
-	for i := range ops {
+	for i := range n {
 		names[i] = s.Label(r, i)
 	}
-	for i := range ops {
+	for i := range n {
 		for _, list := range [2][]int32{s.Requires(r, i), s.IRequires(r, i)} {
 			if len(list) > 0 && names[i] == "" {
 				names[i], used = s.genLabel(r, i, names, used)

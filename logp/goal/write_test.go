@@ -7,21 +7,22 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // sameSchedule compares what a schedule says: ops, dependencies and
 // labels. With generated true, a label b has where a has none is allowed
 // (the writer generates labels for unlabelled ops that dependencies name).
 func sameSchedule(a, b *Schedule, generated bool) error {
-	if len(a.Ranks) != len(b.Ranks) {
-		return fmt.Errorf("%d ranks vs %d", len(a.Ranks), len(b.Ranks))
+	if a.NumRanks() != b.NumRanks() {
+		return fmt.Errorf("%d ranks vs %d", a.NumRanks(), b.NumRanks())
 	}
-	for r := range a.Ranks {
-		if len(a.Ranks[r].Ops) != len(b.Ranks[r].Ops) {
-			return fmt.Errorf("rank %d: %d ops vs %d", r, len(a.Ranks[r].Ops), len(b.Ranks[r].Ops))
+	for r := range a.NumRanks() {
+		if a.Len(r) != b.Len(r) {
+			return fmt.Errorf("rank %d: %d ops vs %d", r, a.Len(r), b.Len(r))
 		}
-		for i := range a.Ranks[r].Ops {
-			if x, y := public(a.Ranks[r].Ops[i]), public(b.Ranks[r].Ops[i]); x != y {
+		for i := range a.Len(r) {
+			if x, y := a.Op(r, i), b.Op(r, i); x != y {
 				return fmt.Errorf("rank %d op %d: %+v vs %+v", r, i, x, y)
 			}
 			if la, lb := a.Label(r, i), b.Label(r, i); la != lb && !(generated && la == "") {
@@ -97,6 +98,14 @@ func TestWriteReadRoundTrip(t *testing.T) {
 		}
 		if err := sameSchedule(s, s2, true); err != nil {
 			t.Fatalf("trial %d: %v\n%s", trial, err, w1.String())
+		}
+		// Read, in pieces of a byte or two, gives what Parse gave.
+		s3, err := Read(iotest.HalfReader(iotest.OneByteReader(bytes.NewReader(w1.Bytes()))))
+		if err != nil {
+			t.Fatalf("trial %d: Read: %v", trial, err)
+		}
+		if err := sameSchedule(s2, s3, false); err != nil {
+			t.Fatalf("trial %d: Read: %v\n%s", trial, err, w1.String())
 		}
 		var w2 bytes.Buffer
 		if err := Write(&w2, s2); err != nil {
@@ -241,11 +250,20 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte("num_ranks 2\nrank 0 {\nsend 1b to 1 tag 18446744073709551615\n}\nrank 1 {\nrecv 1b from 0 tag 18446744073709551615\n}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := Parse(data)
+		// Read, a byte at a time from a reader of unknown size, gives the
+		// same schedule or error.
+		s1, err1 := Read(iotest.OneByteReader(bytes.NewReader(data)))
+		if (err == nil) != (err1 == nil) || err != nil && err.Error() != err1.Error() {
+			t.Fatalf("Parse: %v; Read: %v", err, err1)
+		}
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "goal: ") {
 				t.Fatalf("error without prefix: %v", err)
 			}
 			return
+		}
+		if err := sameSchedule(s, s1, false); err != nil {
+			t.Fatalf("Read: %v", err)
 		}
 		var w1 bytes.Buffer
 		if err := Write(&w1, s); err != nil {
@@ -269,8 +287,9 @@ func FuzzRead(f *testing.F) {
 	})
 }
 
-// Flat shares the schedule's array, and copies it when Ranks changed.
-func TestFlat(t *testing.T) {
+// Packed lays the ops out rank by rank whatever order they were added
+// in, each rank's in the order added.
+func TestPacked(t *testing.T) {
 	b := NewBuilder(3, 0)
 	b.AddCalc(2, 1)
 	b.AddCalc(0, 2)
@@ -279,13 +298,8 @@ func TestFlat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ops, first := s.Flat()
-	if !slices.Equal(first, []int32{0, 1, 1, 3}) || len(ops) != 3 || ops[0].Time != 2 || ops[2].Time != 3 || &ops[1] != &s.Ranks[2].Ops[0] {
-		t.Fatalf("Flat = %v %v", ops, first)
-	}
-	s.Ranks[1].Ops = []Op{{Kind: Calc, Time: 9}}
-	ops, first = s.Flat()
-	if !slices.Equal(first, []int32{0, 1, 2, 4}) || ops[1].Time != 9 || ops[3].Time != 3 {
-		t.Fatalf("Flat after a change = %v %v", ops, first)
+	ops, first := s.Packed()
+	if !slices.Equal(first, []int32{0, 1, 1, 3}) || len(ops) != 3 || ops[0].Size != 2 || ops[1].Size != 1 || ops[2].Size != 3 || s.Op(2, 1).Time != 3 {
+		t.Fatalf("Packed = %v %v", ops, first)
 	}
 }

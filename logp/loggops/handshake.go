@@ -45,7 +45,7 @@ func (m *sim) isHandshake(k int32) bool {
 	if !m.hs.on {
 		return false
 	}
-	b := m.op(k).Bytes
+	b := m.op(k).Size
 	return b > m.p.S && m.seg(b).Handshake
 }
 
@@ -90,7 +90,7 @@ func (m *sim) wake(e event) {
 	for k := pk[0]; k >= 0; k = m.hs.next[k] {
 		kind, from := evCTS, int32(0)
 		if m.hs.recvOf[k] < 0 { // not matched yet: a request to send at its receiver
-			kind, from = evMsg, m.rankOf[k]
+			kind, from = evMsg, m.rankOf(k)
 		}
 		m.q.push(event{t: e.t, ts: m.ts, op: k, rank: e.rank, from: from, kind: kind})
 		m.ts++
@@ -146,7 +146,7 @@ func (m *sim) rts(e event) {
 // receive posted; it reaches the sender L_cts + h·L_cts_per_hop later.
 func (m *sim) clearToSend(k, recv, dst, src int32, t float64, waiting bool) {
 	m.hs.recvOf[k] = recv
-	g := m.seg(m.op(k).Bytes)
+	g := m.seg(m.op(k).Size)
 	if waiting {
 		t += g.Or
 	} else {
@@ -175,10 +175,10 @@ func (m *sim) cts(e event) {
 	if !m.handler(e, c) {
 		return
 	}
-	g := m.seg(op.Bytes)
+	g := m.seg(op.Size)
 	m.clk[c] = e.t + g.Octs
 	d := max(e.t, m.clk[n])
-	m.clk[n] = d + g.GapData + bytesLess1(op.Bytes)*g.G
+	m.clk[n] = d + g.GapData + bytesLess1(op.Size)*g.G
 	m.q.push(event{t: d + g.Ldata + m.hops(e.rank, op.Peer)*g.LdataH, ts: m.ts, op: e.op, rank: op.Peer, from: e.rank, kind: evData})
 	m.ts++
 	if m.clk[n] > m.clk[c] {
@@ -186,7 +186,7 @@ func (m *sim) cts(e event) {
 		m.ts++
 		return
 	}
-	m.done(e.op, m.clk[c])
+	m.done(e.op, e.rank, m.clk[c])
 }
 
 // sent completes a handshake send whose data left the NIC after its
@@ -194,7 +194,7 @@ func (m *sim) cts(e event) {
 func (m *sim) sent(e event) {
 	c := m.cpu(e.rank, m.op(e.op).CPU)
 	m.clk[c] = max(m.clk[c], e.t)
-	m.done(e.op, e.t)
+	m.done(e.op, e.rank, e.t)
 }
 
 // data handles the data at its receiver as any arriving message (o_r and
@@ -205,5 +205,5 @@ func (m *sim) data(e event) {
 	if !ok {
 		return
 	}
-	m.done(m.hs.recvOf[e.op], m.clk[c])
+	m.done(m.hs.recvOf[e.op], e.rank, m.clk[c])
 }

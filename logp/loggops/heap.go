@@ -27,49 +27,6 @@ func (a *event) before(b *event) bool {
 	return a.t < b.t || a.t == b.t && a.ts < b.ts
 }
 
-// queue orders events by (t, ts). Events due at the current time with a
-// ts above all queued go to a FIFO (a burst such as every rank's first
-// receive, all due at 0, then costs O(1) each); the rest to a 4-ary
-// min-heap, shallower than a binary one, so fewer cache misses.
-type queue struct {
-	h    eventHeap
-	fifo []event
-	head int     // first live entry of fifo
-	now  float64 // time of the last event popped
-
-	pushes, pops uint64 // queue operations, for tests and progress
-}
-
-func (q *queue) len() int { return len(q.h) + len(q.fifo) - q.head }
-
-func (q *queue) push(e event) {
-	q.pushes++
-	// The FIFO holds events of one time only: an op made ready on a CPU
-	// whose clock is behind may be due before the last event popped, so
-	// the time popped can go back while the FIFO still holds later ones.
-	if e.t == q.now && (q.head == len(q.fifo) || q.fifo[len(q.fifo)-1].t == e.t && q.fifo[len(q.fifo)-1].ts < e.ts) {
-		q.fifo = append(q.fifo, e)
-		return
-	}
-	q.h.push(e)
-}
-
-func (q *queue) pop() event {
-	q.pops++
-	var e event
-	if q.head < len(q.fifo) && (len(q.h) == 0 || q.fifo[q.head].before(&q.h[0])) {
-		e = q.fifo[q.head]
-		q.head++
-		if q.head == len(q.fifo) {
-			q.head, q.fifo = 0, q.fifo[:0]
-		}
-	} else {
-		e = q.h.pop()
-	}
-	q.now = e.t
-	return e
-}
-
 // eventHeap is a 4-ary min-heap of events in event order (before),
 // shallower than a binary one, so fewer cache misses. The queue keeps its
 // events in one; so does each wait list, whose events differ only in ts

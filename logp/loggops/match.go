@@ -24,8 +24,10 @@ type queues struct {
 	ends [][4]int32 // rq head, rq tail, uq head, uq tail; -1 when empty
 }
 
-func newQueues(n int) queues {
-	q := queues{free: -1, ends: make([][4]int32, n)}
+// newQueues makes the queues of n ranks, with room in the pool for hint
+// entries.
+func newQueues(n, hint int) queues {
+	q := queues{free: -1, ends: make([][4]int32, n), pool: make([]entry, 0, hint)}
 	for i := range q.ends {
 		q.ends[i] = [4]int32{-1, -1, -1, -1}
 	}

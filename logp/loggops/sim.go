@@ -44,18 +44,31 @@ func (r *Result) OpTimes(rank, i int) (start, end float64, ok bool) {
 	return r.start[k], r.end[k], true
 }
 
+// opState is an op's state during the run, 8 bytes beside its 24-byte
+// record: what an event touches per op is one or two cache lines.
+type opState struct {
+	// pend is the op's unmet dependencies, with fStarted and fDone in
+	// the top bits (set only once the count is 0).
+	pend uint32
+	// off is where the ops that wait for this one to complete start in
+	// sim.doneOn; they end where the next op's start.
+	off uint32
+}
+
 const (
-	fStarted = 1 << iota
-	fDone
+	fStarted = 1 << 30
+	fDone    = 1 << 31
 )
 
+// readyOp is an op made ready by the current event, and its rank.
+type readyOp struct{ op, rank int32 }
+
 type sim struct {
-	s      *goal.Schedule
-	p      Params
-	segs   []Segment // by size; one when the parameters have no segments
-	all    []goal.Op // every op, by global index
-	first  []int32   // global index of each rank's first op, len P+1
-	rankOf []int32
+	s     *goal.Schedule
+	p     Params
+	segs  []Segment     // by size; one when the parameters have no segments
+	all   []goal.Packed // every op, by global index
+	first []int32       // global index of each rank's first op, len P+1
 
 	// clk holds each rank's clocks side by side (one cache line for one
 	// CPU and NIC): when each CPU is free (LogGOPSim's nexto), then when
@@ -63,18 +76,19 @@ type sim struct {
 	ncpu, nnic, stride int
 	clk                []float64
 
-	pending []int32 // unmet dependencies per op
-	flags   []uint8
-	// Reverse dependencies: the ops that wait for op k to complete are
-	// doneOn[doneOff[k]:doneOff[k+1]], those that wait for it to start
-	// startOn[startOff[k]:startOff[k+1]]; each list in schedule order.
-	doneOff, doneOn   []int32
+	// st is every op's state, one entry more (its off ends the last
+	// op's list). Reverse dependencies: the ops that wait for op k to
+	// complete are doneOn[st[k].off:st[k+1].off], those that wait for it
+	// to start startOn[startOff[k]:startOff[k+1]] (nil without
+	// irequires); each list in schedule order.
+	st                []opState
+	doneOn            []int32
 	startOff, startOn []int32
 
 	q     queue
 	ts    uint64
 	match queues
-	ready []int32 // ops made ready by the current event
+	ready []readyOp // ops made ready by the current event
 
 	hs handshake // the handshake extension's state; empty unless a segment uses it
 	w  waits     // events waiting for a busy CPU or NIC
@@ -104,31 +118,37 @@ func Simulate(s *goal.Schedule, p Params, opt Options) (*Result, error) {
 }
 
 func newSim(s *goal.Schedule, p Params, opt Options) (*sim, error) {
-	P := len(s.Ranks)
+	P := s.NumRanks()
 	m := &sim{s: s, p: p, segs: p.segments(), ncpu: 1, nnic: 1, naive: opt.naive, progress: opt.Progress}
-	if n := s.NumOps(); n > math.MaxInt32 {
-		return nil, fmt.Errorf("loggops: %d operations: at most %d", n, math.MaxInt32)
+	if n := s.NumOps(); n >= math.MaxInt32 {
+		return nil, fmt.Errorf("loggops: %d operations: at most %d", n, math.MaxInt32-1)
 	}
-	m.all, m.first = s.Flat()
+	m.all, m.first = s.Packed()
 	total := len(m.all)
-	m.rankOf = make([]int32, total)
-	m.pending = make([]int32, total)
-	m.flags = make([]uint8, total)
-	m.doneOff = make([]int32, total+1)
-	m.startOff = make([]int32, total+1)
-	for r := range s.Ranks {
+	m.st = make([]opState, total+1)
+	nrecv, ireq := 0, false
+	for r := range P {
 		base := m.first[r]
-		for i := range s.Ranks[r].Ops {
-			op := &s.Ranks[r].Ops[i]
+		for i := range s.Len(r) {
+			op := &m.all[base+int32(i)]
 			k := base + int32(i)
-			m.rankOf[k] = int32(r)
 			m.ncpu, m.nnic = max(m.ncpu, int(op.CPU)+1), max(m.nnic, int(op.NIC)+1)
-			req, ireq := s.Requires(r, i), s.IRequires(r, i)
-			m.pending[k] = int32(len(req) + len(ireq))
-			for _, j := range req {
-				m.doneOff[base+j]++
+			if op.Kind == goal.Recv {
+				nrecv++
 			}
-			for _, j := range ireq {
+			req, ireqs := s.Requires(r, i), s.IRequires(r, i)
+			if n := len(req) + len(ireqs); n >= fStarted {
+				return nil, fmt.Errorf("loggops: rank %d op %d: %d dependencies: at most %d", r, i, n, fStarted-1)
+			}
+			m.st[k].pend = uint32(len(req) + len(ireqs))
+			for _, j := range req {
+				m.st[base+j].off++
+			}
+			if len(ireqs) > 0 && !ireq {
+				ireq = true
+				m.startOff = make([]int32, total+1)
+			}
+			for _, j := range ireqs {
 				m.startOff[base+j]++
 			}
 		}
@@ -137,18 +157,22 @@ func newSim(s *goal.Schedule, p Params, opt Options) (*sim, error) {
 	// op backwards leaves every offset at its list's start and the lists
 	// in schedule order.
 	for k := 1; k <= total; k++ { // off[total] is 0: it becomes the sum
-		m.doneOff[k] += m.doneOff[k-1]
-		m.startOff[k] += m.startOff[k-1]
+		m.st[k].off += m.st[k-1].off
 	}
-	m.doneOn = make([]int32, m.doneOff[total])
-	m.startOn = make([]int32, m.startOff[total])
+	m.doneOn = make([]int32, m.st[total].off)
+	if ireq {
+		for k := 1; k <= total; k++ {
+			m.startOff[k] += m.startOff[k-1]
+		}
+		m.startOn = make([]int32, m.startOff[total])
+	}
 	for r := P - 1; r >= 0; r-- {
 		base := m.first[r]
-		for i := len(s.Ranks[r].Ops) - 1; i >= 0; i-- {
+		for i := s.Len(r) - 1; i >= 0; i-- {
 			k := base + int32(i)
 			for _, j := range s.Requires(r, i) {
-				m.doneOff[base+j]--
-				m.doneOn[m.doneOff[base+j]] = k
+				m.st[base+j].off--
+				m.doneOn[m.st[base+j].off] = k
 			}
 			for _, j := range s.IRequires(r, i) {
 				m.startOff[base+j]--
@@ -158,9 +182,10 @@ func newSim(s *goal.Schedule, p Params, opt Options) (*sim, error) {
 	}
 	m.stride = m.ncpu + 2*m.nnic
 	m.clk = make([]float64, P*m.stride)
-	m.match = newQueues(P)
+	// Each receive is posted once, each message waits at most once: room
+	// for the receives spares growing the pool in the usual schedules.
+	m.match = newQueues(P, nrecv)
 	m.q.h = make([]event, 0, 1024)
-	m.res.Finish = make([]float64, P)
 	m.newHandshake(P, total)
 	if opt.Trace {
 		m.res.first = m.first
@@ -168,6 +193,13 @@ func newSim(s *goal.Schedule, p Params, opt Options) (*sim, error) {
 		m.res.end = make([]float64, total)
 	}
 	return m, nil
+}
+
+// rankOf is the rank of op k (a binary search: only paths off the event
+// loop's common case ask).
+func (m *sim) rankOf(k int32) int32 {
+	r, _ := slices.BinarySearch(m.first, k+1)
+	return int32(r - 1)
 }
 
 // bytesLess1 is (s-1) for an s-byte message, 0 for an empty one.
@@ -205,31 +237,38 @@ func (m *sim) latency(g *Segment, src, dst int32) float64 {
 }
 
 // op is the operation of global index k on rank r.
-func (m *sim) op(k int32) *goal.Op { return &m.all[k] }
+func (m *sim) op(k int32) *goal.Packed { return &m.all[k] }
 
 // cpu, nicS and nicR index rank r's clocks in clk.
 func (m *sim) cpu(r int32, c uint8) int  { return int(r)*m.stride + int(c) }
 func (m *sim) nicS(r int32, n uint8) int { return int(r)*m.stride + m.ncpu + int(n) }
 func (m *sim) nicR(r int32, n uint8) int { return int(r)*m.stride + m.ncpu + m.nnic + int(n) }
 
-func (m *sim) started(k int32) {
-	m.flags[k] |= fStarted
+// started marks op k of rank r started and readies the ops that waited
+// for that.
+func (m *sim) started(k, r int32) {
+	m.st[k].pend |= fStarted
+	if m.startOff == nil {
+		return
+	}
 	for _, a := range m.startOn[m.startOff[k]:m.startOff[k+1]] {
-		if m.pending[a]--; m.pending[a] == 0 {
-			m.ready = append(m.ready, a)
+		if m.st[a].pend--; m.st[a].pend == 0 {
+			m.ready = append(m.ready, readyOp{a, r})
 		}
 	}
 }
 
-func (m *sim) done(k int32, t float64) {
-	m.flags[k] |= fDone
+// done marks op k of rank r complete at t and readies the ops that waited
+// for that (dependencies stay within a rank).
+func (m *sim) done(k, r int32, t float64) {
+	m.st[k].pend |= fDone
 	m.ndone++
 	if m.res.end != nil {
 		m.res.end[k] = t
 	}
-	for _, a := range m.doneOn[m.doneOff[k]:m.doneOff[k+1]] {
-		if m.pending[a]--; m.pending[a] == 0 {
-			m.ready = append(m.ready, a)
+	for _, a := range m.doneOn[m.st[k].off:m.st[k+1].off] {
+		if m.st[a].pend--; m.st[a].pend == 0 {
+			m.ready = append(m.ready, readyOp{a, r})
 		}
 	}
 }
@@ -245,17 +284,17 @@ func (m *sim) mark(k int32, t float64) {
 // calcs (LogGOPSim sorts by type; ties here go in schedule order), each
 // due when its CPU (and, for a send, its send NIC) is free.
 func (m *sim) enqueue() {
-	less := func(a, b int32) bool {
-		if ra, rb := m.rankOf[a], m.rankOf[b]; ra != rb {
-			return ra < rb
+	less := func(a, b readyOp) bool {
+		if a.rank != b.rank {
+			return a.rank < b.rank
 		}
-		if ka, kb := m.op(a).Kind, m.op(b).Kind; ka != kb {
+		if ka, kb := m.op(a.op).Kind, m.op(b.op).Kind; ka != kb {
 			return ka < kb
 		}
-		return a < b
+		return a.op < b.op
 	}
 	if n := len(m.ready); n > 16 {
-		slices.SortFunc(m.ready, func(a, b int32) int {
+		slices.SortFunc(m.ready, func(a, b readyOp) int {
 			if less(a, b) {
 				return -1
 			}
@@ -268,8 +307,8 @@ func (m *sim) enqueue() {
 			}
 		}
 	}
-	for _, k := range m.ready {
-		r := m.rankOf[k]
+	for _, ro := range m.ready {
+		k, r := ro.op, ro.rank
 		op := m.op(k)
 		t := m.clk[m.cpu(r, op.CPU)]
 		if op.Kind == goal.Send {
@@ -284,28 +323,23 @@ func (m *sim) enqueue() {
 
 func (m *sim) run() {
 	// All clocks are 0: every op without dependencies is due at 0, rank
-	// by rank, sends first, then receives, then calcs.
-	roots := 0
-	for _, n := range m.pending {
-		if n == 0 {
-			roots++
-		}
-	}
-	m.q.fifo = make([]event, 0, roots)
-	for r := range m.s.Ranks {
-		ops := m.s.Ranks[r].Ops
-		for kind := goal.Send; kind <= goal.Calc; kind++ {
-			for i := range ops {
-				if k := m.first[r] + int32(i); ops[i].Kind == kind && m.pending[k] == 0 {
-					m.q.push(event{t: 0, ts: m.ts, op: k, rank: int32(r), kind: uint8(kind)})
-					m.ts++
-					m.queued(int32(r), 1)
-				}
-			}
-		}
-	}
+	// by rank, sends first, then receives, then calcs, with the first
+	// insertion numbers. No event can come before them (times are >= 0,
+	// and every later push has a higher ts), so they run in that order
+	// straight from the schedule: a million receives posted at 0 need not
+	// pass through the queue.
+	roots := m.roots(func(r int32, _ event) { m.queued(r, 1) })
+	m.ts = roots
 	const every = 1<<16 - 1
-	for m.q.len() > 0 {
+	m.roots(func(_ int32, e event) {
+		m.q.pops++ // as if popped, for the progress calls' pace
+		if m.progress != nil && m.q.pops&every == 0 {
+			m.progress(m.ndone, len(m.all), e.t)
+		}
+		m.res.Events++
+		m.dispatch(e)
+	})
+	for !m.q.empty() {
 		e := m.q.pop()
 		if m.progress != nil && m.q.pops&every == 0 {
 			m.progress(m.ndone, len(m.all), e.t)
@@ -317,6 +351,28 @@ func (m *sim) run() {
 		m.res.Events++
 		m.dispatch(e)
 	}
+}
+
+// roots calls f with every op that has no dependencies, as the event
+// due at 0 that LogGOPSim queues for it (ts numbering them in order), and
+// returns how many there are.
+func (m *sim) roots(f func(r int32, e event)) uint64 {
+	var ts uint64
+	for r := range int32(m.s.NumRanks()) {
+		ops := m.all[m.first[r]:m.first[r+1]]
+		for kind := goal.Send; kind <= goal.Calc; kind++ {
+			for i := range ops {
+				// pend alone cannot tell: ops the roots made ready have
+				// none left either.
+				if ops[i].Kind == kind && len(m.s.Requires(int(r), i))+len(m.s.IRequires(int(r), i)) == 0 {
+					k := m.first[r] + int32(i)
+					f(r, event{t: 0, ts: ts, op: k, rank: r, kind: uint8(kind)})
+					ts++
+				}
+			}
+		}
+	}
+	return ts
 }
 
 // dispatch processes event e, then queues the ops it made ready.
@@ -352,11 +408,11 @@ func (m *sim) calc(e event) {
 		m.wait(e, c, -1, m.clk[c]) // retry when the CPU is free, keeping its place among equals
 		return
 	}
-	m.clk[c] = e.t + float64(op.Time)
+	m.clk[c] = e.t + float64(op.Size)
 	m.queued(e.rank, -1)
 	m.mark(e.op, e.t)
-	m.started(e.op)
-	m.done(e.op, m.clk[c])
+	m.started(e.op, e.rank)
+	m.done(e.op, e.rank, m.clk[c])
 }
 
 func (m *sim) send(e event) {
@@ -366,13 +422,13 @@ func (m *sim) send(e event) {
 		m.wait(e, c, n, free)
 		return
 	}
-	s1 := bytesLess1(op.Bytes)
-	g := m.seg(op.Bytes)
+	s1 := bytesLess1(op.Size)
+	g := m.seg(op.Size)
 	m.queued(e.rank, -1)
 	m.mark(e.op, e.t)
-	m.started(e.op)
-	m.clk[c] = e.t + g.Os + s1*m.perByteO(g, op.Bytes)
-	if g.Handshake && op.Bytes > m.p.S {
+	m.started(e.op, e.rank)
+	m.clk[c] = e.t + g.Os + s1*m.perByteO(g, op.Size)
+	if g.Handshake && op.Size > m.p.S {
 		// The request to send: no data, so the NIC's gap alone; it
 		// flies what the clear-to-send's and the data's legs leave of L.
 		m.clk[n] = e.t + g.GapData
@@ -385,8 +441,8 @@ func (m *sim) send(e event) {
 	m.clk[n] = e.t + g.Gap + s1*g.G
 	m.q.push(event{t: e.t + g.Os + m.latency(g, e.rank, op.Peer), ts: m.ts, op: e.op, rank: op.Peer, from: e.rank, kind: evMsg})
 	m.ts++
-	if op.Bytes <= m.p.S {
-		m.done(e.op, m.clk[c])
+	if op.Size <= m.p.S {
+		m.done(e.op, e.rank, m.clk[c])
 	}
 }
 
@@ -399,10 +455,10 @@ func (m *sim) rendezvous(k, q int32, c, n uint8, t float64) {
 	m.clk[ni] = max(m.clk[ni], t)
 	end := t
 	if m.res.end != nil {
-		g := m.seg(m.op(k).Bytes)
-		end = max(t, m.res.start[k]+g.Os+bytesLess1(m.op(k).Bytes)*m.perByteO(g, m.op(k).Bytes))
+		g := m.seg(m.op(k).Size)
+		end = max(t, m.res.start[k]+g.Os+bytesLess1(m.op(k).Size)*m.perByteO(g, m.op(k).Size))
 	}
-	m.done(k, end)
+	m.done(k, q, end)
 }
 
 func (m *sim) recv(e event) {
@@ -410,7 +466,7 @@ func (m *sim) recv(e event) {
 	m.queued(e.rank, -1)
 	m.posting(e.op, e.t)
 	m.mark(e.op, e.t)
-	m.started(e.op)
+	m.started(e.op, e.rank)
 	want := entry{src: op.Peer, tag: op.Tag}
 	if got, ok := m.match.take(e.rank, uq, &want); ok {
 		if m.isHandshake(got.op) {
@@ -420,10 +476,10 @@ func (m *sim) recv(e event) {
 		}
 		// The message was handled on arrival; the receive completes now.
 		// LogGOPSim decides rendezvous by the receive's size here.
-		if op.Bytes > m.p.S {
+		if op.Size > m.p.S {
 			m.rendezvous(got.op, got.src, op.CPU, op.NIC, e.t)
 		}
-		m.done(e.op, e.t)
+		m.done(e.op, e.rank, e.t)
 		return
 	}
 	m.match.add(e.rank, rq, entry{op: e.op, src: op.Peer, tag: op.Tag})
@@ -440,13 +496,13 @@ func (m *sim) arrive(e event, data bool) (int, bool) {
 		m.wait(e, c, n, free)
 		return c, false
 	}
-	s1 := bytesLess1(op.Bytes)
-	g := m.seg(op.Bytes)
+	s1 := bytesLess1(op.Size)
+	g := m.seg(op.Size)
 	gap := g.Gap
 	if data {
 		gap = g.GapData
 	}
-	m.clk[c] = e.t + g.Or + max(s1*m.perByteO(g, op.Bytes), s1*g.G)
+	m.clk[c] = e.t + g.Or + max(s1*m.perByteO(g, op.Size), s1*g.G)
 	m.clk[n] = e.t + gap + s1*g.G
 	return c, true
 }
@@ -467,22 +523,30 @@ func (m *sim) msg(e event) {
 		m.match.add(e.rank, uq, have)
 		return
 	}
-	if op.Bytes > m.p.S {
+	if op.Size > m.p.S {
 		m.rendezvous(e.op, e.from, op.CPU, op.NIC, e.t)
 	}
-	m.done(got.op, m.clk[c])
+	m.done(got.op, e.rank, m.clk[c])
 }
 
 func (m *sim) finish() *Result {
-	for r := range m.res.Finish {
+	// Finish takes the clocks' first P entries: rank r's is written at r
+	// after ranks below r, whose clocks lie below r's (r*stride >= r), are
+	// read. A separate array would add to the peak memory, the clocks'
+	// being live until here.
+	P := len(m.first) - 1
+	for r := range P {
 		f := 0.0
 		for _, t := range m.clk[r*m.stride : r*m.stride+m.ncpu] {
 			f = max(f, t)
 		}
-		m.res.Finish[r] = f
+		m.clk[r] = f
 		if f > m.res.Max {
 			m.res.Max, m.res.MaxRank = f, r
 		}
 	}
-	return &m.res
+	m.res.Finish = m.clk[:P:P]
+	// A copy: a pointer into m would keep all of the simulator's state alive.
+	res := m.res
+	return &res
 }

@@ -328,9 +328,9 @@ func FuzzSimulate(f *testing.F) {
 			}
 			return
 		}
-		for r := range s.Ranks {
+		for r := range s.NumRanks() {
 			busy := 0.0
-			for i, op := range s.Ranks[r].Ops {
+			for i, op := range s.Ops(r) {
 				if op.Kind == goal.Calc && op.CPU == 0 {
 					busy += float64(op.Time)
 				}

@@ -63,34 +63,34 @@ func (e *StuckError) Error() string {
 // stuck inspects the state left when no event remains.
 func (m *sim) stuck() error {
 	var out []Stuck
-	for r := range m.s.Ranks {
+	for r := range m.s.NumRanks() {
 		base := m.first[r]
 		rs := int32(r)
 		// A message nobody received is the more telling fault: report it.
 		if k := m.match.head(rs, uq); k >= 0 {
 			e := m.match.pool[k]
-			q := m.rankOf[e.op]
+			q := m.rankOf(e.op)
 			i := int(e.op - m.first[q])
 			out = append(out, Stuck{Rank: r, Op: -1, Label: m.s.Label(int(q), i), Kind: goal.Send, Peer: q, Tag: e.tag,
 				Why: fmt.Sprintf("sent by rank %d's op %d, arrived, and no receive matches it", q, i)})
 			continue
 		}
-		for i := range m.s.Ranks[r].Ops {
+		for i := range m.s.Len(r) {
 			k := base + int32(i)
-			if m.flags[k]&fDone != 0 {
+			if m.st[k].pend&fDone != 0 {
 				continue
 			}
 			op := m.op(k)
 			st := Stuck{Rank: r, Op: i, Label: m.s.Label(r, i), Kind: op.Kind, Peer: op.Peer, Tag: op.Tag}
 			switch {
-			case m.flags[k]&fStarted != 0 && op.Kind == goal.Recv:
+			case m.st[k].pend&fStarted != 0 && op.Kind == goal.Recv:
 				st.Why = "posted, no matching message arrives"
-			case m.flags[k]&fStarted != 0 && m.hs.on && m.hs.recvOf[k] >= 0:
+			case m.st[k].pend&fStarted != 0 && m.hs.on && m.hs.recvOf[k] >= 0:
 				// Cannot happen (a clear-to-send always runs once its rank
 				// blocks), but a send waiting for it is named if it does.
-				st.Why = fmt.Sprintf("handshake send (%d bytes), matched; waits for its clear-to-send to run on this rank", op.Bytes)
-			case m.flags[k]&fStarted != 0:
-				st.Why = fmt.Sprintf("rendezvous send (%d bytes > S = %d), no matching receive is posted", op.Bytes, m.p.S)
+				st.Why = fmt.Sprintf("handshake send (%d bytes), matched; waits for its clear-to-send to run on this rank", op.Size)
+			case m.st[k].pend&fStarted != 0:
+				st.Why = fmt.Sprintf("rendezvous send (%d bytes > S = %d), no matching receive is posted", op.Size, m.p.S)
 			default:
 				st.Why = m.waitsFor(rs, i)
 			}
@@ -115,12 +115,12 @@ func (m *sim) waitsFor(r int32, i int) string {
 		return fmt.Sprintf("op %d", j)
 	}
 	for _, j := range m.s.Requires(int(r), i) {
-		if m.flags[base+j]&fDone == 0 {
+		if m.st[base+j].pend&fDone == 0 {
 			miss = append(miss, name(j)+" to complete")
 		}
 	}
 	for _, j := range m.s.IRequires(int(r), i) {
-		if m.flags[base+j]&fStarted == 0 {
+		if m.st[base+j].pend&fStarted == 0 {
 			miss = append(miss, name(j)+" to start")
 		}
 	}

@@ -41,78 +41,77 @@ package loggops
 
 // waitList is the events waiting for one set of clocks.
 type waitList struct {
-	c, n int     // clock indices in sim.clk: the CPU's and the NIC's (-1: the CPU alone)
+	c, n int32   // clock indices in sim.clk: the CPU's and the NIC's (-1: the CPU alone)
+	same int32   // next list of the same rank, -1 at the end
 	t    float64 // the queue entry of the list: due time and ...
 	ts   uint64  // ... insertion number (the head's)
 	// h is the waiting events, their times cleared: they are due when
 	// the clocks free (t), so the heap orders them by ts alone.
-	h    eventHeap
-	same int32 // next list filed under the same clock, -1 at the end
+	h eventHeap
 }
 
-// waits are the wait lists of all clocks with an event waiting. A list is
-// filed under its NIC's clock (its CPU's when it has none), and lists of
-// one clock are chained: a chain holds at most one list per CPU index.
+// waits are the wait lists of all clocks with an event waiting, filed
+// under their rank and chained (a rank has a few: one per CPU and per
+// CPU and NIC pair at most).
 type waits struct {
-	byClock []int32 // per clock in sim.clk: its first list, -1 if none; allocated at the first wait
-	lists   []waitList
-	free    []int32 // indices of empty lists, for reuse
-	slab    []event // backing store for new lists' first entries: one allocation per 256 lists
+	byRank []int32 // per rank: its first list, -1 if none; allocated at the first wait
+	// blocks hold the lists, list i at blocks[i/256][i%256]: blocks of
+	// a fixed size, never moved, where one growing slice would leave
+	// its old copies as garbage (a broadcast has 10^5 lists at once).
+	blocks [][]waitList
+	n      int32   // lists made
+	free   []int32 // indices of empty lists, for reuse
+	slab   []event // backing store for new lists' first entries: one allocation per 256 lists
 }
 
-// find is the index of the list of clocks (c, n), -1 if none.
-func (w *waits) find(c, n int) int32 {
-	k := c
-	if n >= 0 {
-		k = n
-	}
-	for i := w.byClock[k]; i >= 0; i = w.lists[i].same {
-		if w.lists[i].c == c && w.lists[i].n == n {
+// list is list i.
+func (w *waits) list(i int32) *waitList { return &w.blocks[i>>8][i&255] }
+
+// find is the index of rank r's list of clocks (c, n), -1 if none.
+func (w *waits) find(r int32, c, n int) int32 {
+	for i := w.byRank[r]; i >= 0; i = w.list(i).same {
+		if int(w.list(i).c) == c && int(w.list(i).n) == n {
 			return i
 		}
 	}
 	return -1
 }
 
-// open files a new empty list for clocks (c, n).
-func (w *waits) open(c, n int) int32 {
+// open files a new empty list for rank r's clocks (c, n).
+func (w *waits) open(r int32, c, n int) int32 {
 	var i int32
 	if k := len(w.free); k > 0 {
 		i = w.free[k-1]
 		w.free = w.free[:k-1]
 	} else {
-		if len(w.slab) < 4 {
-			w.slab = make([]event, 4*256)
+		if len(w.slab) < 2 {
+			w.slab = make([]event, 2*256)
 		}
-		i = int32(len(w.lists))
-		w.lists = append(w.lists, waitList{h: w.slab[:0:4]})
-		w.slab = w.slab[4:]
+		i = w.n
+		w.n++
+		if i&255 == 0 {
+			w.blocks = append(w.blocks, make([]waitList, 256))
+		}
+		w.list(i).h = w.slab[:0:2]
+		w.slab = w.slab[2:]
 	}
-	k := c
-	if n >= 0 {
-		k = n
-	}
-	l := &w.lists[i]
-	l.c, l.n, l.same = c, n, w.byClock[k]
-	w.byClock[k] = i
+	l := w.list(i)
+	l.c, l.n, l.same = int32(c), int32(n), w.byRank[r]
+	w.byRank[r] = i
 	return i
 }
 
-// close unfiles empty list i for reuse.
-func (w *waits) close(i int32) {
-	l := &w.lists[i]
-	k := l.c
-	if l.n >= 0 {
-		k = l.n
-	}
-	if w.byClock[k] == i {
-		w.byClock[k] = l.same
+// close unfiles rank r's empty list i for reuse.
+func (w *waits) close(r, i int32) {
+	l := w.list(i)
+	if w.byRank[r] == i {
+		w.byRank[r] = l.same
 	} else {
-		j := w.byClock[k]
-		for w.lists[j].same != i {
-			j = w.lists[j].same
+		j := w.byRank[r]
+		for w.list(j).same != i {
+			j = w.list(j).same
 		}
-		w.lists[j].same = l.same
+		w.list(j).same = l.same
 	}
 	w.free = append(w.free, i)
 }
@@ -133,18 +132,19 @@ func (m *sim) wait(e event, c, n int, free float64) {
 		m.q.push(e)
 		return
 	}
-	if m.w.byClock == nil {
-		m.w.byClock = make([]int32, len(m.clk))
-		for k := range m.w.byClock {
-			m.w.byClock[k] = -1
+	if m.w.byRank == nil {
+		m.w.byRank = make([]int32, len(m.clk)/m.stride)
+		for k := range m.w.byRank {
+			m.w.byRank[k] = -1
 		}
 	}
-	i := m.w.find(c, n)
+	r := int32(c / m.stride)
+	i := m.w.find(r, c, n)
 	ok := i >= 0
 	if !ok {
-		i = m.w.open(c, n)
+		i = m.w.open(r, c, n)
 	}
-	l := &m.w.lists[i]
+	l := m.w.list(i)
 	w := e
 	w.t = 0 // due with the list (see waitList.h)
 	l.h.push(w)
@@ -161,7 +161,7 @@ func (m *sim) wait(e event, c, n int, free float64) {
 // clocks are free, else the entry moves to when they will be.
 func (m *sim) retryWaiting(e event) {
 	i := e.op
-	l := &m.w.lists[i]
+	l := m.w.list(i)
 	if len(l.h) == 0 || e.t != l.t || e.ts != l.ts {
 		return // the list changed since this entry was made
 	}
@@ -174,9 +174,9 @@ func (m *sim) retryWaiting(e event) {
 	head := l.h.pop()
 	head.t = e.t
 	m.dispatch(head) // finds its clocks free: no list changes under it
-	l = &m.w.lists[i]
+	l = m.w.list(i)
 	if len(l.h) == 0 {
-		m.w.close(i)
+		m.w.close(int32(int(l.c)/m.stride), i)
 		return
 	}
 	l.t, l.ts = max(m.freeAt(l), e.t), l.h[0].ts

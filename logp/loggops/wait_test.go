@@ -102,11 +102,11 @@ func TestWaitListsMatchNaiveRetries(t *testing.T) {
 		if fast.Max != slow.Max || fast.MaxRank != slow.MaxRank {
 			t.Fatalf("case %d: max %v (rank %d), naive %v (rank %d)", n, fast.Max, fast.MaxRank, slow.Max, slow.MaxRank)
 		}
-		for r := range s.Ranks {
+		for r := range s.NumRanks() {
 			if fast.Finish[r] != slow.Finish[r] {
 				t.Fatalf("case %d: rank %d finishes at %v, naive %v", n, r, fast.Finish[r], slow.Finish[r])
 			}
-			for i := range s.Ranks[r].Ops {
+			for i := range s.Len(r) {
 				a0, a1, _ := fast.OpTimes(r, i)
 				b0, b1, _ := slow.OpTimes(r, i)
 				if a0 != b0 || a1 != b1 {

@@ -57,12 +57,10 @@ func ToGoal(t *Trace) (*goal.Schedule, error) {
 // layer can execute (mpi.World.LaunchTrace). A tile has one processor and
 // one NIU, so the cpu and nic indices a schedule may name all map to them.
 func FromGoal(s *goal.Schedule) (*Trace, error) {
-	t := &Trace{Ranks: make([][]Op, len(s.Ranks))}
-	for r := range s.Ranks {
-		ops := s.Ranks[r].Ops
-		out := make([]Op, len(ops))
-		for i := range ops {
-			op := &ops[i]
+	t := &Trace{Ranks: make([][]Op, s.NumRanks())}
+	for r := range s.NumRanks() {
+		out := make([]Op, s.Len(r))
+		for i, op := range s.Ops(r) {
 			o := Op{Peer: op.Peer, Tag: int64(op.Tag)}
 			switch op.Kind {
 			case goal.Send:

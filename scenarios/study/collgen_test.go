@@ -190,8 +190,8 @@ func messages(n int, kind func(i int) (k goal.Kind, peer, bytes int64, calc uint
 
 func compareSchedules(t *testing.T, name string, tr *trace.Trace, s *goal.Schedule, pull bool, root int) {
 	t.Helper()
-	if len(tr.Ranks) != len(s.Ranks) {
-		t.Fatalf("%s: %d recorded ranks, %d generated", name, len(tr.Ranks), len(s.Ranks))
+	if len(tr.Ranks) != s.NumRanks() {
+		t.Fatalf("%s: %d recorded ranks, %d generated", name, len(tr.Ranks), s.NumRanks())
 	}
 	tags := map[int64]bool{}
 	for r := range tr.Ranks {
@@ -208,9 +208,8 @@ func compareSchedules(t *testing.T, name string, tr *trace.Trace, s *goal.Schedu
 			}
 			return goal.Calc, 0, 0, uint64(op.Cycles)
 		}, func(i int) []int32 { return rec[i].Requires })
-		gen := s.Ranks[r].Ops
-		gm, gc, gcalc := messages(len(gen), func(i int) (goal.Kind, int64, int64, uint64) {
-			op := gen[i]
+		gm, gc, gcalc := messages(s.Len(r), func(i int) (goal.Kind, int64, int64, uint64) {
+			op := s.Op(r, i)
 			return op.Kind, int64(op.Peer), int64(op.Bytes), op.Time
 		}, func(i int) []int32 { return s.Requires(r, i) })
 		if pull && r == root {

@@ -119,7 +119,7 @@ func (s *TierSweep) Check() error {
 		}
 		for _, a := range s.Algs {
 			if est := collgen.Estimate(s.Op, a, p); est > collgen.MaxOps {
-				return bad("procs", p, fmt.Sprintf("a rank count where %s %s has at most %d operations (about %d here)", s.Op, a, collgen.MaxOps, est))
+				return bad("procs", p, fmt.Sprintf("a rank count where %s %s has at most %d operations (about %d here, which would need about %.1f GB)", s.Op, a, collgen.MaxOps, est, float64(collgen.Memory(est, p))/1e9))
 			}
 		}
 	}

@@ -17,11 +17,11 @@ import (
 func CompareSchedule(sc *scenarios.Scenario, s *goal.Schedule, p logp.Params) (*report.ScheduleComparison, error) {
 	mach := sc.Machine()
 	m := mach.Topology
-	if len(s.Ranks) > m.Nodes() {
-		return nil, fmt.Errorf("the schedule has %d ranks, the %s mesh %d tiles: allowed at most one rank per tile", len(s.Ranks), sc.Network.Mesh, m.Nodes())
+	if s.NumRanks() > m.Nodes() {
+		return nil, fmt.Errorf("the schedule has %d ranks, the %s mesh %d tiles: allowed at most one rank per tile", s.NumRanks(), sc.Network.Mesh, m.Nodes())
 	}
 	run := *sc
-	run.MPI.Procs = len(s.Ranks)
+	run.MPI.Procs = s.NumRanks()
 	place := run.Placement()
 	q, err := p.Tier(m, place, run.RendezvousThreshold())
 	if err != nil {
@@ -48,11 +48,11 @@ func CompareSchedule(sc *scenarios.Scenario, s *goal.Schedule, p logp.Params) (*
 		return nil, fmt.Errorf("flit level: %w", err)
 	}
 	out := &report.ScheduleComparison{Mesh: scenarios.MeshLabel(mach.Mesh, scenarios.TopoKey(m)), Protocol: run.MPI.Protocol, Predicted: tier.Max}
-	for r := range s.Ranks {
+	for r := range s.NumRanks() {
 		sim := float64(fin[r])
 		out.Ranks = append(out.Ranks, report.RankComparison{Rank: r, Simulated: sim, Predicted: tier.Finish[r], ErrorPct: pctErr(tier.Finish[r], sim)})
 		out.Simulated = max(out.Simulated, sim)
-		for _, op := range s.Ranks[r].Ops {
+		for _, op := range s.Ops(r) {
 			if op.Kind == goal.Send {
 				out.Messages++
 				if op.Bytes > q.S {
