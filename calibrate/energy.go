@@ -130,3 +130,28 @@ func fitEnergySegment(samples []EnergySample, e logp.EnergyParams) (logp.EnergyS
 	}
 	return seg, worst, nil
 }
+
+// AddEnergy sets the energy beside each residual's time: the sample of
+// the same size and distance (its dynamic energy per message) and the
+// report's energy fit's per-message energy (Params.Energy, which must be
+// set). A residual with no such sample is left without.
+func (r *Report) AddEnergy(samples []EnergySample) {
+	e := r.Params.Energy
+	if e == nil {
+		return
+	}
+	for i := range r.Segments {
+		for k := range r.Segments[i].Residuals {
+			res := &r.Segments[i].Residuals[k]
+			for _, s := range samples {
+				if s.Bytes != res.Bytes || s.Hops != res.Hops || s.Messages < 1 {
+					continue
+				}
+				res.MeasuredEnergyPJ = s.DynamicPJ / float64(s.Messages)
+				res.PredictedEnergyPJ = e.MessageEnergy(s.Bytes, float64(s.Hops))
+				res.EnergyRelErr = (res.PredictedEnergyPJ - res.MeasuredEnergyPJ) / res.MeasuredEnergyPJ
+				break
+			}
+		}
+	}
+}

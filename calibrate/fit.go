@@ -82,13 +82,21 @@ type SegmentFit struct {
 }
 
 // Residual is the model's one-way time against the measured RTT/2 for one
-// size and hop count; RelErr = (Predicted - Measured) / Measured.
+// size and hop count; RelErr = (Predicted - Measured) / Measured. With an
+// energy fit (Report.AddEnergy), the same size and distance's energy
+// beside it: the ping-pong's dynamic energy per one-way message, the
+// fitted per-message terms' (the static power is a term of its own, not
+// per message), and their relative error.
 type Residual struct {
 	Bytes     int     `json:"bytes"`
 	Hops      int     `json:"hops"`
 	Measured  float64 `json:"measured_cycles"`
 	Predicted float64 `json:"predicted_cycles"`
 	RelErr    float64 `json:"rel_err_fraction"`
+
+	MeasuredEnergyPJ  float64 `json:"measured_energy_per_message_pj,omitempty"`
+	PredictedEnergyPJ float64 `json:"predicted_energy_per_message_pj,omitempty"`
+	EnergyRelErr      float64 `json:"energy_rel_err_fraction,omitempty"`
 }
 
 // Report is the outcome of a fit. Params holds the fitted values as they

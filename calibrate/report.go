@@ -66,6 +66,7 @@ func (r Report) WriteText(w io.Writer) error {
 				fmt.Fprintf(&b, "  %-11s = %12.5g ± %-10s %s\n", x.name, x.v, ci(x.ci), x.unit)
 			}
 		}
+		r.writeEnergyResiduals(&b)
 	}
 	for _, wn := range r.Warnings {
 		fmt.Fprintf(&b, "warning: %s\n", wn)
@@ -95,4 +96,24 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// writeEnergyResiduals prints each measured size and distance's energy per
+// message (the ping-pong's dynamic energy over its one-way messages) beside
+// the fit's, when Report.AddEnergy has set them.
+func (r Report) writeEnergyResiduals(b *strings.Builder) {
+	head := false
+	for _, s := range r.Segments {
+		for _, x := range s.Residuals {
+			if x.MeasuredEnergyPJ == 0 {
+				continue
+			}
+			if !head {
+				b.WriteString(" energy per message (the ping-pongs' dynamic energy per one-way message; static power apart):\n")
+				fmt.Fprintf(b, "  %8s  %4s  %14s  %14s  %8s\n", "bytes", "hops", "measured (pJ)", "model (pJ)", "error")
+				head = true
+			}
+			fmt.Fprintf(b, "  %8d  %4d  %14.1f  %14.1f  %+7.2f%%\n", x.Bytes, x.Hops, x.MeasuredEnergyPJ, x.PredictedEnergyPJ, 100*x.EnergyRelErr)
+		}
+	}
 }

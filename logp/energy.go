@@ -6,6 +6,7 @@ import (
 
 	"nocsim/logp/collgen"
 	"nocsim/logp/goal"
+	"nocsim/logp/loggops"
 )
 
 // EnergyParams is a LogGP-style energy model of a machine, fitted by
@@ -189,4 +190,23 @@ func Score(objective string, pr Prediction, e float64) float64 {
 		return e * pr.Cycles
 	}
 	return pr.Cycles
+}
+
+// TierEnergy is the energy (pJ) of schedule s run for cycles on the
+// LogGOPS tier with q, the tier's parameters mapped from p (Tier,
+// TierAvgHops or a mapping like them): ScheduleEnergy at p's clock, each
+// message over the hops between its ranks in q's placement (q.Hops), or
+// over the fit's average distance when q has none. ok is false when p
+// holds no energy fit or no clock: there is nothing to price with.
+func (p Params) TierEnergy(s *goal.Schedule, q loggops.Params, cycles float64) (pj float64, ok bool) {
+	if p.Energy == nil || !(p.ClockHz > 0) {
+		return 0, false
+	}
+	hops := func(a, b int) float64 {
+		if q.Hops == nil {
+			return p.AvgHops
+		}
+		return float64(q.Hops(a, b))
+	}
+	return p.Energy.ScheduleEnergy(s, cycles, p.ClockHz, hops), true
 }

@@ -305,16 +305,28 @@ func (n niceTicks) Ticks(lo, hi float64) []plot.Tick {
 	return ts
 }
 
-// plainLogTicks are gonum's log ticks labelled in plain notation between
-// 0.001 and 10^7 (1000000, not 1e+06), with exponents only beyond.
+// plainLogTicks are gonum's log ticks labelled in plain notation when
+// every label lies between 0.001 and 10^6 (1000000, not 1e+06); an axis
+// that reaches past them is labelled in exponents throughout, so that
+// 1000000 does not stand under 1e+07 on one axis (and no label has more
+// zeros than a reader counts at a glance).
 type plainLogTicks struct{}
 
 // Ticks implements plot.Ticker.
 func (plainLogTicks) Ticks(lo, hi float64) []plot.Tick {
 	ts := plot.LogTicks{Prec: -1}.Ticks(lo, hi)
+	plain := true
+	for _, t := range ts {
+		plain = plain && (t.Label == "" || t.Value >= 1e-3 && t.Value <= 1e6)
+	}
 	for i := range ts {
-		if v := ts[i].Value; ts[i].Label != "" && v >= 1e-3 && v < 1e7 {
-			ts[i].Label = strconv.FormatFloat(v, 'f', -1, 64)
+		if ts[i].Label == "" {
+			continue
+		}
+		if plain {
+			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'f', -1, 64)
+		} else {
+			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'e', -1, 64)
 		}
 	}
 	return ts

@@ -124,16 +124,27 @@ func TestColourIndices(t *testing.T) {
 	}
 }
 
+// Log ticks are plain numbers when every label fits 0.001..10^6, and
+// exponents throughout an axis that reaches past: one notation per axis.
 func TestPlainLogTickLabels(t *testing.T) {
-	want := map[float64]string{0.01: "0.01", 1: "1", 1000: "1000", 1e6: "1000000", 1e8: "1e+08"}
-	for _, tk := range (plainLogTicks{}).Ticks(0.005, 2e8) {
-		if w, ok := want[tk.Value]; ok && tk.Label != w {
-			t.Errorf("tick %v labelled %q, want %q", tk.Value, tk.Label, w)
+	for _, c := range []struct {
+		lo, hi float64
+		want   map[float64]string
+	}{
+		{0.005, 2e5, map[float64]string{0.01: "0.01", 1: "1", 1000: "1000", 1e6: "1000000"}},
+		{0.005, 2e6, map[float64]string{0.01: "1e-02", 1e6: "1e+06", 1e7: "1e+07"}},
+		{0.005, 2e8, map[float64]string{0.01: "1e-02", 1: "1e+00", 1000: "1e+03", 1e6: "1e+06", 1e8: "1e+08"}},
+		{5e5, 2e10, map[float64]string{1e6: "1e+06", 1e7: "1e+07", 1e10: "1e+10"}},
+	} {
+		for _, tk := range (plainLogTicks{}).Ticks(c.lo, c.hi) {
+			if w, ok := c.want[tk.Value]; ok && tk.Label != w {
+				t.Errorf("%g..%g: tick %v labelled %q, want %q", c.lo, c.hi, tk.Value, tk.Label, w)
+			}
+			delete(c.want, tk.Value)
 		}
-		delete(want, tk.Value)
-	}
-	if len(want) != 0 {
-		t.Errorf("decades without a tick: %v", want)
+		if len(c.want) != 0 {
+			t.Errorf("%g..%g: decades without a tick: %v", c.lo, c.hi, c.want)
+		}
 	}
 }
 

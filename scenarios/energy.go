@@ -15,7 +15,7 @@ type Energy struct {
 }
 
 // EnergyKinds are the workload kinds whose results report energy.
-var EnergyKinds = []string{"noc", "pingpong", "coll", "app", "pairs", "calibrate"}
+var EnergyKinds = []string{"noc", "pingpong", "coll", "app", "pairs", "calibrate", "thesis"}
 
 // EnergyKeys documents the [energy] keys.
 var EnergyKeys = energy.Keys

@@ -66,6 +66,9 @@ func buildColl(c *cli.Context) (*workload, error) {
 		if c.IsSet("trace") {
 			return nil, usageErr("--trace = %q: not with --tier %s, which runs no chip to trace; allowed with --tier chip", c.String("trace"), tier)
 		}
+		if c.IsSet("energy-plot") {
+			return nil, usageErr("--energy-plot = %q: not with --tier %s, which runs no chip to price; allowed with --tier chip", c.String("energy-plot"), tier)
+		}
 		return buildCollTier(c)
 	}
 	sc, src, err := scenarioFrom(c, "procs") // --procs is the sweep's list here

@@ -34,8 +34,17 @@ func TestCollEnergyPlotAndEDP(t *testing.T) {
 		}
 	}
 	checkPNGs(t, e, filepath.Join(dir, "e-edp.png"))
-	code, stdout, stderr = nocsim(t, "coll", "-q", "--mesh", "2x2", "--energy-model", "none", "--energy-plot", e)
-	if code != 2 || stdout != "" || !strings.Contains(stderr, "--energy-plot: energy_model = none prices nothing to draw") || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
-		t.Errorf("energy_model none: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--mesh", "2x2", "--energy-model", "none"}, "--energy-plot: energy_model = none prices nothing to draw"},
+		// The tier runs no chip: the flag would draw nothing.
+		{[]string{"--tier", "loggops", "--L", "10", "--o", "5", "--g", "2", "--procs", "16"}, `--energy-plot = "` + e + `": not with --tier loggops`},
+	} {
+		code, stdout, stderr = nocsim(t, append(append([]string{"coll", "-q"}, c.args...), "--energy-plot", e)...)
+		if code != 2 || stdout != "" || !strings.Contains(stderr, c.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2, one line with %q", c.args, code, stdout, stderr, c.want)
+		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"nocsim/logp"
 	"nocsim/logp/goal"
 	"nocsim/logp/loggops"
 	"nocsim/mpi/trace"
@@ -44,7 +45,7 @@ func goalRunCommand() *cli.Command {
 		&cli.StringFlag{Name: "params", Usage: "LogGOPS tier with fitted parameters (nocsim calibrate --out): the fitted segments, ranks in order on the fitted mesh (hop-aware latency), S from the fitted protocol"},
 		&cli.StringFlag{Name: "config", Usage: "flit level: scenario TOML file for the machine; flags override its keys"},
 		&cli.StringFlag{Name: "goal-out", Usage: "flit level: record the run's own communication as a GOAL schedule to `FILE`"},
-		&cli.BoolFlag{Name: "json", Usage: `print a JSON object: {"tier", "max_finish", "rank_finish", ...} (cycles)`},
+		&cli.BoolFlag{Name: "json", Usage: `print a JSON object: {"tier", "max_finish", "rank_finish", ...} (cycles; energy in pJ)`},
 		quietFlag,
 	}...)
 	return command{
@@ -54,7 +55,7 @@ func goalRunCommand() *cli.Command {
 		usageText: "nocsim goal run FILE --L 6 --o 2 --g 4\n" +
 			"nocsim goal run FILE --params params.toml\n" +
 			"nocsim goal run FILE --mesh 4x4 [machine flags]",
-		flags: append(flags, keyFlags(machineSections, "procs")...),
+		flags: append(flags, keyFlags(pricedSections, "procs")...),
 		build: buildGoalRun,
 	}.cli()
 }
@@ -134,13 +135,15 @@ func buildGoalRun(c *cli.Context) (*workload, error) {
 	if err != nil {
 		return nil, usageErr("%s: %v", path, err)
 	}
+	var fitted *logp.Params // the fitted parameters, which may price the schedule
 	if !flit && given["params"] {
-		fitted, err := readParams(c)
+		f, err := readParams(c)
 		if err != nil {
 			return nil, err
 		}
+		fitted = &f
 		// --S, when given, wins over the fitted protocol's threshold.
-		if p, err = study.GoalTierParams(fitted, s.NumRanks(), p.S, given["S"]); err != nil {
+		if p, err = study.GoalTierParams(f, s.NumRanks(), p.S, given["S"]); err != nil {
 			return nil, usageErr("--params: %v", err)
 		}
 	}
@@ -162,7 +165,7 @@ func buildGoalRun(c *cli.Context) (*workload, error) {
 				return err
 			}
 			tp := progress.StartTier(c.App.ErrWriter, "goal run (loggops)", quiet(c))
-			res, err = study.RunGoalTier(s, p, tp.Update)
+			res, err = study.RunGoalTier(s, p, fitted, tp.Update)
 			tp.Stop(res != nil)
 			return err
 		},
@@ -179,7 +182,7 @@ func buildGoalRun(c *cli.Context) (*workload, error) {
 // the flit-level chip (--mesh) or the LogGOPS tier, never both.
 func goalRunTier(given map[string]bool) (flit bool, err error) {
 	var machine []string // machine flags given
-	for _, f := range keyFlags(machineSections, "procs") {
+	for _, f := range keyFlags(pricedSections, "procs") {
 		if given[f.Names()[0]] {
 			machine = append(machine, f.Names()[0])
 		}

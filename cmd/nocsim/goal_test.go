@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/bits"
 	"os"
 	"path/filepath"
@@ -25,6 +26,10 @@ type goalJSON struct {
 	Params     struct {
 		L float64 `json:"L"`
 	} `json:"params"`
+	PredictedEnergyPJ *float64 `json:"predicted_energy_pj"`
+	Energy            *struct {
+		TotalPJ float64 `json:"energy_pj"`
+	} `json:"energy"`
 }
 
 func writeSchedule(t *testing.T, s *goal.Schedule) string {
@@ -150,6 +155,40 @@ func TestGoalRunWithFittedParams(t *testing.T) {
 	}
 }
 
+// With parameters that hold an energy fit, goal run on the tier prices the
+// schedule: a 1-byte ping-pong on the fitted 4x4 is two one-hop messages
+// and the static power over the tier's time (10 mW at 1 GHz: 10 pJ a
+// cycle); the same parameters without the fit print no energy.
+func TestGoalRunTierEnergy(t *testing.T) {
+	_, _, params := fuzzFixture(t)
+	raw, err := os.ReadFile(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	priced := filepath.Join(t.TempDir(), "energy.toml")
+	fit := "[energy]\nmodel = \"hand\"\nstatic_mw = 10.0\ntiles = 16\n[[energy.segment]]\nmax_bytes = 0\nmessage_pj = 1000.0\nbyte_pj = 50.0\nbyte_hop_pj = 3.0\n"
+	if err := os.WriteFile(priced, append(raw, fit...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := writeSchedule(t, pingPongSchedule(t, 1))
+	g := goalRunJSON(t, p, "--params", priced)
+	want := 10*g.MaxFinish + 2*(1000+50*1+3*1*1)
+	if g.PredictedEnergyPJ == nil || math.Abs(*g.PredictedEnergyPJ-want) > 1e-9*want || g.Energy != nil {
+		t.Errorf("predicted_energy_pj %v over %v cycles, want %v (and no chip energy: %v)", g.PredictedEnergyPJ, g.MaxFinish, want, g.Energy)
+	}
+	code, out, stderr := nocsim(t, "-q", "goal", "run", p, "--params", priced)
+	if line := fmt.Sprintf("energy %.1f nJ", want/1e3); code != 0 || !strings.Contains(out, line) {
+		t.Errorf("exit %d, table without %q:\n%s%s", code, line, out, stderr)
+	}
+	if g := goalRunJSON(t, p, "--params", params); g.PredictedEnergyPJ != nil || g.Energy != nil {
+		t.Errorf("no energy fit: predicted_energy_pj %v, energy %v", g.PredictedEnergyPJ, g.Energy)
+	}
+	// The flit level prices the chip.
+	if g := goalRunJSON(t, p, "--mesh", "2x2"); g.Energy == nil || g.Energy.TotalPJ <= 0 || g.PredictedEnergyPJ != nil {
+		t.Errorf("flit level: energy %v, predicted %v", g.Energy, g.PredictedEnergyPJ)
+	}
+}
+
 // GOAL files as LogGOPSim ships them and as its generator Schedgen writes
 // them run unchanged on both tiers (testdata/README.md says where they
 // come from).
@@ -266,6 +305,9 @@ func TestGoalRunBadInput(t *testing.T) {
 		{[]string{good, "--L", "1", "--mesh", "4x4"}, []string{"--L", "--mesh"}},
 		{[]string{good, "--vcs", "2"}, []string{"--vcs", "--mesh"}},
 		{[]string{good, "--mesh", "4x4", "--vcs", "0"}, []string{"--vcs"}},
+		{[]string{good, "--energy-model", "none"}, []string{"--energy-model", "--mesh"}},
+		{[]string{good, "--params", params, "--tech", "22nm"}, []string{"--tech", "--mesh"}},
+		{[]string{good, "--mesh", "4x4", "--energy-model", "bogus"}, []string{"--energy-model", "bogus"}},
 		{[]string{good}, []string{"--params", "--mesh"}},
 		{[]string{good, "--L", "1", "--goal-out", filepath.Join(dir, "x.goal")}, []string{"--goal-out", "--mesh"}},
 		{[]string{good, "--params", filepath.Join(dir, "none.toml")}, []string{"--params"}},

@@ -27,9 +27,9 @@ func goalCompareCommand() *cli.Command {
 	return command{
 		name:      "goal compare",
 		fileArg:   true,
-		usage:     "run a GOAL schedule on the flit-level chip and on the LogGOPS tier with fitted parameters: predicted against simulated, per rank",
+		usage:     "run a GOAL schedule on the flit-level chip and on the LogGOPS tier with fitted parameters: predicted against simulated, per rank (and energy, where priced)",
 		usageText: "nocsim goal compare bcast.goal --mesh 4x4 --params params.toml --plot compare.png",
-		flags:     append(flags, keyFlags(machineSections)...),
+		flags:     append(flags, keyFlags(pricedSections)...),
 		build:     buildGoalCompare,
 	}.cli()
 }

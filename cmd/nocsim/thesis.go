@@ -31,9 +31,9 @@ func thesisCommand() *cli.Command {
 	}
 	cmd := command{
 		name:      "thesis",
-		usage:     "reproduce the SCMP thesis's Table 5.1 (CG) or 5.2 (QR): its times beside nocsim's, native and MPI",
+		usage:     "reproduce the SCMP thesis's Table 5.1 (CG) or 5.2 (QR): its times beside nocsim's, native and MPI, and nocsim's energy of each",
 		usageText: "nocsim thesis --table 5.1\nnocsim thesis --table 5.2 --procs 4,16 --sizes 128,256 --plot-dir figs",
-		flags:     append(flags, keyFlags(machineSections, "procs", "mesh")...),
+		flags:     append(flags, keyFlags(pricedSections, "procs", "mesh")...),
 		build:     buildThesis,
 	}.cli()
 	cmd.Subcommands = []*cli.Command{thesisFitCommand()}

@@ -10,9 +10,11 @@ import (
 // collMetric is what a collective's chart draws of each run: its
 // simulated value and the model's prediction (0: none), on an axis named
 // label; model names the prediction in the legend.
+// what, when set, names the quantity in the title ("energy per call"),
+// which then names the energy model the runs were priced with too.
 type collMetric struct {
-	label, model string
-	sim, pred    func(CollRow) float64
+	label, model, what string
+	sim, pred          func(CollRow) float64
 }
 
 // CollChart draws completion time against size (log-log) or against P,
@@ -29,14 +31,14 @@ func CollChart(rows []CollRow, x, machine, params string) plots.Chart {
 // nJ) as CollChart draws its time, with the fitted energy model's
 // prediction dashed beside it when the rows hold one.
 func CollEnergyChart(rows []CollRow, x, machine, params string) plots.Chart {
-	return collChart(rows, x, machine, params, collMetric{label: "energy per call (nJ, whole chip)", model: "energy model",
+	return collChart(rows, x, machine, params, collMetric{label: "energy per call (nJ, whole chip)", model: "energy model", what: "energy per call",
 		sim: func(r CollRow) float64 { return energyPJ(r) / 1e3 }, pred: func(r CollRow) float64 { return r.PredictedEnergyPJ / 1e3 }})
 }
 
 // CollEDPChart draws each run's energy-delay product (nJ x cycles), the
 // model's (its energy x its time) dashed beside it.
 func CollEDPChart(rows []CollRow, x, machine, params string) plots.Chart {
-	return collChart(rows, x, machine, params, collMetric{label: "energy-delay product (nJ x cycles)", model: "models",
+	return collChart(rows, x, machine, params, collMetric{label: "energy-delay product (nJ x cycles)", model: "fitted models", what: "energy-delay product",
 		sim: func(r CollRow) float64 { return r.EDP / 1e3 }, pred: func(r CollRow) float64 { return r.PredictedEDP / 1e3 }})
 }
 
@@ -49,6 +51,9 @@ func energyPJ(r CollRow) float64 {
 
 func collChart(rows []CollRow, x, machine, params string, mt collMetric) plots.Chart {
 	c := plots.Chart{Title: fmt.Sprintf("%s: %s", rows[0].Op, machine), YLabel: mt.label, LogY: true}
+	if mt.what != "" {
+		c.Title = fmt.Sprintf("%s %s: %s", rows[0].Op, mt.what, machine)
+	}
 	if x == "size" {
 		c.XLabel, c.LogX = "message size (bytes per rank)", true
 	} else {
@@ -67,6 +72,9 @@ func collChart(rows []CollRow, x, machine, params string, mt collMetric) plots.C
 	}
 	if len(panels) == 1 {
 		c.Title += ", " + panels[0]
+	}
+	if mt.what != "" {
+		c.Title += "; " + collEnergyText(rows)
 	}
 	type key struct{ alg, panel string }
 	xOf := func(r CollRow) float64 {
@@ -125,4 +133,15 @@ func withParams(title string, series []plots.Series, params string) string {
 		return title
 	}
 	return title + ", params " + params
+}
+
+// collEnergyText names the energy model the rows were priced with, as
+// EnergyText does noc rows', for an energy chart's title.
+func collEnergyText(rows []CollRow) string {
+	for _, r := range rows {
+		if e := r.Energy; e != nil {
+			return ModelText(e.Model, e.Tech, e.FlitBits)
+		}
+	}
+	return ""
 }

@@ -25,6 +25,15 @@ type GoalResult struct {
 	Mesh     string `json:"mesh,omitempty"`
 	Cycles   int64  `json:"cycles,omitempty"`
 	Messages int    `json:"messages,omitempty"`
+	// Energy is the flit-level run's energy under the scenario's [energy]
+	// model: the whole chip from the run's first cycle to its last, as
+	// coll reports a call's; absent with energy_model = none.
+	Energy *Energy `json:"energy,omitempty"`
+	// PredictedEnergyPJ is the LogGOPS tier's energy of the schedule by
+	// the fitted energy model of the parameters (pJ): the static power
+	// over the tier's time and every message over its hops; absent when
+	// the parameters hold no energy fit (or were given as flags).
+	PredictedEnergyPJ float64 `json:"predicted_energy_pj,omitempty"`
 }
 
 // TierParamsJSON is loggops.Params as written in results (times in
@@ -65,6 +74,13 @@ func WriteGoalTable(w io.Writer, r *GoalResult) error {
 		fmt.Fprintf(out, " tier: L=%g o_s=%g o_r=%g g=%g G=%g O=%g S=%d\n", p.L, p.Os, p.Or, p.Gap, p.G, p.O, p.S)
 	default:
 		fmt.Fprintf(out, " level on %s: run ended at cycle %d, %d messages\n", r.Mesh, r.Cycles, r.Messages)
+	}
+	if r.PredictedEnergyPJ > 0 {
+		fmt.Fprintf(out, "energy %.1f nJ (the fitted energy model: static power over the tier's time, every message over its hops)\n", r.PredictedEnergyPJ/1e3)
+	}
+	if e := r.Energy; e != nil {
+		fmt.Fprintf(out, "energy %.1f nJ at %.1f mW (%s): dynamic %.1f nJ, clock %.1f nJ, leakage %.1f nJ\n",
+			e.TotalPJ/1e3, e.PowerMW, ModelText(e.Model, e.Tech, e.FlitBits), e.DynamicPJ/1e3, e.ClockPJ/1e3, e.LeakagePJ/1e3)
 	}
 	return out.Flush()
 }

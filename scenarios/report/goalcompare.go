@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"nocsim/plots"
@@ -21,6 +22,14 @@ type ScheduleComparison struct {
 	StallFlitCycles uint64           `json:"stall_flit_cycles"`   // router stalls during the flit-level run (contention)
 	Messages        int              `json:"messages"`            // sends in the schedule
 	Rendezvous      int              `json:"rendezvous_messages"` // of which above the protocol's eager threshold
+	// Energy is the chip's simulated energy (the whole chip, the run's
+	// first cycle to its last), absent with energy_model = none;
+	// PredictedEnergyPJ the tier's by the parameters' fitted energy model
+	// (pJ), absent when they hold none; EnergyErrorPct the error of the
+	// prediction, when both are there.
+	Energy            *Energy  `json:"energy,omitempty"`
+	PredictedEnergyPJ float64  `json:"predicted_energy_pj,omitempty"`
+	EnergyErrorPct    *float64 `json:"energy_error_pct,omitempty"`
 }
 
 // RankComparison is one rank's finish on both tiers.
@@ -43,8 +52,24 @@ func (c *ScheduleComparison) WriteTable(out io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(out, "mesh %s, protocol %s: %d messages (%d rendezvous), %d flit-cycles of router stalls on the chip\n",
-		c.Mesh, c.Protocol, c.Messages, c.Rendezvous, c.StallFlitCycles)
+	if _, err := fmt.Fprintf(out, "mesh %s, protocol %s: %d messages (%d rendezvous), %d flit-cycles of router stalls on the chip\n",
+		c.Mesh, c.Protocol, c.Messages, c.Rendezvous, c.StallFlitCycles); err != nil {
+		return err
+	}
+	var parts []string
+	if e := c.Energy; e != nil {
+		parts = append(parts, fmt.Sprintf("simulated %.1f nJ at %.1f mW", e.TotalPJ/1e3, e.PowerMW))
+	}
+	if c.PredictedEnergyPJ > 0 {
+		parts = append(parts, fmt.Sprintf("predicted %.1f nJ (the fitted energy model)", c.PredictedEnergyPJ/1e3))
+	}
+	if c.EnergyErrorPct != nil {
+		parts = append(parts, fmt.Sprintf("error %+.2f%%", *c.EnergyErrorPct))
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	_, err := fmt.Fprintf(out, "energy: %s\n", strings.Join(parts, ", "))
 	return err
 }
 

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"text/tabwriter"
 
 	"nocsim/des"
@@ -48,6 +49,11 @@ type ThesisResult struct {
 	// Correct: both versions' answers passed their checks against gonum.
 	Correct bool
 	Detail  string
+	// NativeEnergy and MPIEnergy are each version's energy under the
+	// machine's [energy] model: every chip the version ran on, from its
+	// first cycle to its last (nocsim app's pricing); nil with
+	// energy_model = none.
+	NativeEnergy, MPIEnergy *Energy
 }
 
 // NativeK and MPIK are nocsim's times in thousands of cycles, the
@@ -80,6 +86,13 @@ type ThesisRecord struct {
 	MPIErrPct          float64 `json:"mpi_err_pct"`
 	RatioErrPct        float64 `json:"ratio_err_pct"`
 	Correct            bool    `json:"correct"`
+	// nocsim's energy of each version (pJ), its average power (mW) and
+	// the MPI/native energy ratio; absent without an energy model.
+	NativeEnergyPJ float64 `json:"native_energy_pj,omitempty"`
+	NativePowerMW  float64 `json:"native_power_mw,omitempty"`
+	MPIEnergyPJ    float64 `json:"mpi_energy_pj,omitempty"`
+	MPIPowerMW     float64 `json:"mpi_power_mw,omitempty"`
+	EnergyRatio    float64 `json:"energy_ratio,omitempty"`
 }
 
 // Record is the row's JSON form.
@@ -89,28 +102,80 @@ func (r ThesisResult) Record() ThesisRecord {
 		ThesisNativeKCycle: t.NativeK, ThesisMPIKCycle: t.MPIK, ThesisRatio: t.Ratio(),
 		NativeKCycle: r.NativeK(), MPIKCycle: r.MPIK(), Ratio: r.Ratio(),
 		NativeErrPct: errPct(r.NativeK(), t.NativeK), MPIErrPct: errPct(r.MPIK(), t.MPIK),
-		RatioErrPct: errPct(r.Ratio(), t.Ratio()), Correct: r.Correct}
+		RatioErrPct: errPct(r.Ratio(), t.Ratio()), Correct: r.Correct,
+		NativeEnergyPJ: r.NativeEnergy.total(), NativePowerMW: r.NativeEnergy.power(),
+		MPIEnergyPJ: r.MPIEnergy.total(), MPIPowerMW: r.MPIEnergy.power(), EnergyRatio: r.EnergyRatio()}
+}
+
+// EnergyRatio is nocsim's MPI/native energy ratio; 0 unless both
+// versions were priced.
+func (r ThesisResult) EnergyRatio() float64 {
+	if r.NativeEnergy == nil || r.MPIEnergy == nil || r.NativeEnergy.TotalPJ <= 0 {
+		return 0
+	}
+	return r.MPIEnergy.TotalPJ / r.NativeEnergy.TotalPJ
+}
+
+// total and power are e's energy (pJ) and power (mW), 0 for none.
+func (e *Energy) total() float64 {
+	if e == nil {
+		return 0
+	}
+	return e.TotalPJ
+}
+
+func (e *Energy) power() float64 {
+	if e == nil {
+		return 0
+	}
+	return e.PowerMW
 }
 
 // WriteThesisTable prints the thesis's figures and nocsim's side by side,
-// in thousands of cycles as the thesis reports them.
+// in thousands of cycles as the thesis reports them, then, when the runs
+// were priced, nocsim's energy (uJ: a row runs for milliseconds) and
+// power of each version and their energy ratio.
 func WriteThesisTable(out io.Writer, res []ThesisResult) error {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	size := "nonzeros"
 	if res[0].Row.Table == "5.2" {
 		size = "matrix"
 	}
-	fmt.Fprintf(tw, "%s\tprocs\tthesis native\tnocsim native\terror\tthesis MPI\tnocsim MPI\terror\tthesis ratio\tnocsim ratio\terror\t\n", size)
-	fmt.Fprintln(tw, "\t\t(kcycles)\t(kcycles)\t(%)\t(kcycles)\t(kcycles)\t(%)\t(MPI/native)\t(MPI/native)\t(%)\t")
+	energy := slices.ContainsFunc(res, func(r ThesisResult) bool { return r.NativeEnergy != nil || r.MPIEnergy != nil })
+	head, units := "", ""
+	if energy {
+		head = "native energy\tnative power\tMPI energy\tMPI power\tenergy ratio\t"
+		units = "(uJ)\t(mW)\t(uJ)\t(mW)\t(MPI/native)\t"
+	}
+	fmt.Fprintf(tw, "%s\tprocs\tthesis native\tnocsim native\terror\tthesis MPI\tnocsim MPI\terror\tthesis ratio\tnocsim ratio\terror\t%s\n", size, head)
+	fmt.Fprintln(tw, "\t\t(kcycles)\t(kcycles)\t(%)\t(kcycles)\t(kcycles)\t(%)\t(MPI/native)\t(MPI/native)\t(%)\t"+units)
 	for _, r := range res {
 		k := r.Record()
 		sz := fmt.Sprint(r.Row.Size())
 		if r.Row.Matrix > 0 {
 			sz = fmt.Sprintf("%dx%d", r.Row.Matrix, r.Row.Matrix)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%.0f\t%.0f\t%+.1f\t%.0f\t%.0f\t%+.1f\t%.3f\t%.3f\t%+.1f\t\n", sz, k.Procs,
+		fmt.Fprintf(tw, "%s\t%d\t%.0f\t%.0f\t%+.1f\t%.0f\t%.0f\t%+.1f\t%.3f\t%.3f\t%+.1f\t", sz, k.Procs,
 			k.ThesisNativeKCycle, k.NativeKCycle, k.NativeErrPct, k.ThesisMPIKCycle, k.MPIKCycle, k.MPIErrPct,
 			k.ThesisRatio, k.Ratio, k.RatioErrPct)
+		if energy {
+			fmt.Fprint(tw, uJCells(r.NativeEnergy), uJCells(r.MPIEnergy))
+			if x := r.EnergyRatio(); x > 0 {
+				fmt.Fprintf(tw, "%.3f\t", x)
+			} else {
+				fmt.Fprint(tw, "-\t")
+			}
+		}
+		fmt.Fprintln(tw)
 	}
 	return tw.Flush()
+}
+
+// uJCells are a table's energy (uJ) and power (mW) cells for e, "-" for
+// a run without energy.
+func uJCells(e *Energy) string {
+	if e == nil {
+		return "-\t-\t"
+	}
+	return fmt.Sprintf("%.1f\t%.1f\t", e.TotalPJ/1e6, e.PowerMW)
 }

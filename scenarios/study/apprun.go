@@ -228,12 +228,12 @@ func (s *AppSweep) cgConfig(variant, distribute string, p, n int, native bool, r
 }
 
 func (s *AppSweep) runOne(sc *scenarios.Scenario, variant, version, distribute string, p, n int, record func(*mpi.World)) (apps.Result, *report.Energy, error) {
-	chips := &chipRecorder{Scenario: sc}
+	chips := &scenarios.ChipRecorder{Scenario: sc}
 	res, err := s.runApp(chips, variant, version, distribute, p, n, record)
 	if err != nil {
 		return res, nil, err
 	}
-	e, err := chipsEnergy(sc, chips.made)
+	e, err := sc.ChipsEnergy(chips.Made)
 	return res, e, err
 }
 

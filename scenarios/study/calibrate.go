@@ -71,8 +71,10 @@ func Calibrate(sc *scenarios.Scenario, sizes []int, reps int) (Calibration, erro
 		for _, s := range rep.Params.Segments {
 			bounds = append(bounds, s.MaxBytes)
 		}
-		if e, err = calibrateEnergy(sc, []int{1, far}, sizes, reps, rep.Params.Word, bounds); err == nil {
+		var samples []calibrate.EnergySample
+		if e, samples, err = calibrateEnergy(sc, []int{1, far}, sizes, reps, rep.Params.Word, bounds); err == nil {
 			rep.Params.Energy = &e
+			rep.AddEnergy(samples)
 		}
 	}
 	return Calibration{Measurements: ms, Machine: t.Machine, Report: rep}, err
@@ -81,8 +83,9 @@ func Calibrate(sc *scenarios.Scenario, sizes []int, reps int) (Calibration, erro
 // calibrateEnergy prices ping-pongs from tile 0 to each of to at every
 // size (the chip's dynamic energy over the measured round trips, two
 // messages each) and fits the energy model's per-message terms to them;
-// the static power is the pricing's own leakage and clock over time.
-func calibrateEnergy(sc *scenarios.Scenario, to, sizes []int, reps, word int, bounds []int) (logp.EnergyParams, error) {
+// the static power is the pricing's own leakage and clock over time. The
+// samples are returned too, for the report's per-size table.
+func calibrateEnergy(sc *scenarios.Scenario, to, sizes []int, reps, word int, bounds []int) (logp.EnergyParams, []calibrate.EnergySample, error) {
 	var samples []calibrate.EnergySample
 	staticMW := 0.0
 	hops := sc.Machine().Topology
@@ -96,7 +99,7 @@ func calibrateEnergy(sc *scenarios.Scenario, to, sizes []int, reps, word int, bo
 			w.M.Close()
 		}
 		if err != nil {
-			return logp.EnergyParams{}, fmt.Errorf("energy ping-pong 0 -> %d: %w", t, err)
+			return logp.EnergyParams{}, nil, fmt.Errorf("energy ping-pong 0 -> %d: %w", t, err)
 		}
 		for _, r := range rows {
 			e := r.Energy
@@ -112,7 +115,8 @@ func calibrateEnergy(sc *scenarios.Scenario, to, sizes []int, reps, word int, bo
 		}
 	}
 	e := sc.Energy
-	return calibrate.FitEnergy(samples, staticMW, hops.Nodes(), word, bounds, fmt.Sprintf("%s %s %d-bit %gmm", e.Model, e.Tech, e.FlitBits, e.TileMM))
+	fit, err := calibrate.FitEnergy(samples, staticMW, hops.Nodes(), word, bounds, fmt.Sprintf("%s %s %d-bit %gmm", e.Model, e.Tech, e.FlitBits, e.TileMM))
+	return fit, samples, err
 }
 
 // fanoutReceivers are the fan-out benchmark's receivers: up to four tiles

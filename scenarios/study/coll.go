@@ -175,7 +175,7 @@ func (s *CollSweep) runOne(sc0 *scenarios.Scenario, alg string, procs, size int,
 		check.fail(0, err)
 	}
 	done()
-	if row.Energy, err = jobEnergy(&sc, w); err != nil {
+	if row.Energy, err = sc.JobEnergy(w); err != nil {
 		return row, err
 	}
 	row.Cycles = slices.Max(row.RankCycles)

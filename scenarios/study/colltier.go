@@ -44,13 +44,12 @@ type TierSweep struct {
 	// simulated cycle it has reached, for a progress display within long
 	// points. It may be called from several workers at once.
 	Beat func(point int, cycle float64)
-	// Energy, when set (fitted parameters with an energy model), prices
-	// each schedule: the static power over the tier's time at ClockHz and
-	// every message over the hops between its ranks (the tier's own
-	// placement, or AvgHops each when it has none).
-	Energy  *logp.EnergyParams
-	ClockHz float64
-	AvgHops float64
+	// Fitted, when set (UseFitted), prices each schedule when it holds an
+	// energy model (logp.Params.TierEnergy): the static power over the
+	// tier's time and every message over the hops between its ranks (the
+	// tier's own placement, or the fit's average distance when it has
+	// none).
+	Fitted *logp.Params
 }
 
 // FixedTierParams is the same parameter set at every P.
@@ -75,7 +74,7 @@ func FittedTierParams(p logp.Params) func(int) (loggops.Params, error) {
 func (s *TierSweep) UseFitted(path string, p logp.Params) {
 	s.Params, s.OptimalLogP, s.MeshWidth = FittedTierParams(p), p.OptimalLogP, p.MeshWidth
 	s.ParamsName = FittedParamsName(path, p)
-	s.Energy, s.ClockHz, s.AvgHops = p.Energy, p.ClockHz, p.AvgHops
+	s.Fitted = &p
 }
 
 // UseFixed runs the sweep on one LogGOPS parameter set at every P, the
@@ -194,14 +193,8 @@ func (s *TierSweep) Run(opt scenarios.RunOptions) ([]report.TierRow, error) {
 			return fmt.Errorf("%s %s, P=%d, %d bytes: %w", s.Op, j.alg, j.procs, j.sz, err)
 		}
 		rows[i] = report.TierRow{Tier: scenarios.TierLogGOPS, Op: s.Op, Algorithm: j.alg, Procs: j.procs, SizeBytes: j.sz, Root: o.Root, Cycles: res.Max, Ops: sch.NumOps()}
-		if s.Energy != nil && s.ClockHz > 0 {
-			hops := func(a, b int) float64 {
-				if q.Hops == nil {
-					return s.AvgHops
-				}
-				return float64(q.Hops(a, b))
-			}
-			rows[i].PredictedEnergyPJ = s.Energy.ScheduleEnergy(sch, res.Max, s.ClockHz, hops)
+		if s.Fitted != nil {
+			rows[i].PredictedEnergyPJ, _ = s.Fitted.TierEnergy(sch, q, res.Max)
 		}
 		return nil
 	})

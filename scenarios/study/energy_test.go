@@ -1,7 +1,9 @@
 package study
 
 import (
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"nocsim/scenarios"
@@ -85,6 +87,64 @@ func TestFittedEnergyPredicts(t *testing.T) {
 		}
 		if d := r.EnergyRelError; d < lo || d > hi || r.PredictedEnergyPJ <= 0 {
 			t.Errorf("binomial bcast of %d B on 16 ranks: predicted %.0f pJ, simulated %.0f (%+.1f%%), want %+.0f%%..%+.0f%%", r.SizeBytes, r.PredictedEnergyPJ, r.Energy.TotalPJ, 100*d, 100*lo, 100*hi)
+		}
+	}
+}
+
+// calibrate prints each measured size and distance's energy beside its
+// time: the ping-pong's dynamic energy per one-way message, which a
+// ping-pong run on its own gives alike, and the fit's per-message energy,
+// whose worst error is the fit's own.
+func TestCalibrateReportsEnergyPerSize(t *testing.T) {
+	sc := scenarios.Defaults()
+	sc.Network.Mesh = "2x2"
+	sizes := []int{8, 64, 512, 4096}
+	cal, err := Calibrate(&sc, sizes, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := cal.Report.Params.Energy
+	if e == nil {
+		t.Fatal("no energy fit")
+	}
+	measured := map[[2]int]float64{}
+	for _, to := range []int{1, 3} {
+		rows, w, err := (&PingPong{From: 0, To: to, Sizes: sizes, Reps: 1}).Run(&sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.M.Close()
+		for _, r := range rows {
+			measured[[2]int{r.SizeBytes, r.Hops}] = r.Energy.DynamicPJ / 2
+		}
+	}
+	n, worst := 0, 0.0
+	for _, s := range cal.Report.Segments {
+		for _, r := range s.Residuals {
+			n++
+			want, ok := measured[[2]int{r.Bytes, r.Hops}]
+			if !ok || r.MeasuredEnergyPJ != want {
+				t.Errorf("%d B over %d hops: measured %v pJ a message, the ping-pong's %v", r.Bytes, r.Hops, r.MeasuredEnergyPJ, want)
+			}
+			if p := e.MessageEnergy(r.Bytes, float64(r.Hops)); r.PredictedEnergyPJ != p || r.EnergyRelErr != (p-want)/want {
+				t.Errorf("%d B over %d hops: model %v (error %v), want %v", r.Bytes, r.Hops, r.PredictedEnergyPJ, r.EnergyRelErr, p)
+			}
+			worst = math.Max(worst, math.Abs(r.EnergyRelErr))
+		}
+	}
+	if n != 2*len(sizes) || math.Abs(worst-e.MaxResidual) > 1e-12 {
+		t.Errorf("%d residuals, worst energy error %v; the fit's %v", n, worst, e.MaxResidual)
+	}
+	var b strings.Builder
+	if err := cal.Report.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	_, table, _ := strings.Cut(b.String(), "energy per message")
+	for _, s := range cal.Report.Segments {
+		for _, r := range s.Residuals {
+			if row := fmt.Sprintf("%d  %4d  %14.1f  %14.1f", r.Bytes, r.Hops, r.MeasuredEnergyPJ, r.PredictedEnergyPJ); !strings.Contains(table, row) {
+				t.Errorf("the text has no row %q:\n%s", row, b.String())
+			}
 		}
 	}
 }

@@ -20,10 +20,13 @@ import (
 )
 
 // RunGoalTier simulates the schedule on the LogGOPS tier. A schedule that
-// cannot finish returns the tier's *loggops.StuckError. progress, when
-// set, is called now and then with the ops completed, the schedule's ops
-// and the simulated time reached (cycles).
-func RunGoalTier(s *goal.Schedule, p loggops.Params, progress func(done, total int, t float64)) (*report.GoalResult, error) {
+// cannot finish returns the tier's *loggops.StuckError. fitted, when set,
+// are the fitted parameters p was mapped from (GoalTierParams): when they
+// hold an energy model the schedule is priced as coll --tier loggops
+// prices a collective's (logp.Params.TierEnergy). progress, when set, is
+// called now and then with the ops completed, the schedule's ops and the
+// simulated time reached (cycles).
+func RunGoalTier(s *goal.Schedule, p loggops.Params, fitted *logp.Params, progress func(done, total int, t float64)) (*report.GoalResult, error) {
 	res, err := loggops.Simulate(s, p, loggops.Options{Progress: progress})
 	if err != nil {
 		return nil, err
@@ -34,8 +37,12 @@ func RunGoalTier(s *goal.Schedule, p loggops.Params, progress func(done, total i
 		// collector would let the heap grow to twice its size first.
 		runtime.GC()
 	}
-	return &report.GoalResult{Tier: "loggops", Ranks: s.NumRanks(), MaxFinish: res.Max, RankFinish: res.Finish,
-		Params: &report.TierParamsJSON{L: p.L, Os: p.Os, Or: p.Or, Gap: p.Gap, G: p.G, O: p.O, S: p.S}}, nil
+	out := &report.GoalResult{Tier: "loggops", Ranks: s.NumRanks(), MaxFinish: res.Max, RankFinish: res.Finish,
+		Params: &report.TierParamsJSON{L: p.L, Os: p.Os, Or: p.Or, Gap: p.Gap, G: p.G, O: p.O, S: p.S}}
+	if fitted != nil {
+		out.PredictedEnergyPJ, _ = fitted.TierEnergy(s, p, res.Max)
+	}
+	return out, nil
 }
 
 // GoalTierParams are the LogGOPS tier's parameters for a schedule of
@@ -97,7 +104,9 @@ func CheckGoalFlit(sc *scenarios.Scenario, s *goal.Schedule, src scenarios.Sourc
 // scenario (rank r on tile r; CheckGoalFlit must have passed): every send
 // and receive an MPI_Isend or MPI_Irecv posted once its dependencies are
 // met, every calc that many cycles of computation. record, when set, gets
-// the run's own recording. A schedule that cannot finish ends with the MPI
+// the run's own recording. The whole chip's energy, from the run's first
+// cycle to its last, is priced as coll prices a call's when the scenario's
+// energy model is on. A schedule that cannot finish ends with the MPI
 // layer's deadlock report.
 func RunGoalFlit(sc0 *scenarios.Scenario, s *goal.Schedule, record func(*trace.Trace)) (*report.GoalResult, error) {
 	tr, err := trace.FromGoal(s)
@@ -121,6 +130,9 @@ func RunGoalFlit(sc0 *scenarios.Scenario, s *goal.Schedule, record func(*trace.T
 	done()
 	res := &report.GoalResult{Tier: "flit", Ranks: s.NumRanks(), RankFinish: make([]float64, s.NumRanks()),
 		Mesh: sc.Network.Mesh, Cycles: int64(w.M.Eng.Now())}
+	if res.Energy, err = sc.JobEnergy(w); err != nil {
+		return nil, err
+	}
 	for i, r := range w.Ranks {
 		at, _ := r.Finished()
 		res.RankFinish[i] = float64(at)

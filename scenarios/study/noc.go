@@ -31,7 +31,7 @@ func NocRows(pts []traffic.Synthetic, res []traffic.SynthResult) []report.NocRow
 		}
 		trafficColumns(&rows[i], &p, r)
 		if r.Energy != nil {
-			rows[i].Energy = energyReport(*r.Energy, r.Activity.Totals().Ejected, r.Activity.Occupancy())
+			rows[i].Energy = scenarios.EnergyReport(*r.Energy, r.Activity.Totals().Ejected, r.Activity.Occupancy())
 		}
 		if len(r.VCShare) > 0 {
 			rows[i].VCShareMin, rows[i].VCShareMax = slices.Min(r.VCShare), slices.Max(r.VCShare)

@@ -367,7 +367,7 @@ func (p *Pairs) runMPI(sc0 *scenarios.Scenario, procs, k, size int) (pairsPoint,
 	if err := w.CheckQuiet(); err != nil {
 		return pt, err
 	}
-	if pt.energy, err = jobEnergy(&sc, w); err != nil {
+	if pt.energy, err = sc.JobEnergy(w); err != nil {
 		return pt, err
 	}
 	for j := range k {
@@ -418,7 +418,7 @@ func (p *Pairs) runNative(sc *scenarios.Scenario, procs, k, size int) (pairsPoin
 		return pt, err
 	}
 	var err error
-	if pt.energy, err = chipsEnergy(sc, []*endpoint.Machine{m}); err != nil {
+	if pt.energy, err = sc.ChipsEnergy([]*endpoint.Machine{m}); err != nil {
 		return pt, err
 	}
 	bad := make([]error, k)

@@ -130,7 +130,7 @@ func (p *PingPong) Run(sc *scenarios.Scenario) ([]report.PingRow, *mpi.World, er
 			RoundTripCycles: rt, OneWayCycles: one, OneWaySeconds: one / sc.Node.ClockHz,
 			BandwidthBytesPS: float64(n) / (one / sc.Node.ClockHz)}
 		if priced {
-			e, err := windowEnergy(sc, begin[i], end[i])
+			e, err := sc.WindowEnergy(begin[i], end[i])
 			if err != nil {
 				return nil, w, err
 			}

@@ -106,8 +106,12 @@ func (thesisKind) Run(sc *scenarios.Scenario, opt scenarios.RunOptions) (*Result
 	recs := make([]report.ThesisRecord, len(res))
 	for i, r := range res {
 		recs[i] = r.Record()
-		kr.Lines = append(kr.Lines, fmt.Sprintf("table %s, size %d, P=%d: native %.0f (thesis %.0f), MPI %.0f (thesis %.0f) kcycles, ratio %.3f (thesis %.3f)",
-			r.Row.Table, r.Row.Size(), r.Row.Procs, r.NativeK(), r.Row.NativeK, r.MPIK(), r.Row.MPIK, r.Ratio(), r.Row.Ratio()))
+		line := fmt.Sprintf("table %s, size %d, P=%d: native %.0f (thesis %.0f), MPI %.0f (thesis %.0f) kcycles, ratio %.3f (thesis %.3f)",
+			r.Row.Table, r.Row.Size(), r.Row.Procs, r.NativeK(), r.Row.NativeK, r.MPIK(), r.Row.MPIK, r.Ratio(), r.Row.Ratio())
+		if x := r.EnergyRatio(); x > 0 {
+			line += fmt.Sprintf("; energy native %.1f uJ, MPI %.1f uJ, ratio %.3f", r.NativeEnergy.TotalPJ/1e6, r.MPIEnergy.TotalPJ/1e6, x)
+		}
+		kr.Lines = append(kr.Lines, line)
 	}
 	kr.Rows = recs
 	for _, ch := range thesis.Charts(res, sc.Name, sc) {

@@ -13,7 +13,10 @@ import (
 
 // CompareSchedule runs s on the scenario's chip (rank r on tile r, sends
 // and receives as MPI non-blocking calls, calc as computation) and on the
-// LogGOPS tier with p mapped by logp.Params.Tier.
+// LogGOPS tier with p mapped by logp.Params.Tier. Energy, where each side
+// has it: the chip's simulated energy when the scenario's energy model is
+// on, the tier's predicted energy (logp.Params.TierEnergy) when p holds an
+// energy fit, and the error between them when both are there.
 func CompareSchedule(sc *scenarios.Scenario, s *goal.Schedule, p logp.Params) (*report.ScheduleComparison, error) {
 	mach := sc.Machine()
 	m := mach.Topology
@@ -62,6 +65,14 @@ func CompareSchedule(sc *scenarios.Scenario, s *goal.Schedule, p logp.Params) (*
 		}
 	}
 	out.ErrorPct = pctErr(out.Predicted, out.Simulated)
+	if out.Energy, err = run.JobEnergy(w); err != nil {
+		return nil, err
+	}
+	out.PredictedEnergyPJ, _ = p.TierEnergy(s, q, tier.Max)
+	if out.Energy != nil && out.PredictedEnergyPJ > 0 {
+		e := pctErr(out.PredictedEnergyPJ, out.Energy.TotalPJ)
+		out.EnergyErrorPct = &e
+	}
 	st := w.M.Net.Totals()
 	out.StallFlitCycles = st.VCStalls + st.SwitchStall + st.CreditStall
 	return out, nil

@@ -31,13 +31,16 @@ func Rows(table string, procs, sizes []int) ([]report.ThesisRow, error) {
 
 // Run runs every row on sc's machine, each on a chip of the row's
 // processor grid (apps.QRThesisGrid), native and MPI, in parallel across runs;
-// results are in row order and do not depend on the worker count.
+// results are in row order and do not depend on the worker count. Each
+// version's energy is priced under sc's [energy] model (every chip it ran
+// on, as nocsim app prices a version), unless the model is none.
 func Run(sc *scenarios.Scenario, rows []report.ThesisRow, opt scenarios.RunOptions) ([]report.ThesisResult, error) {
 	res := make([]report.ThesisResult, len(rows))
 	runs := make([]apps.Result, 2*len(rows))
+	energy := make([]*report.Energy, 2*len(rows))
 	err := scenarios.ForEach(len(runs), opt, func(i int) error {
-		a, err := runVersion(sc, rows[i/2], i%2 == 0)
-		runs[i] = a
+		a, e, err := runVersion(sc, rows[i/2], i%2 == 0)
+		runs[i], energy[i] = a, e
 		return err
 	})
 	if err != nil {
@@ -46,7 +49,8 @@ func Run(sc *scenarios.Scenario, rows []report.ThesisRow, opt scenarios.RunOptio
 	for i, r := range rows {
 		nat, mp := runs[2*i], runs[2*i+1]
 		res[i] = report.ThesisResult{Row: r, Native: nat.Cycles, MPI: mp.Cycles, Correct: nat.Correct && mp.Correct,
-			Detail: fmt.Sprintf("native: %s; mpi: %s", nat.Detail, mp.Detail)}
+			Detail:       fmt.Sprintf("native: %s; mpi: %s", nat.Detail, mp.Detail),
+			NativeEnergy: energy[2*i], MPIEnergy: energy[2*i+1]}
 	}
 	return res, nil
 }

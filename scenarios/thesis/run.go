@@ -107,14 +107,23 @@ func checkRun(s *scenarios.Scenario, r report.ThesisRow, native bool) error {
 	return qrConfig(r, native).Validate(s)
 }
 
-// runVersion runs one version of a thesis row on its chip.
-func runVersion(sc *scenarios.Scenario, r report.ThesisRow, native bool) (apps.Result, error) {
+// runVersion runs one version of a thesis row on its chip and prices
+// what the chip did (nil without an energy model).
+func runVersion(sc *scenarios.Scenario, r report.ThesisRow, native bool) (apps.Result, *report.Energy, error) {
 	s, err := rowScenario(sc, r)
 	if err != nil {
-		return apps.Result{}, err
+		return apps.Result{}, nil, err
 	}
+	chips := &scenarios.ChipRecorder{Scenario: &s}
+	var res apps.Result
 	if r.Table == "5.1" {
-		return apps.RunCG(&s, cgConfig(r, native))
+		res, err = apps.RunCG(chips, cgConfig(r, native))
+	} else {
+		res, err = apps.RunQR(chips, qrConfig(r, native))
 	}
-	return apps.RunQR(&s, qrConfig(r, native))
+	if err != nil {
+		return res, nil, err
+	}
+	e, err := s.ChipsEnergy(chips.Made)
+	return res, e, err
 }
