@@ -305,6 +305,24 @@ func (n *Network) Buffered() int {
 	return t
 }
 
+// RouterCount is one router's cumulative counters: its stalls and
+// traversals (Router.Stats) and its buffered flit-cycles
+// (Router.BufferedFlitCycles).
+type RouterCount struct {
+	Stats
+	BufferedFlitCycles uint64
+}
+
+// RouterCounts returns every router's counters so far, in router order
+// (none on a bus), appended to dst[:0].
+func (n *Network) RouterCounts(dst []RouterCount) []RouterCount {
+	dst = dst[:0]
+	for _, r := range n.Routers {
+		dst = append(dst, RouterCount{Stats: r.Stats(), BufferedFlitCycles: r.buffered})
+	}
+	return dst
+}
+
 // Totals sums the routers' counters.
 // On a bus, Traversals are flits carried and CreditStall the cycles the
 // bus was held by a transfer waiting for ejection credit.

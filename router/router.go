@@ -243,7 +243,12 @@ type Router struct {
 	// touches anyway: a field on the two hot lines would push the
 	// channels off their line.
 	ticks uint64
-	trace func(node int, in, out mesh.Port, f Flit)
+	// buffered is the flits held at the end of each cycle the router
+	// ran, summed (flit-cycles): its mean buffer occupancy over a window
+	// is the window's difference over its cycles. A router that did not
+	// run held none (see Tick). Cold, beside ticks.
+	buffered uint64
+	trace    func(node int, in, out mesh.Port, f Flit)
 
 	// Scratch for switch allocation: one request list per output, of
 	// saN[o] input-VC indices from saQ[o*saStride]. The lists are packed
@@ -382,6 +387,13 @@ func (r *Router) Stats() Stats {
 // nothing, and the engine does not visit it.
 func (r *Router) BusyCycles() uint64 { return r.ticks }
 
+// BufferedFlitCycles is the flits the router has held so far, summed
+// over the cycles it ran (each cycle's count after its sends): a window's
+// difference over its cycles is the router's mean buffer occupancy in
+// flits. A router holding a flit runs every cycle, so no cycle it held
+// one is missed.
+func (r *Router) BufferedFlitCycles() uint64 { return r.buffered }
+
 // LinkVCFlits is the number of flits sent through output port p on its
 // output VC vc so far.
 // The count is kept in two parts (see send): the multiples of 256 in
@@ -430,6 +442,7 @@ func (r *Router) Tick(now des.Time) des.Time {
 	} else {
 		r.allocGeneral(now)
 	}
+	r.buffered += uint64(r.flits)
 	if r.flits > 0 {
 		return now + 1
 	}

@@ -85,6 +85,9 @@ type chart struct {
 type file struct {
 	flag  string
 	write func(b *bytes.Buffer) error
+	// suffix, when set, writes to the flag's path with suffix before its
+	// extension: a second file of the same flag (suffixPath).
+	suffix string
 }
 
 // noArgs refuses arguments to a command that takes none.
@@ -180,6 +183,9 @@ func writeWorkloadOutputs(c *cli.Context, w *workload) error {
 	}
 	for _, f := range w.files {
 		if path := c.String(f.flag); path != "" {
+			if f.suffix != "" {
+				path = suffixPath(path, f.suffix)
+			}
 			if err := scenarios.WriteFile(path, f.write); err != nil {
 				return runErr(err)
 			}

@@ -62,7 +62,7 @@ func toy(runFails, wrong bool) func(steps *[]string) *workload {
 				_, err := io.WriteString(w, "table\n")
 				return err
 			},
-			files: []file{{"csv", func(b *bytes.Buffer) error { step("csv"); _, err := b.WriteString("a,b\n"); return err }}},
+			files: []file{{flag: "csv", write: func(b *bytes.Buffer) error { step("csv"); _, err := b.WriteString("a,b\n"); return err }}},
 			charts: []chart{{flag: "plot", draw: func() (plots.Chart, error) {
 				step("plot")
 				return plots.Chart{}, errors.New("no chart")

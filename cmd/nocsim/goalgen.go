@@ -122,6 +122,6 @@ func buildGoalGen(c *cli.Context) (*workload, error) {
 			}
 			return goal.Write(w, s)
 		},
-		files: []file{{"out", func(b *bytes.Buffer) error { return goal.Write(b, s) }}},
+		files: []file{{flag: "out", write: func(b *bytes.Buffer) error { return goal.Write(b, s) }}},
 	}, nil
 }

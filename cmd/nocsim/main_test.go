@@ -179,9 +179,10 @@ scan:
 	for i := 0; i < typ.NumField(); i++ {
 		// Columns of bursts, size mixes and replies are left out of a
 		// Bernoulli one-way row (omitempty); packet_flits is there, and
-		// so is energy under the default model (dsent).
+		// so is energy under the default model (dsent), and routers on
+		// a mesh (not on a bus).
 		tag, opts, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
-		if opts == "omitempty" && tag != "packet_flits" && tag != "energy" {
+		if opts == "omitempty" && tag != "packet_flits" && tag != "energy" && tag != "routers" {
 			continue
 		}
 		want = append(want, tag)

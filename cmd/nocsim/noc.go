@@ -30,7 +30,8 @@ func nocCommand() *cli.Command {
 			&cli.StringFlag{Name: "plot", Usage: "also draw latency against offered load to `FILE` (.png, .svg or .pdf)"},
 			&cli.StringFlag{Name: "energy-plot", Usage: "also draw average power against offered load to `FILE` (.png, .svg or .pdf), and energy per delivered flit to FILE with -per-flit before its extension"},
 			&cli.StringFlag{Name: "power-map", Usage: "also draw one point's dynamic power per router and per link on the router grid to `FILE` (.png, .svg or .pdf; mesh, torus or cmesh)"},
-			&cli.IntFlag{Name: "power-map-point", Usage: "the point --power-map draws: `K`, counted from 1 in the table's order (0 = the last load of the first pattern)"},
+			&cli.StringFlag{Name: "link-map", Usage: "also draw one point's link utilisation (flits/cycle per direction) and router buffer occupancy on the router grid to `FILE` (.png, .svg or .pdf; mesh, torus or cmesh), and its stalls per router to FILE with -stalls before its extension"},
+			&cli.IntFlag{Name: "map-point", Aliases: []string{"power-map-point"}, Usage: "the point --power-map and --link-map draw: `K`, counted from 1 in the table's order (0 = the last load of the first pattern)"},
 			&cli.IntFlag{Name: "workers", Usage: "points simulated in parallel (0 = one per core); results do not depend on it"},
 			&cli.BoolFlag{Name: "print-config", Usage: "print the effective scenario as TOML and exit"},
 			&cli.StringFlag{Name: "watch-packets", Usage: "write the life of these packets at every point: creation, each flit's switch grant at each router, delivery (comma-separated `NUMBERS`, counted from 0 in creation order, warm-up included, as BookSim's watch_packets)"},
@@ -68,26 +69,45 @@ func buildNoc(c *cli.Context) (*workload, error) {
 		_, err := c.App.Writer.Write(b.Bytes())
 		return nil, err
 	}
-	mapPoint, err := energyFlags(c, &sc, pts)
+	mapPoint, err := mapFlags(c, &sc, pts)
 	if err != nil {
 		return nil, err
 	}
 	var rows []report.NocRow
 	var res []traffic.SynthResult
-	outputs := []string{"csv", "plot", "energy-plot", "power-map"}
-	files := []file{{"csv", func(b *bytes.Buffer) error { return report.WriteNocCSV(b, rows) }},
-		{"power-map", func(b *bytes.Buffer) error {
-			m, err := study.NocPowerMap(pts[mapPoint], res[mapPoint], sc.NocTitle())
-			if err != nil {
-				return err
-			}
-			w, err := m.Encode(c.String("power-map"))
-			if err != nil {
-				return err
-			}
-			_, err = w.WriteTo(b)
+	outputs := []string{"csv", "plot", "energy-plot", "power-map", "link-map"}
+	drawMap := func(b *bytes.Buffer, draw func() (plots.Map, error), path string) error {
+		m, err := draw()
+		if err != nil {
 			return err
-		}}}
+		}
+		w, err := m.Encode(path)
+		if err != nil {
+			return err
+		}
+		_, err = w.WriteTo(b)
+		return err
+	}
+	linkMap := func(stalls bool) func(b *bytes.Buffer) error {
+		return func(b *bytes.Buffer) error {
+			p, err := study.NocLinkMapPoint(pts[mapPoint], res[mapPoint], sc.NocTitle())
+			if err != nil {
+				return err
+			}
+			if stalls {
+				return drawMap(b, func() (plots.Map, error) { return report.NocStallMap(p) }, stallsPath(c.String("link-map")))
+			}
+			return drawMap(b, func() (plots.Map, error) { return report.NocLinkMap(p) }, c.String("link-map"))
+		}
+	}
+	files := []file{{flag: "csv", write: func(b *bytes.Buffer) error { return report.WriteNocCSV(b, rows) }},
+		{flag: "power-map", write: func(b *bytes.Buffer) error {
+			return drawMap(b, func() (plots.Map, error) {
+				return study.NocPowerMap(pts[mapPoint], res[mapPoint], sc.NocTitle())
+			}, c.String("power-map"))
+		}},
+		{flag: "link-map", write: linkMap(false)},
+		{flag: "link-map", write: linkMap(true), suffix: "-stalls"}}
 	var after func() error
 	watchLog := func(b *bytes.Buffer) error { writeWatch(b, pts, res); return nil }
 	switch out := c.String("watch-out"); {
@@ -101,7 +121,7 @@ func buildNoc(c *cli.Context) (*workload, error) {
 		}
 	default:
 		outputs = append(outputs, "watch-out")
-		files = append(files, file{"watch-out", watchLog})
+		files = append(files, file{flag: "watch-out", write: watchLog})
 	}
 	charts := append([]chart{plotFlag(c, "plot", func() plots.Chart { return report.NocChart(rows, sc.NocTitle()) })},
 		energyCharts(c, sc.NocTitle(), &rows)...)
@@ -129,16 +149,27 @@ func buildNoc(c *cli.Context) (*workload, error) {
 	}, nil
 }
 
-// energyFlags checks --energy-plot, --power-map and --power-map-point
-// before anything runs, and returns the index of the point the map draws.
-// Both charts need a priced network: refused with energy_model = none;
-// the map needs a router grid: refused on a ring and a bus.
-func energyFlags(c *cli.Context, sc *scenarios.Scenario, pts []traffic.Synthetic) (int, error) {
-	if c.String("power-map") != "" {
+// mapFlags checks --energy-plot, --power-map, --link-map and --map-point
+// before anything runs, and returns the index of the point the maps draw.
+// The energy charts need a priced network: refused with energy_model =
+// none; the maps need a router grid: refused on a ring and a bus.
+func mapFlags(c *cli.Context, sc *scenarios.Scenario, pts []traffic.Synthetic) (int, error) {
+	for _, f := range []string{"power-map", "link-map"} {
+		if c.String(f) == "" {
+			continue
+		}
 		switch t := sc.Network.TopologyName(); t {
 		case scenarios.TopoMesh, scenarios.TopoTorus, scenarios.TopoCMesh:
 		default:
-			return 0, usageErr("--power-map: topology %s has no router grid to draw; allowed mesh, torus or cmesh", t)
+			return 0, usageErr("--%s: topology %s has no router grid to draw; allowed mesh, torus or cmesh", f, t)
+		}
+	}
+	if c.String("link-map") != "" {
+		if err := plots.CheckExt(c.String("link-map")); err != nil {
+			return 0, usageErr("--link-map: %v", err)
+		}
+		if err := checkSecondFile(c, "link-map", "-stalls", []string{"csv", "plot", "energy-plot", "power-map", "watch-out"}); err != nil {
+			return 0, err
 		}
 	}
 	for _, f := range []string{"energy-plot", "power-map"} {
@@ -150,21 +181,25 @@ func energyFlags(c *cli.Context, sc *scenarios.Scenario, pts []traffic.Synthetic
 		}
 	}
 	if c.String("energy-plot") != "" {
-		if err := checkSecondFile(c, "energy-plot", "-per-flit", []string{"csv", "plot", "power-map", "watch-out"}); err != nil {
+		if err := checkSecondFile(c, "energy-plot", "-per-flit", []string{"csv", "plot", "power-map", "link-map", "watch-out"}); err != nil {
 			return 0, err
 		}
 	}
-	k := c.Int("power-map-point")
+	k := c.Int("map-point")
 	switch {
-	case c.IsSet("power-map-point") && c.String("power-map") == "":
-		return 0, usageErr("--power-map-point = %d without --power-map: allowed only with the map to draw", k)
+	case c.IsSet("map-point") && c.String("power-map") == "" && c.String("link-map") == "":
+		return 0, usageErr("--map-point = %d without --power-map or --link-map: allowed only with a map to draw", k)
 	case k < 0 || k > len(pts):
-		return 0, usageErr("--power-map-point = %d: allowed 1 to %d, the points in the table's order (or 0, the last load of the first pattern)", k, len(pts))
+		return 0, usageErr("--map-point = %d: allowed 1 to %d, the points in the table's order (or 0, the last load of the first pattern)", k, len(pts))
 	case k == 0:
 		return study.LastRateOfFirst(pts), nil
 	}
 	return k - 1, nil
 }
+
+// stallsPath is where --link-map draws the stalls map: its path with
+// -stalls before the extension.
+func stallsPath(path string) string { return suffixPath(path, "-stalls") }
 
 // perFlitPath is where --energy-plot draws energy per delivered flit:
 // its path with -per-flit before the extension.

@@ -61,9 +61,12 @@ func TestNocEnergyPlotErrors(t *testing.T) {
 		{[]string{"--topology", "bus", "--power-map", svg}, "--power-map: topology bus has no router grid to draw; allowed mesh, torus or cmesh"},
 		{[]string{"--topology", "ring", "--power-map", svg}, "--power-map: topology ring has no router grid to draw; allowed mesh, torus or cmesh"},
 		{[]string{"--topology", "ring_uni", "--power-map", svg}, "--power-map: topology ring_uni has no router grid"},
-		{[]string{"--power-map-point", "2"}, "--power-map-point = 2 without --power-map"},
-		{[]string{"--power-map", svg, "--power-map-point", "3"}, "--power-map-point = 3: allowed 1 to 2"},
-		{[]string{"--power-map", svg, "--power-map-point", "-1"}, "--power-map-point = -1: allowed 1 to 2"},
+		{[]string{"--power-map-point", "2"}, "--map-point = 2 without --power-map"},
+		{[]string{"--power-map", svg, "--power-map-point", "3"}, "--map-point = 3: allowed 1 to 2"},
+		{[]string{"--power-map", svg, "--power-map-point", "-1"}, "--map-point = -1: allowed 1 to 2"},
+		{[]string{"--link-map", svg, "--map-point", "3"}, "--map-point = 3: allowed 1 to 2"},
+		{[]string{"--link-map", fifo}, `--link-map = "` + fifo + `": it draws two files`},
+		{[]string{"--link-map", svg, "--topology", "ring", "--mesh", "8x1"}, "--link-map: topology ring has no router grid"},
 		{[]string{"--power-map", filepath.Join(dir, "m.gif")}, "--power-map: plots: "},
 		{[]string{"--energy-plot", filepath.Join(dir, "e.jpg")}, "--energy-plot: plots: "},
 		{[]string{"--energy-plot", fifo}, `--energy-plot = "` + fifo + `": it draws two files`},
@@ -76,4 +79,16 @@ func TestNocEnergyPlotErrors(t *testing.T) {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and one line starting %q", c.args, code, stdout, stderr, c.want)
 		}
 	}
+}
+
+// --link-map draws its two maps end to end, priced or not (the maps
+// count flits, not energy).
+func TestNocLinkMapFiles(t *testing.T) {
+	dir := t.TempDir()
+	m := filepath.Join(dir, "links.png")
+	code, _, stderr := nocsim(t, "noc", "-q", "--mesh", "4x4", "--rates", "0.05,0.2", "--energy-model", "none", "--link-map", m, "--map-point", "1")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	checkPNGs(t, m, filepath.Join(dir, "links-stalls.png"))
 }

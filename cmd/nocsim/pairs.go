@@ -89,7 +89,7 @@ func buildPairs(c *cli.Context) (*workload, error) {
 			return err
 		},
 		print:  printRows(&rows, report.WritePairsTable),
-		files:  []file{{"csv", func(b *bytes.Buffer) error { return report.WritePairsCSV(b, rows) }}},
+		files:  []file{{flag: "csv", write: func(b *bytes.Buffer) error { return report.WritePairsCSV(b, rows) }}},
 		charts: pairsPlots(c, &sc, p, &rows),
 		verify: wrongAnswers(&rows, func(r report.PairsRow) bool { return r.Correct }, func(r report.PairsRow) error {
 			return fmt.Errorf("%s, %d pairs, %d bytes: wrong data at a receiver: %s", r.Version, r.Pairs, r.SizeBytes, r.Error)

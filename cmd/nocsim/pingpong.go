@@ -72,6 +72,6 @@ func buildPingPong(c *cli.Context) (*workload, error) {
 			}
 			return nil
 		},
-		files: []file{{"trace", func(b *bytes.Buffer) error { _, err := b.Write(trace.Bytes()); return err }}},
+		files: []file{{flag: "trace", write: func(b *bytes.Buffer) error { _, err := b.Write(trace.Bytes()); return err }}},
 	}, nil
 }

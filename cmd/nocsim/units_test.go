@@ -27,6 +27,8 @@ var unitless = map[string]string{
 	"saturated":         "a flag",
 	"saturation_reason": "text",
 	"links":             "a list of per-link objects, whose keys are checked themselves",
+	"routers":           "a list of per-router objects, whose keys are checked themselves",
+	"router":            "an index (router number, row-major from the north-west corner)",
 	"from":              "a node or rank number, an identifier",
 	"to":                "a node or rank number, an identifier",
 	"root":              "a rank number, an identifier",

@@ -74,9 +74,10 @@ type SynthResult struct {
 	ZeroLoadLatency   float64 // analytic, averaged over the pattern
 	LinkUtilMean      float64 // flits per cycle per router-to-router link
 	LinkUtilMax       float64
-	Links             []LinkVCFlits // per router-to-router link, flits per VC in the window
-	VCShare           []float64     // each VC's share of all router-to-router flits in the window
-	VCStalls          uint64        // during the window
+	Links             []LinkVCFlits  // per router-to-router link, flits per VC in the window
+	Routers           []RouterWindow // per router, its counts in the window (none on a bus)
+	VCShare           []float64      // each VC's share of all router-to-router flits in the window
+	VCStalls          uint64         // during the window
 	SwitchStalls      uint64
 	CreditStalls      uint64
 	Measured          int // packets created in the window
@@ -109,6 +110,19 @@ type SynthResult struct {
 	// Activity the events it priced; nil without a model.
 	Energy   *energy.Breakdown
 	Activity *energy.Activity
+}
+
+// RouterWindow is one router's counts during the measurement window:
+// the flits through its switch, the flits it held summed over the cycles
+// (over the window's cycles, its mean buffer occupancy in flits), and
+// its stalls as router.Stats counts them.
+type RouterWindow struct {
+	Router             int    `json:"router"`
+	Traversals         uint64 `json:"traversed_flits"`
+	BufferedFlitCycles uint64 `json:"buffered_flit_cycles"`
+	VCStalls           uint64 `json:"vc_stall_cycles"`
+	SwitchStalls       uint64 `json:"switch_stall_flit_cycles"`
+	CreditStalls       uint64 `json:"credit_stall_flit_cycles"`
 }
 
 // LinkVCFlits is one router-to-router link's traffic during the

@@ -43,6 +43,7 @@ type snapshot struct {
 	stats   router.Stats
 	backlog int      // packets waiting in the source queues
 	links   []uint64 // flits per link (Network.LinkCounts)
+	routers []router.RouterCount
 	vcs     []uint64 // flits per link and VC (Network.LinkVCCounts)
 	act     energy.Activity
 }
@@ -57,6 +58,7 @@ func takeSnapshot(f *endpoint.Fabric, withEnergy bool) snapshot {
 		s.backlog += u.Backlog()
 	}
 	s.links = f.Net.LinkCounts(nil)
+	s.routers = f.Net.RouterCounts(nil)
 	s.vcs = f.Net.LinkVCCounts(nil)
 	if withEnergy {
 		s.act, _ = energy.Snapshot(f)
@@ -103,6 +105,12 @@ func (w *window) summarize(res *SynthResult, s *Synthetic, g *generator, net *ro
 		}
 		res.LinkUtilMean, res.LinkUtilMax = sum/float64(len(w.end.links)), mx
 		res.Links, res.VCShare = vcBalance(net.Links(), s.Router.VCs, w.begin.vcs, w.end.vcs)
+	}
+	for i := range w.end.routers {
+		a, b := w.end.routers[i], w.begin.routers[i]
+		res.Routers = append(res.Routers, RouterWindow{Router: i, Traversals: a.Traversals - b.Traversals,
+			BufferedFlitCycles: a.BufferedFlitCycles - b.BufferedFlitCycles, VCStalls: a.VCStalls - b.VCStalls,
+			SwitchStalls: a.SwitchStall - b.SwitchStall, CreditStalls: a.CreditStall - b.CreditStall})
 	}
 	if w.lat.n > 0 {
 		// The sum of whole cycles is exact in a float64 (below 2^53), as

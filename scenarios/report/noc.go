@@ -56,6 +56,9 @@ type NocRow struct {
 	EventsPerSecond    float64               `json:"events_per_second"`
 	FlitHopsPerSecond  float64               `json:"flit_hops_per_second"`
 	Links              []traffic.LinkVCFlits `json:"links"`
+	// Routers are each router's counts in the window: what --link-map
+	// draws beside the links (none on a bus).
+	Routers []traffic.RouterWindow `json:"routers,omitempty"`
 
 	// The traffic beyond Bernoulli, left out of JSON when not used so that
 	// Bernoulli rows read as before (CSV leaves their cells empty):

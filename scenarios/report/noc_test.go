@@ -67,6 +67,8 @@ func distinctRow(k int) NocRow {
 				f.Set(reflect.ValueOf([]float64{float64(base) + 0.5, float64(base) + 0.75}))
 			case []traffic.LinkVCFlits:
 				f.Set(reflect.ValueOf([]traffic.LinkVCFlits{{From: base, To: base + 1, Dir: "E", VCFlits: []uint64{uint64(base), uint64(base + 2)}}}))
+			case []traffic.RouterWindow:
+				f.Set(reflect.ValueOf([]traffic.RouterWindow{{Router: base, Traversals: uint64(base + 1), BufferedFlitCycles: uint64(base + 2)}}))
 			default:
 				panic("unhandled NocRow slice field " + f.Type().String())
 			}

@@ -75,26 +75,41 @@ func NocPowerMap(p PowerMapPoint) (plots.Map, error) {
 	for i, v := range p.RouterMW {
 		m.Cells = append(m.Cells, plots.MapCell{Col: i % p.Cols, Row: i / p.Cols, Value: v})
 	}
+	segs, err := linkSegments(p.Cols, p.Rows, p.Links, p.LinkMW)
+	if err != nil {
+		return plots.Map{}, fmt.Errorf("power map: %v", err)
+	}
+	m.Segments = segs
+	return m, nil
+}
+
+// linkSegments draws each link k as an arrow in its direction of travel
+// between its routers' cells on a cols x rows router grid, valued v[k];
+// a torus's wrap-around link as two stubs, one leaving its router for
+// the grid's edge, one entering the router it reaches from the opposite
+// edge.
+func linkSegments(cols, rows int, links []traffic.LinkVCFlits, v []float64) ([]plots.MapSegment, error) {
+	var segs []plots.MapSegment
 	h := plots.MapCellSide/2 + cellGap
-	for k, l := range p.Links {
+	for k, l := range links {
 		dx, dy, ok := portStep(l.Dir)
-		n := p.Cols * p.Rows
+		n := cols * rows
 		if !ok || l.From < 0 || l.From >= n || l.To < 0 || l.To >= n {
-			return plots.Map{}, fmt.Errorf("power map: link %d from router %d to %d by port %q is not on the %dx%d router grid", k, l.From, l.To, l.Dir, p.Cols, p.Rows)
+			return nil, fmt.Errorf("link %d from router %d to %d by port %q is not on the %dx%d router grid", k, l.From, l.To, l.Dir, cols, rows)
 		}
-		ax, ay := float64(l.From%p.Cols), float64(l.From/p.Cols)
-		bx, by := float64(l.To%p.Cols), float64(l.To/p.Cols)
+		ax, ay := float64(l.From%cols), float64(l.From/cols)
+		bx, by := float64(l.To%cols), float64(l.To/cols)
 		// To the right of the direction of travel (y grows southwards).
 		ox, oy := -dy*laneOffset, dx*laneOffset
 		seg := func(x0, y0, x1, y1 float64) plots.MapSegment {
-			return plots.MapSegment{X0: x0 + ox, Y0: y0 + oy, X1: x1 + ox, Y1: y1 + oy, Value: p.LinkMW[k]}
+			return plots.MapSegment{X0: x0 + ox, Y0: y0 + oy, X1: x1 + ox, Y1: y1 + oy, Value: v[k]}
 		}
 		if ax+dx == bx && ay+dy == by {
-			m.Segments = append(m.Segments, seg(ax+dx*h, ay+dy*h, bx-dx*h, by-dy*h))
+			segs = append(segs, seg(ax+dx*h, ay+dy*h, bx-dx*h, by-dy*h))
 			continue
 		}
 		// A wrap-around link: out to the edge, in from the other.
-		m.Segments = append(m.Segments, seg(ax+dx*h, ay+dy*h, ax+dx*0.5, ay+dy*0.5), seg(bx-dx*0.5, by-dy*0.5, bx-dx*h, by-dy*h))
+		segs = append(segs, seg(ax+dx*h, ay+dy*h, ax+dx*0.5, ay+dy*0.5), seg(bx-dx*0.5, by-dy*0.5, bx-dx*h, by-dy*h))
 	}
-	return m, nil
+	return segs, nil
 }

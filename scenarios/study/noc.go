@@ -27,7 +27,7 @@ func NocRows(pts []traffic.Synthetic, res []traffic.SynthResult) []report.NocRow
 			Cycles: r.Cycles, Events: ev, FlitHops: r.FlitHops, WallSeconds: r.WallSeconds,
 			SimCyclesPerSecond: r.SimCyclesPerSecond(), FlitHopsPerSecond: r.FlitHopsPerSecond(),
 			EventsPerSecond: report.PerSecond(float64(ev), r.WallSeconds),
-			VCShares:        r.VCShare, Links: r.Links,
+			VCShares:        r.VCShare, Links: r.Links, Routers: r.Routers,
 		}
 		trafficColumns(&rows[i], &p, r)
 		if r.Energy != nil {

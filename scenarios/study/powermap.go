@@ -77,3 +77,18 @@ func NocPowerMap(pt traffic.Synthetic, res traffic.SynthResult, machine string) 
 	}
 	return report.NocPowerMap(p)
 }
+
+// NocLinkMapPoint is a point's traffic on its router grid, for
+// report.NocLinkMap and report.NocStallMap. machine names what ran.
+func NocLinkMapPoint(pt traffic.Synthetic, res traffic.SynthResult, machine string) (report.LinkMapPoint, error) {
+	topo := pt.Topo
+	if topo == nil {
+		topo = pt.Mesh
+	}
+	cols, rows, ok := routerGrid(topo)
+	if !ok {
+		return report.LinkMapPoint{}, fmt.Errorf("link map: a %s has no router grid to draw (allowed mesh, torus or cmesh)", topo.Name())
+	}
+	return report.LinkMapPoint{Machine: machine, Traffic: res.Traffic, Rate: res.OfferedRate, Cycles: float64(pt.Measure),
+		Cols: cols, Rows: rows, Links: res.Links, Routers: res.Routers}, nil
+}

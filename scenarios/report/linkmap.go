@@ -1,0 +1,91 @@
+package report
+
+import (
+	"fmt"
+
+	"nocsim/endpoint/traffic"
+	"nocsim/plots"
+)
+
+// LinkMapPoint is one noc point's traffic where it went, on the router
+// grid: what NocLinkMap and NocStallMap draw.
+type LinkMapPoint struct {
+	Machine string  // what ran, as the other charts' titles say it (Scenario.NocTitle)
+	Traffic string  // the point's pattern
+	Rate    float64 // its offered load (flits/node/cycle)
+	Cycles  float64 // the measurement window's cycles
+	// Cols and Rows are the router grid, as PowerMapPoint's.
+	Cols, Rows int
+	Links      []traffic.LinkVCFlits  // the window's flits per link and VC
+	Routers    []traffic.RouterWindow // the window's counts per router, in router order
+}
+
+// LinkUtil is each link's utilisation in the window, flits per cycle, in
+// p.Links' order.
+func (p LinkMapPoint) LinkUtil() []float64 {
+	u := make([]float64, len(p.Links))
+	for k, l := range p.Links {
+		var n uint64
+		for _, f := range l.VCFlits {
+			n += f
+		}
+		u[k] = float64(n) / p.Cycles
+	}
+	return u
+}
+
+func (p LinkMapPoint) check(what string) error {
+	if p.Cols < 1 || p.Rows < 1 || len(p.Routers) != p.Cols*p.Rows {
+		return fmt.Errorf("%s: %d routers counted for a %dx%d router grid", what, len(p.Routers), p.Cols, p.Rows)
+	}
+	if !(p.Cycles > 0) {
+		return fmt.Errorf("%s: a window of %g cycles", what, p.Cycles)
+	}
+	return nil
+}
+
+// NocLinkMap draws p's load: each link an arrow in its direction of
+// travel coloured by its utilisation (flits per cycle, 1 the most a
+// one-flit-wide link carries), each router a cell coloured by its mean
+// buffer occupancy (flits held in its input buffers, averaged over the
+// window's cycles).
+func NocLinkMap(p LinkMapPoint) (plots.Map, error) {
+	return p.gridMap("link map", "link utilisation and buffer occupancy",
+		"router buffer occupancy (flits held, mean over the window's cycles)",
+		func(r traffic.RouterWindow) float64 { return float64(r.BufferedFlitCycles) })
+}
+
+// NocStallMap draws where p's flits waited: each router a cell coloured
+// by its stalls per cycle (heads waiting for an output VC, flits ready
+// but losing switch allocation or without a downstream credit, summed),
+// each link by its utilisation as in NocLinkMap, so that a stall can be
+// read beside the link it waited for.
+func NocStallMap(p LinkMapPoint) (plots.Map, error) {
+	return p.gridMap("stall map", "stalls",
+		"router stalls (flit-cycles per cycle: VC, switch and credit waits)",
+		func(r traffic.RouterWindow) float64 { return float64(r.VCStalls + r.SwitchStalls + r.CreditStalls) })
+}
+
+// gridMap draws p's links by utilisation and its routers by count(r)
+// per window cycle, on a colour bar labelled cellLabel.
+func (p LinkMapPoint) gridMap(what, quantity, cellLabel string, count func(traffic.RouterWindow) float64) (plots.Map, error) {
+	if err := p.check(what); err != nil {
+		return plots.Map{}, err
+	}
+	m := plots.Map{
+		Title:  fmt.Sprintf("%s, %s at %s flits/node/cycle: %s", quantity, p.Traffic, rateText(p.Rate), p.Machine),
+		XLabel: "router column (x, west to east)", YLabel: "router row (y, north at top)",
+		Cols: p.Cols, Rows: p.Rows,
+		CellLabel:    cellLabel,
+		SegmentLabel: "link utilisation (flits/cycle), each arrow one direction of travel",
+	}
+	for i, r := range p.Routers {
+		m.Cells = append(m.Cells, plots.MapCell{Col: i % p.Cols, Row: i / p.Cols, Value: count(r) / p.Cycles})
+	}
+	segs, err := linkSegments(p.Cols, p.Rows, p.Links, p.LinkUtil())
+	if err != nil {
+		return plots.Map{}, fmt.Errorf("%s: %v", what, err)
+	}
+	m.Segments = segs
+	return m, nil
+}
