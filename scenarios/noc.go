@@ -139,7 +139,7 @@ func (sc *Scenario) NocPoints(src Source) ([]traffic.Synthetic, error) {
 				PacketSizes: n.PacketSizes, SizeWeights: n.PacketSizeWeights, ReplyFlits: n.ReplyFlits,
 				Warmup: des.Time(n.WarmupCycles), Measure: des.Time(n.MeasureCycles),
 				DrainMax: des.Time(n.DrainCycles), Watchdog: des.Time(n.WatchdogCycles),
-				Seed: uint64(n.Seed),
+				Seed: uint64(n.Seed), Sample: des.Time(n.SampleCycles),
 			}
 			if sc.EnergyOn() {
 				p.Energy = sc.EnergyParams()

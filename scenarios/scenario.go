@@ -59,6 +59,7 @@ type Noc struct {
 	DrainCycles       int64     `toml:"drain_cycles"`
 	WatchdogCycles    int64     `toml:"watchdog_cycles"`
 	Seed              int64     `toml:"seed"`
+	SampleCycles      int64     `toml:"sample_cycles,omitzero"`
 }
 
 // Scenario is a whole scenario file.
@@ -122,6 +123,7 @@ var NocKeys = []config.Key{
 	config.Range("drain_cycles", "cycles", "10000", 0, 1e9, "most cycles to wait for measured packets after the window; at least the zero-load latency over the mesh diameter"),
 	config.Range("watchdog_cycles", "cycles", "10000", 1, 1e9, "a run with flits in flight and no movement for this long ends with a deadlock report"),
 	{Name: "seed", Unit: "integer", Default: "1", Allowed: "0..2^63-1", Lo: 0, Hi: math.MaxInt64, Bounded: true, Doc: "random seed; every point of a sweep uses it on a fresh network"},
+	config.Range("sample_cycles", "cycles", "0", 0, 1e9, "sampling window: every this many cycles of each point's run, warm-up and drain included, the network's counts are kept as a time series (noc --samples, --sample-plot); 0 is off; at most 10000 windows a run"),
 }
 
 // NetworkKeys documents the [network] keys.

@@ -293,7 +293,7 @@ var flagValue = map[string]string{
 	"traffic": "transpose, bitcomp", "rates": "0.05,0.25, 1.5", "packet_flits": "9",
 	"hotspot_nodes": "0,5,23", "hotspot_fraction": "0.25", "warmup_cycles": "17",
 	"measure_cycles": "123", "drain_cycles": "0", "watchdog_cycles": "77", "seed": "18446744073",
-	"injection": "on_off", "burst_packets": "2.5", "packet_sizes": "1, 5", "packet_size_weights": "0.25,0.75", "reply_flits": "3",
+	"injection": "on_off", "burst_packets": "2.5", "packet_sizes": "1, 5", "packet_size_weights": "0.25,0.75", "reply_flits": "3", "sample_cycles": "250",
 }
 
 var tomlValue = map[string]string{
@@ -305,7 +305,7 @@ var tomlValue = map[string]string{
 	"traffic": `["transpose", "bitcomp"]`, "rates": "[0.05, 0.25, 1.5]", "packet_flits": "9",
 	"hotspot_nodes": "[0, 5, 23]", "hotspot_fraction": "0.25", "warmup_cycles": "17",
 	"measure_cycles": "123", "drain_cycles": "0", "watchdog_cycles": "77", "seed": "18446744073",
-	"injection": `"on_off"`, "burst_packets": "2.5", "packet_sizes": "[1, 5]", "packet_size_weights": "[0.25, 0.75]", "reply_flits": "3",
+	"injection": `"on_off"`, "burst_packets": "2.5", "packet_sizes": "[1, 5]", "packet_size_weights": "[0.25, 0.75]", "reply_flits": "3", "sample_cycles": "250",
 }
 
 func allKeys() []struct{ section, key string } {

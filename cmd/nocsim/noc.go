@@ -31,6 +31,8 @@ func nocCommand() *cli.Command {
 			&cli.StringFlag{Name: "energy-plot", Usage: "also draw average power against offered load to `FILE` (.png, .svg or .pdf), and energy per delivered flit to FILE with -per-flit before its extension"},
 			&cli.StringFlag{Name: "power-map", Usage: "also draw one point's dynamic power per router and per link on the router grid to `FILE` (.png, .svg or .pdf; mesh, torus or cmesh)"},
 			&cli.StringFlag{Name: "link-map", Usage: "also draw one point's link utilisation (flits/cycle per direction) and router buffer occupancy on the router grid to `FILE` (.png, .svg or .pdf; mesh, torus or cmesh), and its stalls per router to FILE with -stalls before its extension"},
+			&cli.StringFlag{Name: "samples", Usage: "also write every point's sampled windows (--sample-cycles) as a time series to `FILE`: CSV, or JSON when FILE ends in .json"},
+			&cli.StringFlag{Name: "sample-plot", Usage: "also draw the sampled windows' delivered load over time to `FILE` (.png, .svg or .pdf), a line per point, and their packet latency to FILE with -latency before its extension"},
 			&cli.IntFlag{Name: "map-point", Aliases: []string{"power-map-point"}, Usage: "the point --power-map and --link-map draw: `K`, counted from 1 in the table's order (0 = the last load of the first pattern)"},
 			&cli.IntFlag{Name: "workers", Usage: "points simulated in parallel (0 = one per core); results do not depend on it"},
 			&cli.BoolFlag{Name: "print-config", Usage: "print the effective scenario as TOML and exit"},
@@ -73,9 +75,13 @@ func buildNoc(c *cli.Context) (*workload, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := sampleFlags(c, &sc); err != nil {
+		return nil, err
+	}
+	var samples []report.SampleRow
 	var rows []report.NocRow
 	var res []traffic.SynthResult
-	outputs := []string{"csv", "plot", "energy-plot", "power-map", "link-map"}
+	outputs := []string{"csv", "plot", "energy-plot", "power-map", "link-map", "samples", "sample-plot"}
 	drawMap := func(b *bytes.Buffer, draw func() (plots.Map, error), path string) error {
 		m, err := draw()
 		if err != nil {
@@ -107,7 +113,13 @@ func buildNoc(c *cli.Context) (*workload, error) {
 			}, c.String("power-map"))
 		}},
 		{flag: "link-map", write: linkMap(false)},
-		{flag: "link-map", write: linkMap(true), suffix: "-stalls"}}
+		{flag: "link-map", write: linkMap(true), suffix: "-stalls"},
+		{flag: "samples", write: func(b *bytes.Buffer) error {
+			if strings.HasSuffix(c.String("samples"), ".json") {
+				return report.WriteJSON(b, samples)
+			}
+			return report.WriteSamplesCSV(b, samples)
+		}}}
 	var after func() error
 	watchLog := func(b *bytes.Buffer) error { writeWatch(b, pts, res); return nil }
 	switch out := c.String("watch-out"); {
@@ -125,13 +137,21 @@ func buildNoc(c *cli.Context) (*workload, error) {
 	}
 	charts := append([]chart{plotFlag(c, "plot", func() plots.Chart { return report.NocChart(rows, sc.NocTitle()) })},
 		energyCharts(c, sc.NocTitle(), &rows)...)
+	if path := c.String("sample-plot"); path != "" {
+		charts = append(charts,
+			chart{flag: "sample-plot", path: path, draw: func() (plots.Chart, error) { l, _ := report.SampleCharts(samples, sc.NocTitle()); return l, nil }},
+			chart{flag: "sample-plot", path: suffixPath(path, "-latency"), draw: func() (plots.Chart, error) {
+				_, l := report.SampleCharts(samples, sc.NocTitle())
+				return l, nil
+			}})
+	}
 	return &workload{
 		label: "noc", outputs: outputs,
 		run: func(opt scenarios.RunOptions, _ *job) error {
 			var err error
 			res, err = study.RunNoc(pts, opt)
 			if err == nil {
-				rows = study.NocRows(pts, res)
+				rows, samples = study.NocRows(pts, res), study.SampleRows(pts, res)
 			}
 			return err
 		},
@@ -195,6 +215,23 @@ func mapFlags(c *cli.Context, sc *scenarios.Scenario, pts []traffic.Synthetic) (
 		return study.LastRateOfFirst(pts), nil
 	}
 	return k - 1, nil
+}
+
+// sampleFlags refuses --samples and --sample-plot when nothing is
+// sampled (sample_cycles 0), and a chart file --sample-plot cannot draw.
+func sampleFlags(c *cli.Context, sc *scenarios.Scenario) error {
+	for _, f := range []string{"samples", "sample-plot"} {
+		if c.String(f) != "" && sc.Noc.SampleCycles <= 0 {
+			return usageErr("--%s = %q: sample_cycles = 0 samples nothing; allowed with --sample-cycles N (N > 0)", f, c.String(f))
+		}
+	}
+	if p := c.String("sample-plot"); p != "" {
+		if err := plots.CheckExt(p); err != nil {
+			return usageErr("--sample-plot: %v", err)
+		}
+		return checkSecondFile(c, "sample-plot", "-latency", []string{"csv", "plot", "energy-plot", "power-map", "link-map", "samples", "watch-out"})
+	}
+	return nil
 }
 
 // stallsPath is where --link-map draws the stalls map: its path with

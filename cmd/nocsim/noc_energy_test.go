@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/csv"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -65,6 +66,9 @@ func TestNocEnergyPlotErrors(t *testing.T) {
 		{[]string{"--power-map", svg, "--power-map-point", "3"}, "--map-point = 3: allowed 1 to 2"},
 		{[]string{"--power-map", svg, "--power-map-point", "-1"}, "--map-point = -1: allowed 1 to 2"},
 		{[]string{"--link-map", svg, "--map-point", "3"}, "--map-point = 3: allowed 1 to 2"},
+		{[]string{"--samples", "x.csv"}, `--samples = "x.csv": sample_cycles = 0 samples nothing`},
+		{[]string{"--sample-cycles", "1000", "--sample-plot", "-"}, "--sample-plot: plots: "},
+		{[]string{"--sample-cycles", "10"}, "--sample-cycles = 10: allowed 0 (off) or at least 102"},
 		{[]string{"--link-map", fifo}, `--link-map = "` + fifo + `": it draws two files`},
 		{[]string{"--link-map", svg, "--topology", "ring", "--mesh", "8x1"}, "--link-map: topology ring has no router grid"},
 		{[]string{"--power-map", filepath.Join(dir, "m.gif")}, "--power-map: plots: "},
@@ -91,4 +95,37 @@ func TestNocLinkMapFiles(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	checkPNGs(t, m, filepath.Join(dir, "links-stalls.png"))
+}
+
+// --samples and --sample-plot end to end: a row per point and window,
+// the windows of each point tiling its run, and the two strip charts.
+func TestNocSamplesFiles(t *testing.T) {
+	dir := t.TempDir()
+	csvPath, png := filepath.Join(dir, "s.csv"), filepath.Join(dir, "s.png")
+	code, _, stderr := nocsim(t, "noc", "-q", "--mesh", "4x4", "--rates", "0.05,0.2", "--warmup-cycles", "300", "--measure-cycles", "1000",
+		"--sample-cycles", "250", "--samples", csvPath, "--sample-plot", png)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	checkPNGs(t, png, filepath.Join(dir, "s-latency.png"))
+	f, err := os.Open(csvPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ends := map[string]string{} // point -> the last window's end
+	for i, r := range recs[1:] {
+		point := r[0] + "@" + r[1]
+		if prev, ok := ends[point]; ok && r[2] != prev || !ok && r[2] != "0" {
+			t.Errorf("row %d: point %s window starts at %s, want %q (0 first, then the last window's end)", i+1, point, r[2], prev)
+		}
+		ends[point] = r[3]
+	}
+	if len(ends) != 2 || len(recs) < 1+2*5 {
+		t.Errorf("%d points over %d rows, want 2 points of at least 5 windows (1300 cycles and more, in windows of 250)", len(ends), len(recs)-1)
+	}
 }

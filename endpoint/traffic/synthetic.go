@@ -44,7 +44,10 @@ type Synthetic struct {
 	DrainMax   des.Time // most cycles to wait for the window's packets afterwards
 	Watchdog   des.Time // cycles without progress that count as deadlock
 	Seed       uint64   // 0..MaxSeed
-	Shuffle    bool     // visit routers in random order each cycle (tests)
+	// Sample, when above 0, is the sampling window: every Sample cycles
+	// of the run the network's counts are kept (SynthResult.Samples).
+	Sample  des.Time
+	Shuffle bool // visit routers in random order each cycle (tests)
 	// WatchPackets numbers the packets whose life the run writes to
 	// SynthResult.Watch (see watcher), counting from 0 in creation order.
 	WatchPackets []int64
@@ -110,6 +113,10 @@ type SynthResult struct {
 	// Activity the events it priced; nil without a model.
 	Energy   *energy.Breakdown
 	Activity *energy.Activity
+	// Samples is the run's time series, a window every Synthetic.Sample
+	// cycles from cycle 0 to the run's end (the last window may be
+	// shorter); nil without sampling.
+	Samples []Sample
 }
 
 // RouterWindow is one router's counts during the measurement window:
@@ -194,6 +201,9 @@ func (s *Synthetic) Validate() error {
 		return bad("watchdog_cycles", s.Watchdog, fmt.Sprintf("1..%d", MaxPhase))
 	case s.Seed > MaxSeed:
 		return bad("seed", s.Seed, fmt.Sprintf("0..%d", uint64(MaxSeed)))
+	case s.Sample < 0 || s.Sample > 0 && (s.Warmup+s.Measure+s.DrainMax)/s.Sample >= MaxSampleWindows:
+		span := s.Warmup + s.Measure + s.DrainMax
+		return bad("sample_cycles", s.Sample, fmt.Sprintf("0 (off) or at least %d: the run's up to %d cycles in at most %d windows", span/MaxSampleWindows+1, span, MaxSampleWindows))
 	case slices.ContainsFunc(s.WatchPackets, func(id int64) bool { return id < 0 }):
 		return bad("watch-packets", s.WatchPackets, "packet numbers 0 or more")
 	}
@@ -369,7 +379,15 @@ func (s *Synthetic) Run() (SynthResult, error) {
 		g.watch = newWatcher(s.WatchPackets, topo, eng)
 		f.Net.SetTrace(g.watch.switched)
 	}
+	var sp *sampler
+	if s.Sample > 0 {
+		sp = newSampler(f, s.Sample)
+		eng.Schedule(s.Sample, sp, 0)
+	}
 	f.OnDeliver = func(p *endpoint.Packet, now des.Time) {
+		if sp != nil {
+			sp.deliver(p)
+		}
 		if g.watch != nil {
 			// Before the reply is sent, which may move the packet table.
 			g.watch.delivered(p, now)
@@ -413,6 +431,10 @@ func (s *Synthetic) Run() (SynthResult, error) {
 		return res, f.Err()
 	}
 	w.summarize(&res, s, g, f.Net, topo.Nodes())
+	if sp != nil {
+		sp.take(eng.Now())
+		res.Samples = sp.out
+	}
 	if model != nil {
 		act, err := w.end.act.Sub(w.begin.act)
 		if err != nil {

@@ -17,11 +17,12 @@ import (
 // FlitHops, the routers' Stats.Traversals).
 func benchSynthetic(b *testing.B, k int, rate float64, warmup, measure des.Time) {
 	m, _ := mesh.New(k, k)
-	benchSyntheticOn(b, m, m, rate, warmup, measure)
+	benchSyntheticOn(b, m, m, rate, warmup, measure, 0)
 }
 
 // benchSyntheticOn is benchSynthetic on the tiles of m joined by topo.
-func benchSyntheticOn(b *testing.B, m mesh.Mesh, topo mesh.Topology, rate float64, warmup, measure des.Time) {
+// sample is the sampling window (Synthetic.Sample; 0 off).
+func benchSyntheticOn(b *testing.B, m mesh.Mesh, topo mesh.Topology, rate float64, warmup, measure, sample des.Time) {
 	p, _ := mesh.NewPattern("uniform", m, mesh.HotspotSpec{})
 	var cycles, traversals, events float64
 	cpu0, ok := des.ProcessCPUTime()
@@ -30,7 +31,7 @@ func benchSyntheticOn(b *testing.B, m mesh.Mesh, topo mesh.Topology, rate float6
 	}
 	for b.Loop() {
 		s := Synthetic{Mesh: m, Topo: topo, Router: router.DefaultSpec(), Endpoint: endpoint.DefaultSpec(), Pattern: p, Rate: rate,
-			PacketFlits: 5, Warmup: warmup, Measure: measure, DrainMax: 5000, Watchdog: 10000, Seed: 1}
+			PacketFlits: 5, Warmup: warmup, Measure: measure, DrainMax: 5000, Watchdog: 10000, Seed: 1, Sample: sample}
 		res, err := s.Run()
 		if err != nil {
 			b.Fatal(err)
@@ -64,6 +65,18 @@ func BenchmarkMesh8x8Uniform(b *testing.B) {
 func BenchmarkCMesh8x8Uniform(b *testing.B) {
 	m, _ := mesh.New(8, 8)
 	c, _ := mesh.NewCMesh(8, 8)
-	b.Run("rate=0.05", func(b *testing.B) { benchSyntheticOn(b, m, c, 0.05, 1000, 5000) })
-	b.Run("rate=0.15", func(b *testing.B) { benchSyntheticOn(b, m, c, 0.15, 1000, 5000) })
+	b.Run("rate=0.05", func(b *testing.B) { benchSyntheticOn(b, m, c, 0.05, 1000, 5000, 0) })
+	b.Run("rate=0.15", func(b *testing.B) { benchSyntheticOn(b, m, c, 0.15, 1000, 5000, 0) })
+}
+
+// BenchmarkMesh8x8Sampled is BenchmarkMesh8x8Uniform's point at 0.3 with
+// the time series on (a window every 100 cycles, the finest a run of
+// 6,000 cycles would be drawn with) and off: sampling's cost is the
+// ratio of the two, measured in one sitting.
+//
+//	go test ./endpoint/traffic -run '^$' -bench Mesh8x8Sampled -count 6
+func BenchmarkMesh8x8Sampled(b *testing.B) {
+	m, _ := mesh.New(8, 8)
+	b.Run("sample=off", func(b *testing.B) { benchSyntheticOn(b, m, m, 0.3, 1000, 5000, 0) })
+	b.Run("sample=100", func(b *testing.B) { benchSyntheticOn(b, m, m, 0.3, 1000, 5000, 100) })
 }

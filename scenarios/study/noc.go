@@ -83,3 +83,28 @@ func RunNoc(pts []traffic.Synthetic, opt scenarios.RunOptions) ([]traffic.SynthR
 	}
 	return res, nil
 }
+
+// SampleRows are the points' sampling windows (sample_cycles), point by
+// point in order.
+func SampleRows(pts []traffic.Synthetic, res []traffic.SynthResult) []report.SampleRow {
+	var rows []report.SampleRow
+	for i, r := range res {
+		nodes := float64(pts[i].Mesh.Nodes())
+		if pts[i].Topo != nil {
+			nodes = float64(pts[i].Topo.Nodes())
+		}
+		for _, s := range r.Samples {
+			cyc := float64(s.End - s.Start)
+			row := report.SampleRow{Traffic: r.Traffic, OfferedRate: r.OfferedRate, Start: int64(s.Start), End: int64(s.End),
+				Injected: float64(s.InjectedFlits) / nodes / cyc, Ejected: float64(s.EjectedFlits) / nodes / cyc,
+				Delivered: s.Delivered, AvgLatency: s.AvgLatency, InFlight: s.InFlightFlits}
+			for _, n := range s.Links {
+				u := float64(n) / cyc
+				row.LinkUtilMean += u / float64(len(s.Links))
+				row.LinkUtilMax = max(row.LinkUtilMax, u)
+			}
+			rows = append(rows, row)
+		}
+	}
+	return rows
+}
