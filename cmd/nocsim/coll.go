@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -32,6 +34,9 @@ func collCommand() *cli.Command {
 		&cli.IntFlag{Name: "workers", Usage: "runs simulated in parallel (0 = one per core); results do not depend on it"},
 		&cli.StringFlag{Name: "params", Usage: "LogGP parameters (nocsim calibrate --out): add the model's prediction and error to every run (and, when they hold an energy model, its energy prediction), and let auto pick the model's fastest algorithm"},
 		objectiveCLIFlag,
+		&cli.StringFlag{Name: "link-map", Usage: "draw one run's chip traffic over the call (--map-row) on the router grid to `FILE` (.png, .svg or .pdf; mesh, torus or cmesh): link utilisation and router buffer occupancy, and the routers' stalls to FILE with -stalls before its extension"},
+		&cli.StringFlag{Name: "comm-matrix", Usage: "draw one run's bytes sent per source and destination rank (--map-row) as a heatmap to `FILE` (.png, .svg or .pdf)"},
+		&cli.IntFlag{Name: "map-row", Usage: "the run --link-map and --comm-matrix draw: `K`, counted from 1 in the table's order (0 = the last)"},
 		&cli.StringFlag{Name: "goal-out", Usage: "record each run's communication as a GOAL schedule to `FILE`; with several runs, one file per run, ALG-PN-SIZEB inserted before the extension (b.goal -> b-binomial-P16-1024B.goal)"},
 		traceFlag,
 		quietFlag,
@@ -68,6 +73,11 @@ func buildColl(c *cli.Context) (*workload, error) {
 		}
 		if c.IsSet("energy-plot") {
 			return nil, usageErr("--energy-plot = %q: not with --tier %s, which runs no chip to price; allowed with --tier chip", c.String("energy-plot"), tier)
+		}
+		for _, f := range []string{"link-map", "comm-matrix", "map-row"} {
+			if c.IsSet(f) {
+				return nil, usageErr("--%s = %q: not with --tier %s, which runs no chip to draw; allowed with --tier chip", f, c.String(f), tier)
+			}
 		}
 		return buildCollTier(c)
 	}
@@ -127,10 +137,24 @@ func buildColl(c *cli.Context) (*workload, error) {
 			return nil, err
 		}
 	}
+	if err := collMapFlags(c, &sc, sw); err != nil {
+		return nil, err
+	}
 	var rows []report.CollRow
 	params := filepath.Base(c.String("params"))
 	return &workload{
-		label: "coll", outputs: []string{"plot", "energy-plot", "goal-out", "trace"}, traceRuns: true,
+		label: "coll", outputs: []string{"plot", "energy-plot", "goal-out", "trace", "link-map", "comm-matrix"}, traceRuns: true,
+		files: []file{
+			{flag: "link-map", write: func(b *bytes.Buffer) error {
+				return drawMap(b, func() (plots.Map, error) { return report.NocLinkMap(*sw.MapLoad) }, c.String("link-map"))
+			}},
+			{flag: "link-map", suffix: "-stalls", write: func(b *bytes.Buffer) error {
+				return drawMap(b, func() (plots.Map, error) { return report.NocStallMap(*sw.MapLoad) }, stallsPath(c.String("link-map")))
+			}},
+			{flag: "comm-matrix", write: func(b *bytes.Buffer) error {
+				return drawMap(b, func() (plots.Map, error) { return report.CommMatrix(sw.Matrix, sw.MapLoad.Title) }, c.String("comm-matrix"))
+			}},
+		},
 		run: func(opt scenarios.RunOptions, _ *job) error {
 			rows, err = sw.Run(&sc, opt)
 			return err
@@ -160,4 +184,45 @@ func buildColl(c *cli.Context) (*workload, error) {
 			return fmt.Errorf("%s %s, P=%d, %d bytes gave a wrong result: %s", r.Op, r.Algorithm, r.Procs, r.SizeBytes, r.Error)
 		}),
 	}, nil
+}
+
+// collMapFlags checks --link-map, --comm-matrix and --map-row before
+// anything runs, and sets the row the sweep keeps the chip's traffic of.
+func collMapFlags(c *cli.Context, sc *scenarios.Scenario, sw *study.CollSweep) error {
+	lm, cm := c.String("link-map"), c.String("comm-matrix")
+	n := len(sw.Algs) * len(sw.Procs) * len(sw.Sizes)
+	k := c.Int("map-row")
+	switch {
+	case c.IsSet("map-row") && lm == "" && cm == "":
+		return usageErr("--map-row = %d without --link-map or --comm-matrix: allowed only with a map to draw", k)
+	case k < 0 || k > n:
+		return usageErr("--map-row = %d: allowed 1 to %d, the runs in the table's order (or 0, the last)", k, n)
+	case lm == "" && cm == "":
+		return nil
+	}
+	if lm != "" {
+		switch t := sc.Network.TopologyName(); t {
+		case scenarios.TopoMesh, scenarios.TopoTorus, scenarios.TopoCMesh:
+		default:
+			return usageErr("--link-map: topology %s has no router grid to draw; allowed mesh, torus or cmesh", t)
+		}
+		if err := plots.CheckExt(lm); err != nil {
+			return usageErr("--link-map: %v", err)
+		}
+		if err := checkSecondFile(c, "link-map", "-stalls", []string{"plot", "energy-plot", "goal-out", "trace", "comm-matrix"}); err != nil {
+			return err
+		}
+	}
+	if cm != "" {
+		if err := plots.CheckExt(cm); err != nil {
+			return usageErr("--comm-matrix: %v", err)
+		}
+		for _, a := range sw.Algs {
+			if coll.IsNative(sw.Op, a) {
+				return usageErr("--comm-matrix: not with --algs %s (%s): its remote stores and getBlocks are not MPI messages; allowed algorithms of %s built on MPI messages", a, sw.Op, sw.Op)
+			}
+		}
+	}
+	sw.MapRow = cmp.Or(k, n)
+	return nil
 }

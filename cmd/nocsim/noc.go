@@ -82,18 +82,6 @@ func buildNoc(c *cli.Context) (*workload, error) {
 	var rows []report.NocRow
 	var res []traffic.SynthResult
 	outputs := []string{"csv", "plot", "energy-plot", "power-map", "link-map", "samples", "sample-plot"}
-	drawMap := func(b *bytes.Buffer, draw func() (plots.Map, error), path string) error {
-		m, err := draw()
-		if err != nil {
-			return err
-		}
-		w, err := m.Encode(path)
-		if err != nil {
-			return err
-		}
-		_, err = w.WriteTo(b)
-		return err
-	}
 	linkMap := func(stalls bool) func(b *bytes.Buffer) error {
 		return func(b *bytes.Buffer) error {
 			p, err := study.NocLinkMapPoint(pts[mapPoint], res[mapPoint], sc.NocTitle())
@@ -232,6 +220,20 @@ func sampleFlags(c *cli.Context, sc *scenarios.Scenario) error {
 		return checkSecondFile(c, "sample-plot", "-latency", []string{"csv", "plot", "energy-plot", "power-map", "link-map", "samples", "watch-out"})
 	}
 	return nil
+}
+
+// drawMap encodes the map draw returns into b, in path's format.
+func drawMap(b *bytes.Buffer, draw func() (plots.Map, error), path string) error {
+	m, err := draw()
+	if err != nil {
+		return err
+	}
+	w, err := m.Encode(path)
+	if err != nil {
+		return err
+	}
+	_, err = w.WriteTo(b)
+	return err
 }
 
 // stallsPath is where --link-map draws the stalls map: its path with

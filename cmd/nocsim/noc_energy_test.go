@@ -129,3 +129,30 @@ func TestNocSamplesFiles(t *testing.T) {
 		t.Errorf("%d points over %d rows, want 2 points of at least 5 windows (1300 cycles and more, in windows of 250)", len(ends), len(recs)-1)
 	}
 }
+
+// coll --link-map and --comm-matrix draw one run's chip end to end; the
+// tier, which runs no chip, and a row past the table are refused.
+func TestCollMapFiles(t *testing.T) {
+	dir := t.TempDir()
+	lm, cm := filepath.Join(dir, "l.png"), filepath.Join(dir, "m.png")
+	code, _, stderr := nocsim(t, "coll", "-q", "--mesh", "2x2", "--op", "bcast", "--algs", "binomial", "--sizes", "64,1024",
+		"--link-map", lm, "--comm-matrix", cm, "--map-row", "1")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	checkPNGs(t, lm, filepath.Join(dir, "l-stalls.png"), cm)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--mesh", "2x2", "--comm-matrix", cm, "--map-row", "4"}, "--map-row = 4: allowed 1 to 3"},
+		{[]string{"--mesh", "2x2", "--map-row", "1"}, "--map-row = 1 without --link-map or --comm-matrix"},
+		{[]string{"--tier", "loggops", "--L", "10", "--o", "5", "--g", "2", "--procs", "4", "--link-map", lm}, `--link-map = "` + lm + `": not with --tier loggops`},
+		{[]string{"--mesh", "4x1", "--topology", "ring", "--link-map", lm}, "--link-map: topology ring has no router grid"},
+	} {
+		code, stdout, stderr := nocsim(t, append([]string{"coll", "-q"}, c.args...)...)
+		if code != 2 || stdout != "" || !strings.Contains(stderr, c.want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2, one line with %q", c.args, code, stdout, stderr, c.want)
+		}
+	}
+}

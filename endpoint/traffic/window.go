@@ -236,3 +236,17 @@ func (h *latHist) values() (x, w []float64) {
 	}
 	return x, w
 }
+
+// NetworkLoad is everything net's links and routers have carried and
+// held since it was built: each link's flits per VC and each router's
+// counts (a fresh network's run, such as one MPI job's on its own chip).
+func NetworkLoad(net *router.Network, vcs int) ([]LinkVCFlits, []RouterWindow) {
+	end := net.LinkVCCounts(nil)
+	links, _ := vcBalance(net.Links(), vcs, make([]uint64, len(end)), end)
+	var routers []RouterWindow
+	for i, c := range net.RouterCounts(nil) {
+		routers = append(routers, RouterWindow{Router: i, Traversals: c.Traversals, BufferedFlitCycles: c.BufferedFlitCycles,
+			VCStalls: c.VCStalls, SwitchStalls: c.SwitchStall, CreditStalls: c.CreditStall})
+	}
+	return links, routers
+}

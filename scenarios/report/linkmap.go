@@ -10,6 +10,9 @@ import (
 // LinkMapPoint is one noc point's traffic where it went, on the router
 // grid: what NocLinkMap and NocStallMap draw.
 type LinkMapPoint struct {
+	// Title, when set, says what ran in place of Machine, Traffic and
+	// Rate (an MPI call's chip: its operation, algorithm, P and size).
+	Title   string
 	Machine string  // what ran, as the other charts' titles say it (Scenario.NocTitle)
 	Traffic string  // the point's pattern
 	Rate    float64 // its offered load (flits/node/cycle)
@@ -72,8 +75,12 @@ func (p LinkMapPoint) gridMap(what, quantity, cellLabel string, count func(traff
 	if err := p.check(what); err != nil {
 		return plots.Map{}, err
 	}
+	title := fmt.Sprintf("%s, %s at %s flits/node/cycle: %s", quantity, p.Traffic, rateText(p.Rate), p.Machine)
+	if p.Title != "" {
+		title = fmt.Sprintf("%s over %.0f cycles, %s", quantity, p.Cycles, p.Title)
+	}
 	m := plots.Map{
-		Title:  fmt.Sprintf("%s, %s at %s flits/node/cycle: %s", quantity, p.Traffic, rateText(p.Rate), p.Machine),
+		Title:  title,
 		XLabel: "router column (x, west to east)", YLabel: "router row (y, north at top)",
 		Cols: p.Cols, Rows: p.Rows,
 		CellLabel:    cellLabel,

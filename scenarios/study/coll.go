@@ -32,6 +32,12 @@ type CollSweep struct {
 	// (logp.Objectives; "" is time).
 	Params    *logp.Params
 	Objective string
+	// MapRow, when above 0, is the row (counted from 1 in the table's
+	// order) whose chip's traffic Run keeps: the network's load over the
+	// call (MapLoad) and the bytes each rank sent each (Matrix[src][dst]).
+	MapRow  int
+	MapLoad *report.LinkMapPoint
+	Matrix  [][]int64
 }
 
 // Check validates the sweep against the scenario.
@@ -130,7 +136,22 @@ func (s *CollSweep) Run(sc *scenarios.Scenario, opt scenarios.RunOptions) ([]rep
 			traced.MPI = traced.MPI.TraceTo(opt.Trace, i, fmt.Sprintf("%s %s, P=%d, %d B", s.Op, j.alg, j.procs, j.sz))
 			run = &traced
 		}
-		rows[i], errs[i] = s.runOne(run, j.alg, j.procs, j.sz, rec)
+		var keep *collKeep
+		if i == s.MapRow-1 {
+			keep = &collKeep{}
+			rec0 := rec
+			rec = func(t *trace.Trace) {
+				keep.matrix = SentMatrix(t)
+				if rec0 != nil {
+					rec0(t)
+				}
+			}
+		}
+		rows[i], errs[i] = s.runOne(run, j.alg, j.procs, j.sz, rec, keep)
+		if keep != nil && errs[i] == nil {
+			keep.load.Title = fmt.Sprintf("%s %s, P=%d, %d B per rank: %s", s.Op, rows[i].Algorithm, j.procs, j.sz, sc.NocTitle())
+			s.MapLoad, s.Matrix = &keep.load, keep.matrix
+		}
 		return errs[i]
 	})
 	for _, e := range errs {
@@ -141,7 +162,27 @@ func (s *CollSweep) Run(sc *scenarios.Scenario, opt scenarios.RunOptions) ([]rep
 	return rows, nil
 }
 
-func (s *CollSweep) runOne(sc0 *scenarios.Scenario, alg string, procs, size int, record func(*trace.Trace)) (report.CollRow, error) {
+// collKeep is what Run keeps of the MapRow's run.
+type collKeep struct {
+	load   report.LinkMapPoint
+	matrix [][]int64
+}
+
+// SentMatrix is the bytes each rank of t sent each: m[src][dst].
+func SentMatrix(t *trace.Trace) [][]int64 {
+	m := make([][]int64, len(t.Ranks))
+	for r, ops := range t.Ranks {
+		m[r] = make([]int64, len(t.Ranks))
+		for _, op := range ops {
+			if op.Kind == trace.Send {
+				m[r][op.Peer] += op.Bytes
+			}
+		}
+	}
+	return m
+}
+
+func (s *CollSweep) runOne(sc0 *scenarios.Scenario, alg string, procs, size int, record func(*trace.Trace), keep *collKeep) (report.CollRow, error) {
 	sc := *sc0
 	sc.MPI.Procs = procs
 	sc.MPI.SetAlgorithm(scenarios.RegistryOp(s.Op), baseAlg(alg))
@@ -179,6 +220,11 @@ func (s *CollSweep) runOne(sc0 *scenarios.Scenario, alg string, procs, size int,
 		return row, err
 	}
 	row.Cycles = slices.Max(row.RankCycles)
+	if keep != nil {
+		if keep.load, err = chipLoad(&sc, w, row.Cycles); err != nil {
+			return row, err
+		}
+	}
 	row.Seconds = w.Seconds(row.Cycles)
 	if row.Energy != nil {
 		row.EDP = row.Energy.TotalPJ * float64(row.Cycles)

@@ -108,7 +108,7 @@ func TestCollParamsSetOptimalKeys(t *testing.T) {
 	var trees [][]int
 	for _, n := range sw.Sizes {
 		var tr *trace.Trace
-		row, err := sw.runOne(&sc, "optimal", 16, n, func(x *trace.Trace) { tr = x })
+		row, err := sw.runOne(&sc, "optimal", 16, n, func(x *trace.Trace) { tr = x }, nil)
 		if err != nil || !row.Correct {
 			t.Fatalf("%d bytes: %v %s", n, err, row.Error)
 		}

@@ -3,10 +3,13 @@ package study
 import (
 	"fmt"
 
+	"nocsim/des"
 	"nocsim/endpoint/energy"
 	"nocsim/endpoint/traffic"
 	"nocsim/mesh"
+	"nocsim/mpi"
 	"nocsim/plots"
+	"nocsim/scenarios"
 	"nocsim/scenarios/report"
 )
 
@@ -91,4 +94,19 @@ func NocLinkMapPoint(pt traffic.Synthetic, res traffic.SynthResult, machine stri
 	}
 	return report.LinkMapPoint{Machine: machine, Traffic: res.Traffic, Rate: res.OfferedRate, Cycles: float64(pt.Measure),
 		Cols: cols, Rows: rows, Links: res.Links, Routers: res.Routers}, nil
+}
+
+// chipLoad is an MPI job's chip's traffic on its router grid, over the
+// job's cycles (its chip was built for it: every count is the job's).
+func chipLoad(sc *scenarios.Scenario, w *mpi.World, cycles des.Time) (report.LinkMapPoint, error) {
+	topo, err := sc.Network.Topology()
+	if err != nil {
+		return report.LinkMapPoint{}, err
+	}
+	cols, rows, ok := routerGrid(topo)
+	if !ok {
+		return report.LinkMapPoint{}, fmt.Errorf("link map: a %s has no router grid to draw (allowed mesh, torus or cmesh)", topo.Name())
+	}
+	links, routers := traffic.NetworkLoad(w.M.Net, sc.Network.RouterSpec.VCs)
+	return report.LinkMapPoint{Machine: sc.NocTitle(), Cycles: float64(cycles), Cols: cols, Rows: rows, Links: links, Routers: routers}, nil
 }
