@@ -34,7 +34,7 @@ func collCommand() *cli.Command {
 		&cli.IntFlag{Name: "workers", Usage: "runs simulated in parallel (0 = one per core); results do not depend on it"},
 		&cli.StringFlag{Name: "params", Usage: "LogGP parameters (nocsim calibrate --out): add the model's prediction and error to every run (and, when they hold an energy model, its energy prediction), and let auto pick the model's fastest algorithm"},
 		objectiveCLIFlag,
-		&cli.StringFlag{Name: "link-map", Usage: "draw one run's chip traffic over the call (--map-row) on the router grid to `FILE` (.png, .svg or .pdf; mesh, torus or cmesh): link utilisation and router buffer occupancy, and the routers' stalls to FILE with -stalls before its extension"},
+		&cli.StringFlag{Name: "link-map", Usage: "draw one run's chip traffic over the call (--map-row) on the router grid to `FILE` (.png, .svg or .pdf; mesh, torus, cmesh or ring): link utilisation and router buffer occupancy, and the routers' stalls to FILE with -stalls before its extension"},
 		&cli.StringFlag{Name: "comm-matrix", Usage: "draw one run's bytes sent per source and destination rank (--map-row) as a heatmap to `FILE` (.png, .svg or .pdf)"},
 		&cli.IntFlag{Name: "map-row", Usage: "the run --link-map and --comm-matrix draw: `K`, counted from 1 in the table's order (0 = the last)"},
 		&cli.StringFlag{Name: "goal-out", Usage: "record each run's communication as a GOAL schedule to `FILE`; with several runs, one file per run, ALG-PN-SIZEB inserted before the extension (b.goal -> b-binomial-P16-1024B.goal)"},
@@ -201,10 +201,8 @@ func collMapFlags(c *cli.Context, sc *scenarios.Scenario, sw *study.CollSweep) e
 		return nil
 	}
 	if lm != "" {
-		switch t := sc.Network.TopologyName(); t {
-		case scenarios.TopoMesh, scenarios.TopoTorus, scenarios.TopoCMesh:
-		default:
-			return usageErr("--link-map: topology %s has no router grid to draw; allowed mesh, torus or cmesh", t)
+		if err := checkLinkMapTopology(sc); err != nil {
+			return err
 		}
 		if err := plots.CheckExt(lm); err != nil {
 			return usageErr("--link-map: %v", err)

@@ -30,7 +30,7 @@ func nocCommand() *cli.Command {
 			&cli.StringFlag{Name: "plot", Usage: "also draw latency against offered load to `FILE` (.png, .svg or .pdf)"},
 			&cli.StringFlag{Name: "energy-plot", Usage: "also draw average power against offered load to `FILE` (.png, .svg or .pdf), and energy per delivered flit to FILE with -per-flit before its extension"},
 			&cli.StringFlag{Name: "power-map", Usage: "also draw one point's dynamic power per router and per link on the router grid to `FILE` (.png, .svg or .pdf; mesh, torus or cmesh)"},
-			&cli.StringFlag{Name: "link-map", Usage: "also draw one point's link utilisation (flits/cycle per direction) and router buffer occupancy on the router grid to `FILE` (.png, .svg or .pdf; mesh, torus or cmesh), and its stalls per router to FILE with -stalls before its extension"},
+			&cli.StringFlag{Name: "link-map", Usage: "also draw one point's link utilisation (flits/cycle per direction) and router buffer occupancy on the router grid to `FILE` (.png, .svg or .pdf; mesh, torus, cmesh or ring), and its stalls per router to FILE with -stalls before its extension"},
 			&cli.StringFlag{Name: "samples", Usage: "also write every point's sampled windows (--sample-cycles) as a time series to `FILE`: CSV, or JSON when FILE ends in .json"},
 			&cli.StringFlag{Name: "sample-plot", Usage: "also draw the sampled windows' delivered load over time to `FILE` (.png, .svg or .pdf), a line per point, and their packet latency to FILE with -latency before its extension"},
 			&cli.IntFlag{Name: "map-point", Aliases: []string{"power-map-point"}, Usage: "the point --power-map and --link-map draw: `K`, counted from 1 in the table's order (0 = the last load of the first pattern)"},
@@ -162,17 +162,17 @@ func buildNoc(c *cli.Context) (*workload, error) {
 // The energy charts need a priced network: refused with energy_model =
 // none; the maps need a router grid: refused on a ring and a bus.
 func mapFlags(c *cli.Context, sc *scenarios.Scenario, pts []traffic.Synthetic) (int, error) {
-	for _, f := range []string{"power-map", "link-map"} {
-		if c.String(f) == "" {
-			continue
-		}
+	if c.String("power-map") != "" {
 		switch t := sc.Network.TopologyName(); t {
 		case scenarios.TopoMesh, scenarios.TopoTorus, scenarios.TopoCMesh:
 		default:
-			return 0, usageErr("--%s: topology %s has no router grid to draw; allowed mesh, torus or cmesh", f, t)
+			return 0, usageErr("--power-map: topology %s has no router grid to draw; allowed mesh, torus or cmesh", t)
 		}
 	}
 	if c.String("link-map") != "" {
+		if err := checkLinkMapTopology(sc); err != nil {
+			return 0, err
+		}
 		if err := plots.CheckExt(c.String("link-map")); err != nil {
 			return 0, usageErr("--link-map: %v", err)
 		}
@@ -218,6 +218,15 @@ func sampleFlags(c *cli.Context, sc *scenarios.Scenario) error {
 			return usageErr("--sample-plot: %v", err)
 		}
 		return checkSecondFile(c, "sample-plot", "-latency", []string{"csv", "plot", "energy-plot", "power-map", "link-map", "samples", "watch-out"})
+	}
+	return nil
+}
+
+// checkLinkMapTopology refuses --link-map on a bus, which has no routers
+// to draw.
+func checkLinkMapTopology(sc *scenarios.Scenario) error {
+	if t := sc.Network.TopologyName(); t == scenarios.TopoBus {
+		return usageErr("--link-map: topology %s has no routers to draw; allowed mesh, torus, cmesh, ring or ring_uni", t)
 	}
 	return nil
 }

@@ -70,7 +70,7 @@ func TestNocEnergyPlotErrors(t *testing.T) {
 		{[]string{"--sample-cycles", "1000", "--sample-plot", "-"}, "--sample-plot: plots: "},
 		{[]string{"--sample-cycles", "10"}, "--sample-cycles = 10: allowed 0 (off) or at least 102"},
 		{[]string{"--link-map", fifo}, `--link-map = "` + fifo + `": it draws two files`},
-		{[]string{"--link-map", svg, "--topology", "ring", "--mesh", "8x1"}, "--link-map: topology ring has no router grid"},
+		{[]string{"--link-map", svg, "--topology", "bus"}, "--link-map: topology bus has no routers to draw"},
 		{[]string{"--power-map", filepath.Join(dir, "m.gif")}, "--power-map: plots: "},
 		{[]string{"--energy-plot", filepath.Join(dir, "e.jpg")}, "--energy-plot: plots: "},
 		{[]string{"--energy-plot", fifo}, `--energy-plot = "` + fifo + `": it draws two files`},
@@ -148,7 +148,7 @@ func TestCollMapFiles(t *testing.T) {
 		{[]string{"--mesh", "2x2", "--comm-matrix", cm, "--map-row", "4"}, "--map-row = 4: allowed 1 to 3"},
 		{[]string{"--mesh", "2x2", "--map-row", "1"}, "--map-row = 1 without --link-map or --comm-matrix"},
 		{[]string{"--tier", "loggops", "--L", "10", "--o", "5", "--g", "2", "--procs", "4", "--link-map", lm}, `--link-map = "` + lm + `": not with --tier loggops`},
-		{[]string{"--mesh", "4x1", "--topology", "ring", "--link-map", lm}, "--link-map: topology ring has no router grid"},
+		{[]string{"--mesh", "4x1", "--topology", "bus", "--link-map", lm}, "--link-map: topology bus has no routers"},
 	} {
 		code, stdout, stderr := nocsim(t, append([]string{"coll", "-q"}, c.args...)...)
 		if code != 2 || stdout != "" || !strings.Contains(stderr, c.want) || strings.Count(stderr, "\n") != 1 {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 
 	"nocsim/endpoint/traffic"
 	"nocsim/plots"
@@ -17,8 +18,11 @@ type LinkMapPoint struct {
 	Traffic string  // the point's pattern
 	Rate    float64 // its offered load (flits/node/cycle)
 	Cycles  float64 // the measurement window's cycles
-	// Cols and Rows are the router grid, as PowerMapPoint's.
+	// Cols and Rows are the router grid, as PowerMapPoint's; router i at
+	// column i % Cols, row i / Cols, unless Pos places it (a ring's
+	// routers around a loop of two rows).
 	Cols, Rows int
+	Pos        [][2]int               // router i's column and row; nil: the grid's order
 	Links      []traffic.LinkVCFlits  // the window's flits per link and VC
 	Routers    []traffic.RouterWindow // the window's counts per router, in router order
 }
@@ -37,8 +41,56 @@ func (p LinkMapPoint) LinkUtil() []float64 {
 	return u
 }
 
+// at is router i's column and row.
+func (p LinkMapPoint) at(i int) (col, row int) {
+	if p.Pos != nil {
+		return p.Pos[i][0], p.Pos[i][1]
+	}
+	return i % p.Cols, i / p.Cols
+}
+
+// RingPos places a ring's n routers around a loop of two rows: 0 to
+// ceil(n/2)-1 left to right along the top, the rest right to left along
+// the bottom, so that each router's neighbours are beside it and the
+// ring closes at the left edge. It returns the grid's columns too.
+func RingPos(n int) (pos [][2]int, cols int) {
+	top := (n + 1) / 2
+	for i := range n {
+		if i < top {
+			pos = append(pos, [2]int{i, 0})
+		} else {
+			pos = append(pos, [2]int{n - 1 - i, 1})
+		}
+	}
+	return pos, top
+}
+
+// placedSegments draws each link k as an arrow from its router's cell to
+// the next's, wherever Pos places them, to the right of its direction of
+// travel so that the two directions lie side by side, valued v[k].
+func placedSegments(pos [][2]int, links []traffic.LinkVCFlits, v []float64) ([]plots.MapSegment, error) {
+	var segs []plots.MapSegment
+	h := plots.MapCellSide/2 + cellGap
+	for k, l := range links {
+		if l.From < 0 || l.From >= len(pos) || l.To < 0 || l.To >= len(pos) || l.From == l.To {
+			return nil, fmt.Errorf("link %d from router %d to %d: not between two of the %d routers", k, l.From, l.To, len(pos))
+		}
+		ax, ay := float64(pos[l.From][0]), float64(pos[l.From][1])
+		bx, by := float64(pos[l.To][0]), float64(pos[l.To][1])
+		d := math.Hypot(bx-ax, by-ay)
+		ux, uy := (bx-ax)/d, (by-ay)/d
+		ox, oy := -uy*laneOffset, ux*laneOffset
+		segs = append(segs, plots.MapSegment{X0: ax + ux*h + ox, Y0: ay + uy*h + oy, X1: bx - ux*h + ox, Y1: by - uy*h + oy, Value: v[k]})
+	}
+	return segs, nil
+}
+
 func (p LinkMapPoint) check(what string) error {
-	if p.Cols < 1 || p.Rows < 1 || len(p.Routers) != p.Cols*p.Rows {
+	if p.Pos != nil {
+		if len(p.Pos) != len(p.Routers) {
+			return fmt.Errorf("%s: %d routers placed, %d counted", what, len(p.Pos), len(p.Routers))
+		}
+	} else if p.Cols < 1 || p.Rows < 1 || len(p.Routers) != p.Cols*p.Rows {
 		return fmt.Errorf("%s: %d routers counted for a %dx%d router grid", what, len(p.Routers), p.Cols, p.Rows)
 	}
 	if !(p.Cycles > 0) {
@@ -87,7 +139,19 @@ func (p LinkMapPoint) gridMap(what, quantity, cellLabel string, count func(traff
 		SegmentLabel: "link utilisation (flits/cycle), each arrow one direction of travel",
 	}
 	for i, r := range p.Routers {
-		m.Cells = append(m.Cells, plots.MapCell{Col: i % p.Cols, Row: i / p.Cols, Value: count(r) / p.Cycles})
+		c, row := p.at(i)
+		m.Cells = append(m.Cells, plots.MapCell{Col: c, Row: row, Value: count(r) / p.Cycles})
+	}
+	if p.Pos != nil {
+		top := (len(p.Pos) + 1) / 2
+		m.XLabel = fmt.Sprintf("ring position (column): routers 0-%d along the top, %d-%d back along the bottom", top-1, top, len(p.Pos)-1)
+		m.YLabel = "side of the ring (row)"
+		segs, err := placedSegments(p.Pos, p.Links, p.LinkUtil())
+		if err != nil {
+			return plots.Map{}, fmt.Errorf("%s: %v", what, err)
+		}
+		m.Segments = segs
+		return m, nil
 	}
 	segs, err := linkSegments(p.Cols, p.Rows, p.Links, p.LinkUtil())
 	if err != nil {

@@ -140,3 +140,41 @@ func TestLinkMapHotspot(t *testing.T) {
 		t.Errorf("router %d holds the most flits, want the hotspot %d", busiest, h)
 	}
 }
+
+// A unidirectional ring of 7 under uniform traffic (destinations over
+// every node, itself included): each source's flow covers k links with
+// probability 1/7 for k = 0..6, so by symmetry every link carries rate x
+// 3 flits per cycle; the map places the routers around a loop, each
+// link's arrow between neighbours.
+func TestLinkMapRingChannelLoad(t *testing.T) {
+	const n, rate = 7, 0.05
+	sc := scenarios.Defaults()
+	sc.Network.Mesh, sc.Network.Topo = "7x1", scenarios.TopoRingUni
+	sc.Noc.Traffic, sc.Noc.Rates = []string{"uniform"}, []float64{rate}
+	sc.Noc.WarmupCycles, sc.Noc.MeasureCycles, sc.Noc.DrainCycles = 1000, 40000, 5000
+	pts := points(t, sc)
+	res, err := study.RunNoc(pts, scenarios.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := study.NocLinkMapPoint(pts[0], res[0], sc.NocTitle())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := report.NocLinkMap(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Cells) != n || len(m.Segments) != n {
+		t.Fatalf("%d cells and %d arrows, want %d of each", len(m.Cells), len(m.Segments), n)
+	}
+	for k, u := range p.LinkUtil() {
+		if want := rate * (n - 1) / 2; math.Abs(u-want) > 0.01 {
+			t.Errorf("link %d -> %d: %.4f flits/cycle, the analysis %.4f", p.Links[k].From, p.Links[k].To, u, want)
+		}
+		a, b := p.Pos[p.Links[k].From], p.Pos[p.Links[k].To]
+		if d := max(a[0]-b[0], b[0]-a[0]) + max(a[1]-b[1], b[1]-a[1]); d > 2 || a == b {
+			t.Errorf("link %d -> %d drawn from %v to %v: not between neighbouring cells", p.Links[k].From, p.Links[k].To, a, b)
+		}
+	}
+}

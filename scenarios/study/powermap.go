@@ -88,12 +88,25 @@ func NocLinkMapPoint(pt traffic.Synthetic, res traffic.SynthResult, machine stri
 	if topo == nil {
 		topo = pt.Mesh
 	}
-	cols, rows, ok := routerGrid(topo)
-	if !ok {
-		return report.LinkMapPoint{}, fmt.Errorf("link map: a %s has no router grid to draw (allowed mesh, torus or cmesh)", topo.Name())
+	p := report.LinkMapPoint{Machine: machine, Traffic: res.Traffic, Rate: res.OfferedRate, Cycles: float64(pt.Measure),
+		Links: res.Links, Routers: res.Routers}
+	return p, mapLayout(topo, &p)
+}
+
+// mapLayout lays p's routers out as topo's: on its router grid (mesh,
+// torus, cmesh) or around a loop (a ring); a bus, which has no routers,
+// is refused.
+func mapLayout(topo mesh.Topology, p *report.LinkMapPoint) error {
+	if cols, rows, ok := routerGrid(topo); ok {
+		p.Cols, p.Rows = cols, rows
+		return nil
 	}
-	return report.LinkMapPoint{Machine: machine, Traffic: res.Traffic, Rate: res.OfferedRate, Cycles: float64(pt.Measure),
-		Cols: cols, Rows: rows, Links: res.Links, Routers: res.Routers}, nil
+	if _, ok := topo.(mesh.Ring); ok && topo.Nodes() > 1 {
+		p.Pos, p.Cols = report.RingPos(topo.Nodes())
+		p.Rows = 2
+		return nil
+	}
+	return fmt.Errorf("link map: a %s has no routers to draw (allowed mesh, torus, cmesh or ring)", topo.Name())
 }
 
 // chipLoad is an MPI job's chip's traffic on its router grid, over the
@@ -103,10 +116,7 @@ func chipLoad(sc *scenarios.Scenario, w *mpi.World, cycles des.Time) (report.Lin
 	if err != nil {
 		return report.LinkMapPoint{}, err
 	}
-	cols, rows, ok := routerGrid(topo)
-	if !ok {
-		return report.LinkMapPoint{}, fmt.Errorf("link map: a %s has no router grid to draw (allowed mesh, torus or cmesh)", topo.Name())
-	}
 	links, routers := traffic.NetworkLoad(w.M.Net, sc.Network.RouterSpec.VCs)
-	return report.LinkMapPoint{Machine: sc.NocTitle(), Cycles: float64(cycles), Cols: cols, Rows: rows, Links: links, Routers: routers}, nil
+	p := report.LinkMapPoint{Machine: sc.NocTitle(), Cycles: float64(cycles), Links: links, Routers: routers}
+	return p, mapLayout(topo, &p)
 }
