@@ -15,8 +15,14 @@ import (
 // returns its link map's data.
 func linkMapOf(t *testing.T, traffic string, rate float64, hotspot []int) report.LinkMapPoint {
 	t.Helper()
+	return linkMapOn(t, "8x8", scenarios.TopoMesh, traffic, rate, hotspot)
+}
+
+// linkMapOn is linkMapOf on the tiles of mesh joined by topo.
+func linkMapOn(t *testing.T, mesh, topo, traffic string, rate float64, hotspot []int) report.LinkMapPoint {
+	t.Helper()
 	sc := scenarios.Defaults()
-	sc.Network.Mesh = "8x8"
+	sc.Network.Mesh, sc.Network.Topo = mesh, topo
 	sc.Noc.Traffic, sc.Noc.Rates = []string{traffic}, []float64{rate}
 	sc.Noc.WarmupCycles, sc.Noc.MeasureCycles, sc.Noc.DrainCycles = 1000, 20000, 5000
 	if hotspot != nil {
@@ -148,19 +154,7 @@ func TestLinkMapHotspot(t *testing.T) {
 // link's arrow between neighbours.
 func TestLinkMapRingChannelLoad(t *testing.T) {
 	const n, rate = 7, 0.05
-	sc := scenarios.Defaults()
-	sc.Network.Mesh, sc.Network.Topo = "7x1", scenarios.TopoRingUni
-	sc.Noc.Traffic, sc.Noc.Rates = []string{"uniform"}, []float64{rate}
-	sc.Noc.WarmupCycles, sc.Noc.MeasureCycles, sc.Noc.DrainCycles = 1000, 40000, 5000
-	pts := points(t, sc)
-	res, err := study.RunNoc(pts, scenarios.RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := study.NocLinkMapPoint(pts[0], res[0], sc.NocTitle())
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := linkMapOn(t, "7x1", scenarios.TopoRingUni, "uniform", rate, nil)
 	m, err := report.NocLinkMap(p)
 	if err != nil {
 		t.Fatal(err)
