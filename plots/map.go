@@ -38,6 +38,10 @@ type Map struct {
 	// centres, up to half a cell).
 	Segments     []MapSegment
 	SegmentLabel string // the segments' colour bar label, with its unit
+	// CellMax and SegmentMax, when above 0, are the colour bars' tops
+	// (at least the largest value): maps drawn to be compared, such as
+	// one per time window, share them.
+	CellMax, SegmentMax float64
 }
 
 // MapCell is one coloured cell.
@@ -253,7 +257,7 @@ func colourMap(controls []color.Color, max float64) (gpalette.ColorMap, error) {
 // colour bars under it, the title over it.
 func (m Map) layout() (mapLayout, error) {
 	l := mapLayout{m: m}
-	var cmax, smax float64
+	cmax, smax := m.CellMax, m.SegmentMax
 	for _, c := range m.Cells {
 		cmax = math.Max(cmax, c.Value)
 	}

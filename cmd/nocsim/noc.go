@@ -32,6 +32,7 @@ func nocCommand() *cli.Command {
 			&cli.StringFlag{Name: "power-map", Usage: "also draw one point's dynamic power per router and per link on the router grid to `FILE` (.png, .svg or .pdf; mesh, torus or cmesh)"},
 			&cli.StringFlag{Name: "link-map", Usage: "also draw one point's link utilisation (flits/cycle per direction) and router buffer occupancy on the router grid to `FILE` (.png, .svg or .pdf; mesh, torus, cmesh or ring), and its stalls per router to FILE with -stalls before its extension"},
 			&cli.StringFlag{Name: "samples", Usage: "also write every point's sampled windows (--sample-cycles) as a time series to `FILE`: CSV, or JSON when FILE ends in .json"},
+			&cli.StringFlag{Name: "sample-maps", Usage: "also draw the map point's network in every sampled window (link utilisation, flits held per router; one colour scale for all) to `FILE` with -wK before its extension, K the window counted from 1 (at most 100 windows)"},
 			&cli.StringFlag{Name: "sample-plot", Usage: "also draw the sampled windows' delivered load over time to `FILE` (.png, .svg or .pdf), a line per point, and their packet latency to FILE with -latency before its extension"},
 			&cli.IntFlag{Name: "map-point", Aliases: []string{"power-map-point"}, Usage: "the point --power-map and --link-map draw: `K`, counted from 1 in the table's order (0 = the last load of the first pattern)"},
 			&cli.IntFlag{Name: "workers", Usage: "points simulated in parallel (0 = one per core); results do not depend on it"},
@@ -123,6 +124,17 @@ func buildNoc(c *cli.Context) (*workload, error) {
 		outputs = append(outputs, "watch-out")
 		files = append(files, file{flag: "watch-out", write: watchLog})
 	}
+	if path := c.String("sample-maps"); path != "" {
+		watchAfter := after
+		after = func() error {
+			if watchAfter != nil {
+				if err := watchAfter(); err != nil {
+					return err
+				}
+			}
+			return writeWindowMaps(path, pts[mapPoint], res[mapPoint], sc.NocTitle())
+		}
+	}
 	charts := append([]chart{plotFlag(c, "plot", func() plots.Chart { return report.NocChart(rows, sc.NocTitle()) })},
 		energyCharts(c, sc.NocTitle(), &rows)...)
 	if path := c.String("sample-plot"); path != "" {
@@ -208,9 +220,22 @@ func mapFlags(c *cli.Context, sc *scenarios.Scenario, pts []traffic.Synthetic) (
 // sampleFlags refuses --samples and --sample-plot when nothing is
 // sampled (sample_cycles 0), and a chart file --sample-plot cannot draw.
 func sampleFlags(c *cli.Context, sc *scenarios.Scenario) error {
-	for _, f := range []string{"samples", "sample-plot"} {
+	for _, f := range []string{"samples", "sample-plot", "sample-maps"} {
 		if c.String(f) != "" && sc.Noc.SampleCycles <= 0 {
 			return usageErr("--%s = %q: sample_cycles = 0 samples nothing; allowed with --sample-cycles N (N > 0)", f, c.String(f))
+		}
+	}
+	if p := c.String("sample-maps"); p != "" {
+		if err := checkLinkMapTopology(sc); err != nil {
+			return usageErr("--sample-maps: %v", strings.TrimPrefix(err.Error(), "--link-map: "))
+		}
+		if err := plots.CheckExt(p); err != nil {
+			return usageErr("--sample-maps: %v", err)
+		}
+		n := sc.Noc
+		if w := (n.WarmupCycles+n.MeasureCycles+n.DrainCycles)/n.SampleCycles + 1; w > maxWindowMaps {
+			return usageErr("--sample-maps = %q: sample_cycles = %d cuts a run of up to %d cycles into up to %d windows; allowed at most %d windows to draw (a larger --sample-cycles)",
+				p, n.SampleCycles, n.WarmupCycles+n.MeasureCycles+n.DrainCycles, w, maxWindowMaps)
 		}
 	}
 	if p := c.String("sample-plot"); p != "" {
@@ -243,6 +268,31 @@ func drawMap(b *bytes.Buffer, draw func() (plots.Map, error), path string) error
 	}
 	_, err = w.WriteTo(b)
 	return err
+}
+
+// maxWindowMaps bounds --sample-maps' files.
+const maxWindowMaps = 100
+
+// writeWindowMaps draws a point's network in each of its sampled windows
+// to path with -wK before the extension (K from 1, as wide as the
+// largest), each file whole.
+func writeWindowMaps(path string, pt traffic.Synthetic, res traffic.SynthResult, machine string) error {
+	p, err := study.NocLinkMapPoint(pt, res, machine)
+	if err != nil {
+		return runErr(err)
+	}
+	maps, err := report.NocWindowMaps(p, res.Samples)
+	if err != nil {
+		return runErr(err)
+	}
+	width := len(strconv.Itoa(len(maps)))
+	for k, m := range maps {
+		out := suffixPath(path, fmt.Sprintf("-w%0*d", width, k+1))
+		if err := scenarios.WriteFile(out, func(b *bytes.Buffer) error { return drawMap(b, func() (plots.Map, error) { return m, nil }, out) }); err != nil {
+			return runErr(err)
+		}
+	}
+	return nil
 }
 
 // stallsPath is where --link-map draws the stalls map: its path with

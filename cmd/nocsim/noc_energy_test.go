@@ -69,6 +69,7 @@ func TestNocEnergyPlotErrors(t *testing.T) {
 		{[]string{"--samples", "x.csv"}, `--samples = "x.csv": sample_cycles = 0 samples nothing`},
 		{[]string{"--sample-cycles", "1000", "--sample-plot", "-"}, "--sample-plot: plots: "},
 		{[]string{"--sample-cycles", "10"}, "--sample-cycles = 10: allowed 0 (off) or at least 102"},
+		{[]string{"--sample-cycles", "1000", "--sample-maps", png}, `--sample-maps = "` + png + `": sample_cycles = 1000 cuts a run of up to`},
 		{[]string{"--link-map", fifo}, `--link-map = "` + fifo + `": it draws two files`},
 		{[]string{"--link-map", svg, "--topology", "bus"}, "--link-map: topology bus has no routers to draw"},
 		{[]string{"--power-map", filepath.Join(dir, "m.gif")}, "--power-map: plots: "},
@@ -103,11 +104,11 @@ func TestNocSamplesFiles(t *testing.T) {
 	dir := t.TempDir()
 	csvPath, png := filepath.Join(dir, "s.csv"), filepath.Join(dir, "s.png")
 	code, _, stderr := nocsim(t, "noc", "-q", "--mesh", "4x4", "--rates", "0.05,0.2", "--warmup-cycles", "300", "--measure-cycles", "1000",
-		"--sample-cycles", "250", "--samples", csvPath, "--sample-plot", png)
+		"--sample-cycles", "250", "--samples", csvPath, "--sample-plot", png, "--sample-maps", filepath.Join(dir, "w.png"))
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	checkPNGs(t, png, filepath.Join(dir, "s-latency.png"))
+	checkPNGs(t, png, filepath.Join(dir, "s-latency.png"), filepath.Join(dir, "w-w1.png"))
 	f, err := os.Open(csvPath)
 	if err != nil {
 		t.Fatal(err)

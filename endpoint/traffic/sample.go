@@ -14,8 +14,8 @@ const MaxSampleWindows = 10000
 // drain included: the flits the NIUs sent into the network and took
 // out of it, the packets delivered and their mean latency (creation to
 // tail ejection; 0 when none was), the flits held in the routers' buffers
-// and links at the window's end, and each router-to-router link's flits
-// (Network.LinkCounts order).
+// and links at the window's end (in all, and per router), and each
+// router-to-router link's flits (Network.LinkCounts order).
 type Sample struct {
 	Start, End    des.Time // the window's cycles: [Start, End)
 	InjectedFlits uint64
@@ -24,6 +24,9 @@ type Sample struct {
 	AvgLatency    float64
 	InFlightFlits int
 	Links         []uint64
+	// Routers is the flits each router held at the window's end (none
+	// on a bus).
+	Routers []int
 }
 
 // sampler takes a Sample every period cycles; its event runs once per
@@ -70,6 +73,9 @@ func (sp *sampler) take(now des.Time) {
 		Delivered: sp.delivered, InFlightFlits: sp.f.Net.Buffered()}
 	if sp.delivered > 0 {
 		s.AvgLatency = sp.latencySum / float64(sp.delivered)
+	}
+	for _, r := range sp.f.Net.Routers {
+		s.Routers = append(s.Routers, r.Buffered())
 	}
 	cur := sp.f.Net.LinkCounts(nil)
 	s.Links = make([]uint64, len(cur))

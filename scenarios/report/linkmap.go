@@ -127,10 +127,20 @@ func (p LinkMapPoint) gridMap(what, quantity, cellLabel string, count func(traff
 	if err := p.check(what); err != nil {
 		return plots.Map{}, err
 	}
+	cells := make([]float64, len(p.Routers))
+	for i, r := range p.Routers {
+		cells[i] = count(r) / p.Cycles
+	}
 	title := fmt.Sprintf("%s, %s at %s flits/node/cycle: %s", quantity, p.Traffic, rateText(p.Rate), p.Machine)
 	if p.Title != "" {
 		title = fmt.Sprintf("%s over %.0f cycles, %s", quantity, p.Cycles, p.Title)
 	}
+	return p.draw(what, title, cellLabel, cells, p.LinkUtil())
+}
+
+// draw is p's layout with each router's cell valued cells[i] and each
+// link's arrow segs[k].
+func (p LinkMapPoint) draw(what, title, cellLabel string, cells, segs []float64) (plots.Map, error) {
 	m := plots.Map{
 		Title:  title,
 		XLabel: "router column (x, west to east)", YLabel: "router row (y, north at top)",
@@ -138,25 +148,61 @@ func (p LinkMapPoint) gridMap(what, quantity, cellLabel string, count func(traff
 		CellLabel:    cellLabel,
 		SegmentLabel: "link utilisation (flits/cycle), each arrow one direction of travel",
 	}
-	for i, r := range p.Routers {
+	for i, v := range cells {
 		c, row := p.at(i)
-		m.Cells = append(m.Cells, plots.MapCell{Col: c, Row: row, Value: count(r) / p.Cycles})
+		m.Cells = append(m.Cells, plots.MapCell{Col: c, Row: row, Value: v})
 	}
+	var err error
 	if p.Pos != nil {
 		top := (len(p.Pos) + 1) / 2
 		m.XLabel = fmt.Sprintf("ring position (column): routers 0-%d along the top, %d-%d back along the bottom", top-1, top, len(p.Pos)-1)
 		m.YLabel = "side of the ring (row)"
-		segs, err := placedSegments(p.Pos, p.Links, p.LinkUtil())
-		if err != nil {
-			return plots.Map{}, fmt.Errorf("%s: %v", what, err)
-		}
-		m.Segments = segs
-		return m, nil
+		m.Segments, err = placedSegments(p.Pos, p.Links, segs)
+	} else {
+		m.Segments, err = linkSegments(p.Cols, p.Rows, p.Links, segs)
 	}
-	segs, err := linkSegments(p.Cols, p.Rows, p.Links, p.LinkUtil())
 	if err != nil {
 		return plots.Map{}, fmt.Errorf("%s: %v", what, err)
 	}
-	m.Segments = segs
 	return m, nil
+}
+
+// NocWindowMaps draws p's network in each sampled window (sample_cycles):
+// each link by its utilisation over the window, each router by the
+// flits it held at the window's end, every map on the same two colour
+// scales, so that they can be read one after another.
+func NocWindowMaps(p LinkMapPoint, windows []traffic.Sample) ([]plots.Map, error) {
+	if err := p.check("window maps"); err != nil {
+		return nil, err
+	}
+	var cellMax, segMax float64
+	util := make([][]float64, len(windows))
+	for w, s := range windows {
+		if len(s.Links) != len(p.Links) || len(s.Routers) != len(p.Routers) {
+			return nil, fmt.Errorf("window maps: window %d has %d links and %d routers, the network %d and %d", w, len(s.Links), len(s.Routers), len(p.Links), len(p.Routers))
+		}
+		util[w] = make([]float64, len(s.Links))
+		for k, n := range s.Links {
+			util[w][k] = float64(n) / float64(s.End-s.Start)
+			segMax = max(segMax, util[w][k])
+		}
+		for _, n := range s.Routers {
+			cellMax = max(cellMax, float64(n))
+		}
+	}
+	var maps []plots.Map
+	for w, s := range windows {
+		cells := make([]float64, len(s.Routers))
+		for i, n := range s.Routers {
+			cells[i] = float64(n)
+		}
+		title := fmt.Sprintf("window %d of %d, cycles %d to %d: %s at %s flits/node/cycle, %s", w+1, len(windows), s.Start, s.End, p.Traffic, rateText(p.Rate), p.Machine)
+		m, err := p.draw("window maps", title, "flits held at the window's end (flits)", cells, util[w])
+		if err != nil {
+			return nil, err
+		}
+		m.CellMax, m.SegmentMax = cellMax, segMax
+		maps = append(maps, m)
+	}
+	return maps, nil
 }

@@ -172,3 +172,52 @@ func TestLinkMapRingChannelLoad(t *testing.T) {
 		}
 	}
 }
+
+// Window maps: one per sampled window, each link's arrow valued its
+// flits over the window's cycles, each router's cell the flits it held at
+// the window's end, and every map on the same scales, which reach the
+// largest value of any window.
+func TestNocWindowMaps(t *testing.T) {
+	sc := scenarios.Defaults()
+	sc.Network.Mesh = "4x4"
+	sc.Noc.Traffic, sc.Noc.Rates = []string{"transpose"}, []float64{0.3}
+	sc.Noc.WarmupCycles, sc.Noc.MeasureCycles, sc.Noc.DrainCycles, sc.Noc.SampleCycles = 200, 1000, 1000, 300
+	pts := points(t, sc)
+	res, err := study.RunNoc(pts, scenarios.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := study.NocLinkMapPoint(pts[0], res[0], sc.NocTitle())
+	if err != nil {
+		t.Fatal(err)
+	}
+	maps, err := report.NocWindowMaps(p, res[0].Samples)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(maps) != len(res[0].Samples) || len(maps) < 4 {
+		t.Fatalf("%d maps for %d windows", len(maps), len(res[0].Samples))
+	}
+	var cellMax, segMax float64
+	for w, m := range maps {
+		s := res[0].Samples[w]
+		if m.CellMax != maps[0].CellMax || m.SegmentMax != maps[0].SegmentMax {
+			t.Errorf("window %d: scales %v, %v; window 1's %v, %v", w+1, m.CellMax, m.SegmentMax, maps[0].CellMax, maps[0].SegmentMax)
+		}
+		for k, seg := range m.Segments {
+			if want := float64(s.Links[k]) / float64(s.End-s.Start); seg.Value != want {
+				t.Errorf("window %d link %d: %v flits/cycle, want %v", w+1, k, seg.Value, want)
+			}
+			segMax = max(segMax, seg.Value)
+		}
+		for i, c := range m.Cells {
+			if c.Value != float64(s.Routers[i]) {
+				t.Errorf("window %d router %d: %v flits, the sample %d", w+1, i, c.Value, s.Routers[i])
+			}
+			cellMax = max(cellMax, c.Value)
+		}
+	}
+	if maps[0].CellMax != cellMax || maps[0].SegmentMax != segMax {
+		t.Errorf("scales %v and %v, the windows' largest values %v and %v", maps[0].CellMax, maps[0].SegmentMax, cellMax, segMax)
+	}
+}
