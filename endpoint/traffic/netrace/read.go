@@ -123,7 +123,7 @@ func (rd *reader) full(n int, what string) ([]byte, error) {
 	k, err := io.ReadFull(rd.r, b)
 	if err != nil {
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return nil, &FormatError{Offset: rd.off + int64(k), Want: what, Got: fmt.Sprintf("the end of the trace after %d of its %d bytes", k, n)}
+			return nil, &FormatError{Offset: rd.off + int64(k), Want: what, Got: fmt.Sprintf("the end of the data after %d of its %d bytes (a truncated file?)", k, n)}
 		}
 		return nil, bzipError(rd.off+int64(k), err)
 	}
