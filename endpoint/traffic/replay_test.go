@@ -7,6 +7,7 @@ import (
 
 	"nocsim/des"
 	"nocsim/endpoint"
+	"nocsim/endpoint/energy"
 	"nocsim/endpoint/traffic/netrace"
 	"nocsim/mesh"
 	"nocsim/router"
@@ -169,5 +170,35 @@ func TestReplayValidate(t *testing.T) {
 		if err := r.Validate(); err == nil {
 			t.Errorf("%s accepted", name)
 		}
+	}
+}
+
+// Each shipped trace replays whole on an 8x8 mesh: every packet is
+// delivered, the runtime is the later of the last delivery and the
+// recorded end (so the slowdown is at least 1), and the energy model
+// priced exactly the flits the replay counted (the NIUs ejected them).
+func TestReplayShippedTracesOn8x8(t *testing.T) {
+	for _, file := range []string{"shrtex.tra.bz2", "example.tra.bz2", "multiregion.tra.bz2", "lngrex.tra.bz2"} {
+		tr := readTrace(t, file, netrace.Options{})
+		r := replayOf(tr, 8, 8)
+		r.Energy = energy.Params{Model: energy.DSENT, Tech: "45nm", FlitBits: 32, TileMM: 1, ClockHz: 1e9}
+		res, err := r.Run()
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		var want int64
+		for _, p := range tr.Packets {
+			want += int64(PacketFlits(p.Bytes(), 32))
+		}
+		if res.Delivered != len(tr.Packets) || res.Flits != want {
+			t.Errorf("%s: %d of %d packets, %d flits of %d", file, res.Delivered, len(tr.Packets), res.Flits, want)
+		}
+		if res.Recorded != des.Time(tr.Cycles) || res.Runtime != max(res.LastDelivery, res.Recorded) || res.Slowdown < 1 {
+			t.Errorf("%s: recorded %d (header %d), runtime %d, last delivery %d, slowdown %g", file, res.Recorded, tr.Cycles, res.Runtime, res.LastDelivery, res.Slowdown)
+		}
+		if res.Activity == nil || res.Activity.Totals().Ejected != uint64(want) {
+			t.Errorf("%s: energy activity %v, want %d flits ejected", file, res.Activity, want)
+		}
+		t.Logf("%s: %d packets, slowdown %.5f, mean latency %.1f cycles", file, res.Packets, res.Slowdown, res.AvgLatency)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 )
 
@@ -71,8 +72,12 @@ func WriteReplayTable(w io.Writer, r ReplayRow) error {
 	if !r.TraceComplete {
 		part = " (packet limit: the first packets only)"
 	}
-	fmt.Fprintf(w, "trace %s (%s): %d packets%s on a %s mesh, dependencies %s, time scale %g, %d-bit flits (control %d flits, data %d)\n",
-		r.Trace, r.Benchmark, r.Packets, part, r.Mesh, deps, r.Scale, r.FlitBits, r.ControlFlits, r.DataFlits)
+	network := r.Mesh // "8x8", or "8x8 torus": the topology after the tiles
+	if !strings.Contains(network, " ") {
+		network += " mesh"
+	}
+	fmt.Fprintf(w, "trace %s (%s): %d packets%s on the %s, dependencies %s, time scale %g, %d-bit flits (control %d flits, data %d)\n",
+		r.Trace, r.Benchmark, r.Packets, part, network, deps, r.Scale, r.FlitBits, r.ControlFlits, r.DataFlits)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "part\tpackets\tflits\trecorded\truntime\tslowdown\tavg lat\tp50\tp99\tnet lat\tdep wait\thops\toffered\taccepted\t")
 	fmt.Fprintln(tw, "\t\t\t(cyc)\t(cyc)\t(ratio)\t(cyc)\t(cyc)\t(cyc)\t(cyc)\t(cyc)\t\t(fl/n/c)\t(fl/n/c)\t")
