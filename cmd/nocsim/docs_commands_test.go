@@ -74,6 +74,8 @@ func (c docCommand) outputs() []string {
 			continue
 		}
 		switch v := c.args[i+1]; {
+		case name == "trace" && c.args[0] == "noc":
+			// noc's --trace reads a Netrace trace; it writes nothing.
 		case contains(outputFileFlags, name) || name == "csv" && csv:
 			out = append(out, v)
 		case contains(outputDirFlags, name):

@@ -207,7 +207,8 @@ func docPages(t *testing.T, root string) []string {
 func repoView(t *testing.T, root string) string {
 	t.Helper()
 	dir := t.TempDir()
-	for _, name := range []string{"cmd", "scenarios"} {
+	// endpoint: the Netrace test traces the workloads page replays.
+	for _, name := range []string{"cmd", "scenarios", "endpoint"} {
 		if err := os.Symlink(filepath.Join(root, name), filepath.Join(dir, name)); err != nil {
 			t.Fatal(err)
 		}

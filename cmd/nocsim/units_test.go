@@ -70,6 +70,12 @@ var unitless = map[string]string{
 	"model":             "an energy model's name",
 	"energy_model":      "an energy model's name",
 	"tech":              "a technology node's name (45nm)",
+	"trace":             "a trace file's name (noc --trace)",
+	"benchmark":         "the benchmark a Netrace trace names in its header",
+	"dependencies":      "a flag: the replay honoured the trace's dependencies",
+	"trace_complete":    "a flag: every packet of the part asked was read (false under --trace-packets)",
+	"region":            "a trace region's number, an identifier (0: the whole replay)",
+	"regions":           "a list of per-region objects, whose keys are checked themselves",
 }
 
 // paramsFileKeys are JSON keys whose subtree is a LogGP parameters file as
@@ -113,6 +119,7 @@ func jsonKeys(v any, into map[string]bool) {
 func TestOutputColumnsNameTheirUnits(t *testing.T) {
 	dir := t.TempDir()
 	nocCSV, calCSV, pairsCSV := filepath.Join(dir, "noc.csv"), filepath.Join(dir, "cal.csv"), filepath.Join(dir, "pairs.csv")
+	traceCSV := filepath.Join(dir, "trace.csv")
 	runs := []struct {
 		name string
 		args []string
@@ -121,6 +128,7 @@ func TestOutputColumnsNameTheirUnits(t *testing.T) {
 		{"noc", nocArgs("--json", "--quiet", "--csv", nocCSV), nocCSV},
 		// Every column of bursts, size mixes and replies appears.
 		{"noc traffic", nocArgs("--json", "--quiet", "--injection", "on_off", "--burst-packets", "3", "--packet-sizes", "1,5", "--reply-flits", "2"), ""},
+		{"noc trace", []string{"noc", "--mesh", "8x8", "--trace", netraceFile("shrtex.tra.bz2"), "--json", "--quiet", "--csv", traceCSV}, traceCSV},
 		{"coll", []string{"coll", "--mesh", "2x2", "--op", "bcast", "--procs", "4", "--sizes", "8", "--json", "--quiet"}, ""},
 		{"app", []string{"app", "--mesh", "2x2", "--app", "globalsum", "--procs", "1,4", "--sizes", "64", "--versions", "mpi,native", "--json", "--quiet"}, ""},
 		{"pingpong", []string{"pingpong", "--mesh", "2x2", "--from", "0", "--to", "3", "--sizes", "8,1024", "--json", "--quiet"}, ""},

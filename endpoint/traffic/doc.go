@@ -8,6 +8,11 @@
 // the drain, source queues growing, latency diverging). ZeroLoad is the
 // analytic latency such a point approaches at low load.
 //
+// Replay injects the packets of a Netrace trace (read by its sub-package
+// netrace) instead: each at its trace cycle or once the packets it depends
+// on are delivered, and reports the trace's runtime on the network against
+// its recorded one, for the whole trace and per region.
+//
 // It drives the hardware of package endpoint (Fabric, SendSynthetic) and
 // adds no hardware of its own.
 package traffic
