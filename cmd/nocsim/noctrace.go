@@ -33,7 +33,7 @@ var traceFlags = []cli.Flag{
 // charts and have no meaning for a replay: refused with --trace. Of the
 // [noc] keys a replay uses watchdog_cycles alone.
 func synthOnly() []string {
-	fs := []string{"plot", "energy-plot", "power-map", "power-map-point", "watch-packets", "watch-out", "workers"}
+	fs := []string{"plot", "energy-plot", "power-map", "link-map", "map-point", "samples", "sample-plot", "sample-maps", "watch-packets", "watch-out", "workers"}
 	for _, k := range scenarios.NocKeys {
 		if k.Name != "watchdog_cycles" {
 			fs = append(fs, flagName(k.Name))
@@ -109,7 +109,7 @@ func buildNocTrace(c *cli.Context) (*workload, error) {
 			}
 			return report.WriteReplayTable(w, row)
 		},
-		files:    []file{{"csv", func(b *bytes.Buffer) error { return report.WriteReplayCSV(b, row) }}},
+		files:    []file{{flag: "csv", write: func(b *bytes.Buffer) error { return report.WriteReplayCSV(b, row) }}},
 		flitHops: func() uint64 { return row.FlitHops },
 	}, nil
 }
