@@ -18,6 +18,7 @@ func sweepCommand() *cli.Command {
 		Flags: append([]cli.Flag{
 			&cli.IntFlag{Name: "jobs", Usage: "points simulated in parallel (0 = one per CPU); results do not depend on it"},
 			&cli.BoolFlag{Name: "resume", Usage: "reuse the points in points.jsonl whose configuration is still a point of the sweep; recompute the rest"},
+			reportFlag,
 			quietFlag,
 		}, shardFlags()...),
 		Subcommands: []*cli.Command{sweepMergeCommand()},
@@ -70,6 +71,9 @@ func sweepCommand() *cli.Command {
 					return runErr(err)
 				}
 			}
+			if err := removeReportPages(dir); err != nil {
+				return runErr(err)
+			}
 			if err := sc.WriteRecordIn(dir, src, provenance(c)); err != nil {
 				return runErr(err)
 			}
@@ -113,6 +117,13 @@ func sweepCommand() *cli.Command {
 					}
 					fmt.Fprintf(c.App.Writer, "chart: %s (mean against %s, 95%% interval bars)\n", path, ch.XLabel)
 				}
+			}
+			if c.Bool("report") {
+				files, err := writeReportDir(dir)
+				if err != nil {
+					return runErr(err)
+				}
+				fmt.Fprintf(c.App.Writer, "report: %s (and %d point pages)\n", files[0], len(files)-1)
 			}
 			return nil
 		},
