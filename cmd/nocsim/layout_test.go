@@ -42,10 +42,10 @@ var importRules = map[string][]string{
 	"scenarios/report": {"coll", "des", "endpoint/traffic", "mpi", "logp", "plots"},
 	// The HTML page of a results directory reads files, nothing of nocsim.
 	"scenarios/report/html": {},
-	"scenarios":        {"config", "coll", "des", "mesh", "router", "endpoint", "endpoint/traffic", "mpi", "mpi/datatype", "mpi/trace", "mpi/chrome", "logp", "calibrate", "plots", "scenarios/apps", "scenarios/report"},
-	"scenarios/sweep":  {"plots", "scenarios", "scenarios/report"},
-	"scenarios/thesis": {"config", "scenarios", "scenarios/apps", "scenarios/report"},
-	"scenarios/study":  {"config", "coll", "des", "mesh", "endpoint", "endpoint/traffic", "mpi", "mpi/datatype", "mpi/group", "mpi/trace", "mpi/chrome", "logp", "logp/goal", "calibrate", "plots", "scenarios", "scenarios/apps", "scenarios/report", "scenarios/report/html", "scenarios/thesis"},
+	"scenarios":             {"config", "coll", "des", "mesh", "router", "endpoint", "endpoint/traffic", "mpi", "mpi/datatype", "mpi/trace", "mpi/chrome", "logp", "calibrate", "plots", "scenarios/apps", "scenarios/report"},
+	"scenarios/sweep":       {"plots", "scenarios", "scenarios/report"},
+	"scenarios/thesis":      {"config", "scenarios", "scenarios/apps", "scenarios/report"},
+	"scenarios/study":       {"config", "coll", "des", "mesh", "endpoint", "endpoint/traffic", "mpi", "mpi/datatype", "mpi/group", "mpi/trace", "mpi/chrome", "logp", "logp/goal", "calibrate", "plots", "scenarios", "scenarios/apps", "scenarios/report", "scenarios/report/html", "scenarios/thesis"},
 
 	// The progress display observes the kernel's heartbeat, nothing else.
 	"scenarios/progress": {"des"},
