@@ -67,7 +67,11 @@ func pointPage(sweep string, i, n int, pt *value) (Page, error) {
 	}
 	head := &value{kind: 'o'}
 	for j, k := range pt.keys {
-		if k != "rows" {
+		switch k {
+		case "rows": // the table below
+		case "settings":
+			head.keys, head.fields = append(head.keys, k), append(head.fields, &value{kind: 's', text: settingsText(pt.fields[j])})
+		default:
 			head.keys, head.fields = append(head.keys, k), append(head.fields, pt.fields[j])
 		}
 	}
