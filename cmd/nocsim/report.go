@@ -20,6 +20,7 @@ func reportCommand() *cli.Command {
 		Name:      "report",
 		Usage:     "write DIR/report.html: a results directory (main job, run, sweep) as one self-contained HTML page of its configuration, provenance, tables, text and charts",
 		UsageText: "nocsim report nocsim-results",
+		Flags:     []cli.Flag{quietFlag},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return usageErr("report needs one results directory, got %d arguments", c.NArg())

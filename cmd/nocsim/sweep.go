@@ -33,6 +33,9 @@ func sweepCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			if so.slurm && c.Bool("report") {
+				return usageErr("--report with --slurm: the job array's tasks write no report; allowed --report without --slurm, or nocsim report on the merged directory")
+			}
 			sc, src, err := loadScenarioArg(c)
 			if err != nil {
 				return err
@@ -48,9 +51,6 @@ func sweepCommand() *cli.Command {
 			dir := sc.OutputDir()
 			if so.out != "" {
 				dir = so.out
-			}
-			if so.slurm && c.Bool("report") {
-				return usageErr("--report with --slurm: the job array's tasks write no report; allowed --report without --slurm, or nocsim report on the merged directory")
 			}
 			if so.slurm {
 				return writeSlurmScript(c, &sc, dir, so, total)
