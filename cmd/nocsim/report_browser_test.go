@@ -252,4 +252,3 @@ func readString(t *testing.T, path string) string {
 	}
 	return string(b)
 }
-
