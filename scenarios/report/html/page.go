@@ -80,12 +80,15 @@ func Render(fsys fs.FS, name string) ([]Page, error) {
 	}
 	var points *value
 	for _, f := range files {
-		b, err := read(f.Name)
-		if err != nil {
-			return nil, err
-		}
 		ext := path.Ext(f.Name)
 		base := strings.TrimSuffix(f.Name, ext)
+		var b []byte
+		// Only what the page shows is read (a run may hold large schedules).
+		if shown(f.Name, ext) {
+			if b, err = read(f.Name); err != nil {
+				return nil, err
+			}
+		}
 		switch {
 		case f.Name == "config.toml":
 			p.Config = &textFile{ID: "configuration", Name: f.Name, Text: string(b)}
@@ -140,6 +143,18 @@ func Render(fsys fs.FS, name string) ([]Page, error) {
 		}
 	}
 	return pages, nil
+}
+
+// shown reports whether the page shows a file's contents (every file is
+// listed).
+func shown(name, ext string) bool {
+	switch ext {
+	case ".toml":
+		return name == "config.toml"
+	case ".json", ".jsonl", ".csv", ".txt", ".png", ".svg":
+		return true
+	}
+	return false
 }
 
 // subtitle is the scenario and workload meta.json names.
