@@ -26,6 +26,9 @@ type RunOptions struct {
 	// Trace, when set, gets a Chrome trace of every flit-level MPI run,
 	// one process per point in point order (coll, app, pingpong).
 	Trace *chrome.TraceSet
+	// Report makes study.Run write report.html, the directory as one
+	// HTML page, beside the results (the main job always does).
+	Report bool
 }
 
 // ForEach runs fn(0..n-1) on a pool of workers (opt.Workers, GOMAXPROCS

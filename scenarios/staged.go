@@ -3,6 +3,7 @@ package scenarios
 import (
 	"bytes"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -84,6 +85,14 @@ func (s *StagedDir) commit() error {
 
 // abort removes the staged directory, leaving the target as it was.
 func (s *StagedDir) abort() { os.RemoveAll(s.tmp) }
+
+// FS reads the files written so far (to render the report page from
+// them before the directory is moved into place).
+func (s *StagedDir) FS() fs.FS { return os.DirFS(s.tmp) }
+
+// Name is the target directory's base name: what the files are called
+// once in place, never the staging directory's name.
+func (s *StagedDir) Name() string { return filepath.Base(s.target) }
 
 // Rewrite replaces a file already written (meta.json, once the run's
 // speed is known); the list of files stays as it was.

@@ -40,10 +40,12 @@ var importRules = map[string][]string{
 	"calibrate":        {"config", "des", "mesh", "router", "endpoint", "mpi", "mpi/datatype", "logp", "logp/goal"},
 	"scenarios/apps":   {"config", "des", "mesh", "router", "endpoint", "mpi", "mpi/datatype", "mpi/group"},
 	"scenarios/report": {"coll", "des", "endpoint/traffic", "mpi", "logp", "plots"},
-	"scenarios":        {"config", "coll", "des", "mesh", "router", "endpoint", "endpoint/traffic", "mpi", "mpi/datatype", "mpi/trace", "mpi/chrome", "logp", "calibrate", "plots", "scenarios/apps", "scenarios/report"},
-	"scenarios/sweep":  {"plots", "scenarios", "scenarios/report"},
-	"scenarios/thesis": {"config", "scenarios", "scenarios/apps", "scenarios/report"},
-	"scenarios/study":  {"config", "coll", "des", "mesh", "endpoint", "endpoint/traffic", "mpi", "mpi/datatype", "mpi/group", "mpi/trace", "mpi/chrome", "logp", "logp/goal", "calibrate", "plots", "scenarios", "scenarios/apps", "scenarios/report", "scenarios/thesis"},
+	// The HTML page of a results directory reads files, nothing of nocsim.
+	"scenarios/report/html": {},
+	"scenarios":             {"config", "coll", "des", "mesh", "router", "endpoint", "endpoint/traffic", "mpi", "mpi/datatype", "mpi/trace", "mpi/chrome", "logp", "calibrate", "plots", "scenarios/apps", "scenarios/report"},
+	"scenarios/sweep":       {"plots", "scenarios", "scenarios/report"},
+	"scenarios/thesis":      {"config", "scenarios", "scenarios/apps", "scenarios/report"},
+	"scenarios/study":       {"config", "coll", "des", "mesh", "endpoint", "endpoint/traffic", "mpi", "mpi/datatype", "mpi/group", "mpi/trace", "mpi/chrome", "logp", "logp/goal", "calibrate", "plots", "scenarios", "scenarios/apps", "scenarios/report", "scenarios/report/html", "scenarios/thesis"},
 
 	// The progress display observes the kernel's heartbeat, nothing else.
 	"scenarios/progress": {"des"},
@@ -103,6 +105,8 @@ func TestImportRules(t *testing.T) {
 		{"scenarios", "scenarios/report", true},
 		{"scenarios/report", "scenarios", false},
 		{"scenarios/sweep", "scenarios", true},
+		{"scenarios/report", "scenarios/report/html", false},
+		{"scenarios/study", "scenarios/report/html", true},
 		{"scenarios", "scenarios/sweep", false},
 	} {
 		if got := importAllowed(c.pkg, c.dep); got != c.want {

@@ -70,7 +70,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			}
 			return runDefault(c)
 		},
-		Commands:       []*cli.Command{nocCommand(), pingpongCommand(), pairsCommand(), collCommand(), calibrateCommand(), predictCommand(), appCommand(), thesisCommand(), runCommand(), validateCommand(), sweepCommand(), goalCommand()},
+		Commands:       []*cli.Command{nocCommand(), pingpongCommand(), pairsCommand(), collCommand(), calibrateCommand(), predictCommand(), appCommand(), thesisCommand(), runCommand(), validateCommand(), sweepCommand(), goalCommand(), reportCommand()},
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError:   func(_ *cli.Context, err error, _ bool) error { return usageErr("%v (see nocsim help)", err) },
 	}
@@ -81,7 +81,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 // positionalArgs names the arguments of the commands that take some and
 // leave trailing flags unparsed. urfave/cli stops parsing flags at the
 // first argument, so "run FILE -q" would hand "-q" over as a second file.
-var positionalArgs = map[string]string{"run": "FILE", "validate": "FILE", "sweep": "FILE", "sweep merge": "SHARD_DIR..."}
+var positionalArgs = map[string]string{"run": "FILE", "validate": "FILE", "sweep": "FILE", "sweep merge": "SHARD_DIR...", "report": "DIR"}
 
 // ownArgs are the commands that take a FILE and parse the flags after it
 // themselves (goalFile): no check of theirs here.

@@ -456,4 +456,17 @@ func TestDefaultAction(t *testing.T) {
 	if files < 10 {
 		t.Errorf("the summary names %d files", files)
 	}
+	// The main job's page, rendered before the directory moved into place,
+	// is the page nocsim report renders of the directory in place.
+	page := filepath.Join("nocsim-results", "report.html")
+	staged, err := os.ReadFile(page)
+	if err != nil || !strings.Contains(stdout, "  "+page+"\n") {
+		t.Fatalf("the main job wrote no report.html, or its summary does not list it (%v)", err)
+	}
+	if code, _, stderr := nocsim(t, "report", "nocsim-results"); code != 0 {
+		t.Fatalf("report nocsim-results: exit %d: %s", code, stderr)
+	}
+	if again, _ := os.ReadFile(page); !bytes.Equal(again, staged) {
+		t.Error("nocsim report nocsim-results gives other bytes than the main job wrote")
+	}
 }

@@ -90,6 +90,31 @@ func regressParams(t *testing.T, dir string) {
 	}
 }
 
+// regressReportDir runs a 2x2 noc scenario into dir/out and scrubs its
+// JSON files of volatileKeys, which the page would otherwise show.
+func regressReportDir(t *testing.T, dir string) {
+	t.Helper()
+	sc := filepath.Join(dir, "tiny.toml")
+	text := "name = \"tiny\"\n[network]\nmesh = \"2x2\"\n[noc]\ntraffic = [\"uniform\"]\nrates = [0.05]\nmeasure_cycles = 500\nwarmup_cycles = 100\n[workload]\nkind = \"noc\"\n[output]\ndir = \"out\"\nplots = false\n"
+	if err := os.WriteFile(sc, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := nocsim(t, "run", "-q", sc); code != 0 {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	for _, f := range []string{"meta.json", "results.json"} {
+		p := filepath.Join(dir, "out", f)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, scrubOutput(t, f, b), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.Remove(filepath.Join(dir, "out", "results.csv")) // its wall-clock columns
+}
+
 // regressGoal copies a test schedule into dir.
 func regressGoal(name string) func(t *testing.T, dir string) {
 	return func(t *testing.T, dir string) {
@@ -198,6 +223,9 @@ func regressCases() []regressCase {
 		{name: "sweep-vcs-protocol", args: []string{"sweep", q, "sweep-vcs-protocol.toml"}, setup: regressExamples,
 			files: []string{"results/sweep-vcs-protocol/points.jsonl", "results/sweep-vcs-protocol/summary.csv",
 				"results/sweep-vcs-protocol/config.toml"}},
+		// The HTML page of a run's directory, its machine-dependent values
+		// scrubbed first so that the page is the same on every machine.
+		{name: "report", args: []string{"report", q, "out"}, setup: regressReportDir, files: []string{"out/report.html"}},
 		// The thesis's Table 5.1, every row.
 		{name: "thesis-5.1", args: []string{"thesis", q, "--json", "--table", "5.1"}},
 	}

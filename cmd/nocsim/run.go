@@ -22,6 +22,7 @@ func runCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "workers", Usage: "runs simulated in parallel (0 = one per core); results do not depend on it"},
 			traceFlag,
+			reportFlag,
 			quietFlag,
 		},
 		Action: func(c *cli.Context) error {
@@ -54,7 +55,7 @@ func runCommand() *cli.Command {
 			}
 			job := startJob(c, fmt.Sprintf("run %s (%s)", sc.Name, sc.Workload.Kind))
 			defer job.stop()
-			opt := scenarios.RunOptions{Workers: c.Int("workers"), Progress: job.bar.Update, Speed: &job.speed}
+			opt := scenarios.RunOptions{Workers: c.Int("workers"), Progress: job.bar.Update, Speed: &job.speed, Report: c.Bool("report")}
 			traces := traceSet(c, &opt)
 			sum, err := study.Run(&sc, src, provenance(c), opt)
 			job.stop()

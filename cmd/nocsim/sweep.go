@@ -18,6 +18,7 @@ func sweepCommand() *cli.Command {
 		Flags: append([]cli.Flag{
 			&cli.IntFlag{Name: "jobs", Usage: "points simulated in parallel (0 = one per CPU); results do not depend on it"},
 			&cli.BoolFlag{Name: "resume", Usage: "reuse the points in points.jsonl whose configuration is still a point of the sweep; recompute the rest"},
+			reportFlag,
 			quietFlag,
 		}, shardFlags()...),
 		Subcommands: []*cli.Command{sweepMergeCommand()},
@@ -31,6 +32,9 @@ func sweepCommand() *cli.Command {
 			so, err := shardOptionsOf(c)
 			if err != nil {
 				return err
+			}
+			if so.slurm && c.Bool("report") {
+				return usageErr("--report with --slurm: the job array's tasks write no report; allowed --report without --slurm, or nocsim report on the merged directory")
 			}
 			sc, src, err := loadScenarioArg(c)
 			if err != nil {
@@ -70,6 +74,9 @@ func sweepCommand() *cli.Command {
 					return runErr(err)
 				}
 			}
+			if err := removeReportPages(dir); err != nil {
+				return runErr(err)
+			}
 			if err := sc.WriteRecordIn(dir, src, provenance(c)); err != nil {
 				return runErr(err)
 			}
@@ -102,7 +109,7 @@ func sweepCommand() *cli.Command {
 				}
 				fmt.Fprintf(c.App.Writer, "sweep %q shard %s: %d of %d points, %d failed; %s/points.jsonl (merge the shards with nocsim sweep merge)\n",
 					sc.Name, so.shard, len(pts), total, failed, dir)
-				return nil
+				return sweepReport(c, dir)
 			}
 			fmt.Fprintf(c.App.Writer, "sweep %q: %d points, %d failed; %s/points.jsonl and %s/summary.csv\n", sc.Name, len(pts), failed, dir, dir)
 			if sc.Output.Plots {
@@ -114,8 +121,22 @@ func sweepCommand() *cli.Command {
 					fmt.Fprintf(c.App.Writer, "chart: %s (mean against %s, 95%% interval bars)\n", path, ch.XLabel)
 				}
 			}
-			return nil
+			return sweepReport(c, dir)
 		},
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error { return usageErr("sweep: %v", err) },
 	}
+}
+
+// sweepReport writes, with --report, the sweep directory's report pages
+// once its points and chart are written.
+func sweepReport(c *cli.Context, dir string) error {
+	if !c.Bool("report") {
+		return nil
+	}
+	files, err := writeReportDir(dir)
+	if err != nil {
+		return runErr(err)
+	}
+	fmt.Fprintf(c.App.Writer, "report: %s (and %d point pages under %s)\n", files[0], len(files)-1, filepath.Join(dir, "points"))
+	return nil
 }

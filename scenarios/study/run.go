@@ -86,6 +86,11 @@ func Run(sc *scenarios.Scenario, src scenarios.Source, prov scenarios.Provenance
 			}
 		}
 	}
+	if opt.Report {
+		if err := writeReport(out); err != nil {
+			return sum, err
+		}
+	}
 	return sum, nil
 }
 

@@ -56,6 +56,9 @@ func DefaultStudy(prov scenarios.Provenance, dir string, opt scenarios.RunOption
 			}
 		}
 	}
+	if err := writeReport(out); err != nil {
+		return sum, err
+	}
 	return sum, nil
 }
 
