@@ -207,7 +207,7 @@ func docPages(t *testing.T, root string) []string {
 func repoView(t *testing.T, root string) string {
 	t.Helper()
 	dir := t.TempDir()
-	for _, name := range []string{"cmd", "scenarios"} {
+	for _, name := range []string{"cmd", "scenarios", "logp"} {
 		if err := os.Symlink(filepath.Join(root, name), filepath.Join(dir, name)); err != nil {
 			t.Fatal(err)
 		}

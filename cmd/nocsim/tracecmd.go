@@ -43,7 +43,7 @@ func traceCommand() *cli.Command {
 func traceFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.Float64Flag{Name: "flops-per-cycle", Value: 1, Usage: "compute rate: a compute action of F flops is a calc of ceil(F/`RATE`) cycles; 0 leaves compute out (communication only)"},
-		&cli.StringFlag{Name: "algs", Usage: "collective algorithms as `OP=ALG,...` (ops barrier, bcast, reduce, allreduce, alltoall, gather, scatter, allgather; algorithms as nocsim goal gen lists them); ops not named take " + defaultAlgsText()},
+		&cli.StringFlag{Name: "algs", Usage: "collective algorithms as a `LIST` of OP=ALG items, comma-separated (ops barrier, bcast, reduce, allreduce, alltoall, gather, scatter, allgather; algorithms as nocsim goal gen lists them); ops not named take " + defaultAlgsText()},
 	}
 }
 
@@ -142,6 +142,19 @@ func traceOptions(c *cli.Context) (titrace.Options, error) {
 	if f := opt.FlopsPerCycle; !(f >= 0 && f <= 1e12) {
 		return opt, usageErr("--flops-per-cycle = %v: allowed 0..1e12 (0: compute left out)", f)
 	}
+	// The machine's [mpi] algorithm keys (--bcast ...), when set to an
+	// algorithm, choose the expansion as --algs does: the chip's MPI
+	// library would run that algorithm for the call.
+	given := givenFlags(c)
+	for _, op := range collgen.Ops {
+		if titrace.DefaultAlgs[op] == "" || !given[op] || c.String(op) == "auto" {
+			continue
+		}
+		if !slices.Contains(collgen.Algorithms(op), c.String(op)) {
+			return opt, usageErr("--%s = %q: allowed auto or %s", op, c.String(op), strings.Join(collgen.Algorithms(op), ", "))
+		}
+		opt.Algs[op] = c.String(op)
+	}
 	if c.String("algs") == "" {
 		return opt, nil
 	}
@@ -152,6 +165,9 @@ func traceOptions(c *cli.Context) (titrace.Options, error) {
 		}
 		if !slices.Contains(collgen.Algorithms(op), alg) {
 			return opt, usageErr("--algs: %s algorithm %q: allowed %s", op, alg, strings.Join(collgen.Algorithms(op), ", "))
+		}
+		if a, ok := opt.Algs[op]; ok && a != alg {
+			return opt, usageErr("--algs names %s=%s and --%s = %q: give the algorithm once", op, alg, op, a)
 		}
 		opt.Algs[op] = alg
 	}
