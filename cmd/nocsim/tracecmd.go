@@ -14,11 +14,13 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"nocsim/logp"
 	"nocsim/logp/collgen"
 	"nocsim/logp/goal"
 	"nocsim/logp/titrace"
 	"nocsim/scenarios"
 	"nocsim/scenarios/report"
+	"nocsim/scenarios/study"
 )
 
 // traceCommand is the parent of the commands that replay MPI traces
@@ -43,6 +45,7 @@ func traceCommand() *cli.Command {
 func traceFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.Float64Flag{Name: "flops-per-cycle", Value: 1, Usage: "compute rate: a compute action of F flops is a calc of ceil(F/`RATE`) cycles; 0 leaves compute out (communication only)"},
+		&cli.StringFlag{Name: "replay", Value: "calls", Usage: "how the chip replays the trace: calls (each action the MPI library's call: MPI_Send, MPI_Wait, MPI_Bcast ...) or schedule (the converted GOAL schedule's sends and receives as MPI_Isend/MPI_Irecv, the tier's message pattern exactly) (`HOW`)"},
 		&cli.StringFlag{Name: "algs", Usage: "collective algorithms as a `LIST` of OP=ALG items, comma-separated (ops barrier, bcast, reduce, allreduce, alltoall, gather, scatter, allgather; algorithms as nocsim goal gen lists them); ops not named take " + defaultAlgsText()},
 	}
 }
@@ -139,6 +142,9 @@ func traceFiles(c *cli.Context) ([]string, error) {
 // traceOptions reads --flops-per-cycle and --algs.
 func traceOptions(c *cli.Context) (titrace.Options, error) {
 	opt := titrace.Options{FlopsPerCycle: c.Float64("flops-per-cycle"), Algs: map[string]string{}, Coll: collgen.DefaultOptions()}
+	if r := c.String("replay"); r != "calls" && r != "schedule" {
+		return opt, usageErr("--replay = %q: allowed calls, schedule", r)
+	}
 	if f := opt.FlopsPerCycle; !(f >= 0 && f <= 1e12) {
 		return opt, usageErr("--flops-per-cycle = %v: allowed 0..1e12 (0: compute left out)", f)
 	}
@@ -176,16 +182,16 @@ func traceOptions(c *cli.Context) (titrace.Options, error) {
 
 // loadTrace reads the files (each either actions or SimGrid's index of
 // per-rank files, whose names are relative to it) and converts them.
-func loadTrace(files []string, opt titrace.Options) (*goal.Schedule, []titrace.RankCounts, error) {
+func loadTrace(files []string, opt titrace.Options) (*goal.Schedule, []titrace.RankCounts, *titrace.Trace, error) {
 	var rd titrace.Reader
 	for _, path := range files {
 		text, err := os.ReadFile(path)
 		if err != nil {
-			return nil, nil, usageErr("trace: %v", err)
+			return nil, nil, nil, usageErr("trace: %v", err)
 		}
 		if !titrace.IsIndex(text) {
 			if err := rd.Read(path, bytes.NewReader(text)); err != nil {
-				return nil, nil, usageErr("%v", err)
+				return nil, nil, nil, usageErr("%v", err)
 			}
 			continue
 		}
@@ -195,20 +201,20 @@ func loadTrace(files []string, opt titrace.Options) (*goal.Schedule, []titrace.R
 			}
 			f, err := os.Open(name)
 			if err != nil {
-				return nil, nil, usageErr("trace: %s names %v", path, err)
+				return nil, nil, nil, usageErr("trace: %s names %v", path, err)
 			}
 			err = rd.Read(name, f)
 			f.Close()
 			if err != nil {
-				return nil, nil, usageErr("%v", err)
+				return nil, nil, nil, usageErr("%v", err)
 			}
 		}
 	}
 	s, counts, err := titrace.ToGoal(rd.Trace(), opt)
 	if err != nil {
-		return nil, nil, usageErr("%v", err)
+		return nil, nil, nil, usageErr("%v", err)
 	}
-	return s, counts, nil
+	return s, counts, rd.Trace(), nil
 }
 
 func buildTraceRun(c *cli.Context) (*workload, error) {
@@ -223,9 +229,10 @@ func buildTraceRun(c *cli.Context) (*workload, error) {
 	given := givenFlags(c)
 	var counts []titrace.RankCounts
 	var sched *goal.Schedule
+	var tr *titrace.Trace
 	load := func() (*goal.Schedule, error) {
 		var err error
-		sched, counts, err = loadTrace(files, opt)
+		sched, counts, tr, err = loadTrace(files, opt)
 		return sched, err
 	}
 	var w *workload
@@ -241,7 +248,15 @@ func buildTraceRun(c *cli.Context) (*workload, error) {
 		if err != nil {
 			return nil, err
 		}
-		if w, err = scheduleRun(c, given, flit, load); err != nil {
+		if given["replay"] && !flit {
+			return nil, usageErr("--replay says how the flit-level chip replays the trace: add --mesh WxH")
+		}
+		if flit && c.String("replay") == "calls" {
+			w, err = traceCallsRun(c, load, func() *titrace.Trace { return tr }, opt)
+		} else {
+			w, err = scheduleRun(c, given, flit, load)
+		}
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -283,10 +298,50 @@ func buildTraceCompare(c *cli.Context) (*workload, error) {
 	if c.String("params") == "" {
 		return nil, usageErr("trace compare needs --params FILE (fitted parameters for the LogGOPS tier: nocsim calibrate --out)")
 	}
-	return scheduleCompare(c, "trace compare", files[0], func() (*goal.Schedule, error) {
-		s, _, err := loadTrace(files, opt)
+	var tr *titrace.Trace
+	load := func() (*goal.Schedule, error) {
+		s, _, t, err := loadTrace(files, opt)
+		tr = t
 		return s, err
+	}
+	if c.String("replay") == "schedule" {
+		return scheduleCompare(c, "trace compare", files[0], load, nil)
+	}
+	return scheduleCompare(c, "trace compare", files[0], load, &chipCompare{
+		check: func(sc *scenarios.Scenario) error { return study.CheckTIFlit(sc, tr, nil) },
+		run: func(sc *scenarios.Scenario, s *goal.Schedule, p logp.Params) (*report.ScheduleComparison, error) {
+			return study.CompareTI(sc, tr, s, opt, p)
+		},
 	})
+}
+
+// traceCallsRun is trace run on the chip with each action the MPI
+// library's call (study.RunTIFlit).
+func traceCallsRun(c *cli.Context, load func() (*goal.Schedule, error), trace func() *titrace.Trace, opt titrace.Options) (*workload, error) {
+	sc, src, err := scenarioFrom(c, "procs")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := load(); err != nil {
+		return nil, err
+	}
+	tr := trace()
+	if err := study.CheckTIFlit(&sc, tr, src); err != nil {
+		return nil, usageErr("%v", err)
+	}
+	var res *report.GoalResult
+	return &workload{
+		run: func(scenarios.RunOptions, *job) error {
+			res, err = study.RunTIFlit(&sc, tr, opt)
+			return err
+		},
+		print: func(w io.Writer, asJSON bool) error {
+			if asJSON {
+				return report.WriteJSON(w, res)
+			}
+			return report.WriteGoalTable(w, res)
+		},
+	}, nil
 }
 
 // writeTraceCounts prints the trace's figures per rank: its point-to-point

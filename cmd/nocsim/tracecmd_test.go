@@ -43,17 +43,22 @@ func traceRunJSONOf(t *testing.T, args ...string) traceRunJSON {
 // replayOnBothTiers replays a recorded trace on the chip and the tier:
 // the chip delivers every message of the schedule (the trace's own and
 // the collectives' expansion), every rank finishes on both.
+// The MPI library's collectives (replay calls) send as many messages as
+// collgen's expansion of the same algorithms: the chip's count, from its
+// ranks' receives, equals the schedule's, from its sends.
 func replayOnBothTiers(t *testing.T, path string) {
-	chip := traceRunJSONOf(t, path, "--mesh", "4x4")
-	sends := 0
-	for _, r := range chip.Ranks {
-		sends += r.ScheduleSends
-	}
-	if chip.Run.Tier != "flit" || chip.Run.Messages != sends || sends == 0 {
-		t.Errorf("%s: chip %q delivered %d messages, the schedule sends %d", path, chip.Run.Tier, chip.Run.Messages, sends)
+	for _, how := range []string{"calls", "schedule"} {
+		chip := traceRunJSONOf(t, path, "--mesh", "4x4", "--replay", how)
+		sends := 0
+		for _, r := range chip.Ranks {
+			sends += r.ScheduleSends
+		}
+		if chip.Run.Tier != "flit" || chip.Run.Messages != sends || sends == 0 {
+			t.Errorf("%s, replay %s: chip %q delivered %d messages, the schedule sends %d", path, how, chip.Run.Tier, chip.Run.Messages, sends)
+		}
 	}
 	tier := traceRunJSONOf(t, path, "--params", filepath.Join("..", "..", "scenarios", "examples", "params", "4x4-scmp.toml"))
-	if tier.Run.Tier != "loggops" || len(tier.Run.Finish) != len(chip.Ranks) || tier.Run.MaxFinish <= 0 {
+	if tier.Run.Tier != "loggops" || len(tier.Run.Finish) != len(tier.Ranks) || tier.Run.MaxFinish <= 0 {
 		t.Errorf("%s: tier %q finished %d ranks by %v", path, tier.Run.Tier, len(tier.Run.Finish), tier.Run.MaxFinish)
 	}
 }
@@ -170,6 +175,8 @@ func TestTraceBadInput(t *testing.T) {
 		{"trace", "run", filepath.Join(tiDir, "ring.ti"), "--mesh", "4x4", "--algs", "bcast=nope"},
 		{"trace", "run", filepath.Join(tiDir, "ring.ti"), "--mesh", "4x4", "--flops-per-cycle", "-1"},
 		{"trace", "run", filepath.Join(tiDir, "ring.ti")},
+		{"trace", "run", filepath.Join(tiDir, "ring.ti"), "--mesh", "4x4", "--replay", "both"},
+		{"trace", "run", filepath.Join(tiDir, "ring.ti"), "--L", "6", "--replay", "calls"},
 	} {
 		code, out, stderr := nocsim(t, args...)
 		if code != 2 || out != "" || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
