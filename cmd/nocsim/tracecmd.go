@@ -196,9 +196,7 @@ func loadTrace(files []string, opt titrace.Options) (*goal.Schedule, []titrace.R
 			continue
 		}
 		for _, name := range titrace.IndexFiles(text) {
-			if !filepath.IsAbs(name) {
-				name = filepath.Join(filepath.Dir(path), name)
-			}
+			name = indexed(path, name)
 			f, err := os.Open(name)
 			if err != nil {
 				return nil, nil, nil, usageErr("trace: %s names %v", path, err)
@@ -215,6 +213,23 @@ func loadTrace(files []string, opt titrace.Options) (*goal.Schedule, []titrace.R
 		return nil, nil, nil, usageErr("%v", err)
 	}
 	return s, counts, rd.Trace(), nil
+}
+
+// indexed finds a file an index names. SimGrid writes the names as the
+// recording saw them (relative to its working directory, the index's own
+// path then "_files/"), so a relative name is looked for next to the
+// index, then in the index's "_files" directory, then as given.
+func indexed(index, name string) string {
+	if filepath.IsAbs(name) {
+		return name
+	}
+	dir := filepath.Dir(index)
+	for _, p := range []string{filepath.Join(dir, name), filepath.Join(dir, filepath.Base(index)+"_files", filepath.Base(name))} {
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	return name
 }
 
 func buildTraceRun(c *cli.Context) (*workload, error) {

@@ -133,7 +133,9 @@ func TestTraceIndexFile(t *testing.T) {
 	var index []string
 	for _, r := range order {
 		name := "cg.txt_files/rank-" + r + ".txt"
-		index = append(index, name)
+		// SimGrid names the files as its working directory saw them:
+		// the index's path as recorded, then _files/.
+		index = append(index, "recorded/elsewhere/"+name)
 		if err := os.MkdirAll(filepath.Join(dir, "cg.txt_files"), 0o755); err != nil {
 			t.Fatal(err)
 		}
