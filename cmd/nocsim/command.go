@@ -11,6 +11,7 @@ import (
 	"nocsim/plots"
 	"nocsim/scenarios"
 	"nocsim/scenarios/report"
+	"nocsim/scenarios/study"
 )
 
 // The workload commands (noc, pingpong, pairs, coll, app, thesis) share
@@ -65,8 +66,11 @@ type workload struct {
 	files   []file
 	// traceRuns: --trace collects every MPI run's Chrome trace (traceFlag).
 	traceRuns bool
-	run       func(opt scenarios.RunOptions, j *job) error // its error: exit 1
-	print     func(w io.Writer, asJSON bool) error
+	// convertsGoal: --goal-out is the command's own conversion (one of
+	// files), not a recording of its MPI runs.
+	convertsGoal bool
+	run          func(opt scenarios.RunOptions, j *job) error // its error: exit 1
+	print        func(w io.Writer, asJSON bool) error
 	// after writes what follows the table (statistics, a directory of
 	// charts); verify refuses wrong answers once everything is written.
 	after, verify func() error
@@ -118,7 +122,10 @@ func runWorkload(c *cli.Context, cmd command) error {
 	job := startJob(c, w.label)
 	defer job.stop()
 	opt := scenarios.RunOptions{Workers: c.Int("workers"), Progress: job.bar.Update}
-	rec := goalRecording(c, &opt)
+	var rec *study.GoalRecording
+	if !w.convertsGoal {
+		rec = goalRecording(c, &opt)
+	}
 	var traces *chrome.TraceSet
 	if w.traceRuns {
 		traces = traceSet(c, &opt)

@@ -207,8 +207,9 @@ func docPages(t *testing.T, root string) []string {
 func repoView(t *testing.T, root string) string {
 	t.Helper()
 	dir := t.TempDir()
-	// endpoint: the Netrace test traces the workloads page replays.
-	for _, name := range []string{"cmd", "scenarios", "endpoint"} {
+	// endpoint and logp: the Netrace and SimGrid test traces the workloads
+	// page replays.
+	for _, name := range []string{"cmd", "scenarios", "endpoint", "logp"} {
 		if err := os.Symlink(filepath.Join(root, name), filepath.Join(dir, name)); err != nil {
 			t.Fatal(err)
 		}

@@ -103,10 +103,36 @@ func buildGoalRun(c *cli.Context) (*workload, error) {
 		return nil, err
 	}
 	given := givenFlags(c)
-	flit, err := goalRunTier(given)
+	flit, err := goalRunTier(given, "goal run")
 	if err != nil {
 		return nil, err
 	}
+	return scheduleRun(c, given, flit, func() (*goal.Schedule, error) { return readGoalFile("goal run", path) })
+}
+
+// readGoalFile reads a GOAL schedule whole: a syntax error is bad input,
+// named by line and column.
+func readGoalFile(name, path string) (*goal.Schedule, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, usageErr("%s: %v", name, err)
+	}
+	s, err := goal.Read(f) // streamed: memory holds the schedule, not the text
+	f.Close()
+	var perr *fs.PathError
+	if errors.As(err, &perr) {
+		return nil, usageErr("%s: %v", name, perr)
+	}
+	if err != nil {
+		return nil, usageErr("%s: %v", path, err)
+	}
+	return s, nil
+}
+
+// scheduleRun is goal run's workload (and trace run's): the schedule
+// load gives, on the tier the flags chose.
+func scheduleRun(c *cli.Context, given map[string]bool, flit bool, load func() (*goal.Schedule, error)) (*workload, error) {
+	var err error
 	var p loggops.Params
 	if !flit {
 		if p, err = goalTierParams(c, given); err != nil {
@@ -120,20 +146,10 @@ func buildGoalRun(c *cli.Context) (*workload, error) {
 			return nil, err
 		}
 	}
-	// The schedule is read whole before anything runs: a syntax error is
-	// bad input, named by line and column.
-	f, err := os.Open(path)
+	// The schedule is read whole before anything runs.
+	s, err := load()
 	if err != nil {
-		return nil, usageErr("goal run: %v", err)
-	}
-	s, err := goal.Read(f) // streamed: memory holds the schedule, not the text
-	f.Close()
-	var perr *fs.PathError
-	if errors.As(err, &perr) {
-		return nil, usageErr("goal run: %v", perr)
-	}
-	if err != nil {
-		return nil, usageErr("%s: %v", path, err)
+		return nil, err
 	}
 	var fitted *logp.Params // the fitted parameters, which may price the schedule
 	if !flit && given["params"] {
@@ -180,7 +196,7 @@ func buildGoalRun(c *cli.Context) (*workload, error) {
 
 // goalRunTier says which tier goal run runs on, from the flags given:
 // the flit-level chip (--mesh) or the LogGOPS tier, never both.
-func goalRunTier(given map[string]bool) (flit bool, err error) {
+func goalRunTier(given map[string]bool, name string) (flit bool, err error) {
 	var machine []string // machine flags given
 	for _, f := range keyFlags(pricedSections, "procs") {
 		if given[f.Names()[0]] {
@@ -203,8 +219,8 @@ func goalRunTier(given map[string]bool) (flit bool, err error) {
 	case !flit && len(machine) > 0:
 		return false, usageErr("--%s describes the flit-level chip: add --mesh WxH to run there (the LogGOPS tier takes --params or --L --o --g --G --O --S)", machine[0])
 	case !flit && len(tier) == 0:
-		return false, usageErr("goal run needs a tier: --params FILE or --L --o --g --G --O --S (LogGOPS), or --mesh WxH (the flit-level chip)")
-	case !flit && given["goal-out"]:
+		return false, usageErr("%s needs a tier: --params FILE or --L --o --g --G --O --S (LogGOPS), or --mesh WxH (the flit-level chip)", name)
+	case !flit && given["goal-out"] && name == "goal run":
 		return false, usageErr("--goal-out records a flit-level run: add --mesh WxH")
 	}
 	return flit, nil

@@ -3,11 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
+	"nocsim/logp"
 	"nocsim/logp/goal"
 	"nocsim/mpi/trace"
 	"nocsim/plots"
@@ -42,18 +42,27 @@ func buildGoalCompare(c *cli.Context) (*workload, error) {
 	if c.String("params") == "" {
 		return nil, usageErr("goal compare needs --params FILE (fitted parameters for the LogGOPS tier: nocsim calibrate --out)")
 	}
+	return scheduleCompare(c, "goal compare", path, func() (*goal.Schedule, error) { return readGoalFile("goal compare", path) }, nil)
+}
+
+// chipCompare runs a schedule's comparison on a checked machine (nil:
+// study.CompareSchedule); check, when set, refuses a machine that cannot
+// run it, before anything runs.
+type chipCompare struct {
+	check func(sc *scenarios.Scenario) error
+	run   func(sc *scenarios.Scenario, s *goal.Schedule, p logp.Params) (*report.ScheduleComparison, error)
+}
+
+// scheduleCompare is goal compare's workload (and trace compare's): the
+// schedule load gives on both tiers; path names it in errors and charts.
+func scheduleCompare(c *cli.Context, name, path string, load func() (*goal.Schedule, error), chip *chipCompare) (*workload, error) {
 	sc, _, err := machineFrom(c)
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Open(path)
+	s, err := load()
 	if err != nil {
-		return nil, usageErr("goal compare: %v", err)
-	}
-	s, err := goal.Read(f)
-	f.Close()
-	if err != nil {
-		return nil, usageErr("%s: %v", path, err)
+		return nil, err
 	}
 	if s.NumRanks() > sc.Machine().Tiles() {
 		return nil, usageErr("%s: %d ranks, --mesh %s has %d tiles: allowed at most one rank per tile", path, s.NumRanks(), sc.Network.Mesh, sc.Machine().Tiles())
@@ -66,14 +75,21 @@ func buildGoalCompare(c *cli.Context) (*workload, error) {
 	if err != nil {
 		return nil, err
 	}
+	compare := study.CompareSchedule
+	if chip != nil {
+		if err := chip.check(&sc); err != nil {
+			return nil, usageErr("%v", err)
+		}
+		compare = chip.run
+	}
 	var cmp *report.ScheduleComparison
 	return &workload{
 		outputs: []string{"plot"},
 		run: func(scenarios.RunOptions, *job) error {
 			if !quiet(c) {
-				fmt.Fprintf(c.App.ErrWriter, "goal compare: %d ranks on the flit level and the LogGOPS tier ...\n", s.NumRanks())
+				fmt.Fprintf(c.App.ErrWriter, "%s: %d ranks on the flit level and the LogGOPS tier ...\n", name, s.NumRanks())
 			}
-			cmp, err = study.CompareSchedule(&sc, s, *p)
+			cmp, err = compare(&sc, s, *p)
 			return err
 		},
 		print: func(w io.Writer, asJSON bool) error {

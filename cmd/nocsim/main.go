@@ -70,7 +70,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			}
 			return runDefault(c)
 		},
-		Commands:       []*cli.Command{nocCommand(), pingpongCommand(), pairsCommand(), collCommand(), calibrateCommand(), predictCommand(), appCommand(), thesisCommand(), runCommand(), validateCommand(), sweepCommand(), goalCommand(), reportCommand()},
+		Commands:       []*cli.Command{nocCommand(), pingpongCommand(), pairsCommand(), collCommand(), calibrateCommand(), predictCommand(), appCommand(), thesisCommand(), runCommand(), validateCommand(), sweepCommand(), goalCommand(), traceCommand(), reportCommand()},
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError:   func(_ *cli.Context, err error, _ bool) error { return usageErr("%v (see nocsim help)", err) },
 	}

@@ -40,7 +40,7 @@ func nocCommand() *cli.Command {
 			&cli.StringFlag{Name: "watch-packets", Usage: "write the life of these packets at every point: creation, each flit's switch grant at each router, delivery (comma-separated `NUMBERS`, counted from 0 in creation order, warm-up included, as BookSim's watch_packets)"},
 			&cli.StringFlag{Name: "watch-out", Usage: "where --watch-packets writes: `FILE`, or - for standard output after the table (default -)"},
 			quietFlag,
-		}, append(traceFlags, keyFlags([]string{"network", "noc", "energy"})...)...),
+		}, append(netraceFlags, keyFlags([]string{"network", "noc", "energy"})...)...),
 		build: buildNoc,
 	}.cli()
 }

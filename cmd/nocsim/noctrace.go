@@ -20,8 +20,8 @@ import (
 // nocsim noc --trace FILE: a Netrace trace's packets replayed on the
 // network in place of synthetic traffic.
 
-// traceFlags are noc's flags for replaying a Netrace trace.
-var traceFlags = []cli.Flag{
+// netraceFlags are noc's flags for replaying a Netrace trace.
+var netraceFlags = []cli.Flag{
 	&cli.StringFlag{Name: "trace", Usage: "replay the Netrace trace `FILE` (bzip2, v1.0) on the network instead of synthetic traffic (on noc --trace reads a trace; other commands' --trace writes one)"},
 	&cli.BoolFlag{Name: "trace-deps", Value: true, Usage: "with --trace: inject a packet only once the packets it depends on are delivered (--trace-deps=false: at its trace cycle alone)"},
 	&cli.Float64Flag{Name: "trace-scale", Value: 1, Usage: fmt.Sprintf("with --trace: multiply the trace's cycles by `FACTOR` (above 0, up to %d; below 1 compresses time, raising the load)", traffic.MaxScale)},
@@ -116,7 +116,7 @@ func buildNocTrace(c *cli.Context) (*workload, error) {
 
 // traceFlagsWithout refuses --trace-* without --trace.
 func traceFlagsWithout(c *cli.Context) error {
-	for _, f := range traceFlags[1:] {
+	for _, f := range netraceFlags[1:] {
 		if n := f.Names()[0]; c.IsSet(n) {
 			return usageErr("--%s without --trace: allowed only with a trace to replay", n)
 		}

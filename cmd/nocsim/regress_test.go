@@ -130,6 +130,22 @@ func regressGoal(name string) func(t *testing.T, dir string) {
 	}
 }
 
+// regressTI copies a SimGrid trace of logp/titrace/testdata (and the
+// fitted parameters) into the run's directory.
+func regressTI(name string) func(t *testing.T, dir string) {
+	return func(t *testing.T, dir string) {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join(tiDir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		regressParams(t, dir)
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // scenarioRun runs an example scenario and keeps its results and
 // effective configuration.
 func scenarioRun(name string, extra ...string) regressCase {
@@ -211,6 +227,9 @@ func regressCases() []regressCase {
 			setup: regressGoal("dissemination_8.goal")},
 		{name: "goal-compare", args: []string{"goal", "compare", q, "--json", "--mesh", "4x4", "--params", "params.toml",
 			"dissemination_8.goal"}, setup: regressGoal("dissemination_8.goal")},
+		// SimGrid time-independent traces on both tiers.
+		{name: "trace-run-chip", args: []string{"trace", "run", "collmix.ti", q, "--json", "--mesh", "4x4"}, setup: regressTI("collmix.ti")},
+		{name: "trace-compare", args: []string{"trace", "compare", "cg.ti", q, "--json", "--mesh", "4x4", "--params", "params.toml"}, setup: regressTI("cg.ti")},
 		{name: "goal-gen", args: []string{"goal", "gen", "--op", "allreduce", "--alg", "ring", "--procs", "4", "--size", "64"}},
 		// Scenario files and a sweep.
 		scenarioRun("bcast-algorithms"),
