@@ -25,18 +25,26 @@ import (
 // goalCommand is the parent of the commands that work with GOAL schedules
 // (LogGOPSim's text format).
 func goalCommand() *cli.Command {
+	return parentCommand("goal", "GOAL schedules (LogGOPSim's format): run one on the LogGOPS tier or the flit-level chip, compare the two, or generate a collective's",
+		"run, compare or gen", goalRunCommand(), goalCompareCommand(), goalGenCommand())
+}
+
+// parentCommand is a command that only holds subcommands (named in
+// names, for its error): given none, or one it does not know, it refuses
+// in one line.
+func parentCommand(name, usage, names string, subs ...*cli.Command) *cli.Command {
 	return &cli.Command{
-		Name:               "goal",
-		Usage:              "GOAL schedules (LogGOPSim's format): run one on the LogGOPS tier or the flit-level chip, compare the two, or generate a collective's",
-		Subcommands:        []*cli.Command{goalRunCommand(), goalCompareCommand(), goalGenCommand()},
+		Name:               name,
+		Usage:              usage,
+		Subcommands:        subs,
 		CustomHelpTemplate: subcommandsHelpTemplate,
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
-				return usageErr("goal: unknown subcommand %q (see nocsim goal --help)", c.Args().First())
+				return usageErr("%s: unknown subcommand %q (see nocsim %s --help)", name, c.Args().First(), name)
 			}
-			return usageErr("goal needs a subcommand: run, compare or gen (see nocsim goal --help)")
+			return usageErr("%s needs a subcommand: %s (see nocsim %s --help)", name, names, name)
 		},
-		OnUsageError: onUsageError("goal", true),
+		OnUsageError: onUsageError(name, true),
 	}
 }
 

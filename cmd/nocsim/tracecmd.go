@@ -26,19 +26,8 @@ import (
 // traceCommand is the parent of the commands that replay MPI traces
 // recorded by other tools (SimGrid's time-independent format).
 func traceCommand() *cli.Command {
-	return &cli.Command{
-		Name:               "trace",
-		Usage:              "SimGrid time-independent MPI traces (smpirun -trace-ti): replay one on the flit-level chip or the LogGOPS tier, compare the two, convert it to GOAL",
-		Subcommands:        []*cli.Command{traceRunCommand(), traceCompareCommand()},
-		CustomHelpTemplate: subcommandsHelpTemplate,
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageErr("trace: unknown subcommand %q (see nocsim trace --help)", c.Args().First())
-			}
-			return usageErr("trace needs a subcommand: run or compare (see nocsim trace --help)")
-		},
-		OnUsageError: onUsageError("trace", true),
-	}
+	return parentCommand("trace", "SimGrid time-independent MPI traces (smpirun -trace-ti): replay one on the flit-level chip or the LogGOPS tier, compare the two, convert it to GOAL",
+		"run or compare", traceRunCommand(), traceCompareCommand())
 }
 
 // traceFlags are how a trace becomes a schedule, for both subcommands.
