@@ -129,6 +129,16 @@ func traceFiles(c *cli.Context) ([]string, error) {
 }
 
 // traceOptions reads --flops-per-cycle and --algs.
+// traceInputs are the trace files and how they become a schedule.
+func traceInputs(c *cli.Context) ([]string, titrace.Options, error) {
+	files, err := traceFiles(c)
+	if err != nil {
+		return nil, titrace.Options{}, err
+	}
+	opt, err := traceOptions(c)
+	return files, opt, err
+}
+
 func traceOptions(c *cli.Context) (titrace.Options, error) {
 	opt := titrace.Options{FlopsPerCycle: c.Float64("flops-per-cycle"), Algs: map[string]string{}, Coll: collgen.DefaultOptions()}
 	if r := c.String("replay"); r != "calls" && r != "schedule" {
@@ -222,11 +232,7 @@ func indexed(index, name string) string {
 }
 
 func buildTraceRun(c *cli.Context) (*workload, error) {
-	files, err := traceFiles(c)
-	if err != nil {
-		return nil, err
-	}
-	opt, err := traceOptions(c)
+	files, opt, err := traceInputs(c)
 	if err != nil {
 		return nil, err
 	}
@@ -291,11 +297,7 @@ func buildTraceRun(c *cli.Context) (*workload, error) {
 }
 
 func buildTraceCompare(c *cli.Context) (*workload, error) {
-	files, err := traceFiles(c)
-	if err != nil {
-		return nil, err
-	}
-	opt, err := traceOptions(c)
+	files, opt, err := traceInputs(c)
 	if err != nil {
 		return nil, err
 	}

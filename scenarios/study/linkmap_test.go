@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"nocsim/endpoint/traffic"
 	"nocsim/scenarios"
 	"nocsim/scenarios/report"
 	"nocsim/scenarios/study"
@@ -28,6 +29,17 @@ func linkMapOn(t *testing.T, mesh, topo, traffic string, rate float64, hotspot [
 	if hotspot != nil {
 		sc.Noc.HotspotNodes, sc.Noc.HotspotFraction = hotspot, 0.5
 	}
+	p, _ := runLinkMap(t, sc)
+	if _, err := report.NocLinkMap(p); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// runLinkMap runs sc's first point and returns its map's data and its
+// result.
+func runLinkMap(t *testing.T, sc scenarios.Scenario) (report.LinkMapPoint, traffic.SynthResult) {
+	t.Helper()
 	pts := points(t, sc)
 	res, err := study.RunNoc(pts, scenarios.RunOptions{})
 	if err != nil {
@@ -37,10 +49,7 @@ func linkMapOn(t *testing.T, mesh, topo, traffic string, rate float64, hotspot [
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := report.NocLinkMap(p); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return p, res[0]
 }
 
 // linkKey names a link by the router it leaves and its port.
@@ -182,25 +191,17 @@ func TestNocWindowMaps(t *testing.T) {
 	sc.Network.Mesh = "4x4"
 	sc.Noc.Traffic, sc.Noc.Rates = []string{"transpose"}, []float64{0.3}
 	sc.Noc.WarmupCycles, sc.Noc.MeasureCycles, sc.Noc.DrainCycles, sc.Noc.SampleCycles = 200, 1000, 1000, 300
-	pts := points(t, sc)
-	res, err := study.RunNoc(pts, scenarios.RunOptions{})
+	p, r := runLinkMap(t, sc)
+	maps, err := report.NocWindowMaps(p, r.Samples)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := study.NocLinkMapPoint(pts[0], res[0], sc.NocTitle())
-	if err != nil {
-		t.Fatal(err)
-	}
-	maps, err := report.NocWindowMaps(p, res[0].Samples)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(maps) != len(res[0].Samples) || len(maps) < 4 {
-		t.Fatalf("%d maps for %d windows", len(maps), len(res[0].Samples))
+	if len(maps) != len(r.Samples) || len(maps) < 4 {
+		t.Fatalf("%d maps for %d windows", len(maps), len(r.Samples))
 	}
 	var cellMax, segMax float64
 	for w, m := range maps {
-		s := res[0].Samples[w]
+		s := r.Samples[w]
 		if m.CellMax != maps[0].CellMax || m.SegmentMax != maps[0].SegmentMax {
 			t.Errorf("window %d: scales %v, %v; window 1's %v, %v", w+1, m.CellMax, m.SegmentMax, maps[0].CellMax, maps[0].SegmentMax)
 		}
